@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto'
+import { BridgeErrorType, type AppError, type Result } from '../../shared/errors/app-error'
+import { toAppError } from './to-app-error'
+
+export type StreamListener = {
+  events(events: unknown[], from: number): void
+  end(result: Result<unknown>): void
+}
+
+interface LiveStream {
+  readonly id: string
+  readonly proc: string
+  readonly controller: AbortController
+  /** Every event so far, so a subscriber can (re)attach from any point. */
+  readonly log: unknown[]
+  /** Events dropped from the front of `log` when it grew past the cap. */
+  dropped: number
+  readonly listeners: Set<StreamListener>
+  result?: Result<unknown>
+  expiry?: NodeJS.Timeout
+}
+
+export interface StreamHubOptions {
+  /** How long a finished stream stays attachable (ms). */
+  retainMs?: number
+  /** At most this many events are kept for replay per stream. */
+  maxLog?: number
+}
+
+/**
+ * Owns the running streams (chat replies, image tasks, model pulls). A stream runs until
+ * it finishes or is cancelled, whether or not anyone listens: closing a window does not
+ * lose a reply. Listeners get events in batches, flushed once per macrotask, which is
+ * what lets a socket carry tens of thousands of small events a second.
+ */
+export class StreamHub {
+  private readonly streams = new Map<string, LiveStream>()
+  private readonly retainMs: number
+  private readonly maxLog: number
+
+  constructor(options: StreamHubOptions = {}) {
+    this.retainMs = options.retainMs ?? 5 * 60_000
+    this.maxLog = options.maxLog ?? 200_000
+  }
+
+  start(proc: string, run: (signal: AbortSignal) => AsyncIterator<unknown, unknown>): string {
+    const id = randomUUID()
+    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], dropped: 0, listeners: new Set() }
+    this.streams.set(id, stream)
+    void this.pump(stream, run(stream.controller.signal))
+    return id
+  }
+
+  private async pump(stream: LiveStream, iterator: AsyncIterator<unknown, unknown>): Promise<void> {
+    let pending: unknown[] = []
+    let pendingFrom = 0
+    let scheduled = false
+    const flush = () => {
+      scheduled = false
+      if (pending.length === 0) return
+      const batch = pending
+      const from = pendingFrom
+      pending = []
+      for (const listener of stream.listeners) listener.events(batch, from)
+    }
+    let result: Result<unknown>
+    try {
+      for (;;) {
+        const step = await iterator.next()
+        if (step.done) {
+          result = { ok: true, value: step.value ?? null }
+          break
+        }
+        const seq = stream.dropped + stream.log.length
+        stream.log.push(step.value)
+        if (stream.log.length > this.maxLog) {
+          stream.log.shift()
+          stream.dropped++
+        }
+        if (pending.length === 0) pendingFrom = seq
+        pending.push(step.value)
+        if (!scheduled) {
+          scheduled = true
+          setImmediate(flush)
+        }
+      }
+    } catch (error) {
+      result = { ok: false, error: toAppError(error) }
+    }
+    flush()
+    stream.result = result
+    for (const listener of stream.listeners) listener.end(result)
+    stream.listeners.clear()
+    stream.expiry = setTimeout(() => this.streams.delete(stream.id), this.retainMs)
+    stream.expiry.unref?.()
+  }
+
+  /** Subscribe from event `from`; replays what was missed. Returns an unsubscribe function. */
+  attach(id: string, from: number, listener: StreamListener): Result<() => void> {
+    const stream = this.streams.get(id)
+    if (!stream) return { ok: false, error: unknownStream(id) }
+    const start = Math.max(from, stream.dropped)
+    const backlog = stream.log.slice(start - stream.dropped)
+    if (backlog.length > 0) listener.events(backlog, start)
+    if (stream.result) {
+      listener.end(stream.result)
+      return { ok: true, value: () => undefined }
+    }
+    stream.listeners.add(listener)
+    return { ok: true, value: () => stream.listeners.delete(listener) }
+  }
+
+  cancel(id: string): boolean {
+    const stream = this.streams.get(id)
+    if (!stream || stream.result) return false
+    stream.controller.abort()
+    return true
+  }
+
+  /** Streams still running, for a UI that lists background work (pulls, replies). */
+  running(proc?: string): string[] {
+    return [...this.streams.values()].filter((s) => !s.result && (!proc || s.proc === proc)).map((s) => s.id)
+  }
+
+  has(id: string): boolean {
+    return this.streams.has(id)
+  }
+
+  /** Abort everything (app shutting down). */
+  close(): void {
+    for (const stream of this.streams.values()) {
+      stream.controller.abort()
+      if (stream.expiry) clearTimeout(stream.expiry)
+    }
+  }
+}
+
+const unknownStream = (id: string): AppError => ({
+  errorType: BridgeErrorType.UnknownStream,
+  message: `No running or recent stream has the id ${id}; it may have finished more than a few minutes ago.`
+})

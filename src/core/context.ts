@@ -1,0 +1,11 @@
+import type { AccessPolicy } from './bridge/session'
+import type { InitService } from './services/init-service'
+
+/** What every handler can reach. Features add their services here as they land. */
+export interface CoreContext {
+  version: string
+  mode: 'desktop' | 'browser' | 'test'
+  dataDir: string
+  init: InitService
+  access?: AccessPolicy
+}

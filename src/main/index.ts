@@ -1,0 +1,155 @@
+import { app, BrowserWindow, ipcMain, Menu, net, protocol, screen, session, shell, type WebContents } from 'electron'
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
+import { buildContentSecurityPolicy } from '../shared/security/csp'
+import { decideWindowOpen, isAllowedNavigation, type AppOrigins } from '../shared/security/url-policy'
+import { createCore, type Core } from '../core'
+import { BridgeSession } from '../core/bridge/session'
+import { APP_ORIGIN, APP_SCHEME, resolveAppRequest } from './policy/app-protocol'
+import { buildMenuTemplate } from './policy/menu'
+import { decidePermission, isTrustedSenderUrl } from './policy/permissions'
+import { secureWebPreferences } from './policy/web-preferences'
+import { fitToDisplays, MIN_SIZE, parseWindowState, type WindowState } from './policy/window-state'
+
+// The Electron shell only: lifecycle, windows, security policy and the IPC transport.
+// Everything else is in src/core, which runs (and is tested) without Electron.
+
+const devServer = process.env['ELECTRON_RENDERER_URL']
+const origins: AppOrigins = { appOrigin: APP_ORIGIN, devOrigin: devServer ? new URL(devServer).origin : undefined }
+const csp = buildContentSecurityPolicy({ mode: 'desktop', dev: Boolean(devServer), devServer })
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }
+])
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  let core: Core | undefined
+  let mainWindow: BrowserWindow | undefined
+  const sessions = new Map<number, BridgeSession<Core['router']['contract']>>()
+  const stateFile = () => join(app.getPath('userData'), 'window-state.json')
+
+  const readWindowState = (): WindowState | undefined => {
+    try {
+      return parseWindowState(JSON.parse(readFileSync(stateFile(), 'utf8')))
+    } catch {
+      return undefined
+    }
+  }
+
+  const saveWindowState = (win: BrowserWindow) => {
+    try {
+      mkdirSync(app.getPath('userData'), { recursive: true })
+      const state: WindowState = { bounds: win.getNormalBounds(), maximized: win.isMaximized() }
+      writeFileSync(stateFile(), JSON.stringify(state))
+    } catch {
+      // A window position is not worth failing over.
+    }
+  }
+
+  const createWindow = () => {
+    const state = fitToDisplays(readWindowState(), screen.getAllDisplays().map((d) => d.workArea))
+    const win = new BrowserWindow({
+      ...state.bounds,
+      minWidth: MIN_SIZE.width,
+      minHeight: MIN_SIZE.height,
+      show: false,
+      title: 'Switchboard',
+      backgroundColor: '#0b0d12',
+      webPreferences: secureWebPreferences({ preload: join(import.meta.dirname, '../preload/index.cjs'), devTools: !app.isPackaged })
+    })
+    if (state.maximized) win.maximize()
+    win.once('ready-to-show', () => win.show())
+    win.on('close', () => saveWindowState(win))
+    void win.loadURL(devServer ?? `${APP_ORIGIN}/index.html`)
+    mainWindow = win
+    return win
+  }
+
+  const sendToWindow = (contents: WebContents) => (message: ServerMessage) => {
+    if (!contents.isDestroyed()) contents.send(IPC_CHANNEL, message)
+  }
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.focus()
+  })
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      const decision = decideWindowOpen(url)
+      if (decision.openExternally) void shell.openExternal(url)
+      return { action: decision.action }
+    })
+    contents.on('will-navigate', (event, url) => {
+      if (!isAllowedNavigation(url, origins)) event.preventDefault()
+    })
+    contents.on('will-redirect', (event, url) => {
+      if (!isAllowedNavigation(url, origins)) event.preventDefault()
+    })
+    contents.on('will-attach-webview', (event) => event.preventDefault())
+    contents.on('destroyed', () => {
+      sessions.get(contents.id)?.close()
+      sessions.delete(contents.id)
+    })
+  })
+
+  void app.whenReady().then(() => {
+    const rendererDir = join(import.meta.dirname, '../renderer')
+    protocol.handle(APP_SCHEME, async (request) => {
+      const file = resolveAppRequest(request.url, rendererDir)
+      if (!file) return new Response('Not found', { status: 404 })
+      const response = await net.fetch(pathToFileURL(file).toString())
+      const headers = new Headers(response.headers)
+      headers.set('Content-Security-Policy', csp)
+      headers.set('X-Content-Type-Options', 'nosniff')
+      return new Response(response.body, { status: response.status, headers })
+    })
+
+    const ses = session.defaultSession
+    ses.setPermissionRequestHandler((contents, permission, callback, details) =>
+      callback(decidePermission(permission, details.requestingUrl ?? contents.getURL(), origins, details as { mediaTypes?: string[] }))
+    )
+    ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => decidePermission(permission, requestingOrigin, origins, { mediaTypes: ['audio'] }))
+    if (devServer) {
+      ses.webRequest.onHeadersReceived((details, callback) =>
+        callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
+      )
+    }
+
+    core = createCore({ dataDir: join(app.getPath('userData'), 'data'), mode: 'desktop' })
+
+    ipcMain.on(IPC_CHANNEL, (event, message: ClientMessage) => {
+      if (!core || !isTrustedSenderUrl(event.senderFrame?.url, origins)) return
+      let bridge = sessions.get(event.sender.id)
+      if (!bridge) {
+        bridge = new BridgeSession(core.router, sendToWindow(event.sender))
+        sessions.set(event.sender.id, bridge)
+      }
+      bridge.receive(message)
+    })
+
+    const template = buildMenuTemplate(process.platform)
+    const menu = Menu.buildFromTemplate(template as Parameters<typeof Menu.buildFromTemplate>[0])
+    const newChat = menu.getMenuItemById('new-chat')
+    if (newChat) newChat.click = () => mainWindow?.webContents.send('switchboard:menu', 'new-chat')
+    Menu.setApplicationMenu(menu)
+
+    createWindow()
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) createWindow()
+    })
+  })
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+
+  app.on('will-quit', () => {
+    void core?.close()
+  })
+}

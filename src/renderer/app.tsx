@@ -1,0 +1,71 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ErrorBoundary } from './components/error-boundary'
+import { NotFoundPage } from './components/error-pages'
+import { Sidebar } from './components/sidebar'
+import { StartupView } from './components/startup-view'
+import { UnlockDialog } from './components/unlock-dialog'
+import { ChatPage } from './features/chat/chat-page'
+import { ImagesPage } from './features/images/images-page'
+import { LocalModelsPage } from './features/local-models/local-models-page'
+import { SettingsPage } from './features/settings/settings-page'
+import { onMenuCommand, useApp } from './stores/app-store'
+import { useRouter, type Route } from './stores/router-store'
+
+function RouteView({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'chat':
+      return <ChatPage />
+    case 'images':
+      return <ImagesPage />
+    case 'local-models':
+      return <LocalModelsPage />
+    case 'settings':
+      return <SettingsPage />
+    default:
+      return <NotFoundPage />
+  }
+}
+
+export function App() {
+  const { t } = useTranslation()
+  const init = useApp((s) => s.init)
+  const locked = useApp((s) => s.locked)
+  const connection = useApp((s) => s.connection)
+  const retryInit = useApp((s) => s.retryInit)
+  const route = useRouter((s) => s.route)
+  const navigate = useRouter((s) => s.navigate)
+
+  useEffect(() => onMenuCommand((command) => command === 'new-chat' && navigate('/chat')), [navigate])
+  useEffect(() => {
+    // Ctrl/Cmd+1..4 switch sections; the chat feature adds Ctrl/Cmd+N.
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
+      const target = ['/chat', '/images', '/local-models', '/settings'][Number(event.key) - 1]
+      if (target) {
+        event.preventDefault()
+        navigate(target)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [navigate])
+
+  if (locked) return <UnlockDialog />
+  if (init.phase !== 'ready') return <StartupView state={init} onRetry={() => void retryInit()} />
+  return (
+    <div className="flex h-full">
+      <Sidebar />
+      <main className="min-w-0 flex-1" data-route={route.name}>
+        {connection === 'reconnecting' && (
+          <div role="status" className="bg-amber-100 px-4 py-1.5 text-center text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+            {t('connection.reconnecting')}
+          </div>
+        )}
+        <ErrorBoundary resetKey={route.name}>
+          <RouteView route={route} />
+        </ErrorBoundary>
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,98 @@
+import { createBridgeClient, type BridgeClient } from '../../shared/bridge/client'
+import type { Contract } from '../../shared/bridge/contract'
+import type { ClientMessage, MessagePort, ServerMessage } from '../../shared/bridge/protocol'
+
+interface DesktopPort extends MessagePort<ServerMessage, ClientMessage> {
+  onMenu(listener: (command: string) => void): () => void
+}
+
+declare global {
+  interface Window {
+    /** Set by the Electron preload; absent in browser mode. */
+    switchboardPort?: DesktopPort
+  }
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting'
+
+/**
+ * Browser mode: the bridge over a WebSocket to the page's own origin. The token arrived
+ * in the URL and the server turned it into an HttpOnly cookie, which the socket sends.
+ * Reconnects with back-off and re-attaches running streams where they left off.
+ */
+function webSocketPort(onState: (state: ConnectionState) => void): {
+  port: MessagePort<ServerMessage, ClientMessage>
+  onReconnect(listener: () => void): void
+  onDrop(listener: () => void): void
+} {
+  const listeners = new Set<(message: ServerMessage) => void>()
+  const queue: string[] = []
+  let socket: WebSocket | undefined
+  let attempts = 0
+  let reconnectListener: (() => void) | undefined
+  let dropListener: (() => void) | undefined
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`
+
+  const open = () => {
+    const ws = new WebSocket(url)
+    socket = ws
+    ws.onopen = () => {
+      const reconnect = attempts > 0
+      attempts = 0
+      onState('open')
+      for (const data of queue.splice(0)) ws.send(data)
+      if (reconnect) reconnectListener?.()
+    }
+    ws.onmessage = (event) => {
+      const message = JSON.parse(String(event.data)) as ServerMessage
+      for (const listener of listeners) listener(message)
+    }
+    ws.onclose = () => {
+      if (socket !== ws) return
+      dropListener?.()
+      onState('reconnecting')
+      attempts++
+      setTimeout(open, Math.min(5000, 200 * 2 ** Math.min(attempts, 5)))
+    }
+  }
+  onState('connecting')
+  open()
+
+  return {
+    port: {
+      send(message) {
+        const data = JSON.stringify(message)
+        if (socket?.readyState === WebSocket.OPEN) socket.send(data)
+        else queue.push(data)
+      },
+      onMessage(listener) {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      }
+    },
+    onReconnect: (listener) => (reconnectListener = listener),
+    onDrop: (listener) => (dropListener = listener)
+  }
+}
+
+export interface Connection {
+  client: BridgeClient<Contract>
+  mode: 'desktop' | 'browser'
+  onMenu(listener: (command: string) => void): () => void
+}
+
+export function connect(
+  onState: (state: ConnectionState) => void,
+  hooks: { beforeResume?: (client: BridgeClient<Contract>) => Promise<void> } = {}
+): Connection {
+  const desktop = window.switchboardPort
+  if (desktop) {
+    onState('open')
+    return { client: createBridgeClient<Contract>(desktop), mode: 'desktop', onMenu: (l) => desktop.onMenu(l) }
+  }
+  const ws = webSocketPort(onState)
+  const client = createBridgeClient<Contract>(ws.port)
+  ws.onReconnect(() => void (hooks.beforeResume?.(client) ?? Promise.resolve()).then(() => client.resume()))
+  ws.onDrop(() => client.disconnected())
+  return { client, mode: 'browser', onMenu: () => () => undefined }
+}

@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next'
+import { Page } from '../../components/page'
+import { LANGUAGES, type Language } from '../../i18n'
+import { useApp, type ThemePreference } from '../../stores/app-store'
+
+const THEMES: ThemePreference[] = ['light', 'dark', 'system']
+
+export function SettingsPage() {
+  const { t } = useTranslation()
+  const { theme, setTheme, language, setLanguage, info } = useApp()
+  return (
+    <Page title={t('pages.settingsTitle')} testId="page-settings">
+      <div className="max-w-xl space-y-8">
+        <section className="space-y-4">
+          <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.appearance')}</h2>
+          <fieldset>
+            <legend className="mb-2 text-sm font-medium">{t('settings.theme')}</legend>
+            <div role="radiogroup" className="inline-flex rounded-lg border border-zinc-300 p-0.5 dark:border-zinc-700">
+              {THEMES.map((value) => (
+                <button
+                  key={value}
+                  role="radio"
+                  aria-checked={theme === value}
+                  data-testid={`theme-${value}`}
+                  onClick={() => setTheme(value)}
+                  className={`rounded-md px-3 py-1.5 text-sm ${theme === value ? 'bg-accent text-white' : 'text-zinc-600 dark:text-zinc-300'}`}
+                >
+                  {t(`settings.themes.${value}`)}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+          <label className="block text-sm font-medium">
+            {t('settings.language')}
+            <select
+              value={language}
+              data-testid="language-select"
+              onChange={(e) => setLanguage(e.target.value as Language)}
+              className="mt-2 block w-56 rounded-md border border-zinc-300 bg-transparent px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              {LANGUAGES.map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </section>
+        <section className="space-y-1">
+          <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>
+          {info && (
+            <p className="text-sm" data-testid="about">
+              {info.name} · {t('settings.version', { version: info.version })} · {t(`settings.mode.${info.mode}`)}
+            </p>
+          )}
+        </section>
+      </div>
+    </Page>
+  )
+}

@@ -1,0 +1,11 @@
+import { appProcedures } from './procedures/app'
+
+/**
+ * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
+ * Each feature declares its procedures in procedures/<feature>.ts and is spread in here.
+ */
+export const contract = {
+  ...appProcedures
+} as const
+
+export type Contract = typeof contract

@@ -1,0 +1,35 @@
+/**
+ * The renderer's Content-Security-Policy. The renderer needs no network of its own: every
+ * provider call goes through the core, so `connect-src` is the app itself (plus the bridge
+ * socket in browser mode). Inline scripts are never allowed; inline styles are, because
+ * KaTeX and the virtualised list position elements with style attributes.
+ */
+export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser'; dev?: boolean; devServer?: string }): string {
+  const self = "'self'"
+  const connect = [self]
+  if (options.mode === 'browser') connect.push('ws:', 'wss:')
+  if (options.dev && options.devServer) {
+    const dev = new URL(options.devServer)
+    connect.push(dev.origin, `ws://${dev.host}`)
+  }
+  const script = [self]
+  if (options.dev) script.push("'unsafe-inline'") // Vite's React refresh preamble in `npm start` only.
+  const directives: Record<string, string[]> = {
+    'default-src': [self],
+    'script-src': script,
+    'style-src': [self, "'unsafe-inline'"],
+    'img-src': [self, 'data:', 'blob:'],
+    'media-src': [self, 'data:', 'blob:'],
+    'font-src': [self, 'data:'],
+    'connect-src': connect,
+    'frame-src': ['blob:'],
+    'worker-src': [self, 'blob:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+    'frame-ancestors': ["'none'"]
+  }
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ')
+}
