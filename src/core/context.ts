@@ -1,7 +1,7 @@
 import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
 
-/** What every handler can reach. Features add their services here as they land. */
+/** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
   version: string
   mode: 'desktop' | 'browser' | 'test'

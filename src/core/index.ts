@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { contract, type Contract } from '../shared/bridge/contract'
-import { Router } from './bridge/router'
+import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
 import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
@@ -22,8 +22,19 @@ export interface Core {
   close(): Promise<void>
 }
 
-/** Builds the application: services, the router that exposes them, and start-up. */
+/**
+ * Builds the application: services, the router that exposes them, and start-up.
+ * Each feature adds its service to the context, its start-up step, and its handlers:
+ * one line each in the marked places below.
+ */
 export function createCore(options: CoreOptions): Core {
+  const context: CoreContext = {
+    version: APP_VERSION,
+    mode: options.mode,
+    dataDir: options.dataDir,
+    init: undefined as unknown as InitService,
+    access: options.access
+  }
   const steps: InitStep[] = [
     {
       phase: 'loadingDependencies',
@@ -31,23 +42,22 @@ export function createCore(options: CoreOptions): Core {
         mkdirSync(options.dataDir, { recursive: true })
       }
     },
+    // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
-  const init = new InitService(steps)
-  const context: CoreContext = {
-    version: APP_VERSION,
-    mode: options.mode,
-    dataDir: options.dataDir,
-    init,
-    access: options.access
+  context.init = new InitService(steps)
+  const impl: Implementation<Contract> = {
+    ...appHandlers(context)
+    // feature handlers go here
   }
-  const router = new Router(contract, { ...appHandlers(context) })
-  void init.start()
+  const router = new Router(contract, impl)
+  void context.init.start()
   return {
     router,
     context,
     async close() {
       router.hub.close()
+      // feature shutdown goes here
     }
   }
 }

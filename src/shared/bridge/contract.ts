@@ -2,10 +2,14 @@ import { appProcedures } from './procedures/app'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
- * Each feature declares its procedures in procedures/<feature>.ts and is spread in here.
+ * Each feature declares its procedures in procedures/<feature>.ts and is spread in here
+ * (one line per feature; keep the order).
  */
 export const contract = {
   ...appProcedures
+  // catalogue: ...catalogueProcedures,
+  // runtime/providers: ...providerProcedures,
+  // store: ...dataProcedures, ...secretProcedures,
 } as const
 
 export type Contract = typeof contract

@@ -1,0 +1,38 @@
+import { commands } from './commands/index'
+import type { CliIO } from './command'
+import { APP_VERSION } from '../core/version'
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(`switchboard ${APP_VERSION}\n\nUsage: switchboard <command> [options]\n\nCommands:\n`)
+    for (const command of commands) io.stdout.write(`  ${command.name.padEnd(12)} ${command.summary}\n`)
+    io.stdout.write(`\nRun 'switchboard <command> --help' for a command's options.\n`)
+    return name ? 0 : 2
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${APP_VERSION}\n`)
+    return 0
+  }
+  const command = commands.find((c) => c.name === name)
+  if (!command) {
+    io.stderr.write(`Unknown command '${name}'. Run 'switchboard --help' for the list.\n`)
+    return 2
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`Usage: ${command.usage}\n`)
+    return 0
+  }
+  try {
+    return await command.run(rest, io)
+  } catch (error) {
+    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  }
+}
+
+const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
+if (isEntry || process.env['SWITCHBOARD_CLI_ENTRY'] === '1') {
+  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env })
+  process.exitCode = code
+}

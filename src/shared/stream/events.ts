@@ -1,0 +1,47 @@
+import type { AppError } from '../errors/app-error'
+import type { UsageRecord } from './usage'
+
+/** A tool call as streamed; deltas with the same index are merged (providers.md §3). */
+export interface ToolCall {
+  id: string
+  type: 'function' | string
+  function: { name: string; arguments: string }
+  /** Position in the assistant message; used to merge streamed fragments. */
+  index?: number
+}
+
+export interface GroundingCitation {
+  title?: string
+  url: string
+  favicon?: string
+}
+
+export interface Grounding {
+  citations?: GroundingCitation[]
+  searchQueries?: string[]
+}
+
+export interface Speed {
+  /** Output tokens per second after the first token. */
+  tps?: number
+  /** Time to first token in milliseconds. */
+  ttft?: number
+}
+
+export type StopReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'cancelled' | 'interrupted' | 'error' | string
+
+/** The one event type every provider stream is turned into (DESIGN §3). */
+export type StreamEvent =
+  | { type: 'text'; data: string }
+  | { type: 'reasoning'; data: string; signature?: string }
+  | { type: 'tool_calls'; data: ToolCall[] }
+  | { type: 'usage'; data: UsageRecord }
+  | { type: 'grounding'; data: Grounding }
+  | { type: 'stop'; data: StopReason }
+  | { type: 'error'; data: AppError }
+  | { type: 'speed'; data: Speed }
+  | { type: 'base64_image'; data: { image: string; mimeType: string; id?: string } }
+  /** A retry is scheduled (429 with Retry-After): visible to the caller, not silent. */
+  | { type: 'retry'; data: { attempt: number; waitMs: number; reason: string } }
+
+export type StreamEventType = StreamEvent['type']
