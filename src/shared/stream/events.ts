@@ -8,6 +8,8 @@ export interface ToolCall {
   function: { name: string; arguments: string }
   /** Position in the assistant message; used to merge streamed fragments. */
   index?: number
+  /** Gemini's opaque thought signature: must be sent back with the call in the next turn. */
+  thoughtSignature?: string
 }
 
 export interface GroundingCitation {
@@ -33,7 +35,11 @@ export type StopReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | '
 /** The one event type every provider stream is turned into (DESIGN §3). */
 export type StreamEvent =
   | { type: 'text'; data: string }
-  | { type: 'reasoning'; data: string; signature?: string }
+  /**
+   * `signature` must be sent back with the reasoning for multi-turn thinking (Anthropic);
+   * `redacted` marks encrypted reasoning whose opaque payload is the signature.
+   */
+  | { type: 'reasoning'; data: string; signature?: string; redacted?: boolean }
   | { type: 'tool_calls'; data: ToolCall[] }
   | { type: 'usage'; data: UsageRecord }
   | { type: 'grounding'; data: Grounding }

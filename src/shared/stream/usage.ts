@@ -10,9 +10,16 @@ export interface UsageRecord {
   inputImageTokens?: number
   inputAudioTokens?: number
   inputCitationTokens?: number
+  inputVideoTokens?: number
+  /** Prompt tokens spent on tool results such as search grounding (Gemini). */
+  inputToolTokens?: number
+  /** Cached input by modality (Gemini reports cache details per modality). */
+  inputCachedTextTokens?: number
+  inputCachedVideoTokens?: number
   outputReasoningTokens?: number
   outputTextTokens?: number
   outputAudioTokens?: number
+  outputImageTokens?: number
   acceptedPredictionTokens?: number
   rejectedPredictionTokens?: number
   totalInputTokens?: number
