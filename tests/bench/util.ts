@@ -17,5 +17,5 @@ export const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `
 export function report(label: string, value: number, baselineLabel: string, baseline: number, unit: 'ms' | 'per-s' = 'ms', goal?: string) {
   const ratio = unit === 'ms' ? value / baseline : baseline / value
   const show = (v: number) => (unit === 'ms' ? fmt(v) : `${Math.round(v).toLocaleString('en')}/s`)
-  console.log(`${label.padEnd(48)} ${show(value).padStart(14)}   vs ${baselineLabel}: ${show(baseline)}   ratio ${ratio.toFixed(2)}×${goal ? `   goal: ${goal}` : ''}`)
+  console.log(`${label.padEnd(48)} ${show(value).padStart(14)}   vs ${baselineLabel}: ${show(baseline)}   time ratio ${ratio.toFixed(2)}×${goal ? `   goal: ${goal}` : ''}`)
 }

@@ -1,0 +1,56 @@
+import { defineConfig } from '@playwright/test'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+// End-to-end tests drive the real app in browser mode (`src/server/main.ts`): the real core,
+// a real database in a temporary folder, and fake provider servers on 127.0.0.1.
+// Playwright's own browser cannot be downloaded here, so the system Chromium is used.
+export const E2E_TOKEN = 'e2e-token-0123456789abcdef'
+export const E2E_PASSWORD = 'e2e access password'
+const PORT = Number(process.env['E2E_PORT'] ?? 5391)
+const LOCKED_PORT = PORT + 1
+const dataRoot = process.env['E2E_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'switchboard-e2e-'))
+process.env['E2E_DATA_DIR'] = dataRoot
+
+const server = (port: number, extra: string, data: string) => ({
+  command: `node --import tsx src/server/main.ts --port ${port} --token ${E2E_TOKEN} ${extra}`,
+  url: `http://127.0.0.1:${port}/healthz`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  env: { SWITCHBOARD_DATA_DIR: join(dataRoot, data), E2E: '1' },
+  stdout: 'pipe' as const,
+  stderr: 'pipe' as const
+})
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.e2e.ts',
+  outputDir: 'test-results/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: process.env['CI'] ? [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]] : [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream'
+      ]
+    }
+  },
+  webServer: [server(PORT, '', 'main'), server(LOCKED_PORT, `--password "${E2E_PASSWORD}"`, 'locked')]
+})
