@@ -19,10 +19,13 @@ export interface UsageRecord {
   outputReasoningTokens?: number
   outputTextTokens?: number
   outputAudioTokens?: number
+  /** Image tokens produced (image-output models). */
   outputImageTokens?: number
   acceptedPredictionTokens?: number
   rejectedPredictionTokens?: number
   totalInputTokens?: number
   totalOutputTokens?: number
   totalTokens?: number
+  /** Cost in the model's pricing currency, when the model has pricing (src/shared/pricing). */
+  cost?: number
 }

@@ -1,0 +1,10 @@
+import type { ProviderFactory } from './types'
+
+/**
+ * Native (non-OpenAI-wire) adapters by provider id. Each helper adds ONE line for its
+ * provider at the marked place, e.g. `anthropic: createAnthropicRuntime,` plus its import.
+ * Ids not listed here go to the OpenAI-compatible adapter (./registry).
+ */
+export const nativeAdapters: Record<string, ProviderFactory> = {
+  // native adapters go here
+}

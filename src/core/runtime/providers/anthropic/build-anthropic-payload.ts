@@ -1,0 +1,144 @@
+import type { ChatContentPart, ChatMessage, ChatRequest } from '../../types'
+import { CLAUDE_DEFAULT_THINKING_BUDGET, CLAUDE_THINKING_MAX_TOKENS, canonicalClaudeId, defaultClaudeMaxTokens } from './anthropic-models'
+
+/**
+ * An assistant turn may carry the reasoning we streamed earlier, with Anthropic's signature;
+ * thinking blocks must go back verbatim for multi-turn thinking with tools to work.
+ */
+export type AnthropicChatMessage = ChatMessage & {
+  reasoning?: { content: string; signature?: string; redacted?: boolean }
+}
+
+export interface AnthropicPayloadOptions {
+  /** Cache type for prompt caching; Anthropic's only type is ephemeral. */
+  cacheControl?: { type: 'ephemeral'; ttl?: '5m' | '1h' }
+  /** Web search tool (server side) when the request enables search. */
+  webSearchMaxUses?: number
+  /** Overrides the built-in max-output table (e.g. from the catalogue). */
+  maxOutput?: number
+}
+
+type Block = Record<string, unknown>
+type Message = { role: 'user' | 'assistant'; content: Block[] }
+
+function parseDataUrl(url: string): { media_type: string; data: string } | undefined {
+  const match = /^data:([^;]+);base64,(.*)$/s.exec(url)
+  return match ? { media_type: match[1]!, data: match[2]! } : undefined
+}
+
+function contentBlocks(content: ChatMessage['content']): Block[] {
+  if (content === null || content === undefined) return []
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : []
+  return content.map((part: ChatContentPart): Block => {
+    if (part.type === 'text') return { type: 'text', text: part.text }
+    const inline = parseDataUrl(part.image_url.url)
+    return inline
+      ? { type: 'image', source: { type: 'base64', ...inline } }
+      : { type: 'image', source: { type: 'url', url: part.image_url.url } }
+  })
+}
+
+const textOf = (content: ChatMessage['content']): string =>
+  typeof content === 'string' ? content : (content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('')
+
+function parseArguments(args: string): unknown {
+  try {
+    return args ? JSON.parse(args) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** OpenAI-shaped history → Anthropic messages; consecutive same-role turns are merged. */
+export function toAnthropicMessages(messages: AnthropicChatMessage[]): { system?: string; messages: Message[] } {
+  const system: string[] = []
+  const out: Message[] = []
+  const pushTurn = (role: Message['role'], content: Block[]) => {
+    if (content.length === 0) return
+    const last = out[out.length - 1]
+    if (last && last.role === role) last.content.push(...content)
+    else out.push({ role, content })
+  }
+  for (const m of messages) {
+    switch (m.role) {
+      case 'system':
+      case 'developer':
+        system.push(textOf(m.content))
+        break
+      case 'tool':
+      case 'function':
+        pushTurn('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? m.name ?? '', content: textOf(m.content) }])
+        break
+      case 'assistant': {
+        const blocks: Block[] = []
+        if (m.reasoning?.redacted && m.reasoning.signature) blocks.push({ type: 'redacted_thinking', data: m.reasoning.signature })
+        else if (m.reasoning?.signature) blocks.push({ type: 'thinking', thinking: m.reasoning.content, signature: m.reasoning.signature })
+        blocks.push(...contentBlocks(m.content))
+        for (const call of m.tool_calls ?? []) {
+          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) })
+        }
+        pushTurn('assistant', blocks)
+        break
+      }
+      default:
+        pushTurn('user', contentBlocks(m.content))
+    }
+  }
+  const joined = system.filter(Boolean).join('\n\n')
+  return joined ? { system: joined, messages: out } : { messages: out }
+}
+
+/** Claude takes temperature in 0..1; our scale is OpenAI's 0..2 (providers.md §5). */
+const halve = (t: number | undefined) => (t === undefined ? undefined : t / 2)
+
+/**
+ * Builds the Messages API body for a chat request (also the Bedrock Claude body, which
+ * differs only in `anthropic_version` and the model living in the URL).
+ */
+export function buildAnthropicPayload(request: ChatRequest & { messages: AnthropicChatMessage[] }, options: AnthropicPayloadOptions = {}) {
+  const { system, messages } = toAnthropicMessages(request.messages)
+  const model = request.model
+  const thinking = request.thinking?.type === 'enabled'
+  const modelMax = options.maxOutput ?? defaultClaudeMaxTokens(model)
+  const maxTokens = request.max_tokens ?? (thinking ? Math.min(CLAUDE_THINKING_MAX_TOKENS, modelMax) : modelMax)
+  const caching = request.enabledContextCaching !== false
+  const cacheControl = options.cacheControl ?? { type: 'ephemeral' as const }
+
+  const body: Record<string, unknown> = { model, max_tokens: maxTokens, messages }
+
+  if (system) body.system = [{ type: 'text', text: system, ...(caching ? { cache_control: cacheControl } : {}) }]
+
+  // Prompt caching: mark the last block of the latest user turn so the whole prefix is cached.
+  if (caching) {
+    const lastUser = [...messages].reverse().find((m) => m.role === 'user')
+    const lastBlock = lastUser?.content[lastUser.content.length - 1]
+    if (lastBlock && lastBlock.type !== 'thinking' && lastBlock.type !== 'redacted_thinking') lastBlock.cache_control = cacheControl
+  }
+
+  const tools: Block[] = (request.tools ?? []).map((t) => ({
+    name: t.function.name,
+    description: t.function.description ?? '',
+    input_schema: t.function.parameters ?? { type: 'object', properties: {} }
+  }))
+  if (caching && tools.length) tools[tools.length - 1]!.cache_control = cacheControl
+  if (request.enabledSearch) {
+    tools.push({ type: 'web_search_20250305', name: 'web_search', ...(options.webSearchMaxUses ? { max_uses: options.webSearchMaxUses } : {}) })
+  }
+  if (tools.length) body.tools = tools
+
+  if (thinking) {
+    // The budget must stay below max_tokens; Anthropic rejects temperature/top_p with thinking.
+    const budget = Math.min(request.thinking?.budget_tokens ?? CLAUDE_DEFAULT_THINKING_BUDGET, maxTokens - 1)
+    body.thinking = { type: 'enabled', budget_tokens: budget }
+  } else if (canonicalClaudeId(model).startsWith('claude-opus-4-1')) {
+    // Opus 4.1 rejects temperature and top_p together: temperature wins when both are set.
+    if (request.temperature !== undefined) body.temperature = halve(request.temperature)
+    else if (request.top_p !== undefined) body.top_p = request.top_p
+  } else {
+    if (request.temperature !== undefined) body.temperature = halve(request.temperature)
+    if (request.top_p !== undefined) body.top_p = request.top_p
+  }
+
+  if (request.user) body.metadata = { user_id: request.user }
+  return body
+}

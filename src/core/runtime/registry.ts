@@ -1,0 +1,32 @@
+import { nativeAdapters } from './native-adapters'
+import { createOpenAICompatibleRuntime } from './openai-compatible/create-runtime'
+import type { ProviderCredentials, ProviderFactory, ProviderRuntime } from './types'
+
+/** Adapters registered at run time (tests, plugins); they win over the built-in table. */
+const registered = new Map<string, ProviderFactory>()
+
+export function registerProvider(id: string, factory: ProviderFactory): void {
+  registered.set(id, factory)
+}
+
+export function unregisterProvider(id: string): void {
+  registered.delete(id)
+}
+
+/** The factory for an id: registered, else native, else the generic OpenAI-compatible adapter. */
+export function resolveProviderFactory(id: string): ProviderFactory {
+  return registered.get(id) ?? nativeAdapters[id] ?? createOpenAICompatibleRuntime
+}
+
+/** Whether the id has its own adapter (native) rather than the OpenAI-compatible fallback. */
+export function hasNativeAdapter(id: string): boolean {
+  return registered.has(id) || id in nativeAdapters
+}
+
+/**
+ * Builds the runtime for a provider id. Credentials are validated here or at the first
+ * call, always before any network request; failures throw AppErrorException.
+ */
+export function createProviderRuntime(id: string, credentials: ProviderCredentials): ProviderRuntime {
+  return resolveProviderFactory(id)(credentials, { providerId: id })
+}

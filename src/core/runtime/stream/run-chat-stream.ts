@@ -1,0 +1,184 @@
+import type { AppError } from '../../../shared/errors/app-error'
+import type { StreamEvent } from '../../../shared/stream/events'
+import { isAbortError, isConnectionError } from '../errors/map-provider-error'
+import { backoffMs, retryDecision, sleep } from '../retry'
+import { CANCELLED_MESSAGE, runtimeError } from '../runtime-error'
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_AFTER_CAP_MS, type CallOptions } from '../types'
+import { IdleWatchdog } from './idle-watchdog'
+import { SpeedTracker } from './speed-tracker'
+
+/** The exact text providers.md §8 gives for an unparsable chunk. */
+export const STREAM_CHUNK_ERROR_MESSAGE = 'chat response streaming chunk parse error, please contact your API Provider to fix it.'
+
+/** Thrown by a transformer for a chunk it cannot read; becomes StreamChunkError. */
+export class ChunkParseError extends Error {
+  constructor(message: string, readonly chunk?: unknown) {
+    super(message)
+    this.name = 'ChunkParseError'
+  }
+}
+
+/** Turns one wire chunk into events. Push events with `emit`; throw ChunkParseError for a bad chunk. */
+export interface ChunkTransformer<C> {
+  transform(chunk: C, emit: (event: StreamEvent) => void): void
+  /** End of the wire stream: release held-back text, the last usage … */
+  flush?(emit: (event: StreamEvent) => void): void
+}
+
+export interface ChatStreamSource<C> {
+  provider: string
+  options?: CallOptions
+  /** Opens the wire stream. Called again for a retry, which only happens before the first chunk. */
+  open(signal: AbortSignal): Promise<AsyncIterable<C>>
+  transformer: ChunkTransformer<C>
+  mapError(error: unknown, aborted: boolean): AppError
+  /** Whether the wire's end marker (`[DONE]`, message_stop …) arrived; asked when no `stop` was emitted. */
+  sawEndMarker(): boolean
+  /** Monotonic clock, overridable for tests. */
+  now?: () => number
+}
+
+class IdleTimeout extends Error {
+  constructor(readonly idleMs: number) {
+    super(`No data for ${Math.round(idleMs / 1000)} s`)
+    this.name = 'IdleTimeout'
+  }
+}
+
+const CONTENT = new Set<StreamEvent['type']>(['text', 'reasoning', 'tool_calls', 'base64_image'])
+
+/**
+ * The robustness every provider stream shares (DESIGN §3): retries with a visible `retry`
+ * event before the first chunk only; an idle watchdog between chunks; cancellation through
+ * the caller's AbortSignal (→ ProviderBizError 'Request was cancelled', stop 'cancelled');
+ * a chunk that does not parse → StreamChunkError; a stream that ends without its end marker
+ * → stop 'interrupted' (text already emitted stays with the caller); exactly one `stop`;
+ * `speed` last. Never throws.
+ */
+export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGenerator<StreamEvent> {
+  const options = source.options ?? {}
+  const userSignal = options.signal
+  const now = source.now ?? (() => performance.now())
+  const speed = new SpeedTracker(now(), now)
+  const controller = new AbortController()
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
+  const watchdog = new IdleWatchdog(idleMs, () => controller.abort(new IdleTimeout(idleMs)))
+  const onUserAbort = () => controller.abort(userSignal?.reason)
+  userSignal?.addEventListener('abort', onUserAbort, { once: true })
+  if (userSignal?.aborted) controller.abort(userSignal.reason)
+
+  let stopped = false
+  let chunks = 0
+  let finished = false
+  const ending = (error: AppError, stop: string): StreamEvent[] => {
+    stopped = true
+    return [
+      { type: 'error', data: error },
+      { type: 'stop', data: stop }
+    ]
+  }
+  const cancelled = () => ending(runtimeError('ProviderBizError', CANCELLED_MESSAGE, source.provider), 'cancelled')
+  const idle = () =>
+    ending(runtimeError('OperationInactivityTimeout', `No data from ${source.provider} for ${Math.round(idleMs / 1000)} s; the reply was interrupted.`, source.provider), 'interrupted')
+  const failure = (error: unknown): StreamEvent[] => {
+    if (userSignal?.aborted) return cancelled()
+    if (controller.signal.reason instanceof IdleTimeout) return idle()
+    if (error instanceof ChunkParseError || error instanceof SyntaxError) {
+      const detail = { reason: error.message }
+      return ending(runtimeError('StreamChunkError', STREAM_CHUNK_ERROR_MESSAGE, source.provider, detail), 'error')
+    }
+    const mapped = source.mapError(error, false)
+    // A connection that drops after chunks arrived is an interruption of a reply, not a refusal.
+    if (chunks > 0 && (isConnectionError(error) || isAbortError(error))) {
+      return ending(runtimeError('ProviderNetworkError', `The connection closed before the reply finished: ${mapped.message}`, source.provider), 'interrupted')
+    }
+    return ending(mapped, 'error')
+  }
+
+  const buffer: StreamEvent[] = []
+  const emit = (event: StreamEvent) => {
+    buffer.push(event)
+  }
+  const drain = function* (): Generator<StreamEvent> {
+    for (let i = 0; i < buffer.length; i++) {
+      const event = buffer[i]!
+      if (event.type === 'stop') {
+        if (stopped) continue
+        stopped = true
+      } else if (CONTENT.has(event.type)) speed.content()
+      else if (event.type === 'usage') speed.setOutputTokens(event.data.totalOutputTokens)
+      yield event
+    }
+    buffer.length = 0
+  }
+  try {
+    if (controller.signal.aborted) {
+      yield* cancelled()
+      return
+    }
+    let iterable: AsyncIterable<C> | undefined
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES
+    const cap = options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS
+    for (let attempt = 0; iterable === undefined; attempt++) {
+      try {
+        iterable = await source.open(controller.signal)
+      } catch (error) {
+        if (controller.signal.aborted) {
+          yield* failure(error)
+          return
+        }
+        const decision = retryDecision(error)
+        const wait = decision.retryAfterMs ?? backoffMs(attempt)
+        if (!decision.retryable || attempt >= maxRetries || wait > cap) {
+          yield* failure(error)
+          return
+        }
+        yield { type: 'retry', data: { attempt: attempt + 1, waitMs: Math.round(wait), reason: decision.reason } }
+        watchdog.touch()
+        try {
+          await sleep(wait, controller.signal)
+        } catch (abortError) {
+          yield* failure(abortError)
+          return
+        }
+        watchdog.touch()
+      }
+    }
+
+    try {
+      for await (const chunk of iterable) {
+        watchdog.touch()
+        chunks++
+        try {
+          source.transformer.transform(chunk, emit)
+        } catch (error) {
+          yield* drain()
+          throw error instanceof ChunkParseError ? error : new ChunkParseError(error instanceof Error ? error.message : String(error), chunk)
+        }
+        yield* drain()
+      }
+      finished = true
+    } finally {
+      // Held-back text and the last usage belong to the caller even when the stream broke.
+      source.transformer.flush?.(emit)
+    }
+    yield* drain()
+    if (!stopped) {
+      if (source.sawEndMarker()) {
+        stopped = true
+        yield { type: 'stop', data: 'stop' }
+      } else {
+        yield* ending(runtimeError('ProviderNetworkError', `The stream from ${source.provider} ended before the reply finished.`, source.provider), 'interrupted')
+      }
+    }
+  } catch (error) {
+    yield* drain()
+    if (!stopped) yield* failure(error)
+  } finally {
+    watchdog.stop()
+    userSignal?.removeEventListener('abort', onUserAbort)
+    if (!finished) controller.abort()
+  }
+  const result = speed.result()
+  if (result) yield { type: 'speed', data: result }
+}

@@ -1,0 +1,233 @@
+/**
+ * The provider runtime interface (DESIGN §3, providers.md §3). Every provider, native or
+ * OpenAI-compatible, is one `ProviderRuntime`; every method is optional.
+ *
+ * How a native adapter plugs in:
+ *   1. Write `src/core/runtime/<provider>/` with a factory
+ *      `export const createXRuntime: ProviderFactory = (credentials, context) => ({ id: context.providerId, chat, models, … })`.
+ *   2. Validate credentials before any network call (use `requireApiKey` / `requireFields`
+ *      from ./credentials) and throw the AppErrorException they build.
+ *   3. `chat` returns an AsyncIterable<StreamEvent>; never throw from it. Wrap the SDK
+ *      iterator with `runChatStream` (./stream/run-chat-stream) which gives you the idle
+ *      watchdog, cancellation, first-chunk errors, interruption, stop/usage ordering and
+ *      speed for free; you write only a `ChunkTransformer` (SDK chunk → events). Reusable
+ *      pieces: ThinkTagSplitter, ToolCallMerger, SpeedTracker, IdleWatchdog, mapProviderError.
+ *   4. Register with one line in ./native-adapters.ts: `anthropic: createAnthropicRuntime,`.
+ * Unknown provider ids fall back to the generic OpenAI-compatible adapter (./registry).
+ */
+import type { StreamEvent, ToolCall } from '../../shared/stream/events'
+
+export type { StreamEvent, ToolCall }
+
+// ---------------------------------------------------------------- chat request (providers.md §3)
+
+export type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } }
+
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function'
+  content: string | ChatContentPart[] | null
+  name?: string
+  /** Assistant turns that called tools. */
+  tool_calls?: ToolCall[]
+  /** Tool turns: the call this result answers. */
+  tool_call_id?: string
+  /** Reasoning text of an earlier assistant turn (some providers want it sent back). */
+  reasoning_content?: string
+}
+
+export interface ChatTool {
+  type: 'function'
+  function: { name: string; description?: string; parameters?: Record<string, unknown> }
+}
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high'
+
+export interface ChatRequest {
+  model: string
+  messages: ChatMessage[]
+  temperature?: number
+  top_p?: number
+  max_tokens?: number
+  frequency_penalty?: number
+  presence_penalty?: number
+  tools?: ChatTool[]
+  /** Extended thinking: `enabled` with an optional token budget, or `disabled`. */
+  thinking?: { type: 'enabled' | 'disabled'; budget_tokens?: number }
+  enabledContextCaching?: boolean
+  enabledSearch?: boolean
+  reasoning_effort?: ReasoningEffort
+  verbosity?: 'low' | 'medium' | 'high'
+  /** `responses` forces the OpenAI Responses API where a provider offers it. */
+  apiMode?: 'chat_completions' | 'responses'
+  /** Streaming is the default; `false` still yields events (from one non-streamed reply). */
+  stream?: boolean
+  /** End-user id forwarded to providers that accept one. */
+  user?: string
+}
+
+// ---------------------------------------------------------------- credentials and options
+
+/** Everything a provider may need to authenticate. Keys live only here, never in events or errors. */
+export interface ProviderCredentials {
+  apiKey?: string
+  baseURL?: string
+  /** Azure: api-version query. */
+  apiVersion?: string
+  /** Bedrock. */
+  accessKeyId?: string
+  secretAccessKey?: string
+  sessionToken?: string
+  region?: string
+  /** Cloudflare. */
+  accountId?: string
+  /** Vertex AI. */
+  project?: string
+  location?: string
+  serviceAccountJson?: string
+}
+
+export interface ProviderContext {
+  /** The provider id as the user configured it (registry key, or an unknown/custom id). */
+  providerId: string
+}
+
+export interface CallOptions {
+  /** Cancels the call; a cancelled chat ends with error ProviderBizError 'Request was cancelled' and stop 'cancelled'. */
+  signal?: AbortSignal
+  /** Longest silence allowed between stream chunks (ms). Default 60 000. 0 disables. */
+  idleTimeoutMs?: number
+  /** Replaces global fetch (tests, proxies). */
+  fetch?: typeof fetch
+  /** Retries before the first byte (429, 5xx, connection refused). Default 2. Never after the first byte. */
+  maxRetries?: number
+  /** Longest Retry-After we honour (ms). Default 30 000; a longer demand fails instead. */
+  retryAfterCapMs?: number
+  /** Extra request headers (never logged). */
+  headers?: Record<string, string>
+}
+
+// ---------------------------------------------------------------- other calls
+
+/** One row of a provider's model list (providers.md §3, "Model list entry"). */
+export interface RemoteModelCard {
+  id: string
+  displayName?: string
+  description?: string
+  enabled?: boolean
+  type?: 'chat' | 'image' | 'embedding' | 'tts' | 'stt' | string
+  contextWindowTokens?: number
+  maxOutput?: number
+  functionCall?: boolean
+  reasoning?: boolean
+  vision?: boolean
+  /** Per million tokens, in the provider's currency. */
+  pricing?: { input?: number; output?: number }
+  releasedAt?: string
+}
+
+export interface ModelsResult {
+  models: RemoteModelCard[]
+  /** A non-fatal problem the user should see (ModelScope: check key and account binding). */
+  warning?: string
+}
+
+export interface EmbeddingsRequest {
+  model: string
+  input: string | string[]
+  dimensions?: number
+}
+
+export interface EmbeddingsResult {
+  embeddings: number[][]
+  usage?: { promptTokens?: number; totalTokens?: number }
+}
+
+export interface TextToSpeechRequest {
+  model: string
+  input: string
+  voice: string
+  speed?: number
+  responseFormat?: 'mp3' | 'opus' | 'aac' | 'flac' | 'wav' | 'pcm'
+}
+
+export interface TextToSpeechResult {
+  audio: Uint8Array
+  mimeType: string
+}
+
+export interface SpeechToTextRequest {
+  model: string
+  audio: Uint8Array
+  fileName: string
+  mimeType?: string
+  language?: string
+  prompt?: string
+}
+
+export interface SpeechToTextResult {
+  text: string
+}
+
+export interface CreateImageRequest {
+  model: string
+  params: {
+    prompt: string
+    size?: string
+    seed?: number | null
+    aspectRatio?: string
+    cfg?: number
+    steps?: number
+    imageUrl?: string | null
+    imageUrls?: string[]
+    width?: number
+    height?: number
+    quality?: string
+  }
+}
+
+export interface CreateImageResult {
+  imageUrl: string
+  width?: number
+  height?: number
+}
+
+export interface PullModelRequest {
+  model: string
+  insecure?: boolean
+}
+
+/** One progress item of a model pull (providers.md §4). */
+export interface PullProgress {
+  status: string
+  model: string
+  completed?: number
+  total?: number
+  digest?: string
+  /** With status 'error' or 'cancelled'. */
+  error?: { errorType: string; message: string; status: number }
+}
+
+// ---------------------------------------------------------------- the runtime
+
+export interface ProviderRuntime {
+  readonly id: string
+  chat?(request: ChatRequest, options?: CallOptions): AsyncIterable<StreamEvent>
+  models?(options?: CallOptions): Promise<ModelsResult>
+  embeddings?(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult>
+  textToSpeech?(request: TextToSpeechRequest, options?: CallOptions): Promise<TextToSpeechResult>
+  speechToText?(request: SpeechToTextRequest, options?: CallOptions): Promise<SpeechToTextResult>
+  createImage?(request: CreateImageRequest, options?: CallOptions): Promise<CreateImageResult>
+  pullModel?(request: PullModelRequest, options?: CallOptions): AsyncIterable<PullProgress>
+}
+
+/**
+ * Builds a runtime. Must validate credentials synchronously (throwing AppErrorException)
+ * or lazily at the first call, but always before any network request.
+ */
+export type ProviderFactory = (credentials: ProviderCredentials, context: ProviderContext) => ProviderRuntime
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000
+export const DEFAULT_MAX_RETRIES = 2
+export const DEFAULT_RETRY_AFTER_CAP_MS = 30_000
