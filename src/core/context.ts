@@ -1,5 +1,6 @@
 import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
+import type { LocalFeature } from './local'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
@@ -8,4 +9,5 @@ export interface CoreContext {
   dataDir: string
   init: InitService
   access?: AccessPolicy
+  local: LocalFeature
 }

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs'
 import { contract, type Contract } from '../shared/bridge/contract'
 import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
+import { localHandlers } from './bridge/handlers/local'
+import { createLocalFeature } from './local'
 import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
@@ -33,7 +35,8 @@ export function createCore(options: CoreOptions): Core {
     mode: options.mode,
     dataDir: options.dataDir,
     init: undefined as unknown as InitService,
-    access: options.access
+    access: options.access,
+    local: createLocalFeature(options.dataDir)
   }
   const steps: InitStep[] = [
     {
@@ -47,7 +50,8 @@ export function createCore(options: CoreOptions): Core {
   ]
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
-    ...appHandlers(context)
+    ...appHandlers(context),
+    ...localHandlers(context.local)
     // feature handlers go here
   }
   const router = new Router(contract, impl)
@@ -57,6 +61,7 @@ export function createCore(options: CoreOptions): Core {
     context,
     async close() {
       router.hub.close()
+      await context.local.close()
       // feature shutdown goes here
     }
   }

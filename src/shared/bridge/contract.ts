@@ -1,4 +1,5 @@
 import { appProcedures } from './procedures/app'
+import { localProcedures } from './procedures/local'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -6,7 +7,8 @@ import { appProcedures } from './procedures/app'
  * (one line per feature; keep the order).
  */
 export const contract = {
-  ...appProcedures
+  ...appProcedures,
+  ...localProcedures
   // catalogue: ...catalogueProcedures,
   // runtime/providers: ...providerProcedures,
   // store: ...dataProcedures, ...secretProcedures,
