@@ -16,6 +16,8 @@ export interface UsageRecord {
   /** Cached input by modality (Gemini reports cache details per modality). */
   inputCachedTextTokens?: number
   inputCachedVideoTokens?: number
+  inputCachedImageTokens?: number
+  inputCachedAudioTokens?: number
   outputReasoningTokens?: number
   outputTextTokens?: number
   outputAudioTokens?: number
