@@ -1,4 +1,7 @@
 import type { CliCommand } from '../command'
+import { pullCommand } from './pull'
+import { psCommand } from './ps'
+import { rmCommand } from './rm'
 
 /** Every CLI command; each lives in its own file here (one import and one entry per command). */
-export const commands: CliCommand[] = []
+export const commands: CliCommand[] = [pullCommand, psCommand, rmCommand]

@@ -20,19 +20,27 @@ const isAbort = (error: unknown) =>
 export async function* toRawPullEvents(source: AsyncIterable<OllamaProgressLine>, model: string): AsyncGenerator<RawPullEvent> {
   try {
     for await (const line of source) {
-      const status = line.status ?? ''
-      if (status === 'pulling manifest') continue
-      const event: { status: string; model: string; completed?: number; total?: number; digest?: string } = { status, model }
-      if (line.completed !== undefined) event.completed = line.completed
-      if (line.digest !== undefined) event.digest = line.digest
-      if (line.total !== undefined) event.total = line.total
-      yield event
+      const event = toRawPullEvent(line, model)
+      if (event) yield event
     }
   } catch (error) {
-    if (isAbort(error)) {
-      yield { status: 'cancelled' }
-      return
-    }
-    yield { status: 'error', model, error: error instanceof Error ? error.message : String(error) }
+    yield toRawPullEnding(error, model)
   }
+}
+
+/** One line → its raw event, or undefined for the skipped 'pulling manifest'. */
+export function toRawPullEvent(line: OllamaProgressLine, model: string): RawPullEvent | undefined {
+  const status = line.status ?? ''
+  if (status === 'pulling manifest') return undefined
+  const event: { status: string; model: string; completed?: number; total?: number; digest?: string } = { status, model }
+  if (line.completed !== undefined) event.completed = line.completed
+  if (line.digest !== undefined) event.digest = line.digest
+  if (line.total !== undefined) event.total = line.total
+  return event
+}
+
+/** How a failed source ends the stream: `cancelled` for an abort, else `error` with the message. */
+export function toRawPullEnding(error: unknown, model: string): RawPullEvent {
+  if (isAbort(error)) return { status: 'cancelled' }
+  return { status: 'error', model, error: error instanceof Error ? error.message : String(error) }
 }

@@ -8,7 +8,8 @@ import {
 } from '../../shared/local/pull-progress'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { ollamaDiskSpace } from '../local/disk-space'
-import { toRawPullEvents, type OllamaProgressLine } from '../local/ollama-pull-events'
+import { toRawPullEnding, toRawPullEvent } from '../local/ollama-pull-events'
+import { IdleWatchdog } from '../runtime/stream/idle-watchdog'
 import { PullAggregator } from '../local/pull-aggregator'
 import { TransferRate } from '../local/transfer-rate'
 import { createOllamaClient, maskUrl, normaliseOllamaBaseUrl } from '../runtime/providers/ollama/ollama-client'
@@ -48,7 +49,6 @@ interface PullJob {
   agg: PullAggregator
   rate: TransferRate
   controller: AbortController
-  idleTimer?: NodeJS.Timeout
   idleFired: boolean
   watchers: Set<Watcher>
   last: PullSnapshot
@@ -150,35 +150,31 @@ export class PullService {
       })
       .catch(() => undefined)
     let failure: unknown
-    const armIdle = () => {
-      if (job.idleTimer) clearTimeout(job.idleTimer)
-      job.idleTimer = setTimeout(() => {
-        job.idleFired = true
-        job.controller.abort()
-      }, this.idleTimeoutMs)
-    }
-    armIdle()
+    // One coarse timer for the whole pull, touched per line: a fast pull sends tens of
+    // thousands of lines and a timer per line would cost more than the parsing.
+    const watchdog = new IdleWatchdog(this.idleTimeoutMs, () => {
+      job.idleFired = true
+      job.controller.abort()
+    })
     const client = createOllamaClient(job.baseUrl, fetchWithSignal)
-    async function* lines(): AsyncGenerator<OllamaProgressLine> {
-      try {
-        const iterator = await client.pull({ model: job.model, insecure: job.insecure, stream: true })
-        for await (const line of iterator) {
-          armIdle()
-          yield line
-        }
-      } catch (error) {
-        failure = error
-        throw error
-      }
-    }
     job.rate.add(performance.now(), 0)
-    for await (const event of toRawPullEvents(lines(), job.model)) {
-      job.agg.apply(event)
-      if (isFinalPullPhase(job.agg.phase)) break
-      this.schedulePublish(job)
-    }
-    if (job.idleTimer) clearTimeout(job.idleTimer)
     const agg = job.agg
+    try {
+      const iterator = await client.pull({ model: job.model, insecure: job.insecure, stream: true })
+      for await (const line of iterator) {
+        watchdog.touch()
+        const event = toRawPullEvent(line, job.model)
+        if (!event) continue
+        agg.apply(event)
+        if (isFinalPullPhase(agg.phase)) break
+        this.schedulePublish(job)
+      }
+    } catch (error) {
+      failure = error
+      agg.apply(toRawPullEnding(error, job.model))
+    } finally {
+      watchdog.stop()
+    }
     if (agg.phase === 'cancelled' && job.idleFired) {
       agg.phase = 'error'
       job.error = {
