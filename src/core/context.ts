@@ -1,5 +1,7 @@
 import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
+import type { Store } from './store'
+import type { Secrets } from './secrets'
 import type { LocalFeature } from './local'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
@@ -10,4 +12,8 @@ export interface CoreContext {
   init: InitService
   access?: AccessPolicy
   local: LocalFeature
+  /** Opened by the 'migrating' start-up step; undefined until then. */
+  store?: Store
+  /** Opened by the same step; keys live in the OS keychain (or in memory, reported). */
+  secrets?: Secrets
 }

@@ -3,6 +3,10 @@ import { contract, type Contract } from '../shared/bridge/contract'
 import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
 import { localHandlers } from './bridge/handlers/local'
+import { dataHandlers } from './bridge/handlers/data'
+import { secretHandlers } from './bridge/handlers/secrets'
+import { storeInitStep } from './store/start-up'
+import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
 import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
@@ -16,6 +20,8 @@ export interface CoreOptions {
   access?: AccessPolicy
   /** Extra start-up steps (tests use this to simulate slow or failing start-up). */
   extraInitSteps?: InitStep[]
+  /** Keychain service name or backend (tests use their own service so they never touch a user's keys). */
+  secrets?: OpenSecretsOptions
 }
 
 export interface Core {
@@ -45,13 +51,16 @@ export function createCore(options: CoreOptions): Core {
         mkdirSync(options.dataDir, { recursive: true })
       }
     },
+    storeInitStep(context, options.secrets),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
-    ...localHandlers(context.local)
+    ...localHandlers(context.local),
+    ...dataHandlers(context),
+    ...secretHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl)
@@ -62,6 +71,7 @@ export function createCore(options: CoreOptions): Core {
     async close() {
       router.hub.close()
       await context.local.close()
+      context.store?.close()
       // feature shutdown goes here
     }
   }

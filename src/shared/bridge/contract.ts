@@ -1,4 +1,6 @@
 import { appProcedures } from './procedures/app'
+import { dataProcedures } from './procedures/data'
+import { secretProcedures } from './procedures/secrets'
 import { localProcedures } from './procedures/local'
 
 /**
@@ -8,10 +10,12 @@ import { localProcedures } from './procedures/local'
  */
 export const contract = {
   ...appProcedures,
-  ...localProcedures
+  ...localProcedures,
   // catalogue: ...catalogueProcedures,
   // runtime/providers: ...providerProcedures,
-  // store: ...dataProcedures, ...secretProcedures,
+  // store:
+  ...dataProcedures,
+  ...secretProcedures
 } as const
 
 export type Contract = typeof contract

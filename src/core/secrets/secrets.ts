@@ -1,0 +1,124 @@
+import type { KeychainStatus, KeyInfo } from '../../shared/data/key-info'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { MemoryBackend, type KeyringBackend } from './keyring-backend'
+import { napiKeyringBackend } from './napi-keyring-backend'
+
+export const DEFAULT_SERVICE = 'Switchboard'
+const NAME = /^[a-z0-9][a-z0-9._:-]{0,99}$/i
+/** Keys shorter than this get no last4: four characters of a short key is too much of it. */
+const MIN_LENGTH_FOR_LAST4 = 8
+
+export const KeychainErrorType = 'KeychainError'
+
+/**
+ * Why a keychain failed, in words that name the fix. Built from the error's kind only:
+ * a backend's own text is never shown, so nothing it echoed can leak.
+ */
+export function keychainReason(error: unknown): string {
+  const text = `${(error as { code?: unknown })?.code ?? ''} ${(error as { message?: unknown })?.message ?? ''}`
+  const later = 'Until then, keys you enter are kept in memory for this session only.'
+  if (/locked|AccessDenied|NotAuthorized|dismissed|prompt/i.test(text))
+    return `The system keychain is locked. Unlock it (sign in to your desktop session, or unlock the "Login" keyring in Passwords and Keys) and restart Switchboard. ${later}`
+  if (process.platform === 'linux')
+    return `No system keychain answered (the Secret Service on D-Bus). Install and start GNOME Keyring or KWallet, then restart Switchboard. ${later}`
+  return `The system keychain did not answer. Check that it is available to Switchboard, then restart it. ${later}`
+}
+
+export interface OpenSecretsOptions {
+  /** Keychain service name; tests use their own so they never touch a user's entries. */
+  service?: string
+  /** Injected in tests; defaults to the OS keychain. */
+  backend?: KeyringBackend
+}
+
+/**
+ * API keys: set, delete, has, last four, and read for the runtime only. Nothing here returns
+ * a key except `readForRuntime`, which the bridge never exposes.
+ */
+export class Secrets {
+  private memory = new MemoryBackend()
+  private current: KeyringBackend
+  private state: KeychainStatus
+
+  private constructor(backend: KeyringBackend | undefined, reason?: string) {
+    this.current = backend ?? this.memory
+    this.state = backend ? { backend: 'keychain', persistent: true } : { backend: 'memory', persistent: false, reason }
+  }
+
+  /** Probes the keychain once; if it does not answer, keys live in memory and `status` says why. */
+  static async open(options: OpenSecretsOptions = {}): Promise<Secrets> {
+    let backend: KeyringBackend
+    try {
+      backend = options.backend ?? napiKeyringBackend(options.service ?? DEFAULT_SERVICE)
+      await backend.get('switchboard:probe')
+    } catch (error) {
+      return new Secrets(undefined, keychainReason(error))
+    }
+    return new Secrets(backend)
+  }
+
+  get status(): KeychainStatus {
+    return { ...this.state }
+  }
+
+  private account(name: string): string {
+    if (!NAME.test(name)) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'A key name is 1–100 letters, digits, dots, colons, dashes or underscores.' })
+    return `key:${name}`
+  }
+
+  /** Runs on the keychain; if it stops answering mid-session, moves to memory and reports it. */
+  private async use<T>(op: (backend: KeyringBackend) => Promise<T>): Promise<T> {
+    if (this.current === this.memory) return op(this.memory)
+    try {
+      return await op(this.current)
+    } catch (error) {
+      this.state = { backend: 'memory', persistent: false, reason: keychainReason(error) }
+      this.current = this.memory
+      return op(this.memory)
+    }
+  }
+
+  async set(name: string, value: string): Promise<KeyInfo> {
+    const account = this.account(name)
+    const key = value.trim()
+    if (!key) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'The key is empty. Paste the whole key and try again.' })
+    await this.use((b) => b.set(account, key))
+    return describe(name, key)
+  }
+
+  async delete(name: string): Promise<KeyInfo> {
+    const account = this.account(name)
+    await this.use((b) => b.delete(account))
+    // A key typed while the keychain was away lives in memory too.
+    await this.memory.delete(account)
+    return { name, hasKey: false }
+  }
+
+  async has(name: string): Promise<boolean> {
+    return (await this.read(name)) !== undefined
+  }
+
+  async last4(name: string): Promise<string | undefined> {
+    return describe(name, await this.read(name)).last4
+  }
+
+  async info(name: string): Promise<KeyInfo> {
+    return describe(name, await this.read(name))
+  }
+
+  /** The key itself, for the provider runtime in the core. Never return it over the bridge. */
+  async readForRuntime(name: string): Promise<string | undefined> {
+    return this.read(name)
+  }
+
+  private async read(name: string): Promise<string | undefined> {
+    const account = this.account(name)
+    const value = (await this.use((b) => b.get(account))) ?? (await this.memory.get(account))
+    return value ?? undefined
+  }
+}
+
+function describe(name: string, key: string | undefined): KeyInfo {
+  if (key === undefined) return { name, hasKey: false }
+  return key.length >= MIN_LENGTH_FOR_LAST4 ? { name, hasKey: true, last4: key.slice(-4) } : { name, hasKey: true }
+}

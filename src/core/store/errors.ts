@@ -1,0 +1,45 @@
+import { AppErrorException, type AppError } from '../../shared/errors/app-error'
+
+/** Error types the store raises; each message names what happened and the fix. */
+export const StoreErrorType = {
+  NewerDatabase: 'DatabaseNewerThanApp',
+  Corrupt: 'DatabaseCorrupt',
+  DiskFull: 'DiskFull',
+  ReadOnly: 'DataFolderReadOnly',
+  Busy: 'DatabaseBusy',
+  NotFound: 'NotFound',
+  ImportFailed: 'ImportFailed',
+  FileIncompatible: 'FileIncompatible',
+  Storage: 'StorageError'
+} as const
+
+export const storeError = (errorType: string, message: string, status = 500, detail?: AppError['detail']) =>
+  new AppErrorException({ errorType, message, status, ...(detail === undefined ? {} : { detail }) })
+
+export const notFound = (what: string, id: string) => storeError(StoreErrorType.NotFound, `${what} ${JSON.stringify(id)} does not exist.`, 404)
+
+interface CodedError {
+  code?: unknown
+  message?: unknown
+}
+
+/**
+ * Turns a SQLite or file-system failure into a message that names the fix. Anything already
+ * an AppErrorException passes through. The original text is kept only as the code, so a
+ * value bound into a failing statement can never leak into the message.
+ */
+export function toStoreError(error: unknown, dataDir: string): unknown {
+  if (error instanceof AppErrorException) return error
+  const code = typeof (error as CodedError)?.code === 'string' ? ((error as CodedError).code as string) : ''
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'SQLITE_IOERR_WRITE' && /full/i.test(String((error as CodedError).message)))
+    return storeError(StoreErrorType.DiskFull, `The disk holding ${dataDir} is full, so the change was not saved. Free some space and try again; nothing already saved was lost.`, 507, { code })
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+    return storeError(StoreErrorType.ReadOnly, `Switchboard cannot write to its data folder ${dataDir}. Make the folder writable (check its permissions and that the disk is not mounted read-only) or start Switchboard with another data folder.`, 500, { code })
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB')
+    return storeError(StoreErrorType.Corrupt, `The database in ${dataDir} is damaged. Restart Switchboard: it will move the damaged file aside and restore the newest backup.`, 500, { code })
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+    return storeError(StoreErrorType.Busy, `The database in ${dataDir} is in use by another program (perhaps a second Switchboard). Close it and try again.`, 503, { code })
+  if (code.startsWith('SQLITE_') || code.startsWith('E'))
+    return storeError(StoreErrorType.Storage, `Switchboard could not read or write its data folder ${dataDir} (${code}). Check the disk and the folder's permissions, then try again.`, 500, { code })
+  return error
+}

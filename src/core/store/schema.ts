@@ -1,0 +1,151 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+/**
+ * Table types: one `Database` interface of table interfaces (the kysely idea). They stay in
+ * core/store; repositories turn rows into shared DTOs. JSON columns are TEXT; booleans are
+ * 0/1 (SQLite has neither).
+ */
+export interface AgentsTable {
+  id: string
+  name: string
+  avatar: string | null
+  description: string | null
+  system_prompt: string
+  provider_id: string | null
+  model_id: string | null
+  parameters: string
+  tags: string
+  created_at: number
+  updated_at: number
+}
+
+export interface ConversationsTable {
+  id: string
+  agent_id: string
+  title: string
+  provider_id: string | null
+  model_id: string | null
+  parameters: string | null
+  pinned: number
+  created_at: number
+  updated_at: number
+}
+
+export interface TopicsTable {
+  id: string
+  conversation_id: string
+  title: string
+  created_at: number
+  updated_at: number
+}
+
+export interface MessagesTable {
+  /** Insertion order; FTS5's rowid, and newest-first order for search. */
+  seq: Generated<number>
+  id: string
+  conversation_id: string
+  /** Copied from the conversation so search can be scoped to an agent inside the FTS index. */
+  agent_id: string
+  topic_id: string | null
+  parent_id: string | null
+  role: string
+  content: string
+  /** The text parts joined: what FTS5 indexes. */
+  text: string
+  reasoning: string | null
+  tool_calls: string | null
+  tool_results: string | null
+  files: string | null
+  grounding: string | null
+  provider_id: string | null
+  model_id: string | null
+  usage: string | null
+  cost: string | null
+  speed: string | null
+  error: string | null
+  status: string
+  created_at: number
+  updated_at: number
+}
+
+export interface FilesTable {
+  id: string
+  path: string
+  name: string
+  mime_type: string
+  size: number
+  sha256: string
+  created_at: number
+}
+
+export interface ImageGenerationsTable {
+  id: string
+  prompt: string
+  parameters: string
+  provider_id: string
+  model_id: string
+  status: string
+  results: string
+  cost: string | null
+  error: string | null
+  created_at: number
+  updated_at: number
+}
+
+export interface ProviderSettingsTable {
+  provider_id: string
+  enabled: number
+  base_url: string | null
+  proxy_url: string | null
+  fetched_models: string
+  fetched_at: number | null
+  model_overrides: string
+  updated_at: number
+}
+
+export interface UsageLogTable {
+  id: string
+  at: number
+  scene: string
+  operation: string | null
+  mode: string | null
+  location: string | null
+  provider_id: string
+  model_id: string
+  conversation_id: string | null
+  message_id: string | null
+  usage: string | null
+  cost: string | null
+  cost_total: number | null
+  currency: string | null
+  total_tokens: number | null
+  duration_ms: number | null
+}
+
+export interface SettingsTable {
+  key: string
+  value: string
+}
+
+export interface Database {
+  agents: AgentsTable
+  conversations: ConversationsTable
+  topics: TopicsTable
+  messages: MessagesTable
+  files: FilesTable
+  image_generations: ImageGenerationsTable
+  provider_settings: ProviderSettingsTable
+  usage_log: UsageLogTable
+  settings: SettingsTable
+}
+
+export type AgentRow = Selectable<AgentsTable>
+export type ConversationRow = Selectable<ConversationsTable>
+export type TopicRow = Selectable<TopicsTable>
+export type MessageRow = Selectable<MessagesTable>
+export type NewMessageRow = Insertable<MessagesTable>
+export type MessageUpdate = Updateable<MessagesTable>
+export type FileRow = Selectable<FilesTable>
+export type ImageGenerationRow = Selectable<ImageGenerationsTable>
+export type ProviderSettingsRow = Selectable<ProviderSettingsTable>
+export type UsageLogRow = Selectable<UsageLogTable>

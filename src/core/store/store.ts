@@ -1,0 +1,83 @@
+import { join } from 'node:path'
+import type { StoreDb } from './database'
+import { exportData, importData, parseExportFile } from './export-import'
+import type { ExportFile, ImportReport } from '../../shared/data/export-file'
+import { AgentsRepository } from './repositories/agents'
+import { ConversationsRepository } from './repositories/conversations'
+import { FilesRepository } from './repositories/files'
+import { ImageGenerationsRepository } from './repositories/image-generations'
+import { MessagesRepository } from './repositories/messages'
+import { ProviderSettingsRepository } from './repositories/provider-settings'
+import { SearchRepository } from './repositories/search'
+import { SettingsRepository } from './repositories/settings'
+import { UsageLogRepository } from './repositories/usage-log'
+import { toStoreError } from './errors'
+
+export const DATABASE_FILE = 'switchboard.db'
+export const databasePath = (dataDir: string) => join(dataDir, DATABASE_FILE)
+
+/** The local data: one connection, one repository per entity. Services call these; handlers map them to the bridge. */
+export class Store {
+  readonly agents: AgentsRepository
+  readonly conversations: ConversationsRepository
+  readonly messages: MessagesRepository
+  readonly files: FilesRepository
+  readonly images: ImageGenerationsRepository
+  readonly providers: ProviderSettingsRepository
+  readonly usage: UsageLogRepository
+  readonly settings: SettingsRepository
+  readonly search: SearchRepository
+
+  constructor(
+    readonly db: StoreDb,
+    readonly dataDir: string
+  ) {
+    this.agents = new AgentsRepository(db)
+    this.conversations = new ConversationsRepository(db)
+    this.messages = new MessagesRepository(db)
+    this.files = new FilesRepository(db)
+    this.images = new ImageGenerationsRepository(db)
+    this.providers = new ProviderSettingsRepository(db)
+    this.usage = new UsageLogRepository(db)
+    this.settings = new SettingsRepository(db)
+    this.search = new SearchRepository(db)
+  }
+
+  get path(): string {
+    return databasePath(this.dataDir)
+  }
+
+  /** Runs `fn` and turns SQLite failures (disk full, read-only folder…) into messages that name the fix. */
+  guard<T>(fn: () => T): T {
+    try {
+      return fn()
+    } catch (error) {
+      throw toStoreError(error, this.dataDir)
+    }
+  }
+
+  export(appVersion: string): ExportFile {
+    return this.guard(() => exportData(this.db, appVersion))
+  }
+
+  /** Parses, checks and adds an export file's text in one transaction. */
+  import(text: string): ImportReport {
+    const file = parseExportFile(text)
+    return this.guard(() => importData(this.db, file))
+  }
+
+  /** `ok`, or the problems SQLite found. */
+  integrityCheck(): string[] {
+    return (this.db.sqlite.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check)
+  }
+
+  close(): void {
+    if (!this.db.sqlite.open) return
+    try {
+      this.db.sqlite.pragma('optimize')
+    } catch {
+      // optimize is advice to the planner; closing matters more.
+    }
+    this.db.close()
+  }
+}

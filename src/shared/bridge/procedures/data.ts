@@ -1,0 +1,143 @@
+import { z } from 'zod'
+import { call } from '../define'
+import type { Agent } from '../../data/agent'
+import type { AppSettings } from '../../data/app-settings'
+import type { Conversation, Topic } from '../../data/conversation'
+import { contentPartSchema, idSchema, jsonSchema, modelParametersSchema, type ImportReport } from '../../data/export-file'
+import type { FileRecord } from '../../data/file-record'
+import type { ImageGeneration } from '../../data/image-generation'
+import type { Message, MessagePage } from '../../data/message'
+import type { ProviderSettings } from '../../data/provider-settings'
+import type { SearchHit } from '../../data/search'
+import { USAGE_OPERATIONS, USAGE_SCENES, type UsageLogEntry, type UsageSummaryRow } from '../../data/usage-log'
+
+const empty = z.object({}).strict()
+const byId = z.object({ id: idSchema }).strict()
+const text = (max: number) => z.string().max(max)
+const optionalId = idSchema.optional()
+
+const agentFields = {
+  name: text(200),
+  avatar: text(2000).optional(),
+  description: text(10_000).optional(),
+  systemPrompt: text(200_000).optional(),
+  providerId: text(100).optional(),
+  modelId: text(300).optional(),
+  parameters: modelParametersSchema.optional(),
+  tags: z.array(text(100)).max(100).optional()
+}
+
+const conversationFields = {
+  title: text(500).optional(),
+  providerId: text(100).optional(),
+  modelId: text(300).optional(),
+  parameters: modelParametersSchema.optional(),
+  pinned: z.boolean().optional()
+}
+
+const usageFilter = {
+  from: z.number().int().nonnegative().optional(),
+  to: z.number().int().nonnegative().optional(),
+  scene: z.enum(USAGE_SCENES).optional(),
+  operation: z.enum(USAGE_OPERATIONS).optional()
+}
+
+/** The parts of a backup the renderer may see (no paths of other folders). */
+export interface BackupSummary {
+  at: number
+  schemaVersion: number
+  reason: 'migration' | 'daily'
+}
+
+/** Local data: agents, conversations, topics, messages, search, files, images, provider settings, usage, settings, export/import. */
+export const dataProcedures = {
+  'data.agents.list': call<Agent[]>()(empty),
+  'data.agents.get': call<Agent>()(byId),
+  'data.agents.create': call<Agent>()(z.object(agentFields).strict()),
+  'data.agents.update': call<Agent>()(z.object({ id: idSchema, patch: z.object(agentFields).partial().strict() }).strict()),
+  'data.agents.delete': call<{ deleted: boolean }>()(byId),
+
+  'data.conversations.list': call<Conversation[]>()(z.object({ agentId: optionalId }).strict()),
+  'data.conversations.get': call<Conversation>()(byId),
+  'data.conversations.create': call<Conversation>()(z.object({ agentId: idSchema, ...conversationFields }).strict()),
+  'data.conversations.update': call<Conversation>()(
+    z.object({ id: idSchema, patch: z.object({ agentId: optionalId, ...conversationFields }).strict() }).strict()
+  ),
+  'data.conversations.delete': call<{ deleted: boolean }>()(byId),
+
+  'data.topics.list': call<Topic[]>()(z.object({ conversationId: idSchema }).strict()),
+  'data.topics.create': call<Topic>()(z.object({ conversationId: idSchema, title: text(500).optional() }).strict()),
+  'data.topics.rename': call<Topic>()(z.object({ id: idSchema, title: text(500) }).strict()),
+  'data.topics.delete': call<{ deleted: boolean }>()(byId),
+
+  /** Opening a conversation: the newest `limit` messages before `before`, oldest first. */
+  'data.messages.page': call<MessagePage>()(
+    z.object({ conversationId: idSchema, limit: z.number().int().min(1).max(500).optional(), before: optionalId }).strict()
+  ),
+  'data.messages.get': call<Message>()(byId),
+  /** Edits by the user (Modify Message); replies are written by the chat service, not here. */
+  'data.messages.update': call<Message>()(
+    z.object({ id: idSchema, patch: z.object({ content: z.array(contentPartSchema).max(1000), topicId: optionalId }).partial().strict() }).strict()
+  ),
+  'data.messages.delete': call<{ deleted: boolean }>()(byId),
+
+  'data.search': call<SearchHit[]>()(
+    z
+      .object({
+        query: text(1000),
+        scope: z
+          .discriminatedUnion('kind', [
+            z.object({ kind: z.literal('all') }).strict(),
+            z.object({ kind: z.literal('agent'), agentId: idSchema }).strict(),
+            z.object({ kind: z.literal('conversation'), conversationId: idSchema }).strict()
+          ])
+          .optional(),
+        limit: z.number().int().min(1).max(200).optional()
+      })
+      .strict()
+  ),
+
+  'data.files.list': call<FileRecord[]>()(empty),
+  'data.files.get': call<FileRecord>()(byId),
+
+  'data.images.list': call<ImageGeneration[]>()(z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict()),
+  'data.images.get': call<ImageGeneration>()(byId),
+  'data.images.delete': call<{ deleted: boolean }>()(byId),
+
+  'data.providers.list': call<ProviderSettings[]>()(empty),
+  'data.providers.get': call<ProviderSettings>()(z.object({ providerId: text(100).min(1) }).strict()),
+  'data.providers.update': call<ProviderSettings>()(
+    z
+      .object({
+        providerId: text(100).min(1),
+        patch: z
+          .object({
+            enabled: z.boolean(),
+            baseUrl: z.url().max(2000).optional(),
+            proxyUrl: z.url().max(2000).optional(),
+            modelOverrides: z.record(text(300), z.object({ enabled: z.boolean() }).strict())
+          })
+          .partial()
+          .strict()
+      })
+      .strict()
+  ),
+  'data.providers.setModelEnabled': call<ProviderSettings>()(
+    z.object({ providerId: text(100).min(1), modelId: text(300).min(1), enabled: z.boolean() }).strict()
+  ),
+
+  'data.usage.list': call<UsageLogEntry[]>()(z.object({ ...usageFilter, limit: z.number().int().min(1).max(10_000).optional() }).strict()),
+  'data.usage.summary': call<UsageSummaryRow[]>()(
+    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day']), ...usageFilter }).strict()
+  ),
+
+  'data.settings.get': call<AppSettings>()(empty),
+  /** Merges the patch; `null` removes a key. Keys named like secrets are refused. */
+  'data.settings.set': call<AppSettings>()(z.object({ patch: z.record(text(200), jsonSchema) }).strict()),
+
+  /** The export file as text (the shell or page saves it); never contains keys. */
+  'data.export': call<{ fileName: string; json: string }>()(empty),
+  /** Imports an export file's text in one transaction; a failure changes nothing and says why. */
+  'data.import': call<ImportReport>()(z.object({ json: z.string().max(512 * 1024 * 1024) }).strict()),
+  'data.backups.list': call<BackupSummary[]>()(empty)
+} as const

@@ -1,0 +1,53 @@
+import type { UsageRecord } from '../stream/usage'
+import type { CostBreakdown } from './cost'
+
+/** Trace and usage categories of product.md §8. */
+export const USAGE_SCENES = [
+  'Connectivity Checker',
+  'Conversation',
+  'Emoji Picker',
+  'Fetch Plugin API',
+  'Language Detect',
+  'Search Intent Recognition',
+  'Summary Agent Description',
+  'Summary Agent Tags',
+  'Summary Agent Title',
+  'Summary History Messages',
+  'Summary Topic Title',
+  'Translator'
+] as const
+export const USAGE_OPERATIONS = ['Copy Message', 'Delete And Regenerate Message', 'Modify Message', 'Regenerate Message'] as const
+export const USAGE_MODES = ['Chat Competition', 'System Chain', 'Tool Calling', 'Tools Calling'] as const
+export const USAGE_LOCATIONS = ['Agent Settings'] as const
+
+export type UsageScene = (typeof USAGE_SCENES)[number]
+export type UsageOperation = (typeof USAGE_OPERATIONS)[number]
+export type UsageMode = (typeof USAGE_MODES)[number]
+export type UsageLocation = (typeof USAGE_LOCATIONS)[number]
+
+export interface UsageLogEntry {
+  id: string
+  at: number
+  scene: UsageScene
+  operation?: UsageOperation
+  mode?: UsageMode
+  location?: UsageLocation
+  providerId: string
+  modelId: string
+  conversationId?: string
+  messageId?: string
+  usage?: UsageRecord
+  cost?: CostBreakdown
+  durationMs?: number
+}
+
+export type UsageLogInput = Omit<UsageLogEntry, 'id' | 'at'> & { at?: number }
+
+/** Totals of the usage log, grouped by one field. */
+export interface UsageSummaryRow {
+  key: string
+  calls: number
+  totalTokens: number
+  cost: number
+  currency?: string
+}
