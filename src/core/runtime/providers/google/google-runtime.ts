@@ -26,7 +26,7 @@ export const GOOGLE_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.co
 export interface GoogleClientSource {
   provider: string
   /** Secrets to keep out of errors. */
-  secrets: string[]
+  secrets: Array<string | undefined>
   baseURL?: string
   client(options?: CallOptions): GoogleGenAI
   /** Replaces the SDK's generateImages where the SDK does not offer it (Gemini API). */

@@ -1,0 +1,69 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are inspected loosely in tests */
+import { generateKeyPairSync } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AppErrorException } from '../../../src/shared/errors/app-error'
+import type { StreamEvent } from '../../../src/shared/stream/events'
+import { createVertexRuntime } from '../../../src/core/runtime/providers/vertexai/vertex-runtime'
+import { startFakeHttpServer, type FakeServer } from '../../fixtures/fake-anthropic/fake-http-server'
+import { SSE_HEADERS, geminiTextReply } from '../../fixtures/fake-google/gemini-sse'
+
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+const ACCOUNT = JSON.stringify({ type: 'service_account', project_id: 'proj-1', client_email: 'sa@proj-1.iam.gserviceaccount.com', private_key: PEM })
+
+let server: FakeServer
+beforeAll(async () => {
+  server = await startFakeHttpServer()
+})
+afterAll(() => server.close())
+
+const collect = async (it: AsyncIterable<StreamEvent>) => {
+  const out: StreamEvent[] = []
+  for await (const e of it) out.push(e)
+  return out
+}
+
+describe('vertex ai runtime', () => {
+  it('streams through the real SDK with a signed service-account token', async () => {
+    server.handle(() => ({ headers: SSE_HEADERS, chunks: geminiTextReply(['Bon', 'jour']) }))
+    server.handle((req) =>
+      req.path === '/token'
+        ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: 'ya29.fake-token', expires_in: 3600, token_type: 'Bearer' }) }
+        : { headers: SSE_HEADERS, chunks: geminiTextReply(['Bon', 'jour']) }
+    )
+    // Google's token endpoint is the one fixed URL of the auth library: routed to the fake.
+    const routed: typeof fetch = (input, init) => {
+      const url = String(input instanceof Request ? input.url : input)
+      return fetch(url.replace('https://oauth2.googleapis.com', server.url), init)
+    }
+    const runtime = createVertexRuntime({ serviceAccountJson: ACCOUNT, baseURL: server.url, location: 'us-central1' }, { providerId: 'vertexai' })
+    const events = await collect(runtime.chat!({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, { maxRetries: 0, fetch: routed }))
+    expect(events.filter((e) => e.type === 'text').map((e) => e.data).join('')).toBe('Bonjour')
+    expect(events.find((e) => e.type === 'stop')?.data).toBe('STOP')
+    const req = server.requests.at(-1)!
+    expect(req.path).toMatch(/\/projects\/proj-1\/locations\/us-central1\/publishers\/google\/models\/gemini-2\.5-flash:streamGenerateContent\?alt=sse$/)
+    expect(req.headers.authorization).toBe('Bearer ya29.fake-token')
+    // The exchange sent a JWT assertion signed for the service account.
+    const exchange = server.requests.find((r) => r.path === '/token')!
+    const assertion = new URLSearchParams(exchange.body).get('assertion')!
+    expect(JSON.parse(Buffer.from(assertion.split('.')[1]!, 'base64url').toString()).iss).toBe('sa@proj-1.iam.gserviceaccount.com')
+    expect(runtime.models).toBeUndefined()
+  })
+
+  it.each([
+    ['missing', {}],
+    ['not JSON', { serviceAccountJson: '{nope' }],
+    ['without private key', { serviceAccountJson: JSON.stringify({ client_email: 'a@b', project_id: 'p' }) }],
+    ['without project', { serviceAccountJson: JSON.stringify({ client_email: 'a@b', private_key: PEM }) }]
+  ])('refuses credentials that are %s with InvalidVertexCredentials', (_why, credentials) => {
+    let caught: unknown
+    try {
+      createVertexRuntime(credentials, { providerId: 'vertexai' })
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(AppErrorException)
+    expect((caught as AppErrorException).error.errorType).toBe('InvalidVertexCredentials')
+    expect(JSON.stringify((caught as AppErrorException).error)).not.toContain('PRIVATE KEY')
+  })
+})
