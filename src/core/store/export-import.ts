@@ -33,7 +33,16 @@ export function exportData(db: StoreDb, appVersion: string, now = Date.now()): E
       conversations: db.all(db.q.selectFrom('conversations').selectAll().orderBy('created_at').orderBy('id')).map(conversationFromRow).map(dropUndefined),
       topics: db.all(db.q.selectFrom('topics').selectAll().orderBy('created_at').orderBy('id')).map(topicFromRow),
       messages: db.all(db.q.selectFrom('messages').selectAll().orderBy('seq')).map(messageFromRow).map(dropUndefined),
-      settings
+      settings,
+      providers: db.all(db.q.selectFrom('provider_settings').selectAll().orderBy('provider_id')).map((row) =>
+        dropUndefined({
+          providerId: row.provider_id,
+          enabled: row.enabled === 1,
+          baseUrl: row.base_url ?? undefined,
+          proxyUrl: row.proxy_url ?? undefined,
+          modelOverrides: JSON.parse(row.model_overrides) as Record<string, { enabled: boolean }>
+        })
+      )
     }
     } as ExportFile
   })
@@ -74,10 +83,10 @@ export function parseExportFile(text: string): ExportFile {
  */
 export function importData(db: StoreDb, file: ExportFile): ImportReport {
   const report: ImportReport = {
-    added: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0 },
-    skipped: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0 }
+    added: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 },
+    skipped: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 }
   }
-  const { agents, conversations, topics, messages, settings } = file.data
+  const { agents, conversations, topics, messages, settings, providers = [] } = file.data
   const exists = (table: 'agents' | 'conversations' | 'topics' | 'messages', id: string) =>
     db.first(db.q.selectFrom(table).select('id').where('id', '=', id)) !== undefined
   const count = (kind: keyof ImportReport['added'], added: boolean) => void (added ? report.added[kind]++ : report.skipped[kind]++)
@@ -125,6 +134,23 @@ export function importData(db: StoreDb, file: ExportFile): ImportReport {
         const add = db.first(db.q.selectFrom('settings').select('key').where('key', '=', key)) === undefined
         if (add) db.run(db.q.insertInto('settings').values({ key, value: JSON.stringify(value) }))
         count('settings', add)
+      }
+      for (const provider of providers) {
+        const add = db.first(db.q.selectFrom('provider_settings').select('provider_id').where('provider_id', '=', provider.providerId)) === undefined
+        if (add)
+          db.run(
+            db.q.insertInto('provider_settings').values({
+              provider_id: provider.providerId,
+              enabled: provider.enabled ? 1 : 0,
+              base_url: provider.baseUrl ?? null,
+              proxy_url: provider.proxyUrl ?? null,
+              fetched_models: '[]',
+              fetched_at: null,
+              model_overrides: JSON.stringify(provider.modelOverrides),
+              updated_at: Date.now()
+            })
+          )
+        count('providers', add)
       }
     })
   } catch (error) {

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { listBackups, makeBackup, type BackupInfo } from './backup'
 import { openSqlite, StoreDb, type SqliteDb } from './database'
@@ -49,17 +49,41 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
       if (found === 'corrupt') notices.push(recoverFromCorruption(dataDir, now()))
       else if (found > latest) throw newerDatabaseError(found, latest, dataDir)
     }
-
-    let sqlite = openSqlite(file)
-    if (!quickCheckOk(sqlite)) {
-      sqlite.close()
+    let store: Store
+    try {
+      store = openChecked(file, dataDir, list, report, notices)
+    } catch (error) {
+      if (!isCorruption(error)) throw error
+      // Damage can show at any step (quick_check, a migration, the repair): recover once and start over.
       notices.push(recoverFromCorruption(dataDir, now()))
-      sqlite = openSqlite(file)
+      store = openChecked(file, dataDir, list, report, notices)
     }
 
+    const dailyMs = options.dailyBackupMs ?? DAY
+    const newest = listBackups(dataDir)[0]
+    const version = readSchemaVersion(store.db.sqlite)
+    if (dailyMs > 0 && version > 0 && (!newest || now() - newest.at > dailyMs)) makeBackup(store.db.sqlite, dataDir, 'daily', version, now())
+    return { store, notices }
+  } catch (error) {
+    throw toStoreError(error, dataDir)
+  }
+}
+
+class CorruptDatabase extends Error {
+  readonly code = 'SQLITE_CORRUPT'
+}
+
+const isCorruption = (error: unknown) => {
+  const code = (error as { code?: unknown })?.code
+  return error instanceof CorruptDatabase || code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
+}
+
+function openChecked(file: string, dataDir: string, list: readonly Migration[], report: (detail: string) => void, notices: string[]): Store {
+  const sqlite = openSqlite(file)
+  try {
+    if (!quickCheckOk(sqlite)) throw new CorruptDatabase('quick_check failed')
     report('Updating the database')
     migrate(sqlite, dataDir, list)
-
     const store = new Store(new StoreDb(sqlite), dataDir)
     const interrupted = store.messages.repairStreaming()
     if (interrupted > 0)
@@ -69,15 +93,10 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
           : `${interrupted} replies were interrupted when Switchboard last closed; they are kept as far as they got.`
       )
     store.images.repairUnfinished()
-
-    const dailyMs = options.dailyBackupMs ?? DAY
-    const newest = listBackups(dataDir)[0]
-    if (dailyMs > 0 && readSchemaVersion(sqlite) > 0 && (!newest || now() - newest.at > dailyMs)) {
-      makeBackup(sqlite, dataDir, 'daily', readSchemaVersion(sqlite), now())
-    }
-    return { store, notices }
+    return store
   } catch (error) {
-    throw toStoreError(error, dataDir)
+    sqlite.close()
+    throw error
   }
 }
 
@@ -89,19 +108,22 @@ function ensureWritableFolder(dataDir: string): void {
   rmSync(probe, { force: true })
 }
 
-/** The schema version, read without changing the file (a newer database must stay untouched). */
+/**
+ * The schema version from the file header (user_version, bytes 60–63), read without SQLite:
+ * even a read-only open would create -wal/-shm files, and a newer database must stay untouched.
+ */
 function peekSchemaVersion(file: string): number | 'corrupt' {
-  let sqlite: SqliteDb | undefined
+  const header = Buffer.alloc(100)
+  const fd = openSync(file, 'r')
+  let read: number
   try {
-    sqlite = openSqlite(file, { readonly: true, fileMustExist: true })
-    return readSchemaVersion(sqlite)
-  } catch (error) {
-    const code = (error as { code?: string }).code
-    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return 'corrupt'
-    throw error
+    read = readSync(fd, header, 0, 100, 0)
   } finally {
-    sqlite?.close()
+    closeSync(fd)
   }
+  if (read === 0) return 0
+  if (read < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return 'corrupt'
+  return header.readUInt32BE(60)
 }
 
 function quickCheckOk(sqlite: SqliteDb): boolean {

@@ -99,6 +99,16 @@ export const messageSchema = z
   })
   .strict()
 
+export const providerExportSchema = z
+  .object({
+    providerId: z.string().min(1).max(100),
+    enabled: z.boolean(),
+    baseUrl: z.string().max(2000).optional(),
+    proxyUrl: z.string().max(2000).optional(),
+    modelOverrides: z.record(z.string(), z.object({ enabled: z.boolean() }).strict())
+  })
+  .strict()
+
 export const exportFileSchema = z
   .object({
     format: z.literal(EXPORT_FORMAT),
@@ -111,7 +121,9 @@ export const exportFileSchema = z
         conversations: z.array(conversationSchema),
         topics: z.array(topicSchema),
         messages: z.array(messageSchema),
-        settings: jsonObjectSchema
+        settings: jsonObjectSchema,
+        /** Provider configuration without keys (keys stay in the keychain) and without fetched model lists (fetched again). */
+        providers: z.array(providerExportSchema).optional()
       })
       .strict()
   })
@@ -119,8 +131,17 @@ export const exportFileSchema = z
 
 export type ExportFile = z.infer<typeof exportFileSchema>
 
+export interface ImportCounts {
+  agents: number
+  conversations: number
+  topics: number
+  messages: number
+  settings: number
+  providers: number
+}
+
 /** What an import added (ids already present are kept as they are and counted as skipped). */
 export interface ImportReport {
-  added: { agents: number; conversations: number; topics: number; messages: number; settings: number }
-  skipped: { agents: number; conversations: number; topics: number; messages: number; settings: number }
+  added: ImportCounts
+  skipped: ImportCounts
 }

@@ -88,6 +88,11 @@ export class MessagesRepository {
     })
   }
 
+  /** Moves a message under another parent (or to the root): deleting a turn keeps what followed it. */
+  reparent(id: string, parentId: string | undefined): void {
+    this.db.run(this.db.q.updateTable('messages').set({ parent_id: parentId ?? null, updated_at: Date.now() }).where('id', '=', id))
+  }
+
   delete(id: string): boolean {
     return this.db.run(this.db.q.deleteFrom('messages').where('id', '=', id)) > 0
   }

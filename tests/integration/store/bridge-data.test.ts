@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCore, type Core } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend, type KeyringBackend } from '../../../src/core/secrets'
+import { databasePath } from '../../../src/core/store'
+
+let core: Core | undefined
+let dir: string | undefined
+afterEach(async () => {
+  await core?.close()
+  core = undefined
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+async function start(backend: KeyringBackend = new MemoryBackend(), dataDir?: string) {
+  dir = dataDir ?? mkdtempSync(join(tmpdir(), 'sb-core-'))
+  core = createCore({ dataDir: dir, mode: 'test', secrets: { backend } })
+  const ready = await core.context.init.start()
+  const { client } = createInProcessClient(core.router)
+  return { client, ready, core }
+}
+
+describe('data and secrets over the bridge', () => {
+  it('start-up goes through migrating to ready and the data procedures work end to end', async () => {
+    const { client, ready, core } = await start()
+    expect(ready.phase).toBe('ready')
+    expect(core.context.init.states.map((s) => s.phase)).toContain('migrating')
+    const agent = await client.call('data.agents.create', { name: 'Coder', tags: ['dev'] })
+    if (!agent.ok) throw new Error(agent.error.message)
+    const conversation = await client.call('data.conversations.create', { agentId: agent.value.id, title: 'Bugs' })
+    if (!conversation.ok) throw new Error(conversation.error.message)
+    core.context.store!.messages.create({ conversationId: conversation.value.id, role: 'user', content: [{ type: 'text', text: 'segfault in the parser' }] })
+    const page = await client.call('data.messages.page', { conversationId: conversation.value.id })
+    expect(page.ok && page.value.messages.map((m) => m.content)).toEqual([[{ type: 'text', text: 'segfault in the parser' }]])
+    const hits = await client.call('data.search', { query: 'parser', scope: { kind: 'agent', agentId: agent.value.id } })
+    expect(hits.ok && hits.value[0]!.snippet.filter((r) => r.match).map((r) => r.text)).toEqual(['parser'])
+    const exported = await client.call('data.export', {})
+    if (!exported.ok) throw new Error(exported.error.message)
+    expect(exported.value.fileName).toMatch(/^switchboard-export-\d{4}-\d{2}-\d{2}\.json$/)
+    const reimport = await client.call('data.import', { json: exported.value.json })
+    expect(reimport.ok && reimport.value.skipped.messages).toBe(1)
+  })
+
+  it('errors cross as plain data that say what to do', async () => {
+    const { client } = await start()
+    const missing = await client.call('data.agents.get', { id: 'nope' })
+    expect(missing).toMatchObject({ ok: false, error: { errorType: 'NotFound', status: 404 } })
+    const truncated = await client.call('data.import', { json: '{"format":"switchboard-export","vers' })
+    expect(truncated).toMatchObject({ ok: false, error: { errorType: 'ImportFailed', message: expect.stringMatching(/^Import failed:/) } })
+    const secretSetting = await client.call('data.settings.set', { patch: { openaiApiKey: 'sk-x' } })
+    expect(secretSetting).toMatchObject({ ok: false, error: { message: expect.stringMatching(/keychain/) } })
+  })
+
+  it('a database from a newer version stops start-up at error with the reason, and retry works once fixed', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sb-core-'))
+    // A header claiming schema 999: what a newer Switchboard would leave.
+    const first = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    await first.context.init.start()
+    await first.close()
+    const BetterSqlite3 = (await import('better-sqlite3')).default
+    const raw = new BetterSqlite3(databasePath(dir))
+    raw.pragma('user_version = 999')
+    raw.close()
+    core = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    const failed = await core.context.init.start()
+    expect(failed).toMatchObject({ phase: 'error', detail: expect.stringMatching(/newer version of Switchboard.*Upgrade/) })
+    const { client } = createInProcessClient(core.router)
+    expect(await client.call('data.agents.list', {})).toMatchObject({ ok: false, error: { errorType: 'DataNotReady', message: expect.stringMatching(/Retry/) } })
+    const fix = new BetterSqlite3(databasePath(dir))
+    fix.pragma('user_version = 1')
+    fix.close()
+    expect((await client.call('app.retryInit', {})).ok && core.context.init.state.phase).toBe('ready')
+    expect((await client.call('data.agents.list', {})).ok).toBe(true)
+  })
+
+  it('reports keys held in memory as a start-up notice and in secrets.status', async () => {
+    const broken: KeyringBackend = {
+      get: async () => {
+        throw new Error('DBus error: org.freedesktop.DBus.Error.ServiceUnknown')
+      },
+      set: async () => undefined,
+      delete: async () => false
+    }
+    const { client, ready } = await start(broken)
+    expect(ready.notices?.join(' ')).toMatch(/in memory for this session/)
+    const status = await client.call('secrets.status', {})
+    expect(status).toMatchObject({ ok: true, value: { backend: 'memory', persistent: false } })
+  })
+
+  it('the renderer can set a key and learn only { hasKey, last4 }', async () => {
+    const { client } = await start()
+    const key = `sk-${randomBytes(16).toString('hex')}`
+    const set = await client.call('secrets.set', { name: 'openai', value: key })
+    expect(set).toEqual({ ok: true, value: { key: { name: 'openai', hasKey: true, last4: key.slice(-4) }, status: { backend: 'keychain', persistent: true } } })
+    const list = await client.call('secrets.list', { names: ['openai', 'anthropic'] })
+    expect(list).toEqual({ ok: true, value: [{ name: 'openai', hasKey: true, last4: key.slice(-4) }, { name: 'anthropic', hasKey: false }] })
+    expect(Object.keys(core!.router.contract).filter((p) => p.startsWith('secrets.'))).toEqual(['secrets.status', 'secrets.info', 'secrets.list', 'secrets.set', 'secrets.delete'])
+    const bad = await client.call('secrets.set', { name: 'bad name!', value: key })
+    expect(JSON.stringify(bad)).not.toContain(key)
+  })
+
+  it('a corrupt database is restored from the newest backup at start-up and the user is told', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sb-core-'))
+    const first = await start(new MemoryBackend(), dir)
+    first.core.context.store!.agents.create({ name: 'Survivor' })
+    // Force the start-up backup, then damage the file.
+    const { makeBackup } = await import('../../../src/core/store/backup')
+    makeBackup(first.core.context.store!.db.sqlite, dir, 'daily', 1)
+    first.core.context.store!.agents.create({ name: 'After the backup' })
+    await first.core.close()
+    core = undefined
+    writeFileSync(databasePath(dir), Buffer.alloc(4096, 7))
+    const second = await start(new MemoryBackend(), dir)
+    expect(second.ready.phase).toBe('ready')
+    expect(second.ready.notices?.join(' ')).toMatch(/damaged.*restored the backup/)
+    const agents = await second.client.call('data.agents.list', {})
+    const names = agents.ok ? agents.value.map((a) => a.name) : []
+    expect(names).toContain('Survivor')
+    expect(names).not.toContain('After the backup')
+  })
+})

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, writeFileSync, openSync, writeSync, closeSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { listBackups, openStore, databasePath, BACKUPS_KEPT } from '../../../src/core/store'
+import { StoreDb } from '../../../src/core/store/database'
+import { Store } from '../../../src/core/store/store'
+import { LATEST_SCHEMA_VERSION, migrations } from '../../../src/core/store/migrations'
+import type { Migration } from '../../../src/core/store/migrations/migration'
+import { AppErrorException } from '../../../src/shared/errors/app-error'
+import { seed, tempDir } from './helpers'
+
+let cleanups: Array<() => void> = []
+afterEach(() => {
+  for (const c of cleanups.reverse()) c()
+  cleanups = []
+})
+const temp = () => {
+  const t = tempDir()
+  cleanups.push(t.cleanup)
+  return t.dir
+}
+const open = (dir: string, extra: Parameters<typeof openStore>[0] extends infer O ? Partial<O> : never = {}) => {
+  const opened = openStore({ dataDir: dir, dailyBackupMs: 0, ...extra })
+  cleanups.push(() => opened.store.close())
+  return opened
+}
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex')
+const thrown = (fn: () => unknown): AppErrorException => {
+  try {
+    fn()
+  } catch (error) {
+    return error as AppErrorException
+  }
+  throw new Error('expected a throw')
+}
+
+/** Extra numbered steps on top of the real schema, to exercise backups across several migrations. */
+const extraSteps = (count: number): Migration[] =>
+  Array.from({ length: count }, (_, i) => ({
+    version: LATEST_SCHEMA_VERSION + i + 1,
+    name: `extra-${i + 1}`,
+    up: (db) => void db.exec(`CREATE TABLE extra_${i + 1} (x INTEGER)`)
+  }))
+
+describe('opening the database', () => {
+  it('uses WAL, synchronous FULL and foreign keys, and is at the newest schema', () => {
+    const { store } = open(temp())
+    const p = (name: string) => store.db.sqlite.pragma(name, { simple: true })
+    expect(p('journal_mode')).toBe('wal')
+    expect(p('synchronous')).toBe(2)
+    expect(p('foreign_keys')).toBe(1)
+    expect(p('user_version')).toBe(LATEST_SCHEMA_VERSION)
+    expect(store.integrityCheck()).toEqual(['ok'])
+  })
+
+  it('backs up before each migration of an existing database and keeps the last three', () => {
+    const dir = temp()
+    const first = openStore({ dataDir: dir, dailyBackupMs: 0 })
+    seed(first.store, 'Before')
+    first.store.close()
+    expect(listBackups(dir)).toHaveLength(0)
+
+    const opened = open(dir, { migrations: [...migrations, ...extraSteps(4)] })
+    expect(opened.store.db.sqlite.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION + 4)
+    const backups = listBackups(dir)
+    expect(backups).toHaveLength(BACKUPS_KEPT)
+    // Newest first: the copies taken before steps 4, 3 and 2 of the extra ones.
+    expect(backups.map((b) => b.schemaVersion)).toEqual([LATEST_SCHEMA_VERSION + 3, LATEST_SCHEMA_VERSION + 2, LATEST_SCHEMA_VERSION + 1])
+    expect(backups.every((b) => b.reason === 'migration')).toBe(true)
+    // A backup is a whole, readable database with the data of that moment.
+    const copy = new BetterSqlite3(backups[2]!.file, { readonly: true })
+    expect(copy.prepare('SELECT name FROM agents').all()).toEqual([{ name: 'Before' }])
+    expect(copy.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION + 1)
+    copy.close()
+  })
+
+  it('makes a daily backup when the newest one is older than a day', () => {
+    const dir = temp()
+    const day = 24 * 3600 * 1000
+    openStore({ dataDir: dir, dailyBackupMs: day, now: () => 1_000 * day }).store.close()
+    expect(listBackups(dir).map((b) => b.reason)).toEqual(['daily'])
+    openStore({ dataDir: dir, dailyBackupMs: day, now: () => 1_000 * day + 1000 }).store.close()
+    expect(listBackups(dir)).toHaveLength(1)
+    open(dir, { dailyBackupMs: day, now: () => 1_002 * day })
+    expect(listBackups(dir)).toHaveLength(2)
+  })
+
+  it('refuses a database written by a newer version, says to upgrade, and leaves the file byte-for-byte untouched', () => {
+    const dir = temp()
+    openStore({ dataDir: dir, dailyBackupMs: 0, migrations: [...migrations, ...extraSteps(1)] }).store.close()
+    const file = databasePath(dir)
+    const before = sha(file)
+    const files = readdirSync(dir).sort()
+    const backupsBefore = listBackups(dir)
+    const error = thrown(() => openStore({ dataDir: dir, dailyBackupMs: 0 }))
+    expect(error.error.errorType).toBe('DatabaseNewerThanApp')
+    expect(error.message).toMatch(/newer version of Switchboard/)
+    expect(error.message).toMatch(/Upgrade Switchboard/)
+    expect(error.message).toMatch(/not been changed/)
+    expect(sha(file)).toBe(before)
+    expect(readdirSync(dir).sort()).toEqual(files)
+    expect(listBackups(dir)).toEqual(backupsBefore)
+  })
+
+  it('moves a damaged database aside, restores the newest backup and tells the user', () => {
+    const dir = temp()
+    const first = openStore({ dataDir: dir, dailyBackupMs: 0 })
+    seed(first.store, 'Saved before the backup')
+    first.store.close()
+    // Take a backup the way start-up does, then add data that the backup will not have.
+    const second = openStore({ dataDir: dir, dailyBackupMs: 1, now: () => Date.now() + 10 })
+    seed(second.store, 'After the backup')
+    second.store.close()
+    expect(listBackups(dir)).toHaveLength(1)
+
+    corrupt(databasePath(dir))
+    const { store, notices } = open(dir)
+    expect(notices.join(' ')).toMatch(/damaged.*restored the backup/)
+    expect(store.integrityCheck()).toEqual(['ok'])
+    expect(store.agents.list().map((a) => a.name)).toEqual(['Saved before the backup'])
+    const aside = readdirSync(join(dir, 'damaged'))
+    expect(aside.some((f) => f.endsWith('.db'))).toBe(true)
+    expect(notices.join(' ')).toContain(join(dir, 'damaged'))
+  })
+
+  it('with no usable backup, keeps the damaged file aside and starts empty, saying so', () => {
+    const dir = temp()
+    const first = openStore({ dataDir: dir, dailyBackupMs: 0 })
+    seed(first.store)
+    first.store.close()
+    writeFileSync(databasePath(dir), Buffer.alloc(8192, 0x41))
+    const { store, notices } = open(dir)
+    expect(notices.join(' ')).toMatch(/no backup could be used.*empty one.*damaged file is kept/)
+    expect(store.agents.list()).toEqual([])
+    const asideFile = join(dir, 'damaged', readdirSync(join(dir, 'damaged')).find((f) => f.endsWith('.db'))!)
+    expect(readFileSync(asideFile)).toEqual(Buffer.alloc(8192, 0x41))
+  })
+})
+
+describe('bad conditions give messages that name the fix', () => {
+  it('a full disk: the write fails with DiskFull, and what was saved stays', () => {
+    const dir = temp()
+    const { store } = open(dir)
+    const { conversation } = seed(store)
+    const kept = store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'kept' }] })
+    // SQLite's own page limit gives a real SQLITE_FULL without filling the machine's disk.
+    const pages = store.db.sqlite.pragma('page_count', { simple: true }) as number
+    store.db.sqlite.pragma(`max_page_count = ${pages + 2}`)
+    const error = thrown(() =>
+      store.guard(() => {
+        for (let i = 0; i < 100; i++) store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'x'.repeat(10_000) }] })
+      })
+    )
+    expect(error.error.errorType).toBe('DiskFull')
+    expect(error.message).toMatch(/disk .* is full.*Free some space/)
+    expect(store.messages.require(kept.id).content).toEqual([{ type: 'text', text: 'kept' }])
+  })
+
+  it('a read-only database: the write fails with a message about the data folder’s permissions', () => {
+    const dir = temp()
+    open(dir).store.close()
+    const readonly = new Store(new StoreDb(new BetterSqlite3(databasePath(dir), { readonly: true })), dir)
+    cleanups.push(() => readonly.close())
+    const error = thrown(() => readonly.guard(() => readonly.agents.create({ name: 'x' })))
+    expect(error.error.errorType).toBe('DataFolderReadOnly')
+    expect(error.message).toMatch(/cannot write to its data folder.*writable/)
+  })
+
+  it('a data folder that cannot be written: start-up fails with the reason and the fix', () => {
+    const dir = temp()
+    // A file where the folder should be: the write probe fails as it would on a read-only folder.
+    const blocked = join(dir, 'not-a-folder')
+    writeFileSync(blocked, '')
+    const error = thrown(() => openStore({ dataDir: join(blocked, 'data') }))
+    expect(error).toBeInstanceOf(AppErrorException)
+    expect(error.message).toMatch(/could not read or write its data folder|cannot write to its data folder/)
+    expect(error.message).toContain(join(blocked, 'data'))
+  })
+})
+
+/** Overwrites the middle of the file (b-tree pages) with garbage, leaving the header valid. */
+function corrupt(file: string) {
+  expect(existsSync(file + '-wal')).toBe(false)
+  const size = statSync(file).size
+  const fd = openSync(file, 'r+')
+  const garbage = Buffer.alloc(size - 4096, 0xff)
+  writeSync(fd, garbage, 0, garbage.length, 4096)
+  closeSync(fd)
+}

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { toFtsQuery } from '../../../src/core/store/repositories/search'
+import type { SnippetRun } from '../../../src/shared/data/search'
+import { openTemp, seed } from './helpers'
+
+let env: ReturnType<typeof openTemp>
+afterEach(() => env?.cleanup())
+
+const say = (conversationId: string, text: string, role: 'user' | 'assistant' = 'user') =>
+  env.store.messages.create({ conversationId, role, content: [{ type: 'text', text }] })
+const highlighted = (runs: SnippetRun[]) => runs.filter((r) => r.match).map((r) => r.text)
+
+describe('full-text search', () => {
+  it('finds words in any order, newest first, with the matched words highlighted as runs', () => {
+    env = openTemp()
+    const { conversation } = seed(env.store)
+    const older = say(conversation.id, 'Bananas are rich in potassium and quite yellow.')
+    say(conversation.id, 'Nothing relevant here.')
+    const newer = say(conversation.id, 'Is potassium in a banana? Yes, bananas have potassium.', 'assistant')
+    const hits = env.store.search.search('potassium bananas')
+    expect(hits.map((h) => h.messageId)).toEqual([newer.id, older.id])
+    expect(hits[0]).toMatchObject({ conversationId: conversation.id, conversationTitle: 'Helper chat', role: 'assistant' })
+    expect(highlighted(hits[1]!.snippet)).toEqual(['Bananas', 'potassium'])
+    expect(hits[1]!.snippet.map((r) => r.text).join('')).toBe('Bananas are rich in potassium and quite yellow.')
+  })
+
+  it('matches the last word as a prefix while typing, and folds case and accents', () => {
+    env = openTemp()
+    const { conversation } = seed(env.store)
+    const m = say(conversation.id, 'Le Café de Flore est célèbre')
+    expect(env.store.search.search('cafe cele').map((h) => h.messageId)).toEqual([m.id])
+    expect(env.store.search.search('CAFÉ').map((h) => h.messageId)).toEqual([m.id])
+    expect(env.store.search.search('flo')).toHaveLength(1)
+    expect(env.store.search.search('flox')).toHaveLength(0)
+  })
+
+  it('is scoped to all, one agent, or one conversation', () => {
+    env = openTemp()
+    const a = seed(env.store, 'A')
+    const b = seed(env.store, 'B')
+    const a2 = env.store.conversations.create({ agentId: a.agent.id, title: 'A second' })
+    const inA = say(a.conversation.id, 'shared term zebra')
+    const inA2 = say(a2.id, 'shared term zebra again')
+    const inB = say(b.conversation.id, 'zebra in B')
+    const ids = (hits: { messageId: string }[]) => hits.map((h) => h.messageId).sort()
+    expect(ids(env.store.search.search('zebra'))).toEqual([inA.id, inA2.id, inB.id].sort())
+    expect(ids(env.store.search.search('zebra', { kind: 'agent', agentId: a.agent.id }))).toEqual([inA.id, inA2.id].sort())
+    expect(ids(env.store.search.search('zebra', { kind: 'conversation', conversationId: a2.id }))).toEqual([inA2.id])
+    // Moving a conversation to another agent moves its messages in the index too.
+    env.store.conversations.update(a2.id, { agentId: b.agent.id })
+    expect(ids(env.store.search.search('zebra', { kind: 'agent', agentId: b.agent.id }))).toEqual([inA2.id, inB.id].sort())
+  })
+
+  it('treats what people type as words, never as query syntax', () => {
+    env = openTemp()
+    const { conversation } = seed(env.store)
+    const m = say(conversation.id, 'use AND, OR and NOT in "quotes" (carefully) col:value')
+    for (const q of ['AND', 'OR NOT', '"quotes', '(carefully', 'col:value', 'NEAR(a b)', '*', '"', '-', 'col:']) {
+      expect(() => env.store.search.search(q)).not.toThrow()
+    }
+    expect(env.store.search.search('"quotes"').map((h) => h.messageId)).toEqual([m.id])
+    expect(env.store.search.search('AND OR').map((h) => h.messageId)).toEqual([m.id])
+    expect(env.store.search.search('   ')).toEqual([])
+    expect(toFtsQuery('a "b" c')).toBe('"a" "b" "c" *')
+  })
+
+  it('drops deleted messages and follows edits', () => {
+    env = openTemp()
+    const { conversation } = seed(env.store)
+    const m = say(conversation.id, 'ephemeral walrus')
+    env.store.messages.update(m.id, { content: [{ type: 'text', text: 'permanent narwhal' }] })
+    expect(env.store.search.search('walrus')).toHaveLength(0)
+    expect(env.store.search.search('narwhal')).toHaveLength(1)
+    env.store.messages.delete(m.id)
+    expect(env.store.search.search('narwhal')).toHaveLength(0)
+    expect(env.store.integrityCheck()).toEqual(['ok'])
+    // The FTS index agrees with its content table.
+    expect(() => env.store.db.sqlite.exec("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow()
+  })
+})
