@@ -15,6 +15,7 @@
  *   4. Register with one line in ./native-adapters.ts: `anthropic: createAnthropicRuntime,`.
  * Unknown provider ids fall back to the generic OpenAI-compatible adapter (./registry).
  */
+import type { Pricing } from '../../shared/pricing/types'
 import type { StreamEvent, ToolCall } from '../../shared/stream/events'
 
 export type { StreamEvent, ToolCall }
@@ -122,8 +123,8 @@ export interface RemoteModelCard {
   functionCall?: boolean
   reasoning?: boolean
   vision?: boolean
-  /** Per million tokens, in the provider's currency. */
-  pricing?: { input?: number; output?: number }
+  /** The catalogue's pricing, or per-million {input, output} as some lists give it. */
+  pricing?: Pricing | { input?: number; output?: number }
   releasedAt?: string
 }
 

@@ -95,7 +95,8 @@ export function convertOpenAIResponseUsage(usage: OpenAIResponsesUsage): UsageRe
   const details = usage.input_tokens_details ?? undefined
   const cached = num(details?.cached_tokens)
   const written = num(details?.cache_write_tokens)
-  const hasCacheInfo = details !== undefined
+  // The Responses API always reports the cache split, so misses are always known.
+  const hasCacheInfo = true
   const out = usage.output_tokens_details ?? undefined
   const reasoning = num(out?.reasoning_tokens) ?? 0
   const imageOut = num(out?.image_tokens) ?? 0

@@ -1,4 +1,4 @@
-import type { AppError } from '../../../shared/errors/app-error'
+import { AppErrorException, type AppError } from '../../../shared/errors/app-error'
 import { matchErrorPattern, refineErrorCode } from '../../../shared/errors/classify'
 import { maskEndpoint, redactText, redactValue } from '../../../shared/errors/redact'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime-error'
@@ -79,6 +79,9 @@ const CODE_TYPES: Record<string, string> = {
 export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
   const secrets = ctx.secrets ?? []
   if (ctx.aborted || isAbortError(error)) return runtimeError('ProviderBizError', CANCELLED_MESSAGE, ctx.provider)
+  if (error instanceof AppErrorException) {
+    return { ...error.error, message: redactText(error.error.message, secrets), provider: error.error.provider ?? ctx.provider }
+  }
   const facts = readErrorFacts(error)
   const message = redactText(facts.message, secrets)
   const detail: Record<string, unknown> = {}
@@ -101,6 +104,10 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
 
   if (status === undefined && isConnectionError(error)) {
     return make(matchErrorPattern({ message, provider: ctx.provider })?.code ?? 'ProviderNetworkError')
+  }
+  // No HTTP status and no provider body: the failure is ours (a bug or a local fault), not the provider's.
+  if (status === undefined && facts.body === undefined && !facts.code) {
+    return make(matchErrorPattern({ message, provider: ctx.provider })?.code ?? 'AgentRuntimeError')
   }
   const refined = refineErrorCode({ errorType: 'ProviderBizError', message: facts.message, provider: ctx.provider, httpStatus: status })
   if (refined === 'RateLimitExceeded' || (status === 429 && !refined)) return make('QuotaLimitReached')

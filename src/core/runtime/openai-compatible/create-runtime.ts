@@ -1,4 +1,210 @@
-import type { ProviderFactory } from '../types'
+import OpenAI, { toFile } from 'openai'
+import { getModelProperty } from '../../../shared/catalogue/lookup'
+import { loadProviderModels } from '../../../shared/catalogue/loader'
+import { processModelList, type FetchedModel } from '../../../shared/catalogue/model-list'
+import type { CatalogueModel } from '../../../shared/catalogue/types'
+import { AppErrorException, type AppError } from '../../../shared/errors/app-error'
+import type { StreamEvent } from '../../../shared/stream/events'
+import { requireApiKey } from '../credentials'
+import { mapProviderError, readErrorFacts } from '../errors/map-provider-error'
+import { runtimeError, throwRuntimeError } from '../runtime-error'
+import { runChatStream, type ChunkTransformer } from '../stream/run-chat-stream'
+import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory, ProviderRuntime } from '../types'
+import { ChatCompletionsTransformer, type OpenAIChatChunk } from './chat-completions-transformer'
+import type { OpenAICompatibleConfig } from './config'
+import { endMarkerFetch, type StreamWatch } from './end-marker-fetch'
+import { baseChatBody } from './payload-rules'
+import { openAICompatibleProviders } from './providers/index'
+import { buildResponsesBody } from './responses-payload'
+import { ResponsesTransformer, type ResponsesEvent } from './responses-transformer'
 
-// Placeholder replaced in the next commit by the real OpenAI-compatible runtime.
-export const createOpenAICompatibleRuntime: ProviderFactory = (_credentials, context) => ({ id: context.providerId })
+/** Placeholder the SDK needs for keyless local servers; it is not a secret. */
+const NO_KEY = 'no-key-required'
+
+/** Config for an id we do not know: a custom OpenAI-compatible endpoint, everything offered. */
+function genericConfig(id: string): OpenAICompatibleConfig {
+  return { id, baseURL: '', embeddings: true, textToSpeech: true, speechToText: true }
+}
+
+/** The OpenAI-compatible config for a provider id (the generic one for unknown ids). */
+export const openAICompatibleConfig = (id: string): OpenAICompatibleConfig => openAICompatibleProviders[id] ?? genericConfig(id)
+
+function validBaseURL(url: string, provider: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol')
+  } catch {
+    throwRuntimeError('ConnectionCheckFailed', `The base URL of ${provider} is not a valid http(s) URL.`, provider)
+  }
+  return url.replace(/\/+$/, '')
+}
+
+/** A non-streamed completion, replayed as one chunk through the same transformer. */
+async function* singleChunk(completion: OpenAI.Chat.Completions.ChatCompletion): AsyncIterable<OpenAIChatChunk> {
+  const choice = completion.choices?.[0]
+  yield {
+    id: completion.id,
+    choices: choice ? [{ index: 0, delta: choice.message as NonNullable<NonNullable<OpenAIChatChunk['choices']>[number]['delta']>, finish_reason: choice.finish_reason }] : [],
+    usage: completion.usage ?? undefined
+  }
+}
+
+/**
+ * The generic OpenAI-compatible runtime: one SDK client per call, the provider's config
+ * hooks for payload, errors and model lists, and runChatStream for the robustness.
+ * Credentials are checked here, before anything touches the network.
+ */
+export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, context): ProviderRuntime => {
+  const id = context.providerId
+  const config = openAICompatibleConfig(id)
+  const apiKey = config.keyless ? credentials.apiKey?.trim() || undefined : requireApiKey(credentials, id)
+  const rawBase = credentials.baseURL?.trim() || config.baseURL
+  if (!rawBase) throwRuntimeError('InvalidProviderAPIKey', `${id} is not a built-in provider: it needs a base URL (and an API key).`, id)
+  const baseURL = validBaseURL(rawBase, id)
+  const secrets = [apiKey]
+
+  const mapError = (error: unknown, aborted = false): AppError => {
+    if (!aborted && config.mapError) {
+      const own = config.mapError(readErrorFacts(error))
+      if (own) {
+        const base = mapProviderError(error, { provider: id, secrets, baseURL })
+        return runtimeError(own.errorType, own.message ?? base.message, id, base.detail)
+      }
+    }
+    return mapProviderError(error, { provider: id, secrets, baseURL, aborted })
+  }
+  const fail = (error: unknown, options: CallOptions): never => {
+    throw new AppErrorException(mapError(error, options.signal?.aborted ?? false))
+  }
+  const client = (options: CallOptions, fetchImpl?: typeof fetch): OpenAI =>
+    new OpenAI({
+      apiKey: apiKey ?? NO_KEY,
+      baseURL,
+      // Our own retry loop runs before the first byte and makes each wait visible.
+      maxRetries: 0,
+      timeout: 10 * 60 * 1000,
+      // The SDK would print raw chunks on parse errors; we report them as StreamChunkError instead.
+      logLevel: 'off',
+      fetch: fetchImpl ?? options.fetch ?? globalThis.fetch,
+      defaultHeaders: { ...config.headers, ...options.headers }
+    })
+
+  const runtime: ProviderRuntime = {
+    id,
+    chat(request: ChatRequest, options: CallOptions = {}): AsyncIterable<StreamEvent> {
+      return (async function* () {
+        const watch: StreamWatch = { done: false }
+        // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
+        const pricing = openAICompatibleProviders[id] ? await getModelProperty(request.model, 'pricing', id).catch(() => undefined) : undefined
+        const sdk = client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
+        const useResponses = config.useResponsesApi?.(request) ?? false
+        let transformer: ChunkTransformer<unknown> & { finished: boolean }
+        let open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>
+        if (useResponses) {
+          const body = buildResponsesBody(request)
+          transformer = new ResponsesTransformer(id, pricing) as ChunkTransformer<unknown> & { finished: boolean }
+          open = async (signal) => {
+            if (body['stream'] === false) {
+              const response = (await sdk.responses.create(body as never, { signal })) as unknown as { id: string; output_text?: string; usage?: unknown }
+              return (async function* () {
+                if (response.output_text) yield { type: 'response.output_text.delta', delta: response.output_text }
+                yield { type: 'response.completed', response }
+              })()
+            }
+            return (await sdk.responses.create(body as never, { signal })) as unknown as AsyncIterable<ResponsesEvent>
+          }
+        } else {
+          let maxOutput: number | undefined
+          if (config.wantsMaxOutput) maxOutput = await getModelProperty(request.model, 'maxOutput', id).catch(() => undefined)
+          let body = baseChatBody(request)
+          if (config.chatPayload) body = await config.chatPayload(body, request, { provider: id, maxOutput })
+          transformer = new ChatCompletionsTransformer({ provider: id, thinkTags: config.thinkTags, pricing }) as ChunkTransformer<unknown> & { finished: boolean }
+          open = async (signal) => {
+            if (!body.stream) return singleChunk((await sdk.chat.completions.create({ ...body, stream: false } as never, { signal })) as OpenAI.Chat.Completions.ChatCompletion)
+            return (await sdk.chat.completions.create(body as never, { signal })) as unknown as AsyncIterable<OpenAIChatChunk>
+          }
+        }
+        yield* runChatStream<unknown>({
+          provider: id,
+          options,
+          open: (signal, activity) => {
+            watch.onBytes = activity
+            return open(signal)
+          },
+          transformer,
+          mapError,
+          sawEndMarker: () => watch.done || transformer.finished || request.stream === false
+        })
+      })()
+    },
+
+    async models(options: CallOptions = {}): Promise<ModelsResult> {
+      const sdk = client(options)
+      let fetched: FetchedModel[]
+      let warning: string | undefined
+      try {
+        if (config.listModels) {
+          const result = await config.listModels({ provider: id, client: sdk, baseURL, apiKey: apiKey ?? NO_KEY, fetch: options.fetch ?? globalThis.fetch, options })
+          if (Array.isArray(result)) fetched = result
+          else {
+            fetched = result.models.map((m) => ({ ...m, pricing: undefined }) as FetchedModel)
+            warning = result.warning
+          }
+        } else {
+          const page = await sdk.models.list({ signal: options.signal })
+          fetched = page.data.map((raw) => config.toFetchedModel?.(raw as unknown as Record<string, unknown>) ?? { id: raw.id, created: raw.created })
+        }
+      } catch (error) {
+        return fail(error, options)
+      }
+      const builtin: CatalogueModel[] = await loadProviderModels(id).catch(() => [])
+      const models = processModelList(fetched, { builtin })
+      return warning ? { models, warning } : { models }
+    }
+  }
+
+  if (config.embeddings) {
+    runtime.embeddings = async (request, options = {}) => {
+      try {
+        const result = await client(options).embeddings.create(
+          { model: request.model, input: request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
+          { signal: options.signal }
+        )
+        const rows = [...result.data].sort((a, b) => a.index - b.index)
+        return { embeddings: rows.map((r) => r.embedding as number[]), usage: { promptTokens: result.usage?.prompt_tokens, totalTokens: result.usage?.total_tokens } }
+      } catch (error) {
+        return fail(error, options)
+      }
+    }
+  }
+  if (config.textToSpeech) {
+    runtime.textToSpeech = async (request, options = {}) => {
+      try {
+        const format = request.responseFormat ?? 'mp3'
+        const response = await client(options).audio.speech.create(
+          { model: request.model, input: request.input, voice: request.voice as never, response_format: format, ...(request.speed ? { speed: request.speed } : {}) },
+          { signal: options.signal }
+        )
+        const audio = new Uint8Array(await response.arrayBuffer())
+        return { audio, mimeType: response.headers.get('content-type') ?? `audio/${format === 'mp3' ? 'mpeg' : format}` }
+      } catch (error) {
+        return fail(error, options)
+      }
+    }
+  }
+  if (config.speechToText) {
+    runtime.speechToText = async (request, options = {}) => {
+      try {
+        const file = await toFile(request.audio, request.fileName, request.mimeType ? { type: request.mimeType } : undefined)
+        const result = await client(options).audio.transcriptions.create(
+          { file, model: request.model, ...(request.language ? { language: request.language } : {}), ...(request.prompt ? { prompt: request.prompt } : {}) },
+          { signal: options.signal }
+        )
+        return { text: typeof result === 'string' ? result : result.text }
+      } catch (error) {
+        return fail(error, options)
+      }
+    }
+  }
+  return runtime
+}

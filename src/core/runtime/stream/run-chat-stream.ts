@@ -28,8 +28,11 @@ export interface ChunkTransformer<C> {
 export interface ChatStreamSource<C> {
   provider: string
   options?: CallOptions
-  /** Opens the wire stream. Called again for a retry, which only happens before the first chunk. */
-  open(signal: AbortSignal): Promise<AsyncIterable<C>>
+  /**
+   * Opens the wire stream. Called again for a retry, which only happens before the first chunk.
+   * Call `activity` whenever bytes arrive (keep-alives included) to feed the idle watchdog.
+   */
+  open(signal: AbortSignal, activity: () => void): Promise<AsyncIterable<C>>
   transformer: ChunkTransformer<C>
   mapError(error: unknown, aborted: boolean): AppError
   /** Whether the wire's end marker (`[DONE]`, message_stop …) arrived; asked when no `stop` was emitted. */
@@ -63,6 +66,7 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
   const controller = new AbortController()
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
   const watchdog = new IdleWatchdog(idleMs, () => controller.abort(new IdleTimeout(idleMs)))
+  const touch = () => watchdog.touch()
   const onUserAbort = () => controller.abort(userSignal?.reason)
   userSignal?.addEventListener('abort', onUserAbort, { once: true })
   if (userSignal?.aborted) controller.abort(userSignal.reason)
@@ -81,15 +85,15 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
   const idle = () =>
     ending(runtimeError('OperationInactivityTimeout', `No data from ${source.provider} for ${Math.round(idleMs / 1000)} s; the reply was interrupted.`, source.provider), 'interrupted')
   const failure = (error: unknown): StreamEvent[] => {
-    if (userSignal?.aborted) return cancelled()
     if (controller.signal.reason instanceof IdleTimeout) return idle()
+    if (userSignal?.aborted || isAbortError(error)) return cancelled()
     if (error instanceof ChunkParseError || error instanceof SyntaxError) {
       const detail = { reason: error.message }
       return ending(runtimeError('StreamChunkError', STREAM_CHUNK_ERROR_MESSAGE, source.provider, detail), 'error')
     }
     const mapped = source.mapError(error, false)
     // A connection that drops after chunks arrived is an interruption of a reply, not a refusal.
-    if (chunks > 0 && (isConnectionError(error) || isAbortError(error))) {
+    if (chunks > 0 && isConnectionError(error)) {
       return ending(runtimeError('ProviderNetworkError', `The connection closed before the reply finished: ${mapped.message}`, source.provider), 'interrupted')
     }
     return ending(mapped, 'error')
@@ -121,7 +125,7 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
     const cap = options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS
     for (let attempt = 0; iterable === undefined; attempt++) {
       try {
-        iterable = await source.open(controller.signal)
+        iterable = await source.open(controller.signal, touch)
       } catch (error) {
         if (controller.signal.aborted) {
           yield* failure(error)

@@ -1,0 +1,3 @@
+import type { OpenAICompatibleConfig } from '../config'
+
+export const baichuan: OpenAICompatibleConfig = { id: 'baichuan', baseURL: 'https://api.baichuan-ai.com/v1' }

@@ -1,0 +1,15 @@
+import type { OpenAICompatibleConfig } from '../config'
+import { clamp, halveTemperature, keepOnly } from '../payload-rules'
+
+/** MiniMax: temperature halved and dropped when ≤ 0; top_p only inside (0, 1), clamped 0.01..0.99. */
+export const minimax: OpenAICompatibleConfig = {
+  id: 'minimax',
+  baseURL: 'https://api.minimaxi.com/v1',
+  chatPayload(body) {
+    keepOnly(body, 'temperature', (t) => t > 0)
+    halveTemperature(body)
+    keepOnly(body, 'top_p', (p) => p > 0 && p <= 1)
+    if (typeof body.top_p === 'number') body.top_p = clamp(body.top_p, 0.01, 0.99)
+    return body
+  }
+}

@@ -1,0 +1,3 @@
+import type { OpenAICompatibleConfig } from '../config'
+
+export const nvidia: OpenAICompatibleConfig = { id: 'nvidia', baseURL: 'https://integrate.api.nvidia.com/v1' }

@@ -1,0 +1,20 @@
+import type { OpenAICompatibleConfig } from '../config'
+import { clamp, siliconCloudThinkingBudget } from '../payload-rules'
+
+/** SiliconCloud: max tokens 1..16384; thinking budget 1..32768; 401/403 mapped in the generic error rules. */
+export const siliconcloud: OpenAICompatibleConfig = {
+  id: 'siliconcloud',
+  baseURL: 'https://api.siliconflow.cn/v1',
+  embeddings: true,
+  textToSpeech: true,
+  speechToText: true,
+  chatPayload(body, request) {
+    if (typeof body.max_tokens === 'number') body.max_tokens = clamp(Math.round(body.max_tokens), 1, 16384)
+    const thinking = request.thinking
+    if (thinking) {
+      body.enable_thinking = thinking.type === 'enabled'
+      if (thinking.type === 'enabled' && thinking.budget_tokens !== undefined) body.thinking_budget = siliconCloudThinkingBudget(thinking.budget_tokens)
+    }
+    return body
+  }
+}

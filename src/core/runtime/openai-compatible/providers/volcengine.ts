@@ -1,0 +1,13 @@
+import type { OpenAICompatibleConfig } from '../config'
+import { volcengineSupportsThinking } from '../payload-rules'
+
+/** Volcengine Ark: `thinking` only for the models that accept it. */
+export const volcengine: OpenAICompatibleConfig = {
+  id: 'volcengine',
+  baseURL: 'https://ark.cn-beijing.volces.com/api/v3',
+  embeddings: true,
+  chatPayload(body, request) {
+    if (request.thinking && volcengineSupportsThinking(body.model)) body.thinking = { type: request.thinking.type }
+    return body
+  }
+}

@@ -1,0 +1,172 @@
+import type { ChatRequest as OllamaChatRequest, Ollama } from 'ollama'
+import { AppErrorException } from '../../../../shared/errors/app-error'
+import { PULL_CANCELLED_STATUS, PULL_ERROR_STATUS } from '../../../../shared/local/pull-progress'
+import { toRawPullEnding, toRawPullEvent } from '../../../local/ollama-pull-events'
+import { runChatStream } from '../../stream/run-chat-stream'
+import type {
+  CallOptions,
+  ChatRequest,
+  EmbeddingsRequest,
+  EmbeddingsResult,
+  ModelsResult,
+  ProviderFactory,
+  ProviderRuntime,
+  PullModelRequest,
+  PullProgress
+} from '../../types'
+import { toOllamaMessages, toOllamaTools } from './build-ollama-messages'
+import { createOllamaClient, normaliseOllamaBaseUrl } from './ollama-client'
+import { ollamaChunkTransformer, type OllamaChatChunk } from './ollama-chunk-transformer'
+import { toOllamaError } from './ollama-errors'
+import { chooseNumCtx } from './ollama-num-ctx'
+
+export interface OllamaRuntimeOptions {
+  /** The user's num_ctx for a model (settings); wins over the computed value. */
+  numCtxOverride?: (model: string) => number | undefined
+}
+
+const SDK_NO_DONE = 'Did not receive done or success response in stream.'
+
+/** The SDK throws when a stream ends without `done`; we let it end so the runner reports it as interrupted. */
+async function* endQuietly<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* source
+  } catch (error) {
+    if (error instanceof Error && error.message === SDK_NO_DONE) return
+    throw error
+  }
+}
+
+/** Ollama (local server, no key): chat, list, embeddings, pull (providers.md §7). */
+export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {}): ProviderFactory {
+  return (credentials, context) => {
+    const provider = context.providerId
+    // An unparsable base URL fails here, before any request (InvalidOllamaArgs).
+    const baseUrl = normaliseOllamaBaseUrl(credentials.baseURL)
+    const apiKey = credentials.apiKey?.trim()
+    /** Context windows from /api/show, once per model. */
+    const windows = new Map<string, Promise<number | undefined>>()
+
+    const client = (options?: CallOptions, signal?: AbortSignal): Ollama => {
+      const base = options?.fetch ?? fetch
+      const extra: Record<string, string> = { ...options?.headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }
+      const signals = [signal, options?.signal].filter((s): s is AbortSignal => s !== undefined)
+      const wrapped: typeof fetch = (url, init) => {
+        const all = init?.signal ? [init.signal, ...signals] : signals
+        const headers = { ...(init?.headers as Record<string, string> | undefined), ...extra }
+        return base(url, { ...init, headers, ...(all.length ? { signal: all.length === 1 ? all[0] : AbortSignal.any(all) } : {}) })
+      }
+      return createOllamaClient(baseUrl, wrapped)
+    }
+    const fail = (error: unknown, model?: string): never => {
+      throw error instanceof AppErrorException ? error : new AppErrorException({ ...toOllamaError(error, model), provider })
+    }
+    const contextWindow = (model: string, options?: CallOptions) => {
+      let known = windows.get(model)
+      if (!known) {
+        known = client(options)
+          .show({ model })
+          .then((res) => {
+            const info = (res.model_info ?? {}) as unknown as Record<string, unknown>
+            const arch = info['general.architecture']
+            const value = typeof arch === 'string' ? info[`${arch}.context_length`] : undefined
+            return typeof value === 'number' ? value : undefined
+          })
+          .catch(() => {
+            windows.delete(model) // a missing model is reported by the chat call itself
+            return undefined
+          })
+        windows.set(model, known)
+      }
+      return known
+    }
+
+    const runtime: ProviderRuntime = {
+      id: provider,
+
+      chat(request: ChatRequest, options?: CallOptions) {
+        const transformer = ollamaChunkTransformer()
+        return runChatStream<OllamaChatChunk>({
+          provider,
+          options,
+          transformer,
+          sawEndMarker: transformer.sawEndMarker,
+          mapError: (error) => ({ ...toOllamaError(error, request.model), provider }),
+          async open(signal) {
+            const override = runtimeOptions.numCtxOverride?.(request.model)
+            const window = override ? undefined : await contextWindow(request.model, options)
+            const body: OllamaChatRequest & { stream: true } = {
+              model: request.model,
+              messages: await toOllamaMessages(request.messages, options?.fetch ?? fetch),
+              stream: true,
+              options: {
+                num_ctx: chooseNumCtx({ request, contextWindow: window, override }),
+                // Ollama's temperature runs 0..1 where others take 0..2 (providers.md §5).
+                ...(request.temperature !== undefined ? { temperature: request.temperature / 2 } : {}),
+                ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
+                ...(request.max_tokens ? { num_predict: request.max_tokens } : {}),
+                ...(request.frequency_penalty !== undefined ? { frequency_penalty: request.frequency_penalty } : {}),
+                ...(request.presence_penalty !== undefined ? { presence_penalty: request.presence_penalty } : {})
+              }
+            }
+            const tools = toOllamaTools(request.tools)
+            if (tools) body.tools = tools
+            if (request.thinking) body.think = request.thinking.type === 'enabled'
+            const stream = await client(options, signal).chat(body)
+            return endQuietly(stream as AsyncIterable<OllamaChatChunk>)
+          }
+        })
+      },
+
+      async models(options?: CallOptions): Promise<ModelsResult> {
+        try {
+          const { models } = await client(options).list()
+          return {
+            models: models.map((m) => ({
+              id: m.name,
+              displayName: m.name,
+              enabled: true,
+              type: /embed/i.test(m.name) ? 'embedding' : 'chat',
+              vision: (m.details?.families ?? []).some((f) => f === 'clip' || f === 'mllama')
+            }))
+          }
+        } catch (error) {
+          return fail(error)
+        }
+      },
+
+      /** One call per input with model and prompt (providers.md §7). */
+      async embeddings(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult> {
+        const inputs = Array.isArray(request.input) ? request.input : [request.input]
+        const embeddings: number[][] = []
+        try {
+          const sdk = client(options)
+          for (const prompt of inputs) embeddings.push((await sdk.embeddings({ model: request.model, prompt })).embedding)
+        } catch (error) {
+          return fail(error, request.model)
+        }
+        return { embeddings }
+      },
+
+      /** Raw pull progress (providers.md §4); the app's pulls go through the PullService. */
+      async *pullModel(request: PullModelRequest, options?: CallOptions): AsyncGenerator<PullProgress> {
+        try {
+          const stream = await client(options).pull({ model: request.model, insecure: request.insecure, stream: true })
+          for await (const line of stream) {
+            const event = toRawPullEvent(line, request.model)
+            if (event) yield event as PullProgress
+          }
+        } catch (error) {
+          const ending = toRawPullEnding(error, request.model)
+          const mapped = toOllamaError(error, request.model)
+          yield ending.status === 'cancelled'
+            ? { status: 'cancelled', model: request.model, error: { errorType: 'ProviderBizError', message: 'Request was cancelled', status: PULL_CANCELLED_STATUS } }
+            : { status: 'error', model: request.model, error: { errorType: mapped.errorType, message: mapped.message, status: PULL_ERROR_STATUS } }
+        }
+      }
+    }
+    return runtime
+  }
+}
+
+export const createOllamaRuntime: ProviderFactory = createOllamaRuntimeWith()
