@@ -46,7 +46,8 @@ export function refineErrorCode(input: RefineInput): string | undefined {
   const match = matchErrorPattern(input)
   if (match && match.code !== input.errorType) return match.code
   if (match) return undefined
-  if (input.errorType === 'UpstreamHttpError') return undefined
+  // Un-typed wrappers (a bare "500", AgentRuntimeError) are refined by message only: their status is ours, not the provider's.
+  if (input.errorType !== 'ProviderBizError' && input.errorType !== 'UnknownChatFetchError') return undefined
   const status = input.httpStatus ?? (numeric ? Number(input.errorType) : leadingStatus(input.message))
   if (status === undefined) return undefined
   if (status === 402) return 'InsufficientQuota'

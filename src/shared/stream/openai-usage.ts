@@ -109,7 +109,8 @@ export function convertOpenAIResponseUsage(usage: OpenAIResponsesUsage): UsageRe
       inputWriteCacheTokens: written,
       outputImageTokens: imageOut,
       outputReasoningTokens: reasoning,
-      outputTextTokens: output === undefined ? undefined : output - reasoning - imageOut,
+      // Unlike chat usage, Responses output_tokens keeps image tokens inside the text count.
+      outputTextTokens: output === undefined ? undefined : output - reasoning,
       totalInputTokens: input,
       totalOutputTokens: output,
       totalTokens: num(usage.total_tokens)

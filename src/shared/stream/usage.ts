@@ -28,6 +28,6 @@ export interface UsageRecord {
   totalInputTokens?: number
   totalOutputTokens?: number
   totalTokens?: number
-  /** Cost in the model's pricing currency, when the model has pricing (src/shared/pricing). */
+  /** What the call cost in USD (credits / 1e6), when the model has pricing (src/shared/pricing). */
   cost?: number
 }

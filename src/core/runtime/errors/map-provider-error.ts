@@ -106,7 +106,7 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
     return make(matchErrorPattern({ message, provider: ctx.provider })?.code ?? 'ProviderNetworkError')
   }
   // No HTTP status and no provider body: the failure is ours (a bug or a local fault), not the provider's.
-  if (status === undefined && facts.body === undefined && !facts.code) {
+  if (status === undefined && facts.body === undefined) {
     return make(matchErrorPattern({ message, provider: ctx.provider })?.code ?? 'AgentRuntimeError')
   }
   const refined = refineErrorCode({ errorType: 'ProviderBizError', message: facts.message, provider: ctx.provider, httpStatus: status })
