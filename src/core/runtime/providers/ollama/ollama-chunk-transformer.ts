@@ -1,3 +1,4 @@
+import type { AppError } from '../../../../shared/errors/app-error'
 import type { StreamEvent, ToolCall } from '../../../../shared/stream/events'
 import type { UsageRecord } from '../../../../shared/stream/usage'
 import type { ChunkTransformer } from '../../stream/run-chat-stream'
@@ -15,6 +16,8 @@ export interface OllamaChatChunk {
   done_reason?: string
   prompt_eval_count?: number
   eval_count?: number
+  /** An `{"error": …}` line: the server gave up mid-reply. */
+  error?: string
 }
 
 /** Usage from Ollama's eval counts: prompt_eval_count in, eval_count out. */
@@ -44,13 +47,22 @@ const randomId = () => Math.random().toString(36).slice(2, 10)
  * eval counts. Ollama has no ids for tool calls, so one is made from name, index and a
  * random suffix.
  */
-export function ollamaChunkTransformer(): ChunkTransformer<OllamaChatChunk> & { sawEndMarker(): boolean } {
+export function ollamaChunkTransformer(
+  toError: (message: string) => AppError = (message) => ({ errorType: 'OllamaBizError', message, status: 472, provider: 'ollama' })
+): ChunkTransformer<OllamaChatChunk> & { sawEndMarker(): boolean } {
   const splitter = new ThinkTagSplitter()
   let done = false
   let toolIndex = 0
   let calledTools = false
   return {
     transform(chunk, emit) {
+      if (chunk.error !== undefined) {
+        for (const piece of splitter.flush()) emit(piece as StreamEvent)
+        done = true
+        emit({ type: 'error', data: toError(chunk.error) })
+        emit({ type: 'stop', data: 'error' })
+        return
+      }
       const message = chunk.message
       if (message?.thinking) emit({ type: 'reasoning', data: message.thinking })
       if (message?.content) for (const piece of splitter.push(message.content)) emit(piece as StreamEvent)

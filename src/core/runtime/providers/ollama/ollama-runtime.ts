@@ -27,12 +27,21 @@ export interface OllamaRuntimeOptions {
 
 const SDK_NO_DONE = 'Did not receive done or success response in stream.'
 
-/** The SDK throws when a stream ends without `done`; we let it end so the runner reports it as interrupted. */
-async function* endQuietly<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+/**
+ * The SDK throws for two things that are not transport failures: a stream that ends
+ * without `done` (we let it end, so the runner reports it as interrupted) and an
+ * `{"error": …}` line from the server (a plain Error; we pass it on as a chunk so it is
+ * reported as Ollama's own error, not mistaken for a dropped connection).
+ */
+async function* endQuietly(source: AsyncIterable<OllamaChatChunk>): AsyncGenerator<OllamaChatChunk> {
   try {
     yield* source
   } catch (error) {
     if (error instanceof Error && error.message === SDK_NO_DONE) return
+    if (error instanceof Error && error.constructor === Error && error.cause === undefined) {
+      yield { error: error.message }
+      return
+    }
     throw error
   }
 }
@@ -85,7 +94,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
       id: provider,
 
       chat(request: ChatRequest, options?: CallOptions) {
-        const transformer = ollamaChunkTransformer()
+        const transformer = ollamaChunkTransformer((message) => ({ ...toOllamaError(new Error(message), request.model), provider }))
         return runChatStream<OllamaChatChunk>({
           provider,
           options,
