@@ -8,7 +8,22 @@ const NAME = /^[a-z0-9][a-z0-9._:-]{0,99}$/i
 /** Keys shorter than this get no last4: four characters of a short key is too much of it. */
 const MIN_LENGTH_FOR_LAST4 = 8
 
-export const KeychainErrorType = 'KeychainError'
+/** A keychain waiting on an unlock prompt nobody will answer must not hang start-up or a call. */
+const KEYCHAIN_TIMEOUT_MS = 5_000
+
+class KeychainTimeout extends Error {
+  constructor() {
+    super('did not answer in time')
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new KeychainTimeout()), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
 
 /**
  * Why a keychain failed, in words that name the fix. Built from the error's kind only:
@@ -17,6 +32,8 @@ export const KeychainErrorType = 'KeychainError'
 export function keychainReason(error: unknown): string {
   const text = `${(error as { code?: unknown })?.code ?? ''} ${(error as { message?: unknown })?.message ?? ''}`
   const later = 'Until then, keys you enter are kept in memory for this session only.'
+  if (error instanceof KeychainTimeout)
+    return `The system keychain did not answer (it may be waiting to be unlocked). Unlock it and restart Switchboard. ${later}`
   if (/locked|AccessDenied|NotAuthorized|dismissed|prompt/i.test(text))
     return `The system keychain is locked. Unlock it (sign in to your desktop session, or unlock the "Login" keyring in Passwords and Keys) and restart Switchboard. ${later}`
   if (process.platform === 'linux')
@@ -29,6 +46,8 @@ export interface OpenSecretsOptions {
   service?: string
   /** Injected in tests; defaults to the OS keychain. */
   backend?: KeyringBackend
+  /** How long one keychain operation may take before we stop waiting (default 5 s). */
+  timeoutMs?: number
 }
 
 /**
@@ -40,21 +59,26 @@ export class Secrets {
   private current: KeyringBackend
   private state: KeychainStatus
 
-  private constructor(backend: KeyringBackend | undefined, reason?: string) {
+  private constructor(
+    backend: KeyringBackend | undefined,
+    reason: string | undefined,
+    private readonly timeoutMs: number
+  ) {
     this.current = backend ?? this.memory
     this.state = backend ? { backend: 'keychain', persistent: true } : { backend: 'memory', persistent: false, reason }
   }
 
   /** Probes the keychain once; if it does not answer, keys live in memory and `status` says why. */
   static async open(options: OpenSecretsOptions = {}): Promise<Secrets> {
+    const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS
     let backend: KeyringBackend
     try {
       backend = options.backend ?? napiKeyringBackend(options.service ?? DEFAULT_SERVICE)
-      await backend.get('switchboard:probe')
+      await withTimeout(backend.get('switchboard:probe'), timeoutMs)
     } catch (error) {
-      return new Secrets(undefined, keychainReason(error))
+      return new Secrets(undefined, keychainReason(error), timeoutMs)
     }
-    return new Secrets(backend)
+    return new Secrets(backend, undefined, timeoutMs)
   }
 
   get status(): KeychainStatus {
@@ -70,7 +94,7 @@ export class Secrets {
   private async use<T>(op: (backend: KeyringBackend) => Promise<T>): Promise<T> {
     if (this.current === this.memory) return op(this.memory)
     try {
-      return await op(this.current)
+      return await withTimeout(op(this.current), this.timeoutMs)
     } catch (error) {
       this.state = { backend: 'memory', persistent: false, reason: keychainReason(error) }
       this.current = this.memory

@@ -12,6 +12,8 @@ import type { Database } from './schema'
 
 export type SqliteDb = BetterSqlite3.Database
 
+const MAX_CACHED_STATEMENTS = 500
+
 /** Opens a database file with the durability settings of DESIGN §4. */
 export function openSqlite(file: string, options: { readonly?: boolean; fileMustExist?: boolean } = {}): SqliteDb {
   const sqlite = new BetterSqlite3(file, { readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false })
@@ -35,7 +37,14 @@ export class StoreDb {
   readonly q: Kysely<Database>
   private readonly statements = new Map<string, BetterSqlite3.Statement>()
 
-  constructor(readonly sqlite: SqliteDb) {
+  /**
+   * @param mapError turns SQLite failures into messages that name the fix (disk full, read-only
+   * folder…), so every repository call reports them the same way without wrapping each one.
+   */
+  constructor(
+    readonly sqlite: SqliteDb,
+    private readonly mapError: (error: unknown) => unknown = (error) => error
+  ) {
     this.q = new Kysely<Database>({
       dialect: {
         createAdapter: () => new SqliteAdapter(),
@@ -50,6 +59,8 @@ export class StoreDb {
   prepare(sql: string): BetterSqlite3.Statement {
     let statement = this.statements.get(sql)
     if (!statement) {
+      // Queries with `in (…)` lists vary in text; keep the cache from growing without bound.
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear()
       statement = this.sqlite.prepare(sql)
       this.statements.set(sql, statement)
     }
@@ -58,21 +69,30 @@ export class StoreDb {
 
   all<Q extends Compilable>(query: Q): InferResult<Q> {
     const compiled = query.compile()
-    return this.prepare(compiled.sql).all(...(compiled.parameters as unknown[])) as InferResult<Q>
+    return this.guard(() => this.prepare(compiled.sql).all(...(compiled.parameters as unknown[])) as InferResult<Q>)
   }
 
   first<Q extends Compilable>(query: Q): InferResult<Q>[number] | undefined {
     const compiled = query.compile()
-    return this.prepare(compiled.sql).get(...(compiled.parameters as unknown[])) as InferResult<Q>[number] | undefined
+    return this.guard(() => this.prepare(compiled.sql).get(...(compiled.parameters as unknown[])) as InferResult<Q>[number] | undefined)
   }
 
   run(query: Compilable): number {
     const compiled = query.compile()
-    return this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes
+    return this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
   }
 
+  /** All or nothing: a throw inside rolls back; a failed COMMIT (disk full) is reported like any write. */
   transaction<T>(fn: () => T): T {
-    return this.sqlite.transaction(fn)()
+    return this.guard(() => this.sqlite.transaction(fn)())
+  }
+
+  guard<T>(fn: () => T): T {
+    try {
+      return fn()
+    } catch (error) {
+      throw this.mapError(error)
+    }
   }
 
   close(): void {

@@ -16,6 +16,11 @@ export const StoreErrorType = {
 export const storeError = (errorType: string, message: string, status = 500, detail?: AppError['detail']) =>
   new AppErrorException({ errorType, message, status, ...(detail === undefined ? {} : { detail }) })
 
+export const isCorruption = (error: unknown) => {
+  const code = (error as { code?: unknown })?.code
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || (error instanceof AppErrorException && error.error.errorType === StoreErrorType.Corrupt)
+}
+
 export const notFound = (what: string, id: string) => storeError(StoreErrorType.NotFound, `${what} ${JSON.stringify(id)} does not exist.`, 404)
 
 interface CodedError {
@@ -39,7 +44,8 @@ export function toStoreError(error: unknown, dataDir: string): unknown {
     return storeError(StoreErrorType.Corrupt, `The database in ${dataDir} is damaged. Restart Switchboard: it will move the damaged file aside and restore the newest backup.`, 500, { code })
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
     return storeError(StoreErrorType.Busy, `The database in ${dataDir} is in use by another program (perhaps a second Switchboard). Close it and try again.`, 503, { code })
-  if (code.startsWith('SQLITE_') || code.startsWith('E'))
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PROTOCOL' || /^E[A-Z]+$/.test(code))
     return storeError(StoreErrorType.Storage, `Switchboard could not read or write its data folder ${dataDir} (${code}). Check the disk and the folder's permissions, then try again.`, 500, { code })
+  // Other SQLite errors (constraints, misuse) are bugs or bad input: the caller decides what they mean.
   return error
 }

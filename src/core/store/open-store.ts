@@ -2,7 +2,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, ren
 import { join } from 'node:path'
 import { listBackups, makeBackup, type BackupInfo } from './backup'
 import { openSqlite, StoreDb, type SqliteDb } from './database'
-import { toStoreError } from './errors'
+import { isCorruption, toStoreError } from './errors'
 import { migrate, newerDatabaseError, readSchemaVersion } from './migrate'
 import { migrations as allMigrations } from './migrations'
 import type { Migration } from './migrations/migration'
@@ -53,7 +53,7 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
     try {
       store = openChecked(file, dataDir, list, report, notices)
     } catch (error) {
-      if (!isCorruption(error)) throw error
+      if (!(error instanceof CorruptDatabase) && !isCorruption(error)) throw error
       // Damage can show at any step (quick_check, a migration, the repair): recover once and start over.
       notices.push(recoverFromCorruption(dataDir, now()))
       store = openChecked(file, dataDir, list, report, notices)
@@ -73,18 +73,13 @@ class CorruptDatabase extends Error {
   readonly code = 'SQLITE_CORRUPT'
 }
 
-const isCorruption = (error: unknown) => {
-  const code = (error as { code?: unknown })?.code
-  return error instanceof CorruptDatabase || code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
-}
-
 function openChecked(file: string, dataDir: string, list: readonly Migration[], report: (detail: string) => void, notices: string[]): Store {
   const sqlite = openSqlite(file)
   try {
     if (!quickCheckOk(sqlite)) throw new CorruptDatabase('quick_check failed')
     report('Updating the database')
     migrate(sqlite, dataDir, list)
-    const store = new Store(new StoreDb(sqlite), dataDir)
+    const store = new Store(new StoreDb(sqlite, (error) => toStoreError(error, dataDir)), dataDir)
     const interrupted = store.messages.repairStreaming()
     if (interrupted > 0)
       notices.push(

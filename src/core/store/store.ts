@@ -47,7 +47,10 @@ export class Store {
     return databasePath(this.dataDir)
   }
 
-  /** Runs `fn` and turns SQLite failures (disk full, read-only folder…) into messages that name the fix. */
+  /**
+   * Runs `fn` and turns SQLite failures (disk full, read-only folder…) into messages that name the fix.
+   * Repositories already report through StoreDb's mapper; this covers raw SQL run outside them.
+   */
   guard<T>(fn: () => T): T {
     try {
       return fn()

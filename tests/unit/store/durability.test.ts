@@ -148,14 +148,22 @@ describe('bad conditions give messages that name the fix', () => {
     // SQLite's own page limit gives a real SQLITE_FULL without filling the machine's disk.
     const pages = store.db.sqlite.pragma('page_count', { simple: true }) as number
     store.db.sqlite.pragma(`max_page_count = ${pages + 2}`)
-    const error = thrown(() =>
-      store.guard(() => {
-        for (let i = 0; i < 100; i++) store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'x'.repeat(10_000) }] })
-      })
-    )
+    // Repositories report it themselves: the chat service gets the same message without wrapping calls.
+    const error = thrown(() => {
+      for (let i = 0; i < 100; i++) store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'x'.repeat(10_000) }] })
+    })
     expect(error.error.errorType).toBe('DiskFull')
     expect(error.message).toMatch(/disk .* is full.*Free some space/)
     expect(store.messages.require(kept.id).content).toEqual([{ type: 'text', text: 'kept' }])
+    // A reply streaming into a full disk: finishing reports it, and the last good flush stays.
+    store.db.sqlite.pragma(`max_page_count = ${(store.db.sqlite.pragma('page_count', { simple: true }) as number) + 50}`)
+    const writer = store.messages.beginStreaming({ conversationId: conversation.id })
+    writer.appendText('saved part')
+    writer.flush()
+    store.db.sqlite.pragma(`max_page_count = ${store.db.sqlite.pragma('page_count', { simple: true }) as number}`)
+    writer.appendText(' ' + 'y'.repeat(200_000))
+    expect(thrown(() => writer.finish('complete')).error.errorType).toBe('DiskFull')
+    expect(store.messages.require(writer.id)).toMatchObject({ status: 'streaming', content: [{ type: 'text', text: 'saved part' }] })
   })
 
   it('a read-only database: the write fails with a message about the data folder’s permissions', () => {

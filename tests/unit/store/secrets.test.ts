@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { AsyncEntry } from '@napi-rs/keyring'
 import { Secrets, type KeyringBackend } from '../../../src/core/secrets'
@@ -70,6 +73,27 @@ describe('when no keychain answers', () => {
   it('says the keychain is locked when it is, with how to unlock it', async () => {
     const secrets = await Secrets.open({ backend: failing('Platform secure storage failure: org.freedesktop.Secret.Error.IsLocked: Collection is locked') })
     expect(secrets.status.reason).toMatch(/keychain is locked.*Unlock it/)
+  })
+
+  it('does not hang on a keychain that never answers (an unlock prompt nobody sees)', async () => {
+    const never: KeyringBackend = { get: () => new Promise(() => {}), set: () => new Promise(() => {}), delete: () => new Promise(() => {}) }
+    const started = Date.now()
+    const secrets = await Secrets.open({ backend: never, timeoutMs: 100 })
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(secrets.status).toMatchObject({ persistent: false, reason: expect.stringMatching(/did not answer.*Unlock it/) })
+  })
+
+  it('falls back for real when the process has no D-Bus session (no Secret Service to ask)', () => {
+    const script = `import { Secrets } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../../src/core/secrets/index.ts')).href)}
+const s = await Secrets.open({ service: 'switchboard-test-nobus' })
+await s.set('openai', 'sk-in-memory-only-123456')
+console.log(JSON.stringify({ status: s.status, key: await s.info('openai') }))`
+    const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' }
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, encoding: 'utf8' })
+    const result = JSON.parse(out.trim().split('\n').pop()!) as { status: { persistent: boolean; reason: string }; key: object }
+    expect(result.status.persistent).toBe(false)
+    expect(result.status.reason).toMatch(/No system keychain answered|did not answer/)
+    expect(result.key).toEqual({ name: 'openai', hasKey: true, last4: '3456' })
   })
 
   it('moves to memory when the keychain stops answering mid-session, keeps the key, and reports it', async () => {
