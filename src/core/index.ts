@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { contract, type Contract } from '../shared/bridge/contract'
 import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
+import { catalogueHandlers } from './bridge/handlers/catalogue'
 import { localHandlers } from './bridge/handlers/local'
 import { dataHandlers } from './bridge/handlers/data'
 import { secretHandlers } from './bridge/handlers/secrets'
@@ -58,6 +59,7 @@ export function createCore(options: CoreOptions): Core {
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
+    ...catalogueHandlers(),
     ...localHandlers(context.local),
     ...dataHandlers(context),
     ...secretHandlers(context)

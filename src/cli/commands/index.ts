@@ -1,7 +1,9 @@
 import type { CliCommand } from '../command'
+import { modelsCommand } from './models'
+import { providersCommand } from './providers'
 import { pullCommand } from './pull'
 import { psCommand } from './ps'
 import { rmCommand } from './rm'
 
 /** Every CLI command; each lives in its own file here (one import and one entry per command). */
-export const commands: CliCommand[] = [pullCommand, psCommand, rmCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand]

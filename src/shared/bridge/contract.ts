@@ -1,4 +1,5 @@
 import { appProcedures } from './procedures/app'
+import { catalogueProcedures } from './procedures/catalogue'
 import { dataProcedures } from './procedures/data'
 import { secretProcedures } from './procedures/secrets'
 import { localProcedures } from './procedures/local'
@@ -11,7 +12,7 @@ import { localProcedures } from './procedures/local'
 export const contract = {
   ...appProcedures,
   ...localProcedures,
-  // catalogue: ...catalogueProcedures,
+  ...catalogueProcedures,
   // runtime/providers: ...providerProcedures,
   // store:
   ...dataProcedures,

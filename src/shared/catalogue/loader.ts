@@ -37,12 +37,17 @@ export async function loadMergedProviderModels(providerId: string): Promise<Merg
   return (await loadProviderModels(providerId)).map((model) => toMergedModel(providerId, model))
 }
 
-/** The merged flat list of every provider, in catalogue order (loads every file). */
-export async function loadMergedList(): Promise<MergedModel[]> {
-  const lists = await Promise.all(
+let merged: Promise<readonly MergedModel[]> | undefined
+
+/**
+ * The merged flat list of every provider, in catalogue order (loads every file). Built once
+ * and shared: callers get the same read-only array, so lookups can keep an index on it.
+ */
+export function loadMergedList(): Promise<readonly MergedModel[]> {
+  merged ??= Promise.all(
     CATALOGUE_PROVIDER_IDS.map(async (providerId) => ({ providerId, models: await loadProviderModels(providerId) }))
-  )
-  return mergeCatalogues(lists)
+  ).then((lists) => Object.freeze(mergeCatalogues(lists)))
+  return merged
 }
 
 /** Providers whose file has been loaded so far (for tests and diagnostics). */

@@ -13,18 +13,36 @@ export function lookupModelProperty<K extends keyof MergedModel>(
   property: K,
   providerId?: string
 ): MergedModel[K] | undefined {
-  const entry =
-    (providerId ? list.find((m) => m.id === modelId && m.providerId === providerId) : undefined) ??
-    list.find((m) => m.id === modelId)
+  const entry = findModel(list, modelId, providerId)
   if (entry) return entry[property]
   return property === 'type' ? ('chat' as MergedModel[K]) : undefined
 }
 
+/**
+ * Lists are scanned once into an id → entries index, kept while the list lives: the picker
+ * and the runtime look models up over and over in the same merged list.
+ */
+const indexes = new WeakMap<readonly MergedModel[], Map<string, MergedModel[]>>()
+
+function indexOf(list: readonly MergedModel[]): Map<string, MergedModel[]> {
+  let index = indexes.get(list)
+  if (!index) {
+    index = new Map()
+    for (const model of list) {
+      const same = index.get(model.id)
+      if (same) same.push(model)
+      else index.set(model.id, [model])
+    }
+    indexes.set(list, index)
+  }
+  return index
+}
+
 /** Finds the whole entry with the same fallback rule (undefined when absent). */
 export function findModel(list: readonly MergedModel[], modelId: string, providerId?: string): MergedModel | undefined {
-  return (
-    (providerId ? list.find((m) => m.id === modelId && m.providerId === providerId) : undefined) ?? list.find((m) => m.id === modelId)
-  )
+  const same = indexOf(list).get(modelId)
+  if (!same) return undefined
+  return (providerId ? same.find((m) => m.providerId === providerId) : undefined) ?? same[0]
 }
 
 /**
