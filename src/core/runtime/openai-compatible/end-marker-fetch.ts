@@ -22,10 +22,9 @@ export function endMarkerFetch(base: typeof fetch, watch: StreamWatch): typeof f
           watch.onBytes?.()
           const start = Math.max(0, chunk.length - 16)
           tail = (tail + String.fromCharCode(...chunk.subarray(start))).slice(-24)
+          // Checked per chunk: the SDK stops reading at [DONE], so flush may never run.
+          if (tail.includes(MARKER)) watch.done = true
           controller.enqueue(chunk)
-        },
-        flush() {
-          watch.done = tail.includes(MARKER)
         }
       })
     )

@@ -167,7 +167,10 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
       source.transformer.flush?.(emit)
     }
     yield* drain()
-    if (!stopped) {
+    // SDKs end their iteration quietly when their request is aborted: say why it ended.
+    if (!stopped && controller.signal.aborted) {
+      yield* failure(controller.signal.reason)
+    } else if (!stopped) {
       if (source.sawEndMarker()) {
         stopped = true
         yield { type: 'stop', data: 'stop' }
