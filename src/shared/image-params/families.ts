@@ -45,6 +45,8 @@ export const FAMILY_BOUNDS = {
   fluxMergedSteps: { min: 1, max: 30, default: 30 },
   stepSeriesSteps: { min: 1, max: 100, default: 50 },
   stepEditSteps: { min: 1, max: 100, default: 28 },
+  /** "Image steps (another catalogue)": 1 to 50, default 25. */
+  stepsDefault25: { min: 1, max: 50, default: 25 },
   cfgNarrow: { min: 1.5, max: 5 },
   cfgWide: { min: 0, max: 20 }
 } as const satisfies Record<string, Bounds>

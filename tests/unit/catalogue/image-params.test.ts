@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CATALOGUE_PROVIDER_IDS } from '../../../catalogue/index'
 import { loadProviderModels } from '../../../src/shared/catalogue/loader'
 import { DEFAULT_ASPECT_RATIO, filterAspectRatios, parseAspectRatio, STANDARD_ASPECT_RATIOS } from '../../../src/shared/image-params/aspect-ratio'
-import { FAMILY_BOUNDS, FLUX_SIZES, imageSizesForModel, parseImageSize, QWEN_IMAGE_DEFAULT_SIZE, QWEN_IMAGE_SIZES } from '../../../src/shared/image-params/families'
+import { FAMILY_BOUNDS, FLUX_SIZES, imageSizesForModel, KOLORS_IMAGE_SIZES, STEP_EDIT_IMAGE_SIZES, STEP_IMAGE_SIZES, parseImageSize, QWEN_IMAGE_DEFAULT_SIZE, QWEN_IMAGE_SIZES } from '../../../src/shared/image-params/families'
 import { defaultImageParams, imageParamSpecs } from '../../../src/shared/image-params/param-specs'
 import { checkQwenImageModel, isQwenImageModel } from '../../../src/shared/image-params/qwen-image'
 import type { ImageModelParameters } from '../../../src/shared/image-params/types'
@@ -59,6 +59,26 @@ describe('image parameters (product.md §3, §5; providers.md §5)', () => {
     expect(FAMILY_BOUNDS.fluxSchnellSteps).toEqual({ min: 1, max: 12, default: 4 })
     expect(FAMILY_BOUNDS.stableDiffusionSteps).toEqual({ min: 1, max: 500 })
     expect(FAMILY_BOUNDS.bflDimension).toEqual({ min: 256, max: 1440, step: 32 })
+  })
+
+  it('the catalogue carries the family bounds of providers.md §5', async () => {
+    const params = async (provider: string, id: string) => (await loadProviderModels(provider)).find((m) => m.id === id)!.parameters!
+    const bounds = (r: { min: number; max: number; step?: number; default: number }, withDefault = true) => ({
+      min: r.min,
+      max: r.max,
+      ...(r.step !== undefined && r.step !== 1 ? { step: r.step } : {}),
+      ...(withDefault ? { default: r.default } : {})
+    })
+    expect(bounds((await params('fal', 'fal-ai/flux/schnell')).steps!)).toEqual(FAMILY_BOUNDS.fluxSchnellSteps)
+    expect(bounds((await params('bfl', 'flux-dev')).width!, false)).toEqual(FAMILY_BOUNDS.bflDimension)
+    expect(bounds((await params('qwen', 'wanx-v1')).width!)).toEqual({ min: 512, max: 1440, default: 1024 })
+    expect(bounds((await params('stepfun', 'step-1x-medium')).steps!)).toEqual(FAMILY_BOUNDS.stepSeriesSteps)
+    expect((await params('stepfun', 'step-1x-medium')).size!.enum).toEqual([...STEP_IMAGE_SIZES])
+    expect((await params('stepfun', 'step-1x-edit')).size!.enum).toEqual([...STEP_EDIT_IMAGE_SIZES])
+    expect((await params('stepfun', 'step-1x-edit')).steps!.default).toBe(28)
+    expect((await params('siliconcloud', 'Kwai-Kolors/Kolors')).size).toEqual({ default: '1024x1024', enum: [...KOLORS_IMAGE_SIZES] })
+    expect(bounds((await params('wenxin', 'flux.1-schnell')).steps!)).toEqual(FAMILY_BOUNDS.stepsDefault25)
+    expect((await params('bfl', 'flux-pro')).cfg).toMatchObject({ min: FAMILY_BOUNDS.cfgNarrow.min, max: FAMILY_BOUNDS.cfgNarrow.max, default: 2.5 })
   })
 
   it('rejects values outside the range or off the step, naming the parameter and the range', async () => {
