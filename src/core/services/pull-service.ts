@@ -16,7 +16,7 @@ import { createOllamaClient, maskUrl, normaliseOllamaBaseUrl } from '../runtime/
 import { toOllamaError } from '../runtime/providers/ollama/ollama-errors'
 
 export interface PullServiceOptions {
-  /** Minimum gap between two published updates of one pull (ms); ~10 a second by default. */
+  /** Minimum gap between two published updates of one pull (ms); ~9 a second by default. */
   throttleMs?: number
   /** A pull that sends nothing for this long is stopped as failed (ms). */
   idleTimeoutMs?: number
@@ -90,7 +90,8 @@ export class PullService {
   private closed = false
 
   constructor(private readonly options: PullServiceOptions = {}) {
-    this.throttleMs = options.throttleMs ?? 100
+    // 110 ms: "about ten a second" with room, so a 2 s burst stays well under 25 updates.
+    this.throttleMs = options.throttleMs ?? 110
     this.idleTimeoutMs = options.idleTimeoutMs ?? 60_000
     this.retainMs = options.retainMs ?? 10 * 60_000
   }
