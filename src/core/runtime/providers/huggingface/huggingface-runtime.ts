@@ -1,0 +1,73 @@
+import OpenAI from 'openai'
+import { AppErrorException, type AppError } from '../../../../shared/errors/app-error'
+import { processModelList } from '../../../../shared/catalogue/model-list'
+import { loadProviderModels } from '../../../../shared/catalogue/loader'
+import { requireApiKey } from '../../credentials'
+import { mapProviderError, readErrorFacts } from '../../errors/map-provider-error'
+import { baseChatBody } from '../../openai-compatible/payload-rules'
+import { runtimeError } from '../../runtime-error'
+import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
+import { openAIWireChat } from '../azure/openai-wire-chat'
+
+/** Hugging Face's OpenAI-compatible inference router. */
+export const HUGGINGFACE_DEFAULT_BASE_URL = 'https://router.huggingface.co/v1'
+
+/** top_p is dropped unless inside 0.01..0.99 (providers.md §5: TGI rejects 0 and 1). */
+export function huggingFaceTopP(topP: number | undefined): number | undefined {
+  return topP !== undefined && topP >= 0.01 && topP <= 0.99 ? topP : undefined
+}
+
+/** The two stream error texts Hugging Face sends in place of a status (providers.md §8). */
+export function huggingFaceErrorType(message: string): string | undefined {
+  if (message.includes('Model requires a Pro subscription')) return 'PermissionDenied'
+  if (message.includes('the token seems invalid')) return 'InvalidProviderAPIKey'
+  return undefined
+}
+
+export const createHuggingFaceRuntime: ProviderFactory = (credentials, context) => {
+  const provider = context.providerId
+  const apiKey = requireApiKey(credentials, provider)
+  const baseURL = (credentials.baseURL?.trim() || HUGGINGFACE_DEFAULT_BASE_URL).replace(/\/+$/, '')
+  const client = (options: CallOptions | undefined, fetchImpl?: typeof fetch) =>
+    new OpenAI({
+      apiKey,
+      baseURL,
+      maxRetries: 0,
+      logLevel: 'off',
+      fetch: fetchImpl ?? options?.fetch ?? globalThis.fetch,
+      ...(options?.headers ? { defaultHeaders: options.headers } : {})
+    })
+  const mapError = (error: unknown, aborted: boolean): AppError => {
+    const base = mapProviderError(error, { provider, secrets: [apiKey], baseURL, aborted })
+    const own = aborted ? undefined : huggingFaceErrorType(readErrorFacts(error).message)
+    return own ? runtimeError(own, base.message, provider, base.detail) : base
+  }
+
+  return {
+    id: provider,
+    chat(request: ChatRequest, options?: CallOptions) {
+      return openAIWireChat({
+        provider,
+        ...(options ? { options } : {}),
+        client: (fetchImpl) => client(options, fetchImpl),
+        mapError,
+        async body() {
+          const body = baseChatBody(request)
+          const topP = huggingFaceTopP(body.top_p)
+          if (topP === undefined) delete body.top_p
+          return body
+        }
+      })
+    },
+
+    async models(options?: CallOptions): Promise<ModelsResult> {
+      try {
+        const page = await client(options).models.list({ signal: options?.signal })
+        const builtin = await loadProviderModels(provider).catch(() => [])
+        return { models: processModelList(page.data.map((m) => ({ id: m.id, created: m.created })), { builtin }) }
+      } catch (error) {
+        throw new AppErrorException(mapError(error, options?.signal?.aborted ?? false))
+      }
+    }
+  }
+}
