@@ -4,6 +4,10 @@ import { providersCommand } from './providers'
 import { pullCommand } from './pull'
 import { psCommand } from './ps'
 import { rmCommand } from './rm'
+import { chatCommand } from './chat'
+import { embedCommand } from './embed'
+import { speakCommand } from './speak'
+import { transcribeCommand } from './transcribe'
 
 /** Every CLI command; each lives in its own file here (one import and one entry per command). */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand]

@@ -1,0 +1,48 @@
+import type { CliCommand, CliIO } from '../command'
+import { parseFlags } from '../command'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
+import { readStdin } from './chat'
+
+const USAGE = 'switchboard embed <provider>/<model> [--base-url URL] [--api-key-env VAR] [--dimensions N] [--json] [TEXT… | -]'
+
+/** `switchboard embed`: one JSON vector per input line on stdout (or one JSON object with --json). */
+export const embedCommand: CliCommand = {
+  name: 'embed',
+  summary: 'Create embeddings (one vector per input)',
+  usage: USAGE,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { flags, positionals } = parseFlags(args, ['json'])
+    const target = parseTarget(positionals[0])
+    if (!target) {
+      io.stderr.write(`Usage: ${USAGE}\n`)
+      return 2
+    }
+    let inputs = positionals.slice(1)
+    if ((inputs.length === 1 && inputs[0] === '-') || (inputs.length === 0 && io.stdin.isTTY !== true)) {
+      inputs = (await readStdin(io.stdin)).split('\n').filter((line) => line.trim())
+    }
+    if (inputs.length === 0) {
+      io.stderr.write('Nothing to embed: pass texts as arguments or lines on stdin (-).\n')
+      return 2
+    }
+    const dimensions = flags.get('dimensions')
+    try {
+      const runtime = await runtimeForCli(target.providerId, flags, io.env)
+      if (!runtime.embeddings) {
+        io.stderr.write(`${target.providerId} does not offer embeddings.\n`)
+        return 2
+      }
+      const result = await runtime.embeddings({ model: target.model, input: inputs, ...(typeof dimensions === 'string' ? { dimensions: Number(dimensions) } : {}) })
+      if (flags.get('json') === true) io.stdout.write(`${JSON.stringify(result)}\n`)
+      else for (const vector of result.embeddings) io.stdout.write(`${JSON.stringify(vector)}\n`)
+      return 0
+    } catch (error) {
+      if (error instanceof AppErrorException) {
+        io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
+        return 1
+      }
+      throw error
+    }
+  }
+}
