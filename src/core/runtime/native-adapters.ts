@@ -1,4 +1,12 @@
 import type { ProviderFactory } from './types'
+import { createAnthropicRuntime } from './providers/anthropic/anthropic-runtime'
+import { createAzureRuntime } from './providers/azure/azure-runtime'
+import { createAzureAIRuntime } from './providers/azureai/azureai-runtime'
+import { createBedrockRuntime } from './providers/bedrock/bedrock-runtime'
+import { createCloudflareRuntime } from './providers/cloudflare/cloudflare-runtime'
+import { createGoogleRuntime } from './providers/google/google-runtime'
+import { createHuggingFaceRuntime } from './providers/huggingface/huggingface-runtime'
+import { createVertexRuntime } from './providers/vertexai/vertex-runtime'
 import { createOllamaRuntime } from './providers/ollama/ollama-runtime'
 
 /**
@@ -8,5 +16,13 @@ import { createOllamaRuntime } from './providers/ollama/ollama-runtime'
  */
 export const nativeAdapters: Record<string, ProviderFactory> = {
   ollama: createOllamaRuntime,
+  anthropic: createAnthropicRuntime,
+  azure: createAzureRuntime,
+  azureai: createAzureAIRuntime,
+  bedrock: createBedrockRuntime,
+  cloudflare: createCloudflareRuntime,
+  google: createGoogleRuntime,
+  huggingface: createHuggingFaceRuntime,
+  vertexai: createVertexRuntime,
   // native adapters go here
 }

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are inspected loosely in tests */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src/shared/errors/app-error'
 import type { StreamEvent } from '../../../src/shared/stream/events'
