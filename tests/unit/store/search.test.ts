@@ -31,6 +31,7 @@ describe('full-text search', () => {
     expect(env.store.search.search('cafe cele').map((h) => h.messageId)).toEqual([m.id])
     expect(env.store.search.search('CAFÉ').map((h) => h.messageId)).toEqual([m.id])
     expect(env.store.search.search('flo')).toHaveLength(1)
+    expect(env.store.search.search('fl')).toHaveLength(0)
     expect(env.store.search.search('flox')).toHaveLength(0)
   })
 
@@ -61,7 +62,9 @@ describe('full-text search', () => {
     expect(env.store.search.search('"quotes"').map((h) => h.messageId)).toEqual([m.id])
     expect(env.store.search.search('AND OR').map((h) => h.messageId)).toEqual([m.id])
     expect(env.store.search.search('   ')).toEqual([])
-    expect(toFtsQuery('a "b" c')).toBe('"a" "b" "c" *')
+    expect(toFtsQuery('a "b" cat')).toBe('"a" "b" "cat" *')
+    // A one- or two-letter last word matches whole, not as a prefix of half the vocabulary.
+    expect(toFtsQuery('cat ca')).toBe('"cat" "ca"')
   })
 
   it('drops deleted messages and follows edits', () => {

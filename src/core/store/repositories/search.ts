@@ -7,9 +7,13 @@ import type { StoreDb } from '../database'
 const OPEN = '\uE000'
 const CLOSE = '\uE001'
 
+/** A last word shorter than this matches whole: "w" or "da" as prefixes match half the index and say little. */
+const MIN_PREFIX = 3
+
 /**
  * Turns what a person typed into an FTS5 query that cannot be a syntax error: every word
- * is a quoted string (all must match), and the last word matches as a prefix while typing.
+ * is a quoted string (all must match), and the last word, if long enough, matches as a
+ * prefix while typing.
  */
 export function toFtsQuery(text: string): string | undefined {
   const words = text
@@ -17,7 +21,7 @@ export function toFtsQuery(text: string): string | undefined {
     .map((w) => w.replace(/["\uE000\uE001]/g, '').trim())
     .filter((w) => /[\p{L}\p{N}]/u.test(w))
   if (words.length === 0) return undefined
-  return words.map((w, i) => `"${w}"${i === words.length - 1 ? ' *' : ''}`).join(' ')
+  return words.map((w, i) => `"${w}"${i === words.length - 1 && [...w].length >= MIN_PREFIX ? ' *' : ''}`).join(' ')
 }
 
 /** Ids as FTS5 phrases: the tokenizer splits them the same way it split the indexed value. */
