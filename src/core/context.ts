@@ -3,6 +3,8 @@ import type { InitService } from './services/init-service'
 import type { Store } from './store'
 import type { Secrets } from './secrets'
 import type { LocalFeature } from './local'
+import type { ChatService } from './services/chat-service'
+import type { ProviderService } from './services/provider-service'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
@@ -16,4 +18,7 @@ export interface CoreContext {
   store?: Store
   /** Opened by the same step; keys live in the OS keychain (or in memory, reported). */
   secrets?: Secrets
+  /** Built once the store and keychain are open. */
+  providers?: ProviderService
+  chat?: ChatService
 }

@@ -6,6 +6,8 @@ import { catalogueHandlers } from './bridge/handlers/catalogue'
 import { localHandlers } from './bridge/handlers/local'
 import { dataHandlers } from './bridge/handlers/data'
 import { secretHandlers } from './bridge/handlers/secrets'
+import { chatHandlers } from './bridge/handlers/chat'
+import { chatInitStep } from './services/chat-start-up'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -53,6 +55,7 @@ export function createCore(options: CoreOptions): Core {
       }
     },
     storeInitStep(context, options.secrets),
+    chatInitStep(context, () => router.hub),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
@@ -62,7 +65,8 @@ export function createCore(options: CoreOptions): Core {
     ...catalogueHandlers(),
     ...localHandlers(context.local),
     ...dataHandlers(context),
-    ...secretHandlers(context)
+    ...secretHandlers(context),
+    ...chatHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl)

@@ -11,6 +11,8 @@ import { LocalModelsPage } from './features/local-models/local-models-page'
 import { SettingsPage } from './features/settings/settings-page'
 import { onMenuCommand, useApp } from './stores/app-store'
 import { useRouter, type Route } from './stores/router-store'
+import { chatActions } from './features/chat/chat-store'
+import { providerActions } from './features/providers/providers-store'
 
 function RouteView({ route }: { route: Route }) {
   switch (route.name) {
@@ -37,10 +39,23 @@ export function App() {
   const navigate = useRouter((s) => s.navigate)
 
   useEffect(() => onMenuCommand((command) => command === 'new-chat' && navigate('/chat')), [navigate])
+  const ready = init.phase === 'ready'
+  useEffect(() => {
+    if (!ready) return
+    void chatActions.load()
+    void providerActions.load()
+  }, [ready])
   useEffect(() => {
     // Ctrl/Cmd+1..4 switch sections; the chat feature adds Ctrl/Cmd+N.
     const onKey = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
+      if (event.key.toLowerCase() === 'n') {
+        // New chat: the empty chat page; the composer takes the focus.
+        event.preventDefault()
+        navigate('/chat')
+        setTimeout(() => document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus(), 0)
+        return
+      }
       const target = ['/chat', '/images', '/local-models', '/settings'][Number(event.key) - 1]
       if (target) {
         event.preventDefault()

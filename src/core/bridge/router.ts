@@ -17,6 +17,8 @@ import { toAppError } from './to-app-error'
 export interface CallContext {
   /** Aborted when the caller goes away (calls) or cancels (streams). */
   signal: AbortSignal
+  /** For stream handlers: the hub's id of this stream, so a service can list what is running. */
+  streamId?: string
 }
 
 export type Implementation<C extends ContractShape> = {
@@ -89,8 +91,8 @@ export class Router<C extends ContractShape> {
     const found = this.parse(proc, 'stream', input)
     if (!found.ok) return found
     const handler = found.value.handler as (i: unknown, c: CallContext) => AsyncIterator<unknown> | AsyncIterable<unknown>
-    const sid = this.hub.start(proc, (signal) => {
-      const produced = handler(found.value.parsed, { signal })
+    const sid = this.hub.start(proc, (signal, streamId) => {
+      const produced = handler(found.value.parsed, { signal, streamId })
       return Symbol.asyncIterator in produced
         ? (produced as AsyncIterable<unknown>)[Symbol.asyncIterator]()
         : (produced as AsyncIterator<unknown>)

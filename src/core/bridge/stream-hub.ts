@@ -43,11 +43,11 @@ export class StreamHub {
     this.maxLog = options.maxLog ?? 200_000
   }
 
-  start(proc: string, run: (signal: AbortSignal) => AsyncIterator<unknown, unknown>): string {
+  start(proc: string, run: (signal: AbortSignal, id: string) => AsyncIterator<unknown, unknown>): string {
     const id = randomUUID()
     const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], dropped: 0, listeners: new Set() }
     this.streams.set(id, stream)
-    void this.pump(stream, run(stream.controller.signal))
+    void this.pump(stream, run(stream.controller.signal, id))
     return id
   }
 

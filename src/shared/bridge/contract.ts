@@ -3,6 +3,8 @@ import { catalogueProcedures } from './procedures/catalogue'
 import { dataProcedures } from './procedures/data'
 import { secretProcedures } from './procedures/secrets'
 import { localProcedures } from './procedures/local'
+import { chatProcedures } from './procedures/chat'
+import { providerProcedures } from './procedures/providers'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -13,7 +15,8 @@ export const contract = {
   ...appProcedures,
   ...localProcedures,
   ...catalogueProcedures,
-  // runtime/providers: ...providerProcedures,
+  ...providerProcedures,
+  ...chatProcedures,
   // store:
   ...dataProcedures,
   ...secretProcedures

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
+import { ProvidersSection } from '../providers/providers-section'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 
@@ -46,6 +47,7 @@ export function SettingsPage() {
             </select>
           </label>
         </section>
+        <ProvidersSection />
         <section className="space-y-1">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>
           {info && (

@@ -226,6 +226,13 @@ export const en = {
     architecture: 'Architecture',
     tokens: '{{n}} tokens',
     pullMissing: 'Pull {{model}} into Ollama',
+    reason: {
+      refused: 'Nothing listens at this address.',
+      timeout: 'No answer in time.',
+      unresolved: 'The host name does not resolve.',
+      wrongServer: 'Something answers here, but it is not {{name}}.',
+      unreachable: 'Not reachable.'
+    },
     pulledMissing: '{{model}} is ready: send your message again.'
   }
 }

@@ -228,6 +228,13 @@ export const zhCN: Messages = {
     architecture: '架构',
     tokens: '{{n}} tokens',
     pullMissing: '将 {{model}} 拉取到 Ollama',
+    reason: {
+      refused: '此地址没有服务在监听。',
+      timeout: '未能及时响应。',
+      unresolved: '无法解析主机名。',
+      wrongServer: '此地址有服务响应，但不是 {{name}}。',
+      unreachable: '无法连接。'
+    },
     pulledMissing: '{{model}} 已就绪，请重新发送消息。'
   }
 }

@@ -1,0 +1,44 @@
+import type { Contract } from '../../../shared/bridge/contract'
+import { AppErrorException } from '../../../shared/errors/app-error'
+import type { CoreContext } from '../../context'
+import type { ChatService } from '../../services/chat-service'
+import type { ProviderService } from '../../services/provider-service'
+import type { Implementation } from '../router'
+
+type ChatHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `chat.${string}` | `providers.${string}`>>
+
+const notReady = () =>
+  new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
+
+export function chatHandlers(ctx: CoreContext): ChatHandlers {
+  const chat = (): ChatService => ctx.chat ?? (() => { throw notReady() })()
+  const providers = (): ProviderService => ctx.providers ?? (() => { throw notReady() })()
+  const store = () => ctx.store ?? (() => { throw notReady() })()
+  return {
+    'chat.send': (input, c) => chat().send(input, c),
+    'chat.regenerate': (input, c) => chat().regenerate(input, c),
+    'chat.editAndResend': (input, c) => chat().editAndResend(input, c),
+    'chat.continue': (input, c) => chat().continueReply(input, c),
+    'chat.active': () => chat().activeReplies(),
+    'chat.stop': ({ messageId }) => chat().stop(messageId),
+    'chat.sidebar': () => {
+      const defaultAgent = chat().defaultAgent()
+      return { agents: store().agents.list(), conversations: store().conversations.list(), defaultAgentId: defaultAgent.id }
+    },
+    'chat.messages': ({ conversationId }) => {
+      store().conversations.require(conversationId)
+      return store().messages.list(conversationId)
+    },
+    'chat.deleteMessage': ({ messageId }) => chat().deleteMessage(messageId),
+
+    'providers.list': () => providers().list(),
+    'providers.picker': (input) => providers().picker(input),
+    'providers.models': ({ providerId }) => providers().models(providerId),
+    'providers.setKey': ({ providerId, apiKey }) => providers().setKey(providerId, apiKey),
+    'providers.removeKey': ({ providerId }) => providers().removeKey(providerId),
+    'providers.update': ({ providerId, ...patch }) => providers().update(providerId, patch),
+    'providers.setModelEnabled': ({ providerId, modelId, enabled }) => providers().setModelEnabled(providerId, modelId, enabled),
+    'providers.fetchModels': ({ providerId }) => providers().fetchModels(providerId),
+    'providers.test': ({ providerId, modelId }) => providers().test(providerId, modelId)
+  }
+}

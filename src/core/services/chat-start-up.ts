@@ -1,0 +1,40 @@
+import type { CoreContext } from '../context'
+import type { StreamHub } from '../bridge/stream-hub'
+import type { InitStep } from './init-service'
+import { ChatService } from './chat-service'
+import { ProviderService } from './provider-service'
+
+/** Builds the provider and chat services once the store and keychain are open. */
+export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitStep {
+  return {
+    phase: 'migrating',
+    run() {
+      const store = context.store
+      const secrets = context.secrets
+      if (!store || !secrets) throw new Error('The local data could not be opened, so chat cannot start.')
+      const providers = new ProviderService(store, secrets, context.local.detection)
+      context.providers = providers
+      context.chat = new ChatService({
+        agents: store.agents,
+        conversations: store.conversations,
+        messages: store.messages,
+        runtimeFor: (providerId) => providers.runtime(providerId),
+        modelFacts: (providerId, modelId) => providers.modelFacts(providerId, modelId),
+        price: (providerId, modelId, usage) => providers.price(providerId, modelId, usage),
+        logUsage: (entry) => {
+          try {
+            store.usage.add(entry as Parameters<typeof store.usage.add>[0])
+          } catch {
+            // The usage log must never fail a reply.
+          }
+        },
+        titleModel: () => {
+          const chosen = store.settings.get().titleModel as { providerId?: string; modelId?: string } | undefined
+          return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
+        },
+        cancelStream: (streamId) => hub().cancel(streamId)
+      })
+      context.chat.defaultAgent()
+    }
+  }
+}

@@ -1,0 +1,268 @@
+import type { PickerGroup, PickerModel, ProviderSummary } from '../../shared/bridge/procedures/providers'
+import { getProviderCard, isCatalogueProviderId, listProviderCards, loadProviderModels } from '../../shared/catalogue/loader'
+import { processModelList, type ModelListEntry } from '../../shared/catalogue/model-list'
+import type { CatalogueModel, ProviderCard } from '../../shared/catalogue/types'
+import type { CostBreakdown } from '../../shared/data/cost'
+import type { FetchedModel as StoredFetchedModel } from '../../shared/data/provider-settings'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { LOCAL_SERVER_KINDS, type LocalServerKind, type LocalServerStatus } from '../../shared/local/local-servers'
+import { computeChatCost } from '../../shared/pricing/chat-cost'
+import type { Pricing } from '../../shared/pricing/types'
+import type { UsageRecord } from '../../shared/stream/usage'
+import type { DetectionService } from '../local/detection-service'
+import { createProviderRuntime } from '../runtime/registry'
+import type { ProviderCredentials, ProviderRuntime, RemoteModelCard } from '../runtime/types'
+import type { Secrets } from '../secrets'
+import type { Store } from '../store'
+import type { ModelFacts } from './chat-service'
+
+const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as readonly string[]).includes(id)
+
+/** Model types the chat picker offers; the image page asks for `image`. */
+const PICKER_TYPES = { chat: new Set(['chat']), image: new Set(['image']) }
+
+const perMillion = (pricing: Pricing | undefined, name: string): number | undefined => {
+  const unit = pricing?.units.find((u) => u.name === name && u.unit === 'millionTokens')
+  return unit && unit.strategy === 'fixed' ? unit.rate : undefined
+}
+
+function toPickerModel(providerId: string, m: CatalogueModel | ModelListEntry, source: PickerModel['source'], enabled: boolean): PickerModel {
+  const abilities = 'abilities' in m ? m.abilities : { vision: m.vision, functionCall: m.functionCall, reasoning: m.reasoning, search: m.search, imageOutput: m.imageOutput }
+  const input = perMillion(m.pricing, 'textInput')
+  const output = perMillion(m.pricing, 'textOutput')
+  return {
+    id: m.id,
+    displayName: m.displayName,
+    providerId,
+    type: m.type,
+    enabled,
+    source,
+    ...(m.contextWindowTokens !== undefined ? { contextWindowTokens: m.contextWindowTokens } : {}),
+    ...(m.maxOutput !== undefined ? { maxOutput: m.maxOutput } : {}),
+    abilities: {
+      vision: Boolean(abilities.vision),
+      functionCall: Boolean(abilities.functionCall),
+      reasoning: Boolean(abilities.reasoning),
+      search: Boolean(abilities.search),
+      imageOutput: Boolean(abilities.imageOutput)
+    },
+    ...(input !== undefined || output !== undefined ? { price: { input, output, currency: m.pricing?.currency ?? 'USD' } } : {}),
+    ...('settings' in m && m.settings?.extendParams ? { extendParams: m.settings.extendParams } : {})
+  }
+}
+
+function storedToFetched(models: readonly StoredFetchedModel[]) {
+  return models.map((m) => ({ id: m.id, ...(m.displayName ? { displayName: m.displayName } : {}), ...(m.enabled !== undefined ? { enabled: m.enabled } : {}), ...(m.extra ?? {}) }))
+}
+
+/**
+ * Providers as the user sees them: the catalogue's cards and models, the user's settings
+ * (enabled, base URL, fetched lists, per-model overrides), keys from the OS keychain, and
+ * local servers' detection. Builds runtimes with the user's credentials and prices usage.
+ */
+export class ProviderService {
+  private detected = new Map<string, { status: LocalServerStatus; at: number }>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: Secrets,
+    private readonly detection?: DetectionService
+  ) {}
+
+  private card(providerId: string): ProviderCard {
+    return getProviderCard(providerId)
+  }
+
+  private async localStatus(kind: LocalServerKind, maxAgeMs = 5000): Promise<LocalServerStatus | undefined> {
+    if (!this.detection) return undefined
+    const cached = this.detected.get(kind)
+    if (cached && Date.now() - cached.at < maxAgeMs) return cached.status
+    const status = await this.detection.detectOne(kind)
+    this.detected.set(kind, { status, at: Date.now() })
+    return status
+  }
+
+  async summary(providerId: string): Promise<ProviderSummary> {
+    const card = this.card(providerId)
+    const settings = this.store.providers.get(providerId)
+    const key = await this.secrets.info(providerId)
+    const local = isLocal(providerId)
+    const needsKey = !local && card.showApiKey !== false
+    const running = local ? (await this.localStatus(providerId))?.running ?? false : undefined
+    return {
+      id: card.id,
+      name: card.name,
+      sdkType: card.sdkType ?? 'openai',
+      enabled: settings.enabled,
+      hasKey: key.hasKey,
+      ...(key.last4 ? { last4: key.last4 } : {}),
+      keyPersistent: this.secrets.status.persistent,
+      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      ...(card.defaultBaseURL ? { defaultBaseURL: card.defaultBaseURL } : {}),
+      ...(card.proxyPlaceholder ? { proxyPlaceholder: card.proxyPlaceholder } : {}),
+      ...(card.apiKeyUrl ? { apiKeyUrl: card.apiKeyUrl } : {}),
+      local,
+      ...(running !== undefined ? { running } : {}),
+      available: local ? Boolean(running) : !needsKey || key.hasKey,
+      canFetchModels: card.showModelFetcher
+    }
+  }
+
+  list(): Promise<ProviderSummary[]> {
+    return Promise.all(listProviderCards().map((card) => this.summary(card.id)))
+  }
+
+  /** Built-in models, then the fetched list processed per product.md §4, with the user's overrides. */
+  async models(providerId: string): Promise<PickerModel[]> {
+    if (!isCatalogueProviderId(providerId)) this.card(providerId) // throws the typed unknown-provider error
+    const builtin = await loadProviderModels(providerId)
+    const settings = this.store.providers.get(providerId)
+    const overrides = settings.modelOverrides
+    const out = new Map<string, PickerModel>()
+    for (const m of builtin) out.set(m.id, toPickerModel(providerId, m, 'builtin', overrides[m.id]?.enabled ?? m.enabled))
+    if (settings.fetchedModels.length > 0) {
+      const processed = processModelList(storedToFetched(settings.fetchedModels), {
+        builtin,
+        stored: Object.entries(overrides).map(([id, o]) => ({ id, enabled: o.enabled }))
+      })
+      for (const m of processed) if (!out.has(m.id)) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? m.enabled))
+    }
+    return [...out.values()]
+  }
+
+  /**
+   * Providers with their models of `type` (each with its enabled flag: the picker lists the
+   * enabled ones and lets a search reach the rest); by default only the usable providers.
+   */
+  async picker(options: { all?: boolean; type?: 'chat' | 'image' } = {}): Promise<PickerGroup[]> {
+    const types = PICKER_TYPES[options.type ?? 'chat']
+    const summaries = await this.list()
+    const groups: PickerGroup[] = []
+    for (const provider of summaries) {
+      // A running local server is usable with no setup; cloud providers once they have a key
+      // (setting a key enables the provider; the user can still switch it off).
+      if (!options.all && (!provider.available || (!provider.enabled && !provider.local))) continue
+      const models = (await this.models(provider.id)).filter((m) => types.has(m.type))
+      if (models.length > 0) groups.push({ provider, models })
+    }
+    return groups
+  }
+
+  async credentials(providerId: string): Promise<ProviderCredentials> {
+    const settings = this.store.providers.get(providerId)
+    const card = isCatalogueProviderId(providerId) ? this.card(providerId) : undefined
+    const credentials: ProviderCredentials = {}
+    const apiKey = await this.secrets.readForRuntime(providerId)
+    if (apiKey) credentials.apiKey = apiKey
+    const baseURL = settings.baseUrl ?? settings.proxyUrl ?? card?.defaultBaseURL
+    if (baseURL) credentials.baseURL = baseURL
+    if (isLocal(providerId) && !settings.baseUrl && this.detection) {
+      const detected = this.detection.baseUrl(providerId)
+      // The detection URL is the server root; the OpenAI-style local servers serve under /v1.
+      credentials.baseURL = providerId === 'ollama' ? detected : `${detected.replace(/\/+$/, '')}/v1`
+    }
+    for (const field of ['accessKeyId', 'secretAccessKey', 'sessionToken', 'region', 'accountId', 'apiVersion', 'project', 'location', 'serviceAccountJson'] as const) {
+      const value = await this.secrets.readForRuntime(`${providerId}.${field}`)
+      if (value) credentials[field] = value
+    }
+    return credentials
+  }
+
+  async runtime(providerId: string): Promise<ProviderRuntime> {
+    return createProviderRuntime(providerId, await this.credentials(providerId))
+  }
+
+  async modelFacts(providerId: string, modelId: string): Promise<ModelFacts | undefined> {
+    if (!isCatalogueProviderId(providerId)) return undefined
+    const model = (await this.models(providerId)).find((m) => m.id === modelId)
+    return model && { contextWindowTokens: model.contextWindowTokens, maxOutput: model.maxOutput, vision: model.abilities.vision }
+  }
+
+  async price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined> {
+    if (!isCatalogueProviderId(providerId)) return undefined
+    const builtin = (await loadProviderModels(providerId)).find((m) => m.id.toLowerCase() === modelId.toLowerCase())
+    if (!builtin?.pricing) return undefined
+    const cost = computeChatCost(builtin.pricing, usage)
+    if (!cost.ok) return undefined
+    return {
+      currency: cost.value.currency,
+      total: cost.value.totalAmount,
+      items: cost.value.breakdown.map((u) => ({ name: u.name, units: u.quantity, unit: u.unit.unit, rate: u.rate ?? 0, cost: u.amount }))
+    }
+  }
+
+  async setKey(providerId: string, apiKey: string): Promise<ProviderSummary> {
+    this.card(providerId)
+    await this.secrets.set(providerId, apiKey)
+    if (!this.store.providers.get(providerId).enabled) this.store.providers.update(providerId, { enabled: true })
+    return this.summary(providerId)
+  }
+
+  async removeKey(providerId: string): Promise<ProviderSummary> {
+    this.card(providerId)
+    await this.secrets.delete(providerId)
+    return this.summary(providerId)
+  }
+
+  async update(providerId: string, patch: { enabled?: boolean; baseURL?: string }): Promise<ProviderSummary> {
+    this.card(providerId)
+    this.store.providers.update(providerId, {
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      ...(patch.baseURL !== undefined ? { baseUrl: patch.baseURL || undefined } : {})
+    })
+    if (isLocal(providerId) && patch.baseURL !== undefined && this.detection) {
+      await this.detection.setBaseUrl(providerId, patch.baseURL || null)
+      this.detected.delete(providerId)
+    }
+    return this.summary(providerId)
+  }
+
+  async setModelEnabled(providerId: string, modelId: string, enabled: boolean): Promise<PickerModel[]> {
+    this.card(providerId)
+    this.store.providers.setModelEnabled(providerId, modelId, enabled)
+    return this.models(providerId)
+  }
+
+  async fetchModels(providerId: string): Promise<{ models: PickerModel[]; warning?: string }> {
+    const runtime = await this.runtime(providerId)
+    if (!runtime.models) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${this.card(providerId).name} does not offer a model list.` })
+    const result = await runtime.models()
+    const fetched: StoredFetchedModel[] = result.models.map((m: RemoteModelCard) => {
+      const { id, displayName, enabled, type, ...rest } = m
+      return {
+        id,
+        ...(displayName ? { displayName } : {}),
+        ...(type ? { type } : {}),
+        ...(enabled !== undefined ? { enabled } : {}),
+        extra: JSON.parse(JSON.stringify(rest)) as StoredFetchedModel['extra']
+      }
+    })
+    this.store.providers.update(providerId, { fetchedModels: fetched, fetchedAt: Date.now() })
+    return { models: await this.models(providerId), ...(result.warning ? { warning: result.warning } : {}) }
+  }
+
+  /** Test connection: a one-token chat with the check model (or the given one). */
+  async test(providerId: string, modelId?: string): Promise<{ ok: true; modelId: string; ms: number }> {
+    const card = this.card(providerId)
+    const model = modelId ?? card.checkModel ?? (await this.models(providerId)).find((m) => m.type === 'chat')?.id
+    if (!model) throw new AppErrorException({ errorType: 'ConnectionCheckFailed', status: 400, message: 'No model to test with: enter one, or fetch the model list first.' })
+    const runtime = await this.runtime(providerId)
+    if (!runtime.chat) throw new AppErrorException({ errorType: 'ConnectionCheckFailed', status: 400, message: `${card.name} does not offer chat.` })
+    const started = Date.now()
+    for await (const event of runtime.chat({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1, stream: true }, { idleTimeoutMs: 20_000, maxRetries: 0 })) {
+      if (event.type === 'error') {
+        // A wrong key keeps its own type (its fix is the key); anything else is a failed check.
+        if (/^Invalid|NoOpenAIAPIKey/.test(event.data.errorType)) throw new AppErrorException(event.data)
+        const hint = card.sdkType === undefined || card.sdkType === 'openai' ? ' If you use a proxy address, it should end with /v1.' : ''
+        throw new AppErrorException({
+          errorType: 'ConnectionCheckFailed',
+          status: event.data.status ?? 400,
+          provider: providerId,
+          message: `Test connection failed: ${event.data.message}.${hint}`,
+          detail: { cause: event.data.errorType }
+        })
+      }
+    }
+    return { ok: true, modelId: model, ms: Date.now() - started }
+  }
+}

@@ -1,0 +1,314 @@
+import { create } from 'zustand'
+import type { StreamHandle } from '../../../shared/bridge/client'
+import type { ActiveReply, ChatStreamEvent } from '../../../shared/bridge/procedures/chat'
+import type { Agent } from '../../../shared/data/agent'
+import type { Conversation } from '../../../shared/data/conversation'
+import { messageText, type Message } from '../../../shared/data/message'
+import type { AppError, Result } from '../../../shared/errors/app-error'
+import { applyStreamEvent, type LiveMessage } from '../../../shared/chat/apply-event'
+import type { StreamEvent } from '../../../shared/stream/events'
+import { bridge } from '../../stores/app-store'
+
+/** Streaming updates reach React at most this often (issue 7: ~50 ms). */
+export const COMMIT_INTERVAL_MS = 50
+
+interface ChatState {
+  agents: Agent[]
+  conversations: Conversation[]
+  defaultAgentId?: string
+  currentId?: string
+  /** Every message of the loaded conversations, all branches. */
+  messages: Record<string, LiveMessage[]>
+  /** Which child is shown under a parent (branch selection); absent → the newest. */
+  branch: Record<string, string>
+  /** Message ids of replies streaming now. */
+  streaming: Record<string, true>
+  /** A send that failed before any reply existed (no model, bad input…). */
+  sendError?: AppError
+  /** Conversations deleted but still undoable. */
+  pendingDelete?: { conversation: Conversation; timer: ReturnType<typeof setTimeout> }
+  search: string
+}
+
+export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, search: '' }))
+
+const handles = new Map<string, StreamHandle>()
+const pending = new Map<string, { conversationId: string; message: LiveMessage }>()
+let commitTimer: ReturnType<typeof setTimeout> | undefined
+
+function commit() {
+  commitTimer = undefined
+  if (pending.size === 0) return
+  const updates = [...pending.values()]
+  pending.clear()
+  useChat.setState((s) => {
+    const messages = { ...s.messages }
+    for (const { conversationId, message } of updates) {
+      const list = messages[conversationId] ?? []
+      const at = list.findIndex((m) => m.id === message.id)
+      messages[conversationId] = at >= 0 ? list.map((m, i) => (i === at ? message : m)) : [...list, message]
+    }
+    return { messages }
+  })
+}
+
+function stage(conversationId: string, message: LiveMessage, immediate = false) {
+  pending.set(message.id, { conversationId, message })
+  if (immediate) return commit()
+  commitTimer ??= setTimeout(commit, COMMIT_INTERVAL_MS)
+}
+
+function upsert(conversationId: string, message: Message) {
+  useChat.setState((s) => {
+    const list = s.messages[conversationId] ?? []
+    const at = list.findIndex((m) => m.id === message.id)
+    return { messages: { ...s.messages, [conversationId]: at >= 0 ? list.map((m, i) => (i === at ? message : m)) : [...list, message] } }
+  })
+}
+
+/** Follows one reply stream: applies its events to the live message and commits every ~50 ms. */
+function follow(start: (handlers: Parameters<ReturnType<typeof bridge>['attach']>[2]) => StreamHandle) {
+  let conversationId: string | undefined
+  let live: LiveMessage | undefined
+  const handle = start({
+    onEvents: (events: ChatStreamEvent[]) => {
+      for (const event of events) {
+        if (event.type === 'reply') {
+          conversationId = event.data.conversation.id
+          live = { ...event.data.assistantMessage }
+          const conversation = event.data.conversation
+          handles.set(live.id, handle)
+          useChat.setState((s) => ({
+            streaming: { ...s.streaming, [live!.id]: true },
+            conversations: [conversation, ...s.conversations.filter((c) => c.id !== conversation.id)],
+            // A new branch is shown as soon as it exists.
+            branch: live!.parentId ? { ...s.branch, [live!.parentId]: live!.id } : s.branch
+          }))
+          if (event.data.userMessage) {
+            upsert(conversationId, event.data.userMessage)
+            const parent = event.data.userMessage.parentId
+            if (parent) useChat.setState((s) => ({ branch: { ...s.branch, [parent]: event.data.userMessage!.id } }))
+          }
+          stage(conversationId, live, true)
+        } else if (event.type === 'title') {
+          useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === event.data.conversationId ? { ...c, title: event.data.title } : c)) }))
+        } else if (event.type === 'cost') {
+          if (live && conversationId) stage(conversationId, (live = { ...live, cost: event.data }))
+        } else if (live && conversationId) {
+          live = applyStreamEvent(live, event as StreamEvent)
+          stage(conversationId, live)
+        }
+      }
+    },
+    onEnd: (result: Result<Message>) => {
+      if (live && conversationId) {
+        if (result.ok) stage(conversationId, { ...result.value, reasoningDurationMs: live.reasoningDurationMs }, true)
+        else stage(conversationId, { ...live, status: 'error', error: result.error }, true)
+        const id = live.id
+        handles.delete(id)
+        useChat.setState((s) => {
+          const streaming = { ...s.streaming }
+          delete streaming[id]
+          return { streaming }
+        })
+      } else if (!result.ok) {
+        useChat.setState({ sendError: result.error })
+      }
+    },
+    onRefused: (error) => useChat.setState({ sendError: error })
+  })
+  return handle
+}
+
+export const chatActions = {
+  async load() {
+    const sidebar = await bridge().call('chat.sidebar', {})
+    if (sidebar.ok) useChat.setState({ agents: sidebar.value.agents, conversations: sidebar.value.conversations, defaultAgentId: sidebar.value.defaultAgentId })
+    const active = await bridge().call('chat.active', {})
+    if (active.ok) for (const reply of active.value) chatActions.attach(reply)
+  },
+
+  /** Re-joins a reply that is streaming in the core (after a reload or from another window). */
+  attach(reply: ActiveReply) {
+    if (handles.has(reply.messageId)) return
+    follow((handlers) => bridge().attach('chat.send', reply.streamId, handlers, 0))
+  },
+
+  async open(conversationId: string | undefined) {
+    useChat.setState({ currentId: conversationId, sendError: undefined })
+    if (!conversationId) return
+    const result = await bridge().call('chat.messages', { conversationId })
+    if (!result.ok) return
+    // Keep live copies of replies still streaming; the database row lags up to a second.
+    useChat.setState((s) => {
+      const live = new Map((s.messages[conversationId] ?? []).filter((m) => s.streaming[m.id]).map((m) => [m.id, m]))
+      return { messages: { ...s.messages, [conversationId]: result.value.map((m) => live.get(m.id) ?? m) } }
+    })
+  },
+
+  send(text: string, images: { dataUrl: string }[] = [], model?: { providerId: string; modelId: string }) {
+    const { currentId, messages, defaultAgentId } = useChat.getState()
+    const visible = currentId ? visiblePath(messages[currentId] ?? [], useChat.getState().branch) : []
+    const parentId = visible[visible.length - 1]?.id
+    useChat.setState({ sendError: undefined })
+    follow((handlers) =>
+      bridge().stream(
+        'chat.send',
+        {
+          ...(currentId ? { conversationId: currentId } : { agentId: defaultAgentId }),
+          ...(parentId ? { parentId } : {}),
+          text,
+          ...(images.length ? { images } : {}),
+          ...(model ?? {})
+        },
+        {
+          ...handlers,
+          onEvents: (events: ChatStreamEvent[], from: number) => {
+            const reply = events.find((e) => e.type === 'reply')
+            if (reply && reply.type === 'reply' && !useChat.getState().currentId) {
+              useChat.setState({ currentId: reply.data.conversation.id })
+              location.hash = `/chat/${reply.data.conversation.id}`
+            }
+            handlers?.onEvents?.(events, from)
+          }
+        }
+      )
+    )
+  },
+
+  stop(messageId?: string) {
+    const ids = messageId ? [messageId] : Object.keys(useChat.getState().streaming)
+    const current = useChat.getState().currentId
+    for (const id of ids) {
+      const message = current ? useChat.getState().messages[current]?.find((m) => m.id === id) : undefined
+      if (!messageId && !message) continue // Esc stops the replies of the conversation on screen only
+      handles.get(id)?.cancel()
+    }
+  },
+
+  regenerate(message: Message, deleteOld = false) {
+    if (deleteOld) removeLocal(message.conversationId, [message.id])
+    follow((handlers) => bridge().stream('chat.regenerate', { messageId: message.id, deleteOld }, handlers))
+  },
+
+  editAndResend(message: Message, text: string) {
+    follow((handlers) => bridge().stream('chat.editAndResend', { messageId: message.id, text }, handlers))
+  },
+
+  continueReply(message: Message) {
+    follow((handlers) => bridge().stream('chat.continue', { messageId: message.id }, handlers))
+  },
+
+  async updateMessage(message: Message, text: string) {
+    const content = [{ type: 'text' as const, text }, ...message.content.filter((p) => p.type !== 'text')]
+    const result = await bridge().call('data.messages.update', { id: message.id, patch: { content } })
+    if (result.ok) upsert(message.conversationId, result.value)
+  },
+
+  async deleteMessage(message: Message) {
+    const result = await bridge().call('chat.deleteMessage', { messageId: message.id })
+    if (result.ok) await chatActions.open(message.conversationId)
+  },
+
+  async rename(conversationId: string, title: string) {
+    const result = await bridge().call('data.conversations.update', { id: conversationId, patch: { title } })
+    if (result.ok) useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === conversationId ? result.value : c)) }))
+  },
+
+  async pin(conversationId: string, pinned: boolean) {
+    const result = await bridge().call('data.conversations.update', { id: conversationId, patch: { pinned } })
+    if (result.ok) useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === conversationId ? result.value : c)) }))
+  },
+
+  /** Hides the conversation now and deletes it after a few seconds unless undone. */
+  remove(conversationId: string) {
+    const state = useChat.getState()
+    const conversation = state.conversations.find((c) => c.id === conversationId)
+    if (!conversation) return
+    if (state.pendingDelete) chatActions.commitDelete()
+    const timer = setTimeout(() => chatActions.commitDelete(), 6000)
+    useChat.setState((s) => ({ conversations: s.conversations.filter((c) => c.id !== conversationId), pendingDelete: { conversation, timer } }))
+    if (state.currentId === conversationId) {
+      useChat.setState({ currentId: undefined })
+      location.hash = '/chat'
+    }
+  },
+
+  undoDelete() {
+    const pendingDelete = useChat.getState().pendingDelete
+    if (!pendingDelete) return
+    clearTimeout(pendingDelete.timer)
+    useChat.setState((s) => ({ conversations: sortConversations([pendingDelete.conversation, ...s.conversations]), pendingDelete: undefined }))
+  },
+
+  commitDelete() {
+    const pendingDelete = useChat.getState().pendingDelete
+    if (!pendingDelete) return
+    clearTimeout(pendingDelete.timer)
+    useChat.setState({ pendingDelete: undefined })
+    void bridge().call('data.conversations.delete', { id: pendingDelete.conversation.id })
+  },
+
+  async setModel(providerId: string, modelId: string) {
+    const { currentId, defaultAgentId } = useChat.getState()
+    if (currentId) {
+      const result = await bridge().call('data.conversations.update', { id: currentId, patch: { providerId, modelId } })
+      if (result.ok) useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === currentId ? result.value : c)) }))
+    } else if (defaultAgentId) {
+      // Without a conversation yet, the choice becomes the agent's default for new chats.
+      const result = await bridge().call('data.agents.update', { id: defaultAgentId, patch: { providerId, modelId } })
+      if (result.ok) useChat.setState((s) => ({ agents: s.agents.map((a) => (a.id === defaultAgentId ? result.value : a)) }))
+    }
+  },
+
+  switchBranch(message: Message, direction: -1 | 1) {
+    const list = useChat.getState().messages[message.conversationId] ?? []
+    const siblings = list.filter((m) => m.parentId === message.parentId)
+    const at = siblings.findIndex((m) => m.id === message.id)
+    const next = siblings[at + direction]
+    if (!next) return
+    useChat.setState((s) => ({ branch: { ...s.branch, [message.parentId ?? '']: next.id } }))
+  },
+
+  copy(message: Message) {
+    void navigator.clipboard.writeText(messageText(message.content))
+  }
+}
+
+function removeLocal(conversationId: string, ids: string[]) {
+  useChat.setState((s) => ({ messages: { ...s.messages, [conversationId]: (s.messages[conversationId] ?? []).filter((m) => !ids.includes(m.id)) } }))
+}
+
+export function sortConversations(list: Conversation[]): Conversation[] {
+  return [...list].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
+}
+
+/**
+ * The messages on screen: from the root, at each step the selected child (or the newest).
+ * Roots are the messages without a parent; branches are siblings under one parent.
+ */
+export function visiblePath<M extends Message>(messages: readonly M[], branch: Record<string, string>): M[] {
+  const children = new Map<string, M[]>()
+  for (const m of messages) {
+    const key = m.parentId ?? ''
+    const list = children.get(key)
+    if (list) list.push(m)
+    else children.set(key, [m])
+  }
+  const path: M[] = []
+  let key = ''
+  for (let guard = 0; guard < messages.length; guard++) {
+    const options = children.get(key)
+    if (!options || options.length === 0) break
+    const chosen = options.find((m) => m.id === branch[key]) ?? options[options.length - 1]!
+    path.push(chosen)
+    key = chosen.id
+  }
+  return path
+}
+
+/** [index, count] of a message among its siblings, for the branch switcher. */
+export function branchPosition(messages: readonly Message[], message: Message): [number, number] {
+  const siblings = messages.filter((m) => m.parentId === message.parentId)
+  return [siblings.findIndex((m) => m.id === message.id), siblings.length]
+}

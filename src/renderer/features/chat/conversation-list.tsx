@@ -1,0 +1,85 @@
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { chatActions, sortConversations, useChat } from './chat-store'
+
+/** Conversations of the agents, with search, rename, pin and delete (undoable). */
+export function ConversationList() {
+  const { t } = useTranslation()
+  const conversations = useChat((s) => s.conversations)
+  const currentId = useChat((s) => s.currentId)
+  const pendingDelete = useChat((s) => s.pendingDelete)
+  const [query, setQuery] = useState('')
+  const [renaming, setRenaming] = useState<{ id: string; title: string }>()
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase()
+    return sortConversations(conversations).filter((c) => !q || c.title.toLowerCase().includes(q))
+  }, [conversations, query])
+  const item = 'rounded px-1 text-xs text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-white'
+  return (
+    <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 dark:border-zinc-800" aria-label={t('chat.conversations')}>
+      <div className="space-y-2 p-3">
+        <a href="#/chat" data-testid="new-chat" className="block rounded-md bg-accent px-3 py-2 text-center text-sm font-medium text-white hover:bg-accent-strong" title="Ctrl/Cmd+N">
+          {t('chat.newChat')}
+        </a>
+        <input
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          placeholder={t('chat.searchConversations')}
+          data-testid="conversation-search"
+          className="w-full rounded-md border border-zinc-300 bg-transparent px-2.5 py-1.5 text-sm dark:border-zinc-700"
+        />
+      </div>
+      <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-2" data-testid="conversation-list">
+        {shown.map((c) => (
+          <li key={c.id} className="group">
+            {renaming?.id === c.id ? (
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault()
+                  if (renaming.title.trim()) void chatActions.rename(c.id, renaming.title.trim())
+                  setRenaming(undefined)
+                }}
+              >
+                <input
+                  autoFocus
+                  value={renaming.title}
+                  onChange={(e) => setRenaming({ id: c.id, title: e.target.value })}
+                  onBlur={() => setRenaming(undefined)}
+                  onKeyDown={(e) => e.key === 'Escape' && setRenaming(undefined)}
+                  data-testid="rename-input"
+                  className="w-full rounded border border-accent bg-transparent px-2 py-1 text-sm"
+                />
+              </form>
+            ) : (
+              <div className={`flex items-center gap-1 rounded-md px-2 py-1.5 text-sm ${c.id === currentId ? 'bg-zinc-200 dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-800/60'}`}>
+                <a href={`#/chat/${c.id}`} className="min-w-0 flex-1 truncate" data-testid="conversation-item" aria-current={c.id === currentId ? 'page' : undefined}>
+                  {c.pinned && <span aria-label={t('chat.pinned')}>📌 </span>}
+                  {c.title}
+                </a>
+                <span className="hidden shrink-0 gap-0.5 group-focus-within:flex group-hover:flex">
+                  <button className={item} onClick={() => setRenaming({ id: c.id, title: c.title })} aria-label={t('chat.rename')} data-testid="rename">
+                    ✎
+                  </button>
+                  <button className={item} onClick={() => void chatActions.pin(c.id, !c.pinned)} aria-label={c.pinned ? t('chat.unpin') : t('chat.pin')} data-testid="pin">
+                    {c.pinned ? '⊘' : '📌'}
+                  </button>
+                  <button className={item} onClick={() => chatActions.remove(c.id)} aria-label={t('chat.deleteConversation')} data-testid="delete-conversation">
+                    🗑
+                  </button>
+                </span>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      {pendingDelete && (
+        <div role="status" className="m-2 flex items-center justify-between rounded-md bg-zinc-800 px-3 py-2 text-xs text-white" data-testid="undo-toast">
+          <span className="truncate">{t('chat.deleted', { title: pendingDelete.conversation.title })}</span>
+          <button onClick={() => chatActions.undoDelete()} className="ml-2 font-semibold underline" data-testid="undo-delete">
+            {t('chat.undo')}
+          </button>
+        </div>
+      )}
+    </aside>
+  )
+}

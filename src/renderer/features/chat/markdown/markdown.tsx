@@ -1,0 +1,65 @@
+import { memo, useMemo, type ComponentProps } from 'react'
+import ReactMarkdown, { type Components } from 'react-markdown'
+import rehypeHighlight from 'rehype-highlight'
+import rehypeKatex from 'rehype-katex'
+import remarkGfm from 'remark-gfm'
+import remarkMath from 'remark-math'
+import 'katex/dist/katex.min.css'
+import { splitBlocks } from './split-blocks'
+import { CodeBlock } from './code-block'
+
+// Model output is untrusted. react-markdown renders no raw HTML (no rehype-raw) and drops
+// javascript:/vbscript: URLs; KaTeX runs with trust off (no \href, \includegraphics…);
+// mermaid renders in strict mode (mermaid-block.tsx); links open outside the app.
+const remarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: true }]] as ComponentProps<typeof ReactMarkdown>['remarkPlugins']
+const rehypePlugins = [
+  [rehypeKatex, { trust: false, strict: 'ignore', throwOnError: false, maxExpand: 200, maxSize: 50 }],
+  [rehypeHighlight, { detect: false, ignoreMissing: true }]
+] as ComponentProps<typeof ReactMarkdown>['rehypePlugins']
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noreferrer noopener" className="text-accent underline underline-offset-2">
+      {children}
+    </a>
+  ),
+  pre: ({ children }) => <>{children}</>,
+  code: ({ className, children, node }) => {
+    const isBlock = node?.position && node.position.start.line !== node.position.end.line
+    const language = /language-([\w+-]+)/.exec(className ?? '')?.[1]
+    if (!isBlock && !language) return <code className="rounded bg-zinc-100 px-1 py-0.5 text-[0.9em] dark:bg-zinc-800">{children}</code>
+    return <CodeBlock language={language} className={className}>{children}</CodeBlock>
+  },
+  table: ({ children }) => (
+    <div className="my-3 overflow-x-auto">
+      <table className="min-w-full border-collapse text-sm">{children}</table>
+    </div>
+  ),
+  th: ({ children }) => <th className="border border-zinc-300 px-2 py-1 text-left dark:border-zinc-700">{children}</th>,
+  td: ({ children }) => <td className="border border-zinc-300 px-2 py-1 dark:border-zinc-700">{children}</td>,
+  img: ({ src, alt }) => (typeof src === 'string' && /^(data:image\/|blob:)/.test(src) ? <img src={src} alt={alt ?? ''} className="max-w-full rounded" /> : <span>{alt}</span>)
+}
+
+/** One block, parsed once: memo compares the source text, so finished blocks never re-render. */
+const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      {source}
+    </ReactMarkdown>
+  )
+})
+
+/**
+ * Markdown of a message. While `streaming`, only the last block changes with each update;
+ * earlier blocks keep their key (their start offset) and their memoised tree.
+ */
+export function Markdown({ text }: { text: string }) {
+  const blocks = useMemo(() => splitBlocks(text), [text])
+  return (
+    <div className="markdown space-y-3 leading-relaxed break-words">
+      {blocks.map((block) => (
+        <MarkdownBlock key={block.start} source={block.text} />
+      ))}
+    </div>
+  )
+}

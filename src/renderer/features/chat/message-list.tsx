@@ -1,0 +1,72 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import type { LiveMessage } from '../../../shared/chat/apply-event'
+import { MessageView, type MessageActions } from './message-view'
+import { branchPosition } from './chat-store'
+
+/**
+ * The conversation, virtualised: only the messages near the viewport are in the DOM, so a
+ * conversation of thousands of messages scrolls and streams smoothly. While the reader is at
+ * the bottom, new text keeps the view pinned there; scrolling up stops the pinning.
+ */
+export function MessageList({
+  path,
+  all,
+  streaming,
+  actions,
+  onErrorAction
+}: {
+  path: LiveMessage[]
+  all: LiveMessage[]
+  streaming: Record<string, true>
+  actions: MessageActions
+  onErrorAction(message: LiveMessage): void
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const pinned = useRef(true)
+  const virtualizer = useVirtualizer({
+    count: path.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 140,
+    overscan: 6,
+    getItemKey: (index) => path[index]!.id
+  })
+  const branches = useMemo(() => new Map(path.map((m) => [m.id, branchPosition(all, m)])), [path, all])
+
+  useEffect(() => {
+    const el = scrollRef.current
+    if (!el) return
+    const onScroll = () => {
+      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80
+    }
+    el.addEventListener('scroll', onScroll, { passive: true })
+    return () => el.removeEventListener('scroll', onScroll)
+  }, [])
+
+  const last = path[path.length - 1]
+  const lastSize = last ? JSON.stringify(last.content).length + (last.reasoning?.text.length ?? 0) : 0
+  useLayoutEffect(() => {
+    if (pinned.current && path.length > 0) virtualizer.scrollToIndex(path.length - 1, { align: 'end' })
+  }, [path.length, lastSize, virtualizer])
+
+  return (
+    <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="message-list" role="log" aria-live="polite">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} className="mx-auto w-full max-w-4xl">
+        {virtualizer.getVirtualItems().map((item) => {
+          const message = path[item.index]!
+          return (
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
+              <MessageView
+                message={message}
+                branch={branches.get(message.id)}
+                streaming={Boolean(streaming[message.id])}
+                actions={actions}
+                onErrorAction={onErrorAction}
+              />
+            </div>
+          )
+        })}
+      </div>
+    </div>
+  )
+}

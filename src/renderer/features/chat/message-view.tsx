@@ -1,0 +1,192 @@
+import { memo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { messageText, type Message } from '../../../shared/data/message'
+import { Markdown } from './markdown/markdown'
+import { ErrorCard } from './error-card'
+
+export interface MessageActions {
+  copy(message: Message): void
+  edit(message: Message, text: string): void
+  regenerate(message: Message): void
+  deleteAndRegenerate(message: Message): void
+  remove(message: Message): void
+  continueReply(message: Message): void
+  switchBranch(message: Message, direction: -1 | 1): void
+}
+
+const formatNumber = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString())
+const formatCost = (total: number, currency: string) =>
+  `${currency === 'CNY' ? '¥' : currency === 'USD' ? '$' : `${currency} `}${total < 0.01 ? total.toFixed(6) : total.toFixed(4)}`
+
+function Stats({ message }: { message: Message }) {
+  const { t } = useTranslation()
+  const u = message.usage
+  if (!u && !message.speed && !message.cost) return null
+  return (
+    <div className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="message-stats">
+      {u && (
+        <>
+          <span title={t('chat.stats.input')}>↑ {formatNumber(u.totalInputTokens)}</span>
+          <span title={t('chat.stats.output')}>↓ {formatNumber(u.totalOutputTokens)}</span>
+          {u.inputCachedTokens ? <span>{t('chat.stats.cached', { n: formatNumber(u.inputCachedTokens) })}</span> : null}
+          {u.outputReasoningTokens ? <span>{t('chat.stats.reasoning', { n: formatNumber(u.outputReasoningTokens) })}</span> : null}
+        </>
+      )}
+      {message.cost && <span data-testid="message-cost">{formatCost(message.cost.total, message.cost.currency)}</span>}
+      {message.speed?.tps !== undefined && <span>{t('chat.stats.tps', { n: message.speed.tps.toFixed(1) })}</span>}
+      {message.speed?.ttft !== undefined && <span>{t('chat.stats.ttft', { n: Math.round(message.speed.ttft) })}</span>}
+    </div>
+  )
+}
+
+function Reasoning({ text, durationMs, streaming }: { text: string; durationMs?: number; streaming: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <details className="mb-2 rounded-lg border border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900" open={streaming} data-testid="reasoning">
+      <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium text-zinc-600 select-none dark:text-zinc-400">
+        {streaming ? t('chat.thinking') : durationMs !== undefined ? t('chat.thoughtFor', { s: (durationMs / 1000).toFixed(1) }) : t('chat.thought')}
+      </summary>
+      <div className="border-t border-zinc-200 px-3 py-2 whitespace-pre-wrap text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">{text}</div>
+    </details>
+  )
+}
+
+export interface MessageViewProps {
+  message: Message
+  /** Sibling position for branches: [index, count]. */
+  branch?: [number, number]
+  streaming: boolean
+  actions: MessageActions
+  onErrorAction?(message: Message): void
+}
+
+export const MessageView = memo(function MessageView({ message, branch, streaming, actions, onErrorAction }: MessageViewProps) {
+  const { t } = useTranslation()
+  const [editing, setEditing] = useState<string>()
+  const text = messageText(message.content)
+  const isUser = message.role === 'user'
+  const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs
+  const button = 'rounded px-1.5 py-0.5 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-white'
+  return (
+    <article
+      className={`group px-6 py-3 ${isUser ? 'flex flex-col items-end' : ''}`}
+      data-testid={`message-${message.role}`}
+      data-status={message.status}
+      aria-busy={streaming}
+    >
+      <div className={isUser ? 'max-w-[80%] rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20' : 'max-w-3xl'}>
+        {!isUser && message.modelId && <div className="mb-1 text-xs font-medium text-zinc-500">{message.modelId}</div>}
+        {message.reasoning?.text && <Reasoning text={message.reasoning.text} durationMs={reasoningMs} streaming={streaming && !text} />}
+        {editing !== undefined ? (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault()
+              actions.edit(message, editing)
+              setEditing(undefined)
+            }}
+            className="space-y-2"
+          >
+            <textarea
+              value={editing}
+              onChange={(e) => setEditing(e.target.value)}
+              onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}
+              className="min-h-24 w-[min(40rem,70vw)] rounded-md border border-zinc-300 bg-white p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              autoFocus
+              data-testid="edit-input"
+            />
+            <div className="flex justify-end gap-2 text-xs">
+              <button type="button" onClick={() => setEditing(undefined)} className={button}>
+                {t('chat.cancel')}
+              </button>
+              <button type="submit" className="rounded bg-accent px-2 py-1 text-white" data-testid="edit-save">
+                {isUser ? t('chat.saveAndSend') : t('chat.save')}
+              </button>
+            </div>
+          </form>
+        ) : isUser ? (
+          <div className="whitespace-pre-wrap">{text}</div>
+        ) : (
+          <Markdown text={text} />
+        )}
+        {message.content
+          .filter((p) => p.type === 'image_url')
+          .map((p, i) => (p.type === 'image_url' ? <img key={i} src={p.imageUrl.url} alt="" className="mt-2 max-h-64 rounded-lg" /> : null))}
+        {message.toolCalls && message.toolCalls.length > 0 && (
+          <div className="mt-2 space-y-1" data-testid="tool-calls">
+            {message.toolCalls.map((call) => (
+              <details key={call.id} className="rounded-md border border-zinc-200 text-xs dark:border-zinc-800">
+                <summary className="cursor-pointer px-2 py-1 font-mono">
+                  {t('chat.toolCall')}: {call.function.name}
+                </summary>
+                <pre className="overflow-x-auto px-2 py-1">{call.function.arguments}</pre>
+              </details>
+            ))}
+          </div>
+        )}
+        {message.grounding?.citations && message.grounding.citations.length > 0 && (
+          <ol className="mt-2 space-y-0.5 text-xs" data-testid="citations">
+            {message.grounding.citations.map((c, i) => (
+              <li key={c.url}>
+                [{i + 1}]{' '}
+                <a href={c.url} target="_blank" rel="noreferrer noopener" className="text-accent underline">
+                  {c.title || c.url}
+                </a>
+              </li>
+            ))}
+          </ol>
+        )}
+        {streaming && !text && !message.reasoning?.text && (
+          <div className="flex gap-1 py-2" aria-label={t('chat.waiting')}>
+            <span className="size-1.5 animate-bounce rounded-full bg-zinc-400" />
+            <span className="size-1.5 animate-bounce rounded-full bg-zinc-400 [animation-delay:120ms]" />
+            <span className="size-1.5 animate-bounce rounded-full bg-zinc-400 [animation-delay:240ms]" />
+          </div>
+        )}
+        {message.error && <ErrorCard error={message.error} message={message} onAction={onErrorAction} />}
+        {message.status === 'interrupted' && !message.error && (
+          <div className="mt-2 flex items-center gap-2 text-xs text-amber-700 dark:text-amber-400" data-testid="interrupted">
+            {t('chat.interrupted')}
+            <button className="rounded border border-current px-2 py-0.5" onClick={() => actions.continueReply(message)}>
+              {t('chat.continue')}
+            </button>
+          </div>
+        )}
+        {!isUser && <Stats message={message} />}
+      </div>
+      {!streaming && editing === undefined && (
+        <div className="mt-1 flex items-center gap-1 text-xs text-zinc-500 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+          {branch && branch[1] > 1 && (
+            <span className="mr-1 flex items-center gap-1" data-testid="branch-switch">
+              <button className={button} aria-label={t('chat.previousVersion')} onClick={() => actions.switchBranch(message, -1)} disabled={branch[0] === 0}>
+                ‹
+              </button>
+              {branch[0] + 1}/{branch[1]}
+              <button className={button} aria-label={t('chat.nextVersion')} onClick={() => actions.switchBranch(message, 1)} disabled={branch[0] === branch[1] - 1}>
+                ›
+              </button>
+            </span>
+          )}
+          <button className={button} onClick={() => actions.copy(message)} data-testid="op-copy">
+            {t('chat.copy')}
+          </button>
+          <button className={button} onClick={() => setEditing(text)} data-testid="op-edit">
+            {t('chat.edit')}
+          </button>
+          {!isUser && (
+            <>
+              <button className={button} onClick={() => actions.regenerate(message)} data-testid="op-regenerate">
+                {t('chat.regenerate')}
+              </button>
+              <button className={button} onClick={() => actions.deleteAndRegenerate(message)} data-testid="op-delete-regenerate">
+                {t('chat.deleteAndRegenerate')}
+              </button>
+            </>
+          )}
+          <button className={button} onClick={() => actions.remove(message)} data-testid="op-delete">
+            {t('chat.delete')}
+          </button>
+        </div>
+      )}
+    </article>
+  )
+})

@@ -1,0 +1,60 @@
+import { z } from 'zod'
+import { call, stream } from '../define'
+import type { Conversation } from '../../data/conversation'
+import type { CostBreakdown } from '../../data/cost'
+import type { Message } from '../../data/message'
+import type { Agent } from '../../data/agent'
+import type { StreamEvent } from '../../stream/events'
+
+/** The first event of every reply stream: what was created, so the UI can show it at once. */
+export type ChatStreamEvent =
+  | { type: 'reply'; data: { conversation: Conversation; userMessage?: Message; assistantMessage: Message } }
+  | { type: 'title'; data: { conversationId: string; title: string } }
+  | { type: 'cost'; data: CostBreakdown }
+  | StreamEvent
+
+export interface ActiveReply {
+  streamId: string
+  conversationId: string
+  messageId: string
+}
+
+const id = z.string().min(1).max(200)
+const image = z.object({ dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,/, 'must be a data URL of a PNG, JPEG, WebP or GIF image').max(30_000_000) })
+
+export const chatProcedures = {
+  /** Sends a user message (creating the conversation if needed) and streams the reply. */
+  'chat.send': stream<ChatStreamEvent, Message>()(
+    z
+      .object({
+        conversationId: id.optional(),
+        agentId: id.optional(),
+        /** The message this one follows; defaults to the conversation's newest message. */
+        parentId: id.optional(),
+        text: z.string().max(2_000_000),
+        images: z.array(image).max(16).optional(),
+        providerId: id.optional(),
+        modelId: id.optional()
+      })
+      .strict()
+      .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0, { message: 'a message needs text or an image', path: ['text'] })
+  ),
+  /** A new reply to the same user message; the earlier one stays as a branch. */
+  'chat.regenerate': stream<ChatStreamEvent, Message>()(
+    z.object({ messageId: id, deleteOld: z.boolean().optional(), providerId: id.optional(), modelId: id.optional() }).strict()
+  ),
+  /** A user message edited: a new branch from the same parent, and a reply to it. */
+  'chat.editAndResend': stream<ChatStreamEvent, Message>()(z.object({ messageId: id, text: z.string().min(1).max(2_000_000) }).strict()),
+  /** Continue an interrupted reply from its partial text. */
+  'chat.continue': stream<ChatStreamEvent, Message>()(z.object({ messageId: id }).strict()),
+  /** Replies still streaming, so a reloaded window can re-attach to them. */
+  'chat.active': call<ActiveReply[]>()(z.object({}).strict()),
+  /** Stop a reply (Esc). */
+  'chat.stop': call<boolean>()(z.object({ messageId: id }).strict()),
+  /** Agents with their conversations, newest first, pinned on top (the sidebar). */
+  'chat.sidebar': call<{ agents: Agent[]; conversations: Conversation[]; defaultAgentId: string }>()(z.object({}).strict()),
+  /** Every message of a conversation (all branches), oldest first. */
+  'chat.messages': call<Message[]>()(z.object({ conversationId: id }).strict()),
+  /** Deletes a message; what followed it is re-attached to its parent, so no later turn is lost. */
+  'chat.deleteMessage': call<number>()(z.object({ messageId: id }).strict())
+} as const

@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import { call } from '../define'
+
+/** A provider as Settings and the model picker show it. Keys never leave the core: only hasKey/last4. */
+export interface ProviderSummary {
+  id: string
+  name: string
+  sdkType: string
+  enabled: boolean
+  hasKey: boolean
+  last4?: string
+  /** False when no OS keychain answered: the key lives in memory until the app quits. */
+  keyPersistent: boolean
+  baseURL?: string
+  defaultBaseURL?: string
+  proxyPlaceholder?: string
+  apiKeyUrl?: string
+  /** A local server (Ollama, LM Studio, vLLM, Xinference): no key needed. */
+  local: boolean
+  /** For local servers: whether it answers now. */
+  running?: boolean
+  /** Usable in chat now: has a key (or needs none) and, if local, is running. */
+  available: boolean
+  canFetchModels: boolean
+}
+
+export interface PickerModel {
+  id: string
+  displayName: string
+  providerId: string
+  type: string
+  enabled: boolean
+  source: 'builtin' | 'remote' | 'custom'
+  contextWindowTokens?: number
+  maxOutput?: number
+  abilities: { vision?: boolean; functionCall?: boolean; reasoning?: boolean; search?: boolean; imageOutput?: boolean }
+  /** Price per million tokens in `currency`. */
+  price?: { input?: number; output?: number; currency: string }
+  extendParams?: string[]
+}
+
+export interface PickerGroup {
+  provider: ProviderSummary
+  models: PickerModel[]
+}
+
+const providerId = z.string().min(1).max(100).regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a provider id such as openai or ollama')
+
+export const providerProcedures = {
+  'providers.list': call<ProviderSummary[]>()(z.object({}).strict()),
+  /** Providers with their models (enabled flag on each); by default only the available providers. */
+  'providers.picker': call<PickerGroup[]>()(z.object({ all: z.boolean().optional(), type: z.enum(['chat', 'image']).optional() }).strict()),
+  'providers.models': call<PickerModel[]>()(z.object({ providerId }).strict()),
+  /** Stores a key in the OS keychain (write-only). */
+  'providers.setKey': call<ProviderSummary>()(z.object({ providerId, apiKey: z.string().trim().min(1, 'the key is empty').max(10_000) }).strict()),
+  'providers.removeKey': call<ProviderSummary>()(z.object({ providerId }).strict()),
+  'providers.update': call<ProviderSummary>()(
+    z
+      .object({
+        providerId,
+        enabled: z.boolean().optional(),
+        baseURL: z
+          .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com/v1' })])
+          .optional()
+      })
+      .strict()
+  ),
+  'providers.setModelEnabled': call<PickerModel[]>()(z.object({ providerId, modelId: z.string().min(1).max(300), enabled: z.boolean() }).strict()),
+  /** Fetches the provider's model list and keeps it with the settings. */
+  'providers.fetchModels': call<{ models: PickerModel[]; warning?: string }>()(z.object({ providerId }).strict()),
+  /** Test connection: one tiny request with the provider's check model. */
+  'providers.test': call<{ ok: true; modelId: string; ms: number }>()(z.object({ providerId, modelId: z.string().min(1).max(300).optional() }).strict())
+} as const
