@@ -139,10 +139,11 @@ export class DetectionService {
         if (found.version) status.version = found.version
         if (found.modelCount !== undefined) status.modelCount = found.modelCount
       } else {
+        status.reasonCode = 'wrongServer'
         status.reason = `Something answers at this address, but it is not ${LOCAL_SERVER_LABELS[kind]}.`
       }
     } catch (error) {
-      status.reason = describeFailure(error, controller.signal.aborted, this.timeoutMs)
+      Object.assign(status, describeFailure(error, controller.signal.aborted, this.timeoutMs))
     } finally {
       clearTimeout(timer)
     }
@@ -151,10 +152,10 @@ export class DetectionService {
   }
 }
 
-function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `No answer within ${timeoutMs} ms.`
+function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): Pick<LocalServerStatus, 'reason' | 'reasonCode'> {
+  if (timedOut) return { reasonCode: 'timeout', reason: `No answer within ${timeoutMs} ms.` }
   const code = (error as { cause?: { code?: string } })?.cause?.code
-  if (code === 'ECONNREFUSED') return 'Not running (connection refused).'
-  if (code === 'ENOTFOUND') return 'The host name does not resolve.'
-  return error instanceof Error ? `Not reachable: ${error.message}` : 'Not reachable.'
+  if (code === 'ECONNREFUSED') return { reasonCode: 'refused', reason: 'Not running (connection refused).' }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { reasonCode: 'unresolved', reason: 'The host name does not resolve.' }
+  return { reasonCode: 'unreachable', reason: error instanceof Error ? `Not reachable: ${error.message}` : 'Not reachable.' }
 }

@@ -29,7 +29,9 @@ export interface LocalServerStatus {
   version?: string
   /** Models the server offers, when its list answered. */
   modelCount?: number
-  /** Why it is not running (refused, timed out, not this kind of server…). */
+  /** Why it is not running, as a code the UI translates… */
+  reasonCode?: 'refused' | 'timeout' | 'unresolved' | 'wrongServer' | 'unreachable'
+  /** …and in English with the detail (a tooltip, logs). */
   reason?: string
   latencyMs?: number
   checkedAt: number

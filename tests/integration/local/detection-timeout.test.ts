@@ -17,6 +17,7 @@ describe('DetectionService timeouts', () => {
     expect(performance.now() - started).toBeLessThan(1500)
     expect(status).toMatchObject({ kind: 'xinference', running: false, custom: true })
     expect(status.reason).toMatch(/No answer within 200 ms/)
+    expect(status.reasonCode).toBe('timeout')
     for (const s of sockets) s.destroy()
     silent.close()
   })

@@ -31,7 +31,7 @@ function ServerCard({ server }: { server: LocalServerStatus }) {
             {server.modelCount !== undefined && <> · {t('local.models', { count: server.modelCount })}</>}
           </>
         ) : (
-          <span title={server.reason}>{server.reason}</span>
+          <span title={server.reason}>{server.reasonCode ? t(`local.reason.${server.reasonCode}`, { name: LOCAL_SERVER_LABELS[server.kind] }) : server.reason}</span>
         )}
       </div>
       {editing ? (
