@@ -123,10 +123,31 @@ describe('anthropic runtime against a fake Messages API', () => {
         : { status: 404, body: '' }
     )
     const result = await runtime().models!()
-    expect(result.models).toEqual([{ id: 'claude-3-5-haiku-20241022', displayName: 'Claude Haiku 3.5', type: 'chat', enabled: true, releasedAt: '2024-10-22', maxOutput: 8192 }])
+    expect(result.models).toHaveLength(1)
+    expect(result.models[0]).toMatchObject({ id: 'claude-3-5-haiku-20241022', displayName: 'Claude Haiku 3.5', type: 'chat', releasedAt: '2024-10-22', maxOutput: 8192 })
     const req = server.requests.at(-1)!
     expect(req.headers['x-api-key']).toBe(KEY)
     expect(req.headers['anthropic-version']).toBeTruthy()
+  })
+
+  it('cancels mid-stream: the text so far, then ProviderBizError "Request was cancelled" and stop cancelled', async () => {
+    server.handle(() => ({ headers: SSE_HEADERS, chunks: anthropicTextReply(['first']).slice(0, 4), stallMs: 5000 }))
+    const controller = new AbortController()
+    const events: StreamEvent[] = []
+    for await (const e of runtime().chat!({ model: 'claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal, maxRetries: 0 })) {
+      events.push(e)
+      if (e.type === 'text') controller.abort()
+    }
+    expect(events.filter((e) => e.type === 'text').map((e) => e.data)).toEqual(['first'])
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ data: { errorType: 'ProviderBizError', message: 'Request was cancelled' } })
+    expect(events.find((e) => e.type === 'stop')?.data).toBe('cancelled')
+  })
+
+  it('ends a stream that stalls after the headers with the idle watchdog', async () => {
+    server.handle(() => ({ headers: SSE_HEADERS, chunks: anthropicTextReply(['slow']).slice(0, 4), stallMs: 5000 }))
+    const events = await collect(runtime().chat!({ model: 'claude-3-5-haiku-20241022', messages: [{ role: 'user', content: 'hi' }] }, { idleTimeoutMs: 300, maxRetries: 0 }))
+    expect(events.filter((e) => e.type === 'text').map((e) => e.data)).toEqual(['slow'])
+    expect(events.find((e) => e.type === 'stop')?.data).toBe('interrupted')
   })
 
   it('refuses to start without a key', () => {

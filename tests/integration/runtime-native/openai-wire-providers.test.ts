@@ -119,10 +119,12 @@ describe('azure ai', () => {
 describe('hugging face', () => {
   const hf = () => createHuggingFaceRuntime({ apiKey: KEY, baseURL: `${server.url}/v1` }, { providerId: 'huggingface' })
 
-  it('drops top_p outside 0.01..0.99 and keeps it inside', async () => {
+  it('clamps top_p into 0.01..0.99', async () => {
     server.handle(() => ({ headers: SSE_HEADERS, chunks: openAIChatReply(['x']) }))
     await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 1 })
-    expect((server.requests.at(-1)!.json as any).top_p).toBeUndefined()
+    expect((server.requests.at(-1)!.json as any).top_p).toBe(0.99)
+    await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 0 })
+    expect((server.requests.at(-1)!.json as any).top_p).toBe(0.01)
     await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 0.5 })
     expect((server.requests.at(-1)!.json as any).top_p).toBe(0.5)
     expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`)

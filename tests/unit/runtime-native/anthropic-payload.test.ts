@@ -81,3 +81,24 @@ describe('Anthropic payload', () => {
     })
   })
 })
+
+describe('Anthropic web search results', () => {
+  it('become grounding with the query; the server tool call is never a tool call for the caller', async () => {
+    const { createAnthropicStreamTransformer } = await import('../../../src/core/runtime/providers/anthropic/anthropic-stream-transformer')
+    const t = createAnthropicStreamTransformer()
+    const events = [
+      { type: 'message_start', message: { id: 'm', usage: { input_tokens: 1, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query": "weather pa' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: 'ris"}' } },
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://a.example', title: 'A' }] }
+      },
+      { type: 'content_block_stop', index: 1 }
+    ].flatMap((c) => t.push(c as never))
+    expect(events).toEqual([{ type: 'grounding', data: { citations: [{ url: 'https://a.example', title: 'A' }], searchQueries: ['weather paris'] } }])
+  })
+})

@@ -1,9 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk'
+import { loadProviderModels } from '../../../../shared/catalogue/loader'
+import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import { requireApiKey } from '../../credentials'
 import { mapProviderError } from '../../errors/map-provider-error'
 import { runChatStream } from '../../stream/run-chat-stream'
-import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory, RemoteModelCard } from '../../types'
+import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
 import type { AnthropicStreamChunk } from './anthropic-stream-transformer'
 import { anthropicChunkTransformer } from './anthropic-chunk-transformer'
 import { claudeMaxOutput } from './anthropic-models'
@@ -12,9 +14,6 @@ import { buildAnthropicPayload, type AnthropicChatMessage, type AnthropicPayload
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com'
 
 export type AnthropicRuntimeSettings = AnthropicPayloadOptions
-
-/** `created_at` is an ISO date; the list shows the day only. */
-const toDay = (iso: string | undefined) => (iso ? iso.slice(0, 10) : undefined)
 
 /**
  * Anthropic Messages API through @anthropic-ai/sdk. SDK retries are off: runChatStream
@@ -57,20 +56,18 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
       },
 
       async models(options?: CallOptions): Promise<ModelsResult> {
+        const fetched: FetchedModel[] = []
         try {
-          const models: RemoteModelCard[] = []
           for await (const m of client(options).models.list({ limit: 1000 }, { signal: options?.signal })) {
-            const card: RemoteModelCard = { id: m.id, displayName: m.display_name, type: 'chat', enabled: true }
-            const released = toDay(m.created_at)
-            if (released) card.releasedAt = released
             const maxOutput = claudeMaxOutput(m.id)
-            if (maxOutput) card.maxOutput = maxOutput
-            models.push(card)
+            fetched.push({ id: m.id, displayName: m.display_name, type: 'chat', created: m.created_at, ...(maxOutput ? { maxOutput } : {}) })
           }
-          return { models }
         } catch (error) {
           throw new AppErrorException(mapError(error, options?.signal?.aborted))
         }
+        // Display names, context windows and abilities come from the built-in list when it knows the id.
+        const builtin = await loadProviderModels(provider).catch(() => [])
+        return { models: processModelList(fetched, { builtin }) }
       }
     }
   }

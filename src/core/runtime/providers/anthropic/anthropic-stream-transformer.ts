@@ -18,6 +18,8 @@ export interface AnthropicStreamChunk {
     data?: string | null
     id?: string
     name?: string
+    /** web_search_tool_result: the pages found. */
+    content?: Array<{ type?: string; url?: string; title?: string }> | { type?: string; error_code?: string }
   }
   delta?: {
     type?: string
@@ -48,6 +50,9 @@ export function createAnthropicStreamTransformer(): AnthropicStreamTransformer {
   let finished = false
   const toolIndexByBlock = new Map<number, number>()
   const toolIdByBlock = new Map<number, string>()
+  /** Server-side web search calls: their input JSON carries the query shown with the results. */
+  const searchInputByBlock = new Map<number, string>()
+  const searchQueries: string[] = []
 
   const toolDelta = (block: number, args: string): ToolCall[] | undefined => {
     const index = toolIndexByBlock.get(block)
@@ -73,15 +78,23 @@ export function createAnthropicStreamTransformer(): AnthropicStreamTransformer {
         if (block.type === 'redacted_thinking' && block.data) {
           return [{ type: 'reasoning', data: '', signature: block.data, redacted: true }]
         }
-        if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+        if (block.type === 'server_tool_use') {
+          // Server tools (web search) run at Anthropic: never a tool call for the caller to execute.
+          searchInputByBlock.set(chunk.index ?? 0, '')
+          return []
+        }
+        if (block.type === 'tool_use') {
           const blockIndex = chunk.index ?? 0
           const index = toolIndexByBlock.size
           const id = block.id ?? `toolu_${blockIndex}`
           toolIndexByBlock.set(blockIndex, index)
           toolIdByBlock.set(blockIndex, id)
-          // Server tools (web search) run at Anthropic; the caller must not execute them.
-          if (block.type === 'server_tool_use') return []
           return [{ type: 'tool_calls', data: [{ id, type: 'function', index, function: { name: block.name ?? '', arguments: '' } }] }]
+        }
+        if (block.type === 'web_search_tool_result' && Array.isArray(block.content)) {
+          const citations = block.content.filter((r) => r.url).map((r) => ({ url: r.url!, ...(r.title ? { title: r.title } : {}) }))
+          if (citations.length === 0) return []
+          return [{ type: 'grounding', data: { citations, ...(searchQueries.length ? { searchQueries: [...searchQueries] } : {}) } }]
         }
         return []
       }
@@ -96,7 +109,12 @@ export function createAnthropicStreamTransformer(): AnthropicStreamTransformer {
           case 'signature_delta':
             return delta.signature ? [{ type: 'reasoning', data: '', signature: delta.signature }] : []
           case 'input_json_delta': {
-            const calls = toolDelta(chunk.index ?? 0, delta.partial_json ?? '')
+            const block = chunk.index ?? 0
+            if (searchInputByBlock.has(block)) {
+              searchInputByBlock.set(block, searchInputByBlock.get(block)! + (delta.partial_json ?? ''))
+              return []
+            }
+            const calls = toolDelta(block, delta.partial_json ?? '')
             return calls ? [{ type: 'tool_calls', data: calls }] : []
           }
           default:
@@ -119,8 +137,21 @@ export function createAnthropicStreamTransformer(): AnthropicStreamTransformer {
         if (stopped) return []
         stopped = true
         return [{ type: 'stop', data: 'message_stop' }]
+      case 'content_block_stop': {
+        const input = searchInputByBlock.get(chunk.index ?? 0)
+        if (input !== undefined) {
+          try {
+            const query = (JSON.parse(input || '{}') as { query?: unknown }).query
+            if (typeof query === 'string' && query) searchQueries.push(query)
+          } catch {
+            // a partial or odd input only loses the query label, never the reply
+          }
+          searchInputByBlock.delete(chunk.index ?? 0)
+        }
+        return []
+      }
       default:
-        // ping, content_block_stop and block types we do not know carry nothing for the user.
+        // ping and block types we do not know carry nothing for the user.
         return []
     }
   }

@@ -1,4 +1,6 @@
 import { GoogleGenAI } from '@google/genai'
+import { loadProviderModels } from '../../../../shared/catalogue/loader'
+import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import { requireApiKey } from '../../credentials'
 import { runChatStream } from '../../stream/run-chat-stream'
@@ -11,8 +13,7 @@ import type {
   EmbeddingsResult,
   ModelsResult,
   ProviderFactory,
-  ProviderRuntime,
-  RemoteModelCard
+  ProviderRuntime
 } from '../../types'
 import { buildGoogleConfig, loadImageWith, toGoogleContents } from './build-google-request'
 import { googleChunkTransformer } from './google-chunk-transformer'
@@ -70,22 +71,26 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
     },
 
     async models(options?: CallOptions): Promise<ModelsResult> {
+      const fetched: FetchedModel[] = []
       try {
-        const models: RemoteModelCard[] = []
         const pager = await source.client(options).models.list({ config: { pageSize: 1000, ...(options?.signal ? { abortSignal: options.signal } : {}) } })
         for await (const m of pager) {
           const id = (m.name ?? '').replace(/^models\//, '')
           if (!id) continue
-          const card: RemoteModelCard = { id, displayName: m.displayName ?? id, enabled: true, type: id.startsWith('imagen') ? 'image' : id.includes('embedding') ? 'embedding' : 'chat' }
-          if (m.inputTokenLimit) card.contextWindowTokens = m.inputTokenLimit + (m.outputTokenLimit ?? 0)
-          if (m.outputTokenLimit) card.maxOutput = m.outputTokenLimit
-          if (m.description) card.description = m.description
-          models.push(card)
+          fetched.push({
+            id,
+            type: id.startsWith('imagen') ? 'image' : id.includes('embedding') ? 'embedding' : 'chat',
+            ...(m.displayName ? { displayName: m.displayName } : {}),
+            ...(m.inputTokenLimit ? { contextWindowTokens: m.inputTokenLimit + (m.outputTokenLimit ?? 0) } : {}),
+            ...(m.outputTokenLimit ? { maxOutput: m.outputTokenLimit } : {}),
+            ...(m.description ? { description: m.description } : {})
+          })
         }
-        return { models }
       } catch (error) {
         return fail(error, options)
       }
+      const builtin = await loadProviderModels(provider).catch(() => [])
+      return { models: processModelList(fetched, { builtin }) }
     },
 
     async embeddings(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult> {

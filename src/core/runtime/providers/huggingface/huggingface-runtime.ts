@@ -4,7 +4,7 @@ import { processModelList } from '../../../../shared/catalogue/model-list'
 import { loadProviderModels } from '../../../../shared/catalogue/loader'
 import { requireApiKey } from '../../credentials'
 import { mapProviderError, readErrorFacts } from '../../errors/map-provider-error'
-import { baseChatBody } from '../../openai-compatible/payload-rules'
+import { baseChatBody, clamp } from '../../openai-compatible/payload-rules'
 import { runtimeError } from '../../runtime-error'
 import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
 import { openAIWireChat } from '../azure/openai-wire-chat'
@@ -12,9 +12,9 @@ import { openAIWireChat } from '../azure/openai-wire-chat'
 /** Hugging Face's OpenAI-compatible inference router. */
 export const HUGGINGFACE_DEFAULT_BASE_URL = 'https://router.huggingface.co/v1'
 
-/** top_p is dropped unless inside 0.01..0.99 (providers.md §5: TGI rejects 0 and 1). */
+/** top_p clamped into 0.01..0.99 (providers.md §5): TGI rejects exactly 0 and 1. */
 export function huggingFaceTopP(topP: number | undefined): number | undefined {
-  return topP !== undefined && topP >= 0.01 && topP <= 0.99 ? topP : undefined
+  return topP === undefined || !Number.isFinite(topP) ? undefined : clamp(topP, 0.01, 0.99)
 }
 
 /** The two stream error texts Hugging Face sends in place of a status (providers.md §8). */
@@ -55,6 +55,7 @@ export const createHuggingFaceRuntime: ProviderFactory = (credentials, context) 
           const body = baseChatBody(request)
           const topP = huggingFaceTopP(body.top_p)
           if (topP === undefined) delete body.top_p
+          else body.top_p = topP
           return body
         }
       })
