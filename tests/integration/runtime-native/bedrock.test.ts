@@ -45,6 +45,7 @@ describe('bedrock runtime against a fake event-stream server', () => {
     expect(body.max_tokens).toBe(4096)
     expect(body.temperature).toBe(0.4)
     expect(body.model).toBeUndefined()
+    expect(JSON.stringify(body)).not.toContain('cache_control')
   })
 
   it('streams Llama with max_gen_len 400 by default and halved temperature', async () => {

@@ -51,3 +51,12 @@ describe('Gemini contents', () => {
     ] as any)
   })
 })
+
+describe('Gemini image-output models', () => {
+  it('ask for TEXT and IMAGE and get no thinking config', () => {
+    const config = buildGoogleConfig({ model: 'gemini-2.5-flash-image-preview', messages: [] })
+    expect(config.responseModalities).toEqual(['TEXT', 'IMAGE'])
+    expect(config.thinkingConfig).toBeUndefined()
+    expect(buildGoogleConfig({ model: 'gemini-2.5-flash', messages: [] }).responseModalities).toBeUndefined()
+  })
+})

@@ -18,7 +18,13 @@ export const BEDROCK_LLAMA_DEFAULT_MAX_GEN_LEN = 400
 export function buildBedrockClaudeBody(request: ChatRequest & { messages: AnthropicChatMessage[] }): Record<string, unknown> {
   const thinking = request.thinking?.type === 'enabled'
   const payload = buildAnthropicPayload(
-    { ...request, max_tokens: request.max_tokens ?? (thinking ? undefined : BEDROCK_CLAUDE_DEFAULT_MAX_TOKENS) },
+    {
+      ...request,
+      max_tokens: request.max_tokens ?? (thinking ? undefined : BEDROCK_CLAUDE_DEFAULT_MAX_TOKENS),
+      // Only some Claude versions on Bedrock accept cache_control (older ones reject the
+      // request), so caching is opt-in here rather than on by default as on Anthropic.
+      enabledContextCaching: request.enabledContextCaching === true
+    },
     { maxOutput: BEDROCK_CLAUDE_DEFAULT_MAX_TOKENS }
   )
   const { model: _model, ...body } = payload

@@ -92,7 +92,11 @@ export function buildGoogleConfig(request: ChatRequest, systemInstruction?: stri
   if (request.top_p !== undefined) config.topP = request.top_p
   if (request.max_tokens !== undefined) config.maxOutputTokens = request.max_tokens
 
-  if (supportsThinking(request.model)) {
+  // Image-output models answer with text and images only when asked for both.
+  const imageOutput = /-image(-|$)/.test(request.model)
+  if (imageOutput) config.responseModalities = ['TEXT', 'IMAGE']
+
+  if (supportsThinking(request.model) && !imageOutput) {
     const thinking: Record<string, unknown> = { includeThoughts: true }
     const wanted = request.thinking?.type === 'disabled' ? 0 : request.thinking?.budget_tokens
     const budget = clampThinkingBudget(request.model, wanted)
