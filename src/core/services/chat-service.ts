@@ -156,6 +156,8 @@ export class ChatService {
     if (params.frequencyPenalty !== undefined) request.frequency_penalty = params.frequencyPenalty
     if (params.reasoningEffort) request.reasoning_effort = params.reasoningEffort as ChatRequest['reasoning_effort']
     if (params.thinkingBudget !== undefined) request.thinking = { type: 'enabled', budget_tokens: params.thinkingBudget }
+    const verbosity = params.extra?.['textVerbosity']
+    if (verbosity === 'low' || verbosity === 'medium' || verbosity === 'high') request.verbosity = verbosity
     return request
   }
 

@@ -120,6 +120,17 @@ export class ProviderService {
     const overrides = settings.modelOverrides
     const out = new Map<string, PickerModel>()
     for (const m of builtin) out.set(m.id, toPickerModel(providerId, m, 'builtin', overrides[m.id]?.enabled ?? m.enabled))
+    if (isLocal(providerId) && (await this.localStatus(providerId))?.running) {
+      // What a local server has installed is what the user can chat with: list it live.
+      const installed = await this.runtime(providerId)
+        .then((r) => r.models?.({ signal: AbortSignal.timeout(3000) }))
+        .catch(() => undefined)
+      const processed = processModelList(
+        (installed?.models ?? []).map((m) => ({ ...m, enabled: m.enabled ?? true, type: m.type === 'embedding' ? 'embedding' : 'chat' })),
+        { builtin, stored: Object.entries(overrides).map(([id, o]) => ({ id, enabled: o.enabled })) }
+      )
+      for (const m of processed) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? m.enabled))
+    }
     if (settings.fetchedModels.length > 0) {
       const processed = processModelList(storedToFetched(settings.fetchedModels), {
         builtin,

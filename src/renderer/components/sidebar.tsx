@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useRouter, type RouteName } from '../stores/router-store'
+import { RunningPullsIndicator } from '../features/local-models/running-pulls-indicator'
 
 const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'settings'; icon: string }[] = [
   { route: 'chat', key: 'chat', icon: 'M4 5h16v11H8l-4 4z' },
@@ -41,6 +42,9 @@ export function Sidebar() {
           </a>
         )
       })}
+      <div className="mt-auto">
+        <RunningPullsIndicator />
+      </div>
     </nav>
   )
 }

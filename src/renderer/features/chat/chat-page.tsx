@@ -11,6 +11,7 @@ import { ErrorCard, errorAction } from './error-card'
 import { MessageList } from './message-list'
 import type { MessageActions } from './message-view'
 import { ModelPicker } from './model-picker'
+import { AgentSettingsDialog } from './agent-settings-dialog'
 
 const EMPTY: Message[] = []
 
@@ -18,7 +19,8 @@ export function ChatPage() {
   const { t } = useTranslation()
   const route = useRouter((s) => s.route)
   const conversationId = route.name === 'chat' ? route.params[0] : undefined
-  const { conversations, agents, defaultAgentId, streaming, branch, sendError } = useChat()
+  const { conversations, agents, defaultAgentId, agentId, streaming, branch, sendError } = useChat()
+  const [agentOpen, setAgentOpen] = useState(false)
   const all = useChat((s) => (conversationId ? (s.messages[conversationId] ?? EMPTY) : EMPTY))
   const picker = useProviders((s) => s.picker)
   const [keyFor, setKeyFor] = useState<{ providerId: string; retry(): void }>()
@@ -28,7 +30,7 @@ export function ChatPage() {
   }, [conversationId])
 
   const conversation = conversations.find((c) => c.id === conversationId)
-  const agent = agents.find((a) => a.id === (conversation?.agentId ?? defaultAgentId))
+  const agent = agents.find((a) => a.id === (conversation?.agentId ?? agentId ?? defaultAgentId))
   const current =
     conversation?.providerId && conversation.modelId
       ? { providerId: conversation.providerId, modelId: conversation.modelId }
@@ -90,7 +92,20 @@ export function ChatPage() {
           <h1 className="truncate text-base font-semibold" data-testid="conversation-title">
             {conversation?.title ?? t('chat.newChat')}
           </h1>
-          <ModelPicker current={current} onPick={(p, m) => void chatActions.setModel(p, m)} />
+          <div className="flex items-center gap-2">
+            <ModelPicker current={current} onPick={(p, m) => void chatActions.setModel(p, m)} />
+            {agent && (
+              <button
+                onClick={() => setAgentOpen(true)}
+                aria-label={t('agent.settings')}
+                title={t('agent.settings')}
+                data-testid="open-agent-settings"
+                className="rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              >
+                {agent.name}
+              </button>
+            )}
+          </div>
         </header>
         {path.length === 0 ? (
           <div className="grid flex-1 place-items-center p-8 text-center">
@@ -124,6 +139,7 @@ export function ChatPage() {
           onStop={() => chatActions.stop()}
         />
       </section>
+      {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}
       {keyFor && <ApiKeyDialog providerId={keyFor.providerId} open onClose={() => setKeyFor(undefined)} onRetry={keyFor.retry} />}
     </div>
   )

@@ -16,6 +16,8 @@ interface ChatState {
   agents: Agent[]
   conversations: Conversation[]
   defaultAgentId?: string
+  /** The agent whose conversations the sidebar shows and new chats use. */
+  agentId?: string
   currentId?: string
   /** Every message of the loaded conversations, all branches. */
   messages: Record<string, LiveMessage[]>
@@ -123,7 +125,13 @@ function follow(start: (handlers: Parameters<ReturnType<typeof bridge>['attach']
 export const chatActions = {
   async load() {
     const sidebar = await bridge().call('chat.sidebar', {})
-    if (sidebar.ok) useChat.setState({ agents: sidebar.value.agents, conversations: sidebar.value.conversations, defaultAgentId: sidebar.value.defaultAgentId })
+    if (sidebar.ok)
+      useChat.setState((s) => ({
+        agents: sidebar.value.agents,
+        conversations: sidebar.value.conversations,
+        defaultAgentId: sidebar.value.defaultAgentId,
+        agentId: s.agentId ?? sidebar.value.defaultAgentId
+      }))
     const active = await bridge().call('chat.active', {})
     if (active.ok) for (const reply of active.value) chatActions.attach(reply)
   },
@@ -134,8 +142,20 @@ export const chatActions = {
     follow((handlers) => bridge().attach('chat.send', reply.streamId, handlers, 0))
   },
 
+  selectAgent(agentId: string) {
+    useChat.setState({ agentId })
+  },
+
+  async createAgent(name: string) {
+    const result = await bridge().call('data.agents.create', { name })
+    if (result.ok) useChat.setState((s) => ({ agents: [...s.agents, result.value], agentId: result.value.id }))
+    return result
+  },
+
   async open(conversationId: string | undefined) {
     useChat.setState({ currentId: conversationId, sendError: undefined })
+    const conversation = useChat.getState().conversations.find((c) => c.id === conversationId)
+    if (conversation) useChat.setState({ agentId: conversation.agentId })
     if (!conversationId) return
     const result = await bridge().call('chat.messages', { conversationId })
     if (!result.ok) return
@@ -147,7 +167,7 @@ export const chatActions = {
   },
 
   send(text: string, images: { dataUrl: string }[] = [], model?: { providerId: string; modelId: string }) {
-    const { currentId, messages, defaultAgentId } = useChat.getState()
+    const { currentId, messages, agentId, defaultAgentId } = useChat.getState()
     const visible = currentId ? visiblePath(messages[currentId] ?? [], useChat.getState().branch) : []
     const parentId = visible[visible.length - 1]?.id
     useChat.setState({ sendError: undefined })
@@ -155,7 +175,7 @@ export const chatActions = {
       bridge().stream(
         'chat.send',
         {
-          ...(currentId ? { conversationId: currentId } : { agentId: defaultAgentId }),
+          ...(currentId ? { conversationId: currentId } : { agentId: agentId ?? defaultAgentId }),
           ...(parentId ? { parentId } : {}),
           text,
           ...(images.length ? { images } : {}),
@@ -250,7 +270,8 @@ export const chatActions = {
   },
 
   async setModel(providerId: string, modelId: string) {
-    const { currentId, defaultAgentId } = useChat.getState()
+    const { currentId, agentId: selected, defaultAgentId: fallback } = useChat.getState()
+    const defaultAgentId = selected ?? fallback
     if (currentId) {
       const result = await bridge().call('data.conversations.update', { id: currentId, patch: { providerId, modelId } })
       if (result.ok) useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === currentId ? result.value : c)) }))

@@ -1,22 +1,60 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { isPictureAvatar } from './avatar'
 import { chatActions, sortConversations, useChat } from './chat-store'
 
 /** Conversations of the agents, with search, rename, pin and delete (undoable). */
 export function ConversationList() {
   const { t } = useTranslation()
   const conversations = useChat((s) => s.conversations)
+  const agents = useChat((s) => s.agents)
+  const agentId = useChat((s) => s.agentId)
   const currentId = useChat((s) => s.currentId)
   const pendingDelete = useChat((s) => s.pendingDelete)
   const [query, setQuery] = useState('')
   const [renaming, setRenaming] = useState<{ id: string; title: string }>()
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase()
-    return sortConversations(conversations).filter((c) => !q || c.title.toLowerCase().includes(q))
-  }, [conversations, query])
+    return sortConversations(conversations).filter((c) => (!agentId || c.agentId === agentId) && (!q || c.title.toLowerCase().includes(q)))
+  }, [conversations, query, agentId])
   const item = 'rounded px-1 text-xs text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-white'
   return (
     <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 dark:border-zinc-800" aria-label={t('chat.conversations')}>
+      <div className="border-b border-zinc-200 p-2 dark:border-zinc-800" data-testid="agent-list">
+        <div className="flex items-center justify-between px-1 pb-1 text-xs font-semibold text-zinc-500 uppercase">
+          {t('agent.agents')}
+          <button
+            className={item}
+            aria-label={t('agent.newAgent')}
+            data-testid="new-agent"
+            onClick={() => {
+              void chatActions.createAgent(t('agent.newAgentName'))
+              location.hash = '/chat'
+            }}
+          >
+            ＋
+          </button>
+        </div>
+        <ul className="max-h-40 overflow-y-auto">
+          {agents.map((a) => (
+            <li key={a.id}>
+              <button
+                onClick={() => {
+                  chatActions.selectAgent(a.id)
+                  location.hash = '/chat'
+                }}
+                aria-current={a.id === agentId ? 'true' : undefined}
+                className={`flex w-full items-center gap-2 rounded-md px-2 py-1 text-left text-sm ${a.id === agentId ? 'bg-zinc-200 dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-800/60'}`}
+              >
+                <span className="grid size-6 shrink-0 place-items-center overflow-hidden rounded-full bg-zinc-100 text-sm dark:bg-zinc-800" aria-hidden>
+                  {isPictureAvatar(a.avatar) ? <img src={a.avatar} alt="" className="size-full object-cover" /> : (a.avatar ?? a.name.slice(0, 1))}
+                </span>
+                <span className="truncate">{a.name}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
       <div className="space-y-2 p-3">
         <a href="#/chat" data-testid="new-chat" className="block rounded-md bg-accent px-3 py-2 text-center text-sm font-medium text-white hover:bg-accent-strong" title="Ctrl/Cmd+N">
           {t('chat.newChat')}

@@ -2,11 +2,13 @@ import { useTranslation } from 'react-i18next'
 import type { AppError } from '../../../shared/errors/app-error'
 import { describeError, type Locale } from '../../../shared/errors/catalogue'
 import type { Message } from '../../../shared/data/message'
+import { missingOllamaModel, PullMissingModel } from '../local-models/pull-missing-model'
 
 /** Which fix an error offers (issue 7: errors as cards with the action that fixes them). */
 export type ErrorAction = 'unlock' | 'ollama-help' | 'pull-model' | 'continue' | 'retry' | 'none'
 
 export function errorAction(error: AppError): ErrorAction {
+  if (missingOllamaModel(error)) return 'pull-model'
   switch (error.errorType) {
     case 'InvalidProviderAPIKey':
     case 'NoOpenAIAPIKey':
@@ -41,7 +43,12 @@ export function ErrorCard({ error, message, onAction }: { error: AppError; messa
           <pre className="mt-1 whitespace-pre-wrap">{error.message}</pre>
         </details>
       )}
-      {message && onAction && action !== 'none' && (
+      {action === 'pull-model' && missingOllamaModel(error) && (
+        <div className="mt-2">
+          <PullMissingModel error={error} />
+        </div>
+      )}
+      {message && onAction && action !== 'none' && action !== 'pull-model' && (
         <button
           onClick={() => onAction(message)}
           data-testid="error-action"

@@ -115,6 +115,29 @@ export const en = {
       ttft: 'first token {{n}} ms'
     }
   },
+  agent: {
+    title: 'Agent settings',
+    description: 'How this agent answers: its prompt, model and parameters.',
+    name: 'Name',
+    uploadAvatar: 'Upload a picture (cropped to a square)',
+    systemPrompt: 'System prompt',
+    defaultModel: 'Default model',
+    temperature: 'Temperature',
+    topP: 'Top P',
+    maxTokens: 'Max output tokens',
+    reasoning: 'Reasoning',
+    reasoningEffort: 'Reasoning effort',
+    thinkingBudget: 'Thinking budget (tokens)',
+    thinkingBudgetHint: 'Capped by the provider: below the max output for Claude, 128–32768 for Gemini 2.5 Pro.',
+    verbosity: 'Text verbosity',
+    default: 'Default',
+    tags: 'Tags',
+    tagsHint: 'Separated by commas',
+    agents: 'Agents',
+    newAgent: 'New agent',
+    newAgentName: 'New agent',
+    settings: 'Agent settings'
+  },
   models: {
     pick: 'Pick a model',
     pickHelp: 'Providers with their enabled models',

@@ -117,6 +117,29 @@ export const zhCN: Messages = {
       ttft: '首字 {{n}} ms'
     }
   },
+  agent: {
+    title: '助手设置',
+    description: '助手的回答方式：提示词、模型与参数。',
+    name: '名称',
+    uploadAvatar: '上传图片（裁剪为正方形）',
+    systemPrompt: '系统提示词',
+    defaultModel: '默认模型',
+    temperature: '温度',
+    topP: 'Top P',
+    maxTokens: '最大输出 tokens',
+    reasoning: '推理',
+    reasoningEffort: '推理强度',
+    thinkingBudget: '思考预算（tokens）',
+    thinkingBudgetHint: '由服务商限制：Claude 须小于最大输出，Gemini 2.5 Pro 为 128–32768。',
+    verbosity: '输出详略',
+    default: '默认',
+    tags: '标签',
+    tagsHint: '用逗号分隔',
+    agents: '助手',
+    newAgent: '新建助手',
+    newAgentName: '新助手',
+    settings: '助手设置'
+  },
   models: {
     pick: '选择模型',
     pickHelp: '各服务商已启用的模型',

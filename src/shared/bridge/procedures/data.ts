@@ -18,7 +18,8 @@ const optionalId = idSchema.optional()
 
 const agentFields = {
   name: text(200),
-  avatar: text(2000).optional(),
+  // An emoji, or a 128 px webp data URL cropped in the renderer.
+  avatar: text(200_000).optional(),
   description: text(10_000).optional(),
   systemPrompt: text(200_000).optional(),
   providerId: text(100).optional(),

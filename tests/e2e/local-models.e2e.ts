@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test'
+import { startFakeOllama, type FakeOllama } from '../fixtures/fake-ollama'
+import { openApp, snap } from './helpers'
+
+// Issue 8's flow in the real app against a fake Ollama that speaks the real NDJSON:
+// detect it, pull a model and watch the bar, cancel and resume, delete, then chat with it.
+let ollama: FakeOllama
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  ollama = await startFakeOllama({ pacing: { linesPerLayer: 60, totalMs: 5_000 } })
+})
+test.afterAll(async () => ollama.close())
+
+test('detect the fake Ollama, pull with progress, cancel and resume, delete, chat with the pulled model', async ({ page }) => {
+  await openApp(page, '#/local-models')
+  const card = page.getByTestId('local-server-ollama')
+  await card.getByRole('button', { name: 'Change' }).click()
+  await page.getByTestId('base-url-ollama').fill(ollama.url)
+  await page.getByTestId('base-url-ollama').press('Enter')
+  await expect(card).toHaveAttribute('data-running', 'true')
+  await expect(page.getByTestId('installed-row-llama3.2:latest')).toBeVisible()
+
+  // Pull: the bar advances; cancel; pull again resumes with what Ollama kept.
+  await page.getByTestId('pull-input').fill('tinyllama:latest')
+  await page.getByTestId('pull-submit').click()
+  const pull = page.getByTestId('pull-card-tinyllama:latest')
+  await expect(pull).toHaveAttribute('data-phase', /pulling|downloading|running/)
+  const progress = pull.getByTestId('pull-progress')
+  await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 10_000 }).toBeGreaterThan(5)
+  await snap(page, 'local-pull-progress')
+  const before = Number(await progress.getAttribute('aria-valuenow'))
+  await pull.getByTestId('pull-cancel').click()
+  await expect(pull).toHaveAttribute('data-phase', 'cancelled')
+  await pull.getByTestId('pull-retry').click()
+  await expect(page.getByTestId('pull-card-tinyllama:latest').getByTestId('pull-resume-notice')).toBeVisible()
+  await expect(page.getByTestId('pull-card-tinyllama:latest')).toHaveAttribute('data-phase', 'success', { timeout: 20_000 })
+  expect(before).toBeGreaterThan(0)
+  await expect(page.getByTestId('installed-row-tinyllama:latest')).toBeVisible()
+  await snap(page, 'local-pull-done')
+
+  // Delete another model, with confirmation.
+  await page.getByTestId('delete-llama3.2:latest').click()
+  await page.getByTestId('confirm-delete').click()
+  await expect(page.getByTestId('installed-row-llama3.2:latest')).toHaveCount(0)
+
+  // Chat with the pulled model: no key needed for a running local server.
+  await page.getByTestId('nav-chat').click()
+  await page.getByTestId('new-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('tinyllama')
+  await page.getByTestId('pick-ollama-tinyllama:latest').click()
+  await page.getByTestId('composer-input').fill('hello local model')
+  await page.getByTestId('composer-input').press('Enter')
+  await expect(page.getByTestId('message-assistant').last()).toContainText('hello local model')
+  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
+  await snap(page, 'local-chat')
+})
