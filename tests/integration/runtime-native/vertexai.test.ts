@@ -49,6 +49,20 @@ describe('vertex ai runtime', () => {
     expect(runtime.models).toBeUndefined()
   })
 
+  it('reports a service account refused at the token endpoint as InvalidVertexCredentials', async () => {
+    server.handle((req) =>
+      req.path === '/token'
+        ? { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'invalid_grant', error_description: 'Invalid JWT Signature.' }) }
+        : { headers: SSE_HEADERS, chunks: geminiTextReply(['never']) }
+    )
+    const routed: typeof fetch = (input, init) => fetch(String(input instanceof Request ? input.url : input).replace('https://oauth2.googleapis.com', server.url), init)
+    const runtime = createVertexRuntime({ serviceAccountJson: ACCOUNT, baseURL: server.url }, { providerId: 'vertexai' })
+    const events = await collect(runtime.chat!({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }, { maxRetries: 0, fetch: routed }))
+    const error = events.find((e) => e.type === 'error')
+    expect(error?.type === 'error' && error.data.errorType).toBe('InvalidVertexCredentials')
+    expect(JSON.stringify(events)).not.toContain('PRIVATE KEY')
+  })
+
   it.each([
     ['missing', {}],
     ['not JSON', { serviceAccountJson: '{nope' }],

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from '@google/genai'
 import { loadProviderModels } from '../../../../shared/catalogue/loader'
 import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
-import { AppErrorException } from '../../../../shared/errors/app-error'
+import { AppErrorException, type AppError } from '../../../../shared/errors/app-error'
 import { requireApiKey } from '../../credentials'
 import { runChatStream } from '../../stream/run-chat-stream'
 import type {
@@ -30,6 +30,8 @@ export interface GoogleClientSource {
   secrets: Array<string | undefined>
   baseURL?: string
   client(options?: CallOptions): GoogleGenAI
+  /** Provider-specific errors first (Vertex: credentials rejected while signing or exchanging the token). */
+  refineError?(error: unknown): AppError | undefined
   /** Replaces the SDK's generateImages where the SDK does not offer it (Gemini API). */
   generateImage?(request: CreateImageRequest, options?: CallOptions): Promise<CreateImageResult>
 }
@@ -45,7 +47,8 @@ const httpOptions = (baseURL: string | undefined, options?: CallOptions) => ({
 /** The runtime shared by Google (Gemini API) and Vertex AI: same wire, same events. */
 export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRuntime {
   const { provider } = source
-  const mapError = (error: unknown, aborted = false) => mapGoogleError(error, { provider, secrets: source.secrets, baseURL: source.baseURL, aborted })
+  const mapError = (error: unknown, aborted = false): AppError =>
+    (aborted ? undefined : source.refineError?.(error)) ?? mapGoogleError(error, { provider, secrets: source.secrets, baseURL: source.baseURL, aborted })
   const fail = (error: unknown, options?: CallOptions): never => {
     if (error instanceof AppErrorException) throw error
     throw new AppErrorException(mapError(error, options?.signal?.aborted))

@@ -1,4 +1,5 @@
-import { throwRuntimeError } from '../../runtime-error'
+import type { AppError } from '../../../../shared/errors/app-error'
+import { runtimeError, throwRuntimeError } from '../../runtime-error'
 import type { ProviderCredentials } from '../../types'
 
 export interface VertexServiceAccount {
@@ -43,4 +44,18 @@ export function readVertexCredentials(credentials: ProviderCredentials, provider
     project,
     location: credentials.location?.trim() || VERTEX_DEFAULT_LOCATION
   }
+}
+
+/**
+ * A key that parses but cannot sign, or that Google's token endpoint refuses, is also a
+ * credentials problem (InvalidVertexCredentials), not a provider error. The message is ours:
+ * the library's text may quote the assertion.
+ */
+export function vertexCredentialError(error: unknown, provider: string): AppError | undefined {
+  const e = (error ?? {}) as { message?: string; response?: { data?: { error?: string } } }
+  const text = `${e.message ?? ''} ${e.response?.data?.error ?? ''}`
+  if (/invalid_grant|invalid_client|unauthorized_client|DECODER routines|unsupported key|PEM|private key|Invalid JWT/i.test(text)) {
+    return runtimeError('InvalidVertexCredentials', 'Google refused the Vertex AI service account (check the key, the account and that it is enabled).', provider)
+  }
+  return undefined
 }

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from '@google/genai'
 import type { CallOptions, ProviderFactory } from '../../types'
 import { createGeminiWireRuntime, googleHttpOptions } from '../google/google-runtime'
-import { readVertexCredentials } from './vertex-credentials'
+import { readVertexCredentials, vertexCredentialError } from './vertex-credentials'
 
 const SCOPES = ['https://www.googleapis.com/auth/cloud-platform']
 
@@ -29,7 +29,8 @@ export const createVertexRuntime: ProviderFactory = (credentials, context) => {
     provider,
     secrets: [account.private_key, credentials.serviceAccountJson],
     ...(baseURL ? { baseURL } : {}),
-    client: (options) => (options?.fetch || options?.headers ? makeClient(options) : (shared ??= makeClient()))
+    client: (options) => (options?.fetch || options?.headers ? makeClient(options) : (shared ??= makeClient())),
+    refineError: (error) => vertexCredentialError(error, provider)
   })
   // The Vertex model garden is not listed (catalogue: showModelFetcher false).
   const { models: _models, ...rest } = runtime
