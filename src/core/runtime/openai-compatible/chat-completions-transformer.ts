@@ -77,9 +77,12 @@ export class ChatCompletionsTransformer implements ChunkTransformer<OpenAIChatCh
   private grounded = false
   /** Set when a finish_reason arrived: the provider's own end of the reply. */
   finished = false
+  /** The model's pricing (may be set after construction, before the first chunk). */
+  pricing: Pricing | undefined
 
   constructor(private readonly options: ChatCompletionsTransformerOptions) {
     this.splitter = options.thinkTags === false ? undefined : new ThinkTagSplitter()
+    this.pricing = options.pricing
   }
 
   transform(chunk: OpenAIChatChunk, emit: (event: StreamEvent) => void): void {
@@ -158,7 +161,7 @@ export class ChatCompletionsTransformer implements ChunkTransformer<OpenAIChatCh
 
   flush(emit: (event: StreamEvent) => void): void {
     if (this.splitter) for (const piece of this.splitter.flush()) emit(piece)
-    if (this.usage) emit({ type: 'usage', data: withCost(convertOpenAIUsage(this.usage, { provider: this.options.provider }), this.options.pricing) })
+    if (this.usage) emit({ type: 'usage', data: withCost(convertOpenAIUsage(this.usage, { provider: this.options.provider }), this.pricing) })
     this.usage = undefined
   }
 

@@ -3,6 +3,7 @@ import { getModelProperty } from '../../../shared/catalogue/lookup'
 import { loadProviderModels } from '../../../shared/catalogue/loader'
 import { processModelList, type FetchedModel } from '../../../shared/catalogue/model-list'
 import type { CatalogueModel } from '../../../shared/catalogue/types'
+import type { Pricing } from '../../../shared/pricing/types'
 import { AppErrorException, type AppError } from '../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../shared/stream/events'
 import { requireApiKey } from '../credentials'
@@ -92,50 +93,45 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   const runtime: ProviderRuntime = {
     id,
     chat(request: ChatRequest, options: CallOptions = {}): AsyncIterable<StreamEvent> {
-      return (async function* () {
-        const watch: StreamWatch = { done: false }
+      // Returned directly (no wrapping generator): every layer of async iteration costs each event a hop.
+      const watch: StreamWatch = { done: false }
+      const useResponses = config.useResponsesApi?.(request) ?? false
+      const transformer: ChunkTransformer<unknown> & { finished: boolean; pricing?: Pricing } = useResponses
+        ? (new ResponsesTransformer(id) as never)
+        : (new ChatCompletionsTransformer({ provider: id, thinkTags: config.thinkTags }) as never)
+      const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
-        const pricing = openAICompatibleProviders[id] ? await getModelProperty(request.model, 'pricing', id).catch(() => undefined) : undefined
+        if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(() => undefined)
         const sdk = client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
-        const useResponses = config.useResponsesApi?.(request) ?? false
-        let transformer: ChunkTransformer<unknown> & { finished: boolean }
-        let open: (signal: AbortSignal) => Promise<AsyncIterable<unknown>>
         if (useResponses) {
           const body = buildResponsesBody(request)
-          transformer = new ResponsesTransformer(id, pricing) as ChunkTransformer<unknown> & { finished: boolean }
-          open = async (signal) => {
-            if (body['stream'] === false) {
-              const response = (await sdk.responses.create(body as never, { signal })) as unknown as { id: string; output_text?: string; usage?: unknown }
-              return (async function* () {
-                if (response.output_text) yield { type: 'response.output_text.delta', delta: response.output_text }
-                yield { type: 'response.completed', response }
-              })()
-            }
-            return (await sdk.responses.create(body as never, { signal })) as unknown as AsyncIterable<ResponsesEvent>
+          if (body['stream'] === false) {
+            const response = (await sdk.responses.create(body as never, { signal })) as unknown as { id: string; output_text?: string; usage?: unknown }
+            return (async function* () {
+              if (response.output_text) yield { type: 'response.output_text.delta', delta: response.output_text }
+              yield { type: 'response.completed', response }
+            })()
           }
-        } else {
-          let maxOutput: number | undefined
-          if (config.wantsMaxOutput) maxOutput = await getModelProperty(request.model, 'maxOutput', id).catch(() => undefined)
-          let body = baseChatBody(request)
-          if (config.chatPayload) body = await config.chatPayload(body, request, { provider: id, maxOutput })
-          transformer = new ChatCompletionsTransformer({ provider: id, thinkTags: config.thinkTags, pricing }) as ChunkTransformer<unknown> & { finished: boolean }
-          open = async (signal) => {
-            if (!body.stream) return singleChunk((await sdk.chat.completions.create({ ...body, stream: false } as never, { signal })) as OpenAI.Chat.Completions.ChatCompletion)
-            return (await sdk.chat.completions.create(body as never, { signal })) as unknown as AsyncIterable<OpenAIChatChunk>
-          }
+          return (await sdk.responses.create(body as never, { signal })) as unknown as AsyncIterable<ResponsesEvent>
         }
-        yield* runChatStream<unknown>({
-          provider: id,
-          options,
-          open: (signal, activity) => {
-            watch.onBytes = activity
-            return open(signal)
-          },
-          transformer,
-          mapError,
-          sawEndMarker: () => watch.done || transformer.finished || request.stream === false
-        })
-      })()
+        let maxOutput: number | undefined
+        if (config.wantsMaxOutput) maxOutput = await getModelProperty(request.model, 'maxOutput', id).catch(() => undefined)
+        let body = baseChatBody(request)
+        if (config.chatPayload) body = await config.chatPayload(body, request, { provider: id, maxOutput })
+        if (!body.stream) return singleChunk((await sdk.chat.completions.create({ ...body, stream: false } as never, { signal })) as OpenAI.Chat.Completions.ChatCompletion)
+        return (await sdk.chat.completions.create(body as never, { signal })) as unknown as AsyncIterable<OpenAIChatChunk>
+      }
+      return runChatStream<unknown>({
+        provider: id,
+        options,
+        open: (signal, activity) => {
+          watch.onBytes = activity
+          return open(signal)
+        },
+        transformer,
+        mapError,
+        sawEndMarker: () => watch.done || transformer.finished || request.stream === false
+      })
     },
 
     async models(options: CallOptions = {}): Promise<ModelsResult> {

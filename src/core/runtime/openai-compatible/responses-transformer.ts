@@ -31,7 +31,11 @@ export class ResponsesTransformer implements ChunkTransformer<ResponsesEvent> {
   private seenSummary = false
   finished = false
 
-  constructor(private readonly provider: string, private readonly pricing?: Pricing) {}
+  constructor(
+    private readonly provider: string,
+    /** May be set after construction, before the first event. */
+    public pricing?: Pricing
+  ) {}
 
   transform(event: ResponsesEvent, emit: (event: StreamEvent) => void): void {
     switch (event.type) {

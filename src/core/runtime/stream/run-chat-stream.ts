@@ -103,16 +103,17 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
   const emit = (event: StreamEvent) => {
     buffer.push(event)
   }
+  /** Bookkeeping for one outgoing event; false drops it (a second stop). */
+  const admit = (event: StreamEvent): boolean => {
+    if (event.type === 'stop') {
+      if (stopped) return false
+      stopped = true
+    } else if (CONTENT.has(event.type)) speed.content()
+    else if (event.type === 'usage') speed.setOutputTokens(event.data.totalOutputTokens)
+    return true
+  }
   const drain = function* (): Generator<StreamEvent> {
-    for (let i = 0; i < buffer.length; i++) {
-      const event = buffer[i]!
-      if (event.type === 'stop') {
-        if (stopped) continue
-        stopped = true
-      } else if (CONTENT.has(event.type)) speed.content()
-      else if (event.type === 'usage') speed.setOutputTokens(event.data.totalOutputTokens)
-      yield event
-    }
+    for (let i = 0; i < buffer.length; i++) if (admit(buffer[i]!)) yield buffer[i]!
     buffer.length = 0
   }
   try {
@@ -159,7 +160,15 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
           yield* drain()
           throw error instanceof ChunkParseError ? error : new ChunkParseError(error instanceof Error ? error.message : String(error), chunk)
         }
-        yield* drain()
+        // The hot path: inline, no generator per chunk (a 200 000-chunk stream feels each one).
+        if (buffer.length === 1) {
+          const event = buffer[0]!
+          buffer.length = 0
+          if (admit(event)) yield event
+        } else if (buffer.length) {
+          const events = buffer.splice(0)
+          for (let i = 0; i < events.length; i++) if (admit(events[i]!)) yield events[i]!
+        }
       }
       finished = true
     } finally {
