@@ -107,6 +107,14 @@ describe('bedrock runtime against a fake event-stream server', () => {
     expect(errorOf(events)?.errorType).toBe('QuotaLimitReached')
   })
 
+  it.each([
+    [403, 'AccessDeniedException', 'You do not have access to the model with the specified model ID.', 'PermissionDenied'],
+    [404, 'ResourceNotFoundException', 'Model not found.', 'ModelNotFound']
+  ])('maps HTTP %i %s ("%s") to %s', async (status, type, message, expected) => {
+    server.handle(() => ({ status, headers: { 'content-type': 'application/json', 'x-amzn-errortype': type }, body: JSON.stringify({ message }) }))
+    expect(errorOf(await chat())?.errorType).toBe(expected)
+  })
+
   it('embeds with one invoke per input (inputText, dimensions, normalize)', async () => {
     server.handle((req) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ embedding: [(req.json as any).inputText.length, 0.5], inputTextTokenCount: 2 }) }))
     const before = server.requests.length

@@ -5,6 +5,13 @@ import { runtimeError } from '../../runtime-error'
 
 const CREDENTIAL_ERRORS = new Set(['UnrecognizedClientException', 'InvalidSignatureException', 'ExpiredTokenException', 'IncompleteSignatureException', 'MissingAuthenticationTokenException'])
 const THROTTLED = new Set(['ThrottlingException', 'TooManyRequestsException', 'ServiceQuotaExceededException'])
+/** Bedrock's modelled exceptions that name their meaning outright. */
+const BY_NAME: Record<string, string> = {
+  AccessDeniedException: 'PermissionDenied',
+  ResourceNotFoundException: 'ModelNotFound',
+  ServiceUnavailableException: 'ProviderServiceUnavailable',
+  ModelNotReadyException: 'ProviderServiceUnavailable'
+}
 
 /**
  * AWS errors carry their status in `$metadata.httpStatusCode` and their kind in `name`:
@@ -19,6 +26,9 @@ export function mapBedrockError(error: unknown, ctx: { provider: string; secrets
     return runtimeError('InvalidBedrockCredentials', message, ctx.provider, { name: e.name, status })
   }
   if (!ctx.aborted && e.name && THROTTLED.has(e.name)) return runtimeError('QuotaLimitReached', message, ctx.provider, { name: e.name, status })
-  const lifted = status !== undefined && error && typeof error === 'object' ? Object.assign(Object.create(Object.getPrototypeOf(error) as object) as object, error, { status }) : error
-  return mapProviderError(lifted, { provider: ctx.provider, secrets: ctx.secrets, aborted: ctx.aborted })
+  const named = !ctx.aborted && e.name ? BY_NAME[e.name] : undefined
+  if (named) return runtimeError(named, message, ctx.provider, { name: e.name, status })
+  // The shared mapping reads `status`; AWS keeps it in $metadata.
+  const facts = error && typeof error === 'object' ? { name: e.name, message: e.message, code: e.name, ...(status !== undefined ? { status } : {}), cause: (error as { cause?: unknown }).cause } : error
+  return mapProviderError(facts, { provider: ctx.provider, secrets: ctx.secrets, aborted: ctx.aborted })
 }
