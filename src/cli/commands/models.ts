@@ -3,20 +3,22 @@ import { parseFlags } from '../command'
 import { CATALOGUE_PROVIDER_IDS } from '../../../catalogue/index'
 import { isCatalogueProviderId, loadMergedProviderModels } from '../../shared/catalogue/loader'
 import { MODEL_TYPES, type MergedModel, type ModelType } from '../../shared/catalogue/types'
+import { runRemoteModels } from './models-remote'
 
 /** `switchboard models <provider> [--type T] [--json]`: the builtin catalogue of one provider. */
 export const modelsCommand: CliCommand = {
   name: 'models',
   summary: "List a provider's built-in models",
-  usage: `switchboard models <provider> [--type ${MODEL_TYPES.join('|')}] [--json]`,
+  usage: `switchboard models <provider> [--type ${MODEL_TYPES.join('|')}] [--remote [--base-url URL] [--api-key-env VAR]] [--json]`,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, ['json'])
+    const { flags, positionals } = parseFlags(args, ['json', 'remote'])
     const providerId = positionals[0]
     if (!providerId) {
       io.stderr.write(`Usage: ${this.usage}\nProviders: ${CATALOGUE_PROVIDER_IDS.join(', ')}\n`)
       return 2
     }
-    if (!isCatalogueProviderId(providerId)) {
+    const remote = flags.get('remote') === true
+    if (!isCatalogueProviderId(providerId) && !(remote && flags.has('base-url'))) {
       io.stderr.write(`Unknown provider '${providerId}'. Run 'switchboard providers' for the list.\n`)
       return 2
     }
@@ -25,6 +27,8 @@ export const modelsCommand: CliCommand = {
       io.stderr.write(`--type must be one of ${MODEL_TYPES.join(', ')}\n`)
       return 2
     }
+    // --remote: the provider's live list through the runtime (issue 4).
+    if (remote) return runRemoteModels(providerId, flags, io, type as ModelType | undefined)
     const all = await loadMergedProviderModels(providerId)
     const models = type ? all.filter((m) => m.type === (type as ModelType)) : all
     if (flags.get('json') === true) {

@@ -147,6 +147,42 @@ describe('switchboard embed / speak / transcribe', () => {
   })
 })
 
+describe('switchboard models --remote', () => {
+  it('lists the live models through the runtime, processed by the catalogue', async () => {
+    const r = await cli(['models', 'openai', '--remote', '--base-url', fake.url, '--json'])
+    expect(r.code).toBe(0)
+    const models = JSON.parse(r.stdout) as Array<{ id: string; displayName: string }>
+    expect(models.map((m) => m.id)).toContain('gpt-4o-mini')
+    expect(models.find((m) => m.id === 'gpt-4o-mini')!.displayName).toBe('GPT-4o mini')
+    expect(fake.requestsTo('/models')[0]!.headers['authorization']).toBe(`Bearer ${SECRET}`)
+  })
+
+  it('prints a table, and works for a custom id with --base-url', async () => {
+    const r = await cli(['models', 'my-proxy', '--remote', '--base-url', fake.url], { MY_PROXY_API_KEY: SECRET })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^ID\s+TYPE/)
+    expect(r.stdout).toContain('gpt-4o-mini')
+  })
+
+  it('a failing list exits 1 with the error type; ModelScope warns instead', async () => {
+    fake.enqueue('/models', { kind: 'json', status: 401, body: errorBody('bad key') })
+    const r = await cli(['models', 'openai', '--remote', '--base-url', fake.url])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('error: InvalidProviderAPIKey')
+    fake.enqueue('/models', { kind: 'json', status: 401, body: errorBody('bad key') })
+    const warned = await cli(['models', 'modelscope', '--remote', '--base-url', fake.url, '--json'], { MODELSCOPE_API_KEY: SECRET })
+    expect(warned.code).toBe(0)
+    expect(warned.stderr).toMatch(/warning: .*ModelScope/)
+    expect(JSON.parse(warned.stdout)).toEqual([])
+  })
+
+  it('without --remote the built-in catalogue is still listed (no network)', async () => {
+    const r = await cli(['models', 'openai', '--json'])
+    expect(r.code).toBe(0)
+    expect(fake.requestsTo('/models')).toHaveLength(0)
+  })
+})
+
 describe('the real binary', () => {
   it('node bin/switchboard.mjs chat … prints text, exit 0; errors give a non-zero exit', async () => {
     const run = promisify(execFile)

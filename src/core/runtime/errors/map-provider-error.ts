@@ -11,6 +11,8 @@ export interface ErrorContext {
   baseURL?: string
   /** Set when the caller's AbortSignal fired: every failure is then a cancellation. */
   aborted?: boolean
+  /** Azure: the deployment the request went to (added to DeploymentNotFound errors). */
+  deploymentId?: string
 }
 
 /** What we read off any thrown value: the OpenAI SDK's APIError, a fetch TypeError, plain objects. */
@@ -98,6 +100,19 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
     if (status === 403) return make('ProviderBizError', '请检查 API Key 余额是否充足，或者是否在未实名认证的情况下使用了需要实名认证的模型')
   }
   if (ctx.provider === 'infiniai' && status === 429) return make('QuotaLimitReached')
+  if (ctx.provider === 'google' || ctx.provider === 'vertexai') {
+    if (/location is not supported/i.test(facts.message)) return make('LocationNotSupportError')
+    if (status === 400 && /API key not valid/i.test(facts.message)) return make('InvalidProviderAPIKey')
+    if (status === 429) return make('QuotaLimitReached')
+  }
+  if (ctx.provider === 'huggingface') {
+    if (/Model requires a Pro subscription/i.test(facts.message)) return make('PermissionDenied')
+    if (/the token seems invalid/i.test(facts.message)) return make('InvalidProviderAPIKey')
+  }
+  if (facts.code === 'DeploymentNotFound') {
+    // Azure: name the deployment the user configured, so the fix is obvious.
+    return make('ModelNotFound', ctx.deploymentId ? `${message} (deployment: ${ctx.deploymentId})` : message)
+  }
 
   const byCode = (facts.code && CODE_TYPES[facts.code]) || (facts.type && CODE_TYPES[facts.type])
   if (byCode) return make(byCode)
@@ -109,10 +124,13 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
   if (status === undefined && facts.body === undefined) {
     return make(matchErrorPattern({ message, provider: ctx.provider })?.code ?? 'AgentRuntimeError')
   }
+  // The message says most; then the status rules we are sure of; then status buckets.
+  const pattern = matchErrorPattern({ message: facts.message, provider: ctx.provider, errorType: 'ProviderBizError' })?.code
+  if (pattern) return make(pattern === 'RateLimitExceeded' ? 'QuotaLimitReached' : pattern)
+  if (status === 403) return make('PermissionDenied')
+  if (status === 404) return make('ModelNotFound')
+  if (ctx.provider === 'google' || ctx.provider === 'vertexai') return make('ProviderBizError')
   const refined = refineErrorCode({ errorType: 'ProviderBizError', message: facts.message, provider: ctx.provider, httpStatus: status })
   if (refined === 'RateLimitExceeded' || (status === 429 && !refined)) return make('QuotaLimitReached')
-  if (refined) return make(refined)
-  if (status === 404) return make('ModelNotFound')
-  if (status === 403) return make('PermissionDenied')
-  return make('ProviderBizError')
+  return make(refined ?? 'ProviderBizError')
 }
