@@ -10,7 +10,7 @@ import { requireApiKey } from '../credentials'
 import { mapProviderError, readErrorFacts } from '../errors/map-provider-error'
 import { runtimeError, throwRuntimeError } from '../runtime-error'
 import { runChatStream, type ChunkTransformer } from '../stream/run-chat-stream'
-import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory, ProviderRuntime } from '../types'
+import { DEFAULT_MAX_RETRIES, type CallOptions, type ChatRequest, type ModelsResult, type ProviderFactory, type ProviderRuntime } from '../types'
 import { ChatCompletionsTransformer, type OpenAIChatChunk } from './chat-completions-transformer'
 import type { OpenAICompatibleConfig } from './config'
 import { endMarkerFetch, type StreamWatch } from './end-marker-fetch'
@@ -18,13 +18,14 @@ import { baseChatBody } from './payload-rules'
 import { openAICompatibleProviders } from './providers/index'
 import { buildResponsesBody } from './responses-payload'
 import { ResponsesTransformer, type ResponsesEvent } from './responses-transformer'
+import { openAIImagesHook } from '../images/compatible-hooks'
 
 /** Placeholder the SDK needs for keyless local servers; it is not a secret. */
 const NO_KEY = 'no-key-required'
 
 /** Config for an id we do not know: a custom OpenAI-compatible endpoint, everything offered. */
 function genericConfig(id: string): OpenAICompatibleConfig {
-  return { id, baseURL: '', embeddings: true, textToSpeech: true, speechToText: true }
+  return { id, baseURL: '', embeddings: true, textToSpeech: true, speechToText: true, createImage: openAIImagesHook }
 }
 
 /** The OpenAI-compatible config for a provider id (the generic one for unknown ids). */
@@ -77,12 +78,13 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   const fail = (error: unknown, options: CallOptions): never => {
     throw new AppErrorException(mapError(error, options.signal?.aborted ?? false))
   }
-  const client = (options: CallOptions, fetchImpl?: typeof fetch): OpenAI =>
+  const client = (options: CallOptions, fetchImpl?: typeof fetch, sdkRetries = 0): OpenAI =>
     new OpenAI({
       apiKey: apiKey ?? NO_KEY,
       baseURL,
-      // Our own retry loop runs before the first byte and makes each wait visible.
-      maxRetries: 0,
+      // Chat: our own retry loop runs before the first byte and makes each wait visible.
+      // Other calls have no body stream, so the SDK's own retries are all "before the first byte".
+      maxRetries: sdkRetries,
       timeout: 10 * 60 * 1000,
       // The SDK would print raw chunks on parse errors; we report them as StreamChunkError instead.
       logLevel: 'off',
@@ -135,7 +137,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
     },
 
     async models(options: CallOptions = {}): Promise<ModelsResult> {
-      const sdk = client(options)
+      const sdk = client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES)
       let fetched: FetchedModel[]
       let warning: string | undefined
       try {
@@ -162,7 +164,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   if (config.embeddings) {
     runtime.embeddings = async (request, options = {}) => {
       try {
-        const result = await client(options).embeddings.create(
+        const result = await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES).embeddings.create(
           { model: request.model, input: request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
           { signal: options.signal }
         )
@@ -177,7 +179,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
     runtime.textToSpeech = async (request, options = {}) => {
       try {
         const format = request.responseFormat ?? 'mp3'
-        const response = await client(options).audio.speech.create(
+        const response = await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES).audio.speech.create(
           { model: request.model, input: request.input, voice: request.voice as never, response_format: format, ...(request.speed ? { speed: request.speed } : {}) },
           { signal: options.signal }
         )
@@ -192,12 +194,24 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
     runtime.speechToText = async (request, options = {}) => {
       try {
         const file = await toFile(request.audio, request.fileName, request.mimeType ? { type: request.mimeType } : undefined)
-        const result = await client(options).audio.transcriptions.create(
+        const result = await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES).audio.transcriptions.create(
           { file, model: request.model, ...(request.language ? { language: request.language } : {}), ...(request.prompt ? { prompt: request.prompt } : {}) },
           { signal: options.signal }
         )
         return { text: typeof result === 'string' ? result : result.text }
       } catch (error) {
+        return fail(error, options)
+      }
+    }
+  }
+  if (config.createImage) {
+    const createImage = config.createImage
+    runtime.createImage = async (request, options = {}) => {
+      try {
+        return await createImage({ provider: id, baseURL, apiKey: apiKey ?? NO_KEY, client: client(options), fetch: options.fetch ?? globalThis.fetch }, request, options)
+      } catch (error) {
+        // The image protocols already throw catalogue errors; only SDK errors need mapping.
+        if (error instanceof AppErrorException) throw error
         return fail(error, options)
       }
     }
