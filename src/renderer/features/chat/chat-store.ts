@@ -69,7 +69,7 @@ function upsert(conversationId: string, message: Message) {
 }
 
 /** Follows one reply stream: applies its events to the live message and commits every ~50 ms. */
-function follow(start: (handlers: Parameters<ReturnType<typeof bridge>['attach']>[2]) => StreamHandle) {
+export function followStream(start: (handlers: Parameters<ReturnType<typeof bridge>['attach']>[2]) => StreamHandle) {
   let conversationId: string | undefined
   let live: LiveMessage | undefined
   const handle = start({
@@ -139,7 +139,7 @@ export const chatActions = {
   /** Re-joins a reply that is streaming in the core (after a reload or from another window). */
   attach(reply: ActiveReply) {
     if (handles.has(reply.messageId)) return
-    follow((handlers) => bridge().attach('chat.send', reply.streamId, handlers, 0))
+    followStream((handlers) => bridge().attach('chat.send', reply.streamId, handlers, 0))
   },
 
   selectAgent(agentId: string) {
@@ -171,7 +171,7 @@ export const chatActions = {
     const visible = currentId ? visiblePath(messages[currentId] ?? [], useChat.getState().branch) : []
     const parentId = visible[visible.length - 1]?.id
     useChat.setState({ sendError: undefined })
-    follow((handlers) =>
+    followStream((handlers) =>
       bridge().stream(
         'chat.send',
         {
@@ -208,15 +208,15 @@ export const chatActions = {
 
   regenerate(message: Message, deleteOld = false) {
     if (deleteOld) removeLocal(message.conversationId, [message.id])
-    follow((handlers) => bridge().stream('chat.regenerate', { messageId: message.id, deleteOld }, handlers))
+    followStream((handlers) => bridge().stream('chat.regenerate', { messageId: message.id, deleteOld }, handlers))
   },
 
   editAndResend(message: Message, text: string) {
-    follow((handlers) => bridge().stream('chat.editAndResend', { messageId: message.id, text }, handlers))
+    followStream((handlers) => bridge().stream('chat.editAndResend', { messageId: message.id, text }, handlers))
   },
 
   continueReply(message: Message) {
-    follow((handlers) => bridge().stream('chat.continue', { messageId: message.id }, handlers))
+    followStream((handlers) => bridge().stream('chat.continue', { messageId: message.id }, handlers))
   },
 
   async updateMessage(message: Message, text: string) {
@@ -328,8 +328,16 @@ export function visiblePath<M extends Message>(messages: readonly M[], branch: R
   return path
 }
 
-/** [index, count] of a message among its siblings, for the branch switcher. */
-export function branchPosition(messages: readonly Message[], message: Message): [number, number] {
-  const siblings = messages.filter((m) => m.parentId === message.parentId)
-  return [siblings.findIndex((m) => m.id === message.id), siblings.length]
+/** [index, count] of every message among its siblings (one pass), for the branch switcher. */
+export function branchPositions(messages: readonly Message[]): Map<string, [number, number]> {
+  const siblings = new Map<string, string[]>()
+  for (const m of messages) {
+    const key = m.parentId ?? ''
+    const list = siblings.get(key)
+    if (list) list.push(m.id)
+    else siblings.set(key, [m.id])
+  }
+  const out = new Map<string, [number, number]>()
+  for (const ids of siblings.values()) ids.forEach((id, i) => out.set(id, [i, ids.length]))
+  return out
 }

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { MessageView, type MessageActions } from './message-view'
-import { branchPosition } from './chat-store'
+import { branchPositions } from './chat-store'
 
 /**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a
@@ -31,7 +31,9 @@ export function MessageList({
     overscan: 6,
     getItemKey: (index) => path[index]!.id
   })
-  const branches = useMemo(() => new Map(path.map((m) => [m.id, branchPosition(all, m)])), [path, all])
+  // Sibling positions change only when messages are added or removed, not while text streams in.
+  const shape = all.map((m) => m.id).join(',')
+  const branches = useMemo(() => branchPositions(all), [shape])
 
   useEffect(() => {
     const el = scrollRef.current
@@ -58,7 +60,8 @@ export function MessageList({
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
               <MessageView
                 message={message}
-                branch={branches.get(message.id)}
+                branchIndex={branches.get(message.id)?.[0] ?? 0}
+                branchCount={branches.get(message.id)?.[1] ?? 1}
                 streaming={Boolean(streaming[message.id])}
                 actions={actions}
                 onErrorAction={onErrorAction}

@@ -53,14 +53,15 @@ function Reasoning({ text, durationMs, streaming }: { text: string; durationMs?:
 
 export interface MessageViewProps {
   message: Message
-  /** Sibling position for branches: [index, count]. */
-  branch?: [number, number]
+  /** Position among sibling branches. */
+  branchIndex: number
+  branchCount: number
   streaming: boolean
   actions: MessageActions
   onErrorAction?(message: Message): void
 }
 
-export const MessageView = memo(function MessageView({ message, branch, streaming, actions, onErrorAction }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message, branchIndex, branchCount, streaming, actions, onErrorAction }: MessageViewProps) {
   const { t } = useTranslation()
   const [editing, setEditing] = useState<string>()
   const text = messageText(message.content)
@@ -155,13 +156,13 @@ export const MessageView = memo(function MessageView({ message, branch, streamin
       </div>
       {!streaming && editing === undefined && (
         <div className="mt-1 flex items-center gap-1 text-xs text-zinc-500 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
-          {branch && branch[1] > 1 && (
+          {branchCount > 1 && (
             <span className="mr-1 flex items-center gap-1" data-testid="branch-switch">
-              <button className={button} aria-label={t('chat.previousVersion')} onClick={() => actions.switchBranch(message, -1)} disabled={branch[0] === 0}>
+              <button className={button} aria-label={t('chat.previousVersion')} onClick={() => actions.switchBranch(message, -1)} disabled={branchIndex === 0}>
                 ‹
               </button>
-              {branch[0] + 1}/{branch[1]}
-              <button className={button} aria-label={t('chat.nextVersion')} onClick={() => actions.switchBranch(message, 1)} disabled={branch[0] === branch[1] - 1}>
+              {branchIndex + 1}/{branchCount}
+              <button className={button} aria-label={t('chat.nextVersion')} onClick={() => actions.switchBranch(message, 1)} disabled={branchIndex === branchCount - 1}>
                 ›
               </button>
             </span>
