@@ -140,11 +140,27 @@ describe('model lists (providers.md §7)', () => {
     expect(models[0]!.maxOutput).toBe(32768)
   })
 
-  it('default lists are processed by the catalogue (display names, abilities, chat exclusion is the caller’s choice)', async () => {
+  it('default lists are processed by the catalogue: display names, context, and no embedding/tts/whisper/dall-e chat entries', async () => {
+    fake.enqueue('/models', {
+      kind: 'json',
+      body: { object: 'list', data: ['gpt-4o-mini', 'text-embedding-3-small', 'tts-1', 'whisper-1', 'dall-e-3', 'babbage-002'].map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })) }
+    })
     const { models } = await runtimeFor('openai').models!()
     const mini = models.find((m) => m.id === 'gpt-4o-mini')!
     expect(mini.displayName).toBe('GPT-4o mini')
     expect(mini.contextWindowTokens).toBe(128000)
+    const chatIds = models.filter((m) => m.type === 'chat').map((m) => m.id)
+    expect(chatIds).toEqual(['gpt-4o-mini'])
+    // The catalogue knows the embedding model as such: it stays, typed, for `embed`.
+    expect(models.find((m) => m.id === 'text-embedding-3-small')?.type).toBe('embedding')
+    expect(models.map((m) => m.id)).not.toContain('babbage-002')
+  })
+
+  it('aihubmix and volcengine use the Responses API only when asked (apiMode)', async () => {
+    await collect(runtimeFor('aihubmix'), { apiMode: 'responses' })
+    expect((fake.requestsTo('/responses')[0]!.body as { store: boolean }).store).toBe(false)
+    await collect(runtimeFor('volcengine'))
+    expect(fake.requestsTo('/chat/completions')).toHaveLength(1)
   })
 
   it('xinference lists model_ability and context_length; no key needed', async () => {

@@ -3,6 +3,7 @@ import type { FetchedModel } from '../../../shared/catalogue/model-list'
 import type { ErrorFacts } from '../errors/map-provider-error'
 import type { CallOptions, ChatRequest, ModelsResult } from '../types'
 import type { ChatBody } from './payload-rules'
+import type { CompatibleImageHook } from '../images/compatible-hooks'
 
 export interface PayloadContext {
   provider: string
@@ -47,6 +48,8 @@ export interface OpenAICompatibleConfig {
   embeddings?: boolean
   textToSpeech?: boolean
   speechToText?: boolean
+  /** Image generation over this provider's image endpoint (../images/compatible-hooks). */
+  createImage?: CompatibleImageHook
   /** Extra headers every call sends. */
   headers?: Record<string, string>
 }

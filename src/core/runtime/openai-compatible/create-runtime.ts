@@ -1,6 +1,7 @@
 import OpenAI, { toFile } from 'openai'
 import { getModelProperty } from '../../../shared/catalogue/lookup'
 import { loadProviderModels } from '../../../shared/catalogue/loader'
+import { isExcludedFromChatList } from '../../../shared/catalogue/chat-exclusion'
 import { processModelList, type FetchedModel } from '../../../shared/catalogue/model-list'
 import type { CatalogueModel } from '../../../shared/catalogue/types'
 import type { Pricing } from '../../../shared/pricing/types'
@@ -156,7 +157,9 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
         return fail(error, options)
       }
       const builtin: CatalogueModel[] = await loadProviderModels(id).catch(() => [])
-      const models = processModelList(fetched, { builtin })
+      // providers.md §5: embedding, tts, whisper, dall-e … ids are not chat models. Entries the
+      // provider typed otherwise (Xinference embeddings) stay, with their type.
+      const models = processModelList(fetched, { builtin }).filter((m) => m.type !== 'chat' || !isExcludedFromChatList(m.id))
       return warning ? { models, warning } : { models }
     }
   }

@@ -1,5 +1,6 @@
 import type { OpenAICompatibleConfig } from '../config'
 import { applyOpenAIReasoningRules } from '../payload-rules'
+import { openAIImagesHook } from '../../images/compatible-hooks'
 
 /** Models the Chat Completions API does not serve: they exist only on the Responses API. */
 const RESPONSES_ONLY = [/^o1-pro/, /^o3-pro/, /^o3-deep-research/, /^o4-mini-deep-research/, /^codex-mini/, /^computer-use-preview/, /^gpt-5(\.\d+)?-pro/, /^gpt-5(\.\d+)?-codex/]
@@ -9,6 +10,7 @@ export const needsResponsesApi = (model: string): boolean => RESPONSES_ONLY.some
 export const openai: OpenAICompatibleConfig = {
   id: 'openai',
   baseURL: 'https://api.openai.com/v1',
+  createImage: openAIImagesHook,
   embeddings: true,
   textToSpeech: true,
   speechToText: true,

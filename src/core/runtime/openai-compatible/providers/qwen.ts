@@ -1,5 +1,6 @@
 import type { OpenAICompatibleConfig } from '../config'
 import { keepOnly, qwenSupportsThinking } from '../payload-rules'
+import { qwenImageHook } from '../../images/compatible-hooks'
 
 /** Old chat models that reject presence_penalty. */
 const NO_PRESENCE_PENALTY = [/^qwen-long/, /^qwen-max-longcontext/, /^qwen-vl-(plus|max)$/]
@@ -12,6 +13,7 @@ const NO_PRESENCE_PENALTY = [/^qwen-long/, /^qwen-max-longcontext/, /^qwen-vl-(p
 export const qwen: OpenAICompatibleConfig = {
   id: 'qwen',
   baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+  createImage: qwenImageHook,
   embeddings: true,
   chatPayload(body, request) {
     const vision = body.model.includes('-vl') || body.model.includes('qvq')

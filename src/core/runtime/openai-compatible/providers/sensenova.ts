@@ -1,10 +1,12 @@
 import type { OpenAICompatibleConfig } from '../config'
 import { keepOnly } from '../payload-rules'
+import { openAIImagesHook } from '../../images/compatible-hooks'
 
 /** SenseNova: frequency penalty (0, 2]; temperature (0, 2]; top_p (0, 1); max tokens > 0; models from the separate llm base. */
 export const sensenova: OpenAICompatibleConfig = {
   id: 'sensenova',
   baseURL: 'https://token.sensenova.cn/v1',
+  createImage: openAIImagesHook,
   chatPayload(body) {
     keepOnly(body, 'frequency_penalty', (v) => v > 0 && v <= 2)
     keepOnly(body, 'temperature', (v) => v > 0 && v <= 2)

@@ -1,10 +1,12 @@
 import type { OpenAICompatibleConfig } from '../config'
 import { clamp, siliconCloudThinkingBudget } from '../payload-rules'
+import { siliconCloudImageHook } from '../../images/compatible-hooks'
 
 /** SiliconCloud: max tokens 1..16384; thinking budget 1..32768; 401/403 mapped in the generic error rules. */
 export const siliconcloud: OpenAICompatibleConfig = {
   id: 'siliconcloud',
   baseURL: 'https://api.siliconflow.cn/v1',
+  createImage: siliconCloudImageHook,
   embeddings: true,
   textToSpeech: true,
   speechToText: true,

@@ -1,6 +1,7 @@
 import type { FetchedModel } from '../../../../shared/catalogue/model-list'
 import type { OpenAICompatibleConfig } from '../config'
 import { clamp, halveTemperature } from '../payload-rules'
+import { openAIImagesHook } from '../../images/compatible-hooks'
 
 /**
  * Zhipu: temperature halved; glm-4v max tokens ≤ 1024, glm-zero-preview ≤ 15300,
@@ -10,6 +11,7 @@ import { clamp, halveTemperature } from '../payload-rules'
 export const zhipu: OpenAICompatibleConfig = {
   id: 'zhipu',
   baseURL: 'https://open.bigmodel.cn/api/paas/v4',
+  createImage: openAIImagesHook,
   embeddings: true,
   chatPayload(body, request) {
     halveTemperature(body)
