@@ -17,6 +17,7 @@
  */
 import type { Pricing } from '../../shared/pricing/types'
 import type { StreamEvent, ToolCall } from '../../shared/stream/events'
+import type { ImagePollingOptions } from './images/polling'
 
 export type { StreamEvent, ToolCall }
 
@@ -58,6 +59,8 @@ export interface ChatRequest {
   thinking?: { type: 'enabled' | 'disabled'; budget_tokens?: number }
   enabledContextCaching?: boolean
   enabledSearch?: boolean
+  /** With enabledSearch: how many results a provider that takes a count should fetch (xAI: 1..30, default 15). */
+  searchMaxResults?: number
   reasoning_effort?: ReasoningEffort
   verbosity?: 'low' | 'medium' | 'high'
   /** `responses` forces the OpenAI Responses API where a provider offers it. */
@@ -107,6 +110,8 @@ export interface CallOptions {
   retryAfterCapMs?: number
   /** Extra request headers (never logged). */
   headers?: Record<string, string>
+  /** Image tasks: polling cadence (tests shorten it) and progress reports (./images/polling). */
+  imagePolling?: ImagePollingOptions
 }
 
 // ---------------------------------------------------------------- other calls

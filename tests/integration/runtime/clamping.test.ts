@@ -119,6 +119,8 @@ const rows: Row[] = [
   { name: 'Qwen web search, standard strategy', provider: 'qwen', request: { model: 'qwen-max', enabledSearch: true }, expect: { enable_search: true, search_options: { search_strategy: 'standard' } } },
   { name: 'OpenRouter web search via :online', provider: 'openrouter', request: { model: 'openai/gpt-4o', enabledSearch: true }, expect: { model: 'openai/gpt-4o:online' } },
   { name: 'xAI search results default 15', provider: 'xai', request: { enabledSearch: true }, expect: { search_parameters: { mode: 'auto', return_citations: true, max_search_results: 15 } } },
+  { name: 'xAI search results capped at 30', provider: 'xai', request: { enabledSearch: true, searchMaxResults: 50 }, expect: { search_parameters: { max_search_results: 30 } } },
+  { name: 'xAI search results at least 1', provider: 'xai', request: { enabledSearch: true, searchMaxResults: 0 }, expect: { search_parameters: { max_search_results: 1 } } },
   { name: 'No search fields without enabledSearch', provider: 'qwen', request: { model: 'qwen-max' }, absent: ['enable_search', 'search_options', 'tools'] },
   // thinking enablement
   { name: 'Volcengine thinking for doubao-seed-1-6', provider: 'volcengine', request: { model: 'doubao-seed-1-6-250615', thinking: { type: 'enabled' } }, expect: { thinking: { type: 'enabled' } } },

@@ -9,7 +9,7 @@ export const xai: OpenAICompatibleConfig = {
   createImage: openAIImagesHook,
   chatPayload(body, request) {
     if (request.enabledSearch) {
-      body.search_parameters = { mode: 'auto', return_citations: true, max_search_results: xaiMaxSearchResults(undefined) }
+      body.search_parameters = { mode: 'auto', return_citations: true, max_search_results: xaiMaxSearchResults(request.searchMaxResults) }
     }
     return body
   }
