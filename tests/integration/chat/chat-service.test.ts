@@ -209,6 +209,15 @@ describe('chat service', () => {
     expect(r.result.ok && r.result.value.status).toBe('error')
   })
 
+  it('titles a new conversation with the model chosen for Summary Topic Title', async () => {
+    const set = await client.call('data.settings.set', { patch: { titleModel: { providerId: 'openai', modelId: 'gpt-4.1-nano' } } })
+    expect(set.ok).toBe(true)
+    reply(await send({ text: 'Name me' }))
+    const models = fake.requestsTo('/chat/completions').map((r) => (r.body as { model: string }).model)
+    expect(models).toEqual(['gpt-4o-mini', 'gpt-4.1-nano'])
+    await client.call('data.settings.set', { patch: { titleModel: null } })
+  })
+
   it('never writes the key into the database', async () => {
     core.context.store!.db.sqlite.pragma('wal_checkpoint(TRUNCATE)')
     for (const file of readdirSync(dataDir)) {

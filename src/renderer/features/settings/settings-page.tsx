@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
+import { TitleModelSetting } from './title-model-setting'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 
@@ -46,6 +47,10 @@ export function SettingsPage() {
               ))}
             </select>
           </label>
+        </section>
+        <section className="space-y-3">
+          <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.chat')}</h2>
+          <TitleModelSetting />
         </section>
         <ProvidersSection />
         <section className="space-y-1">

@@ -53,6 +53,10 @@ export const en = {
     language: 'Language',
     about: 'About',
     version: 'Version {{version}}',
+    chat: 'Chat',
+    titleModel: 'Topic title model',
+    titleModelHint: "Names a conversation after its first exchange. A small, cheap model is enough; without one, the chat's own model is used.",
+    useChatModel: "Use the chat's model",
     mode: { desktop: 'Desktop app', browser: 'Browser mode', test: 'Test' }
   },
   chat: {

@@ -55,6 +55,10 @@ export const zhCN: Messages = {
     language: '语言',
     about: '关于',
     version: '版本 {{version}}',
+    chat: '对话',
+    titleModel: '话题命名模型',
+    titleModelHint: '在第一轮对话后为对话命名。小而便宜的模型即可；未设置时使用对话本身的模型。',
+    useChatModel: '使用对话模型',
     mode: { desktop: '桌面应用', browser: '浏览器模式', test: '测试' }
   },
   chat: {
