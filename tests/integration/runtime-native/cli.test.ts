@@ -74,6 +74,37 @@ describe('switchboard CLI with native providers', { timeout: 60_000 }, () => {
     expect(az.stdout).toBe('ok\n')
   })
 
+  it('models anthropic --remote lists GET /v1/models', async () => {
+    route(() => ({
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: [{ type: 'model', id: 'claude-3-5-haiku-20241022', display_name: 'Claude Haiku 3.5', created_at: '2024-10-22T00:00:00Z' }], has_more: false })
+    }))
+    const r = await cli(['models', 'anthropic', '--remote', '--base-url', server.url, '--json'], { ANTHROPIC_API_KEY: 'sk-ant-cli' })
+    expect(r.code).toBe(0)
+    const models = JSON.parse(r.stdout) as Array<{ id: string; displayName: string }>
+    expect(models).toEqual([expect.objectContaining({ id: 'claude-3-5-haiku-20241022', displayName: 'Claude Haiku 3.5' })])
+    expect(server.requests.at(-1)!.path).toMatch(/^\/v1\/models/)
+  })
+
+  it('models google --remote lists GET /v1beta/models', async () => {
+    route(() => ({
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ models: [{ name: 'models/gemini-2.0-flash', displayName: 'Gemini 2.0 Flash', inputTokenLimit: 1048576, outputTokenLimit: 8192 }] })
+    }))
+    const r = await cli(['models', 'google', '--remote', '--base-url', server.url], { GOOGLE_API_KEY: 'AIza-cli' })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('gemini-2.0-flash')
+    expect(r.stdout).toContain('1 model from google')
+  })
+
+  it('models cloudflare --remote uses the account model search', async () => {
+    route(() => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: true, result: [{ name: '@cf/qwen/qwq-32b', task: { name: 'Text Generation' } }] }) }))
+    const r = await cli(['models', 'cloudflare', '--remote', '--base-url', `${server.url}/client/v4/accounts/a/ai/run`, '--json'], { CLOUDFLARE_API_KEY: 'cf-cli' })
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((m) => m.id)).toEqual(['@cf/qwen/qwq-32b'])
+    expect(server.requests.at(-1)!.path).toBe('/client/v4/accounts/a/ai/models/search')
+  })
+
   it('embed google/… prints vectors', async () => {
     route(() => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ embeddings: [{ values: [0.25, 0.5] }] }) }))
     const r = await cli(['embed', 'google/text-embedding-004', '--base-url', server.url, '--json', 'hello'], { GOOGLE_API_KEY: 'AIza-cli' })
