@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { loadProviderModels } from '../../../../shared/catalogue/loader'
+import { getModelProperty } from '../../../../shared/catalogue/lookup'
 import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import { requireApiKey } from '../../credentials'
@@ -48,7 +49,9 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
           sawEndMarker: transformer.sawEndMarker,
           mapError,
           async open(signal) {
-            const body = { ...buildAnthropicPayload(request, settings), stream: true }
+            // "The model's max" (providers.md §7): the catalogue first, the built-in table after.
+            const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(() => undefined)) ?? undefined
+            const body = { ...buildAnthropicPayload(request, maxOutput ? { ...settings, maxOutput } : settings), stream: true }
             const stream = await client(options).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
             return stream as unknown as AsyncIterable<AnthropicStreamChunk>
           }
