@@ -49,6 +49,21 @@ describe('vertex ai runtime', () => {
     expect(runtime.models).toBeUndefined()
   })
 
+  it('generates one Imagen image through the SDK (numberOfImages 1)', async () => {
+    server.handle((req) =>
+      req.path === '/token'
+        ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: 'ya29.fake-token', expires_in: 3600, token_type: 'Bearer' }) }
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ predictions: [{ bytesBase64Encoded: 'SU1H', mimeType: 'image/png' }] }) }
+    )
+    const routed: typeof fetch = (input, init) => fetch(String(input instanceof Request ? input.url : input).replace('https://oauth2.googleapis.com', server.url), init)
+    const runtime = createVertexRuntime({ serviceAccountJson: ACCOUNT, baseURL: server.url }, { providerId: 'vertexai' })
+    const result = await runtime.createImage!({ model: 'imagen-4.0-generate-001', params: { prompt: 'a fox' } }, { fetch: routed })
+    expect(result.imageUrl).toBe('data:image/png;base64,SU1H')
+    const req = server.requests.at(-1)!
+    expect(req.path).toMatch(/\/locations\/global\/publishers\/google\/models\/imagen-4\.0-generate-001:predict$/)
+    expect((req.json as { parameters: { sampleCount: number } }).parameters.sampleCount).toBe(1)
+  })
+
   it('reports a service account refused at the token endpoint as InvalidVertexCredentials', async () => {
     server.handle((req) =>
       req.path === '/token'
