@@ -8,6 +8,7 @@ import { createGoogleRuntime } from './providers/google/google-runtime'
 import { createHuggingFaceRuntime } from './providers/huggingface/huggingface-runtime'
 import { createVertexRuntime } from './providers/vertexai/vertex-runtime'
 import { createOllamaRuntime } from './providers/ollama/ollama-runtime'
+import { createBflRuntime, createFalRuntime } from './images/image-runtimes'
 
 /**
  * Native (non-OpenAI-wire) adapters by provider id. Each helper adds ONE line for its
@@ -24,5 +25,7 @@ export const nativeAdapters: Record<string, ProviderFactory> = {
   google: createGoogleRuntime,
   huggingface: createHuggingFaceRuntime,
   vertexai: createVertexRuntime,
+  bfl: createBflRuntime,
+  fal: createFalRuntime,
   // native adapters go here
 }
