@@ -4,6 +4,7 @@ import type { Store } from './store'
 import type { Secrets } from './secrets'
 import type { LocalFeature } from './local'
 import type { ChatService } from './services/chat-service'
+import type { ImageService } from './services/image-service'
 import type { ProviderService } from './services/provider-service'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
@@ -21,4 +22,8 @@ export interface CoreContext {
   /** Built once the store and keychain are open. */
   providers?: ProviderService
   chat?: ChatService
+  speech?: import('./services/speech-service').SpeechService
+  attachments?: import('./services/attachment-service').AttachmentService
+  embeddings?: import('./services/embedding-service').EmbeddingService
+  images?: ImageService
 }

@@ -8,6 +8,12 @@ import { dataHandlers } from './bridge/handlers/data'
 import { secretHandlers } from './bridge/handlers/secrets'
 import { chatHandlers } from './bridge/handlers/chat'
 import { chatInitStep } from './services/chat-start-up'
+import { voiceFilesInitStep } from './services/voice-files-start-up'
+import { speechHandlers } from './bridge/handlers/speech'
+import { fileHandlers } from './bridge/handlers/files'
+import { embeddingHandlers } from './bridge/handlers/embeddings'
+import { imageInitStep } from './services/image-start-up'
+import { imageHandlers } from './bridge/handlers/images'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -56,6 +62,8 @@ export function createCore(options: CoreOptions): Core {
     },
     storeInitStep(context, options.secrets),
     chatInitStep(context, () => router.hub),
+    voiceFilesInitStep(context),
+    imageInitStep(context, () => router.hub),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
@@ -66,7 +74,8 @@ export function createCore(options: CoreOptions): Core {
     ...localHandlers(context.local),
     ...dataHandlers(context),
     ...secretHandlers(context),
-    ...chatHandlers(context)
+    ...chatHandlers(context),
+    ...imageHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl)

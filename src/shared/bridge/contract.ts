@@ -5,6 +5,10 @@ import { secretProcedures } from './procedures/secrets'
 import { localProcedures } from './procedures/local'
 import { chatProcedures } from './procedures/chat'
 import { providerProcedures } from './procedures/providers'
+import { speechProcedures } from './procedures/speech'
+import { fileProcedures } from './procedures/files'
+import { embeddingProcedures } from './procedures/embeddings'
+import { imageProcedures } from './procedures/images'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -17,6 +21,10 @@ export const contract = {
   ...catalogueProcedures,
   ...providerProcedures,
   ...chatProcedures,
+  ...speechProcedures,
+  ...fileProcedures,
+  ...embeddingProcedures,
+  ...imageProcedures,
   // store:
   ...dataProcedures,
   ...secretProcedures

@@ -1,0 +1,27 @@
+import type { Contract } from '../../../shared/bridge/contract'
+import { AppErrorException } from '../../../shared/errors/app-error'
+import type { CoreContext } from '../../context'
+import type { ImageService } from '../../services/image-service'
+import type { Implementation } from '../router'
+
+type ImageHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `images.${string}`>>
+
+const notReady = () => new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
+
+export function imageHandlers(ctx: CoreContext): ImageHandlers {
+  const images = (): ImageService => {
+    if (!ctx.images) throw notReady()
+    return ctx.images
+  }
+  return {
+    'images.generate': (input, c) => images().generate(input, c),
+    'images.active': () => images().activeTasks(),
+    'images.cancel': ({ generationId }) => images().cancel(generationId),
+    'images.modelParameters': async ({ providerId, modelId }) => {
+      const info = await images().modelInfo(providerId, modelId)
+      return { parameters: info.parameters, known: info.known }
+    },
+    'images.file': ({ fileId }) => images().file(fileId),
+    'images.delete': ({ id }) => images().delete(id)
+  }
+}
