@@ -8,6 +8,7 @@ import { chatCommand } from './chat'
 import { embedCommand } from './embed'
 import { speakCommand } from './speak'
 import { transcribeCommand } from './transcribe'
+import { imageCommand } from './image'
 
 /** Every CLI command; each lives in its own file here (one import and one entry per command). */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand]
