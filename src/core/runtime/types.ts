@@ -37,6 +37,8 @@ export interface ChatMessage {
   tool_call_id?: string
   /** Reasoning text of an earlier assistant turn (some providers want it sent back). */
   reasoning_content?: string
+  /** Signed thinking of an earlier assistant turn: Anthropic needs it back for multi-turn thinking. */
+  reasoning?: { content: string; signature?: string; redacted?: boolean }
 }
 
 export interface ChatTool {

@@ -45,6 +45,8 @@ type SendInput = {
   parentId?: string
   text: string
   images?: { dataUrl: string }[]
+  /** Ids of uploaded files whose extracted text goes with the message as context. */
+  files?: string[]
   providerId?: string
   modelId?: string
 }
@@ -78,8 +80,20 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
  */
 export class ChatService {
   private readonly active = new Map<string, ActiveReply>()
+  /** Extracted text of attached files (set by the attachments start-up step). */
+  private fileContext?: (fileIds: readonly string[]) => { name: string; text: string }[]
 
   constructor(private readonly deps: ChatServiceDeps) {}
+
+  useFileContext(read: (fileIds: readonly string[]) => { name: string; text: string }[]): void {
+    this.fileContext = read
+  }
+
+  /** Attached files as text the model reads before the user's words (a part per file). */
+  private fileParts(m: Message): { type: 'text'; text: string }[] {
+    if (m.role !== 'user' || !m.files?.length || !this.fileContext) return []
+    return this.fileContext(m.files).map((f) => ({ type: 'text', text: `<file name=${JSON.stringify(f.name)}>\n${f.text}\n</file>` }))
+  }
 
   /** The agent a first run goes straight to chatting with. */
   defaultAgent(): Agent {
@@ -133,14 +147,19 @@ export class ChatService {
       if (m.role === 'assistant' && m.status === 'error' && !messageText(m.content)) continue
       const images = m.content.filter((p): p is Extract<ContentPart, { type: 'image_url' }> => p.type === 'image_url')
       const text = messageText(m.content)
-      if (images.length > 0 && m.role === 'user') {
+      const files = this.fileParts(m)
+      if ((images.length > 0 || files.length > 0) && m.role === 'user') {
         out.push({
           role: 'user',
-          content: [...(text ? [{ type: 'text' as const, text }] : []), ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: p.imageUrl.url } }))]
+          content: [...files, ...(text ? [{ type: 'text' as const, text }] : []), ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: p.imageUrl.url } }))]
         })
       } else {
         const msg: ChatMessage = { role: m.role, content: text }
         if (m.role === 'assistant' && m.toolCalls?.length) msg.tool_calls = m.toolCalls
+        if (m.role === 'assistant' && m.reasoning?.signature) {
+          // Signed thinking goes back verbatim so the provider can continue its reasoning.
+          msg.reasoning = { content: m.reasoning.text, signature: m.reasoning.signature }
+        }
         out.push(msg)
       }
     }
@@ -178,7 +197,8 @@ export class ChatService {
     const content: ContentPart[] = []
     if (input.text) content.push({ type: 'text', text: input.text })
     for (const img of input.images ?? []) content.push({ type: 'image_url', imageUrl: { url: img.dataUrl } })
-    const userMessage = this.deps.messages.create({ conversationId: conversation.id, role: 'user', content, ...(parentId ? { parentId } : {}) })
+    const files = input.files?.length ? { files: input.files } : {}
+    const userMessage = this.deps.messages.create({ conversationId: conversation.id, role: 'user', content, ...files, ...(parentId ? { parentId } : {}) })
     const first = !parentId
     return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage, summariseTitle: first })
   }
@@ -205,6 +225,7 @@ export class ChatService {
       conversationId: conversation.id,
       role: 'user',
       content: [{ type: 'text', text: input.text }, ...images],
+      ...(old.files?.length ? { files: old.files } : {}),
       ...(old.parentId ? { parentId: old.parentId } : {})
     })
     return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage, operation: 'Modify Message' })

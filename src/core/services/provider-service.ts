@@ -1,4 +1,4 @@
-import type { PickerGroup, PickerModel, ProviderSummary } from '../../shared/bridge/procedures/providers'
+import type { CredentialField, PickerGroup, PickerModel, ProviderSummary } from '../../shared/bridge/procedures/providers'
 import { getProviderCard, isCatalogueProviderId, listProviderCards, loadProviderModels } from '../../shared/catalogue/loader'
 import { processModelList, type ModelListEntry } from '../../shared/catalogue/model-list'
 import type { CatalogueModel, ProviderCard } from '../../shared/catalogue/types'
@@ -17,6 +17,30 @@ import type { Store } from '../store'
 import type { ModelFacts } from './chat-service'
 
 const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as readonly string[]).includes(id)
+
+type FieldSpec = Pick<CredentialField, 'name' | 'secret' | 'required'>
+/** Credentials beyond the API key, per provider (providers.md §5). */
+const CREDENTIAL_FIELDS: Record<string, { usesApiKey: boolean; fields: FieldSpec[] }> = {
+  bedrock: {
+    usesApiKey: false,
+    fields: [
+      { name: 'accessKeyId', secret: true, required: true },
+      { name: 'secretAccessKey', secret: true, required: true },
+      { name: 'sessionToken', secret: true, required: false },
+      { name: 'region', secret: false, required: false }
+    ]
+  },
+  vertexai: {
+    usesApiKey: false,
+    fields: [
+      { name: 'serviceAccountJson', secret: true, required: true },
+      { name: 'project', secret: false, required: false },
+      { name: 'location', secret: false, required: false }
+    ]
+  },
+  cloudflare: { usesApiKey: true, fields: [{ name: 'accountId', secret: false, required: false }] },
+  azure: { usesApiKey: true, fields: [{ name: 'apiVersion', secret: false, required: false }] }
+}
 
 /** Model types the chat picker offers; the image page asks for `image`. */
 const PICKER_TYPES = { chat: new Set(['chat']), image: new Set(['image']) }
@@ -89,6 +113,13 @@ export class ProviderService {
     const local = isLocal(providerId)
     const needsKey = !local && card.showApiKey !== false
     const running = local ? (await this.localStatus(providerId))?.running ?? false : undefined
+    const spec = CREDENTIAL_FIELDS[providerId] ?? { usesApiKey: true, fields: [] }
+    const credentialFields: CredentialField[] = []
+    for (const field of spec.fields) {
+      const value = await this.secrets.readForRuntime(`${providerId}.${field.name}`)
+      credentialFields.push({ ...field, set: value !== undefined, ...(!field.secret && value !== undefined ? { value } : {}) })
+    }
+    const hasCredentials = spec.usesApiKey ? key.hasKey : credentialFields.every((f) => !f.required || f.set)
     return {
       id: card.id,
       name: card.name,
@@ -103,8 +134,10 @@ export class ProviderService {
       ...(card.apiKeyUrl ? { apiKeyUrl: card.apiKeyUrl } : {}),
       local,
       ...(running !== undefined ? { running } : {}),
-      available: local ? Boolean(running) : !needsKey || key.hasKey,
-      canFetchModels: card.showModelFetcher
+      available: local ? Boolean(running) : !needsKey || hasCredentials,
+      canFetchModels: card.showModelFetcher,
+      usesApiKey: spec.usesApiKey && !local,
+      credentialFields
     }
   }
 
@@ -206,6 +239,19 @@ export class ProviderService {
     this.card(providerId)
     await this.secrets.set(providerId, apiKey)
     if (!this.store.providers.get(providerId).enabled) this.store.providers.update(providerId, { enabled: true })
+    return this.summary(providerId)
+  }
+
+  /** Stores a credential field (`bedrock.accessKeyId`…) in the keychain; an empty value removes it. */
+  async setCredential(providerId: string, name: CredentialField['name'], value: string): Promise<ProviderSummary> {
+    const spec = CREDENTIAL_FIELDS[providerId]
+    if (!spec?.fields.some((f) => f.name === name)) {
+      throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: `${this.card(providerId).name} has no credential named ${name}.` })
+    }
+    if (value.trim()) await this.secrets.set(`${providerId}.${name}`, value)
+    else await this.secrets.delete(`${providerId}.${name}`)
+    const summary = await this.summary(providerId)
+    if (summary.available && !summary.enabled) this.store.providers.update(providerId, { enabled: true })
     return this.summary(providerId)
   }
 

@@ -36,6 +36,7 @@ export function chatHandlers(ctx: CoreContext): ChatHandlers {
     'providers.models': ({ providerId }) => providers().models(providerId),
     'providers.setKey': ({ providerId, apiKey }) => providers().setKey(providerId, apiKey),
     'providers.removeKey': ({ providerId }) => providers().removeKey(providerId),
+    'providers.setCredential': ({ providerId, name, value }) => providers().setCredential(providerId, name, value),
     'providers.update': ({ providerId, ...patch }) => providers().update(providerId, patch),
     'providers.setModelEnabled': ({ providerId, modelId, enabled }) => providers().setModelEnabled(providerId, modelId, enabled),
     'providers.fetchModels': ({ providerId }) => providers().fetchModels(providerId),

@@ -18,6 +18,50 @@ function ErrorLine({ error }: { error?: AppError }) {
   )
 }
 
+/** One credential beyond the key; secret fields are write-only like the key. */
+function CredentialInput({ provider, field, onError }: { provider: ProviderSummary; field: ProviderSummary['credentialFields'][number]; onError(e?: AppError): void }) {
+  const { t } = useTranslation()
+  const [value, setValue] = useState(field.secret ? '' : (field.value ?? ''))
+  const save = async () => {
+    if (field.secret && !value.trim()) return
+    if (!field.secret && value === (field.value ?? '')) return
+    const next = value
+    if (field.secret) setValue('')
+    onError(await providerActions.setCredential(provider.id, field.name, next))
+  }
+  return (
+    <label className="block space-y-1">
+      <span className="block text-xs font-medium">
+        {t(`providers.fields.${field.name}`)}
+        {field.required && ' *'}
+      </span>
+      {field.name === 'serviceAccountJson' ? (
+        <textarea
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          onBlur={() => void save()}
+          rows={3}
+          placeholder={field.set ? t('providers.storedHidden') : '{ "type": "service_account", … }'}
+          data-testid={`credential-${field.name}`}
+          className={`${input} font-mono text-xs`}
+        />
+      ) : (
+        <input
+          type={field.secret ? 'password' : 'text'}
+          autoComplete="off"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          onBlur={() => void save()}
+          onKeyDown={(e) => e.key === 'Enter' && void save()}
+          placeholder={field.secret && field.set ? t('providers.storedHidden') : ''}
+          data-testid={`credential-${field.name}`}
+          className={`${input} ${field.secret ? 'font-mono' : ''}`}
+        />
+      )}
+    </label>
+  )
+}
+
 function ProviderDetail({ provider }: { provider: ProviderSummary }) {
   const { t } = useTranslation()
   const models = useProviders((s) => s.models[provider.id])
@@ -45,7 +89,14 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
   }
   return (
     <div className="space-y-4 border-t border-zinc-200 px-4 py-4 dark:border-zinc-800" data-testid={`provider-detail-${provider.id}`}>
-      {!provider.local && (
+      {provider.credentialFields.length > 0 && (
+        <div className="grid gap-3 sm:grid-cols-2">
+          {provider.credentialFields.map((field) => (
+            <CredentialInput key={field.name} provider={provider} field={field} onError={setError} />
+          ))}
+        </div>
+      )}
+      {!provider.local && provider.usesApiKey && (
         <form onSubmit={saveKey} className="space-y-1.5">
           <label className="block text-xs font-medium" htmlFor={`key-${provider.id}`}>
             {t('providers.apiKey')}

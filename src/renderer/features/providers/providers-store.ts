@@ -41,6 +41,13 @@ export const providerActions = {
     await providerActions.refreshPicker()
     return undefined
   },
+  async setCredential(providerId: string, name: ProviderSummary['credentialFields'][number]['name'], value: string): Promise<AppError | undefined> {
+    const result = await bridge().call('providers.setCredential', { providerId, name, value })
+    if (!result.ok) return result.error
+    replace(result.value)
+    await providerActions.refreshPicker()
+    return undefined
+  },
   async removeKey(providerId: string) {
     const result = await bridge().call('providers.removeKey', { providerId })
     if (result.ok) replace(result.value)

@@ -180,7 +180,19 @@ export const en = {
     models: 'Models',
     local: 'Local server',
     running: 'Running',
-    stopped: 'Not running'
+    stopped: 'Not running',
+    storedHidden: 'Stored (hidden)',
+    fields: {
+      accessKeyId: 'AWS access key ID',
+      secretAccessKey: 'AWS secret access key',
+      sessionToken: 'AWS session token',
+      region: 'Region (default us-east-1)',
+      accountId: 'Account ID',
+      apiVersion: 'API version',
+      project: 'Project ID',
+      location: 'Location',
+      serviceAccountJson: 'Service account key (JSON)'
+    }
   },
   local: {
     servers: 'Local servers',

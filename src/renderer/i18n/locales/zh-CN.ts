@@ -182,7 +182,19 @@ export const zhCN: Messages = {
     models: '模型',
     local: '本地服务',
     running: '运行中',
-    stopped: '未运行'
+    stopped: '未运行',
+    storedHidden: '已保存（隐藏）',
+    fields: {
+      accessKeyId: 'AWS 访问密钥 ID',
+      secretAccessKey: 'AWS 秘密访问密钥',
+      sessionToken: 'AWS 会话令牌',
+      region: '区域（默认 us-east-1）',
+      accountId: '账户 ID',
+      apiVersion: 'API 版本',
+      project: '项目 ID',
+      location: '位置',
+      serviceAccountJson: '服务账号密钥（JSON）'
+    }
   },
   local: {
     servers: '本地服务',

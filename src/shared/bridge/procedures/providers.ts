@@ -1,6 +1,17 @@
 import { z } from 'zod'
 import { call } from '../define'
 
+/** A credential beyond the API key (AWS pair, service account, account id…), kept in the keychain as `<provider>.<name>`. */
+export interface CredentialField {
+  name: 'accessKeyId' | 'secretAccessKey' | 'sessionToken' | 'region' | 'accountId' | 'apiVersion' | 'project' | 'location' | 'serviceAccountJson'
+  secret: boolean
+  required: boolean
+  /** Whether a value is stored (never the value of a secret field). */
+  set: boolean
+  /** The stored value of a non-secret field (region, project…), to show it. */
+  value?: string
+}
+
 /** A provider as Settings and the model picker show it. Keys never leave the core: only hasKey/last4. */
 export interface ProviderSummary {
   id: string
@@ -22,6 +33,9 @@ export interface ProviderSummary {
   /** Usable in chat now: has a key (or needs none) and, if local, is running. */
   available: boolean
   canFetchModels: boolean
+  /** Whether the provider takes a plain API key at all (Bedrock and Vertex do not). */
+  usesApiKey: boolean
+  credentialFields: CredentialField[]
 }
 
 export interface PickerModel {
@@ -54,6 +68,16 @@ export const providerProcedures = {
   /** Stores a key in the OS keychain (write-only). */
   'providers.setKey': call<ProviderSummary>()(z.object({ providerId, apiKey: z.string().trim().min(1, 'the key is empty').max(10_000) }).strict()),
   'providers.removeKey': call<ProviderSummary>()(z.object({ providerId }).strict()),
+  /** Credentials beyond the key (Bedrock access key pair, Vertex service account…); empty removes. */
+  'providers.setCredential': call<ProviderSummary>()(
+    z
+      .object({
+        providerId,
+        name: z.enum(['accessKeyId', 'secretAccessKey', 'sessionToken', 'region', 'accountId', 'apiVersion', 'project', 'location', 'serviceAccountJson']),
+        value: z.string().max(20_000)
+      })
+      .strict()
+  ),
   'providers.update': call<ProviderSummary>()(
     z
       .object({

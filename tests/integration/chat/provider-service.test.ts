@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore, type Core } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+import { runtimeForCli } from '../../../src/core/runtime/key-source'
+import type { BridgeClient } from '../../../src/shared/bridge/client'
+import type { Contract } from '../../../src/shared/bridge/contract'
+
+let core: Core
+let client: BridgeClient<Contract>
+
+beforeAll(async () => {
+  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-prov-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
+  await core.context.init.start()
+  client = createInProcessClient(core.router).client
+})
+afterAll(() => core.close())
+
+describe('provider credentials beyond a key', () => {
+  it('Bedrock becomes available with its access key pair; secrets never come back, the region does', async () => {
+    const before = await client.call('providers.list', {})
+    const bedrock = before.ok ? before.value.find((p) => p.id === 'bedrock') : undefined
+    expect(bedrock?.usesApiKey).toBe(false)
+    expect(bedrock?.available).toBe(false)
+    await client.call('providers.setCredential', { providerId: 'bedrock', name: 'accessKeyId', value: 'AKIAEXAMPLEKEYID0001' })
+    const half = await client.call('providers.setCredential', { providerId: 'bedrock', name: 'region', value: 'eu-west-1' })
+    expect(half.ok && half.value.available).toBe(false)
+    const full = await client.call('providers.setCredential', { providerId: 'bedrock', name: 'secretAccessKey', value: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' })
+    if (!full.ok) throw new Error(full.error.message)
+    expect(full.value.available).toBe(true)
+    expect(full.value.enabled).toBe(true)
+    const text = JSON.stringify(full.value)
+    expect(text).not.toContain('AKIAEXAMPLEKEYID0001')
+    expect(text).not.toContain('wJalrXUtnFEMI')
+    expect(full.value.credentialFields.find((f) => f.name === 'region')?.value).toBe('eu-west-1')
+    const credentials = await core.context.providers!.credentials('bedrock')
+    expect(credentials).toMatchObject({ accessKeyId: 'AKIAEXAMPLEKEYID0001', region: 'eu-west-1' })
+  })
+
+  it('refuses a field the provider does not take, naming it', async () => {
+    const r = await client.call('providers.setCredential', { providerId: 'openai', name: 'accessKeyId', value: 'x' })
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.message).toMatch(/accessKeyId/)
+  })
+
+  it('the CLI reads Bedrock credentials from the AWS environment variables', async () => {
+    const noKeychain = async () => undefined
+    const missing = await runtimeForCli('bedrock', new Map(), {}, noKeychain).then(
+      async (r) => {
+        for await (const e of r.chat!({ model: 'anthropic.claude-3-haiku-20240307-v1:0', messages: [{ role: 'user', content: 'hi' }] })) if (e.type === 'error') return e.data.errorType
+        return 'no error'
+      },
+      (e: { error?: { errorType: string } }) => e.error?.errorType
+    )
+    expect(missing).toBe('InvalidBedrockCredentials')
+    const runtime = await runtimeForCli('bedrock', new Map(), { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_REGION: 'us-west-2' }, noKeychain)
+    expect(runtime.chat).toBeTypeOf('function')
+  })
+})
