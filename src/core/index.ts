@@ -75,6 +75,9 @@ export function createCore(options: CoreOptions): Core {
     ...dataHandlers(context),
     ...secretHandlers(context),
     ...chatHandlers(context),
+    ...speechHandlers(context),
+    ...fileHandlers(context),
+    ...embeddingHandlers(context),
     ...imageHandlers(context)
     // feature handlers go here
   }

@@ -69,6 +69,10 @@ export const ERROR_CATALOGUE = {
   PluginGatewayError: t(502, ['The plugin gateway failed.', 'Retry later.'], ['插件网关出错。', '请稍后重试。']),
   PluginOpenApiInitError: t(500, ['The plugin OpenAPI client could not start.', 'Check the plugin OpenAPI document.'], ['插件 OpenAPI 客户端初始化失败。', '请检查插件 OpenAPI 文档。']),
   PluginFailToTransformArguments: t(500, ['The model produced invalid plugin arguments.', 'Retry, or use a model better at tool calls.'], ['模型生成的插件参数无效。', '请重试，或换用擅长工具调用的模型。']),
+  // ---- product.md §8 (other messages: speech and uploads)
+  SpeechServiceError: t(502, ['The speech-to-text or text-to-speech service request failed.', 'Check the voice model and key in Settings, then retry.'], ['语音识别或语音合成服务请求失败。', '请在设置中检查语音模型与密钥后重试。']),
+  FileUploadError: t(400, ['Upload failed: a network or storage problem stopped it.', 'Check the file (size, type) and retry.'], ['上传失败：网络或存储出现问题。', '请检查文件大小与类型后重试。']),
+  FileExtractionError: t(422, ['The text of this file could not be read.', 'Attach a text, Markdown, code or PDF file with selectable text.'], ['无法读取该文件的文字内容。', '请附加文本、Markdown、代码或含可选中文字的 PDF 文件。']),
   // ---- classification buckets used by the message patterns (error-code-specs.tsv)
   InvalidGithubCopilotToken: t(401, ['No active GitHub Copilot subscription.', 'Check the Copilot subscription of this account.'], ['没有有效的 GitHub Copilot 订阅。', '请检查该账号的 Copilot 订阅。']),
   AccountDeactivated: t(403, ['The provider account is suspended.', 'Contact the provider to reactivate it.'], ['服务商账号已被停用。', '请联系服务商恢复账号。']),

@@ -33,11 +33,13 @@ export const chatProcedures = {
         parentId: id.optional(),
         text: z.string().max(2_000_000),
         images: z.array(image).max(16).optional(),
+        /** Uploaded files (files.upload) whose extracted text goes with the message. */
+        files: z.array(id).max(32).optional(),
         providerId: id.optional(),
         modelId: id.optional()
       })
       .strict()
-      .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0, { message: 'a message needs text or an image', path: ['text'] })
+      .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0 || (v.files?.length ?? 0) > 0, { message: 'a message needs text, an image or a file', path: ['text'] })
   ),
   /** A new reply to the same user message; the earlier one stays as a branch. */
   'chat.regenerate': stream<ChatStreamEvent, Message>()(

@@ -1,0 +1,13 @@
+/**
+ * A token estimate good enough for a visible count and a cap, never for billing: ≈4 characters
+ * a token for Latin text, one token per CJK character (tokenizers rarely merge them).
+ */
+export function countTokens(text: string): number {
+  let cjk = 0
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0
+    if ((code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7af) || (code >= 0xf900 && code <= 0xfaff)) cjk++
+  }
+  const rest = text.length - cjk
+  return cjk + Math.ceil(rest / 4)
+}
