@@ -1,0 +1,113 @@
+import { expect, test, type Page } from '@playwright/test'
+import { startFakeImages, type FakeImages } from '../fixtures/fake-images'
+import { openApp, snap } from './helpers'
+
+// Issue 9's flow against the real app in browser mode and a fake polling image provider (BFL
+// wire): add a key, pick an image model, see a validation message, generate and watch the task
+// poll, see the image in the gallery, zoom, reuse its parameters, cancel a second task, delete.
+const KEY = 'bfl-e2e-key-0123456789abcdef'
+let fake: FakeImages
+let pendingPolls = 0
+let hold = false
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  fake = await startFakeImages()
+  fake.setDefault('POST /v1/', (req) => {
+    if (req.headers['x-key'] !== KEY) return { status: 401, json: { detail: 'Not authenticated' } }
+    pendingPolls = 2
+    return { json: { id: 'job', polling_url: `${fake.origin}/poll/job-${fake.requests.length}` } }
+  })
+  fake.setDefault('GET /poll/', () => {
+    if (hold || pendingPolls-- > 0) return { json: { status: 'Pending' } }
+    return { json: { status: 'Ready', result: { sample: `${fake.origin}/files/result.png` } } }
+  })
+})
+
+test.afterAll(async () => fake.close())
+
+async function addBflKey(page: Page) {
+  await openApp(page, '#/settings')
+  await page.getByTestId('provider-search').fill('bfl')
+  await page.getByTestId('provider-bfl').click()
+  const detail = page.getByTestId('provider-detail-bfl')
+  await detail.getByTestId('provider-base-url').fill(fake.origin)
+  await detail.getByTestId('provider-base-url').press('Enter')
+  await detail.getByTestId('provider-key-input').fill(KEY)
+  await detail.getByTestId('provider-key-save').click()
+  await expect(detail.getByTestId('provider-key-status')).toContainText(KEY.slice(-4))
+}
+
+test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, delete', async ({ page }) => {
+  await addBflKey(page)
+  await page.getByTestId('nav-images').click()
+  const images = page.getByTestId('page-images')
+  await expect(images).toBeVisible()
+  await images.getByTestId('image-model-picker').selectOption({ value: 'bfl\u0000flux-dev' })
+  const panel = images.getByTestId('param-panel')
+  await expect(panel.getByTestId('param-steps')).toHaveValue('28')
+  await expect(panel.getByTestId('param-width-slider')).toHaveAttribute('step', '32')
+
+  // Validation names the allowed values and blocks generating.
+  await panel.getByTestId('param-width').fill('1000')
+  await expect(panel.getByTestId('issue-width')).toContainText('between 256 and 1440 in steps of 32')
+  await expect(images.getByTestId('image-generate')).toBeDisabled()
+  await panel.getByTestId('param-width').fill('1024')
+  await expect(panel.getByTestId('issue-width')).toHaveCount(0)
+
+  await panel.getByTestId('param-prompt').fill('a lighthouse at dusk')
+  await panel.getByTestId('param-seed').fill('42')
+  await images.getByTestId('image-generate').click()
+
+  const task = images.getByTestId('image-task').first()
+  await expect(task.getByTestId('image-task-state')).toContainText('attempt 1')
+  await snap(page, 'images-task-polling')
+  await expect(task).toHaveAttribute('data-state', 'done', { timeout: 20_000 })
+  const item = images.getByTestId('gallery-item').first()
+  await expect(item.getByTestId('gallery-image')).toBeVisible()
+  await expect(item.getByTestId('gallery-params')).toContainText('1024×768 · seed 42 · 28 steps')
+  await expect(images.getByTestId('gallery-group').first()).toContainText('a lighthouse at dusk')
+  const sent = fake.requestsTo('POST /v1/flux-dev').at(-1)!.body
+  expect(sent).toMatchObject({ prompt: 'a lighthouse at dusk', seed: 42, width: 1024, height: 768, steps: 28 })
+  await snap(page, 'images-gallery')
+
+  // Zoom opens the image in a dialog.
+  await item.getByTestId('gallery-zoom').click()
+  await expect(page.getByTestId('zoom-dialog')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('zoom-dialog')).toHaveCount(0)
+
+  // Reuse parameters brings back the prompt, seed and size.
+  await panel.getByTestId('param-prompt').fill('something else')
+  await panel.getByTestId('param-seed').fill('7')
+  await panel.getByTestId('param-width').fill('512')
+  await item.getByTestId('gallery-reuse').click()
+  await expect(panel.getByTestId('param-prompt')).toHaveValue('a lighthouse at dusk')
+  await expect(panel.getByTestId('param-seed')).toHaveValue('42')
+  await expect(panel.getByTestId('param-width')).toHaveValue('1024')
+
+  // A second task that never finishes: cancel it.
+  hold = true
+  await panel.getByTestId('param-prompt').fill('a task to cancel')
+  await images.getByTestId('image-generate').click()
+  const second = images.locator('[data-testid="image-task"]', { hasText: 'a task to cancel' })
+  await expect(second.getByTestId('image-task-state')).toContainText('attempt')
+  await second.getByTestId('image-task-cancel').click()
+  await expect(second).toHaveAttribute('data-state', 'cancelled')
+  hold = false
+
+  // Randomise fills the seed with a whole number.
+  await panel.getByTestId('seed-randomise').click()
+  await expect(panel.getByTestId('param-seed')).toHaveValue(/^\d+$/)
+
+  // Delete the generated image.
+  const lighthouse = images.locator('[data-testid="gallery-group"]', { hasText: 'a lighthouse at dusk' })
+  await lighthouse.getByTestId('gallery-delete').click()
+  await lighthouse.getByTestId('gallery-delete-confirm').click()
+  await expect(images.locator('[data-testid="gallery-group"]', { hasText: 'a lighthouse at dusk' })).toHaveCount(0)
+  // Deleted for good: still gone after a reload.
+  await page.reload()
+  await expect(page.getByTestId('page-images')).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByTestId('gallery-group').filter({ hasText: 'a lighthouse at dusk' })).toHaveCount(0)
+})
