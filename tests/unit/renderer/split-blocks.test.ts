@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { splitBlocks } from '../../../src/renderer/features/chat/markdown/split-blocks'
+import { splitBlocks, splitBlocksIncremental } from '../../../src/renderer/features/chat/markdown/split-blocks'
 
 const texts = (s: string) => splitBlocks(s).map((b) => b.text.trimEnd())
 
@@ -41,5 +41,19 @@ describe('splitting markdown into blocks', () => {
   it('handles empty input and only blank lines', () => {
     expect(splitBlocks('')).toEqual([])
     expect(splitBlocks('\n\n\n')).toEqual([])
+  })
+
+  it('splits incrementally to the same result, keeping finished blocks as the same objects', () => {
+    const full = 'intro para\n\n```ts\nconst a = 1\n\nconst b = 2\n```\n\n- x\n\n- y\n\nlast words here'
+    let previous: { text: string; blocks: ReturnType<typeof splitBlocks> } | undefined
+    for (let cut = 1; cut <= full.length; cut += 3) {
+      const text = full.slice(0, cut)
+      const blocks = splitBlocksIncremental(previous, text)
+      expect(blocks).toEqual(splitBlocks(text))
+      if (previous && previous.blocks.length > 1) expect(blocks[0]).toBe(previous.blocks[0])
+      previous = { text, blocks }
+    }
+    // Text that did not just grow (an edit) is split from scratch.
+    expect(splitBlocksIncremental(previous, 'other\n\ntext')).toEqual(splitBlocks('other\n\ntext'))
   })
 })

@@ -46,7 +46,7 @@ export function MessageList({
   }, [])
 
   const last = path[path.length - 1]
-  const lastSize = last ? JSON.stringify(last.content).length + (last.reasoning?.text.length ?? 0) : 0
+  const lastSize = last ? last.content.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 1), 0) + (last.reasoning?.text.length ?? 0) : 0
   useLayoutEffect(() => {
     if (pinned.current && path.length > 0) virtualizer.scrollToIndex(path.length - 1, { align: 'end' })
   }, [path.length, lastSize, virtualizer])

@@ -1,11 +1,11 @@
-import { memo, useMemo, type ComponentProps } from 'react'
+import { memo, useMemo, useRef, type ComponentProps } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
 import rehypeHighlight from 'rehype-highlight'
 import rehypeKatex from 'rehype-katex'
 import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
 import 'katex/dist/katex.min.css'
-import { splitBlocks } from './split-blocks'
+import { splitBlocksIncremental, type Block } from './split-blocks'
 import { CodeBlock } from './code-block'
 
 // Model output is untrusted. react-markdown renders no raw HTML (no rehype-raw) and drops
@@ -49,16 +49,40 @@ const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }
   )
 })
 
+/** Finished blocks are rendered in groups, so a long reply reconciles a few dozen elements, not thousands. */
+const GROUP = 32
+
+const BlockGroup = memo(
+  function BlockGroup({ blocks }: { blocks: Block[] }) {
+    return (
+      <>
+        {blocks.map((block) => (
+          <MarkdownBlock key={block.start} source={block.text} />
+        ))}
+      </>
+    )
+  },
+  // Finished blocks keep their identity (splitBlocksIncremental), so identity is enough.
+  (a, b) => a.blocks.length === b.blocks.length && a.blocks.every((block, i) => block === b.blocks[i])
+)
+
 /**
- * Markdown of a message. While `streaming`, only the last block changes with each update;
- * earlier blocks keep their key (their start offset) and their memoised tree.
+ * Markdown of a message. While it streams, only the last block changes with each update:
+ * earlier blocks keep their identity, their group is skipped, and only the tail is parsed.
  */
 export function Markdown({ text }: { text: string }) {
-  const blocks = useMemo(() => splitBlocks(text), [text])
+  const cache = useRef<{ text: string; blocks: Block[] }>(undefined)
+  const groups = useMemo(() => {
+    const blocks = splitBlocksIncremental(cache.current, text)
+    cache.current = { text, blocks }
+    const out: Block[][] = []
+    for (let i = 0; i < blocks.length; i += GROUP) out.push(blocks.slice(i, i + GROUP))
+    return out
+  }, [text])
   return (
     <div className="markdown space-y-3 leading-relaxed break-words">
-      {blocks.map((block) => (
-        <MarkdownBlock key={block.start} source={block.text} />
+      {groups.map((group) => (
+        <BlockGroup key={group[0]!.start} blocks={group} />
       ))}
     </div>
   )

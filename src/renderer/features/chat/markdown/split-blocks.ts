@@ -63,3 +63,17 @@ export function splitBlocks(source: string): Block[] {
   if (blockHasContent && blockStart < source.length) blocks.push({ start: blockStart, text: source.slice(blockStart) })
   return blocks
 }
+
+/**
+ * The blocks of `text`, reusing `previous` when `text` only grew at the end (a streaming
+ * reply): every block but the last is kept as the same object, and only the text from the
+ * start of the last block is scanned again. Earlier blocks keep their identity, which is what
+ * lets the renderer skip them without comparing their text.
+ */
+export function splitBlocksIncremental(previous: { text: string; blocks: Block[] } | undefined, text: string): Block[] {
+  if (!previous || previous.blocks.length === 0 || !text.startsWith(previous.text)) return splitBlocks(text)
+  const kept = previous.blocks.slice(0, -1)
+  const from = previous.blocks[previous.blocks.length - 1]!.start
+  const tail = splitBlocks(text.slice(from)).map((b) => ({ start: b.start + from, text: b.text }))
+  return [...kept, ...tail]
+}
