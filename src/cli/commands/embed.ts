@@ -3,10 +3,14 @@ import { parseFlags } from '../command'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import { readStdin } from './chat'
+import { embeddingsOutput } from '../../core/services/embedding-service'
 
 const USAGE = 'switchboard embed <provider>/<model> [--base-url URL] [--api-key-env VAR] [--dimensions N] [--json] [TEXT… | -]'
 
-/** `switchboard embed`: one JSON vector per input line on stdout (or one JSON object with --json). */
+/**
+ * `switchboard embed`: one JSON vector per input line on stdout and their count and dimensions on
+ * stderr (stdout stays a clean pipe), or one JSON object `{embeddings, dimensions, usage}` with --json.
+ */
 export const embedCommand: CliCommand = {
   name: 'embed',
   summary: 'Create embeddings (one vector per input)',
@@ -33,9 +37,13 @@ export const embedCommand: CliCommand = {
         io.stderr.write(`${target.providerId} does not offer embeddings.\n`)
         return 2
       }
-      const result = await runtime.embeddings({ model: target.model, input: inputs, ...(typeof dimensions === 'string' ? { dimensions: Number(dimensions) } : {}) })
+      const raw = await runtime.embeddings({ model: target.model, input: inputs, ...(typeof dimensions === 'string' ? { dimensions: Number(dimensions) } : {}) })
+      const result = embeddingsOutput(raw.embeddings, inputs.length, target.providerId, raw.usage)
       if (flags.get('json') === true) io.stdout.write(`${JSON.stringify(result)}\n`)
-      else for (const vector of result.embeddings) io.stdout.write(`${JSON.stringify(vector)}\n`)
+      else {
+        for (const vector of result.embeddings) io.stdout.write(`${JSON.stringify(vector)}\n`)
+        io.stderr.write(`${result.embeddings.length} vector${result.embeddings.length === 1 ? '' : 's'} × ${result.dimensions} dimensions\n`)
+      }
       return 0
     } catch (error) {
       if (error instanceof AppErrorException) {
