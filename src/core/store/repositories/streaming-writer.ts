@@ -3,6 +3,7 @@ import type { CostBreakdown } from '../../../shared/data/cost'
 import type { Message } from '../../../shared/data/message'
 import type { Grounding, Speed, StreamEvent, ToolCall } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
+import { mergeToolCalls } from '../../../shared/chat/apply-event'
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 1000
 
@@ -78,22 +79,7 @@ export class StreamingWriter {
 
   /** Streamed tool-call fragments: same `index` (or same id) merge, arguments concatenate. */
   appendToolCalls(calls: readonly ToolCall[]): void {
-    const merged = [...(this.current.toolCalls ?? [])]
-    for (const call of calls) {
-      const at = merged.findIndex((c) => (call.index !== undefined && c.index === call.index) || (call.id !== '' && c.id === call.id))
-      if (at < 0) {
-        merged.push({ ...call, function: { ...call.function } })
-        continue
-      }
-      const prev = merged[at]!
-      merged[at] = {
-        ...prev,
-        id: prev.id || call.id,
-        type: prev.type || call.type,
-        function: { name: prev.function.name || call.function.name, arguments: prev.function.arguments + call.function.arguments }
-      }
-    }
-    this.change({ toolCalls: merged })
+    this.change({ toolCalls: mergeToolCalls(this.current.toolCalls, calls) })
   }
 
   set(extras: FinishExtras): void {
