@@ -4,7 +4,8 @@ import { openApp, snap } from './helpers'
 
 // Issue 9's flow against the real app in browser mode and a fake polling image provider (BFL
 // wire): add a key, pick an image model, see a validation message, generate and watch the task
-// poll, see the image in the gallery, zoom, reuse its parameters, cancel a second task, delete.
+// poll, see the image in the gallery, zoom, reuse its parameters, reload while a second task
+// runs and find it again, cancel it, delete the first.
 const KEY = 'bfl-e2e-key-0123456789abcdef'
 let fake: FakeImages
 let pendingPolls = 0
@@ -93,6 +94,11 @@ test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, 
   await images.getByTestId('image-generate').click()
   const second = images.locator('[data-testid="image-task"]', { hasText: 'a task to cancel' })
   await expect(second.getByTestId('image-task-state')).toContainText('attempt')
+  // The task belongs to the core: a reload re-attaches to it, still polling.
+  await page.reload()
+  await expect(page.getByTestId('page-images')).toBeVisible({ timeout: 30_000 })
+  await expect(second.getByTestId('image-task-state')).toContainText('attempt')
+  await snap(page, 'images-reattached')
   await second.getByTestId('image-task-cancel').click()
   await expect(second).toHaveAttribute('data-state', 'cancelled')
   hold = false
@@ -101,8 +107,19 @@ test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, 
   await panel.getByTestId('seed-randomise').click()
   await expect(panel.getByTestId('param-seed')).toHaveValue(/^\d+$/)
 
-  // Delete the generated image.
+  // Use the result as a reference image of a Kontext model (the reload picked the first model: Kontext pro).
   const lighthouse = images.locator('[data-testid="gallery-group"]', { hasText: 'a lighthouse at dusk' })
+  await images.getByTestId('image-model-picker').selectOption({ value: 'bfl\u0000flux-kontext-pro' })
+  await lighthouse.getByTestId('gallery-reference').click()
+  await expect(panel.getByTestId('reference-image')).toHaveCount(1)
+  await panel.getByTestId('param-prompt').fill('the same lighthouse in winter')
+  await images.getByTestId('image-generate').click()
+  const edit = images.locator('[data-testid="image-task"]', { hasText: 'the same lighthouse in winter' })
+  await expect(edit).toHaveAttribute('data-state', 'done', { timeout: 20_000 })
+  const editBody = fake.requestsTo('POST /v1/flux-kontext-pro').at(-1)!.body as Record<string, unknown>
+  expect(String(editBody['input_image'])).toMatch(/^data:image\/png;base64,/)
+
+  // Delete the first generated image.
   await lighthouse.getByTestId('gallery-delete').click()
   await lighthouse.getByTestId('gallery-delete-confirm').click()
   await expect(images.locator('[data-testid="gallery-group"]', { hasText: 'a lighthouse at dusk' })).toHaveCount(0)

@@ -36,7 +36,7 @@ beforeAll(async () => {
   const state = await core.context.init.start()
   if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
   client = createInProcessClient(core.router).client
-  for (const [providerId, baseURL] of [['openai', `${fake.origin}/v1`], ['bfl', fake.origin]] as const) {
+  for (const [providerId, baseURL] of [['openai', `${fake.origin}/v1`], ['bfl', fake.origin], ['google', fake.origin]] as const) {
     ok(await client.call('providers.update', { providerId, baseURL }))
     ok(await client.call('providers.setKey', { providerId, apiKey: KEY }))
   }
@@ -198,6 +198,46 @@ describe('image service', () => {
     expect(ids).not.toContain(first.id)
     expect(ids).not.toContain(second.id)
     expect((await client.call('data.files.get', { id: fileId })).ok).toBe(false)
+  })
+
+  it('a queued task can be cancelled before it starts', async () => {
+    useService(1)
+    let release = false
+    fake.setDefault('GET /poll/', () => (release ? { json: { status: 'Ready', result: { sample: `${fake.origin}/files/q.png` } } } : { json: { status: 'Pending' } }))
+    const running = generate('bfl', 'flux-dev', {})
+    const waiting = generate('bfl', 'flux-dev', { seed: 8 })
+    await until(() => states(running.events).some((s) => s.startsWith('polling')) && states(waiting.events).includes('queued'))
+    const id = (waiting.events[0] as Extract<ImageTaskEvent, { type: 'created' }>).data.id
+    expect(ok(await client.call('images.cancel', { generationId: id }))).toBe(true)
+    expect(ok(await waiting.done).error?.message).toBe('Request was cancelled')
+    expect(states(waiting.events)).toEqual(['queued', 'cancelled'])
+    release = true
+    expect(ok(await running.done).status).toBe('Success')
+    // Only the running task ever reached the provider.
+    expect(fake.requestsTo('POST /v1/flux')).toHaveLength(1)
+    useService(4)
+  })
+
+  it('Google: Imagen through predict, Gemini image output through a chat reply', async () => {
+    fake.enqueue('POST /v1beta/models/imagen-4.0-generate-001:predict', { json: { predictions: [{ bytesBase64Encoded: B64, mimeType: 'image/png' }] } })
+    const imagen = ok(await generate('google', 'imagen-4.0-generate-001', { aspectRatio: '16:9' }).done)
+    expect(imagen).toMatchObject({ status: 'Success', cost: { total: 0.04 } })
+    expect(fake.requestsTo('POST /v1beta/models/imagen-4.0-generate-001:predict')[0]!.body).toEqual({
+      instances: [{ prompt: 'a quiet harbour' }],
+      parameters: { sampleCount: 1, aspectRatio: '16:9' }
+    })
+    const sse = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\r\n\r\n`
+    fake.enqueue('POST /v1beta/models/gemini-2.5-flash-image:streamGenerateContent', {
+      contentType: 'text/event-stream',
+      text:
+        sse({ candidates: [{ content: { role: 'model', parts: [{ text: 'Here it is' }] }, index: 0 }] }) +
+        sse({ candidates: [{ content: { role: 'model', parts: [{ inlineData: { mimeType: 'image/png', data: B64 } }] }, finishReason: 'STOP', index: 0 }] })
+    })
+    const gemini = ok(await generate('google', 'gemini-2.5-flash-image:image', {}).done)
+    expect(gemini.status).toBe('Success')
+    expect(gemini.results[0]).toMatchObject({ width: 64, height: 48 })
+    const sent = fake.requestsTo('POST /v1beta/models/gemini-2.5-flash-image:streamGenerateContent')[0]!.body as { contents: unknown }
+    expect(JSON.stringify(sent.contents)).toContain('a quiet harbour')
   })
 
   it('offers each model its parameter schema', async () => {
