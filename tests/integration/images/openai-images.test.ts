@@ -112,3 +112,23 @@ describe('SiliconCloud images', () => {
     expect((await failure(image('siliconcloud', 'Kwai-Kolors/Kolors', {}))).message).toBe('Invalid image response: missing or empty data array')
   })
 })
+
+describe('Azure OpenAI images', () => {
+  it('sends the deployment path with the api-version and the api-key header', async () => {
+    fake.enqueue('POST /openai/deployments/gpt-image-1/images/generations', { json: { data: [{ b64_json: B64 }] } })
+    const runtime = createProviderRuntime('azure', { apiKey: KEY, baseURL: fake.origin })
+    const result = await runtime.createImage!({ model: 'gpt-image-1', params: { prompt: 'a kettle', size: '1024x1536' } })
+    expect(result.imageUrl).toBe(`data:image/png;base64,${B64}`)
+    const [req] = fake.requestsTo('POST /openai/deployments/gpt-image-1/images/generations')
+    expect(req!.query.get('api-version')).toBeTruthy()
+    expect(req!.headers['api-key']).toBe(KEY)
+    expect(req!.body).toMatchObject({ prompt: 'a kettle', size: '1024x1536', n: 1 })
+  })
+
+  it('a missing deployment is ModelNotFound naming it', async () => {
+    fake.enqueue('POST /openai/deployments/dall-e-3/images/generations', { status: 404, json: { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist.' } } })
+    const e = await failure(createProviderRuntime('azure', { apiKey: KEY, baseURL: fake.origin }).createImage!({ model: 'dall-e-3', params: { prompt: 'x' } }))
+    expect(e.errorType).toBe('ModelNotFound')
+    expect(e.message).toContain('dall-e-3')
+  })
+})

@@ -7,6 +7,7 @@ import { runtimeError } from '../../runtime-error'
 import type { CallOptions, ChatRequest, EmbeddingsRequest, EmbeddingsResult, ProviderFactory } from '../../types'
 import { azureDeploymentName } from './azure-deployment'
 import { openAIWireChat } from './openai-wire-chat'
+import { createOpenAIImage } from '../../images/openai-images'
 
 /** Recent enough for reasoning_effort, max_completion_tokens and stream usage. */
 export const AZURE_DEFAULT_API_VERSION = '2025-04-01-preview'
@@ -73,6 +74,17 @@ export const createAzureRuntime: ProviderFactory = (credentials, context) => {
         const rows = [...result.data].sort((a, b) => a.index - b.index)
         return { embeddings: rows.map((r) => r.embedding as number[]), usage: { promptTokens: result.usage?.prompt_tokens, totalTokens: result.usage?.total_tokens } }
       } catch (error) {
+        throw new AppErrorException(mapError(deployment)(error, options?.signal?.aborted ?? false))
+      }
+    },
+
+    /** gpt-image / dall-e deployments: OpenAI images (generate, or edit with input images). */
+    async createImage(request, options) {
+      const deployment = await azureDeploymentName(request.model, provider)
+      try {
+        return await createOpenAIImage({ provider, client: client(options), fetch: options?.fetch ?? globalThis.fetch }, { ...request, model: deployment }, options)
+      } catch (error) {
+        if (error instanceof AppErrorException) throw error
         throw new AppErrorException(mapError(deployment)(error, options?.signal?.aborted ?? false))
       }
     }
