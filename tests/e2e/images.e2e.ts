@@ -79,6 +79,14 @@ test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, 
   await page.keyboard.press('Escape')
   await expect(page.getByTestId('zoom-dialog')).toHaveCount(0)
 
+  // Copy puts the PNG on the clipboard; Save as downloads it under a name from the prompt.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await item.getByTestId('gallery-copy').click()
+  await expect(item.getByRole('status')).toHaveText('Copied')
+  const download = page.waitForEvent('download')
+  await item.getByTestId('gallery-save').click()
+  expect((await download).suggestedFilename()).toMatch(/^a-lighthouse-at-dusk-[\w-]+\.png$/)
+
   // Reuse parameters brings back the prompt, seed and size.
   await panel.getByTestId('param-prompt').fill('something else')
   await panel.getByTestId('param-seed').fill('7')

@@ -7,8 +7,18 @@ import { imageActions, useImages } from './images-store'
 
 const button = 'rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800'
 
+/** Decoded by hand: the CSP's connect-src does not allow fetching data: URLs. */
+function dataUrlToBlob(dataUrl: string): Blob {
+  const [head, data = ''] = dataUrl.split(',', 2)
+  const type = /^data:([^;,]+)/.exec(head ?? '')?.[1] ?? 'image/png'
+  const binary = atob(data)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return new Blob([bytes], { type })
+}
+
 async function copyImage(dataUrl: string): Promise<void> {
-  const blob = await (await fetch(dataUrl)).blob()
+  const blob = dataUrlToBlob(dataUrl)
   // Clipboards take PNG everywhere; other formats go as the data URL text.
   if (blob.type === 'image/png' && typeof ClipboardItem !== 'undefined') await navigator.clipboard.write([new ClipboardItem({ 'image/png': blob })])
   else await navigator.clipboard.writeText(dataUrl)
