@@ -1,5 +1,7 @@
+import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createProviderRuntime } from '../../../src/core/runtime/registry'
+import { listProviderCards, loadProviderModels } from '../../../src/shared/catalogue/loader'
 import { pngBytes, startFakeImages, type FakeImages } from '../../fixtures/fake-images/index'
 import { failure, KEY } from './helpers'
 
@@ -130,5 +132,26 @@ describe('Azure OpenAI images', () => {
     const e = await failure(createProviderRuntime('azure', { apiKey: KEY, baseURL: fake.origin }).createImage!({ model: 'dall-e-3', params: { prompt: 'x' } }))
     expect(e.errorType).toBe('ModelNotFound')
     expect(e.message).toContain('dall-e-3')
+  })
+})
+
+/** A syntactically valid service account (Vertex checks it before any call). */
+const serviceAccount = () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 })
+  return JSON.stringify({ type: 'service_account', project_id: 'p', client_email: 'sa@p.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() })
+}
+
+describe('catalogue providers with image models offer createImage', () => {
+  // Every provider whose catalogue lists image models must be able to draw them.
+  const IMAGE_PROVIDERS = ['openai', 'aihubmix', 'azure', 'bfl', 'fal', 'giteeai', 'google', 'hunyuan', 'minimax', 'qwen', 'sensenova', 'siliconcloud', 'stepfun', 'vertexai', 'volcengine', 'wenxin', 'xai', 'zhipu']
+  it('the list above is every catalogue provider with image models', async () => {
+    const withImages: string[] = []
+    for (const card of listProviderCards()) if ((await loadProviderModels(card.id).catch(() => [])).some((m) => m.type === 'image')) withImages.push(card.id)
+    expect(withImages.sort()).toEqual([...IMAGE_PROVIDERS].sort())
+  })
+  it.each(IMAGE_PROVIDERS)('%s', async (id) => {
+    expect((await loadProviderModels(id)).some((m) => m.type === 'image')).toBe(true)
+    const credentials = id === 'vertexai' ? { serviceAccountJson: serviceAccount(), location: 'us-central1' } : { apiKey: KEY, baseURL: `${fake.origin}/v1` }
+    expect(typeof createProviderRuntime(id, credentials).createImage).toBe('function')
   })
 })
