@@ -199,6 +199,8 @@ export interface CreateImageResult {
   imageUrl: string
   width?: number
   height?: number
+  /** The seed the provider used, when it says (so a random seed can be reused). */
+  seed?: number
 }
 
 export interface PullModelRequest {

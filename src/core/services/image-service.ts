@@ -200,9 +200,9 @@ export class ImageService {
         for (const e of queue.drain()) yield e
       }
       for (const e of queue.drain()) yield e
-      const { fileId, width, height } = await work
+      const saved = await work
       const cost = this.cost(info, stored)
-      generation = images.update(id, { status: 'Success', results: [{ fileId, width, height }], ...(cost ? { cost } : {}) })
+      generation = images.update(id, { status: 'Success', results: [saved], ...(cost ? { cost } : {}) })
       yield state({ state: 'done' })
       return generation
     } catch (error) {
@@ -224,7 +224,7 @@ export class ImageService {
     values: ImageParamValues,
     signal: AbortSignal,
     report: (s: ImageTaskState) => void
-  ): Promise<{ fileId: string; width: number; height: number }> {
+  ): Promise<{ fileId: string; width: number; height: number; seed?: number }> {
     const runtime = await this.deps.runtimeFor(input.providerId)
     const params = await this.resolveReferences(values)
     const request: CreateImageRequest = { model: input.modelId, params: params as CreateImageRequest['params'] }
@@ -247,7 +247,7 @@ export class ImageService {
     const fromParams = sizeOf(values)
     const width = result.width ?? file.width ?? fromParams?.width ?? 0
     const height = result.height ?? file.height ?? fromParams?.height ?? 0
-    return { fileId: file.id, width, height }
+    return { fileId: file.id, width, height, ...(typeof result.seed === 'number' ? { seed: result.seed } : {}) }
   }
 
   /** Gemini image output: a chat reply whose base64_image event is the picture. */

@@ -9,6 +9,8 @@ export interface ImageResult {
   fileId: string
   width: number
   height: number
+  /** The seed the provider reports having used (set even when the request left it random). */
+  seed?: number
 }
 
 export interface ImageGeneration {

@@ -65,6 +65,11 @@ describe('BFL polling image provider', () => {
     expect((await failure(run())).message).toBe('Task succeeded but no images generated')
   })
 
+  it('reports the seed the provider used', async () => {
+    fake.enqueue(POLL, poll('Ready', { result: { sample: 'https://x/s.png', seed: 123456 } }))
+    await expect(run()).resolves.toEqual({ imageUrl: 'https://x/s.png', seed: 123456 })
+  })
+
   it('an unknown status keeps polling', async () => {
     fake.enqueue(POLL, poll('Queued'), poll('Processing'), poll('Ready', { result: { sample: 'https://x/q.png' } }))
     await expect(run()).resolves.toEqual({ imageUrl: 'https://x/q.png' })

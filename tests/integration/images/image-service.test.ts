@@ -116,6 +116,15 @@ describe('image service', () => {
     expect(generation.results[0]).toMatchObject({ width: 4, height: 3 })
   })
 
+  it('a random seed is recorded as the seed the provider used', async () => {
+    fake.enqueue('GET /poll/', { json: { status: 'Ready', result: { sample: `${fake.origin}/files/seeded.png`, seed: 987 } } })
+    const generation = ok(await generate('bfl', 'flux-dev', {}).done)
+    expect(generation.parameters['seed']).toBeNull()
+    expect(generation.results[0]!.seed).toBe(987)
+    const stored = ok(await client.call('data.images.get', { id: generation.id }))
+    expect(stored.results[0]!.seed).toBe(987)
+  })
+
   it('validates parameters against the model schema before any request, naming the allowed values', async () => {
     const run = generate('openai', 'dall-e-3', { size: '640x480' })
     const result = await run.done

@@ -49,7 +49,7 @@ describe('Fal queue (subscribe)', () => {
     fake.enqueue('GET /fal-ai/flux/requests/req-1/status', { json: { status: 'IN_QUEUE', queue_position: 2 } }, { json: { status: 'IN_PROGRESS' } }, { json: { status: 'COMPLETED' } })
     fake.enqueue('GET /fal-ai/flux/requests/req-1', { json: { images: [{ url: `${fake.origin}/files/f.png`, width: 1024, height: 768 }], seed: 9 } })
     const result = await run('fal-ai/flux/schnell', { width: 1024, height: 768, steps: 4, seed: 9 })
-    expect(result).toEqual({ imageUrl: `${fake.origin}/files/f.png`, width: 1024, height: 768 })
+    expect(result).toEqual({ imageUrl: `${fake.origin}/files/f.png`, width: 1024, height: 768, seed: 9 })
     const [submit] = fake.requestsTo('POST /fal-ai/flux/schnell')
     expect(submit!.headers['authorization']).toBe(`Key ${KEY}`)
     expect(submit!.body).toEqual({ prompt: 'a boat', num_images: 1, seed: 9, image_size: { width: 1024, height: 768 }, num_inference_steps: 4 })

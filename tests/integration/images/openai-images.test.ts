@@ -89,7 +89,7 @@ describe('SiliconCloud images', () => {
   it('sends image_size, batch_size, seed, steps, guidance and reference images; reads `images`', async () => {
     fake.enqueue(GEN, { json: { images: [{ url: 'https://sf/1.png' }], timings: { inference: 1 }, seed: 11 } })
     const result = await image('siliconcloud', 'Qwen/Qwen-Image-Edit-2509', { seed: 11, size: '1024x1024', steps: 20, cfg: 4, imageUrls: ['https://a/1.png', 'https://a/2.png'] })
-    expect(result).toEqual({ imageUrl: 'https://sf/1.png' })
+    expect(result).toEqual({ imageUrl: 'https://sf/1.png', seed: 11 })
     expect(fake.requestsTo(GEN)[0]!.body).toEqual({
       model: 'Qwen/Qwen-Image-Edit-2509',
       prompt: 'a teapot',

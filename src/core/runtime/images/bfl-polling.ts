@@ -56,9 +56,10 @@ export async function createBflImage(endpoint: ImageEndpoint, request: CreateIma
       const body = await requestJson(endpoint, 'query', pollingUrl, { method: 'GET', headers }, options.signal)
       const status = typeof body['status'] === 'string' ? body['status'] : undefined
       if (status === 'Ready') {
-        const sample = (body['result'] as { sample?: unknown } | undefined)?.sample
+        const result = body['result'] as { sample?: unknown; seed?: unknown } | undefined
+        const sample = result?.sample
         if (typeof sample !== 'string' || !sample) throw taskError('Task succeeded but no images generated', endpoint.provider)
-        return { done: true, value: { imageUrl: sample } }
+        return { done: true, value: { imageUrl: sample, ...(typeof result?.seed === 'number' ? { seed: result.seed } : {}) } }
       }
       if (status && FAILED.has(status)) {
         const detail = body['details'] ?? body['error']

@@ -68,5 +68,11 @@ export async function createFalImage(endpoint: ImageEndpoint, request: CreateIma
   const images = result['images'] as Array<{ url?: string; width?: number; height?: number }> | undefined
   const first = images?.find((i) => typeof i?.url === 'string' && i.url)
   if (!first?.url) throw taskError('Task succeeded but no images generated', endpoint.provider)
-  return { imageUrl: first.url, ...(first.width ? { width: first.width } : {}), ...(first.height ? { height: first.height } : {}) }
+  const seed = result['seed']
+  return {
+    imageUrl: first.url,
+    ...(first.width ? { width: first.width } : {}),
+    ...(first.height ? { height: first.height } : {}),
+    ...(typeof seed === 'number' ? { seed } : {})
+  }
 }

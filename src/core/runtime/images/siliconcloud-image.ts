@@ -29,7 +29,8 @@ export async function createSiliconCloudImage(endpoint: ImageEndpoint, request: 
   }
   const list = (Array.isArray(response['images']) ? response['images'] : response['data']) as Array<{ url?: string; b64_json?: string }> | undefined
   const first = Array.isArray(list) ? list[0] : undefined
-  if (first?.url) return { imageUrl: first.url }
-  if (first?.b64_json) return { imageUrl: `data:image/png;base64,${first.b64_json}` }
+  const seed = typeof response['seed'] === 'number' ? { seed: response['seed'] } : {}
+  if (first?.url) return { imageUrl: first.url, ...seed }
+  if (first?.b64_json) return { imageUrl: `data:image/png;base64,${first.b64_json}`, ...seed }
   throw taskError('Invalid image response: missing or empty data array', endpoint.provider)
 }

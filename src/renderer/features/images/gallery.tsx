@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ImageGeneration } from '../../../shared/data/image-generation'
 import { describeParameters, groupByPrompt } from '../../../shared/images/gallery'
-import { imageActions, useImages } from './images-store'
+import { imageActions, useImages, withResultSeed } from './images-store'
 
 const button = 'rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800'
 
@@ -77,7 +77,7 @@ function ImageCard({ generation }: { generation: ImageGeneration }) {
           {cost ? ` · ${cost}` : ''}
         </span>
         <span className="truncate text-zinc-500" data-testid="gallery-params">
-          {describeParameters(generation.parameters)}
+          {describeParameters(withResultSeed(generation))}
         </span>
         <span className="flex flex-wrap gap-1">
           {src && (

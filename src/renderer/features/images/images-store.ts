@@ -105,6 +105,13 @@ function follow(start: (handlers: Parameters<ReturnType<typeof bridge>['attach']
 
 let attachedActive = false
 
+/** The parameters sent, with a random seed replaced by the one the provider reports having used. */
+export function withResultSeed(generation: ImageGeneration): Record<string, unknown> {
+  const used = generation.results[0]?.seed
+  const asked = generation.parameters['seed']
+  return typeof used === 'number' && (asked === null || asked === undefined) ? { ...generation.parameters, seed: used } : generation.parameters
+}
+
 export const imageActions = {
   async init() {
     await Promise.all([imageActions.refreshPicker(), imageActions.refreshGallery()])
@@ -182,9 +189,9 @@ export const imageActions = {
     return result.value.dataUrl
   },
 
-  /** Loads a generation's model and parameters back into the panel. */
+  /** Loads a generation's model and parameters back into the panel (with the seed the provider used). */
   async reuse(generation: ImageGeneration) {
-    await imageActions.pickModel(generation.providerId, generation.modelId, { ...(generation.parameters as ImageParamValues), prompt: generation.prompt })
+    await imageActions.pickModel(generation.providerId, generation.modelId, { ...(withResultSeed(generation) as ImageParamValues), prompt: generation.prompt })
   },
 
   /** Adds a stored image to the reference images (as a file ref: the core resolves it). */
