@@ -6,6 +6,9 @@ import type { LocalFeature } from './local'
 import type { ChatService } from './services/chat-service'
 import type { ImageService } from './services/image-service'
 import type { ProviderService } from './services/provider-service'
+import type { SpeechService } from './services/speech-service'
+import type { AttachmentService } from './services/attachment-service'
+import type { EmbeddingService } from './services/embedding-service'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
@@ -22,8 +25,8 @@ export interface CoreContext {
   /** Built once the store and keychain are open. */
   providers?: ProviderService
   chat?: ChatService
-  speech?: import('./services/speech-service').SpeechService
-  attachments?: import('./services/attachment-service').AttachmentService
-  embeddings?: import('./services/embedding-service').EmbeddingService
+  speech?: SpeechService
+  attachments?: AttachmentService
+  embeddings?: EmbeddingService
   images?: ImageService
 }
