@@ -111,6 +111,15 @@ const speechFailed = (providerId: string, cause: unknown): AppErrorException => 
   })
 }
 
+/** The type of cached audio from its first bytes (we ask for MP3, but some servers answer WAV or Ogg). */
+function sniffAudioType(bytes: Uint8Array): string {
+  const head = Buffer.from(bytes.subarray(0, 4)).toString('latin1')
+  if (head === 'RIFF') return 'audio/wav'
+  if (head === 'OggS') return 'audio/ogg'
+  if (head === 'fLaC') return 'audio/flac'
+  return 'audio/mpeg'
+}
+
 const AUDIO_EXTENSIONS: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/mp4': 'm4a', 'audio/mpeg': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/flac': 'flac' }
 
 export interface SpeechServiceDeps {
@@ -186,7 +195,8 @@ export class SpeechService {
     const cacheFile = input.messageId ? this.cachePath(input.messageId, [providerId, modelId, voice, text]) : undefined
     if (cacheFile) {
       try {
-        return { audioBase64: readFileSync(cacheFile).toString('base64'), mimeType: 'audio/mpeg', cached: true, parts: parts.length }
+        const cached = readFileSync(cacheFile)
+        return { audioBase64: cached.toString('base64'), mimeType: sniffAudioType(cached), cached: true, parts: parts.length }
       } catch {
         // Not cached yet.
       }

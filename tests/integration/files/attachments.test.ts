@@ -12,7 +12,7 @@ import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
-import { minimalPdf } from '../../unit/files/minimal-pdf'
+import { minimalPdf } from '../../fixtures/minimal-pdf'
 
 // Attachments and embeddings through the bridge: files land in the data folder under their
 // hash, their text reaches the provider in the chat request, failures carry the spec's texts.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { countTokens, extractText, fileKind, imageLimitFor, mimeTypeFor } from '../../../src/core/files'
 import { AppErrorException } from '../../../src/shared/errors/app-error'
-import { minimalPdf } from './minimal-pdf'
+import { minimalPdf } from '../../fixtures/minimal-pdf'
 
 const bytes = (s: string) => new TextEncoder().encode(s)
 

@@ -135,7 +135,8 @@ export function ChatPage() {
           contextWindow={model?.contextWindowTokens}
           historyTokens={historyTokens}
           disabled={!current}
-          onSend={(text, images) => chatActions.send(text, images, current)}
+          providerId={current?.providerId}
+          onSend={(text, images, files) => chatActions.send(text, images, current, files)}
           onStop={() => chatActions.stop()}
         />
       </section>

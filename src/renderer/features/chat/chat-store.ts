@@ -166,7 +166,7 @@ export const chatActions = {
     })
   },
 
-  send(text: string, images: { dataUrl: string }[] = [], model?: { providerId: string; modelId: string }) {
+  send(text: string, images: { dataUrl: string }[] = [], model?: { providerId: string; modelId: string }, files: string[] = []) {
     const { currentId, messages, agentId, defaultAgentId } = useChat.getState()
     const visible = currentId ? visiblePath(messages[currentId] ?? [], useChat.getState().branch) : []
     const parentId = visible[visible.length - 1]?.id
@@ -179,6 +179,7 @@ export const chatActions = {
           ...(parentId ? { parentId } : {}),
           text,
           ...(images.length ? { images } : {}),
+          ...(files.length ? { files } : {}),
           ...(model ?? {})
         },
         {

@@ -1,5 +1,10 @@
 import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { bridge } from '../../stores/app-store'
+import { AttachmentChips } from '../attachments/attachment-chips'
+import { fitImage } from '../attachments/resize-image'
+import { useAttachments } from '../attachments/use-attachments'
+import { DictationButton } from '../voice/dictation-button'
 
 export interface ComposerProps {
   streaming: boolean
@@ -9,7 +14,10 @@ export interface ComposerProps {
   /** Tokens of the history that would be sent with the next message. */
   historyTokens: number
   disabled?: boolean
-  onSend(text: string, images: { dataUrl: string }[]): void
+  /** The conversation's provider: images over its inline limit are scaled down before sending. */
+  providerId?: string
+  /** `files`: ids of uploaded files (files.upload) whose text goes with the message. */
+  onSend(text: string, images: { dataUrl: string }[], files?: string[]): void
   onStop(): void
 }
 
@@ -18,48 +26,58 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 /** ≈4 characters a token: good enough to warn before sending, never used for billing. */
 export const estimateTextTokens = (text: string) => Math.ceil(text.length / 4)
 
-export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, onSend, onStop }: ComposerProps) {
+export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop }: ComposerProps) {
   const { t } = useTranslation()
   const [text, setText] = useState('')
   const [images, setImages] = useState<{ dataUrl: string; name: string }[]>([])
   const [notice, setNotice] = useState<string>()
   const [confirmOver, setConfirmOver] = useState(false)
   const ref = useRef<HTMLTextAreaElement>(null)
-  const tokens = historyTokens + estimateTextTokens(text) + images.length * 800
+  const picker = useRef<HTMLInputElement>(null)
+  const attachments = useAttachments()
+  const tokens = historyTokens + estimateTextTokens(text) + images.length * 800 + attachments.tokens
   const over = contextWindow !== undefined && tokens > contextWindow
+  const empty = !text.trim() && images.length === 0 && attachments.fileIds.length === 0
 
   const addFiles = async (files: File[]) => {
     const pictures = files.filter((f) => f.type.startsWith('image/'))
+    // Text, Markdown, code and PDF go to the core, which stores them and extracts their text.
+    const documents = files.filter((f) => !f.type.startsWith('image/'))
+    if (documents.length > 0) void attachments.add(documents)
     if (pictures.length === 0) return
     if (!vision) {
       setNotice(t('chat.noVision'))
       return
     }
+    const limit = await bridge()
+      .call('files.imageLimit', providerId ? { providerId } : {})
+      .then((r) => (r.ok ? r.value : { maxEdge: 2048, maxBytes: MAX_IMAGE_BYTES }))
     for (const file of pictures) {
-      if (file.size > MAX_IMAGE_BYTES) {
+      if (file.size > MAX_IMAGE_BYTES * 5) {
         setNotice(t('chat.imageTooLarge', { name: file.name }))
         continue
       }
-      const dataUrl = await new Promise<string>((resolve, reject) => {
-        const reader = new FileReader()
-        reader.onload = () => resolve(String(reader.result))
-        reader.onerror = () => reject(reader.error)
-        reader.readAsDataURL(file)
-      })
-      setImages((list) => [...list, { dataUrl, name: file.name }])
+      try {
+        const fitted = await fitImage(file, limit)
+        if (fitted.resized) setNotice(t('attachments.resized', { name: file.name, width: fitted.width, height: fitted.height }))
+        setImages((list) => [...list, { dataUrl: fitted.dataUrl, name: file.name }])
+      } catch (e) {
+        setNotice(t('attachments.imageFailed', { name: file.name, reason: e instanceof Error ? e.message : String(e) }))
+      }
     }
   }
 
   const send = () => {
-    if (disabled || streaming) return
-    if (!text.trim() && images.length === 0) return
+    if (disabled || streaming || attachments.uploading) return
+    if (empty) return
     if (over && !confirmOver) {
       setConfirmOver(true)
       return
     }
-    onSend(text, images.map(({ dataUrl }) => ({ dataUrl })))
+    onSend(text, images.map(({ dataUrl }) => ({ dataUrl })), attachments.fileIds.length ? attachments.fileIds : undefined)
     setText('')
     setImages([])
+    attachments.clear()
     setNotice(undefined)
     setConfirmOver(false)
   }
@@ -100,6 +118,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
             ))}
           </div>
         )}
+        <AttachmentChips items={attachments.items} onRemove={attachments.remove} />
         <div className="flex items-end gap-2 rounded-xl border border-zinc-300 bg-white p-2 focus-within:border-accent dark:border-zinc-700 dark:bg-zinc-900">
           <textarea
             ref={ref}
@@ -123,6 +142,38 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
             disabled={disabled}
             className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 outline-none"
           />
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            data-testid="attach-input"
+            accept="image/png,image/jpeg,image/webp,image/gif,application/pdf,text/*,.md,.markdown,.json,.yaml,.yml,.toml,.csv,.ts,.tsx,.js,.jsx,.py,.rs,.go,.java,.c,.cpp,.h,.cs,.rb,.php,.sh,.sql,.swift,.kt"
+            onChange={(e) => {
+              void addFiles([...(e.target.files ?? [])])
+              e.target.value = ''
+            }}
+          />
+          <button
+            type="button"
+            onClick={() => picker.current?.click()}
+            disabled={disabled}
+            aria-label={t('attachments.attach')}
+            title={t('attachments.attach')}
+            data-testid="attach"
+            className="grid size-9 place-items-center rounded-lg border border-zinc-300 text-zinc-600 hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
+          >
+            <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+              <path d="m21 11-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7" />
+            </svg>
+          </button>
+          <DictationButton
+            disabled={disabled}
+            onText={(spoken) => {
+              setText((current) => (current.trim() ? `${current.replace(/\s+$/, '')} ${spoken}` : spoken))
+              ref.current?.focus()
+            }}
+          />
           {streaming ? (
             <button onClick={onStop} data-testid="stop" className="rounded-lg bg-zinc-800 px-3 py-2 text-sm font-medium text-white dark:bg-zinc-200 dark:text-zinc-900" title="Esc">
               {t('chat.stop')}
@@ -130,7 +181,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
           ) : (
             <button
               onClick={send}
-              disabled={disabled || (!text.trim() && images.length === 0)}
+              disabled={disabled || empty || attachments.uploading}
               data-testid="send"
               className="rounded-lg bg-accent px-3 py-2 text-sm font-medium text-white hover:bg-accent-strong disabled:opacity-40"
             >

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { messageText, type Message } from '../../../shared/data/message'
 import { Markdown } from './markdown/markdown'
 import { ErrorCard } from './error-card'
+import { MessageFiles } from '../attachments/message-files'
+import { ReadAloud } from '../voice/read-aloud'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -109,6 +111,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         ) : (
           <Markdown text={text} />
         )}
+        {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
         {message.content
           .filter((p) => p.type === 'image_url')
           .map((p, i) => (p.type === 'image_url' ? <img key={i} src={p.imageUrl.url} alt="" className="mt-2 max-h-64 rounded-lg" /> : null))}
@@ -170,6 +173,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           <button className={button} onClick={() => actions.copy(message)} data-testid="op-copy">
             {t('chat.copy')}
           </button>
+          {text.trim() && <ReadAloud messageId={message.id} text={text} buttonClass={button} />}
           <button className={button} onClick={() => setEditing(text)} data-testid="op-edit">
             {t('chat.edit')}
           </button>

@@ -257,6 +257,32 @@ export const en = {
     delete: 'Delete',
     confirmDelete: 'Delete for good'
   },
+  voice: {
+    readAloud: 'Read aloud',
+    preparing: 'Preparing…',
+    pause: 'Pause',
+    resume: 'Resume',
+    stop: 'Stop',
+    dictate: 'Dictate (speech to text)',
+    stopRecording: 'Stop and transcribe',
+    recording: 'Recording… click the microphone to finish, Esc to cancel',
+    recordingHint: 'Click to finish · Esc cancels',
+    settingsTitle: 'Voice',
+    ttsModel: 'Read-aloud model (text to speech)',
+    voice: 'Voice',
+    sttModel: 'Dictation model (speech to text)',
+    noModels: 'No speech models yet: add a key for a provider that has them (for example OpenAI).'
+  },
+  attachments: {
+    attach: 'Attach files (images, text, Markdown, code, PDF)',
+    uploading: 'uploading…',
+    image: 'image',
+    tokens: '{{n}} tokens',
+    truncated: 'cut at the size cap',
+    remove: 'Remove {{name}}',
+    resized: '{{name}} was scaled down to {{width}}×{{height}} to fit the provider’s limit.',
+    imageFailed: '{{name}} could not be attached: {{reason}}'
+  },
   local: {
     servers: 'Local servers',
     checkAgain: 'Check again',

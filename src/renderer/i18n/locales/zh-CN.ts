@@ -259,6 +259,32 @@ export const zhCN: Messages = {
     delete: '删除',
     confirmDelete: '确认删除'
   },
+  voice: {
+    readAloud: '朗读',
+    preparing: '准备中…',
+    pause: '暂停',
+    resume: '继续',
+    stop: '停止',
+    dictate: '语音输入（语音转文字）',
+    stopRecording: '停止并转写',
+    recording: '录音中… 点击麦克风结束，按 Esc 取消',
+    recordingHint: '点击结束 · Esc 取消',
+    settingsTitle: '语音',
+    ttsModel: '朗读模型（文字转语音）',
+    voice: '音色',
+    sttModel: '语音输入模型（语音转文字）',
+    noModels: '暂无语音模型：请为提供语音模型的服务商（例如 OpenAI）添加密钥。'
+  },
+  attachments: {
+    attach: '添加文件（图片、文本、Markdown、代码、PDF）',
+    uploading: '上传中…',
+    image: '图片',
+    tokens: '{{n}} 个 token',
+    truncated: '已按大小上限截断',
+    remove: '移除 {{name}}',
+    resized: '{{name}} 已缩小为 {{width}}×{{height}} 以符合服务商限制。',
+    imageFailed: '{{name}} 无法添加：{{reason}}'
+  },
   local: {
     servers: '本地服务',
     checkAgain: '重新检测',
