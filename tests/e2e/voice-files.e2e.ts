@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { crc32, deflateSync } from 'node:zlib'
-import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
+import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { minimalPdf } from '../fixtures/minimal-pdf'
 import { openApp, snap } from './helpers'
 
@@ -76,6 +76,12 @@ async function setUp(page: Page) {
   await detail.getByTestId('provider-key-input').fill(KEY)
   await detail.getByTestId('provider-key-save').click()
   await expect(detail.getByTestId('provider-key-status')).toContainText(KEY.slice(-4))
+  // Settings → Voice lists the new provider's speech models; pick the mini TTS model and a voice only it has.
+  const voice = page.getByTestId('voice-settings')
+  await expect(voice.getByTestId('voice-tts-model').locator('option[value="openai/gpt-4o-mini-tts"]')).toHaveCount(1)
+  await voice.getByTestId('voice-tts-model').selectOption('openai/gpt-4o-mini-tts')
+  await voice.getByTestId('voice-tts-voice').selectOption('verse')
+  await expect(voice.getByTestId('voice-stt-model')).toHaveValue(/^openai\//)
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('model-picker').click()
   await page.getByTestId('model-search').fill('gpt-4o-mini')
@@ -96,8 +102,7 @@ test('read aloud: the reply is spoken with the TTS model and the audio plays', a
   await expect(reply.getByTestId('read-aloud')).toHaveAttribute('data-state', 'playing')
   await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.2)
   const [speech] = fake.requestsTo('/audio/speech')
-  expect(speech?.body).toMatchObject({ input: 'Here is a reply that can be read aloud. It has two sentences.', response_format: 'mp3' })
-  expect((speech?.body as { model: string }).model).toMatch(/tts/)
+  expect(speech?.body).toMatchObject({ model: 'gpt-4o-mini-tts', voice: 'verse', input: 'Here is a reply that can be read aloud. It has two sentences.', response_format: 'mp3' })
   await snap(page, 'voice-read-aloud')
 
   // Pause and stop; playing again comes from the per-message cache, not the provider.
@@ -169,4 +174,12 @@ test('a PDF and an image attach, show their cost, and reach the provider in the 
   // The page scaled the 3000 px image to OpenAI's 2048 px edge before sending it.
   const sentPng = Buffer.from(image.split(',')[1] ?? '', 'base64')
   expect(sentPng.readUInt32BE(16)).toBe(2048)
+
+  // A failing speech service shows the spec's text on the message.
+  fake.enqueue('/audio/speech', { kind: 'json', status: 400, body: errorBody('Unsupported voice', 'invalid_value') })
+  const reply = page.getByTestId('message-assistant').last()
+  await reply.hover()
+  await reply.getByTestId('read-aloud-play').click()
+  await expect(reply.getByTestId('read-aloud-error')).toContainText('Speech-to-text and text-to-speech service request failed')
+  await expect(reply.getByTestId('read-aloud')).toHaveAttribute('data-state', 'idle')
 })

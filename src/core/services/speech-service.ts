@@ -120,6 +120,9 @@ function sniffAudioType(bytes: Uint8Array): string {
   return 'audio/mpeg'
 }
 
+/** OpenAI's transcription upload limit (about 25 minutes of Opus dictation). */
+const MAX_TRANSCRIPTION_BYTES = 25 * 1024 * 1024
+
 const AUDIO_EXTENSIONS: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/mp4': 'm4a', 'audio/mpeg': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/flac': 'flac' }
 
 export interface SpeechServiceDeps {
@@ -237,6 +240,12 @@ export class SpeechService {
     if (!providerId || !modelId) throw this.noModel('speech-to-text')
     const audio = Buffer.from(input.audioBase64, 'base64')
     if (audio.length === 0) throw new AppErrorException({ errorType: 'SpeechServiceError', status: 400, message: 'Speech-to-text and text-to-speech service request failed: the recording is empty.' })
+    if (audio.length > MAX_TRANSCRIPTION_BYTES)
+      throw new AppErrorException({
+        errorType: 'SpeechServiceError',
+        status: 413,
+        message: `Speech-to-text and text-to-speech service request failed: the recording is ${(audio.length / 1048576).toFixed(1)} MB; speech-to-text takes at most 25 MB.`
+      })
     const runtime = await this.deps.runtimeFor(providerId)
     if (!runtime.speechToText) throw speechFailed(providerId, new Error(`${providerId} does not offer speech-to-text`))
     const baseType = input.mimeType.split(';')[0]?.trim().toLowerCase() ?? ''

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { VoiceModelOption, VoiceSettings as Settings } from '../../../shared/bridge/procedures/speech'
 import { bridge } from '../../stores/app-store'
+import { useProviders } from '../providers/providers-store'
 
 const key = (o: { providerId: string; modelId: string }) => `${o.providerId}/${o.modelId}`
 
@@ -10,6 +11,8 @@ export function VoiceSettings() {
   const { t } = useTranslation()
   const [options, setOptions] = useState<VoiceModelOption[]>([])
   const [settings, setSettings] = useState<Settings>({})
+  // Adding or removing a key below changes which speech models exist: list them again.
+  const usable = useProviders((s) => s.providers.filter((p) => p.available).map((p) => p.id).join(','))
   useEffect(() => {
     void bridge()
       .call('speech.models', {})
@@ -17,7 +20,7 @@ export function VoiceSettings() {
     void bridge()
       .call('speech.settings', {})
       .then((r) => r.ok && setSettings(r.value))
-  }, [])
+  }, [usable])
   const save = async (next: Settings) => {
     setSettings(next)
     await bridge().call('data.settings.set', { patch: { voice: JSON.parse(JSON.stringify(next)) as never } })
