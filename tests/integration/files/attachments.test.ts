@@ -96,14 +96,35 @@ describe('chat.send with files', () => {
     const reply = ok(await sendAndWait({ text: 'What do these say?', files: [pdf.file.id, code.file.id], providerId: 'openai', modelId: 'gpt-4o-mini' }))
     // The first request is the reply; a second one titles the new conversation.
     const body = fake.requestsTo('/chat/completions')[0]?.body as { messages: { role: string; content: unknown }[] }
-    const user = body.messages.filter((m) => m.role === 'user').at(-1)
-    expect(user?.content).toEqual([
+    const sentUser = body.messages.filter((m) => m.role === 'user').at(-1)
+    expect(sentUser?.content).toEqual([
       { type: 'text', text: expect.stringMatching(/^<file name="notes.pdf">\n--- page 1 ---\nMeeting moved to Thursday\n<\/file>$/) },
       { type: 'text', text: '<file name="main.py">\nprint("hi")\n\n</file>' },
       { type: 'text', text: 'What do these say?' }
     ])
     const messages = ok(await client.call('chat.messages', { conversationId: reply.conversationId }))
-    expect(messages.find((m) => m.role === 'user')?.files).toEqual([pdf.file.id, code.file.id])
+    const user = messages.find((m) => m.role === 'user')
+    expect(user?.files).toEqual([pdf.file.id, code.file.id])
+    // The stored text stays the user's words only; the files are context, not content.
+    expect(user?.content).toEqual([{ type: 'text', text: 'What do these say?' }])
+
+    // Editing the message keeps its files: the new branch sends them again.
+    const before = fake.requestsTo('/chat/completions').length
+    const edited = await new Promise<Result<Message>>((resolve) => {
+      client.stream('chat.editAndResend', { messageId: user!.id, text: 'And now?' }, { onEvent: () => undefined, onEnd: resolve })
+    })
+    ok(edited)
+    const resent = fake.requestsTo('/chat/completions')[before]?.body as { messages: { role: string; content: unknown }[] }
+    const parts = resent.messages.at(-1)?.content as { type: string; text: string }[]
+    expect(parts.map((p) => p.text.split('\n')[0])).toEqual(['<file name="notes.pdf">', '<file name="main.py">', 'And now?'])
+  })
+
+  it('a message with only files (no text) is accepted', async () => {
+    fake.setDefault('/chat/completions', { kind: 'sse', chunks: chatChunks(['Read it.']) })
+    const note = ok(await client.call('files.upload', { name: 'todo.md', dataBase64: b64('# Todo\n- ship it\n') }))
+    ok(await sendAndWait({ text: '', files: [note.file.id], providerId: 'openai', modelId: 'gpt-4o-mini' }))
+    const body = fake.requestsTo('/chat/completions')[0]?.body as { messages: { role: string; content: unknown }[] }
+    expect(body.messages.at(-1)?.content).toEqual([{ type: 'text', text: '<file name="todo.md">\n# Todo\n- ship it\n\n</file>' }])
   })
 })
 
