@@ -1,5 +1,6 @@
 import { commands } from './commands/index'
 import type { CliIO } from './command'
+import { AppErrorException } from '../shared/errors/app-error'
 import { APP_VERSION } from '../core/version'
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -26,7 +27,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(rest, io)
   } catch (error) {
-    io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    // Every command's catalogue errors end here: the type first, so scripts can match on it.
+    if (error instanceof AppErrorException) io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
+    else io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
     return 1
   }
 }

@@ -1,6 +1,5 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { AppErrorException } from '../../shared/errors/app-error'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import { readStdin } from './chat'
 import { embeddingsOutput } from '../../core/services/embedding-service'
@@ -31,26 +30,18 @@ export const embedCommand: CliCommand = {
       return 2
     }
     const dimensions = flags.get('dimensions')
-    try {
-      const runtime = await runtimeForCli(target.providerId, flags, io.env)
-      if (!runtime.embeddings) {
-        io.stderr.write(`${target.providerId} does not offer embeddings.\n`)
-        return 2
-      }
-      const raw = await runtime.embeddings({ model: target.model, input: inputs, ...(typeof dimensions === 'string' ? { dimensions: Number(dimensions) } : {}) })
-      const result = embeddingsOutput(raw.embeddings, inputs.length, target.providerId, raw.usage)
-      if (flags.get('json') === true) io.stdout.write(`${JSON.stringify(result)}\n`)
-      else {
-        for (const vector of result.embeddings) io.stdout.write(`${JSON.stringify(vector)}\n`)
-        io.stderr.write(`${result.embeddings.length} vector${result.embeddings.length === 1 ? '' : 's'} × ${result.dimensions} dimensions\n`)
-      }
-      return 0
-    } catch (error) {
-      if (error instanceof AppErrorException) {
-        io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
-        return 1
-      }
-      throw error
+    const runtime = await runtimeForCli(target.providerId, flags, io.env)
+    if (!runtime.embeddings) {
+      io.stderr.write(`${target.providerId} does not offer embeddings.\n`)
+      return 2
     }
+    const raw = await runtime.embeddings({ model: target.model, input: inputs, ...(typeof dimensions === 'string' ? { dimensions: Number(dimensions) } : {}) })
+    const result = embeddingsOutput(raw.embeddings, inputs.length, target.providerId, raw.usage)
+    if (flags.get('json') === true) io.stdout.write(`${JSON.stringify(result)}\n`)
+    else {
+      for (const vector of result.embeddings) io.stdout.write(`${JSON.stringify(vector)}\n`)
+      io.stderr.write(`${result.embeddings.length} vector${result.embeddings.length === 1 ? '' : 's'} × ${result.dimensions} dimensions\n`)
+    }
+    return 0
   }
 }

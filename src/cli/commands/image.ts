@@ -2,7 +2,6 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { extname, join, resolve } from 'node:path'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { AppErrorException } from '../../shared/errors/app-error'
 import type { ImageParamValues } from '../../shared/image-params/types'
 import { validateImageParams } from '../../shared/image-params/validate'
 import { IMAGE_EXTENSIONS, sniffImageMime } from '../../shared/images/image-dimensions'
@@ -132,12 +131,6 @@ export const imageCommand: CliCommand = {
       await writeFile(file, bytes)
       io.stdout.write(`${file}\n`)
       return 0
-    } catch (error) {
-      if (error instanceof AppErrorException) {
-        io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
-        return 1
-      }
-      throw error
     } finally {
       process.removeListener('SIGINT', onSigint)
     }

@@ -1,5 +1,4 @@
 import type { CliIO } from '../command'
-import { AppErrorException } from '../../shared/errors/app-error'
 import type { ModelType } from '../../shared/catalogue/types'
 import { runtimeForCli } from '../../core/runtime/key-source'
 import type { RemoteModelCard } from '../../core/runtime/types'
@@ -15,30 +14,22 @@ const context = (n: number | undefined) => (n === undefined ? '' : n >= 1000 ? `
  * processed by the catalogue's model-list rules. Unknown ids work with --base-url.
  */
 export async function runRemoteModels(providerId: string, flags: Map<string, string | true>, io: CliIO, type?: ModelType): Promise<number> {
-  try {
-    const runtime = await runtimeForCli(providerId, flags, io.env)
-    if (!runtime.models) {
-      io.stderr.write(`${providerId} cannot list its models.\n`)
-      return 2
-    }
-    const result = await runtime.models()
-    if (result.warning) io.stderr.write(`warning: ${result.warning}\n`)
-    const models = type ? result.models.filter((m) => (m.type ?? 'chat') === type) : result.models
-    if (flags.get('json') === true) {
-      io.stdout.write(`${JSON.stringify(models)}\n`)
-      return 0
-    }
-    const rows = models.map((m) => [m.id, m.type ?? 'chat', context(m.contextWindowTokens), abilities(m), m.displayName ?? ''])
-    const header = ['ID', 'TYPE', 'CONTEXT', 'ABILITIES', 'NAME']
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-    for (const row of [header, ...rows]) io.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`)
-    io.stdout.write(`\n${models.length} model${models.length === 1 ? '' : 's'} from ${providerId}\n`)
-    return 0
-  } catch (error) {
-    if (error instanceof AppErrorException) {
-      io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
-      return 1
-    }
-    throw error
+  const runtime = await runtimeForCli(providerId, flags, io.env)
+  if (!runtime.models) {
+    io.stderr.write(`${providerId} cannot list its models.\n`)
+    return 2
   }
+  const result = await runtime.models()
+  if (result.warning) io.stderr.write(`warning: ${result.warning}\n`)
+  const models = type ? result.models.filter((m) => (m.type ?? 'chat') === type) : result.models
+  if (flags.get('json') === true) {
+    io.stdout.write(`${JSON.stringify(models)}\n`)
+    return 0
+  }
+  const rows = models.map((m) => [m.id, m.type ?? 'chat', context(m.contextWindowTokens), abilities(m), m.displayName ?? ''])
+  const header = ['ID', 'TYPE', 'CONTEXT', 'ABILITIES', 'NAME']
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  for (const row of [header, ...rows]) io.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`)
+  io.stdout.write(`\n${models.length} model${models.length === 1 ? '' : 's'} from ${providerId}\n`)
+  return 0
 }

@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { AppErrorException } from '../../shared/errors/app-error'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import type { TextToSpeechRequest } from '../../core/runtime/types'
 import { readStdin } from './chat'
@@ -35,31 +34,23 @@ export const speakCommand: CliCommand = {
     }
     const speed = flags.get('speed')
     const voice = flags.get('voice')
-    try {
-      const runtime = await runtimeForCli(target.providerId, flags, io.env)
-      if (!runtime.textToSpeech) {
-        io.stderr.write(`${target.providerId} does not offer text-to-speech.\n`)
-        return 2
-      }
-      const result = await runtime.textToSpeech({
-        model: target.model,
-        input: text,
-        voice: typeof voice === 'string' ? voice : 'alloy',
-        responseFormat: format as TextToSpeechRequest['responseFormat'],
-        ...(typeof speed === 'string' ? { speed: Number(speed) } : {})
-      })
-      if (out === '-') io.stdout.write(Buffer.from(result.audio))
-      else {
-        await writeFile(out, result.audio)
-        io.stderr.write(`${result.audio.length} bytes of ${result.mimeType} written to ${out}\n`)
-      }
-      return 0
-    } catch (error) {
-      if (error instanceof AppErrorException) {
-        io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
-        return 1
-      }
-      throw error
+    const runtime = await runtimeForCli(target.providerId, flags, io.env)
+    if (!runtime.textToSpeech) {
+      io.stderr.write(`${target.providerId} does not offer text-to-speech.\n`)
+      return 2
     }
+    const result = await runtime.textToSpeech({
+      model: target.model,
+      input: text,
+      voice: typeof voice === 'string' ? voice : 'alloy',
+      responseFormat: format as TextToSpeechRequest['responseFormat'],
+      ...(typeof speed === 'string' ? { speed: Number(speed) } : {})
+    })
+    if (out === '-') io.stdout.write(Buffer.from(result.audio))
+    else {
+      await writeFile(out, result.audio)
+      io.stderr.write(`${result.audio.length} bytes of ${result.mimeType} written to ${out}\n`)
+    }
+    return 0
   }
 }

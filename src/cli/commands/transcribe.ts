@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { AppErrorException } from '../../shared/errors/app-error'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 
 const USAGE = 'switchboard transcribe <provider>/<model> FILE [--language CODE] [--prompt TEXT] [--base-url URL] [--api-key-env VAR] [--json]'
@@ -31,28 +30,20 @@ export const transcribeCommand: CliCommand = {
     }
     const language = flags.get('language')
     const prompt = flags.get('prompt')
-    try {
-      const runtime = await runtimeForCli(target.providerId, flags, io.env)
-      if (!runtime.speechToText) {
-        io.stderr.write(`${target.providerId} does not offer speech-to-text.\n`)
-        return 2
-      }
-      const result = await runtime.speechToText({
-        model: target.model,
-        audio: new Uint8Array(audio),
-        fileName: basename(file),
-        mimeType: MIME[extname(file).toLowerCase()],
-        ...(typeof language === 'string' ? { language } : {}),
-        ...(typeof prompt === 'string' ? { prompt } : {})
-      })
-      io.stdout.write(flags.get('json') === true ? `${JSON.stringify(result)}\n` : `${result.text}\n`)
-      return 0
-    } catch (error) {
-      if (error instanceof AppErrorException) {
-        io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
-        return 1
-      }
-      throw error
+    const runtime = await runtimeForCli(target.providerId, flags, io.env)
+    if (!runtime.speechToText) {
+      io.stderr.write(`${target.providerId} does not offer speech-to-text.\n`)
+      return 2
     }
+    const result = await runtime.speechToText({
+      model: target.model,
+      audio: new Uint8Array(audio),
+      fileName: basename(file),
+      mimeType: MIME[extname(file).toLowerCase()],
+      ...(typeof language === 'string' ? { language } : {}),
+      ...(typeof prompt === 'string' ? { prompt } : {})
+    })
+    io.stdout.write(flags.get('json') === true ? `${JSON.stringify(result)}\n` : `${result.text}\n`)
+    return 0
   }
 }
