@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { openApp, snap } from './helpers'
+import { configureProvider, openApp, snap } from './helpers'
 
 // Issue 7's flow against the real app in browser mode and a fake OpenAI-compatible server:
 // add a key, pick a model, stream, stop, regenerate, edit, delete, switch and reload mid-stream,
@@ -34,19 +34,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => fake.close())
 
-async function addOpenAIKey(page: Page, key: string) {
-  await openApp(page, '#/settings')
-  await page.getByTestId('provider-search').fill('openai')
-  await page.getByTestId('provider-openai').click()
-  const detail = page.getByTestId('provider-detail-openai')
-  await detail.getByTestId('provider-base-url').fill(fake.url)
-  await detail.getByTestId('provider-base-url').press('Enter')
-  await detail.getByTestId('provider-key-input').fill(key)
-  await detail.getByTestId('provider-key-save').click()
-  await expect(detail.getByTestId('provider-key-status')).toContainText(key.slice(-4))
-  // The key itself never comes back to the page.
-  expect(await page.content()).not.toContain(key)
-}
+const addOpenAIKey = (page: Page, key: string) => configureProvider(page, 'openai', fake.url, key)
 
 async function pickModel(page: Page) {
   await page.getByTestId('model-picker').click()

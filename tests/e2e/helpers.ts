@@ -17,3 +17,20 @@ export async function snap(page: Page, name: string) {
   mkdirSync('test-results/screenshots', { recursive: true })
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
 }
+
+/**
+ * Settings → Providers: point a provider at a fake server and save its key, the way a user
+ * does. Checks that the key shows only as its last four characters and never comes back.
+ */
+export async function configureProvider(page: Page, providerId: string, baseUrl: string, key: string) {
+  await openApp(page, '#/settings')
+  await page.getByTestId('provider-search').fill(providerId)
+  await page.getByTestId(`provider-${providerId}`).click()
+  const detail = page.getByTestId(`provider-detail-${providerId}`)
+  await detail.getByTestId('provider-base-url').fill(baseUrl)
+  await detail.getByTestId('provider-base-url').press('Enter')
+  await detail.getByTestId('provider-key-input').fill(key)
+  await detail.getByTestId('provider-key-save').click()
+  await expect(detail.getByTestId('provider-key-status')).toContainText(key.slice(-4))
+  expect(await page.content()).not.toContain(key)
+}

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { startFakeImages, type FakeImages } from '../fixtures/fake-images'
-import { openApp, snap } from './helpers'
+import { configureProvider, snap } from './helpers'
 
 // Issue 9's flow against the real app in browser mode and a fake polling image provider (BFL
 // wire): add a key, pick an image model, see a validation message, generate and watch the task
@@ -28,17 +28,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => fake.close())
 
-async function addBflKey(page: Page) {
-  await openApp(page, '#/settings')
-  await page.getByTestId('provider-search').fill('bfl')
-  await page.getByTestId('provider-bfl').click()
-  const detail = page.getByTestId('provider-detail-bfl')
-  await detail.getByTestId('provider-base-url').fill(fake.origin)
-  await detail.getByTestId('provider-base-url').press('Enter')
-  await detail.getByTestId('provider-key-input').fill(KEY)
-  await detail.getByTestId('provider-key-save').click()
-  await expect(detail.getByTestId('provider-key-status')).toContainText(KEY.slice(-4))
-}
+const addBflKey = (page: Page) => configureProvider(page, 'bfl', fake.origin, KEY)
 
 test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, delete', async ({ page }) => {
   await addBflKey(page)

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { crc32, deflateSync } from 'node:zlib'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { minimalPdf } from '../fixtures/minimal-pdf'
-import { openApp, snap } from './helpers'
+import { configureProvider, openApp, snap } from './helpers'
 
 // Issue 10 against the real app in browser mode and a fake OpenAI-compatible server with
 // audio endpoints: read aloud plays, dictation (Chromium's fake microphone) inserts the
@@ -67,15 +67,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => fake.close())
 
 async function setUp(page: Page) {
-  await openApp(page, '#/settings')
-  await page.getByTestId('provider-search').fill('openai')
-  await page.getByTestId('provider-openai').click()
-  const detail = page.getByTestId('provider-detail-openai')
-  await detail.getByTestId('provider-base-url').fill(fake.url)
-  await detail.getByTestId('provider-base-url').press('Enter')
-  await detail.getByTestId('provider-key-input').fill(KEY)
-  await detail.getByTestId('provider-key-save').click()
-  await expect(detail.getByTestId('provider-key-status')).toContainText(KEY.slice(-4))
+  await configureProvider(page, 'openai', fake.url, KEY)
   // Settings → Voice lists the new provider's speech models; pick the mini TTS model and a voice only it has.
   const voice = page.getByTestId('voice-settings')
   await expect(voice.getByTestId('voice-tts-model').locator('option[value="openai/gpt-4o-mini-tts"]')).toHaveCount(1)
