@@ -1,5 +1,5 @@
 export { fileKind, mimeTypeFor, type FileKind } from './file-kind'
 export { extractText } from './extract-text'
-export { countTokens } from './token-count'
+export { countTokens } from '../../shared/tokens/count-tokens'
 export { MAX_UPLOAD_BYTES, MAX_CONTEXT_TOKENS } from './limits'
 export { imageLimitFor, DEFAULT_IMAGE_LIMIT, type ImageLimit } from './image-limits'

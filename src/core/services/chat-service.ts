@@ -7,6 +7,7 @@ import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import type { StreamEvent } from '../../shared/stream/events'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { ChatMessage, ChatRequest, ProviderRuntime } from '../runtime/types'
+import { countTokens, IMAGE_TOKENS } from '../../shared/tokens/count-tokens'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
@@ -57,20 +58,15 @@ const noModel = (): AppError => ({
   message: 'Pick a model for this conversation first (the model picker above the composer).'
 })
 
-/** A rough token estimate (≈4 characters a token, images counted flat): for warnings and num_ctx, not billing. */
+/** A rough token estimate of a request (images counted flat): for warnings, not billing. */
 export function estimateTokens(messages: readonly ChatMessage[]): number {
-  let chars = 0
-  let images = 0
+  let tokens = 0
   for (const m of messages) {
-    if (typeof m.content === 'string') chars += m.content.length
-    else if (Array.isArray(m.content)) {
-      for (const p of m.content) {
-        if (p.type === 'text') chars += p.text.length
-        else images++
-      }
-    }
+    tokens += 4
+    if (typeof m.content === 'string') tokens += countTokens(m.content)
+    else if (Array.isArray(m.content)) for (const p of m.content) tokens += p.type === 'text' ? countTokens(p.text) : IMAGE_TOKENS
   }
-  return Math.ceil(chars / 4) + images * 800 + messages.length * 4
+  return tokens
 }
 
 /**

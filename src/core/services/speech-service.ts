@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { PickerModel, ProviderSummary } from '../../shared/bridge/procedures/providers'
 import type { SpeechAudio, VoiceModelOption, VoiceSettings } from '../../shared/bridge/procedures/speech'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
-import { countTokens } from '../files/token-count'
+import { countTokens } from '../../shared/tokens/count-tokens'
 import type { CallOptions, ProviderRuntime } from '../runtime/types'
 
 // ---------------------------------------------------------------- model facts

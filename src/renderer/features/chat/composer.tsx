@@ -1,5 +1,6 @@
 import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { countTokens, IMAGE_TOKENS } from '../../../shared/tokens/count-tokens'
 import { bridge } from '../../stores/app-store'
 import { AttachmentChips } from '../attachments/attachment-chips'
 import { fitImage } from '../attachments/resize-image'
@@ -23,8 +24,8 @@ export interface ComposerProps {
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 
-/** ≈4 characters a token: good enough to warn before sending, never used for billing. */
-export const estimateTextTokens = (text: string) => Math.ceil(text.length / 4)
+/** Good enough to warn before sending, never used for billing (the same estimate as the core's). */
+export const estimateTextTokens = countTokens
 
 export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop }: ComposerProps) {
   const { t } = useTranslation()
@@ -35,7 +36,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
   const ref = useRef<HTMLTextAreaElement>(null)
   const picker = useRef<HTMLInputElement>(null)
   const attachments = useAttachments()
-  const tokens = historyTokens + estimateTextTokens(text) + images.length * 800 + attachments.tokens
+  const tokens = historyTokens + estimateTextTokens(text) + images.length * IMAGE_TOKENS + attachments.tokens
   const over = contextWindow !== undefined && tokens > contextWindow
   const empty = !text.trim() && images.length === 0 && attachments.fileIds.length === 0
 

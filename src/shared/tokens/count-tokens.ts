@@ -11,3 +11,6 @@ export function countTokens(text: string): number {
   const rest = text.length - cjk
   return cjk + Math.ceil(rest / 4)
 }
+
+/** What one attached image counts for in an estimate (providers bill ~500–1,100 for a typical picture). */
+export const IMAGE_TOKENS = 800
