@@ -2,7 +2,7 @@
 // The chat render benchmark page (tests/bench/render.bench.ts drives it in Chromium).
 // ?mode=ours : the real chat store + virtualised MessageList + incremental Markdown.
 // ?mode=naive: the same stream, re-rendering the whole reply with react-markdown per event.
-import { memo, useMemo, useState } from 'react'
+import { memo, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import ReactMarkdown from 'react-markdown'
 import remarkGfm from 'remark-gfm'
@@ -11,7 +11,7 @@ import '../../../src/renderer/i18n'
 import type { ChatStreamEvent } from '../../../src/shared/bridge/procedures/chat'
 import type { Message } from '../../../src/shared/data/message'
 import type { LiveMessage } from '../../../src/shared/chat/apply-event'
-import { followStream, useChat, visiblePath } from '../../../src/renderer/features/chat/chat-store'
+import { followStream, useChat, useVisiblePath } from '../../../src/renderer/features/chat/chat-store'
 import { MessageList } from '../../../src/renderer/features/chat/message-list'
 import type { MessageActions } from '../../../src/renderer/features/chat/message-view'
 
@@ -69,7 +69,7 @@ function Ours() {
   const all = useChat((s) => s.messages['c1'] ?? [])
   const branch = useChat((s) => s.branch)
   const streaming = useChat((s) => s.streaming)
-  const path = useMemo(() => visiblePath(all, branch), [all, branch])
+  const path = useVisiblePath(all, branch)
   return (
     <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
       <MessageList path={path as LiveMessage[]} all={all as LiveMessage[]} streaming={streaming} actions={actions} onErrorAction={noop} />

@@ -4,7 +4,7 @@ import { messageText, type Message } from '../../../shared/data/message'
 import { useRouter } from '../../stores/router-store'
 import { providerActions, useProviders } from '../providers/providers-store'
 import { ApiKeyDialog } from './api-key-dialog'
-import { chatActions, useChat, visiblePath } from './chat-store'
+import { chatActions, useChat, useVisiblePath } from './chat-store'
 import { Composer, estimateTextTokens } from './composer'
 import { ConversationList } from './conversation-list'
 import { ErrorCard, errorAction } from './error-card'
@@ -38,7 +38,7 @@ export function ChatPage() {
         ? { providerId: agent.providerId, modelId: agent.modelId }
         : undefined
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
-  const path = useMemo(() => visiblePath(all, branch), [all, branch])
+  const path = useVisiblePath(all, branch)
   const isStreaming = path.some((m) => streaming[m.id])
   const historyTokens = useMemo(() => path.reduce((n, m) => n + estimateTextTokens(messageText(m.content)) + 4, 0), [path])
 

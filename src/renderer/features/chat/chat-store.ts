@@ -1,3 +1,5 @@
+import { useMemo } from 'react'
+import { messageSetKey, sortConversations, visiblePath } from './branches'
 import { create } from 'zustand'
 import type { StreamHandle } from '../../../shared/bridge/client'
 import type { ActiveReply, ChatStreamEvent } from '../../../shared/bridge/procedures/chat'
@@ -301,44 +303,16 @@ function removeLocal(conversationId: string, ids: string[]) {
   useChat.setState((s) => ({ messages: { ...s.messages, [conversationId]: (s.messages[conversationId] ?? []).filter((m) => !ids.includes(m.id)) } }))
 }
 
-export function sortConversations(list: Conversation[]): Conversation[] {
-  return [...list].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
-}
-
 /**
- * The messages on screen: from the root, at each step the selected child (or the newest).
- * Roots are the messages without a parent; branches are siblings under one parent.
+ * visiblePath for React: the path's positions are recomputed only when the message set or the
+ * branch choice changes; while a reply streams, the current objects are picked by position.
+ * (Rebuilding the path on every streaming commit was most of the garbage the GC collected.)
  */
-export function visiblePath<M extends Message>(messages: readonly M[], branch: Record<string, string>): M[] {
-  const children = new Map<string, M[]>()
-  for (const m of messages) {
-    const key = m.parentId ?? ''
-    const list = children.get(key)
-    if (list) list.push(m)
-    else children.set(key, [m])
-  }
-  const path: M[] = []
-  let key = ''
-  for (let guard = 0; guard < messages.length; guard++) {
-    const options = children.get(key)
-    if (!options || options.length === 0) break
-    const chosen = options.find((m) => m.id === branch[key]) ?? options[options.length - 1]!
-    path.push(chosen)
-    key = chosen.id
-  }
-  return path
-}
-
-/** [index, count] of every message among its siblings (one pass), for the branch switcher. */
-export function branchPositions(messages: readonly Message[]): Map<string, [number, number]> {
-  const siblings = new Map<string, string[]>()
-  for (const m of messages) {
-    const key = m.parentId ?? ''
-    const list = siblings.get(key)
-    if (list) list.push(m.id)
-    else siblings.set(key, [m.id])
-  }
-  const out = new Map<string, [number, number]>()
-  for (const ids of siblings.values()) ids.forEach((id, i) => out.set(id, [i, ids.length]))
-  return out
+export function useVisiblePath<M extends Message>(all: readonly M[], branch: Record<string, string>): M[] {
+  const key = messageSetKey(all)
+  const positions = useMemo(() => {
+    const at = new Map(all.map((m, i) => [m.id, i]))
+    return visiblePath(all, branch).map((m) => at.get(m.id)!)
+  }, [key, branch])
+  return useMemo(() => positions.map((i) => all[i]!), [positions, all])
 }

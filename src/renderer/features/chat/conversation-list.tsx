@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isPictureAvatar } from './avatar'
-import { chatActions, sortConversations, useChat } from './chat-store'
+import { sortConversations } from './branches'
+import { chatActions, useChat } from './chat-store'
 
 /** Conversations of the agents, with search, rename, pin and delete (undoable). */
 export function ConversationList() {

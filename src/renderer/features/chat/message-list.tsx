@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { MessageView, type MessageActions } from './message-view'
-import { branchPositions } from './chat-store'
+import { branchPositions, messageSetKey } from './branches'
 
 /**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a
@@ -32,7 +32,7 @@ export function MessageList({
     getItemKey: (index) => path[index]!.id
   })
   // Sibling positions change only when messages are added or removed, not while text streams in.
-  const shape = all.map((m) => m.id).join(',')
+  const shape = messageSetKey(all)
   const branches = useMemo(() => branchPositions(all), [shape])
 
   useEffect(() => {

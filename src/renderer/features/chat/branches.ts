@@ -1,0 +1,50 @@
+import type { Conversation } from '../../../shared/data/conversation'
+import type { Message } from '../../../shared/data/message'
+
+// Pure helpers of the chat: messages form a tree by parentId; siblings are branches.
+
+export function sortConversations(list: Conversation[]): Conversation[] {
+  return [...list].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
+}
+
+/**
+ * The messages on screen: from the root, at each step the selected child (or the newest).
+ * Roots are the messages without a parent; branches are siblings under one parent.
+ */
+export function visiblePath<M extends Message>(messages: readonly M[], branch: Record<string, string>): M[] {
+  const children = new Map<string, M[]>()
+  for (const m of messages) {
+    const key = m.parentId ?? ''
+    const list = children.get(key)
+    if (list) list.push(m)
+    else children.set(key, [m])
+  }
+  const path: M[] = []
+  let key = ''
+  for (let guard = 0; guard < messages.length; guard++) {
+    const options = children.get(key)
+    if (!options || options.length === 0) break
+    const chosen = options.find((m) => m.id === branch[key]) ?? options[options.length - 1]!
+    path.push(chosen)
+    key = chosen.id
+  }
+  return path
+}
+
+/** [index, count] of every message among its siblings (one pass), for the branch switcher. */
+export function branchPositions(messages: readonly Message[]): Map<string, [number, number]> {
+  const siblings = new Map<string, string[]>()
+  for (const m of messages) {
+    const key = m.parentId ?? ''
+    const list = siblings.get(key)
+    if (list) list.push(m.id)
+    else siblings.set(key, [m.id])
+  }
+  const out = new Map<string, [number, number]>()
+  for (const ids of siblings.values()) ids.forEach((id, i) => out.set(id, [i, ids.length]))
+  return out
+}
+
+/** Changes when messages are added or removed (or reloaded), not while one of them streams. */
+export const messageSetKey = (messages: readonly Message[]): string =>
+  `${messages.length}:${messages[0]?.id ?? ''}:${messages[messages.length - 1]?.id ?? ''}`
