@@ -131,7 +131,8 @@ export function ChatPage() {
         )}
         <Composer
           streaming={isStreaming}
-          vision={model?.abilities.vision ?? false}
+          // Unknown (picker still loading, or a model the catalogue lacks): let the provider decide.
+          vision={model ? Boolean(model.abilities.vision) : true}
           contextWindow={model?.contextWindowTokens}
           historyTokens={historyTokens}
           disabled={!current}
