@@ -1,5 +1,6 @@
 import { AppErrorException } from '../../../shared/errors/app-error'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime-error'
+import { sleep as abortableSleep } from '../retry'
 
 /** Where an image task is, reported while it runs (the image service turns these into task states). */
 export type ImageProgress = { phase: 'submitted'; taskId?: string } | { phase: 'polling'; attempt: number; status?: string }
@@ -26,19 +27,10 @@ export type PollOutcome<T> = { done: true; value: T } | { done: false; status?: 
 
 export const cancelled = (provider: string): AppErrorException => new AppErrorException(runtimeError('ProviderBizError', CANCELLED_MESSAGE, provider))
 
-/** Waits `ms`, or rejects with the cancellation error as soon as the signal fires. */
+/** Waits `ms`, or rejects with the provider's cancellation error as soon as the signal fires. */
 export function sleep(ms: number, signal: AbortSignal | undefined, provider: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelled(provider))
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(cancelled(provider))
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
+  return abortableSleep(ms, signal).catch(() => {
+    throw cancelled(provider)
   })
 }
 
