@@ -218,6 +218,13 @@ export class ProviderService {
 
   async modelFacts(providerId: string, modelId: string): Promise<ModelFacts | undefined> {
     if (!isCatalogueProviderId(providerId)) return undefined
+    // Called on every reply. For cloud providers the built-in entry wins in models() anyway, so
+    // read it directly; only a miss (a fetched-only model) or a local server (whose live list is
+    // authoritative) needs the full model list.
+    if (!isLocal(providerId)) {
+      const builtin = (await loadProviderModels(providerId)).find((m) => m.id === modelId)
+      if (builtin) return { contextWindowTokens: builtin.contextWindowTokens, maxOutput: builtin.maxOutput, vision: Boolean(builtin.abilities.vision) }
+    }
     const model = (await this.models(providerId)).find((m) => m.id === modelId)
     return model && { contextWindowTokens: model.contextWindowTokens, maxOutput: model.maxOutput, vision: model.abilities.vision }
   }
