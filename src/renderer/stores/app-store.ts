@@ -11,7 +11,6 @@ interface AppState {
   connection: ConnectionState
   info?: AppInfo
   init: InitState
-  initHistory: InitState[]
   /** Browser mode with an access password, before it was given. */
   locked: boolean
   unlockError?: AppError
@@ -48,7 +47,6 @@ export const bridge = () => {
 export const useApp = create<AppState>()((set) => ({
   connection: 'connecting',
   init: { phase: 'idle', at: Date.now() },
-  initHistory: [],
   locked: false,
   theme: storedTheme(),
   language: (i18n.language as Language) ?? 'en',
@@ -75,7 +73,6 @@ export const useApp = create<AppState>()((set) => ({
     return true
   },
   async retryInit() {
-    set({ initHistory: [] })
     await bridge().call('app.retryInit', {})
     followInit()
   }
@@ -86,7 +83,7 @@ function followInit() {
     'app.initProgress',
     {},
     {
-      onEvent: (state) => useApp.setState((s) => ({ init: state, initHistory: [...s.initHistory, state] }))
+      onEvent: (state) => useApp.setState({ init: state })
     }
   )
 }

@@ -31,10 +31,9 @@ interface ChatState {
   sendError?: AppError
   /** Conversations deleted but still undoable. */
   pendingDelete?: { conversation: Conversation; timer: ReturnType<typeof setTimeout> }
-  search: string
 }
 
-export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, search: '' }))
+export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {} }))
 
 const handles = new Map<string, StreamHandle>()
 const pending = new Map<string, { conversationId: string; message: LiveMessage }>()
