@@ -11,10 +11,12 @@ interface LiveStream {
   readonly id: string
   readonly proc: string
   readonly controller: AbortController
-  /** Every event so far, so a subscriber can (re)attach from any point. */
-  readonly log: unknown[]
-  /** Events dropped from the front of `log` when it grew past the cap. */
-  dropped: number
+  /** The events kept for replay, so a subscriber can (re)attach from any point: log[head…]. */
+  log: unknown[]
+  /** Sequence number of log[0]. */
+  base: number
+  /** Index in `log` of the oldest event still kept (older ones fell past the cap). */
+  head: number
   readonly listeners: Set<StreamListener>
   result?: Result<unknown>
   expiry?: NodeJS.Timeout
@@ -45,7 +47,7 @@ export class StreamHub {
 
   start(proc: string, run: (signal: AbortSignal, id: string) => AsyncIterator<unknown, unknown>): string {
     const id = randomUUID()
-    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], dropped: 0, listeners: new Set() }
+    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set() }
     this.streams.set(id, stream)
     void this.pump(stream, run(stream.controller.signal, id))
     return id
@@ -71,11 +73,16 @@ export class StreamHub {
           result = { ok: true, value: step.value ?? null }
           break
         }
-        const seq = stream.dropped + stream.log.length
+        const seq = stream.base + stream.log.length
         stream.log.push(step.value)
-        if (stream.log.length > this.maxLog) {
-          stream.log.shift()
-          stream.dropped++
+        if (stream.log.length - stream.head > this.maxLog) {
+          stream.head++
+          // Compact once a cap's worth has fallen off: amortised O(1), unlike shift() per event.
+          if (stream.head >= this.maxLog) {
+            stream.log = stream.log.slice(stream.head)
+            stream.base += stream.head
+            stream.head = 0
+          }
         }
         if (pending.length === 0) pendingFrom = seq
         pending.push(step.value)
@@ -99,8 +106,8 @@ export class StreamHub {
   attach(id: string, from: number, listener: StreamListener): Result<() => void> {
     const stream = this.streams.get(id)
     if (!stream) return { ok: false, error: unknownStream(id) }
-    const start = Math.max(from, stream.dropped)
-    const backlog = stream.log.slice(start - stream.dropped)
+    const start = Math.max(from, stream.base + stream.head)
+    const backlog = stream.log.slice(start - stream.base)
     if (backlog.length > 0) listener.events(backlog, start)
     if (stream.result) {
       listener.end(stream.result)
