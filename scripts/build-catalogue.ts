@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const source = process.argv[2] ?? '/work/shared/reference/catalogue-facts.json'
+const source = process.argv[2] ?? join(root, 'catalogue', 'source', 'catalogue-facts.json')
 const outDir = join(root, 'catalogue')
 
 type Json = Record<string, unknown>

@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { lookupModelProperty } from '../../src/shared/catalogue/lookup'
 import { loadMergedList } from '../../src/shared/catalogue/loader'
 import { medianMs, report } from './util'
+import { REFERENCE_FACTS } from '../fixtures/fixture-paths'
 
 /**
  * Catalogue load times. "Cold" means a fresh Node process per run: the child imports the
@@ -18,7 +19,7 @@ const RUNS = 7
 const root = join(import.meta.dirname, '..', '..')
 const loader = pathToFileURL(join(root, 'src/shared/catalogue/loader.ts')).href
 const lookup = pathToFileURL(join(root, 'src/shared/catalogue/lookup.ts')).href
-const reference = '/work/shared/reference/catalogue-facts.json'
+const reference = REFERENCE_FACTS
 
 const programs: Record<string, string> = {
   baseline: `import { readFileSync } from 'node:fs'

@@ -1,6 +1,6 @@
 /**
  * Message substrings that identify an error type, in priority order (first match wins).
- * Data from shared/conformance/error-message-patterns.tsv; tests/unit/runtime/error-patterns.test.ts
+ * Data from tests/fixtures/conformance/error-message-patterns.tsv (copied from the shared conformance set); tests/unit/runtime/error-patterns.test.ts
  * checks this table against that file, so edit both together.
  */
 export interface MessagePattern {

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CATALOGUE_PROVIDER_IDS, catalogueLoaders, providerCards } from '../../../catalogue/index'
 import { providerCardSchema, providerCatalogueFileSchema } from '../../../src/shared/catalogue/schema'
+import { REFERENCE_FACTS } from '../../fixtures/fixture-paths'
 
 /** The reference the catalogue was generated from: any drift between the two shows here. */
-const reference = JSON.parse(readFileSync('/work/shared/reference/catalogue-facts.json', 'utf8')) as {
+const reference = JSON.parse(readFileSync(REFERENCE_FACTS, 'utf8')) as {
   providers: Array<Record<string, unknown> & { id: string; settings?: Record<string, unknown> }>
   models: Record<string, Array<Record<string, unknown> & { id: string }>>
 }

@@ -2,11 +2,24 @@ import { describe, expect, it } from 'vitest'
 import { CATALOGUE_PROVIDER_IDS } from '../../../catalogue/index'
 import { loadProviderModels } from '../../../src/shared/catalogue/loader'
 import { DEFAULT_ASPECT_RATIO, filterAspectRatios, parseAspectRatio, STANDARD_ASPECT_RATIOS } from '../../../src/shared/image-params/aspect-ratio'
-import { FAMILY_BOUNDS, FLUX_SIZES, imageSizesForModel, KOLORS_IMAGE_SIZES, STEP_EDIT_IMAGE_SIZES, STEP_IMAGE_SIZES, parseImageSize, QWEN_IMAGE_DEFAULT_SIZE, QWEN_IMAGE_SIZES } from '../../../src/shared/image-params/families'
+import { imageSizesForModel, parseImageSize } from '../../../src/shared/image-params/families'
 import { defaultImageParams, imageParamSpecs } from '../../../src/shared/image-params/param-specs'
 import { checkQwenImageModel, isQwenImageModel } from '../../../src/shared/image-params/qwen-image'
 import type { ImageModelParameters } from '../../../src/shared/image-params/types'
 import { validateImageParams } from '../../../src/shared/image-params/validate'
+
+/** Family sizes and bounds as providers.md §5 states them; the catalogue must carry them. */
+const STEP_IMAGE_SIZES = ['256x256', '512x512', '768x768', '1024x1024', '1280x800', '800x1280']
+const STEP_EDIT_IMAGE_SIZES = ['512x512', '768x768', '1024x1024']
+const KOLORS_IMAGE_SIZES = ['1024x1024', '960x1280', '768x1024', '720x1440', '720x1280']
+const QWEN_IMAGE_SIZES = ['1664*928', '1472*1140', '1328*1328', '1140*1472', '928*1664']
+const FAMILY_BOUNDS = {
+  bflDimension: { min: 256, max: 1440, step: 32 },
+  fluxSchnellSteps: { min: 1, max: 12, default: 4 },
+  stepSeriesSteps: { min: 1, max: 100, default: 50 },
+  stepsDefault25: { min: 1, max: 50, default: 25 },
+  cfgNarrow: { min: 1.5, max: 5 }
+}
 
 const bflFluxDev = async () => (await loadProviderModels('bfl')).find((m) => m.id === 'flux-dev')!.parameters!
 
@@ -51,14 +64,10 @@ describe('image parameters (product.md §3, §5; providers.md §5)', () => {
     expect(imageSizesForModel('gpt-image-1.5')).toBeUndefined()
   })
 
-  it('the family table: flux sizes, qwen image sizes (default 1328*1328), step bounds', () => {
-    expect(FLUX_SIZES).toContain('1024x1024')
-    expect(QWEN_IMAGE_SIZES).toEqual(['1664*928', '1472*1140', '1328*1328', '1140*1472', '928*1664'])
-    expect(QWEN_IMAGE_DEFAULT_SIZE).toBe('1328*1328')
+  it('sizes parse from "x" and "*" forms', () => {
     expect(parseImageSize('1664*928')).toEqual({ width: 1664, height: 928 })
-    expect(FAMILY_BOUNDS.fluxSchnellSteps).toEqual({ min: 1, max: 12, default: 4 })
-    expect(FAMILY_BOUNDS.stableDiffusionSteps).toEqual({ min: 1, max: 500 })
-    expect(FAMILY_BOUNDS.bflDimension).toEqual({ min: 256, max: 1440, step: 32 })
+    expect(parseImageSize('1024x768')).toEqual({ width: 1024, height: 768 })
+    expect(parseImageSize('auto')).toBeUndefined()
   })
 
   it('the catalogue carries the family bounds of providers.md §5', async () => {
@@ -79,6 +88,7 @@ describe('image parameters (product.md §3, §5; providers.md §5)', () => {
     expect((await params('siliconcloud', 'Kwai-Kolors/Kolors')).size).toEqual({ default: '1024x1024', enum: [...KOLORS_IMAGE_SIZES] })
     expect(bounds((await params('wenxin', 'flux.1-schnell')).steps!)).toEqual(FAMILY_BOUNDS.stepsDefault25)
     expect((await params('bfl', 'flux-pro')).cfg).toMatchObject({ min: FAMILY_BOUNDS.cfgNarrow.min, max: FAMILY_BOUNDS.cfgNarrow.max, default: 2.5 })
+    expect((await params('qwen', 'qwen-image')).size).toEqual({ default: '1328x1328', enum: QWEN_IMAGE_SIZES.map((size) => size.replace('*', 'x')) })
   })
 
   it('rejects values outside the range or off the step, naming the parameter and the range', async () => {

@@ -9,8 +9,9 @@ import { isImageModelId } from '../../../src/shared/catalogue/model-type-keyword
 import { toReleasedAt } from '../../../src/shared/catalogue/release-date'
 import type { CatalogueModel } from '../../../src/shared/catalogue/types'
 import { readSnapshots } from './read-snapshot'
+import { CONFORMANCE_DIR } from '../../fixtures/fixture-paths'
 
-const RAW = '/work/shared/conformance/raw'
+const RAW = `${CONFORMANCE_DIR}/raw`
 const raw = <T>(name: string) => JSON.parse(readFileSync(`${RAW}/${name}`, 'utf8')) as T
 
 const builtin = (id: string, extra: Partial<CatalogueModel> = {}): CatalogueModel => ({

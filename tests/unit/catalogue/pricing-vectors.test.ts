@@ -6,8 +6,9 @@ import { estimateChatCostFromTokens, estimateChatOutputTokens, type ChatCostEsti
 import type { Pricing } from '../../../src/shared/pricing/types'
 import type { UsageRecord } from '../../../src/shared/stream/usage'
 import { diffClose } from './close-to'
+import { CONFORMANCE_DIR } from '../../fixtures/fixture-paths'
 
-const DIR = '/work/shared/conformance/usage-pricing-vectors'
+const DIR = `${CONFORMANCE_DIR}/usage-pricing-vectors`
 interface Case {
   case: string
   fn: string
@@ -110,6 +111,8 @@ describe('cost vectors (usage-pricing-vectors/cost-*.json)', () => {
     console.log(`cost vectors: ${passed}/${all.length - excepted} pass (${excepted} excepted: ${Object.keys(EXCEPTIONS).join(', ')})`)
     expect(failed.map((r) => `${r.c.file} ${r.c.case}: ${r.diff}`)).toEqual([])
   })
+
+  for (const r of results.filter((x) => x.status === 'exception')) it.todo(`${r.c.file} ${r.c.case} [${r.c.fn}] — not compared, because ${EXCEPTIONS[r.c.fn]}`)
 
   it('exceptions name only functions that exist in the vectors, and cover few cases', () => {
     const fns = new Set(all.map((c) => c.fn))

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ollamaChunkTransformer, type OllamaChatChunk } from '../../../src/core/runtime/providers/ollama/ollama-chunk-transformer'
 import type { StreamEvent } from '../../../src/shared/stream/events'
+import { CONFORMANCE_DIR } from '../../fixtures/fixture-paths'
 
 // Conformance: stream-vectors/ollama-chat.json through a small adapter: each case's chunks go
 // through our transformer; events are compared as {event, data} after the normalisations below.
-const VECTORS = process.env['SWITCHBOARD_CONFORMANCE'] ?? '/work/shared/conformance'
+const VECTORS = CONFORMANCE_DIR
 
 interface ChatCase {
   case: string

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { toRawPullEvents, type OllamaProgressLine } from '../../../src/core/local/ollama-pull-events'
+import { CONFORMANCE_DIR } from '../../fixtures/fixture-paths'
 
-// Conformance: /work/shared/conformance/stream-vectors/ollama-pull-progress.json through a
+// Conformance: tests/fixtures/conformance/stream-vectors/ollama-pull-progress.json through a
 // small adapter. Each case's input_chunks are yielded by an async iterable; the recorded
 // output_raw lines are parsed (the SSE/NDJSON framing is not ours to match) and compared.
-const VECTORS = process.env['SWITCHBOARD_CONFORMANCE'] ?? '/work/shared/conformance'
+const VECTORS = CONFORMANCE_DIR
 
 interface PullCase {
   case: string

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** Where the shared conformance vectors live (outside the repo, next to it). */
-export const conformanceDir = process.env.SB_CONFORMANCE_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/conformance')
+/** The conformance vectors, copied into the repo (tests/fixtures/conformance/README.md names their source). */
+export const conformanceDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/conformance')
 
 export interface StreamVectorCase {
   case: string

@@ -201,6 +201,7 @@ for (const file of ['anthropic', 'google-gemini', 'google-vertex', 'bedrock-llam
       if (exception?.skip || !vector.output_events || !vector.input_chunks) {
         tally.skipped++
         skippedList.push(`${vector.case} — ${exception?.reason ?? 'no recorded input/output'}`)
+        it.todo(`${vector.case} — not compared, because ${exception?.reason ?? 'the recording has no input or output to compare'}`)
         continue
       }
       it(vector.case, () => {

@@ -7,12 +7,13 @@ import { convertOpenAIResponseUsage, convertOpenAIUsage } from '../../../src/sha
 import type { Pricing } from '../../../src/shared/pricing/types'
 import { withCost } from '../../../src/core/runtime/usage-cost'
 import { mapProviderError } from '../../../src/core/runtime/errors/map-provider-error'
+import { CONFORMANCE_DIR } from '../../fixtures/fixture-paths'
 
 /**
  * Usage and error conformance (usage-openai.json, error-vectors/*.json, the two TSVs).
  * Deliberate exceptions, with their reasons, are in EXCEPTIONS; every other case runs.
  */
-const ROOT = '/work/shared/conformance'
+const ROOT = CONFORMANCE_DIR
 interface Case {
   case: string
   fn: string
@@ -45,6 +46,7 @@ describe('usage-openai.json', () => {
   for (const c of load('usage-pricing-vectors/usage-openai.json')) {
     if (EXCEPTIONS[c.fn]) {
       tally.skipped++
+      it.todo(`${c.case} [${c.fn}] — not compared, because ${EXCEPTIONS[c.fn]}`)
       continue
     }
     it(`${c.case} [${c.fn}]`, () =>
@@ -83,6 +85,7 @@ describe('error-message-patterns.json', () => {
   for (const c of load('error-vectors/error-message-patterns.json')) {
     if (EXCEPTIONS[c.fn]) {
       tally.skipped++
+      it.todo(`${c.case} [${c.fn}] — not compared, because ${EXCEPTIONS[c.fn]}`)
       continue
     }
     it(c.case, () =>
@@ -111,7 +114,8 @@ describe('error-refine.json', () => {
 })
 
 describe('error-handleOpenAIError.json (our mapping of the same errors)', () => {
-  tally.skipped++ // the errorResult shape itself, see EXCEPTIONS
+  tally.skipped++
+  it.todo(`handleOpenAIError.errorResult — not compared, because ${EXCEPTIONS['handleOpenAIError.errorResult']}`)
   for (const c of load('error-vectors/error-handleOpenAIError.json')) {
     it(c.case, () =>
       record(c.case, () => {
@@ -140,20 +144,40 @@ describe('TSV data', () => {
     })
   })
 
-  it('every error-code-specs.tsv code is in the catalogue with en and zh-CN texts; statuses agree except the product.md "Invalid → 401" rule', () => {
-    const rows = readFileSync(`${ROOT}/error-code-specs.tsv`, 'utf8').split('\n').slice(1).filter((l) => /^[A-Z]/.test(l))
-    const upstreamOnly = new Set(['InsufficientBudgetForModel', 'NoAvailableProvider', 'LobeHubModelDeprecated', 'ComfyUIServiceUnavailable', 'ComfyUIBizError', 'ComfyUIEmptyResult', 'ComfyUIUploadFailed', 'ComfyUIWorkflowError', 'ComfyUIModelError', 'InvalidComfyUIArgs', 'ConversationParentMissing', 'ProviderNoImageGenerated', 'ModelEmptyCompletion', 'ModelRefusal', 'ExceededToolLimit'])
-    for (const row of rows) {
-      const [code, , status] = row.split('\t')
-      if (upstreamOnly.has(code!)) continue
+  /** error-code-specs.tsv rows for things this app does not have, each with its reason. */
+  const upstreamOnly: Record<string, string> = {
+    InsufficientBudgetForModel: 'hosted-service budgets, which a desktop client with the user\'s own keys has no notion of',
+    NoAvailableProvider: 'hosted-service provider routing; the user picks the provider here',
+    LobeHubModelDeprecated: 'the reference client\'s own hosted models',
+    ComfyUIServiceUnavailable: 'ComfyUI is not one of the 58 providers of product.md §1',
+    ComfyUIBizError: 'ComfyUI is not one of the 58 providers of product.md §1',
+    ComfyUIEmptyResult: 'ComfyUI is not one of the 58 providers of product.md §1',
+    ComfyUIUploadFailed: 'ComfyUI is not one of the 58 providers of product.md §1',
+    ComfyUIWorkflowError: 'ComfyUI is not one of the 58 providers of product.md §1',
+    ComfyUIModelError: 'ComfyUI is not one of the 58 providers of product.md §1',
+    InvalidComfyUIArgs: 'ComfyUI is not one of the 58 providers of product.md §1',
+    ConversationParentMissing: 'server-side conversation trees, which the app does not keep',
+    ProviderNoImageGenerated: 'an empty image reply is reported as ProviderBizError by the image task',
+    ModelEmptyCompletion: 'an empty completion ends the reply normally (product.md §3 has no such error)',
+    ModelRefusal: 'refusals arrive as the model\'s text, not as an error',
+    ExceededToolLimit: 'the tool-call limit belongs to the tools work, not yet in the app'
+  }
+  const rows = readFileSync(`${ROOT}/error-code-specs.tsv`, 'utf8').split('\n').slice(1).filter((l) => /^[A-Z]/.test(l))
+  for (const row of rows) {
+    const [code, , status] = row.split('\t')
+    if (upstreamOnly[code!]) {
+      it.todo(`${code}: not in our catalogue, because ${upstreamOnly[code!]}`)
+      continue
+    }
+    it(`${code} is in the catalogue with en and zh-CN texts; its status agrees except the product.md "Invalid → 401" rule`, () => {
       const entry = (ERROR_CATALOGUE as Record<string, { status: number; text: Record<string, { title: string; fix: string }> }>)[code!]
       expect(entry, code).toBeDefined()
       expect(entry!.text['en']!.fix.length).toBeGreaterThan(0)
       expect(entry!.text['zh-CN']!.fix.length).toBeGreaterThan(0)
       const expected = code!.includes('Invalid') ? 401 : Number(status)
       expect(statusForErrorType(code!), code).toBe(expected)
-    }
-  })
+    })
+  }
 })
 
 afterAll(() => {

@@ -3,6 +3,7 @@ import { redactText } from '../../../shared/errors/redact'
 import { isAbortError, isConnectionError } from '../errors/map-provider-error'
 import { runtimeError } from '../runtime-error'
 import { cancelled } from './polling'
+import { safeParseJson } from '../../../shared/utils/safe-json'
 
 /** Everything an image protocol needs to reach its provider; the key stays in here. */
 export interface ImageEndpoint {
@@ -53,11 +54,9 @@ export function httpFailure(what: 'create' | 'query', status: number, body: unkn
 
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text()
-  try {
-    return text ? JSON.parse(text) : undefined
-  } catch {
-    return text
-  }
+  if (!text) return undefined
+  // A body that is not JSON (an HTML error page) is kept as text for the message.
+  return safeParseJson(text) ?? text
 }
 
 /**

@@ -7,6 +7,7 @@ import { runChatStream } from '../../stream/run-chat-stream'
 import type { CallOptions, ChatMessage, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
 import { CloudflareStreamTransformer } from './cloudflare-stream-transformer'
 import { readSseData } from './read-sse-data'
+import { safeParseJson } from '../../../../shared/utils/safe-json'
 
 export const CLOUDFLARE_API = 'https://api.cloudflare.com/client/v4'
 
@@ -27,14 +28,10 @@ const textOf = (content: ChatMessage['content']): string =>
 async function httpError(response: Response): Promise<Error> {
   const text = await response.text().catch(() => '')
   let message = text || `HTTP ${response.status}`
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-    const first = (body as { errors?: Array<{ message?: string }> }).errors?.[0]?.message
-    if (first) message = first
-  } catch {
-    // plain-text error page
-  }
+  // A plain-text error page parses to undefined and keeps its text as the message.
+  const body = safeParseJson<{ errors?: Array<{ message?: string }> }>(text)
+  const first = body?.errors?.[0]?.message
+  if (first) message = first
   return Object.assign(new Error(message), { status: response.status, error: body })
 }
 
