@@ -6,6 +6,8 @@ import { messageText, type ContentPart, type Message } from '../../shared/data/m
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import type { StreamEvent } from '../../shared/stream/events'
 import type { UsageRecord } from '../../shared/stream/usage'
+import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
+import { pricingContextOf } from '../runtime/pricing-context'
 import type { ChatMessage, ChatRequest, ProviderRuntime } from '../runtime/types'
 import { countTokens, IMAGE_TOKENS } from '../../shared/tokens/count-tokens'
 import type { AgentsRepository } from '../store/repositories/agents'
@@ -27,7 +29,7 @@ export interface ChatServiceDeps {
   runtimeFor(providerId: string): Promise<ProviderRuntime>
   modelFacts(providerId: string, modelId: string): Promise<ModelFacts | undefined>
   /** Prices a usage record with the catalogue's pricing of the model; undefined when unpriced. */
-  price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined>
+  price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined>
   /** Usage log by scene and operation (product.md §8). */
   logUsage?(entry: { scene: string; operation?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
   /** The model that summarises topic titles (scene Summary Topic Title); default: the chat's model. */
@@ -258,6 +260,7 @@ export class ChatService {
     let stopReason: string | undefined
     let error: AppError | undefined
     let usage: UsageRecord | undefined
+    let pricing: ChatPricingContext | undefined
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const estimate = estimateTokens(messages)
@@ -270,7 +273,9 @@ export class ChatService {
       }
       const runtime = await this.deps.runtimeFor(model.providerId)
       if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
-      const events = runtime.chat(this.request(model.modelId, messages, params), { signal: ctx.signal, idleTimeoutMs: this.deps.idleTimeoutMs })
+      const request = this.request(model.modelId, messages, params)
+      pricing = pricingContextOf(request)
+      const events = runtime.chat(request, { signal: ctx.signal, idleTimeoutMs: this.deps.idleTimeoutMs })
       for await (const event of events as AsyncIterable<StreamEvent>) {
         // A stop the user asked for is not an error: the reply is kept as interrupted.
         if (event.type === 'error' && ctx.signal.aborted) continue
@@ -287,7 +292,7 @@ export class ChatService {
           : { errorType: 'AgentRuntimeError', status: 470, message: thrown instanceof Error ? thrown.message : String(thrown) }
       yield { type: 'error', data: error }
     }
-    const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage).catch(() => undefined) : undefined
+    const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage, pricing).catch(() => undefined) : undefined
     if (cost) yield { type: 'cost', data: cost }
     // Stopped by the user, or closed without the provider's end marker: the partial text stays.
     const interrupted = ctx.signal.aborted || stopReason === 'cancelled' || stopReason === 'interrupted'
@@ -328,7 +333,7 @@ export class ChatService {
       if (event.type === 'usage') usage = event.data
       if (event.type === 'error') return undefined
     }
-    const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage).catch(() => undefined) : undefined
+    const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage, pricingContextOf(request)).catch(() => undefined) : undefined
     this.deps.logUsage?.({ scene: 'Summary Topic Title', providerId: model.providerId, modelId: model.modelId, usage, cost })
     const title = text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/^["'“”]+|["'“”.。]+$/g, '').trim().split('\n')[0]?.slice(0, 80)
     return title || undefined

@@ -20,7 +20,7 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
         messages: store.messages,
         runtimeFor: (providerId) => providers.runtime(providerId),
         modelFacts: (providerId, modelId) => providers.modelFacts(providerId, modelId),
-        price: (providerId, modelId, usage) => providers.price(providerId, modelId, usage),
+        price: (providerId, modelId, usage, context) => providers.price(providerId, modelId, usage, context),
         logUsage: (entry) => {
           try {
             store.usage.add(entry as Parameters<typeof store.usage.add>[0])

@@ -7,6 +7,7 @@ import type { FetchedModel as StoredFetchedModel } from '../../shared/data/provi
 import { AppErrorException } from '../../shared/errors/app-error'
 import { LOCAL_SERVER_KINDS, type LocalServerKind, type LocalServerStatus } from '../../shared/local/local-servers'
 import { computeChatCost } from '../../shared/pricing/chat-cost'
+import { chatLookupParams, type ChatPricingContext } from '../../shared/pricing/lookup-params'
 import type { Pricing } from '../../shared/pricing/types'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
@@ -229,11 +230,12 @@ export class ProviderService {
     return model && { contextWindowTokens: model.contextWindowTokens, maxOutput: model.maxOutput, vision: model.abilities.vision }
   }
 
-  async price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined> {
+  /** `context` (the request's thinking, cache ttl) keys lookup-priced units; without it they cost nothing. */
+  async price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined> {
     if (!isCatalogueProviderId(providerId)) return undefined
     const builtin = (await loadProviderModels(providerId)).find((m) => m.id.toLowerCase() === modelId.toLowerCase())
     if (!builtin?.pricing) return undefined
-    const cost = computeChatCost(builtin.pricing, usage)
+    const cost = computeChatCost(builtin.pricing, usage, { lookupParams: chatLookupParams(context ?? { modelId }, usage) })
     if (!cost.ok) return undefined
     return {
       currency: cost.value.currency,

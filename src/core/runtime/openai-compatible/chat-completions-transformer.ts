@@ -1,5 +1,6 @@
 import type { GroundingCitation, StreamEvent } from '../../../shared/stream/events'
 import { convertOpenAIUsage, type OpenAIChatUsage } from '../../../shared/stream/openai-usage'
+import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
 import type { Pricing } from '../../../shared/pricing/types'
 import { withCost } from '../usage-cost'
 import { runtimeError } from '../runtime-error'
@@ -79,6 +80,8 @@ export class ChatCompletionsTransformer implements ChunkTransformer<OpenAIChatCh
   finished = false
   /** The model's pricing (may be set after construction, before the first chunk). */
   pricing: Pricing | undefined
+  /** The request's model and thinking, for lookup-priced units (ttl, thinking mode). */
+  pricingContext: ChatPricingContext | undefined
 
   constructor(private readonly options: ChatCompletionsTransformerOptions) {
     this.splitter = options.thinkTags === false ? undefined : new ThinkTagSplitter()
@@ -161,7 +164,7 @@ export class ChatCompletionsTransformer implements ChunkTransformer<OpenAIChatCh
 
   flush(emit: (event: StreamEvent) => void): void {
     if (this.splitter) for (const piece of this.splitter.flush()) emit(piece)
-    if (this.usage) emit({ type: 'usage', data: withCost(convertOpenAIUsage(this.usage, { provider: this.options.provider }), this.pricing) })
+    if (this.usage) emit({ type: 'usage', data: withCost(convertOpenAIUsage(this.usage, { provider: this.options.provider }), this.pricing, this.pricingContext) })
     this.usage = undefined
   }
 

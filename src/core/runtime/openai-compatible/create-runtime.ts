@@ -4,7 +4,9 @@ import { loadProviderModels } from '../../../shared/catalogue/loader'
 import { isExcludedFromChatList } from '../../../shared/catalogue/chat-exclusion'
 import { processModelList, type FetchedModel } from '../../../shared/catalogue/model-list'
 import type { CatalogueModel } from '../../../shared/catalogue/types'
+import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
 import type { Pricing } from '../../../shared/pricing/types'
+import { pricingContextOf } from '../pricing-context'
 import { AppErrorException, type AppError } from '../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../shared/stream/events'
 import { requireApiKey } from '../credentials'
@@ -99,9 +101,10 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
       // Returned directly (no wrapping generator): every layer of async iteration costs each event a hop.
       const watch: StreamWatch = { done: false }
       const useResponses = config.useResponsesApi?.(request) ?? false
-      const transformer: ChunkTransformer<unknown> & { finished: boolean; pricing?: Pricing } = useResponses
+      const transformer: ChunkTransformer<unknown> & { finished: boolean; pricing?: Pricing; pricingContext?: ChatPricingContext } = useResponses
         ? (new ResponsesTransformer(id) as never)
         : (new ChatCompletionsTransformer({ provider: id, thinkTags: config.thinkTags }) as never)
+      transformer.pricingContext = pricingContextOf(request)
       const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
         if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(() => undefined)

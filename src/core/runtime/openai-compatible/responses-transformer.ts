@@ -1,5 +1,6 @@
 import type { GroundingCitation, StreamEvent } from '../../../shared/stream/events'
 import { convertOpenAIResponseUsage, type OpenAIResponsesUsage } from '../../../shared/stream/openai-usage'
+import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
 import type { Pricing } from '../../../shared/pricing/types'
 import { runtimeError } from '../runtime-error'
 import { withCost } from '../usage-cost'
@@ -34,7 +35,9 @@ export class ResponsesTransformer implements ChunkTransformer<ResponsesEvent> {
   constructor(
     private readonly provider: string,
     /** May be set after construction, before the first event. */
-    public pricing?: Pricing
+    public pricing?: Pricing,
+    /** The request's model and thinking, for lookup-priced units. */
+    public pricingContext?: ChatPricingContext
   ) {}
 
   transform(event: ResponsesEvent, emit: (event: StreamEvent) => void): void {
@@ -82,7 +85,7 @@ export class ResponsesTransformer implements ChunkTransformer<ResponsesEvent> {
         this.finished = true
         const reason = event.type === 'response.incomplete' ? (event.response?.incomplete_details?.reason === 'max_output_tokens' ? 'length' : 'stop') : this.calls.size ? 'tool_calls' : 'stop'
         emit({ type: 'stop', data: reason })
-        if (event.response?.usage) emit({ type: 'usage', data: withCost(convertOpenAIResponseUsage(event.response.usage), this.pricing) })
+        if (event.response?.usage) emit({ type: 'usage', data: withCost(convertOpenAIResponseUsage(event.response.usage), this.pricing, this.pricingContext) })
         return
       }
       case 'response.failed':
