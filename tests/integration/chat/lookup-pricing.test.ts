@@ -54,7 +54,7 @@ describe('chat cost of lookup-priced units', () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['Title'], { model: 'qwen-plus' }) })
     const plain = await send('hi')
     expect(plain.cost?.currency).toBe('CNY')
-    expect(plain.cost?.items.find((i) => i.name === 'textOutput')?.rate).toBe(2)
+    expect(plain.cost?.items?.find((i) => i.name === 'textOutput')?.rate).toBe(2)
     expect(plain.cost?.total).toBeCloseTo(0.0008 + 0.001, 10)
 
     ok(await client.call('data.agents.update', { id: agentId, patch: { parameters: { thinkingBudget: 1024 } } }))
@@ -63,7 +63,7 @@ describe('chat cost of lookup-priced units', () => {
     const thinking = await send('think')
     const sent = fake.requestsTo('/chat/completions').at(-2)!.body as { enable_thinking?: boolean }
     expect(sent.enable_thinking).toBe(true)
-    expect(thinking.cost?.items.find((i) => i.name === 'textOutput')?.rate).toBe(8)
+    expect(thinking.cost?.items?.find((i) => i.name === 'textOutput')?.rate).toBe(8)
     expect(thinking.cost?.total).toBeCloseTo(0.0008 + 0.004, 10)
     // The usage event carries the charged USD too, not the thinking-less price.
     expect(thinking.usage?.cost).toBeGreaterThan(plain.usage?.cost ?? 0)
@@ -72,8 +72,8 @@ describe('chat cost of lookup-priced units', () => {
   it('Claude: a cache write is priced at its 5-minute rate next to the cache read', async () => {
     const usage = { inputCacheMissTokens: 1000, inputCachedTokens: 2000, inputWriteCacheTokens: 4000, totalInputTokens: 7000, outputTextTokens: 500, totalOutputTokens: 500 }
     const cost = await core.context.providers!.price('anthropic', 'claude-sonnet-4-6', usage)
-    expect(cost?.items.find((i) => i.name === 'textInput_cacheWrite')).toMatchObject({ units: 4000, rate: 3.75 })
-    expect(cost?.items.find((i) => i.name === 'textInput_cacheRead')).toMatchObject({ units: 2000, rate: 0.3 })
+    expect(cost?.items?.find((i) => i.name === 'textInput_cacheWrite')).toMatchObject({ units: 4000, rate: 3.75 })
+    expect(cost?.items?.find((i) => i.name === 'textInput_cacheRead')).toMatchObject({ units: 2000, rate: 0.3 })
     expect(cost?.total).toBeCloseTo(0.003 + 0.0006 + 0.015 + 0.0075, 10)
   })
 })
