@@ -192,6 +192,11 @@ export interface CreateImageRequest {
     width?: number
     height?: number
     quality?: string
+    /** DashScope: let the service rewrite the prompt; add its watermark. */
+    promptExtend?: boolean
+    watermark?: boolean
+    /** Output resolution tier where a model takes one instead of a size (Kling: 1k, 2k). */
+    resolution?: string
   }
 }
 
