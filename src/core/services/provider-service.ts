@@ -153,18 +153,22 @@ export class ProviderService {
     const settings = this.store.providers.get(providerId)
     const overrides = settings.modelOverrides
     const out = new Map<string, PickerModel>()
-    for (const m of builtin) out.set(m.id, toPickerModel(providerId, m, 'builtin', overrides[m.id]?.enabled ?? m.enabled))
     if (isLocal(providerId) && (await this.localStatus(providerId))?.running) {
-      // What a local server has installed is what the user can chat with: list it live.
+      // A running local server offers what it has installed, and only that: its live list
+      // (processed like any provider's) replaces the built-in entries it may not serve. Each
+      // installed model is offered unless the user switched it off; the §4 `enabled` of the
+      // list itself (false for ids the catalogue does not know) is not what decides here.
       const installed = await this.runtime(providerId)
         .then((r) => r.models?.({ signal: AbortSignal.timeout(3000) }))
         .catch(() => undefined)
       const processed = processModelList(
-        (installed?.models ?? []).map((m) => ({ ...m, enabled: m.enabled ?? true, type: m.type === 'embedding' ? 'embedding' : 'chat' })),
-        { builtin, stored: Object.entries(overrides).map(([id, o]) => ({ id, enabled: o.enabled })) }
+        (installed?.models ?? []).map((m) => ({ ...m, type: m.type === 'embedding' ? 'embedding' : 'chat' })),
+        { builtin }
       )
-      for (const m of processed) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? m.enabled))
+      for (const m of processed) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? true))
+      return [...out.values()]
     }
+    for (const m of builtin) out.set(m.id, toPickerModel(providerId, m, 'builtin', overrides[m.id]?.enabled ?? m.enabled))
     if (settings.fetchedModels.length > 0) {
       const processed = processModelList(storedToFetched(settings.fetchedModels), {
         builtin,

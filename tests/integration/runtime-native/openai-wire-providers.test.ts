@@ -119,11 +119,15 @@ describe('azure ai', () => {
 describe('hugging face', () => {
   const hf = () => createHuggingFaceRuntime({ apiKey: KEY, baseURL: `${server.url}/v1` }, { providerId: 'huggingface' })
 
-  it('clamps top_p into 0.01..0.99', async () => {
+  it('drops top_p outside the range and clamps the rest into 0.01..0.99', async () => {
     server.handle(() => ({ headers: SSE_HEADERS, chunks: openAIChatReply(['x']) }))
     await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 1 })
     expect((server.requests.at(-1)!.json as any).top_p).toBe(0.99)
     await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 0 })
+    expect(server.requests.at(-1)!.json as any).not.toHaveProperty('top_p')
+    await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 1.5 })
+    expect(server.requests.at(-1)!.json as any).not.toHaveProperty('top_p')
+    await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 0.001 })
     expect((server.requests.at(-1)!.json as any).top_p).toBe(0.01)
     await say(hf(), 'mistralai/Mistral-7B-Instruct-v0.3', { top_p: 0.5 })
     expect((server.requests.at(-1)!.json as any).top_p).toBe(0.5)

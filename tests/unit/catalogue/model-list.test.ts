@@ -85,6 +85,9 @@ describe('model-list processing (product.md §4)', () => {
     expect(cleanDisplayName('Chronos Hermes (13B)', 'id')).toBe('Chronos Hermes')
     expect(cleanDisplayName('(beta)', 'fallback-id')).toBe('fallback-id')
     expect(cleanDisplayName(undefined, 'some-id')).toBe('some-id')
+    // A model without a name shows its id, parenthesised text removed as well (product.md §4).
+    expect(cleanDisplayName(undefined, 'my-local-finetune (q4)')).toBe('my-local-finetune')
+    expect(processModelList([{ id: 'my-local-finetune (q4)' }])[0]!.displayName).toBe('my-local-finetune')
   })
 
   it('chat lists exclude embedding, davinci, curie, moderation, ada, babbage, tts, whisper and dall-e ids (providers.md §5)', () => {

@@ -12,9 +12,14 @@ import { openAIWireChat } from '../azure/openai-wire-chat'
 /** Hugging Face's OpenAI-compatible inference router. */
 export const HUGGINGFACE_DEFAULT_BASE_URL = 'https://router.huggingface.co/v1'
 
-/** top_p clamped into 0.01..0.99 (providers.md §5): TGI rejects exactly 0 and 1. */
+/**
+ * top_p as providers.md §5 wants it for Hugging Face (the MiniMax and Cohere rule): dropped
+ * unless in range (0 < top_p ≤ 1), then clamped into 0.01..0.99 because TGI rejects exactly 1.
+ * A top_p of 0 is dropped (the server's default), not sent as 0.01.
+ */
 export function huggingFaceTopP(topP: number | undefined): number | undefined {
-  return topP === undefined || !Number.isFinite(topP) ? undefined : clamp(topP, 0.01, 0.99)
+  if (topP === undefined || !Number.isFinite(topP) || topP <= 0 || topP > 1) return undefined
+  return clamp(topP, 0.01, 0.99)
 }
 
 /** The two stream error texts Hugging Face sends in place of a status (providers.md §8). */

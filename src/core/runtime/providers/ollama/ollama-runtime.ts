@@ -19,6 +19,8 @@ import { createOllamaClient, normaliseOllamaBaseUrl } from './ollama-client'
 import { ollamaChunkTransformer, type OllamaChatChunk } from './ollama-chunk-transformer'
 import { toOllamaError } from './ollama-errors'
 import { chooseNumCtx } from './ollama-num-ctx'
+import { loadProviderModels } from '../../../../shared/catalogue/loader'
+import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
 
 export interface OllamaRuntimeOptions {
   /** The user's num_ctx for a model (settings); wins over the computed value. */
@@ -130,15 +132,16 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
       async models(options?: CallOptions): Promise<ModelsResult> {
         try {
           const { models } = await client(options).list()
-          return {
-            models: models.map((m) => ({
-              id: m.name,
-              displayName: m.name,
-              enabled: true,
-              type: /embed/i.test(m.name) ? 'embedding' : 'chat',
-              vision: (m.details?.families ?? []).some((f) => f === 'clip' || f === 'mllama')
-            }))
-          }
+          // The same list processing as every provider (product.md §4): matched against the
+          // built-in list case-insensitively, abilities as booleans, `enabled` from the catalogue.
+          // Which installed models the picker offers is the provider service's choice, not ours.
+          const fetched: FetchedModel[] = models.map((m) => ({
+            id: m.name,
+            type: /embed/i.test(m.name) ? 'embedding' : 'chat',
+            // Only a positive signal from the model's families; otherwise the catalogue decides.
+            ...((m.details?.families ?? []).some((f) => f === 'clip' || f === 'mllama') ? { vision: true } : {})
+          }))
+          return { models: processModelList(fetched, { builtin: await loadProviderModels('ollama').catch(() => []) }) }
         } catch (error) {
           return fail(error)
         }
