@@ -1,5 +1,6 @@
 import type { ProviderCredentials } from './types'
 import { throwRuntimeError } from './runtime-error'
+import type { ErrorTypeName } from '../../shared/errors/catalogue'
 
 /**
  * Credential checks of providers.md §5, run before any network call. Each throws
@@ -7,7 +8,7 @@ import { throwRuntimeError } from './runtime-error'
  */
 
 /** Every provider needs an API key (InvalidProviderAPIKey), except keyless local servers. */
-export function requireApiKey(credentials: ProviderCredentials, provider: string, errorType = 'InvalidProviderAPIKey'): string {
+export function requireApiKey(credentials: ProviderCredentials, provider: string, errorType: ErrorTypeName = 'InvalidProviderAPIKey'): string {
   const key = credentials.apiKey?.trim()
   if (!key) throwRuntimeError(errorType, `No API key is set for ${provider}.`, provider)
   return key
@@ -34,7 +35,7 @@ export function requireCloudflareTarget(credentials: ProviderCredentials, provid
 }
 
 /** A base URL that must parse (Ollama: InvalidOllamaArgs). Returns it without a trailing slash. */
-export function requireValidURL(url: string | undefined, provider: string, errorType: string): string {
+export function requireValidURL(url: string | undefined, provider: string, errorType: ErrorTypeName): string {
   try {
     const parsed = new URL(url ?? '')
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol')

@@ -314,8 +314,11 @@ export class ProviderService {
   /** Test connection: a one-token chat with the check model (or the given one). */
   async test(providerId: string, modelId?: string): Promise<{ ok: true; modelId: string; ms: number }> {
     const card = this.card(providerId)
-    const model = modelId ?? card.checkModel ?? (await this.models(providerId)).find((m) => m.type === 'chat')?.id
-    if (!model) throw new AppErrorException({ errorType: 'ConnectionCheckFailed', status: 400, message: 'No model to test with: enter one, or fetch the model list first.' })
+    // The user's choice; by default the first enabled chat model (what they will chat with),
+    // then the catalogue's cheap check model, then any chat model.
+    const chat = modelId ? [] : (await this.models(providerId)).filter((m) => m.type === 'chat')
+    const model = modelId ?? chat.find((m) => m.enabled)?.id ?? card.checkModel ?? chat[0]?.id
+    if (!model) throw new AppErrorException({ errorType: 'ConnectionCheckFailed', status: 400, message: 'No model to test with: pick one, or fetch the model list first.' })
     const runtime = await this.runtime(providerId)
     if (!runtime.chat) throw new AppErrorException({ errorType: 'ConnectionCheckFailed', status: 400, message: `${card.name} does not offer chat.` })
     const started = Date.now()

@@ -103,7 +103,7 @@ export class PullService {
     if (!/^[\w.\-/:]+$/.test(model) || model.length > 300) {
       throw new AppErrorException({
         errorType: 'InvalidOllamaArgs',
-        status: 400,
+        status: 401,
         provider: 'ollama',
         message: `"${model}" is not a model name; use name or name:tag, for example llama3.2:3b.`
       })

@@ -1,4 +1,5 @@
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
+import type { ErrorTypeName } from '../../shared/errors/catalogue'
 
 /** Error types the store raises; each message names what happened and the fix. */
 export const StoreErrorType = {
@@ -13,7 +14,7 @@ export const StoreErrorType = {
   Storage: 'StorageError'
 } as const
 
-export const storeError = (errorType: string, message: string, status = 500, detail?: AppError['detail']) =>
+export const storeError = (errorType: ErrorTypeName, message: string, status = 500, detail?: AppError['detail']) =>
   new AppErrorException({ errorType, message, status, ...(detail === undefined ? {} : { detail }) })
 
 export const isCorruption = (error: unknown) => {

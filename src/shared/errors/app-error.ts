@@ -1,10 +1,12 @@
+import type { ErrorTypeName } from './catalogue'
+
 /**
  * An error as it crosses the bridge: plain data, never a thrown object.
- * `errorType` is a name from the error catalogue (src/shared/errors/catalogue.ts)
- * or one of the bridge's own types below.
+ * `errorType` is a name from the error catalogue (src/shared/errors/catalogue.ts), which holds
+ * the provider types and the bridge's, pricing's and store's own, each with en and zh-CN texts.
  */
 export interface AppError {
-  errorType: string
+  errorType: ErrorTypeName
   message: string
   /** HTTP-like status from the catalogue's status mapping, when known. */
   status?: number

@@ -1,3 +1,4 @@
+import { logError } from './log'
 /**
  * The error catalogue as data (product.md §8, providers.md §8): every error type with its
  * HTTP-like status and a user text in en and zh-CN that says what to do about it.
@@ -49,13 +50,10 @@ export const ERROR_CATALOGUE = {
   ConnectionCheckFailed: t(400, ['The connection check failed.', 'Check the key, and that a proxy base URL ends with /v1.'], ['连接检查失败。', '请检查密钥，且代理地址需以 /v1 结尾。']),
   UnknownChatFetchError: t(500, ['The request failed for an unknown reason.', 'Check your network and retry.'], ['请求因未知原因失败。', '请检查网络后重试。']),
   CreateMessageError: t(500, ['The message could not be sent.', 'Copy the content and send it again.'], ['消息发送失败。', '请复制内容后重新发送。']),
-  // ---- product.md §8 (app-level named errors)
+  // ---- product.md §8 (app-level named errors). Hosted-service errors (InvalidClerkUser,
+  // SubscriptionKeyMismatch, SystemTimeNotMatchError, FreePlanLimit, SubscriptionPlanLimit) are
+  // not here: this app has no sign-in, subscriptions or credits (docs/decisions.md).
   InvalidAccessCode: t(401, ['The access password is wrong or empty.', 'Enter the password, or add your own API key.'], ['访问密码不正确或为空。', '请输入密码，或添加自定义 API 密钥。']),
-  InvalidClerkUser: t(401, ['You are not signed in.', 'Sign in and try again.'], ['尚未登录。', '请登录后重试。']),
-  SystemTimeNotMatchError: t(400, ['Your system clock is wrong.', 'Set the correct date and time, then retry.'], ['系统时间不正确。', '请校准系统时间后重试。']),
-  SubscriptionKeyMismatch: t(400, ['The subscription does not match this key.', 'Restore the subscription or contact support.'], ['订阅与密钥不匹配。', '请恢复订阅或联系支持。']),
-  FreePlanLimit: t(402, ['The free credits are used up.', 'Upgrade, or set your own model API key.'], ['免费额度已用完。', '请升级套餐，或设置自定义模型 API。']),
-  SubscriptionPlanLimit: t(402, ['The plan credits are used up.', 'Upgrade, or set your own model API key.'], ['套餐额度已用完。', '请升级套餐，或设置自定义模型 API。']),
   PluginMarketIndexNotFound: t(404, ['The plugin index was not found.', 'Check the plugin market address.'], ['未找到插件索引。', '请检查插件市场地址。']),
   PluginMarketIndexInvalid: t(490, ['The plugin index is invalid.', 'Check the plugin market address.'], ['插件索引无效。', '请检查插件市场地址。']),
   PluginMetaNotFound: t(401, ['The plugin metadata was not found.', 'Reinstall the plugin.'], ['未找到插件元数据。', '请重新安装插件。']),
@@ -92,10 +90,44 @@ export const ERROR_CATALOGUE = {
   DatabasePersistError: t(500, ['Saving to the local database failed.', 'Check free disk space and retry.'], ['写入本地数据库失败。', '请检查磁盘空间后重试。']),
   StateStorePersistError: t(500, ['Saving state failed.', 'Retry.'], ['保存状态失败。', '请重试。']),
   StateStoreReadError: t(500, ['Reading state failed.', 'Retry.'], ['读取状态失败。', '请重试。']),
-  ContextEnginePipelineError: t(500, ['Preparing the conversation failed.', 'Retry; report it if it persists.'], ['准备对话上下文失败。', '请重试；如仍出错请反馈。'])
+  ContextEnginePipelineError: t(500, ['Preparing the conversation failed.', 'Retry; report it if it persists.'], ['准备对话上下文失败。', '请重试；如仍出错请反馈。']),
+  // ---- the bridge's own errors (src/shared/errors/app-error.ts BridgeErrorType, handlers)
+  ValidationError: t(400, ['The request was not valid.', 'The detail names the field that is wrong; correct it and try again.'], ['请求内容无效。', '详情中写明了有误的字段，请修改后重试。']),
+  UnknownProcedure: t(404, ['This action does not exist in this version.', 'Reload the window; if it persists, update Switchboard.'], ['此版本中不存在该操作。', '请重新加载窗口；如仍出现，请更新 Switchboard。']),
+  UnknownStream: t(404, ['That reply or task is no longer running.', 'It finished or was cancelled; reload to see its result.'], ['该回复或任务已不在运行。', '它已完成或已取消，请刷新查看结果。']),
+  InternalError: t(500, ['Something went wrong inside Switchboard.', 'Try again; if it keeps happening, report the detail below.'], ['Switchboard 内部出错。', '请重试；如反复出现，请反馈下方详情。']),
+  BridgeDisconnected: t(503, ['The window lost its connection to Switchboard.', 'Wait a moment for it to reconnect, or reload the window.'], ['窗口与 Switchboard 的连接已断开。', '请稍候自动重连，或重新加载窗口。'], true),
+  DataNotReady: t(503, ['Your data is still opening.', 'Wait a moment and try again.'], ['数据仍在加载中。', '请稍候再试。'], true),
+  NotFound: t(404, ['That item no longer exists.', 'It may have been deleted; refresh the list.'], ['该项目已不存在。', '它可能已被删除，请刷新列表。']),
+  InvalidImageParams: t(400, ['Some image settings are outside what this model accepts.', 'Adjust the settings named below to the allowed values.'], ['部分图片参数超出了该模型允许的范围。', '请按下方提示将参数调整为允许的值。']),
+  // ---- the catalogue's own (src/shared/catalogue/errors.ts)
+  UnknownProvider: t(404, ['There is no provider with that id.', 'Pick a provider from the list; the detail names the known ids.'], ['不存在该服务商 ID。', '请从列表中选择服务商；详情中列出了可用的 ID。']),
+  InvalidCatalogueData: t(401, ['The built-in model list is damaged.', 'Reinstall Switchboard; report it if it persists.'], ['内置模型列表已损坏。', '请重新安装 Switchboard；如仍出现请反馈。']),
+  // ---- pricing (src/shared/pricing/types.ts PricingError)
+  NoPricing: t(404, ['This model has no price in the catalogue.', 'No cost is shown for it; check the provider\'s price list.'], ['该模型在目录中没有价格。', '不显示其费用，请查看服务商价目表。']),
+  NoImagePricing: t(404, ['This image model has no price in the catalogue.', 'No cost is shown for it; check the provider\'s price list.'], ['该图片模型在目录中没有价格。', '不显示其费用，请查看服务商价目表。']),
+  InvalidPricing: t(401, ['The price data of this model is malformed.', 'The detail names the broken entry; report it so the catalogue can be fixed.'], ['该模型的价格数据格式有误。', '详情中写明了出错的条目，请反馈以修正目录。']),
+  UnsupportedPricing: t(422, ['This model is priced in a way Switchboard cannot compute.', 'No cost is shown for that part; check the provider\'s price list.'], ['该模型的计价方式暂不支持计算。', '该部分不显示费用，请查看服务商价目表。']),
+  MissingPricingParams: t(422, ['A price depends on a setting the request did not say.', 'The cost of that part is left out; report it if it looks wrong.'], ['某项价格取决于请求未提供的参数。', '该部分费用未计入；如有误请反馈。']),
+  PriceNotFound: t(404, ['No price matches this request\'s settings.', 'The cost of that part is left out; report it if it looks wrong.'], ['没有与本次请求参数匹配的价格。', '该部分费用未计入；如有误请反馈。']),
+  // ---- the local data store (src/core/store/errors.ts StoreErrorType)
+  DatabaseNewerThanApp: t(409, ['Your data was saved by a newer Switchboard.', 'Update Switchboard to open it; nothing was changed.'], ['数据由更新版本的 Switchboard 保存。', '请更新 Switchboard 后打开；数据未被改动。']),
+  DatabaseCorrupt: t(500, ['The local database is damaged.', 'Restart Switchboard: it restores the newest backup.'], ['本地数据库已损坏。', '请重启 Switchboard，它会恢复最新的备份。']),
+  DiskFull: t(507, ['The disk is full, so the change was not saved.', 'Free some space and try again.'], ['磁盘已满，修改未保存。', '请清理磁盘空间后重试。']),
+  DataFolderReadOnly: t(500, ['Switchboard cannot write to its data folder.', 'Make the folder writable, or start with another data folder.'], ['Switchboard 无法写入数据文件夹。', '请使该文件夹可写，或使用其他数据文件夹启动。']),
+  DatabaseBusy: t(503, ['The database is in use by another program.', 'Close the other program (perhaps a second Switchboard) and try again.'], ['数据库正被其他程序占用。', '请关闭其他程序（可能是另一个 Switchboard）后重试。'], true),
+  ImportFailed: t(400, ['The import failed.', 'The detail says why; check the file and try again.'], ['导入失败。', '详情中写明了原因，请检查文件后重试。']),
+  FileIncompatible: t(400, ['This file was exported by a newer version.', 'Update Switchboard, then import it again.'], ['该文件由更新的版本导出。', '请更新 Switchboard 后重新导入。']),
+  StorageError: t(500, ['Switchboard could not read or write its data folder.', 'Check the disk and the folder\'s permissions, then try again.'], ['Switchboard 无法读写数据文件夹。', '请检查磁盘与文件夹权限后重试。'])
 } satisfies Record<string, CatalogueEntry>
 
 export type CatalogueErrorType = keyof typeof ERROR_CATALOGUE
+
+/**
+ * Every error type the app raises (AppError.errorType): the catalogue's, which include the
+ * bridge's, the pricing's and the store's own, each with en and zh-CN texts.
+ */
+export type ErrorTypeName = CatalogueErrorType
 
 export const ErrorType = Object.fromEntries(Object.keys(ERROR_CATALOGUE).map((k) => [k, k])) as {
   readonly [K in CatalogueErrorType]: K
@@ -144,10 +176,54 @@ export function catalogueEntry(errorType: string): CatalogueEntry | undefined {
   return (ERROR_CATALOGUE as Record<string, CatalogueEntry>)[errorType]
 }
 
+/**
+ * Fixes for the screen the user is already on: in Settings (Test connection, saving a key) a
+ * fix must not send them to Settings.
+ */
+const SETTINGS_FIX: Partial<Record<CatalogueErrorType, [string, string]>> = {
+  InvalidProviderAPIKey: ['Enter a valid key for this provider above, then test again.', '请在上方填写该服务商的有效密钥后再测试。'],
+  NoOpenAIAPIKey: ['Add your OpenAI key above, then test again.', '请在上方添加 OpenAI 密钥后再测试。'],
+  InvalidGithubToken: ['Create a personal access token with models access and enter it above.', '请创建具有 models 权限的个人访问令牌并在上方填写。'],
+  SpeechServiceError: ['Check the voice model and its provider key, then retry.', '请检查语音模型及其服务商密钥后重试。']
+}
+
+/** Where an error is shown: the chat (and other pages) or the Settings screen itself. */
+export type ErrorScreen = 'app' | 'settings'
+
 /** The user text for an error type; unknown types fall back to the generic provider text. */
-export function describeError(errorType: string, locale: Locale = 'en'): ErrorText {
+export function describeError(errorType: string, locale: Locale = 'en', screen: ErrorScreen = 'app'): ErrorText {
   const entry = catalogueEntry(errorType) ?? ERROR_CATALOGUE.ProviderBizError
-  return entry.text[locale]
+  const text = entry.text[locale]
+  const inSettings = screen === 'settings' ? SETTINGS_FIX[errorType as CatalogueErrorType] : undefined
+  return inSettings ? { title: text.title, fix: inSettings[locale === 'en' ? 0 : 1] } : text
+}
+
+/**
+ * The status an error answers with (product.md §8): the mapping for known types; an unknown
+ * type keeps the status it came with (a numeric type is its own status). A status outside
+ * 200–599 is logged as an error, and still returned as it is.
+ */
+export function resolveErrorStatus(errorType: string | number, incoming?: number): number | undefined {
+  const known = typeof errorType === 'number' || catalogueEntry(errorType) !== undefined || errorType.includes('Invalid')
+  const status = known ? (statusForErrorType(errorType) ?? incoming) : (incoming ?? statusForErrorType(errorType))
+  if (status !== undefined && !isValidHttpStatus(status)) logError(`Error type ${String(errorType)} has the status ${status}, outside 200–599`)
+  return status
+}
+
+/**
+ * The text an error card shows for a whole error, not only its type: a Google block reason
+ * titles the card with that reason's own text; an unknown type with an HTTP status uses the
+ * status text; everything else the catalogue text of its type.
+ */
+export function describeAppError(error: { errorType: string; status?: number; detail?: unknown }, locale: Locale = 'en'): ErrorText {
+  const detail = (error.detail ?? {}) as { blockReason?: unknown; finishReason?: unknown }
+  const reason = typeof detail.blockReason === 'string' ? detail.blockReason : typeof detail.finishReason === 'string' && isGoogleBlockReason(detail.finishReason) ? detail.finishReason : undefined
+  if (reason) return { title: googleBlockReasonText(reason, locale), fix: ERROR_CATALOGUE.ContentModeration.text[locale].fix }
+  if (!catalogueEntry(error.errorType) && error.status !== undefined) {
+    const title = httpStatusText(error.status, locale)
+    if (title) return { title, fix: ERROR_CATALOGUE.ProviderBizError.text[locale].fix }
+  }
+  return describeError(error.errorType, locale)
 }
 
 // ---------------------------------------------------------------- HTTP status texts (product.md §8)
@@ -210,20 +286,29 @@ export function httpStatusText(status: number, locale: Locale = 'en'): string | 
 export const GOOGLE_BLOCK_REASONS = ['BLOCKLIST', 'IMAGE_SAFETY', 'LANGUAGE', 'OTHER', 'PROHIBITED_CONTENT', 'RECITATION', 'SAFETY', 'SPII'] as const
 export type GoogleBlockReason = (typeof GOOGLE_BLOCK_REASONS)[number]
 
-const GOOGLE_BLOCK_TEXT: Record<GoogleBlockReason | 'default', [string, string]> = {
-  BLOCKLIST: ['The content contains blocked terms. Rephrase and try again.', '内容包含被屏蔽的词语，请修改后重试。'],
-  IMAGE_SAFETY: ['The generated image was blocked for safety reasons. Try a different prompt.', '生成的图片因安全原因被拦截，请更换描述后重试。'],
-  LANGUAGE: ['This language is not supported. Try asking in another language.', '暂不支持该语言，请换一种语言提问。'],
-  OTHER: ['The content was blocked for an unspecified reason. Rephrase and try again.', '内容因未说明的原因被拦截，请修改后重试。'],
-  PROHIBITED_CONTENT: ['The request may contain prohibited content. Adjust it to follow the usage policy.', '请求可能包含违禁内容，请按使用规范调整。'],
-  RECITATION: ['The reply was blocked because it may recite copyrighted material. Ask for original content.', '回复可能复述受版权保护的内容而被拦截，请改为请求原创内容。'],
-  SAFETY: ['The content was blocked by the safety settings. Rephrase the request.', '内容被安全设置拦截，请调整请求。'],
-  SPII: ['The content may contain sensitive personal information. Remove it and retry.', '内容可能包含敏感个人信息，请删除后重试。'],
-  default: ['The content was blocked. Rephrase and try again.', '内容被拦截，请修改后重试。']
+/**
+ * Gemini's block reasons (promptFeedback.blockReason and blocking finishReasons) with their
+ * own texts (product.md §8). The English texts are the ones the stream errors carry (pinned by
+ * the conformance vectors); the card shows the user's language. IMAGE_PROHIBITED_CONTENT is a
+ * newer finishReason beyond the spec's list.
+ */
+const GOOGLE_BLOCK_TEXT: Record<string, [string, string]> = {
+  BLOCKLIST: ['The content includes blocked terms. Please rephrase and try again.', '内容包含被屏蔽的词语，请修改后重试。'],
+  IMAGE_SAFETY: ['The generated image was blocked for safety reasons. Please try modifying your request.', '生成的图片因安全原因被拦截，请修改请求后重试。'],
+  IMAGE_PROHIBITED_CONTENT: ['The generated image was blocked due to prohibited content. Please modify your request and try again.', '生成的图片因包含违禁内容被拦截，请修改请求后重试。'],
+  LANGUAGE: ["The requested language isn't supported. Please try again in a supported language.", '暂不支持所请求的语言，请换用受支持的语言重试。'],
+  OTHER: ['The content was blocked for an unknown reason. Please rephrase and try again.', '内容因未知原因被拦截，请修改后重试。'],
+  PROHIBITED_CONTENT: ['The content may contain prohibited content. Please adjust it and try again.', '内容可能包含违禁信息，请调整后重试。'],
+  RECITATION: ['The content was blocked due to recitation risk. Please use more original wording and try again.', '内容因可能复述受版权保护的材料而被拦截，请使用更原创的表述后重试。'],
+  SAFETY: ['The content was blocked for safety reasons. Please adjust it and try again.', '内容因安全原因被拦截，请调整后重试。'],
+  SPII: ['The content may include sensitive personal information (SPII). Please remove sensitive details and try again.', '内容可能包含敏感个人信息，请删除敏感信息后重试。'],
+  default: ['The content was blocked. Please rephrase and try again.', '内容被拦截，请修改后重试。']
 }
 
-/** Localised text for a Google prompt/candidate block reason (providers.md §8). */
+export const isGoogleBlockReason = (reason: string): boolean => reason !== 'default' && Object.hasOwn(GOOGLE_BLOCK_TEXT, reason)
+
+/** Localised text for a Google prompt/candidate block reason (providers.md §8); unknown reasons get the default. */
 export function googleBlockReasonText(reason: string | undefined, locale: Locale = 'en'): string {
-  const entry = GOOGLE_BLOCK_TEXT[(reason ?? 'default') as GoogleBlockReason] ?? GOOGLE_BLOCK_TEXT.default
+  const entry = (reason !== undefined && isGoogleBlockReason(reason) ? GOOGLE_BLOCK_TEXT[reason] : undefined) ?? GOOGLE_BLOCK_TEXT['default']!
   return entry[locale === 'en' ? 0 : 1]
 }

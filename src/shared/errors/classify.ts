@@ -1,4 +1,5 @@
 import { MESSAGE_PATTERNS, type MessagePattern } from './message-patterns'
+import type { ErrorTypeName } from './catalogue'
 
 export interface PatternInput {
   message?: string
@@ -7,7 +8,7 @@ export interface PatternInput {
 }
 
 export interface PatternMatch {
-  code: string
+  code: ErrorTypeName
   pattern: MessagePattern
 }
 
@@ -40,7 +41,7 @@ export interface RefineInput extends PatternInput {
  * message pattern, then by HTTP status (402 → quota, 5xx → service unavailable, other 4xx →
  * UpstreamHttpError). Returns undefined when the type is already specific or nothing is known.
  */
-export function refineErrorCode(input: RefineInput): string | undefined {
+export function refineErrorCode(input: RefineInput): ErrorTypeName | undefined {
   const numeric = /^\d{3}$/.test(input.errorType)
   if (!numeric && !REFINABLE.has(input.errorType)) return undefined
   const match = matchErrorPattern(input)

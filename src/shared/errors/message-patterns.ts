@@ -1,10 +1,11 @@
+import type { ErrorTypeName } from './catalogue'
 /**
  * Message substrings that identify an error type, in priority order (first match wins).
  * Data from tests/fixtures/conformance/error-message-patterns.tsv (copied from the shared conformance set); tests/unit/runtime/error-patterns.test.ts
  * checks this table against that file, so edit both together.
  */
 export interface MessagePattern {
-  code: string
+  code: ErrorTypeName
   value: string
   /** Case-insensitive match. */
   ci?: boolean

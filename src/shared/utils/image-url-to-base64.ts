@@ -1,4 +1,5 @@
 import { AppErrorException } from '../errors/app-error'
+import { logError } from '../errors/log'
 import { parseDataUrl } from './data-url'
 
 export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<{
@@ -19,6 +20,16 @@ export interface ImageBase64 {
  * and tests a fake one. Failures are AppErrorException('Failed to fetch image', …).
  */
 export async function imageUrlToBase64(url: string, fetchFn: FetchLike, signal?: AbortSignal): Promise<ImageBase64> {
+  try {
+    return await convert(url, fetchFn, signal)
+  } catch (error) {
+    // product.md §7: a failed conversion is logged, then the caller gets the error as it was.
+    logError(`Failed to convert the image ${truncate(url)} to base64`, error)
+    throw error
+  }
+}
+
+async function convert(url: string, fetchFn: FetchLike, signal?: AbortSignal): Promise<ImageBase64> {
   const parsed = parseDataUrl(url)
   if (parsed.type === 'base64') return { base64: parsed.base64, mimeType: parsed.mimeType }
   if (parsed.type !== 'url') throw failure(`not an image URL: ${truncate(url)}`)

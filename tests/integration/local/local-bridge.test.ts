@@ -102,7 +102,7 @@ describe('local models over the bridge', () => {
     const down = await client.call('local.ollama.models', { baseUrl: await closedPortUrl() })
     expect(down).toMatchObject({ ok: false, error: { errorType: 'OllamaServiceUnavailable', message: 'please check whether your ollama service is available', status: 472 } })
     const bad = await client.call('local.ollama.models', { baseUrl: 'http://bad host' })
-    expect(bad).toMatchObject({ ok: false, error: { errorType: 'InvalidOllamaArgs', status: 400 } })
+    expect(bad).toMatchObject({ ok: false, error: { errorType: 'InvalidOllamaArgs', status: 401 } })
   })
 
   it('pulls through the bridge: throttled updates to the subscriber, exact end, listed while running, then deletes', async () => {

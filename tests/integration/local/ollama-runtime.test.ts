@@ -125,7 +125,7 @@ describe('Ollama runtime against the fake server (real SDK)', () => {
     try {
       createProviderRuntime('ollama', { baseURL: 'ftp://host' })
     } catch (error) {
-      expect((error as AppErrorException).error).toMatchObject({ errorType: 'InvalidOllamaArgs', status: 400 })
+      expect((error as AppErrorException).error).toMatchObject({ errorType: 'InvalidOllamaArgs', status: 401 })
     }
   })
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AppErrorException } from '../../../src/shared/errors/app-error'
 import { parseDataUrl } from '../../../src/shared/utils/data-url'
 import { imageUrlToBase64 } from '../../../src/shared/utils/image-url-to-base64'
@@ -75,5 +75,18 @@ describe('image URL → base64 + mime', () => {
     expect((missing as AppErrorException).error).toMatchObject({ message: 'Failed to fetch image: HTTP 404', status: 404 })
     const bad = await imageUrlToBase64('nope', fetch).catch((e: unknown) => e)
     expect((bad as AppErrorException).error.message).toContain('Failed to fetch image')
+  })
+  it('logs a failed conversion, then rethrows the same error (product.md §7)', async () => {
+    const logged: unknown[][] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args))
+    try {
+      const thrown = await imageUrlToBase64(`${base}/missing.png`, fetch).catch((e: unknown) => e)
+      expect(logged).toHaveLength(1)
+      expect(String(logged[0]![0])).toContain(`${base}/missing.png`)
+      // The very error the caller receives is the one logged.
+      expect(logged[0]![1]).toBe(thrown)
+    } finally {
+      spy.mockRestore()
+    }
   })
 })

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src/shared/errors/app-error'
+import type { ErrorTypeName } from '../../../src/shared/errors/catalogue'
 import type { StreamEvent } from '../../../src/shared/stream/events'
 import type { Pricing } from '../../../src/shared/pricing/types'
 import { mapProviderError } from '../../../src/core/runtime/errors/map-provider-error'
@@ -109,7 +110,8 @@ function firstChunkError(chunk: unknown): Error | undefined {
   }
   if (chunk && typeof chunk === 'object' && (chunk as { _isFirstChunkError?: boolean })._isFirstChunkError) {
     const c = chunk as { errorType?: string; message?: unknown }
-    return new AppErrorException({ errorType: c.errorType ?? 'ProviderBizError', message: typeof c.message === 'string' ? c.message : JSON.stringify(c.message) })
+    // The recorded types are all in our catalogue (the union is checked by the comparison itself).
+    return new AppErrorException({ errorType: (c.errorType ?? 'ProviderBizError') as ErrorTypeName, message: typeof c.message === 'string' ? c.message : JSON.stringify(c.message) })
   }
   return undefined
 }

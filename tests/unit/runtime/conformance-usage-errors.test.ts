@@ -160,7 +160,8 @@ describe('TSV data', () => {
     ProviderNoImageGenerated: 'an empty image reply is reported as ProviderBizError by the image task',
     ModelEmptyCompletion: 'an empty completion ends the reply normally (product.md §3 has no such error)',
     ModelRefusal: 'refusals arrive as the model\'s text, not as an error',
-    ExceededToolLimit: 'the tool-call limit belongs to the tools work, not yet in the app'
+    ExceededToolLimit: 'the tool-call limit belongs to the tools work, not yet in the app',
+    FreePlanLimit: 'hosted-service credits; the user brings their own keys (docs/decisions.md)'
   }
   const rows = readFileSync(`${ROOT}/error-code-specs.tsv`, 'utf8').split('\n').slice(1).filter((l) => /^[A-Z]/.test(l))
   for (const row of rows) {

@@ -2,6 +2,7 @@ import { AppErrorException, type AppError } from '../../../shared/errors/app-err
 import { matchErrorPattern, refineErrorCode } from '../../../shared/errors/classify'
 import { maskEndpoint, redactText, redactValue } from '../../../shared/errors/redact'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime-error'
+import type { ErrorTypeName } from '../../../shared/errors/catalogue'
 
 export interface ErrorContext {
   provider: string
@@ -65,7 +66,7 @@ export function isConnectionError(error: unknown): boolean {
   return /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|UND_ERR|terminated|fetch failed|socket hang up|other side closed|Connection error/i.test(text)
 }
 
-const CODE_TYPES: Record<string, string> = {
+const CODE_TYPES: Record<string, ErrorTypeName> = {
   insufficient_quota: 'InsufficientQuota',
   model_not_found: 'ModelNotFound',
   context_length_exceeded: 'ExceededContextWindow',
@@ -91,7 +92,7 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
   if (facts.code) detail['code'] = facts.code
   if (facts.body !== undefined) detail['body'] = redactValue(facts.body, secrets)
   if (ctx.baseURL) detail['endpoint'] = maskEndpoint(ctx.baseURL)
-  const make = (type: string, text = message) => runtimeError(type, text, ctx.provider, Object.keys(detail).length ? detail : undefined)
+  const make = (type: ErrorTypeName, text = message) => runtimeError(type, text, ctx.provider, Object.keys(detail).length ? detail : undefined)
 
   const status = facts.status
   if (status === 401) return make(ctx.provider === 'github' ? 'InvalidGithubToken' : 'InvalidProviderAPIKey')

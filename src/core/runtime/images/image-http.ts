@@ -4,6 +4,7 @@ import { isAbortError, isConnectionError } from '../errors/map-provider-error'
 import { runtimeError } from '../runtime-error'
 import { cancelled } from './polling'
 import { safeParseJson } from '../../../shared/utils/safe-json'
+import type { ErrorTypeName } from '../../../shared/errors/catalogue'
 
 /** Everything an image protocol needs to reach its provider; the key stays in here. */
 export interface ImageEndpoint {
@@ -21,7 +22,7 @@ export class FinalImageError extends AppErrorException {
 export const isFinalImageError = (error: unknown): boolean => error instanceof FinalImageError
 
 /** The status the catalogue gives an HTTP failure: 401 is a bad key; the rest is the provider's business. */
-function typeForStatus(status: number): string {
+function typeForStatus(status: number): ErrorTypeName {
   if (status === 401) return 'InvalidProviderAPIKey'
   if (status === 403) return 'PermissionDenied'
   if (status === 429) return 'QuotaLimitReached'
@@ -91,7 +92,7 @@ export async function requestJson(
 }
 
 /** The ProviderBizError every protocol throws for a task that finished without a usable image. */
-export const taskError = (message: string, provider: string, errorType = 'ProviderBizError'): FinalImageError =>
+export const taskError = (message: string, provider: string, errorType: ErrorTypeName = 'ProviderBizError'): FinalImageError =>
   new FinalImageError(runtimeError(errorType, message, provider))
 
 /** Joins a base URL and a path without doubling slashes. */

@@ -7,6 +7,7 @@ import { runtimeError } from '../runtime-error'
 import { ChunkParseError, type ChunkTransformer } from '../stream/run-chat-stream'
 import { ThinkTagSplitter } from '../stream/think-tag-splitter'
 import { ToolCallDeltaNormaliser, type ToolCallDelta } from '../stream/tool-call-merger'
+import type { ErrorTypeName } from '../../../shared/errors/catalogue'
 
 /** A chat.completion.chunk as OpenAI-compatible providers really send it (extensions included). */
 export interface OpenAIChatChunk {
@@ -42,7 +43,7 @@ export interface OpenAIChatChunk {
   base_resp?: { status_code?: number; status_msg?: string }
 }
 
-const MINIMAX_ERRORS: Record<number, string> = {
+const MINIMAX_ERRORS: Record<number, ErrorTypeName> = {
   1002: 'QuotaLimitReached',
   1008: 'InsufficientQuota',
   1039: 'ExceededContextWindow',

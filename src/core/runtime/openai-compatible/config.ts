@@ -4,6 +4,7 @@ import type { ErrorFacts } from '../errors/map-provider-error'
 import type { CallOptions, ChatRequest, ModelsResult } from '../types'
 import type { ChatBody } from './payload-rules'
 import type { CompatibleImageHook } from '../images/compatible-hooks'
+import type { ErrorTypeName } from '../../../shared/errors/catalogue'
 
 export interface PayloadContext {
   provider: string
@@ -35,7 +36,7 @@ export interface OpenAICompatibleConfig {
   /** Whether this request goes to the Responses API (store false). */
   useResponsesApi?(request: ChatRequest): boolean
   /** Provider-specific error rules, tried before the generic mapping. */
-  mapError?(facts: ErrorFacts): { errorType: string; message?: string } | undefined
+  mapError?(facts: ErrorFacts): { errorType: ErrorTypeName; message?: string } | undefined
   /** Replaces the default GET /models listing. */
   listModels?(ctx: ListContext): Promise<ModelsResult | FetchedModel[]>
   /** Maps one raw /models entry (extra metadata some servers send). */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import type { AppError } from '../../../shared/errors/app-error'
-import { describeError, type Locale } from '../../../shared/errors/catalogue'
+import { describeAppError, type Locale } from '../../../shared/errors/catalogue'
 import type { Message } from '../../../shared/data/message'
 import { missingOllamaModel, PullMissingModel } from '../local-models/pull-missing-model'
 
@@ -30,7 +30,8 @@ export function errorAction(error: AppError): ErrorAction {
 
 export function ErrorCard({ error, message, onAction }: { error: AppError; message?: Message; onAction?(message: Message): void }) {
   const { t, i18n } = useTranslation()
-  const text = describeError(error.errorType, (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Locale)
+  // Titled by what happened: a Google block reason, the status of an unknown type, else the type's text.
+  const text = describeAppError(error, (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Locale)
   const action = errorAction(error)
   return (
     <div role="alert" data-testid="error-card" data-error-type={error.errorType} className="mt-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950/50">

@@ -9,8 +9,10 @@ const input = 'w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1
 const smallButton = 'rounded-md border border-zinc-300 px-2.5 py-1 text-xs hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800'
 
 function ErrorLine({ error }: { error?: AppError }) {
+  const { i18n } = useTranslation()
   if (!error) return null
-  const text = describeError(error.errorType)
+  // Shown in Settings: the fix never says "go to Settings".
+  const text = describeError(error.errorType, i18n.language === 'zh-CN' ? 'zh-CN' : 'en', 'settings')
   return (
     <p role="alert" className="text-xs text-red-600 dark:text-red-400" data-testid="provider-error">
       {error.errorType === 'ValidationError' || error.errorType === 'ConnectionCheckFailed' ? error.message : `${text.title} ${text.fix}`}
@@ -70,6 +72,10 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
   const [error, setError] = useState<AppError>()
   const [status, setStatus] = useState<string>()
   const [busy, setBusy] = useState<'test' | 'fetch' | 'save'>()
+  // Test connection's model: the user's pick, else the first enabled chat model.
+  const chatModels = useMemo(() => (models ?? []).filter((m) => m.type === 'chat'), [models])
+  const [testModel, setTestModel] = useState<string>()
+  const testModelId = testModel ?? chatModels.find((m) => m.enabled)?.id
   useEffect(() => {
     void providerActions.models(provider.id)
   }, [provider.id])
@@ -148,6 +154,22 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
         />
       </label>
       <div className="flex flex-wrap items-center gap-2">
+        {chatModels.length > 0 && (
+          <select
+            aria-label={t('providers.testModel')}
+            value={testModelId ?? ''}
+            onChange={(e) => setTestModel(e.target.value || undefined)}
+            data-testid="provider-test-model"
+            className="max-w-56 rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-xs dark:border-zinc-700"
+          >
+            {!testModelId && <option value="">{t('providers.testModelDefault')}</option>}
+            {chatModels.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.displayName}
+              </option>
+            ))}
+          </select>
+        )}
         <button
           className={smallButton}
           disabled={busy === 'test'}
@@ -156,7 +178,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
             setBusy('test')
             setError(undefined)
             setStatus(undefined)
-            const r = await providerActions.test(provider.id)
+            const r = await providerActions.test(provider.id, testModelId)
             setBusy(undefined)
             if (r.ok) setStatus(t('providers.testOk', { model: r.value.modelId, ms: r.value.ms }))
             else setError(r.error)

@@ -71,5 +71,5 @@ export const providerActions = {
     await providerActions.refreshPicker()
     return result
   },
-  test: (providerId: string) => bridge().call('providers.test', { providerId })
+  test: (providerId: string, modelId?: string) => bridge().call('providers.test', { providerId, ...(modelId ? { modelId } : {}) })
 }

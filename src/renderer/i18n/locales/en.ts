@@ -175,6 +175,9 @@ export const en = {
     test: 'Test connection',
     testing: 'Testing…',
     testOk: 'Connected with {{model}} in {{ms}} ms',
+    // issue 14: Test connection's model choice
+    testModel: 'Model to test with',
+    testModelDefault: 'First enabled chat model',
     fetch: 'Fetch model list',
     fetching: 'Fetching…',
     models: 'Models',

@@ -177,6 +177,9 @@ export const zhCN: Messages = {
     test: '检查连接',
     testing: '检查中…',
     testOk: '已通过 {{model}} 连接，用时 {{ms}} ms',
+    // issue 14: Test connection's model choice
+    testModel: '用于测试的模型',
+    testModelDefault: '第一个已启用的对话模型',
     fetch: '获取模型列表',
     fetching: '获取中…',
     models: '模型',

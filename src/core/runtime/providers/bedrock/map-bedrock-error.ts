@@ -2,11 +2,12 @@ import type { AppError } from '../../../../shared/errors/app-error'
 import { redactText } from '../../../../shared/errors/redact'
 import { mapProviderError } from '../../errors/map-provider-error'
 import { runtimeError } from '../../runtime-error'
+import type { ErrorTypeName } from '../../../../shared/errors/catalogue'
 
 const CREDENTIAL_ERRORS = new Set(['UnrecognizedClientException', 'InvalidSignatureException', 'ExpiredTokenException', 'IncompleteSignatureException', 'MissingAuthenticationTokenException'])
 const THROTTLED = new Set(['ThrottlingException', 'TooManyRequestsException', 'ServiceQuotaExceededException'])
 /** Bedrock's modelled exceptions that name their meaning outright. */
-const BY_NAME: Record<string, string> = {
+const BY_NAME: Record<string, ErrorTypeName> = {
   AccessDeniedException: 'PermissionDenied',
   ResourceNotFoundException: 'ModelNotFound',
   ServiceUnavailableException: 'ProviderServiceUnavailable',

@@ -2,6 +2,7 @@ import type { AppError } from '../../../../shared/errors/app-error'
 import { redactText } from '../../../../shared/errors/redact'
 import { isAbortError, isConnectionError, mapProviderError, readErrorFacts } from '../../errors/map-provider-error'
 import { runtimeError } from '../../runtime-error'
+import type { ErrorTypeName } from '../../../../shared/errors/catalogue'
 
 export interface GoogleErrorContext {
   provider: string
@@ -37,7 +38,7 @@ export function mapGoogleError(error: unknown, ctx: GoogleErrorContext): AppErro
   const detail: Record<string, unknown> = {}
   if (facts.status !== undefined) detail.status = facts.status
   if (body !== undefined) detail.body = JSON.parse(redactText(JSON.stringify(body), ctx.secrets))
-  const make = (type: string) => runtimeError(type, message, ctx.provider, Object.keys(detail).length ? detail : undefined)
+  const make = (type: ErrorTypeName) => runtimeError(type, message, ctx.provider, Object.keys(detail).length ? detail : undefined)
   const lower = rawMessage.toLowerCase()
   if (lower.includes('location is not supported')) return make('LocationNotSupportError')
   if (facts.status === 400 && rawMessage.includes('API key not valid')) return make('InvalidProviderAPIKey')

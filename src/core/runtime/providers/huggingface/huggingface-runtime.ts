@@ -8,6 +8,7 @@ import { baseChatBody, clamp } from '../../openai-compatible/payload-rules'
 import { runtimeError } from '../../runtime-error'
 import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
 import { openAIWireChat } from '../azure/openai-wire-chat'
+import type { ErrorTypeName } from '../../../../shared/errors/catalogue'
 
 /** Hugging Face's OpenAI-compatible inference router. */
 export const HUGGINGFACE_DEFAULT_BASE_URL = 'https://router.huggingface.co/v1'
@@ -23,7 +24,7 @@ export function huggingFaceTopP(topP: number | undefined): number | undefined {
 }
 
 /** The two stream error texts Hugging Face sends in place of a status (providers.md §8). */
-export function huggingFaceErrorType(message: string): string | undefined {
+export function huggingFaceErrorType(message: string): ErrorTypeName | undefined {
   if (message.includes('Model requires a Pro subscription')) return 'PermissionDenied'
   if (message.includes('the token seems invalid')) return 'InvalidProviderAPIKey'
   return undefined

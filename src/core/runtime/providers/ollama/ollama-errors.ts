@@ -9,7 +9,8 @@ export const OllamaErrorType = {
 
 export const OLLAMA_UNAVAILABLE_MESSAGE = 'please check whether your ollama service is available'
 
-const STATUS = { OllamaServiceUnavailable: 472, OllamaBizError: 472, InvalidOllamaArgs: 400 } as const
+// Every Invalid* type answers 401 (product.md §8), InvalidOllamaArgs included.
+const STATUS = { OllamaServiceUnavailable: 472, OllamaBizError: 472, InvalidOllamaArgs: 401 } as const
 
 /** Detail of an OllamaBizError: the server's own words, safe to show. */
 export interface OllamaBizDetail {
