@@ -37,6 +37,18 @@ export interface ChatServiceDeps {
   /** Cancels a stream of the hub by id. */
   cancelStream(streamId: string): boolean
   idleTimeoutMs?: number
+  /** Stores an image a reply produced (base64_image) as a file, offered in the gallery too. */
+  saveImage?(input: ChatImageInput): Promise<{ fileId: string; mimeType: string; width?: number; height?: number }>
+}
+
+export interface ChatImageInput {
+  base64: string
+  mimeType: string
+  prompt: string
+  providerId: string
+  modelId: string
+  conversationId: string
+  messageId: string
 }
 
 export const DEFAULT_AGENT_NAME = 'Just Chat'
@@ -261,6 +273,7 @@ export class ChatService {
     let error: AppError | undefined
     let usage: UsageRecord | undefined
     let pricing: ChatPricingContext | undefined
+    const imageParts: ContentPart[] = []
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const estimate = estimateTokens(messages)
@@ -280,6 +293,8 @@ export class ChatService {
         // A stop the user asked for is not an error: the reply is kept as interrupted.
         if (event.type === 'error' && ctx.signal.aborted) continue
         writer.apply(event)
+        // issue 14: an image in the reply is kept as a file (the writer keeps no images).
+        if (event.type === 'base64_image') imageParts.push(await this.storeImage(event.data, { conversation, model, parent, messageId: writer.id }))
         if (event.type === 'usage') usage = event.data
         if (event.type === 'stop') stopReason = event.data
         if (event.type === 'error') error = event.data
@@ -297,7 +312,9 @@ export class ChatService {
     // Stopped by the user, or closed without the provider's end marker: the partial text stays.
     const interrupted = ctx.signal.aborted || stopReason === 'cancelled' || stopReason === 'interrupted'
     const status = interrupted ? 'interrupted' : error ? 'error' : 'complete'
-    const final = writer.finish(status, { ...(cost ? { cost } : {}), ...(error && !ctx.signal.aborted ? { error } : {}) })
+    const finished = writer.finish(status, { ...(cost ? { cost } : {}), ...(error && !ctx.signal.aborted ? { error } : {}) })
+    // The reply's images follow its text (a streamed row holds text only until it finishes).
+    const final = imageParts.length > 0 ? this.deps.messages.update(finished.id, { content: [...finished.content, ...imageParts] }) : finished
     this.active.delete(writer.id)
     this.deps.logUsage?.({ scene: 'Conversation', ...(options.operation ? { operation: options.operation } : {}), providerId: model.providerId, modelId: model.modelId, usage, cost })
 
@@ -309,6 +326,24 @@ export class ChatService {
       }
     }
     return final
+  }
+
+  /** A base64_image event as an image_file part (a data URL part when no image store is wired, e.g. in the CLI). */
+  private async storeImage(
+    image: { image: string; mimeType: string },
+    at: { conversation: Conversation; model: { providerId: string; modelId: string }; parent: Message; messageId: string }
+  ): Promise<ContentPart> {
+    if (!this.deps.saveImage) return { type: 'image_url', imageUrl: { url: `data:${image.mimeType};base64,${image.image}` } }
+    const saved = await this.deps.saveImage({
+      base64: image.image,
+      mimeType: image.mimeType,
+      prompt: messageText(at.parent.content),
+      providerId: at.model.providerId,
+      modelId: at.model.modelId,
+      conversationId: at.conversation.id,
+      messageId: at.messageId
+    })
+    return { type: 'image_file', fileId: saved.fileId, mimeType: saved.mimeType, ...(saved.width ? { width: saved.width } : {}), ...(saved.height ? { height: saved.height } : {}) }
   }
 
   /** Scene Summary Topic Title: a short title from the first exchange, with a small model. */

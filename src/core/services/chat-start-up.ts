@@ -32,7 +32,12 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           const chosen = store.settings.get().titleModel as { providerId?: string; modelId?: string } | undefined
           return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
         },
-        cancelStream: (streamId) => hub().cancel(streamId)
+        cancelStream: (streamId) => hub().cancel(streamId),
+        // The image service starts in the next step; a reply only runs once both exist.
+        saveImage: (input) => {
+          if (!context.images) throw new Error('Image storage is not ready yet.')
+          return context.images.saveChatImage(input)
+        }
       })
       context.chat.defaultAgent()
     }

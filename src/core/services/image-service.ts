@@ -217,6 +217,31 @@ export class ImageService {
     }
   }
 
+  /**
+   * An image a chat reply produced (a base64_image event, e.g. Gemini image output): stored once
+   * per content (sha256) under images/ like the images page's results, and recorded as a
+   * finished generation so the gallery offers it, with the conversation it came from.
+   */
+  async saveChatImage(input: { base64: string; mimeType: string; prompt: string; providerId: string; modelId: string; conversationId: string; messageId: string }): Promise<{
+    fileId: string
+    mimeType: string
+    width?: number
+    height?: number
+  }> {
+    const bytes = new Uint8Array(Buffer.from(input.base64, 'base64'))
+    const file = await this.saveBytes(bytes, input.mimeType, 'images')
+    const mimeType = sniffImageMime(bytes) ?? input.mimeType
+    const { images } = this.deps.store
+    const generation = images.create({
+      prompt: input.prompt,
+      providerId: input.providerId,
+      modelId: input.modelId,
+      parameters: { source: 'chat', conversationId: input.conversationId, messageId: input.messageId }
+    })
+    images.update(generation.id, { status: 'Success', results: [{ fileId: file.id, width: file.width ?? 0, height: file.height ?? 0 }] })
+    return { fileId: file.id, mimeType, ...(file.width ? { width: file.width } : {}), ...(file.height ? { height: file.height } : {}) }
+  }
+
   /** Calls the provider and stores the image; reports polling and saving through `report`. */
   private async run(
     input: GenerateInput,

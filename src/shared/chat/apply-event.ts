@@ -57,6 +57,9 @@ export function applyStreamEvent(message: LiveMessage, event: StreamEvent, now =
       return { ...message, speed: event.data }
     case 'error':
       return { ...message, error: event.data }
+    case 'base64_image':
+      // Shown while the reply streams; the finished message holds it as a stored file instead.
+      return { ...message, content: [...message.content, { type: 'image_url', imageUrl: { url: `data:${event.data.mimeType};base64,${event.data.image}` } }] }
     default:
       return message
   }

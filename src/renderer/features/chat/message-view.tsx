@@ -4,6 +4,7 @@ import { messageText, type Message } from '../../../shared/data/message'
 import { Markdown } from './markdown/markdown'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
+import { MessageImages } from './message-images'
 import { ReadAloud } from '../voice/read-aloud'
 
 export interface MessageActions {
@@ -112,9 +113,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           <Markdown text={text} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
-        {message.content
-          .filter((p) => p.type === 'image_url')
-          .map((p, i) => (p.type === 'image_url' ? <img key={i} src={p.imageUrl.url} alt="" className="mt-2 max-h-64 rounded-lg" /> : null))}
+        <MessageImages content={message.content} />
         {message.toolCalls && message.toolCalls.length > 0 && (
           <div className="mt-2 space-y-1" data-testid="tool-calls">
             {message.toolCalls.map((call) => (
