@@ -9,4 +9,3 @@ export const isExcludedFromChatList = (modelId: string): boolean => {
   return CHAT_LIST_EXCLUDED_KEYWORDS.some((k) => id.includes(k))
 }
 
-export const filterChatModels = <T extends { id: string }>(models: readonly T[]): T[] => models.filter((m) => !isExcludedFromChatList(m.id))

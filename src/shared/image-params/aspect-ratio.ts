@@ -1,8 +1,5 @@
-/** Ratios offered when a model does not list its own (product.md §5); 1:1 is the default. */
-export const STANDARD_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3'] as const
-export const DEFAULT_ASPECT_RATIO = '1:1'
-/** Some models also take the cinema ratio. */
-export const WIDE_ASPECT_RATIO = '21:9'
+// The standard ratios of product.md §5 (1:1 default) live in each model's catalogue entry;
+// tests/unit/catalogue/image-params.test.ts checks them.
 
 /** "16:9" → 1.777…; undefined for anything that is not two positive numbers ("auto"). */
 export function parseAspectRatio(ratio: string): number | undefined {

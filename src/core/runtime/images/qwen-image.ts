@@ -76,7 +76,7 @@ export async function createQwenImage(endpoint: ImageEndpoint, request: CreateIm
       return asyncTask(endpoint, api, 'services/aigc/text2image/image-synthesis', {
         input: { prompt: params.prompt },
         model: request.model,
-        parameters: { n: 1, ...switches(params), size: size ?? DEFAULT_IMAGE_SIZE }
+        parameters: { n: 1, ...switches(params), size: qwenSize(params) }
       }, options)
     case 'image2image':
       return asyncTask(endpoint, api, 'services/aigc/image2image/image-synthesis', {
