@@ -99,7 +99,7 @@ export const ERROR_CATALOGUE = {
   BridgeDisconnected: t(503, ['The window lost its connection to Switchboard.', 'Wait a moment for it to reconnect, or reload the window.'], ['窗口与 Switchboard 的连接已断开。', '请稍候自动重连，或重新加载窗口。'], true),
   DataNotReady: t(503, ['Your data is still opening.', 'Wait a moment and try again.'], ['数据仍在加载中。', '请稍候再试。'], true),
   NotFound: t(404, ['That item no longer exists.', 'It may have been deleted; refresh the list.'], ['该项目已不存在。', '它可能已被删除，请刷新列表。']),
-  InvalidImageParams: t(400, ['Some image settings are outside what this model accepts.', 'Adjust the settings named below to the allowed values.'], ['部分图片参数超出了该模型允许的范围。', '请按下方提示将参数调整为允许的值。']),
+  InvalidImageParams: t(401, ['Some image settings are outside what this model accepts.', 'Adjust the settings named below to the allowed values.'], ['部分图片参数超出了该模型允许的范围。', '请按下方提示将参数调整为允许的值。']),
   // ---- the catalogue's own (src/shared/catalogue/errors.ts)
   UnknownProvider: t(404, ['There is no provider with that id.', 'Pick a provider from the list; the detail names the known ids.'], ['不存在该服务商 ID。', '请从列表中选择服务商；详情中列出了可用的 ID。']),
   InvalidCatalogueData: t(401, ['The built-in model list is damaged.', 'Reinstall Switchboard; report it if it persists.'], ['内置模型列表已损坏。', '请重新安装 Switchboard；如仍出现请反馈。']),

@@ -57,7 +57,8 @@ export function validateImageParams(
       error: {
         errorType: 'InvalidImageParams',
         message: issues.map((i) => i.message).join('; '),
-        status: 400,
+        // Every Invalid* type answers 401 (product.md §8).
+        status: 401,
         ...(options.providerId ? { provider: options.providerId } : {}),
         detail: { issues }
       }

@@ -5,6 +5,7 @@ import { BridgeErrorType } from '../../../src/shared/errors/app-error'
 import { ERROR_CATALOGUE, describeAppError, describeError, googleBlockReasonText, resolveErrorStatus } from '../../../src/shared/errors/catalogue'
 import { runtimeError } from '../../../src/core/runtime/runtime-error'
 import { invalidOllamaArgs } from '../../../src/core/runtime/providers/ollama/ollama-errors'
+import { validateImageParams } from '../../../src/shared/image-params/validate'
 import { createGoogleStreamTransformer } from '../../../src/core/runtime/providers/google/google-stream-transformer'
 
 afterEach(() => vi.restoreAllMocks())
@@ -43,6 +44,8 @@ describe('error types (product.md §8)', () => {
   it('InvalidOllamaArgs carries 401 like every Invalid* type', () => {
     expect(invalidOllamaArgs('bad url').error.status).toBe(401)
     expect(runtimeError('InvalidOllamaArgs', 'x').status).toBe(401)
+    const params = validateImageParams({ prompt: { default: '' } }, { prompt: '' })
+    expect(params.ok === false && params.error).toMatchObject({ errorType: 'InvalidImageParams', status: 401 })
   })
 
   it('an unknown type keeps the status it came with; a status outside 200–599 is logged', () => {
