@@ -52,6 +52,8 @@ describe('error types (product.md §8)', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     expect(resolveErrorStatus('SomethingUpstreamOnly', 418)).toBe(418)
     expect(resolveErrorStatus('ProviderBizError', 418)).toBe(471) // known types follow the mapping
+    // Through the runtime's error builder too (a type from outside the catalogue, e.g. a recorded upstream one).
+    expect(runtimeError('SomethingUpstreamOnly' as never, 'x', 'openai', undefined, 418).status).toBe(418)
     expect(log).not.toHaveBeenCalled()
     expect(resolveErrorStatus('SomethingUpstreamOnly', 999)).toBe(999)
     expect(resolveErrorStatus(150)).toBe(150)
