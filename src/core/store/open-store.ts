@@ -65,7 +65,7 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
     if (dailyMs > 0 && version > 0 && (!newest || now() - newest.at > dailyMs)) makeBackup(store.db.sqlite, dataDir, 'daily', version, now())
     return { store, notices }
   } catch (error) {
-    throw toStoreError(error, dataDir)
+    throw toStoreError(error, dataDir, 'open')
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Contract } from '../../../shared/bridge/contract'
 import type { AppSettings } from '../../../shared/data/app-settings'
-import { AppErrorException } from '../../../shared/errors/app-error'
+import { notReady } from '../not-ready'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
@@ -11,15 +11,7 @@ type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data
 /** The store, or a clear error while start-up has not opened it (or failed to). */
 export function requireStore(ctx: CoreContext): Store {
   if (ctx.store) return ctx.store
-  const state = ctx.init.state
-  throw new AppErrorException({
-    errorType: 'DataNotReady',
-    status: 503,
-    message:
-      state.phase === 'error'
-        ? `The local data could not be opened: ${state.detail ?? 'unknown reason'}. Fix that, then choose Retry.`
-        : 'The local data is still opening. Try again in a moment.'
-  })
+  throw notReady(ctx, 'Your data')
 }
 
 const found = <T>(value: T | undefined, what: string, id: string): T => {
