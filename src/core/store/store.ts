@@ -12,6 +12,7 @@ import { SearchRepository } from './repositories/search'
 import { SettingsRepository } from './repositories/settings'
 import { UsageLogRepository } from './repositories/usage-log'
 import { toStoreError } from './errors'
+import type { BackupSchedule } from './backup-schedule'
 
 export const DATABASE_FILE = 'switchboard.db'
 export const databasePath = (dataDir: string) => join(dataDir, DATABASE_FILE)
@@ -27,6 +28,8 @@ export class Store {
   readonly usage: UsageLogRepository
   readonly settings: SettingsRepository
   readonly search: SearchRepository
+  /** Automatic backups (set by openStore; absent when a test builds a Store by hand). */
+  backups: BackupSchedule | undefined
 
   constructor(
     readonly db: StoreDb,
@@ -76,6 +79,9 @@ export class Store {
 
   close(): void {
     if (!this.db.sqlite.open) return
+    // On quit: a copy of what changed since the last backup (only if there is data to keep).
+    this.backups?.close()
+    this.db.onWrite = undefined
     try {
       this.db.sqlite.pragma('optimize')
     } catch {

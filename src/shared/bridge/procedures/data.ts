@@ -47,7 +47,7 @@ const usageFilter = {
 export interface BackupSummary {
   at: number
   schemaVersion: number
-  reason: 'migration' | 'daily'
+  reason: 'migration' | 'daily' | 'auto' | 'quit'
 }
 
 /** Local data: agents, conversations, topics, messages, search, files, images, provider settings, usage, settings, export/import. */
