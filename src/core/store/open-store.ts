@@ -118,6 +118,12 @@ function openChecked(file: string, dataDir: string, list: readonly Migration[], 
           : `${interrupted} replies were interrupted when Switchboard last closed; they are kept as far as they got.`
       )
     store.images.repairUnfinished()
+    // A flipped byte inside a row passes quick_check; find such rows so the user hears of them once.
+    const damaged = store.damagedMessages().length
+    if (damaged > 0)
+      notices.push(
+        `${damaged === 1 ? 'One message was' : `${damaged} messages were`} damaged on disk. ${damaged === 1 ? 'It shows' : 'They show'} as damaged with what could be recovered; the rest of ${damaged === 1 ? 'its conversation' : 'their conversations'} opens normally, and export leaves ${damaged === 1 ? 'it' : 'them'} out and lists ${damaged === 1 ? 'it' : 'them'}.`
+      )
     return store
   } catch (error) {
     sqlite.close()

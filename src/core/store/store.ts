@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { StoreDb } from './database'
-import { exportData, importData, parseExportFile } from './export-import'
+import { exportData, importData, parseExportFile, type DamagedRow } from './export-import'
+import { DAMAGED_MESSAGES_SQL } from './repositories/message-rows'
 import type { ExportFile, ImportReport } from '../../shared/data/export-file'
 import { AgentsRepository } from './repositories/agents'
 import { ConversationsRepository } from './repositories/conversations'
@@ -62,8 +63,14 @@ export class Store {
     }
   }
 
-  export(appVersion: string): ExportFile {
-    return this.guard(() => exportData(this.db, appVersion))
+  /** The export file; rows damaged on disk are left out and pushed onto `damaged`. */
+  export(appVersion: string, damaged: DamagedRow[] = []): ExportFile {
+    return this.guard(() => exportData(this.db, appVersion, Date.now(), damaged))
+  }
+
+  /** Ids of messages whose stored JSON no longer parses (the start-up check). */
+  damagedMessages(): string[] {
+    return this.guard(() => (this.db.sqlite.prepare(DAMAGED_MESSAGES_SQL).all() as Array<{ id: string }>).map((r) => r.id))
   }
 
   /** Parses, checks and adds an export file's text in one transaction. */

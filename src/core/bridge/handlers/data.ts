@@ -5,6 +5,7 @@ import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
 import { notFound } from '../../store/errors'
+import type { DamagedRow } from '../../store/export-import'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
 
@@ -70,9 +71,10 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
 
     'data.export': () =>
       use((s) => {
-        const file = s.export(ctx.version)
+        const damaged: DamagedRow[] = []
+        const file = s.export(ctx.version, damaged)
         const day = new Date(file.exportedAt).toISOString().slice(0, 10)
-        return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file) }
+        return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file), damaged }
       }),
     'data.import': ({ json }) => use((s) => s.import(json)),
     'data.backups.list': () => use((s) => listBackups(s.dataDir).map(({ at, schemaVersion, reason }) => ({ at, schemaVersion, reason })))

@@ -137,7 +137,8 @@ export const dataProcedures = {
   'data.settings.set': call<AppSettings>()(z.object({ patch: z.record(text(200), jsonSchema) }).strict()),
 
   /** The export file as text (the shell or page saves it); never contains keys. */
-  'data.export': call<{ fileName: string; json: string }>()(empty),
+  /** `damaged`: rows left out because they could not be read (ids only), so the rest is still rescued. */
+  'data.export': call<{ fileName: string; json: string; damaged: Array<{ table: string; id: string }> }>()(empty),
   /** Imports an export file's text in one transaction; a failure changes nothing and says why. */
   'data.import': call<ImportReport>()(z.object({ json: z.string().max(512 * 1024 * 1024) }).strict()),
   'data.backups.list': call<BackupSummary[]>()(empty)
