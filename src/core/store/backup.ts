@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { openSqlite, type SqliteDb } from './database'
 import { PRIVATE_FILE_MODE, ensurePrivateDir } from '../files/private-files'

@@ -169,8 +169,36 @@ describe('bad conditions give messages that name the fix', () => {
     writer.flush()
     store.db.sqlite.pragma(`max_page_count = ${store.db.sqlite.pragma('page_count', { simple: true }) as number}`)
     writer.appendText(' ' + 'y'.repeat(200_000))
-    expect(thrown(() => writer.finish('complete')).error.errorType).toBe('DiskFull')
-    expect(store.messages.require(writer.id)).toMatchObject({ status: 'streaming', content: [{ type: 'text', text: 'saved part' }] })
+    // Finishing never throws and never leaves a live-looking reply: the failure is on the message…
+    const final = writer.finish('complete')
+    expect(final.status).toBe('complete')
+    expect(final.error?.errorType).toBe('DiskFull')
+    expect(final.error?.message).toMatch(/could not be saved yet.*saves it as soon as writing works again/)
+    // …readers get the finished reply from memory, while the row on disk still has the last good flush.
+    expect(store.messages.require(writer.id)).toMatchObject({ status: 'complete' })
+    const onDisk = () => store.db.sqlite.prepare('SELECT status, text FROM messages WHERE id = ?').get(writer.id) as { status: string; text: string }
+    expect(onDisk()).toEqual({ status: 'streaming', text: 'saved part' })
+    writer.dispose()
+  })
+
+  it('a final write that failed is retried until writing works again', async () => {
+    const { store } = open(temp())
+    const { conversation } = seed(store)
+    const writer = store.messages.beginStreaming({ conversationId: conversation.id }, { retryFinishMs: 20 })
+    writer.appendText('first part')
+    writer.flush()
+    store.db.sqlite.pragma(`max_page_count = ${store.db.sqlite.pragma('page_count', { simple: true }) as number}`)
+    writer.appendText(' and the rest ' + 'z'.repeat(100_000))
+    expect(writer.finish('complete').error?.errorType).toBe('DiskFull')
+    await new Promise((r) => setTimeout(r, 80))
+    expect(writer.saveError?.errorType).toBe('DiskFull')
+    // Space is back: the next retry writes the whole reply and the in-memory copy is dropped.
+    store.db.sqlite.pragma('max_page_count = 1073741823')
+    await new Promise((r) => setTimeout(r, 120))
+    expect(writer.saveError).toBeUndefined()
+    const row = store.db.sqlite.prepare('SELECT status, length(text) AS n FROM messages WHERE id = ?').get(writer.id) as { status: string; n: number }
+    expect(row).toEqual({ status: 'complete', n: 'first part and the rest '.length + 100_000 })
+    expect(store.messages.require(writer.id).error).toBeUndefined()
   })
 
   it('a read-only database: the write fails with a message about the data folder’s permissions', () => {
