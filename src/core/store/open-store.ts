@@ -2,6 +2,7 @@ import { chmodSync, closeSync, copyFileSync, existsSync, fstatSync, openSync, re
 import { join } from 'node:path'
 import { countData, describeCounts, holdsData, inspectBackup, listBackups, type BackupInfo, type DataCounts } from './backup'
 import { BackupSchedule, type BackupScheduleOptions } from './backup-schedule'
+import { acquireDataLock, type DataLock } from './data-lock'
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenDataFolder } from '../files/private-files'
 import { openSqlite, StoreDb, type SqliteDb } from './database'
 import { isCorruption, toStoreError } from './errors'
@@ -23,6 +24,8 @@ export interface OpenStoreOptions {
   backupSchedule?: BackupScheduleOptions
   now?: () => number
   report?: (detail: string) => void
+  /** Who takes the data-folder lock, for the message a second process shows ("the desktop app"…). */
+  lockOwner?: string
 }
 
 export interface OpenedStore {
@@ -49,8 +52,12 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
   const notices: string[] = []
   const file = databasePath(dataDir)
 
+  let lock: DataLock | undefined
   try {
     ensureWritableFolder(dataDir)
+    // One owner per data folder: a second process would mark this one's replies interrupted and
+    // have its later writes dropped. Held until the store closes (re-entrant within a process).
+    lock = acquireDataLock(dataDir, options.lockOwner)
     tightenDataFolder(dataDir)
     if (existsSync(file)) {
       report('Checking the database')
@@ -72,6 +79,7 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
       store = openChecked(file, dataDir, list, report, notices)
     }
     if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE)
+    store.lock = lock
 
     const dailyMs = options.dailyBackupMs ?? DAY
     if (dailyMs > 0) {
@@ -88,6 +96,7 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
     }
     return { store, notices }
   } catch (error) {
+    lock?.release()
     throw toStoreError(error, dataDir, 'open')
   }
 }

@@ -14,6 +14,7 @@ import { SettingsRepository } from './repositories/settings'
 import { UsageLogRepository } from './repositories/usage-log'
 import { toStoreError } from './errors'
 import type { BackupSchedule } from './backup-schedule'
+import type { DataLock } from './data-lock'
 
 export const DATABASE_FILE = 'switchboard.db'
 export const databasePath = (dataDir: string) => join(dataDir, DATABASE_FILE)
@@ -31,6 +32,8 @@ export class Store {
   readonly search: SearchRepository
   /** Automatic backups (set by openStore; absent when a test builds a Store by hand). */
   backups: BackupSchedule | undefined
+  /** The data-folder lock (set by openStore), released on close. */
+  lock: DataLock | undefined
 
   constructor(
     readonly db: StoreDb,
@@ -95,5 +98,7 @@ export class Store {
       // optimize is advice to the planner; closing matters more.
     }
     this.db.close()
+    this.lock?.release()
+    this.lock = undefined
   }
 }
