@@ -113,6 +113,8 @@ class CorruptDatabase extends Error {
 }
 
 function openChecked(file: string, dataDir: string, list: readonly Migration[], report: (detail: string) => void, notices: string[]): Store {
+  // Created owner-only before SQLite opens it: SQLite gives -wal and -shm the database's mode.
+  if (!existsSync(file)) closeSync(openSync(file, 'a', PRIVATE_FILE_MODE))
   const sqlite = openSqlite(file)
   try {
     if (!quickCheckOk(sqlite)) throw new CorruptDatabase('quick_check failed')
