@@ -86,7 +86,8 @@ const fail = (reason: string, detail?: JsonObject) => storeError(StoreErrorType.
 export function parseExportFile(text: string): ExportFile {
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    // A byte-order mark (some editors and Windows tools write one) is not part of the JSON.
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch {
     throw fail('the file is not valid JSON; it may be truncated or damaged. Nothing was changed; export it again and retry.')
   }
@@ -111,10 +112,23 @@ export function parseExportFile(text: string): ExportFile {
  * exists are kept as they are (never overwritten) and counted as skipped; settings already set
  * keep their value. A reply that was streaming when exported comes in as `interrupted`.
  */
-export function importData(db: StoreDb, file: ExportFile): ImportReport {
+export interface ImportOptions {
+  /** Run everything, report, then roll back: the preview the user confirms. */
+  dryRun?: boolean
+  /** Set the provider endpoints the file holds (only after the user saw them). */
+  applyEndpoints?: boolean
+}
+
+class DryRunRollback extends Error {}
+
+export function importData(db: StoreDb, file: ExportFile, options: ImportOptions = {}): ImportReport {
+  const applyEndpoints = options.applyEndpoints === true
   const report: ImportReport = {
     added: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 },
-    skipped: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 }
+    skipped: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 },
+    endpoints: [],
+    endpointsApplied: applyEndpoints,
+    ...(options.dryRun ? { dryRun: true } : {})
   }
   const { agents, conversations, topics, messages, settings, providers = [] } = file.data
   const exists = (table: 'agents' | 'conversations' | 'topics' | 'messages', id: string) =>
@@ -167,13 +181,15 @@ export function importData(db: StoreDb, file: ExportFile): ImportReport {
       }
       for (const provider of providers) {
         const add = db.first(db.q.selectFrom('provider_settings').select('provider_id').where('provider_id', '=', provider.providerId)) === undefined
+        if (add && (provider.baseUrl || provider.proxyUrl))
+          report.endpoints.push({ providerId: provider.providerId, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}), ...(provider.proxyUrl ? { proxyUrl: provider.proxyUrl } : {}) })
         if (add)
           db.run(
             db.q.insertInto('provider_settings').values({
               provider_id: provider.providerId,
               enabled: provider.enabled ? 1 : 0,
-              base_url: provider.baseUrl ?? null,
-              proxy_url: provider.proxyUrl ?? null,
+              base_url: applyEndpoints ? (provider.baseUrl ?? null) : null,
+              proxy_url: applyEndpoints ? (provider.proxyUrl ?? null) : null,
               fetched_models: '[]',
               fetched_at: null,
               model_overrides: JSON.stringify(provider.modelOverrides),
@@ -182,8 +198,10 @@ export function importData(db: StoreDb, file: ExportFile): ImportReport {
           )
         count('providers', add)
       }
+      if (options.dryRun) throw new DryRunRollback()
     })
   } catch (error) {
+    if (error instanceof DryRunRollback) return report
     if (error instanceof Error && 'error' in error) throw error
     // A constraint the schema check could not see (a topic id reused across conversations…).
     const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'unknown'

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { StoreDb } from './database'
-import { exportData, importData, parseExportFile, type DamagedRow } from './export-import'
+import { exportData, importData, parseExportFile, type DamagedRow, type ImportOptions } from './export-import'
 import { DAMAGED_MESSAGES_SQL } from './repositories/message-rows'
 import type { ExportFile, ImportReport } from '../../shared/data/export-file'
 import { AgentsRepository } from './repositories/agents'
@@ -77,9 +77,9 @@ export class Store {
   }
 
   /** Parses, checks and adds an export file's text in one transaction. */
-  import(text: string): ImportReport {
+  import(text: string, options: ImportOptions = {}): ImportReport {
     const file = parseExportFile(text)
-    return this.guard(() => importData(this.db, file))
+    return this.guard(() => importData(this.db, file, options))
   }
 
   /** `ok`, or the problems SQLite found. */

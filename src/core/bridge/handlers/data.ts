@@ -76,7 +76,7 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
         const day = new Date(file.exportedAt).toISOString().slice(0, 10)
         return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file), damaged }
       }),
-    'data.import': ({ json }) => use((s) => s.import(json)),
+    'data.import': ({ json, dryRun, applyEndpoints }) => use((s) => s.import(json, { dryRun, applyEndpoints })),
     'data.backups.list': () => use((s) => listBackups(s.dataDir).map(({ at, schemaVersion, reason }) => ({ at, schemaVersion, reason })))
   }
 }

@@ -10,6 +10,7 @@ import type { Message, MessagePage } from '../../data/message'
 import type { ProviderSettings } from '../../data/provider-settings'
 import type { SearchHit } from '../../data/search'
 import { USAGE_OPERATIONS, USAGE_SCENES, type UsageLogEntry, type UsageSummaryRow } from '../../data/usage-log'
+import { endpointUrlSchema } from '../../data/endpoint-url'
 
 const empty = z.object({}).strict()
 const byId = z.object({ id: idSchema }).strict()
@@ -114,8 +115,8 @@ export const dataProcedures = {
         patch: z
           .object({
             enabled: z.boolean(),
-            baseUrl: z.url().max(2000).optional(),
-            proxyUrl: z.url().max(2000).optional(),
+            baseUrl: endpointUrlSchema.optional(),
+            proxyUrl: endpointUrlSchema.optional(),
             modelOverrides: z.record(text(300), z.object({ enabled: z.boolean() }).strict())
           })
           .partial()
@@ -140,6 +141,16 @@ export const dataProcedures = {
   /** `damaged`: rows left out because they could not be read (ids only), so the rest is still rescued. */
   'data.export': call<{ fileName: string; json: string; damaged: Array<{ table: string; id: string }> }>()(empty),
   /** Imports an export file's text in one transaction; a failure changes nothing and says why. */
-  'data.import': call<ImportReport>()(z.object({ json: z.string().max(512 * 1024 * 1024) }).strict()),
+  'data.import': call<ImportReport>()(
+    z
+      .object({
+        json: z.string().max(512 * 1024 * 1024),
+        /** Preview: report what would be added and which endpoints the file sets, change nothing. */
+        dryRun: z.boolean().optional(),
+        /** Also set the provider endpoints the file holds (ask the user first: keys are sent there). */
+        applyEndpoints: z.boolean().optional()
+      })
+      .strict()
+  ),
   'data.backups.list': call<BackupSummary[]>()(empty)
 } as const
