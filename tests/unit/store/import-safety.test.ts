@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ExportFile } from '../../../src/shared/data/export-file'
 import { contract } from '../../../src/shared/bridge/contract'
-import { AppErrorException } from '../../../src/shared/errors/app-error'
+import type { AppErrorException } from '../../../src/shared/errors/app-error'
 import { openTemp, seed } from './helpers'
 
 let envs: Array<ReturnType<typeof openTemp>> = []
