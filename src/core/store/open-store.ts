@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { countData, describeCounts, holdsData, inspectBackup, listBackups, type BackupInfo, type DataCounts } from './backup'
 import { BackupSchedule, type BackupScheduleOptions } from './backup-schedule'
 import { acquireDataLock, type DataLock } from './data-lock'
+import { undoInterruptedImports } from './import-file'
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenDataFolder } from '../files/private-files'
 import { openSqlite, StoreDb, type SqliteDb } from './database'
 import { isCorruption, toStoreError } from './errors'
@@ -129,6 +130,8 @@ function openChecked(file: string, dataDir: string, list: readonly Migration[], 
           : `${interrupted} replies were interrupted when Switchboard last closed; they are kept as far as they got.`
       )
     store.images.repairUnfinished()
+    // An import killed midway: take out what it had added, so the data is as before it.
+    if (undoInterruptedImports(sqlite) > 0) notices.push('An import was interrupted when Switchboard last closed. What it had added was removed, so your data is as it was before the import.')
     // A flipped byte inside a row passes quick_check; find such rows so the user hears of them once.
     const damaged = store.damagedMessages().length
     if (damaged > 0)

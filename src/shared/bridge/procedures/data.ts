@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { call } from '../define'
+import { call, stream } from '../define'
 import type { Agent } from '../../data/agent'
 import type { AppSettings } from '../../data/app-settings'
 import type { Conversation, Topic } from '../../data/conversation'
@@ -42,6 +42,13 @@ const usageFilter = {
   to: z.number().int().nonnegative().optional(),
   scene: z.enum(USAGE_SCENES).optional(),
   operation: z.enum(USAGE_OPERATIONS).optional()
+}
+
+/** Progress of a file import or export: bytes read, then rows checked and written. */
+export interface DataTransferProgress {
+  phase: 'reading' | 'checking' | 'importing' | 'undoing' | 'exporting'
+  done: number
+  total: number
 }
 
 /** The parts of a backup the renderer may see (no paths of other folders). */
@@ -151,6 +158,24 @@ export const dataProcedures = {
         applyEndpoints: z.boolean().optional()
       })
       .strict()
+  ),
+  /**
+   * Import or export at any size, as a stream with progress (cancellable). The file is a path
+   * on this machine (desktop), or a transfer id from the browser-mode upload (`POST
+   * /data/upload`); an export made for a browser is downloaded from `GET /data/download/<id>`.
+   */
+  'data.importFile': stream<DataTransferProgress, ImportReport>()(
+    z
+      .object({
+        path: z.string().min(1).max(4096).optional(),
+        transferId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional(),
+        dryRun: z.boolean().optional(),
+        applyEndpoints: z.boolean().optional()
+      })
+      .strict()
+  ),
+  'data.exportFile': stream<DataTransferProgress, { path?: string; transferId?: string; fileName: string; bytes: number; damaged: Array<{ table: string; id: string }> }>()(
+    z.object({ path: z.string().min(1).max(4096).optional() }).strict()
   ),
   'data.backups.list': call<BackupSummary[]>()(empty)
 } as const
