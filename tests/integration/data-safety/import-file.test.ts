@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -30,12 +30,10 @@ async function startCore(dataDir: string) {
 function runStream<E, R>(client: ReturnType<typeof createInProcessClient>['client'], proc: 'data.importFile' | 'data.exportFile', input: object, onEvent?: (e: E, cancel: () => void) => void) {
   return new Promise<{ events: E[]; result: Result<R> }>((resolve) => {
     const events: E[] = []
-    // eslint-disable-next-line prefer-const
-    let handle: { cancel(): void } | undefined
-    handle = client.stream(proc, input as never, {
+    const handle: { cancel(): void } = client.stream(proc, input as never, {
       onEvent: (e) => {
         events.push(e as E)
-        onEvent?.(e as E, () => handle?.cancel())
+        onEvent?.(e as E, () => handle.cancel())
       },
       onEnd: (result) => resolve({ events, result: result as Result<R> }),
       onRefused: (error) => resolve({ events, result: { ok: false, error } })
