@@ -30,7 +30,7 @@ async function startCore(dataDir: string) {
 function runStream<E, R>(client: ReturnType<typeof createInProcessClient>['client'], proc: 'data.importFile' | 'data.exportFile', input: object, onEvent?: (e: E, cancel: () => void) => void) {
   return new Promise<{ events: E[]; result: Result<R> }>((resolve) => {
     const events: E[] = []
-    const handle: { cancel(): void } = client.stream(proc, input as never, {
+    const handle: { cancel(): void } = client.stream(proc as 'data.importFile', input as never, {
       onEvent: (e) => {
         events.push(e as E)
         onEvent?.(e as E, () => handle.cancel())
