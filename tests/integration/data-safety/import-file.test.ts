@@ -8,6 +8,7 @@ import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { openStore } from '../../../src/core/store'
 import type { Result } from '../../../src/shared/errors/app-error'
+import type { StreamHandlers } from '../../../src/shared/bridge/client'
 import { writeBigExport } from './big-export'
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -30,7 +31,8 @@ async function startCore(dataDir: string) {
 function runStream<E, R>(client: ReturnType<typeof createInProcessClient>['client'], proc: 'data.importFile' | 'data.exportFile', input: object, onEvent?: (e: E, cancel: () => void) => void) {
   return new Promise<{ events: E[]; result: Result<R> }>((resolve) => {
     const events: E[] = []
-    const handle: { cancel(): void } = client.stream(proc as 'data.importFile', input as never, {
+    const start = client.stream as unknown as (proc: string, input: object, handlers: StreamHandlers<unknown, unknown>) => { cancel(): void }
+    const handle = start(proc, input, {
       onEvent: (e) => {
         events.push(e as E)
         onEvent?.(e as E, () => handle.cancel())
