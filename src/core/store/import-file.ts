@@ -312,15 +312,20 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
 
   const batchSize = options.batchSize ?? 500
   try {
+    const sliceMs = options.sliceMs ?? 15
     for (const step of steps) {
-      for (let i = 0; i < step.items.length; i += batchSize) {
-        const batch = step.items.slice(i, i + batchSize)
+      // Each transaction takes what fits in one slice of time (at most `batchSize` rows), so a
+      // slow disk or a big row makes batches smaller instead of pauses longer.
+      for (let i = 0; i < step.items.length; ) {
+        const started = performance.now()
+        const from = i
         db.transaction(() => {
-          for (const item of batch) step.one(item as never)
+          while (i < step.items.length && i - from < batchSize && (i === from || performance.now() - started < sliceMs)) step.one(step.items[i++] as never)
         })
-        done += batch.length
+        done += i - from
         options.onProgress?.({ phase: 'importing', done, total })
-        await pacer.pace()
+        await new Promise<void>((resolve) => setImmediate(resolve))
+        if (options.signal?.aborted) throw cancelled()
       }
     }
     // The commit point: once the journal is gone, the import is kept.
