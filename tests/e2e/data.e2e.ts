@@ -2,17 +2,39 @@ import { expect, test } from '@playwright/test'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeBigExport } from '../integration/data-safety/big-export'
 import { openApp, snap } from './helpers'
 
 test('Settings → Your data: import previews the file, asks about its provider addresses, then imports; export downloads', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-e2e-data-'))
   const file = join(dir, 'export.json')
-  writeBigExport(file, 400, 'e2e-data')
-  // The same file with a provider address in it, and a byte-order mark as some editors save.
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { data: { providers: object[] } }
-  parsed.data.providers = [{ providerId: 'mistral', enabled: true, baseUrl: 'https://proxy.example.net/v1', modelOverrides: {} }]
-  writeFileSync(file, '\uFEFF' + JSON.stringify(parsed))
+  // An export file as Switchboard writes it, with a provider address in it, saved with a
+  // byte-order mark as some editors do.
+  const at = 1_700_000_000_000
+  const conversations = [0, 1, 2, 3].map((c) => ({ id: `e2e-data-c${c}`, agentId: 'e2e-data-agent', title: `Imported ${c}`, pinned: false, createdAt: at, updatedAt: at }))
+  const messages = Array.from({ length: 400 }, (_, i) => ({
+    id: `e2e-data-m${i}`,
+    conversationId: `e2e-data-c${Math.floor(i / 100)}`,
+    role: i % 2 ? 'assistant' : 'user',
+    content: [{ type: 'text', text: `imported message ${i}` }],
+    status: 'complete',
+    createdAt: at + i,
+    updatedAt: at + i
+  }))
+  const exportFile = {
+    format: 'switchboard-export',
+    version: 1,
+    appVersion: 'e2e',
+    exportedAt: at,
+    data: {
+      agents: [{ id: 'e2e-data-agent', name: 'Imported', systemPrompt: '', parameters: {}, tags: [], createdAt: at, updatedAt: at }],
+      conversations,
+      topics: [],
+      messages,
+      settings: {},
+      providers: [{ providerId: 'mistral', enabled: true, baseUrl: 'https://proxy.example.net/v1', modelOverrides: {} }]
+    }
+  }
+  writeFileSync(file, '\uFEFF' + JSON.stringify(exportFile))
 
   await openApp(page, '#/settings')
   const section = page.getByTestId('data-section')
