@@ -92,9 +92,13 @@ export function acquireDataLock(folder: string, app = 'Switchboard'): DataLock {
       const fd = openSync(file, 'wx', 0o600)
       try {
         writeSync(fd, JSON.stringify(me))
-      } finally {
+      } catch (error) {
+        // A full disk: leave no empty lock file behind.
         closeSync(fd)
+        rmSync(file, { force: true })
+        throw error
       }
+      closeSync(fd)
       break
     } catch (error) {
       if ((error as { code?: string }).code !== 'EEXIST' || attempt > 5) throw error

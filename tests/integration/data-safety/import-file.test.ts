@@ -56,6 +56,10 @@ describe('import and export files at real sizes', () => {
     if (!out.result.ok) throw new Error(out.result.error.message)
     expect(out.result.value.damaged).toEqual([])
     expect(readFileSync(exported).length).toBe(out.result.value.bytes)
+    // Exporting never overwrites a file (nor writes anything but a .json file).
+    const again = await runStream(source.client, 'data.exportFile', { path: exported })
+    expect(!again.result.ok && again.result.error.message).toMatch(/never overwritten/)
+    expect(readFileSync(exported).length).toBe(out.result.value.bytes)
 
     const target = await startCore(join(temp(), 'b'))
     const imported = await runStream<{ phase: string }, { added: { messages: number; conversations: number } }>(target.client, 'data.importFile', { path: exported })

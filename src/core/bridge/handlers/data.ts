@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
 import type { AppSettings } from '../../../shared/data/app-settings'
 import { AppErrorException } from '../../../shared/errors/app-error'
@@ -143,6 +144,9 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
       const day = new Date().toISOString().slice(0, 10)
       const fileName = `switchboard-export-${day}.json`
       if (input.path && ctx.mode === 'browser') throw pathsNotInBrowser()
+      // Never a way to overwrite an arbitrary file: a new .json file only.
+      if (input.path && (!input.path.toLowerCase().endsWith('.json') || existsSync(input.path)))
+        throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'Choose a new file name ending in .json; an existing file is never overwritten.' })
       const transfer = input.path ? undefined : newTransfer(ctx.dataDir)
       const target = input.path ?? transfer!.path
       return withProgress(
