@@ -37,14 +37,18 @@ test('Settings → Your data: import previews the file, asks about its provider 
   writeFileSync(file, '\uFEFF' + JSON.stringify(exportFile))
 
   await openApp(page, '#/settings')
+  await expect(page.getByTestId('about')).toContainText('Browser')
   const section = page.getByTestId('data-section')
   await section.getByTestId('data-import-file').setInputFiles(file)
   const preview = section.getByTestId('data-import-preview')
+  // Either the preview or a message comes; a message here would be the failure to show.
+  await expect(preview.or(section.getByTestId('data-message'))).toBeVisible({ timeout: 30_000 })
+  if (!(await preview.isVisible())) expect(await section.getByTestId('data-message').textContent()).toBe('a preview, not a message')
   await expect(preview).toContainText('adds 4 conversations and 400 messages')
   await expect(preview.getByTestId('data-import-endpoints')).toContainText('mistral: https://proxy.example.net/v1')
   await snap(page, 'data-import-preview')
   await preview.getByTestId('data-import-confirm').click()
-  await expect(section.getByTestId('data-message')).toContainText('Imported 4 conversations and 400 messages')
+  await expect(section.getByTestId('data-message')).toContainText('Imported 4 conversations and 400 messages', { timeout: 30_000 })
 
   const download = page.waitForEvent('download')
   await section.getByTestId('data-export').click()

@@ -30,7 +30,7 @@ function run(dataDir: string, mode: 'starting' | 'settled', mount?: 'read-only' 
       ? `mount -t tmpfs -o ro,size=1m tmpfs ${JSON.stringify(dataDir)} && exec ${node}`
       : `mount -t tmpfs -o size=512k tmpfs ${JSON.stringify(dataDir)} && (dd if=/dev/zero of=${JSON.stringify(join(dataDir, 'filler'))} bs=4k >/dev/null 2>&1; true) && exec ${node}`
   const command = mount ? ['unshare', '-rm', 'sh', '-c', script] : ['sh', '-c', script]
-  const result = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 120_000, cwd: join(import.meta.dirname, '../../..') })
+  const result = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 170_000, cwd: join(import.meta.dirname, '../../..') })
   expect(result.status, `child failed: ${result.stderr}`).toBe(0)
   const line = result.stdout.trim().split('\n').pop()!
   return JSON.parse(line) as Report
@@ -55,7 +55,7 @@ function expectEveryProcedureAnswered(report: Report, mayWait: Set<string> = new
 
 const notReadyAnswers = (report: Report) => report.answers.filter((a) => a.errorType === 'DataNotReady')
 
-describe('every procedure in every start-up state: the process stays up and answers truthfully', () => {
+describe('every procedure in every start-up state: the process stays up and answers truthfully', { timeout: 180_000 }, () => {
   it('while start-up is still running (a keychain probe that does not answer)', () => {
     const report = run(join(root, 'starting'), 'starting')
     expect(report.phase).toBe('migrating')

@@ -111,10 +111,10 @@ export function DataSection() {
     <section className="space-y-3" data-testid="data-section">
       <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('dataTransfer.title')}</h2>
       <div className="flex gap-2">
-        <button disabled={Boolean(busy)} onClick={() => void exportData()} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-export">
+        <button disabled={Boolean(busy) || !info} onClick={() => void exportData()} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-export">
           {t('dataTransfer.export')}
         </button>
-        <button disabled={Boolean(busy)} onClick={() => fileInput.current?.click()} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
+        <button disabled={Boolean(busy) || !info} onClick={() => fileInput.current?.click()} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
           {t('dataTransfer.import')}
         </button>
         <input
