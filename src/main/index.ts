@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, Menu, net, protocol, screen, session, shell, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, shell, type WebContents } from 'electron'
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -7,6 +7,9 @@ import { buildContentSecurityPolicy } from '../shared/security/csp'
 import { decideWindowOpen, isAllowedNavigation, type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
+import { acquireDataLock, type DataLock } from '../core/store/data-lock'
+import { AppErrorException } from '../shared/errors/app-error'
+import { decideLaunch, focusActions } from './policy/instance-lock'
 import { APP_ORIGIN, APP_SCHEME, resolveAppRequest } from './policy/app-protocol'
 import { buildMenuTemplate } from './policy/menu'
 import { decidePermission, isTrustedSenderUrl } from './policy/permissions'
@@ -24,7 +27,18 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }
 ])
 
-if (!app.requestSingleInstanceLock()) {
+const dataDir = () => join(app.getPath('userData'), 'data')
+let dataLock: DataLock | undefined
+const launch = decideLaunch(app.requestSingleInstanceLock(), () => {
+  try {
+    dataLock = acquireDataLock(dataDir(), 'the desktop app')
+    return { ok: true }
+  } catch (error) {
+    return { ok: false, message: error instanceof AppErrorException ? error.error.message : String(error) }
+  }
+})
+if (launch.action === 'refuse') dialog.showErrorBox(launch.title, launch.message)
+if (launch.action !== 'run') {
   app.quit()
 } else {
   let core: Core | undefined
@@ -74,9 +88,9 @@ if (!app.requestSingleInstanceLock()) {
   }
 
   app.on('second-instance', () => {
-    if (!mainWindow) return
-    if (mainWindow.isMinimized()) mainWindow.restore()
-    mainWindow.focus()
+    const win = mainWindow
+    if (!win || win.isDestroyed()) return
+    for (const step of focusActions({ minimized: win.isMinimized(), visible: win.isVisible() })) win[step]()
   })
 
   app.on('web-contents-created', (_event, contents) => {
@@ -121,7 +135,7 @@ if (!app.requestSingleInstanceLock()) {
       )
     }
 
-    core = createCore({ dataDir: join(app.getPath('userData'), 'data'), mode: 'desktop' })
+    core = createCore({ dataDir: dataDir(), mode: 'desktop' })
 
     ipcMain.on(IPC_CHANNEL, (event, message: ClientMessage) => {
       if (!core || !isTrustedSenderUrl(event.senderFrame?.url, origins)) return
@@ -150,6 +164,6 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   app.on('will-quit', () => {
-    void core?.close()
+    void core?.close().finally(() => dataLock?.release())
   })
 }

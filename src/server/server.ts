@@ -7,6 +7,7 @@ import type { ClientMessage, ServerMessage } from '../shared/bridge/protocol'
 import type { Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
+import { handleDataTransfer } from './data-transfer'
 
 export interface BrowserServerOptions {
   core: Core
@@ -83,6 +84,8 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
     if (sameSecret(url.searchParams.get('token'), token)) {
       res.setHeader('Set-Cookie', `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
     }
+    // Import/export files (browser mode): streamed HTTP behind the same checks as the socket.
+    if (handleDataTransfer(req, res, url, core, tokenOk)) return
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end()
       return

@@ -78,6 +78,7 @@ export class Router<C extends ContractShape> {
     const found = this.parse(proc, 'call', input)
     if (!found.ok) return found
     try {
+      // Sync throws and rejections alike land in the catch: a handler never takes the core down.
       const handler = found.value.handler as (i: unknown, c: CallContext) => unknown
       const value = await handler(found.value.parsed, { signal })
       return { ok: true, value: value === undefined ? null : value }
@@ -86,17 +87,25 @@ export class Router<C extends ContractShape> {
     }
   }
 
-  /** Validates and starts a stream in the hub; returns its id. */
+  /**
+   * Validates and starts a stream in the hub; returns its id. A handler that throws before
+   * producing its iterator (its service does not exist yet, a bad argument checked eagerly)
+   * is refused with that error: nothing a handler throws may reach the transport.
+   */
   start(proc: string, input: unknown): Result<string> {
     const found = this.parse(proc, 'stream', input)
     if (!found.ok) return found
     const handler = found.value.handler as (i: unknown, c: CallContext) => AsyncIterator<unknown> | AsyncIterable<unknown>
-    const sid = this.hub.start(proc, (signal, streamId) => {
-      const produced = handler(found.value.parsed, { signal, streamId })
-      return Symbol.asyncIterator in produced
-        ? (produced as AsyncIterable<unknown>)[Symbol.asyncIterator]()
-        : (produced as AsyncIterator<unknown>)
-    })
-    return { ok: true, value: sid }
+    try {
+      const sid = this.hub.start(proc, (signal, streamId) => {
+        const produced = handler(found.value.parsed, { signal, streamId })
+        if (produced !== null && typeof produced === 'object' && Symbol.asyncIterator in produced) return (produced as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+        if (produced !== null && typeof produced === 'object' && typeof (produced as AsyncIterator<unknown>).next === 'function') return produced as AsyncIterator<unknown>
+        throw new Error(`The handler of ${proc} did not return a stream.`)
+      })
+      return { ok: true, value: sid }
+    } catch (error) {
+      return { ok: false, error: toAppError(error) }
+    }
   }
 }

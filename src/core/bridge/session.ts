@@ -3,6 +3,7 @@ import type { ClientMessage, ServerMessage } from '../../shared/bridge/protocol'
 import { BridgeErrorType, type AppError } from '../../shared/errors/app-error'
 import type { ContractShape } from '../../shared/bridge/define'
 import type { Router } from './router'
+import { toAppError } from './to-app-error'
 
 export interface AccessPolicy {
   /** When set, a connection must authenticate with this password (or a session key) first. */
@@ -45,6 +46,20 @@ export class BridgeSession<C extends ContractShape> {
 
   receive(message: ClientMessage): void {
     if (this.closed || typeof message !== 'object' || message === null) return
+    try {
+      this.dispatch(message)
+    } catch (error) {
+      // Last line of defence: whatever slipped past the router is this caller's error, and the
+      // process (which serves every other window and stream) stays up.
+      const appError = toAppError(error)
+      const id = (message as { id?: unknown }).id
+      if (typeof id !== 'number') return
+      if (message.t === 'call') this.safeSend({ t: 'result', id, result: { ok: false, error: appError } })
+      else if (message.t === 'start' || message.t === 'attach') this.safeSend({ t: 'refused', id, error: appError })
+    }
+  }
+
+  private dispatch(message: ClientMessage): void {
     if (message.t === 'auth') return this.authenticate(message)
     if (!this.authenticated && !(message.t === 'call' && PUBLIC_PROCEDURES.has(message.proc))) {
       const error: AppError = { errorType: BridgeErrorType.Unauthorized, status: 401, message: INVALID_ACCESS_CODE_MESSAGE }
@@ -56,10 +71,13 @@ export class BridgeSession<C extends ContractShape> {
       case 'call': {
         const controller = new AbortController()
         this.calls.add(controller)
-        void this.router.call(message.proc, message.input, controller.signal).then((result) => {
-          this.calls.delete(controller)
-          this.safeSend({ t: 'result', id: message.id, result })
-        })
+        void this.router
+          .call(message.proc, message.input, controller.signal)
+          .catch((error: unknown) => ({ ok: false as const, error: toAppError(error) }))
+          .then((result) => {
+            this.calls.delete(controller)
+            this.safeSend({ t: 'result', id: message.id, result })
+          })
         return
       }
       case 'start': {

@@ -48,8 +48,10 @@ export class StreamHub {
   start(proc: string, run: (signal: AbortSignal, id: string) => AsyncIterator<unknown, unknown>): string {
     const id = randomUUID()
     const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set() }
+    // A producer that throws at once is the caller's error, not a stream: nothing is registered.
+    const iterator = run(stream.controller.signal, id)
     this.streams.set(id, stream)
-    void this.pump(stream, run(stream.controller.signal, id))
+    void this.pump(stream, iterator)
     return id
   }
 
@@ -96,7 +98,13 @@ export class StreamHub {
     }
     flush()
     stream.result = result
-    for (const listener of stream.listeners) listener.end(result)
+    for (const listener of stream.listeners) {
+      try {
+        listener.end(result)
+      } catch {
+        // A listener's transport failing must not stop the others from hearing the end.
+      }
+    }
     stream.listeners.clear()
     stream.expiry = setTimeout(() => this.streams.delete(stream.id), this.retainMs)
     stream.expiry.unref?.()

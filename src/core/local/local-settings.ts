@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { LOCAL_SERVER_KINDS, type LocalServerKind } from '../../shared/local/local-servers'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
 
 /**
  * User-set base URLs of the local servers, in one small JSON file in the data folder
@@ -31,9 +32,9 @@ export class LocalSettings {
     if (baseUrl) this.urls[kind] = baseUrl
     else delete this.urls[kind]
     if (!this.file) return
-    mkdirSync(dirname(this.file), { recursive: true })
+    mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE })
     const tmp = `${this.file}.tmp`
-    writeFileSync(tmp, `${JSON.stringify({ baseUrls: this.urls }, null, 2)}\n`)
+    writeFileSync(tmp, `${JSON.stringify({ baseUrls: this.urls }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE })
     renameSync(tmp, this.file)
   }
 }

@@ -6,6 +6,7 @@ import type { FileRecord } from '../../shared/data/file-record'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { countTokens, extractText, fileKind, MAX_CONTEXT_TOKENS, MAX_UPLOAD_BYTES, mimeTypeFor, type FileKind } from '../files'
 import type { FilesRepository } from '../store/repositories/files'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
 
 export interface UploadInput {
   name: string
@@ -64,10 +65,10 @@ export class AttachmentService {
     const ext = /\.([a-z0-9]{1,10})$/i.exec(input.name)?.[1]?.toLowerCase()
     const relative = `files/${sha256}${ext ? `.${ext}` : ''}`
     try {
-      mkdirSync(this.folder, { recursive: true })
+      mkdirSync(this.folder, { recursive: true, mode: PRIVATE_DIR_MODE })
       const absolute = join(this.deps.dataDir, relative)
-      if (!existsSync(absolute)) writeFileSync(absolute, input.bytes)
-      if (extracted) writeFileSync(this.textPath(sha256), extracted.text)
+      if (!existsSync(absolute)) writeFileSync(absolute, input.bytes, { mode: PRIVATE_FILE_MODE })
+      if (extracted) writeFileSync(this.textPath(sha256), extracted.text, { mode: PRIVATE_FILE_MODE })
     } catch (error) {
       throw uploadFailed(`the file could not be stored in the data folder (${(error as NodeJS.ErrnoException).code ?? 'write error'}).`)
     }

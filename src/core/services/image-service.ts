@@ -28,6 +28,7 @@ import type { ImagePollingOptions } from '../runtime/images/polling'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime/runtime-error'
 import type { CreateImageRequest, CreateImageResult, ProviderRuntime } from '../runtime/types'
 import type { Store } from '../store'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
 
 export interface ImageServiceDeps {
   store: Pick<Store, 'images' | 'files'>
@@ -315,8 +316,8 @@ export class ImageService {
     const name = `${sha256.slice(0, 16)}.${IMAGE_EXTENSIONS[mimeType] ?? 'bin'}`
     const path = `${folder}/${sha256.slice(0, 2)}/${name}`
     const absolute = this.absolute(path)
-    await mkdir(dirname(absolute), { recursive: true })
-    await writeFile(absolute, bytes)
+    await mkdir(dirname(absolute), { recursive: true, mode: PRIVATE_DIR_MODE })
+    await writeFile(absolute, bytes, { mode: PRIVATE_FILE_MODE })
     const record = files.add({ path, name, mimeType, size: bytes.length, sha256 })
     return { id: record.id, ...dims }
   }

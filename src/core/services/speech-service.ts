@@ -6,6 +6,7 @@ import type { SpeechAudio, VoiceModelOption, VoiceSettings } from '../../shared/
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import { countTokens } from '../../shared/tokens/count-tokens'
 import type { CallOptions, ProviderRuntime } from '../runtime/types'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
 
 // ---------------------------------------------------------------- model facts
 
@@ -221,8 +222,8 @@ export class SpeechService {
     const bytes = Buffer.concat(audio)
     if (cacheFile) {
       try {
-        mkdirSync(join(this.deps.dataDir, 'speech'), { recursive: true })
-        writeFileSync(cacheFile, bytes)
+        mkdirSync(join(this.deps.dataDir, 'speech'), { recursive: true, mode: PRIVATE_DIR_MODE })
+        writeFileSync(cacheFile, bytes, { mode: PRIVATE_FILE_MODE })
       } catch {
         // A full disk loses the cache, not the audio.
       }

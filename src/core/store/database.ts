@@ -36,6 +36,8 @@ export class StoreDb {
   /** Builds queries only; run them with `all` / `first` / `run`. */
   readonly q: Kysely<Database>
   private readonly statements = new Map<string, BetterSqlite3.Statement>()
+  /** Told about every statement that changed rows (the backup schedule counts them). */
+  onWrite: (() => void) | undefined
 
   /**
    * @param mapError turns SQLite failures into messages that name the fix (disk full, read-only
@@ -79,7 +81,9 @@ export class StoreDb {
 
   run(query: Compilable): number {
     const compiled = query.compile()
-    return this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
+    const changes = this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
+    if (changes > 0) this.onWrite?.()
+    return changes
   }
 
   /** All or nothing: a throw inside rolls back; a failed COMMIT (disk full) is reported like any write. */

@@ -17,32 +17,62 @@ import { agentFromRow, agentToRow } from './repositories/agents'
 import { conversationFromRow, conversationToRow, topicFromRow } from './repositories/conversations'
 import { messageFromRow, messageToRow } from './repositories/message-rows'
 
-/** Everything a person would want to carry to another machine, as one object. Never keys: the keychain is not read. */
-export function exportData(db: StoreDb, appVersion: string, now = Date.now()): ExportFile {
+/** A row export left out because it could not be read (damage on disk). Ids only: never content. */
+export interface DamagedRow {
+  table: 'agents' | 'conversations' | 'topics' | 'messages' | 'settings' | 'provider_settings'
+  id: string
+}
+
+/** Maps rows, leaving out (and reporting) those that fail to read or came back damaged. */
+function readable<R, T>(rows: R[], table: DamagedRow['table'], idOf: (row: R) => string, map: (row: R) => T, damaged: DamagedRow[]): T[] {
+  const out: T[] = []
+  for (const row of rows) {
+    try {
+      const value = map(row)
+      if ((value as { damaged?: unknown }).damaged) damaged.push({ table, id: idOf(row) })
+      else out.push(value)
+    } catch {
+      damaged.push({ table, id: idOf(row) })
+    }
+  }
+  return out
+}
+
+/**
+ * Everything a person would want to carry to another machine, as one object. Never keys: the
+ * keychain is not read. Rows damaged on disk are left out and listed in `damaged`, so one bad
+ * row never keeps the user from rescuing the rest.
+ */
+export function exportData(db: StoreDb, appVersion: string, now = Date.now(), damaged: DamagedRow[] = []): ExportFile {
   // One read transaction: the file is a consistent snapshot even while a reply streams.
   return db.transaction(() => {
     const settings: JsonObject = {}
-    for (const row of db.all(db.q.selectFrom('settings').selectAll().orderBy('key'))) settings[row.key] = JSON.parse(row.value)
+    for (const row of db.all(db.q.selectFrom('settings').selectAll().orderBy('key'))) {
+      try {
+        settings[row.key] = JSON.parse(row.value)
+      } catch {
+        damaged.push({ table: 'settings', id: row.key })
+      }
+    }
     return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     appVersion,
     exportedAt: now,
     data: {
-      agents: db.all(db.q.selectFrom('agents').selectAll().orderBy('created_at').orderBy('id')).map(agentFromRow).map(dropUndefined),
-      conversations: db.all(db.q.selectFrom('conversations').selectAll().orderBy('created_at').orderBy('id')).map(conversationFromRow).map(dropUndefined),
-      topics: db.all(db.q.selectFrom('topics').selectAll().orderBy('created_at').orderBy('id')).map(topicFromRow),
-      messages: db.all(db.q.selectFrom('messages').selectAll().orderBy('seq')).map(messageFromRow).map(dropUndefined),
+      agents: readable(db.all(db.q.selectFrom('agents').selectAll().orderBy('created_at').orderBy('id')), 'agents', (r) => r.id, (r) => dropUndefined(agentFromRow(r)), damaged),
+      conversations: readable(db.all(db.q.selectFrom('conversations').selectAll().orderBy('created_at').orderBy('id')), 'conversations', (r) => r.id, (r) => dropUndefined(conversationFromRow(r)), damaged),
+      topics: readable(db.all(db.q.selectFrom('topics').selectAll().orderBy('created_at').orderBy('id')), 'topics', (r) => r.id, topicFromRow, damaged),
+      messages: readable(db.all(db.q.selectFrom('messages').selectAll().orderBy('seq')), 'messages', (r) => r.id, (r) => dropUndefined(messageFromRow(r)), damaged),
       settings,
-      providers: db.all(db.q.selectFrom('provider_settings').selectAll().orderBy('provider_id')).map((row) =>
+      providers: readable(db.all(db.q.selectFrom('provider_settings').selectAll().orderBy('provider_id')), 'provider_settings', (r) => r.provider_id, (row) =>
         dropUndefined({
           providerId: row.provider_id,
           enabled: row.enabled === 1,
           baseUrl: row.base_url ?? undefined,
           proxyUrl: row.proxy_url ?? undefined,
           modelOverrides: JSON.parse(row.model_overrides) as Record<string, { enabled: boolean }>
-        })
-      )
+        }), damaged)
     }
     } as ExportFile
   })
@@ -56,7 +86,8 @@ const fail = (reason: string, detail?: JsonObject) => storeError(StoreErrorType.
 export function parseExportFile(text: string): ExportFile {
   let raw: unknown
   try {
-    raw = JSON.parse(text)
+    // A byte-order mark (some editors and Windows tools write one) is not part of the JSON.
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
   } catch {
     throw fail('the file is not valid JSON; it may be truncated or damaged. Nothing was changed; export it again and retry.')
   }
@@ -81,10 +112,23 @@ export function parseExportFile(text: string): ExportFile {
  * exists are kept as they are (never overwritten) and counted as skipped; settings already set
  * keep their value. A reply that was streaming when exported comes in as `interrupted`.
  */
-export function importData(db: StoreDb, file: ExportFile): ImportReport {
+export interface ImportOptions {
+  /** Run everything, report, then roll back: the preview the user confirms. */
+  dryRun?: boolean
+  /** Set the provider endpoints the file holds (only after the user saw them). */
+  applyEndpoints?: boolean
+}
+
+class DryRunRollback extends Error {}
+
+export function importData(db: StoreDb, file: ExportFile, options: ImportOptions = {}): ImportReport {
+  const applyEndpoints = options.applyEndpoints === true
   const report: ImportReport = {
     added: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 },
-    skipped: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 }
+    skipped: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 },
+    endpoints: [],
+    endpointsApplied: applyEndpoints,
+    ...(options.dryRun ? { dryRun: true } : {})
   }
   const { agents, conversations, topics, messages, settings, providers = [] } = file.data
   const exists = (table: 'agents' | 'conversations' | 'topics' | 'messages', id: string) =>
@@ -137,13 +181,15 @@ export function importData(db: StoreDb, file: ExportFile): ImportReport {
       }
       for (const provider of providers) {
         const add = db.first(db.q.selectFrom('provider_settings').select('provider_id').where('provider_id', '=', provider.providerId)) === undefined
+        if (add && (provider.baseUrl || provider.proxyUrl))
+          report.endpoints.push({ providerId: provider.providerId, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}), ...(provider.proxyUrl ? { proxyUrl: provider.proxyUrl } : {}) })
         if (add)
           db.run(
             db.q.insertInto('provider_settings').values({
               provider_id: provider.providerId,
               enabled: provider.enabled ? 1 : 0,
-              base_url: provider.baseUrl ?? null,
-              proxy_url: provider.proxyUrl ?? null,
+              base_url: applyEndpoints ? (provider.baseUrl ?? null) : null,
+              proxy_url: applyEndpoints ? (provider.proxyUrl ?? null) : null,
               fetched_models: '[]',
               fetched_at: null,
               model_overrides: JSON.stringify(provider.modelOverrides),
@@ -152,8 +198,10 @@ export function importData(db: StoreDb, file: ExportFile): ImportReport {
           )
         count('providers', add)
       }
+      if (options.dryRun) throw new DryRunRollback()
     })
   } catch (error) {
+    if (error instanceof DryRunRollback) return report
     if (error instanceof Error && 'error' in error) throw error
     // A constraint the schema check could not see (a topic id reused across conversations…).
     const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'unknown'

@@ -1,4 +1,4 @@
-import { makeBackup, type BackupInfo } from './backup'
+import { countData, holdsData, makeBackup, type BackupInfo } from './backup'
 import type { SqliteDb } from './database'
 import { storeError, StoreErrorType } from './errors'
 import { migrations as allMigrations, LATEST_SCHEMA_VERSION } from './migrations'
@@ -34,7 +34,8 @@ export function migrate(sqlite: SqliteDb, dataDir: string, list: readonly Migrat
   let current = from
   for (const step of list) {
     if (step.version <= current) continue
-    if (current > 0) backups.push(makeBackup(sqlite, dataDir, 'migration', current))
+    // A copy of an empty database protects nothing and would crowd out copies that hold data.
+    if (current > 0 && holdsData(countData(sqlite))) backups.push(makeBackup(sqlite, dataDir, 'migration', current))
     sqlite.transaction(() => {
       step.up(sqlite)
       sqlite.pragma(`user_version = ${step.version}`)

@@ -15,7 +15,8 @@ export function storeInitStep(context: CoreContext, secrets: OpenSecretsOptions 
     async run(report) {
       context.store?.close()
       context.store = undefined
-      const opened = openStore({ dataDir: context.dataDir, report })
+      const owner = context.mode === 'desktop' ? 'the desktop app' : context.mode === 'browser' ? 'browser mode (npm run serve)' : 'a test'
+      const opened = openStore({ dataDir: context.dataDir, report, lockOwner: owner })
       context.store = opened.store
       report('Opening the keychain')
       context.secrets ??= await Secrets.open(secrets.service || secrets.backend || context.mode !== 'test' ? secrets : { service: 'switchboard-test' })

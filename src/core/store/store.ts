@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { StoreDb } from './database'
-import { exportData, importData, parseExportFile } from './export-import'
+import { exportData, importData, parseExportFile, type DamagedRow, type ImportOptions } from './export-import'
+import { DAMAGED_MESSAGES_SQL } from './repositories/message-rows'
 import type { ExportFile, ImportReport } from '../../shared/data/export-file'
 import { AgentsRepository } from './repositories/agents'
 import { ConversationsRepository } from './repositories/conversations'
@@ -12,6 +13,8 @@ import { SearchRepository } from './repositories/search'
 import { SettingsRepository } from './repositories/settings'
 import { UsageLogRepository } from './repositories/usage-log'
 import { toStoreError } from './errors'
+import type { BackupSchedule } from './backup-schedule'
+import type { DataLock } from './data-lock'
 
 export const DATABASE_FILE = 'switchboard.db'
 export const databasePath = (dataDir: string) => join(dataDir, DATABASE_FILE)
@@ -27,6 +30,10 @@ export class Store {
   readonly usage: UsageLogRepository
   readonly settings: SettingsRepository
   readonly search: SearchRepository
+  /** Automatic backups (set by openStore; absent when a test builds a Store by hand). */
+  backups: BackupSchedule | undefined
+  /** The data-folder lock (set by openStore), released on close. */
+  lock: DataLock | undefined
 
   constructor(
     readonly db: StoreDb,
@@ -59,14 +66,20 @@ export class Store {
     }
   }
 
-  export(appVersion: string): ExportFile {
-    return this.guard(() => exportData(this.db, appVersion))
+  /** The export file; rows damaged on disk are left out and pushed onto `damaged`. */
+  export(appVersion: string, damaged: DamagedRow[] = []): ExportFile {
+    return this.guard(() => exportData(this.db, appVersion, Date.now(), damaged))
+  }
+
+  /** Ids of messages whose stored JSON no longer parses (the start-up check). */
+  damagedMessages(): string[] {
+    return this.guard(() => (this.db.sqlite.prepare(DAMAGED_MESSAGES_SQL).all() as Array<{ id: string }>).map((r) => r.id))
   }
 
   /** Parses, checks and adds an export file's text in one transaction. */
-  import(text: string): ImportReport {
+  import(text: string, options: ImportOptions = {}): ImportReport {
     const file = parseExportFile(text)
-    return this.guard(() => importData(this.db, file))
+    return this.guard(() => importData(this.db, file, options))
   }
 
   /** `ok`, or the problems SQLite found. */
@@ -76,11 +89,16 @@ export class Store {
 
   close(): void {
     if (!this.db.sqlite.open) return
+    // On quit: a copy of what changed since the last backup (only if there is data to keep).
+    this.backups?.close()
+    this.db.onWrite = undefined
     try {
       this.db.sqlite.pragma('optimize')
     } catch {
       // optimize is advice to the planner; closing matters more.
     }
     this.db.close()
+    this.lock?.release()
+    this.lock = undefined
   }
 }

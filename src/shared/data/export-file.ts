@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { endpointUrlSchema } from './endpoint-url'
 
 /**
  * The export file: versioned JSON of agents, conversations, topics, messages and settings.
@@ -103,8 +104,9 @@ export const providerExportSchema = z
   .object({
     providerId: z.string().min(1).max(100),
     enabled: z.boolean(),
-    baseUrl: z.string().max(2000).optional(),
-    proxyUrl: z.string().max(2000).optional(),
+    // The same rule as Settings: an imported file must not point keys at file:, javascript: …
+    baseUrl: endpointUrlSchema.optional(),
+    proxyUrl: endpointUrlSchema.optional(),
     modelOverrides: z.record(z.string(), z.object({ enabled: z.boolean() }).strict())
   })
   .strict()
@@ -140,8 +142,23 @@ export interface ImportCounts {
   providers: number
 }
 
+/** A provider endpoint an import would set (only providers not configured yet: existing settings are kept). */
+export interface ImportedEndpoint {
+  providerId: string
+  baseUrl?: string
+  proxyUrl?: string
+}
+
 /** What an import added (ids already present are kept as they are and counted as skipped). */
 export interface ImportReport {
   added: ImportCounts
   skipped: ImportCounts
+  /**
+   * Endpoints in the file. Keys you save later are sent there, so they are applied only when
+   * the import was asked to (`applyEndpoints`) after the user saw this list.
+   */
+  endpoints: ImportedEndpoint[]
+  endpointsApplied: boolean
+  /** True for a preview: the counts of a real import, but nothing was changed. */
+  dryRun?: boolean
 }

@@ -47,6 +47,11 @@ export interface Message {
   status: MessageStatus
   createdAt: number
   updatedAt: number
+  /**
+   * Set when part of the stored row could not be read (damage on disk): the names of the
+   * unreadable parts. What could be recovered is shown; the rest of the conversation is not affected.
+   */
+  damaged?: string[]
 }
 
 export type MessageInput = Pick<Message, 'conversationId' | 'role'> &

@@ -4,7 +4,18 @@ import { writeSync } from 'node:fs'
 import { openStore } from '../../../src/core/store'
 
 const dataDir = process.argv[2]!
-const ack = (record: object) => writeSync(1, JSON.stringify(record) + '\n')
+const ack = (record: object) => {
+  let bytes = Buffer.from(JSON.stringify(record) + '\n')
+  // stdout is a non-blocking pipe: on a loaded machine the parent reads late and a write
+  // answers EAGAIN. Retry until the whole line is out; an ack is never dropped or cut.
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(1, bytes))
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EAGAIN') throw error
+    }
+  }
+}
 
 const { store } = openStore({ dataDir, dailyBackupMs: 0 })
 const agent = store.agents.get('crashagent') ?? store.agents.create({ id: 'crashagent', name: 'Crash' })

@@ -48,7 +48,7 @@ describe('export and import', () => {
     const file = store.export('0.1.0')
     expect(file).toMatchObject({ format: 'switchboard-export', version: EXPORT_VERSION, appVersion: '0.1.0' })
     const target = fresh()
-    const report = target.import(JSON.stringify(file))
+    const report = target.import(JSON.stringify(file), { applyEndpoints: true })
     expect(report.added).toEqual({ agents: 1, conversations: 1, topics: 1, messages: 3, settings: 2, providers: 1 })
     const again = target.export('0.1.0')
     // A reply streaming at export time arrives as interrupted; everything else is identical.

@@ -79,14 +79,19 @@ describe('streaming a reply into a row', () => {
     expect(onDisk(writer.id)).toMatchObject({ status: 'interrupted', content: [{ type: 'text', text: 'flushed part' }] })
   })
 
-  it('a flush after the row was finished elsewhere does not resurrect it', () => {
+  it('a flush after the row was finished elsewhere does not resurrect it, and fails loudly', () => {
     env = openTemp()
     const { conversation } = seed(env.store)
     const writer = env.store.messages.beginStreaming({ conversationId: conversation.id })
     expect(env.store.messages.repairStreaming()).toBe(1)
     writer.appendText('late text')
-    writer.flush()
+    expect(() => writer.flush()).toThrow(/changed in the database by something else/)
     expect(onDisk(writer.id)).toMatchObject({ status: 'interrupted', content: [] })
+    // The next event fails the reply instead of streaming on into dropped writes…
+    expect(() => writer.apply({ type: 'text', data: 'more' })).toThrow(/second Switchboard/)
+    // …and its end says so on the message.
+    expect(writer.finish('complete').error?.errorType).toBe('ReplyChangedElsewhere')
+    expect(onDisk(writer.id).status).toBe('interrupted')
   })
 
   it('streamed text is searchable once flushed', () => {

@@ -1,5 +1,5 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
+import { notReady as notReadyFor } from '../not-ready'
 import type { CoreContext } from '../../context'
 import type { ChatService } from '../../services/chat-service'
 import type { ProviderService } from '../../services/provider-service'
@@ -7,13 +7,11 @@ import type { Implementation } from '../router'
 
 type ChatHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `chat.${string}` | `providers.${string}`>>
 
-const notReady = () =>
-  new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
 
 export function chatHandlers(ctx: CoreContext): ChatHandlers {
-  const chat = (): ChatService => ctx.chat ?? (() => { throw notReady() })()
-  const providers = (): ProviderService => ctx.providers ?? (() => { throw notReady() })()
-  const store = () => ctx.store ?? (() => { throw notReady() })()
+  const chat = (): ChatService => ctx.chat ?? (() => { throw notReadyFor(ctx, 'Chat') })()
+  const providers = (): ProviderService => ctx.providers ?? (() => { throw notReadyFor(ctx, 'Provider settings') })()
+  const store = () => ctx.store ?? (() => { throw notReadyFor(ctx, 'Chat') })()
   return {
     'chat.send': (input, c) => chat().send(input, c),
     'chat.regenerate': (input, c) => chat().regenerate(input, c),

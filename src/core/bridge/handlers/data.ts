@@ -1,25 +1,23 @@
+import { existsSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
 import type { AppSettings } from '../../../shared/data/app-settings'
 import { AppErrorException } from '../../../shared/errors/app-error'
+import { notReady } from '../not-ready'
+import { importFile } from '../../store/import-file'
+import { exportToFile } from '../../store/export-to-file'
+import { newTransfer, transferPath } from '../../store/transfers'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
 import { notFound } from '../../store/errors'
+import type { DamagedRow } from '../../store/export-import'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
 
 /** The store, or a clear error while start-up has not opened it (or failed to). */
 export function requireStore(ctx: CoreContext): Store {
   if (ctx.store) return ctx.store
-  const state = ctx.init.state
-  throw new AppErrorException({
-    errorType: 'DataNotReady',
-    status: 503,
-    message:
-      state.phase === 'error'
-        ? `The local data could not be opened: ${state.detail ?? 'unknown reason'}. Fix that, then choose Retry.`
-        : 'The local data is still opening. Try again in a moment.'
-  })
+  throw notReady(ctx, 'Your data')
 }
 
 const found = <T>(value: T | undefined, what: string, id: string): T => {
@@ -27,7 +25,54 @@ const found = <T>(value: T | undefined, what: string, id: string): T => {
   return value
 }
 
+const pathsNotInBrowser = () =>
+  new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'In browser mode, upload the file instead of giving a path on the server.' })
+
+/** The file an import reads: a path (desktop, tests) or a browser-mode upload. */
+function transferSource(ctx: CoreContext, input: { path?: string; transferId?: string }): string {
+  if (input.path && input.transferId) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'Give either a path or a transferId, not both.' })
+  if (input.path) {
+    if (ctx.mode === 'browser') throw pathsNotInBrowser()
+    return input.path
+  }
+  const path = input.transferId ? transferPath(ctx.dataDir, input.transferId) : undefined
+  if (!path) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'Choose a file to import.' })
+  return path
+}
+
+/**
+ * Runs a long job that reports progress and turns it into a stream: the latest progress at
+ * most every 100 ms (a 100k-row import reports per row), then the job's result.
+ */
+async function* withProgress<P, T>(run: (onProgress: (progress: P) => void) => Promise<T>, done: () => void): AsyncGenerator<P, T> {
+  let latest: P | undefined
+  let finished = false
+  let wake: (() => void) | undefined
+  const job = run((progress) => void (latest = progress)).finally(() => {
+    finished = true
+    wake?.()
+  })
+  job.catch(() => undefined)
+  try {
+    while (!finished) {
+      await new Promise<void>((resolve) => {
+        wake = resolve
+        setTimeout(resolve, 100).unref?.()
+      })
+      if (latest !== undefined) {
+        const progress = latest
+        latest = undefined
+        yield progress
+      }
+    }
+    return await job
+  } finally {
+    done()
+  }
+}
+
 export function dataHandlers(ctx: CoreContext): DataHandlers {
+  let importing = false
   // Every handler runs inside guard(): SQLite failures become messages that name the fix.
   const use = <T>(fn: (store: Store) => T): T => {
     const store = requireStore(ctx)
@@ -78,11 +123,40 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
 
     'data.export': () =>
       use((s) => {
-        const file = s.export(ctx.version)
+        const damaged: DamagedRow[] = []
+        const file = s.export(ctx.version, damaged)
         const day = new Date(file.exportedAt).toISOString().slice(0, 10)
-        return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file) }
+        return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file), damaged }
       }),
-    'data.import': ({ json }) => use((s) => s.import(json)),
+    'data.import': ({ json, dryRun, applyEndpoints }) => use((s) => s.import(json, { dryRun, applyEndpoints })),
+    'data.importFile': (input, { signal }) => {
+      const store = requireStore(ctx)
+      const path = transferSource(ctx, input)
+      if (importing) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'Another import is running; wait for it to finish or cancel it.' })
+      importing = true
+      return withProgress(
+        (onProgress) => store.guard(() => importFile(store.db, path, { dryRun: input.dryRun, applyEndpoints: input.applyEndpoints, signal, onProgress })),
+        () => (importing = false)
+      )
+    },
+    'data.exportFile': (input, { signal }) => {
+      const store = requireStore(ctx)
+      const day = new Date().toISOString().slice(0, 10)
+      const fileName = `switchboard-export-${day}.json`
+      if (input.path && ctx.mode === 'browser') throw pathsNotInBrowser()
+      // Never a way to overwrite an arbitrary file: a new .json file only.
+      if (input.path && (!input.path.toLowerCase().endsWith('.json') || existsSync(input.path)))
+        throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'Choose a new file name ending in .json; an existing file is never overwritten.' })
+      const transfer = input.path ? undefined : newTransfer(ctx.dataDir)
+      const target = input.path ?? transfer!.path
+      return withProgress(
+        async (onProgress) => {
+          const result = await exportToFile(store.path, target, ctx.version, { signal, onProgress: (p) => onProgress({ phase: 'exporting', ...p }) })
+          return { ...(input.path ? { path: input.path } : { transferId: transfer!.id }), fileName, ...result }
+        },
+        () => undefined
+      )
+    },
     'data.backups.list': () => use((s) => listBackups(s.dataDir).map(({ at, schemaVersion, reason }) => ({ at, schemaVersion, reason })))
   }
 }

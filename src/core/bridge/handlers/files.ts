@@ -1,5 +1,5 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
+import { notReady as notReadyFor } from '../not-ready'
 import type { CoreContext } from '../../context'
 import { imageLimitFor } from '../../files'
 import type { AttachmentService } from '../../services/attachment-service'
@@ -7,10 +7,9 @@ import type { Implementation } from '../router'
 
 type FileHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `files.${string}`>>
 
-const notReady = () => new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
 
 export function fileHandlers(ctx: CoreContext): FileHandlers {
-  const attachments = (): AttachmentService => ctx.attachments ?? (() => { throw notReady() })()
+  const attachments = (): AttachmentService => ctx.attachments ?? (() => { throw notReadyFor(ctx, 'Attachments') })()
   return {
     'files.upload': ({ name, mimeType, dataBase64 }) => attachments().upload({ name, ...(mimeType ? { mimeType } : {}), bytes: Buffer.from(dataBase64, 'base64') }),
     'files.get': ({ fileIds }) => attachments().get(fileIds),

@@ -1,16 +1,15 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
+import { notReady as notReadyFor } from '../not-ready'
 import type { CoreContext } from '../../context'
 import type { ImageService } from '../../services/image-service'
 import type { Implementation } from '../router'
 
 type ImageHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `images.${string}`>>
 
-const notReady = () => new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
 
 export function imageHandlers(ctx: CoreContext): ImageHandlers {
   const images = (): ImageService => {
-    if (!ctx.images) throw notReady()
+    if (!ctx.images) throw notReadyFor(ctx, 'Image generation')
     return ctx.images
   }
   return {

@@ -1,5 +1,5 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
+import { notReady } from '../not-ready'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import type { Secrets } from '../../secrets'
@@ -8,7 +8,7 @@ type SecretHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `se
 
 function requireSecrets(ctx: CoreContext): Secrets {
   if (ctx.secrets) return ctx.secrets
-  throw new AppErrorException({ errorType: 'DataNotReady', status: 503, message: 'The keychain is still opening. Try again in a moment.' })
+  throw notReady(ctx, 'The keychain')
 }
 
 /** Set, delete and describe keys. There is deliberately no handler that returns a key. */

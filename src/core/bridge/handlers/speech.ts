@@ -1,15 +1,14 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
+import { notReady as notReadyFor } from '../not-ready'
 import type { CoreContext } from '../../context'
 import type { SpeechService } from '../../services/speech-service'
 import type { Implementation } from '../router'
 
 type SpeechHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `speech.${string}`>>
 
-const notReady = () => new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
 
 export function speechHandlers(ctx: CoreContext): SpeechHandlers {
-  const speech = (): SpeechService => ctx.speech ?? (() => { throw notReady() })()
+  const speech = (): SpeechService => ctx.speech ?? (() => { throw notReadyFor(ctx, 'Speech') })()
   return {
     'speech.settings': () => speech().settings(),
     'speech.models': () => speech().models(),

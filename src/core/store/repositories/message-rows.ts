@@ -6,28 +6,69 @@ import type { UsageRecord } from '../../../shared/stream/usage'
 import { fromJson, opt, toJson } from '../json-column'
 import type { MessageRow, NewMessageRow } from '../schema'
 
-export const messageFromRow = (row: MessageRow): Message => ({
-  id: row.id,
-  conversationId: row.conversation_id,
-  topicId: opt(row.topic_id),
-  parentId: opt(row.parent_id),
-  role: row.role as MessageRole,
-  content: fromJson<ContentPart[]>(row.content) ?? [],
-  reasoning: fromJson<Message['reasoning']>(row.reasoning),
-  toolCalls: fromJson<ToolCall[]>(row.tool_calls),
-  toolResults: fromJson<ToolResult[]>(row.tool_results),
-  files: fromJson<string[]>(row.files),
-  grounding: fromJson<Grounding>(row.grounding),
-  providerId: opt(row.provider_id),
-  modelId: opt(row.model_id),
-  usage: fromJson<UsageRecord>(row.usage),
-  cost: fromJson<CostBreakdown>(row.cost),
-  speed: fromJson<Speed>(row.speed),
-  error: fromJson<AppError>(row.error),
-  status: row.status as MessageStatus,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at
-})
+/** The error shown on a message whose stored row is partly unreadable. Never quotes its content. */
+export const DAMAGED_MESSAGE_ERROR: AppError = {
+  errorType: 'MessageDamaged',
+  message: 'Part of this message was damaged on disk and could not be read. What could be recovered is shown; the rest of the conversation is not affected.'
+}
+
+/**
+ * A row as a message. A JSON column that no longer parses (a flipped byte on disk passes
+ * quick_check) does not fail the read: the message comes back with `damaged` naming the
+ * unreadable parts, its text recovered from the plain-text copy kept for search, and an
+ * error that says so without quoting what the user wrote.
+ */
+export const messageFromRow = (row: MessageRow): Message => {
+  const damaged: string[] = []
+  const read = <T>(column: string, text: string | null): T | undefined => {
+    try {
+      return fromJson<T>(text)
+    } catch {
+      damaged.push(column)
+      return undefined
+    }
+  }
+  let content = read<ContentPart[]>('content', row.content)
+  if (content !== undefined && !Array.isArray(content)) {
+    damaged.push('content')
+    content = undefined
+  }
+  const message: Message = {
+    id: row.id,
+    conversationId: row.conversation_id,
+    topicId: opt(row.topic_id),
+    parentId: opt(row.parent_id),
+    role: row.role as MessageRole,
+    content: content ?? (damaged.includes('content') && row.text ? [{ type: 'text', text: row.text }] : []),
+    reasoning: read<Message['reasoning']>('reasoning', row.reasoning),
+    toolCalls: read<ToolCall[]>('toolCalls', row.tool_calls),
+    toolResults: read<ToolResult[]>('toolResults', row.tool_results),
+    files: read<string[]>('files', row.files),
+    grounding: read<Grounding>('grounding', row.grounding),
+    providerId: opt(row.provider_id),
+    modelId: opt(row.model_id),
+    usage: read<UsageRecord>('usage', row.usage),
+    cost: read<CostBreakdown>('cost', row.cost),
+    speed: read<Speed>('speed', row.speed),
+    error: read<AppError>('error', row.error),
+    status: row.status as MessageStatus,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at
+  }
+  if (damaged.length > 0) {
+    message.damaged = damaged
+    message.error = DAMAGED_MESSAGE_ERROR
+  }
+  return message
+}
+
+/** SQL that finds rows with a JSON column that no longer parses (start-up check, export). */
+export const DAMAGED_MESSAGES_SQL = `SELECT id FROM messages WHERE NOT json_valid(content)
+  OR (reasoning IS NOT NULL AND NOT json_valid(reasoning)) OR (tool_calls IS NOT NULL AND NOT json_valid(tool_calls))
+  OR (tool_results IS NOT NULL AND NOT json_valid(tool_results)) OR (files IS NOT NULL AND NOT json_valid(files))
+  OR (grounding IS NOT NULL AND NOT json_valid(grounding)) OR (usage IS NOT NULL AND NOT json_valid(usage))
+  OR (cost IS NOT NULL AND NOT json_valid(cost)) OR (speed IS NOT NULL AND NOT json_valid(speed))
+  OR (error IS NOT NULL AND NOT json_valid(error))`
 
 /** Every column a message writes, except the generated `seq`. */
 export const messageToRow = (m: Message, agentId: string): Omit<NewMessageRow, 'seq'> => ({

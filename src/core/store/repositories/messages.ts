@@ -3,7 +3,12 @@ import type { StoreDb } from '../database'
 import { notFound } from '../errors'
 import { newId } from '../ids'
 import { messageFromRow, messageToRow } from './message-rows'
-import { StreamingWriter, type StreamingWriterOptions } from './streaming-writer'
+import { AppErrorException } from '../../../shared/errors/app-error'
+import { replyChangedElsewhere, STORE_CLOSED, StreamingWriter, type StreamingWriterOptions } from './streaming-writer'
+
+const storeClosed = (): never => {
+  throw new AppErrorException({ errorType: STORE_CLOSED, status: 503, message: 'The local data was closed.' })
+}
 
 export interface BeginStreamingInput {
   conversationId: string
@@ -15,7 +20,14 @@ export interface BeginStreamingInput {
 }
 
 export class MessagesRepository {
+  /** Finished replies whose final write failed (disk full…): readers see these instead of the stale `streaming` row. */
+  private readonly unsaved = new Map<string, Message>()
+
   constructor(private readonly db: StoreDb) {}
+
+  private overlay(message: Message): Message {
+    return this.unsaved.get(message.id) ?? message
+  }
 
   private agentOf(conversationId: string): string {
     const row = this.db.first(this.db.q.selectFrom('conversations').select('agent_id').where('id', '=', conversationId))
@@ -43,7 +55,7 @@ export class MessagesRepository {
 
   get(id: string): Message | undefined {
     const row = this.db.first(this.db.q.selectFrom('messages').selectAll().where('id', '=', id))
-    return row && messageFromRow(row)
+    return row && this.overlay(messageFromRow(row))
   }
 
   require(id: string): Message {
@@ -56,7 +68,7 @@ export class MessagesRepository {
   list(conversationId: string, filter: { topicId?: string } = {}): Message[] {
     let query = this.db.q.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId)
     if (filter.topicId) query = query.where('topic_id', '=', filter.topicId)
-    return this.db.all(query.orderBy('created_at').orderBy('seq')).map(messageFromRow)
+    return this.db.all(query.orderBy('created_at').orderBy('seq')).map((row) => this.overlay(messageFromRow(row)))
   }
 
   /**
@@ -75,7 +87,7 @@ export class MessagesRepository {
     }
     const rows = this.db.all(query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit + 1))
     const hasMore = rows.length > limit
-    return { messages: rows.slice(0, limit).reverse().map(messageFromRow), hasMore }
+    return { messages: rows.slice(0, limit).reverse().map((row) => this.overlay(messageFromRow(row))), hasMore }
   }
 
   update(id: string, patch: MessagePatch): Message {
@@ -110,14 +122,21 @@ export class MessagesRepository {
     return new StreamingWriter(
       message,
       {
-        // Only a row still `streaming` is written: a row finished elsewhere (start-up repair of a
-        // second window, a delete) is never resurrected by a late flush.
-        write: (m) => void this.db.run(update(m).where('status', '=', 'streaming')),
+        // Only a row still `streaming` is written: a row finished elsewhere (start-up repair by a
+        // second process, a delete) is never resurrected by a late flush, and the writer is told
+        // loudly instead of its writes vanishing.
+        write: (m) => {
+          if (this.db.run(update(m).where('status', '=', 'streaming')) === 0) throw replyChangedElsewhere()
+        },
         finish: (m) =>
-          this.db.transaction(() => {
-            this.db.run(update(m).where('status', '=', 'streaming'))
+          this.db.sqlite.open === false ? storeClosed() : this.db.transaction(() => {
+            if (this.db.run(update(m).where('status', '=', 'streaming')) === 0) throw replyChangedElsewhere()
             this.db.run(this.db.q.updateTable('conversations').set({ updated_at: m.updatedAt }).where('id', '=', m.conversationId))
-          })
+          }),
+        unsaved: (m, id) => {
+          if (m) this.unsaved.set(id, m)
+          else this.unsaved.delete(id)
+        }
       },
       options
     )

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
 import { TitleModelSetting } from './title-model-setting'
+import { DataSection } from './data-section'
 import { VoiceSettings } from '../voice/voice-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
@@ -55,6 +56,7 @@ export function SettingsPage() {
         </section>
         <VoiceSettings />
         <ProvidersSection />
+        <DataSection />
         <section className="space-y-1">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>
           {info && (

@@ -365,6 +365,26 @@ export const en = {
       unreachable: 'Not reachable.'
     },
     pulledMissing: '{{model}} is ready: send your message again.'
+  },
+  // Data safety (issue 13): import / export in Settings.
+  dataTransfer: {
+    title: 'Your data',
+    export: 'Export data',
+    exporting: 'Exporting… {{percent}}%',
+    exported: 'Exported {{size}}.',
+    exportedDamaged: '{{count}} damaged rows could not be read and were left out.',
+    import: 'Import a file…',
+    checking: 'Reading the file… {{percent}}%',
+    importing: 'Importing… {{percent}}%',
+    undoing: 'Undoing… {{percent}}%',
+    cancel: 'Cancel',
+    summary: 'This file adds {{conversations}} conversations and {{messages}} messages ({{skipped}} already here are kept as they are).',
+    endpointsTitle: 'It also sets these provider addresses. API keys you save later are sent there:',
+    confirm: 'Import',
+    confirmWithEndpoints: 'Import and use these addresses',
+    confirmWithoutEndpoints: 'Import without the addresses',
+    done: 'Imported {{conversations}} conversations and {{messages}} messages.',
+    failed: '{{message}}'
   }
 }
 

@@ -367,5 +367,25 @@ export const zhCN: Messages = {
       unreachable: '无法连接。'
     },
     pulledMissing: '{{model}} 已就绪，请重新发送消息。'
+  },
+  // Data safety (issue 13): import / export in Settings.
+  dataTransfer: {
+    title: '你的数据',
+    export: '导出数据',
+    exporting: '正在导出… {{percent}}%',
+    exported: '已导出 {{size}}。',
+    exportedDamaged: '{{count}} 条损坏的记录无法读取，已跳过。',
+    import: '导入文件…',
+    checking: '正在读取文件… {{percent}}%',
+    importing: '正在导入… {{percent}}%',
+    undoing: '正在撤销… {{percent}}%',
+    cancel: '取消',
+    summary: '此文件将添加 {{conversations}} 个对话和 {{messages}} 条消息（已存在的 {{skipped}} 项保持不变）。',
+    endpointsTitle: '它还会设置以下服务商地址。之后保存的 API 密钥会发送到这些地址：',
+    confirm: '导入',
+    confirmWithEndpoints: '导入并使用这些地址',
+    confirmWithoutEndpoints: '导入但不使用这些地址',
+    done: '已导入 {{conversations}} 个对话和 {{messages}} 条消息。',
+    failed: '{{message}}'
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { call } from '../define'
+import { call, stream } from '../define'
 import type { Agent } from '../../data/agent'
 import type { AppSettings } from '../../data/app-settings'
 import type { Conversation, Topic } from '../../data/conversation'
@@ -10,6 +10,7 @@ import type { Message, MessagePage } from '../../data/message'
 import type { ProviderSettings } from '../../data/provider-settings'
 import type { SearchHit } from '../../data/search'
 import { USAGE_OPERATIONS, USAGE_SCENES, type UsageLogEntry, type UsageSummaryRow } from '../../data/usage-log'
+import { endpointUrlSchema } from '../../data/endpoint-url'
 
 const empty = z.object({}).strict()
 const byId = z.object({ id: idSchema }).strict()
@@ -43,11 +44,18 @@ const usageFilter = {
   operation: z.enum(USAGE_OPERATIONS).optional()
 }
 
+/** Progress of a file import or export: bytes read, then rows checked and written. */
+export interface DataTransferProgress {
+  phase: 'reading' | 'checking' | 'importing' | 'undoing' | 'exporting'
+  done: number
+  total: number
+}
+
 /** The parts of a backup the renderer may see (no paths of other folders). */
 export interface BackupSummary {
   at: number
   schemaVersion: number
-  reason: 'migration' | 'daily'
+  reason: 'migration' | 'daily' | 'auto' | 'quit'
 }
 
 /** Local data: agents, conversations, topics, messages, search, files, images, provider settings, usage, settings, export/import. */
@@ -114,8 +122,8 @@ export const dataProcedures = {
         patch: z
           .object({
             enabled: z.boolean(),
-            baseUrl: z.url().max(2000).optional(),
-            proxyUrl: z.url().max(2000).optional(),
+            baseUrl: endpointUrlSchema.optional(),
+            proxyUrl: endpointUrlSchema.optional(),
             modelOverrides: z.record(text(300), z.object({ enabled: z.boolean() }).strict())
           })
           .partial()
@@ -137,8 +145,37 @@ export const dataProcedures = {
   'data.settings.set': call<AppSettings>()(z.object({ patch: z.record(text(200), jsonSchema) }).strict()),
 
   /** The export file as text (the shell or page saves it); never contains keys. */
-  'data.export': call<{ fileName: string; json: string }>()(empty),
+  /** `damaged`: rows left out because they could not be read (ids only), so the rest is still rescued. */
+  'data.export': call<{ fileName: string; json: string; damaged: Array<{ table: string; id: string }> }>()(empty),
   /** Imports an export file's text in one transaction; a failure changes nothing and says why. */
-  'data.import': call<ImportReport>()(z.object({ json: z.string().max(512 * 1024 * 1024) }).strict()),
+  'data.import': call<ImportReport>()(
+    z
+      .object({
+        json: z.string().max(512 * 1024 * 1024),
+        /** Preview: report what would be added and which endpoints the file sets, change nothing. */
+        dryRun: z.boolean().optional(),
+        /** Also set the provider endpoints the file holds (ask the user first: keys are sent there). */
+        applyEndpoints: z.boolean().optional()
+      })
+      .strict()
+  ),
+  /**
+   * Import or export at any size, as a stream with progress (cancellable). The file is a path
+   * on this machine (desktop), or a transfer id from the browser-mode upload (`POST
+   * /data/upload`); an export made for a browser is downloaded from `GET /data/download/<id>`.
+   */
+  'data.importFile': stream<DataTransferProgress, ImportReport>()(
+    z
+      .object({
+        path: z.string().min(1).max(4096).optional(),
+        transferId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional(),
+        dryRun: z.boolean().optional(),
+        applyEndpoints: z.boolean().optional()
+      })
+      .strict()
+  ),
+  'data.exportFile': stream<DataTransferProgress, { path?: string; transferId?: string; fileName: string; bytes: number; damaged: Array<{ table: string; id: string }> }>()(
+    z.object({ path: z.string().min(1).max(4096).optional() }).strict()
+  ),
   'data.backups.list': call<BackupSummary[]>()(empty)
 } as const

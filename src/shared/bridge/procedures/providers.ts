@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { call } from '../define'
+import { endpointUrlSchema } from '../../data/endpoint-url'
 
 /** A credential beyond the API key (AWS pair, service account, account id…), kept in the keychain as `<provider>.<name>`. */
 export interface CredentialField {
@@ -83,9 +84,7 @@ export const providerProcedures = {
       .object({
         providerId,
         enabled: z.boolean().optional(),
-        baseURL: z
-          .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.example.com/v1' })])
-          .optional()
+        baseURL: z.union([z.literal(''), endpointUrlSchema]).optional()
       })
       .strict()
   ),

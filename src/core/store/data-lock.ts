@@ -1,0 +1,144 @@
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join, resolve } from 'node:path'
+import { storeError } from './errors'
+import { ensurePrivateDir } from '../files/private-files'
+
+export const LOCK_FILE = 'switchboard.lock'
+export const DataLockErrorType = 'DataFolderInUse'
+
+/** What the lock file says about its holder. */
+export interface LockHolder {
+  pid: number
+  host: string
+  /** What holds it: "the desktop app", "browser mode (npm run serve)", a CLI command… */
+  app: string
+  since: number
+  /** The process's start time (Linux), so a pid reused by an unrelated process is not taken for the holder. */
+  startTicks?: string
+}
+
+export interface DataLock {
+  readonly dataDir: string
+  readonly file: string
+  release(): void
+}
+
+/** The kernel's start time of a process (field 22 of /proc/<pid>/stat), or undefined off Linux. */
+function startTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the process that wrote `holder` is still running (on this machine). */
+export function holderAlive(holder: LockHolder): boolean {
+  if (holder.host !== hostname()) return true // cannot tell for another machine: assume it is
+  try {
+    process.kill(holder.pid, 0)
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EPERM') return false
+  }
+  const ticks = startTicks(holder.pid)
+  return !(holder.startTicks && ticks && ticks !== holder.startTicks)
+}
+
+function readHolder(file: string): LockHolder | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>
+    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') {
+      return { pid: parsed.pid, host: parsed.host, app: String(parsed.app ?? 'Switchboard'), since: Number(parsed.since ?? 0), ...(parsed.startTicks ? { startTicks: parsed.startTicks } : {}) }
+    }
+  } catch {
+    // Unreadable or half-written: decided below.
+  }
+  return undefined
+}
+
+export function inUseMessage(dataDir: string, holder: LockHolder): string {
+  const where = holder.host === hostname() ? '' : ` on ${holder.host}`
+  const since = holder.since ? ` since ${new Date(holder.since).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''
+  return (
+    `The data folder ${dataDir} is already in use by another Switchboard (${holder.app}, process ${holder.pid}${where}${since}). ` +
+    'Two at once would overwrite each other\'s replies, so this one did not open it. Close the other one, or start this one with another data folder.'
+  )
+}
+
+/** Locks held by this process, so the entry point and the store it opens share one lock. */
+const held = new Map<string, { lock: DataLock; count: number }>()
+
+/**
+ * Takes the exclusive lock on a data folder for this process's lifetime: a lock file created
+ * with O_EXCL holding our pid. A lock whose process is gone (killed, crashed) is taken over; a
+ * live one makes this throw `DataFolderInUse` naming the folder and the other process.
+ * Re-entrant within one process (counted), released on exit.
+ */
+export function acquireDataLock(folder: string, app = 'Switchboard'): DataLock {
+  const dataDir = resolve(folder)
+  const mine = held.get(dataDir)
+  if (mine) {
+    mine.count++
+    return mine.lock
+  }
+  ensurePrivateDir(dataDir)
+  const file = join(dataDir, LOCK_FILE)
+  const me: LockHolder = { pid: process.pid, host: hostname(), app, since: Date.now(), ...(startTicks(process.pid) ? { startTicks: startTicks(process.pid)! } : {}) }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600)
+      try {
+        writeSync(fd, JSON.stringify(me))
+      } catch (error) {
+        // A full disk: leave no empty lock file behind.
+        closeSync(fd)
+        rmSync(file, { force: true })
+        throw error
+      }
+      closeSync(fd)
+      break
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST' || attempt > 5) throw error
+    }
+    const holder = readHolder(file)
+    if (holder && holder.pid !== process.pid && holderAlive(holder)) throw storeError(DataLockErrorType, inUseMessage(dataDir, holder), 423, { pid: holder.pid, host: holder.host })
+    if (!holder && attempt === 0) {
+      // Just created by someone else and not written yet, or left half-written by a crash: look again shortly.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50)
+      continue
+    }
+    // Stale (its process is gone): move it out of the way atomically, so of two processes taking
+    // it over at once only one succeeds in creating the new file.
+    try {
+      renameSync(file, `${file}.stale-${process.pid}`)
+      rmSync(`${file}.stale-${process.pid}`, { force: true })
+    } catch {
+      // Someone else moved it first; try again.
+    }
+  }
+  let released = false
+  const release = () => {
+    if (released) return
+    released = true
+    process.off('exit', release)
+    // Only remove the file if it is still ours.
+    if (readHolder(file)?.pid === process.pid) rmSync(file, { force: true })
+  }
+  process.on('exit', release)
+  const lock: DataLock = {
+    dataDir,
+    file,
+    release() {
+      const entry = held.get(dataDir)
+      if (!entry) return
+      if (--entry.count > 0) return
+      held.delete(dataDir)
+      release()
+    }
+  }
+  held.set(dataDir, { lock, count: 1 })
+  return lock
+}

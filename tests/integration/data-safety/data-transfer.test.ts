@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCore, type Core } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+import { startBrowserServer } from '../../../src/server/server'
+import type { StreamHandlers } from '../../../src/shared/bridge/client'
+import type { Result } from '../../../src/shared/errors/app-error'
+import { writeBigExport } from './big-export'
+
+const TOKEN = 'transfer-test-token-0123456789'
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+async function start(password?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-transfer-'))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  const staticDir = join(dir, 'renderer')
+  mkdirSync(staticDir, { recursive: true })
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html>')
+  const core: Core = createCore({ dataDir: join(dir, 'data'), mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
+  await core.context.init.start()
+  const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN })
+  cleanups.push(async () => {
+    await server.close()
+    await core.close()
+  })
+  return { dir, core, base: new URL(server.url).origin, client: createInProcessClient(core.router).client }
+}
+
+const runStream = <R>(client: ReturnType<typeof createInProcessClient>['client'], proc: string, input: object) =>
+  new Promise<Result<R>>((resolve) => {
+    const stream = client.stream as unknown as (p: string, i: object, h: StreamHandlers<unknown, unknown>) => void
+    stream(proc, input, { onEnd: (r) => resolve(r as Result<R>), onRefused: (error) => resolve({ ok: false, error }) })
+  })
+
+const cookie = { Cookie: `switchboard_token=${TOKEN}` }
+
+describe('browser mode moves import and export files over authenticated HTTP', () => {
+  it('uploads a file larger than a socket frame, imports it by transfer id, and downloads an export', async () => {
+    const { dir, core, base, client } = await start()
+    // 70 MB: more than the 64 MB WebSocket frame limit that used to drop the connection.
+    const big = Buffer.alloc(70 * 1024 * 1024, 0x20)
+    const bigUpload = await fetch(`${base}/data/upload`, { method: 'POST', headers: cookie, body: big })
+    expect(bigUpload.status).toBe(200)
+    const bigId = ((await bigUpload.json()) as { transferId: string; bytes: number }).transferId
+    expect(statSync(join(dir, 'data', 'transfers', `${bigId}.json`)).size).toBe(big.length)
+
+    const file = join(dir, 'export.json')
+    writeBigExport(file, 500)
+    const upload = await fetch(`${base}/data/upload`, { method: 'POST', headers: cookie, body: readFileSync(file) })
+    const { transferId } = (await upload.json()) as { transferId: string }
+    const imported = await runStream<{ added: { messages: number } }>(client, 'data.importFile', { transferId })
+    expect(imported.ok && imported.value.added.messages).toBe(500)
+    expect(core.context.store!.messages.count()).toBe(500)
+
+    const exported = await runStream<{ transferId: string; fileName: string; bytes: number }>(client, 'data.exportFile', {})
+    if (!exported.ok) throw new Error(exported.error.message)
+    const download = await fetch(`${base}/data/download/${exported.value.transferId}?name=${exported.value.fileName}`, { headers: cookie })
+    expect(download.status).toBe(200)
+    expect(download.headers.get('content-disposition')).toContain(exported.value.fileName)
+    const bytes = Buffer.from(await download.arrayBuffer())
+    expect(bytes.length).toBe(exported.value.bytes)
+    const body = bytes.toString('utf8')
+    expect((JSON.parse(body) as { data: { messages: unknown[] } }).data.messages).toHaveLength(500)
+  }, 60_000)
+
+  it('refuses without the token, from another site, and without a session when a password is set', async () => {
+    const open = await start()
+    expect((await fetch(`${open.base}/data/upload`, { method: 'POST', body: '{}' })).status).toBe(403)
+    expect((await fetch(`${open.base}/data/upload`, { method: 'POST', body: '{}', headers: { ...cookie, Origin: 'https://evil.example' } })).status).toBe(403)
+
+    const locked = await start('correct horse battery')
+    expect((await fetch(`${locked.base}/data/upload`, { method: 'POST', body: '{}', headers: cookie })).status).toBe(401)
+    locked.core.context.access!.sessionKeys.add('session-key-for-test')
+    const ok = await fetch(`${locked.base}/data/upload`, { method: 'POST', body: '{}', headers: { 'X-Switchboard-Session': 'session-key-for-test' } })
+    expect(ok.status).toBe(200)
+  })
+})

@@ -1,0 +1,58 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCore, type Core } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+
+let core: Core | undefined
+let root: string | undefined
+afterEach(async () => {
+  await core?.close()
+  core = undefined
+  if (root) rmSync(root, { recursive: true, force: true })
+})
+
+const mode = (path: string) => statSync(path).mode & 0o777
+
+/** Every file and folder under `dir`, with its permission bits. */
+function modes(dir: string): Array<{ path: string; mode: number; dir: boolean }> {
+  const out: Array<{ path: string; mode: number; dir: boolean }> = []
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    const isDir = statSync(path).isDirectory()
+    out.push({ path, mode: mode(path), dir: isDir })
+    if (isDir) out.push(...modes(path))
+  }
+  return out
+}
+
+describe.runIf(process.platform !== 'win32')('files on disk are private (POSIX)', () => {
+  it('the data folder is 0700; the database, its WAL, backups and uploads are 0600, and an older loose folder is tightened', async () => {
+    root = mkdtempSync(join(tmpdir(), 'sb-perms-'))
+    const dataDir = join(root, 'data')
+    // As an older version (or a loose umask) left it.
+    mkdirSync(join(dataDir, 'files'), { recursive: true, mode: 0o755 })
+    chmodSync(dataDir, 0o755)
+    writeFileSync(join(dataDir, 'files', 'old-upload.txt'), 'old', { mode: 0o644 })
+
+    core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    expect((await core.context.init.start()).phase).toBe('ready')
+    const { client } = createInProcessClient(core.router)
+    const agent = await client.call('data.agents.create', { name: 'Private' })
+    if (!agent.ok) throw new Error(agent.error.message)
+    await client.call('data.conversations.create', { agentId: agent.value.id, title: 'x' })
+    const upload = await client.call('files.upload', { name: 'notes.txt', mimeType: 'text/plain', dataBase64: Buffer.from('secret notes').toString('base64') })
+    expect(upload.ok).toBe(true)
+    const store = core.context.store!
+    expect(store.backups?.backup('auto')).toBe(true)
+
+    expect(mode(dataDir)).toBe(0o700)
+    const all = modes(dataDir)
+    expect(all.filter((e) => e.path.endsWith('.db')).length).toBeGreaterThanOrEqual(2) // the database and a backup
+    expect(all.some((e) => e.path.endsWith('-wal'))).toBe(true)
+    expect(all.filter((e) => !e.path.endsWith('notes.txt')).some((e) => e.path.includes(join('data', 'files')))).toBe(true)
+    for (const entry of all) expect(entry.mode.toString(8), entry.path).toBe(entry.dir ? '700' : '600')
+  })
+})
