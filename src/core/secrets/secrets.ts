@@ -1,7 +1,7 @@
 import type { KeychainStatus, KeyInfo } from '../../shared/data/key-info'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { MemoryBackend, type KeyringBackend } from './keyring-backend'
-import { napiKeyringBackend } from './napi-keyring-backend'
+import { napiKeyringBackend, type KeyringModule } from './napi-keyring-backend'
 
 export const DEFAULT_SERVICE = 'Switchboard'
 const NAME = /^[a-z0-9][a-z0-9._:-]{0,99}$/i
@@ -14,6 +14,13 @@ const KEYCHAIN_TIMEOUT_MS = 5_000
 class KeychainTimeout extends Error {
   constructor() {
     super('did not answer in time')
+  }
+}
+
+/** The native keychain addon did not load (a build for another platform, a missing binary). */
+class KeyringModuleMissing extends Error {
+  constructor(cause: unknown) {
+    super('keychain module did not load', { cause })
   }
 }
 
@@ -32,6 +39,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function keychainReason(error: unknown): string {
   const text = `${(error as { code?: unknown })?.code ?? ''} ${(error as { message?: unknown })?.message ?? ''}`
   const later = 'Until then, keys you enter are kept in memory for this session only.'
+  if (error instanceof KeyringModuleMissing)
+    return `This build of Switchboard could not load its keychain module for this system (${process.platform}-${process.arch}). Reinstall the build made for this computer. ${later}`
   if (error instanceof KeychainTimeout)
     return `The system keychain did not answer (it may be waiting to be unlocked). Unlock it and restart Switchboard. ${later}`
   if (/locked|AccessDenied|NotAuthorized|dismissed|prompt/i.test(text))
@@ -48,6 +57,8 @@ export interface OpenSecretsOptions {
   backend?: KeyringBackend
   /** How long one keychain operation may take before we stop waiting (default 5 s). */
   timeoutMs?: number
+  /** Loads @napi-rs/keyring; tests pass a failing one to stand for a build without its binary. */
+  loadKeyring?: () => Promise<KeyringModule>
 }
 
 /**
@@ -73,7 +84,11 @@ export class Secrets {
     const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS
     let backend: KeyringBackend
     try {
-      backend = options.backend ?? napiKeyringBackend(options.service ?? DEFAULT_SERVICE)
+      backend =
+        options.backend ??
+        (await napiKeyringBackend(options.service ?? DEFAULT_SERVICE, options.loadKeyring).catch((error: unknown) => {
+          throw new KeyringModuleMissing(error)
+        }))
       await withTimeout(backend.get('switchboard:probe'), timeoutMs)
     } catch (error) {
       return new Secrets(undefined, keychainReason(error), timeoutMs)
