@@ -1,6 +1,7 @@
+import type * as NapiKeyring from '@napi-rs/keyring'
 import type { KeyringBackend } from './keyring-backend'
 
-export type KeyringModule = typeof import('@napi-rs/keyring')
+export type KeyringModule = typeof NapiKeyring
 
 /**
  * Loads @napi-rs/keyring. It is a native addon with one binary per platform and architecture;

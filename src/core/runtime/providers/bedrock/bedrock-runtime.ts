@@ -1,4 +1,4 @@
-import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime'
+import type * as BedrockSdk from '@aws-sdk/client-bedrock-runtime'
 import { loadBedrock } from '../../sdk/load-sdk'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../../shared/stream/events'
@@ -58,7 +58,7 @@ export const createBedrockRuntime: ProviderFactory = (credentials, context) => {
   const secrets = [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyId]
   const endpoint = credentials.baseURL?.trim() || undefined
   // One client per runtime, built on first use (the SDK loads then, not at start).
-  let shared: Promise<{ sdk: typeof import('@aws-sdk/client-bedrock-runtime'); client: BedrockRuntimeClient }> | undefined
+  let shared: Promise<{ sdk: typeof BedrockSdk; client: BedrockSdk.BedrockRuntimeClient }> | undefined
   const bedrock = () =>
     (shared ??= loadBedrock().then((sdk) => ({
       sdk,
