@@ -8,8 +8,15 @@ import tailwindcss from '@tailwindcss/vite'
 export default defineConfig({
   main: {
     build: {
+      // Everything in `dependencies` stays external (installed next to the app); `ws` is a
+      // devDependency bundled into the server, which the packaged desktop app never runs.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } }
+      rollupOptions: {
+        // One build for the three Node entries (decision 19): the Electron main process, the
+        // browser-mode server (`npm run serve`) and the `switchboard` CLI share their chunks of
+        // core, and none of them needs a TypeScript loader at run time.
+        input: { index: resolve('src/main/index.ts'), server: resolve('src/server/main.ts'), cli: resolve('src/cli/main.ts') }
+      }
     }
   },
   preload: {
