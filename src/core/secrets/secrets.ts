@@ -24,12 +24,11 @@ class KeyringModuleMissing extends Error {
   }
 }
 
+/** The keychain calls cannot be aborted, so the deadline only stops our waiting (its timer does not hold the process). */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new KeychainTimeout()), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+  const deadline = AbortSignal.timeout(ms)
+  const timeout = new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new KeychainTimeout()), { once: true }))
+  return Promise.race([promise, timeout])
 }
 
 /**
