@@ -68,6 +68,7 @@ export class Secrets {
   private memory = new MemoryBackend()
   private current: KeyringBackend
   private state: KeychainStatus
+  private readonly listeners = new Set<(name: string) => void>()
 
   private constructor(
     backend: KeyringBackend | undefined,
@@ -99,6 +100,19 @@ export class Secrets {
     return { ...this.state }
   }
 
+  /**
+   * Calls `listener(name)` after every set or delete, whoever made it: readers that cache
+   * keys (the provider service) drop theirs then. Returns the unsubscribe function.
+   */
+  onChange(listener: (name: string) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private changed(name: string): void {
+    for (const listener of this.listeners) listener(name)
+  }
+
   private account(name: string): string {
     if (!NAME.test(name)) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'A key name is 1–100 letters, digits, dots, colons, dashes or underscores.' })
     return `key:${name}`
@@ -120,15 +134,23 @@ export class Secrets {
     const account = this.account(name)
     const key = value.trim()
     if (!key) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'The key is empty. Paste the whole key and try again.' })
-    await this.use((b) => b.set(account, key))
-    return describe(name, key)
+    try {
+      await this.use((b) => b.set(account, key))
+    } finally {
+      this.changed(name)
+    }
+    return describeKey(name, key)
   }
 
   async delete(name: string): Promise<KeyInfo> {
     const account = this.account(name)
-    await this.use((b) => b.delete(account))
-    // A key typed while the keychain was away lives in memory too.
-    await this.memory.delete(account)
+    try {
+      await this.use((b) => b.delete(account))
+      // A key typed while the keychain was away lives in memory too.
+      await this.memory.delete(account)
+    } finally {
+      this.changed(name)
+    }
     return { name, hasKey: false }
   }
 
@@ -137,11 +159,11 @@ export class Secrets {
   }
 
   async last4(name: string): Promise<string | undefined> {
-    return describe(name, await this.read(name)).last4
+    return describeKey(name, await this.read(name)).last4
   }
 
   async info(name: string): Promise<KeyInfo> {
-    return describe(name, await this.read(name))
+    return describeKey(name, await this.read(name))
   }
 
   /** The key itself, for the provider runtime in the core. Never return it over the bridge. */
@@ -156,7 +178,8 @@ export class Secrets {
   }
 }
 
-function describe(name: string, key: string | undefined): KeyInfo {
+/** What the renderer may learn about a key: whether there is one and, for a long one, its last four. */
+export function describeKey(name: string, key: string | undefined): KeyInfo {
   if (key === undefined) return { name, hasKey: false }
   return key.length >= MIN_LENGTH_FOR_LAST4 ? { name, hasKey: true, last4: key.slice(-4) } : { name, hasKey: true }
 }

@@ -20,7 +20,7 @@ export function voiceFilesInitStep(context: CoreContext): InitStep {
       context.embeddings = new EmbeddingService({ runtimeFor })
       context.speech = new SpeechService({
         runtimeFor,
-        providers: () => providers.list(),
+        providers: () => providers.summaries(),
         models: (providerId) => providers.models(providerId),
         storedSettings: () => (store.settings.get()['voice'] as VoiceSettings | undefined) ?? undefined,
         dataDir: context.dataDir
