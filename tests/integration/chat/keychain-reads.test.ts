@@ -8,7 +8,8 @@ import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend, napiKeyringBackend, type KeyringBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
-import type { Result } from '../../../src/shared/bridge/protocol'
+import type { ProviderList } from '../../../src/shared/bridge/procedures/providers'
+import type { Result } from '../../../src/shared/errors/app-error'
 import { listProviderCards } from '../../../src/shared/catalogue/loader'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 
@@ -88,9 +89,9 @@ describe('keychain reads', () => {
     ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
     ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: KEY }))
     ok(await client.call('secrets.set', { name: 'groq', value: KEY }))
-    let list: Awaited<ReturnType<typeof client.call<'providers.list'>>> | undefined
-    const again = await readsDuring(async () => (list = await client.call('providers.list', {})))
-    const value = ok(list!)
+    let value: ProviderList | undefined
+    const again = await readsDuring(async () => (value = ok(await client.call('providers.list', {}))))
+    if (!value) throw new Error('no list')
     expect(value.providers.find((p) => p.id === 'groq')).toMatchObject({ hasKey: true, last4: KEY.slice(-4) })
     expect(value.providers.find((p) => p.id === 'openai')).toMatchObject({ hasKey: true, last4: KEY.slice(-4) })
     expect(value.picker.map((g) => g.provider.id)).toContain('openai')
