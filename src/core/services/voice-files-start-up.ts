@@ -1,5 +1,5 @@
+import { readAppSettings } from '../../shared/data/app-settings'
 import type { CoreContext } from '../context'
-import type { VoiceSettings } from '../../shared/bridge/procedures/speech'
 import type { InitStep } from './init-service'
 import { AttachmentService } from './attachment-service'
 import { EmbeddingService } from './embedding-service'
@@ -22,7 +22,7 @@ export function voiceFilesInitStep(context: CoreContext): InitStep {
         runtimeFor,
         providers: () => providers.summaries(),
         models: (providerId) => providers.models(providerId),
-        storedSettings: () => (store.settings.get()['voice'] as VoiceSettings | undefined) ?? undefined,
+        storedSettings: () => readAppSettings(store.settings.get()).voice,
         dataDir: context.dataDir
       })
     }
