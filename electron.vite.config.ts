@@ -8,8 +8,8 @@ import tailwindcss from '@tailwindcss/vite'
 export default defineConfig({
   main: {
     build: {
-      // Everything in `dependencies` stays external (installed next to the app); `ws` is a
-      // devDependency bundled into the server, which the packaged desktop app never runs.
+      // Everything in `dependencies` stays external (installed next to the app); devDependencies
+      // that run in main are bundled: `ws` (the server only), zod and kysely (decision 19).
       externalizeDeps: true,
       rollupOptions: {
         // One build for the three Node entries (decision 19): the Electron main process, the
