@@ -6,6 +6,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../../src/cli/main'
 import { commands } from '../../../src/cli/commands/index'
+import { parseServeArgs } from '../../../src/server/options'
 
 const root = resolve(import.meta.dirname, '../../..')
 
@@ -63,6 +64,12 @@ describe('CLI flags (node:util parseArgs, strict)', () => {
     const b = io()
     expect(await main(['models', 'openai', '--type=image', '--json'], b.io)).toBe(0)
     expect((JSON.parse(b.out()) as Array<{ type: string }>).every((m) => m.type === 'image')).toBe(true)
+  })
+
+  it('npm run serve parses its options the same way: an unknown one or a missing value is named', () => {
+    expect(parseServeArgs(['--prot', '80'], {})).toEqual({ error: expect.stringMatching(/^Unknown option --prot\./) })
+    expect(parseServeArgs(['--port'], {})).toEqual({ error: '--port needs a value.' })
+    expect(parseServeArgs(['--port=0', '--token=abcdefabcdefabcdef'], {})).toMatchObject({ port: 0, token: 'abcdefabcdefabcdef' })
   })
 
   it('the built command exits 2 on an unknown flag as a real process', async () => {
