@@ -90,5 +90,10 @@ describe('what the built app imports at run time', () => {
   it('the packaged app leaves out the entries it never runs (server and CLI)', () => {
     const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { files: string[] }
     expect(config.files).toEqual(expect.arrayContaining(['out/**', '!out/main/server.js', '!out/main/cli.js']))
+    // …which is safe only while nothing main loads imports them (shared code lives in chunks/).
+    for (const file of files(join(out, 'main'))) {
+      const { static: s, dynamic: d } = importsOf(readFileSync(file, 'utf8'))
+      expect({ file, imports: [...s, ...d].filter((spec) => /(^|\/)(server|cli)\.js$/.test(spec)) }).toEqual({ file, imports: [] })
+    }
   })
 })
