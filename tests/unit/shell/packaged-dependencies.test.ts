@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 
 // The packaged app and the npm package ship `dependencies` and nothing else of node_modules.
@@ -48,11 +48,6 @@ function loadedAtStart(entry: string): Set<string> {
   visit(entry)
   return packages
 }
-
-beforeAll(() => {
-  // `npm test` builds before the unit step; a bare `vitest run` builds here so the test never reads nothing.
-  if (!existsSync(join(out, 'main/cli.js'))) execFileSync(join(root, 'node_modules/.bin/electron-vite'), ['build'], { cwd: root, stdio: 'ignore' })
-}, 120_000)
 
 describe('what the built app imports at run time', () => {
   it('is exactly the package.json dependencies: none missing, none unused', () => {
