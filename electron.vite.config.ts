@@ -8,8 +8,15 @@ import tailwindcss from '@tailwindcss/vite'
 export default defineConfig({
   main: {
     build: {
+      // Everything in `dependencies` stays external (installed next to the app); devDependencies
+      // that run in main are bundled: `ws` (the server only), zod and kysely (decision 19).
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } }
+      rollupOptions: {
+        // One build for the three Node entries (decision 19): the Electron main process, the
+        // browser-mode server (`npm run serve`) and the `switchboard` CLI share their chunks of
+        // core, and none of them needs a TypeScript loader at run time.
+        input: { index: resolve('src/main/index.ts'), server: resolve('src/server/main.ts'), cli: resolve('src/cli/main.ts') }
+      }
     }
   },
   preload: {
@@ -27,6 +34,8 @@ export default defineConfig({
     root: resolve('src/renderer'),
     build: {
       outDir: resolve('out/renderer'),
+      // electron-vite leaves the renderer unminified; minified, the entry chunk is a third of its size.
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } }
     },
     plugins: [react(), tailwindcss()]

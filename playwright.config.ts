@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-// End-to-end tests drive the real app in browser mode (`src/server/main.ts`): the real core,
+// End-to-end tests drive the real app in browser mode (the built `out/main/server.js`; `npm test` builds first): the real core,
 // a real database in a temporary folder, and fake provider servers on 127.0.0.1.
 // Playwright's own browser cannot be downloaded here, so the system Chromium is used.
 export const E2E_TOKEN = 'e2e-token-0123456789abcdef'
@@ -14,7 +14,7 @@ const dataRoot = process.env['E2E_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'swit
 process.env['E2E_DATA_DIR'] = dataRoot
 
 const server = (port: number, extra: string, data: string) => ({
-  command: `node --import tsx src/server/main.ts --port ${port} --token ${E2E_TOKEN} ${extra}`,
+  command: `node out/main/server.js --port ${port} --token ${E2E_TOKEN} ${extra}`,
   url: `http://127.0.0.1:${port}/healthz`,
   reuseExistingServer: false,
   timeout: 60_000,

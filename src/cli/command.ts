@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
+
 /** One `switchboard <name>` command. Commands write to the given streams, never to process directly. */
 export interface CliCommand {
   name: string
@@ -14,34 +16,53 @@ export interface CliIO {
   env: NodeJS.ProcessEnv
 }
 
-/** Minimal flag parser: --name value, --name=value, boolean flags, and positionals. */
-export function parseFlags(args: string[], booleans: string[] = [], repeatable: string[] = []) {
+/** Bad usage (an unknown flag, a flag without its value): main prints it and exits 2. */
+export class UsageError extends Error {}
+
+export interface FlagSpec {
+  /** Flags that take no value (`--json`). */
+  booleans?: readonly string[]
+  /** Flags that take one value (`--base-url URL` or `--base-url=URL`). */
+  strings?: readonly string[]
+  /** Flags that take a value and may repeat (`--image a.png --image b.png`). */
+  repeatable?: readonly string[]
+}
+
+/**
+ * A command's flags through `node:util` parseArgs in strict mode: a flag the command does not
+ * declare is an error naming it (exit 2), never silently ignored, so a typo like `--temprature`
+ * cannot send a request without the setting the user asked for.
+ */
+export function parseFlags(args: string[], spec: FlagSpec = {}) {
+  const options: ParseArgsOptionsConfig = {}
+  for (const name of spec.booleans ?? []) options[name] = { type: 'boolean' }
+  for (const name of spec.strings ?? []) options[name] = { type: 'string' }
+  for (const name of spec.repeatable ?? []) options[name] = { type: 'string', multiple: true }
+  let parsed: ReturnType<typeof parseArgs>
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true })
+  } catch (error) {
+    throw new UsageError(usageMessage(error))
+  }
   const flags = new Map<string, string | true>()
   const lists = new Map<string, string[]>()
-  const positionals: string[] = []
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (arg === '--') {
-      positionals.push(...args.slice(i + 1))
-      break
-    }
-    const match = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(arg)
-    if (!match) {
-      positionals.push(arg)
-      continue
-    }
-    const name = match[1]!
-    let value: string | true
-    if (match[2] !== undefined) value = match[2]
-    else if (booleans.includes(name)) value = true
-    else {
-      const next = args[i + 1]
-      if (next === undefined) throw new Error(`--${name} needs a value`)
-      value = next
-      i++
-    }
-    if (repeatable.includes(name) && typeof value === 'string') lists.set(name, [...(lists.get(name) ?? []), value])
-    else flags.set(name, value)
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (Array.isArray(value)) lists.set(name, value.filter((v): v is string => typeof v === 'string'))
+    else if (value === true || typeof value === 'string') flags.set(name, value)
   }
-  return { flags, lists, positionals }
+  return { flags, lists, positionals: parsed.positionals }
+}
+
+/** parseArgs' messages, shortened to what the user needs: which flag, and what was wrong. */
+function usageMessage(error: unknown): string {
+  const code = (error as { code?: string }).code
+  const message = error instanceof Error ? error.message : String(error)
+  const flag = /'(-[^' ]+)/.exec(message)?.[1]
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) return `unknown flag ${flag}`
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    if (/does not take an argument/.test(message)) return `${flag} takes no value`
+    if (/ambiguous/.test(message)) return `${flag} needs a value; for one starting with a dash write ${flag}=VALUE`
+    return `${flag} needs a value`
+  }
+  return message.split('\n')[0]!
 }

@@ -1,5 +1,5 @@
 import { commands } from './commands/index'
-import type { CliIO } from './command'
+import { UsageError, type CliIO } from './command'
 import { AppErrorException } from '../shared/errors/app-error'
 import { APP_VERSION } from '../core/version'
 
@@ -27,6 +27,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(rest, io)
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`switchboard ${command.name}: ${error.message}\nUsage: ${command.usage}\n`)
+      return 2
+    }
     // Every command's catalogue errors end here: the type first, so scripts can match on it.
     if (error instanceof AppErrorException) io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
     else io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
@@ -36,6 +40,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 
 const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'))
 if (isEntry || process.env['SWITCHBOARD_CLI_ENTRY'] === '1') {
+  // `switchboard providers | head` closes the pipe early: that is the reader's choice, not a crash.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0)
+    throw error
+  })
   const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env })
   process.exitCode = code
 }

@@ -2,6 +2,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, sessi
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { MENU_CHANNEL, MENU_COMMANDS, type MenuCommand } from '../shared/bridge/desktop-port'
 import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
 import { decideWindowOpen, isAllowedNavigation, type AppOrigins } from '../shared/security/url-policy'
@@ -149,8 +150,11 @@ if (launch.action !== 'run') {
 
     const template = buildMenuTemplate(process.platform)
     const menu = Menu.buildFromTemplate(template as Parameters<typeof Menu.buildFromTemplate>[0])
-    const newChat = menu.getMenuItemById('new-chat')
-    if (newChat) newChat.click = () => mainWindow?.webContents.send('switchboard:menu', 'new-chat')
+    // Menu items whose id is a menu command send it to the window (the contract: shared/bridge/desktop-port.ts).
+    for (const command of MENU_COMMANDS) {
+      const item = menu.getMenuItemById(command)
+      if (item) item.click = () => mainWindow?.webContents.send(MENU_CHANNEL, command satisfies MenuCommand)
+    }
     Menu.setApplicationMenu(menu)
 
     createWindow()

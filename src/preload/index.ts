@@ -1,9 +1,11 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import { isMenuCommand, MENU_CHANNEL, type DesktopPort } from '../shared/bridge/desktop-port'
 import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
 
-// The preload exposes one message port to the bridge and nothing else: no ipcRenderer,
-// no Node. The typed client is built on top of it in the renderer (src/shared/bridge/client.ts).
-const port = {
+// The preload exposes one message port to the bridge and the menu commands, nothing else: no
+// ipcRenderer, no Node. Its shape is `DesktopPort` (src/shared/bridge/desktop-port.ts); the typed
+// client is built on top of it in the renderer (src/shared/bridge/client.ts).
+const port: DesktopPort = {
   send(message: ClientMessage) {
     ipcRenderer.send(IPC_CHANNEL, message)
   },
@@ -14,11 +16,14 @@ const port = {
       ipcRenderer.off(IPC_CHANNEL, handler)
     }
   },
-  onMenu(listener: (command: string) => void) {
-    const handler = (_event: IpcRendererEvent, command: string) => listener(String(command))
-    ipcRenderer.on('switchboard:menu', handler)
+  onMenu(listener) {
+    // Only the commands of the contract reach the page.
+    const handler = (_event: IpcRendererEvent, command: unknown) => {
+      if (isMenuCommand(command)) listener(command)
+    }
+    ipcRenderer.on(MENU_CHANNEL, handler)
     return () => {
-      ipcRenderer.off('switchboard:menu', handler)
+      ipcRenderer.off(MENU_CHANNEL, handler)
     }
   }
 }

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util'
 import { randomBytes } from 'node:crypto'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -23,21 +24,30 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
 }
 
+const SERVE_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  password: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'static-dir': { type: 'string' },
+  token: { type: 'string' }
+} as const
+
 /**
  * Parses `npm run serve -- [--host H] [--port P] [--password PW] [--data-dir D]`.
  * Binding beyond loopback exposes the app to the network, so it needs a password.
  * Returns an error string that names the fix instead of throwing.
  */
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions | { error: string } {
-  const values = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    const match = /^--(host|port|password|data-dir|static-dir|token)(?:=(.*))?$/.exec(arg)
-    if (!match) return { error: `Unknown option ${arg}. Options: --host H --port P --password PW --data-dir DIR` }
-    const value = match[2] ?? argv[++i]
-    if (value === undefined) return { error: `--${match[1]} needs a value.` }
-    values.set(match[1]!, value)
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof SERVE_OPTIONS; strict: true }>>
+  try {
+    parsed = parseArgs({ args: argv, options: SERVE_OPTIONS, strict: true })
+  } catch (error) {
+    const flag = /'([^' ]+)/.exec(error instanceof Error ? error.message : '')?.[1] ?? String(error)
+    const missing = (error as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+    return { error: missing ? `${flag} needs a value.` : `Unknown option ${flag}. Options: --host H --port P --password PW --data-dir DIR` }
   }
+  const values = new Map(Object.entries(parsed.values).filter((e): e is [string, string] => typeof e[1] === 'string'))
   const host = values.get('host') ?? '127.0.0.1'
   const port = Number(values.get('port') ?? env['SWITCHBOARD_PORT'] ?? 5199)
   if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `--port must be a number from 0 to 65535, not ${values.get('port')}.` }

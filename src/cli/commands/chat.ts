@@ -47,7 +47,7 @@ export const chatCommand: CliCommand = {
   summary: 'Chat with a model (streams text to stdout, reasoning to stderr)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, ['json'])
+    const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'system', 'temperature', 'top-p', 'max-tokens', 'reasoning-effort', 'idle-timeout'] })
     const target = parseTarget(positionals[0])
     if (!target) {
       io.stderr.write(`Usage: ${USAGE}\n`)

@@ -15,7 +15,7 @@ export const embedCommand: CliCommand = {
   summary: 'Create embeddings (one vector per input)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, ['json'])
+    const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'dimensions'] })
     const target = parseTarget(positionals[0])
     if (!target) {
       io.stderr.write(`Usage: ${USAGE}\n`)

@@ -42,7 +42,7 @@ export const imageCommand: CliCommand = {
   async run(args: string[], io: CliIO): Promise<number> {
     let parsed: ReturnType<typeof parseFlags>
     try {
-      parsed = parseFlags(args, [], ['image'])
+      parsed = parseFlags(args, { strings: ['base-url', 'api-key-env', 'out', 'size', 'aspect-ratio', ...NUMERIC], repeatable: ['image'] })
     } catch (error) {
       io.stderr.write(`${(error as Error).message}\nUsage: ${USAGE}\n`)
       return 2

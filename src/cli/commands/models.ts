@@ -11,7 +11,7 @@ export const modelsCommand: CliCommand = {
   summary: "List a provider's built-in models",
   usage: `switchboard models <provider> [--type ${MODEL_TYPES.join('|')}] [--remote [--base-url URL] [--api-key-env VAR]] [--json]`,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, ['json', 'remote'])
+    const { flags, positionals } = parseFlags(args, { booleans: ['json', 'remote'], strings: ['base-url', 'api-key-env', 'type'] })
     const providerId = positionals[0]
     if (!providerId) {
       io.stderr.write(`Usage: ${this.usage}\nProviders: ${CATALOGUE_PROVIDER_IDS.join(', ')}\n`)

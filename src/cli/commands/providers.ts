@@ -8,7 +8,7 @@ export const providersCommand: CliCommand = {
   summary: 'List the providers of the built-in catalogue',
   usage: 'switchboard providers [--json]',
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags } = parseFlags(args, ['json'])
+    const { flags } = parseFlags(args, { booleans: ['json'] })
     const cards = listProviderCards()
     if (flags.get('json') === true) {
       io.stdout.write(`${JSON.stringify(cards)}\n`)

@@ -10,7 +10,7 @@ export const psCommand: CliCommand = {
   summary: 'List the models Ollama has loaded in memory',
   usage: 'switchboard ps [--base-url URL] [--json]',
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags } = parseFlags(args, ['json'])
+    const { flags } = parseFlags(args, { booleans: ['json'], strings: ['base-url'] })
     const baseUrl = normaliseOllamaBaseUrl(cliOllamaUrl(flags.get('base-url'), io.env))
     const running = await new OllamaManager(() => baseUrl).running()
     if (flags.get('json') === true) {

@@ -24,7 +24,7 @@ export const pullCommand: CliCommand = {
   summary: 'Download a model into Ollama, with progress',
   usage: 'switchboard pull <model[:tag]> [--base-url URL] [--insecure] [--json]',
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, ['insecure', 'json'])
+    const { flags, positionals } = parseFlags(args, { booleans: ['insecure', 'json'], strings: ['base-url'] })
     const model = positionals[0]
     if (!model || positionals.length > 1) {
       io.stderr.write(`Usage: ${pullCommand.usage}\n`)

@@ -9,7 +9,7 @@ export const rmCommand: CliCommand = {
   summary: 'Delete a model from Ollama',
   usage: 'switchboard rm <model[:tag]>… [--base-url URL]',
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args)
+    const { flags, positionals } = parseFlags(args, { strings: ['base-url'] })
     if (positionals.length === 0) {
       io.stderr.write(`Usage: ${rmCommand.usage}\n`)
       return 2

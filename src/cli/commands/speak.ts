@@ -14,7 +14,7 @@ export const speakCommand: CliCommand = {
   summary: 'Turn text into speech (audio file)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args)
+    const { flags, positionals } = parseFlags(args, { strings: ['base-url', 'api-key-env', 'out', 'format', 'speed', 'voice'] })
     const target = parseTarget(positionals[0])
     const out = flags.get('out')
     if (!target || typeof out !== 'string') {

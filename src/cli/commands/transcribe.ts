@@ -14,7 +14,7 @@ export const transcribeCommand: CliCommand = {
   summary: 'Turn speech (an audio file) into text',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, ['json'])
+    const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'language', 'prompt'] })
     const target = parseTarget(positionals[0])
     const file = positionals[1]
     if (!target || !file) {

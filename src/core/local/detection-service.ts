@@ -119,10 +119,9 @@ export class DetectionService {
       running: false,
       checkedAt: Date.now()
     }
-    const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs)
+    const deadline = AbortSignal.timeout(this.timeoutMs)
     const get: Getter = async (path) => {
-      const response = await this.fetchImpl(`${baseUrl}${path}`, { signal: controller.signal, headers: { accept: 'application/json' } })
+      const response = await this.fetchImpl(`${baseUrl}${path}`, { signal: deadline, headers: { accept: 'application/json' } })
       const text = await response.text()
       let body: unknown
       try {
@@ -143,9 +142,7 @@ export class DetectionService {
         status.reason = `Something answers at this address, but it is not ${LOCAL_SERVER_LABELS[kind]}.`
       }
     } catch (error) {
-      Object.assign(status, describeFailure(error, controller.signal.aborted, this.timeoutMs))
-    } finally {
-      clearTimeout(timer)
+      Object.assign(status, describeFailure(error, deadline.aborted, this.timeoutMs))
     }
     status.latencyMs = Math.round(performance.now() - started)
     return status

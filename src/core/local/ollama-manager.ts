@@ -1,19 +1,10 @@
 import type { ModelResponse, ShowResponse } from 'ollama'
 import { AppErrorException } from '../../shared/errors/app-error'
 import type { InstalledModel, ModelDetails, RunningModel } from '../../shared/local/ollama-models'
-import { createOllamaClient } from '../runtime/providers/ollama/ollama-client'
+import { contextLengthOf, createOllamaClient, modelInfoNumber } from '../runtime/providers/ollama/ollama-client'
 import { toOllamaError } from '../runtime/providers/ollama/ollama-errors'
 
 const iso = (value: unknown): string => (value instanceof Date ? value.toISOString() : typeof value === 'string' ? value : '')
-
-/** /api/show's model_info holds `<architecture>.context_length` and friends. */
-function infoNumber(info: Record<string, unknown>, suffix: string): number | undefined {
-  const arch = info['general.architecture']
-  const direct = typeof arch === 'string' ? info[`${arch}.${suffix}`] : undefined
-  if (typeof direct === 'number') return direct
-  for (const [key, value] of Object.entries(info)) if (key.endsWith(`.${suffix}`) && typeof value === 'number') return value
-  return undefined
-}
 
 /** Ollama's model management: what is installed, what is loaded, details, delete. */
 export class OllamaManager {
@@ -35,11 +26,11 @@ export class OllamaManager {
   }
 
   async version(baseUrl?: string): Promise<string> {
-    return this.run(async () => (await this.client(baseUrl).version()).version)
+    return this.run(async () => (await (await this.client(baseUrl)).version()).version)
   }
 
   async list(baseUrl?: string): Promise<InstalledModel[]> {
-    const { models } = await this.run(() => this.client(baseUrl).list())
+    const { models } = await this.run(async () => (await this.client(baseUrl)).list())
     return models
       .map((m: ModelResponse) => ({
         name: m.name,
@@ -56,7 +47,7 @@ export class OllamaManager {
   }
 
   async running(baseUrl?: string): Promise<RunningModel[]> {
-    const { models } = await this.run(() => this.client(baseUrl).ps())
+    const { models } = await this.run(async () => (await this.client(baseUrl)).ps())
     return models.map((m: ModelResponse & { context_length?: number }) => ({
       name: m.name,
       sizeBytes: m.size,
@@ -69,7 +60,7 @@ export class OllamaManager {
   }
 
   async show(model: string, baseUrl?: string): Promise<ModelDetails> {
-    const res: ShowResponse = await this.run(() => this.client(baseUrl).show({ model }), model)
+    const res: ShowResponse = await this.run(async () => (await this.client(baseUrl)).show({ model }), model)
     const info = (res.model_info ?? {}) as unknown as Record<string, unknown>
     const arch = info['general.architecture']
     return {
@@ -79,8 +70,8 @@ export class OllamaManager {
       quantization: res.details?.quantization_level || undefined,
       format: res.details?.format || undefined,
       architecture: typeof arch === 'string' ? arch : undefined,
-      contextLength: infoNumber(info, 'context_length'),
-      embeddingLength: infoNumber(info, 'embedding_length'),
+      contextLength: contextLengthOf(res),
+      embeddingLength: modelInfoNumber(info, 'embedding_length'),
       capabilities: res.capabilities ?? [],
       license: res.license || undefined,
       parameters: res.parameters || undefined,
@@ -99,6 +90,6 @@ export class OllamaManager {
   }
 
   async remove(model: string, baseUrl?: string): Promise<void> {
-    await this.run(() => this.client(baseUrl).delete({ model }), model)
+    await this.run(async () => (await this.client(baseUrl)).delete({ model }), model)
   }
 }

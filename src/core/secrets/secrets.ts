@@ -1,7 +1,7 @@
 import type { KeychainStatus, KeyInfo } from '../../shared/data/key-info'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { MemoryBackend, type KeyringBackend } from './keyring-backend'
-import { napiKeyringBackend } from './napi-keyring-backend'
+import { napiKeyringBackend, type KeyringModule } from './napi-keyring-backend'
 
 export const DEFAULT_SERVICE = 'Switchboard'
 const NAME = /^[a-z0-9][a-z0-9._:-]{0,99}$/i
@@ -17,12 +17,18 @@ class KeychainTimeout extends Error {
   }
 }
 
+/** The native keychain addon did not load (a build for another platform, a missing binary). */
+class KeyringModuleMissing extends Error {
+  constructor(cause: unknown) {
+    super('keychain module did not load', { cause })
+  }
+}
+
+/** The keychain calls cannot be aborted, so the deadline only stops our waiting (its timer does not hold the process). */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new KeychainTimeout()), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+  const deadline = AbortSignal.timeout(ms)
+  const timeout = new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new KeychainTimeout()), { once: true }))
+  return Promise.race([promise, timeout])
 }
 
 /**
@@ -32,6 +38,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function keychainReason(error: unknown): string {
   const text = `${(error as { code?: unknown })?.code ?? ''} ${(error as { message?: unknown })?.message ?? ''}`
   const later = 'Until then, keys you enter are kept in memory for this session only.'
+  if (error instanceof KeyringModuleMissing)
+    return `This build of Switchboard could not load its keychain module for this system (${process.platform}-${process.arch}). Reinstall the build made for this computer. ${later}`
   if (error instanceof KeychainTimeout)
     return `The system keychain did not answer (it may be waiting to be unlocked). Unlock it and restart Switchboard. ${later}`
   if (/locked|AccessDenied|NotAuthorized|dismissed|prompt/i.test(text))
@@ -48,6 +56,8 @@ export interface OpenSecretsOptions {
   backend?: KeyringBackend
   /** How long one keychain operation may take before we stop waiting (default 5 s). */
   timeoutMs?: number
+  /** Loads @napi-rs/keyring; tests pass a failing one to stand for a build without its binary. */
+  loadKeyring?: () => Promise<KeyringModule>
 }
 
 /**
@@ -58,6 +68,7 @@ export class Secrets {
   private memory = new MemoryBackend()
   private current: KeyringBackend
   private state: KeychainStatus
+  private readonly listeners = new Set<(name: string) => void>()
 
   private constructor(
     backend: KeyringBackend | undefined,
@@ -73,7 +84,11 @@ export class Secrets {
     const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS
     let backend: KeyringBackend
     try {
-      backend = options.backend ?? napiKeyringBackend(options.service ?? DEFAULT_SERVICE)
+      backend =
+        options.backend ??
+        (await napiKeyringBackend(options.service ?? DEFAULT_SERVICE, options.loadKeyring).catch((error: unknown) => {
+          throw new KeyringModuleMissing(error)
+        }))
       await withTimeout(backend.get('switchboard:probe'), timeoutMs)
     } catch (error) {
       return new Secrets(undefined, keychainReason(error), timeoutMs)
@@ -83,6 +98,19 @@ export class Secrets {
 
   get status(): KeychainStatus {
     return { ...this.state }
+  }
+
+  /**
+   * Calls `listener(name)` after every set or delete, whoever made it: readers that cache
+   * keys (the provider service) drop theirs then. Returns the unsubscribe function.
+   */
+  onChange(listener: (name: string) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private changed(name: string): void {
+    for (const listener of this.listeners) listener(name)
   }
 
   private account(name: string): string {
@@ -106,15 +134,23 @@ export class Secrets {
     const account = this.account(name)
     const key = value.trim()
     if (!key) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'The key is empty. Paste the whole key and try again.' })
-    await this.use((b) => b.set(account, key))
-    return describe(name, key)
+    try {
+      await this.use((b) => b.set(account, key))
+    } finally {
+      this.changed(name)
+    }
+    return describeKey(name, key)
   }
 
   async delete(name: string): Promise<KeyInfo> {
     const account = this.account(name)
-    await this.use((b) => b.delete(account))
-    // A key typed while the keychain was away lives in memory too.
-    await this.memory.delete(account)
+    try {
+      await this.use((b) => b.delete(account))
+      // A key typed while the keychain was away lives in memory too.
+      await this.memory.delete(account)
+    } finally {
+      this.changed(name)
+    }
     return { name, hasKey: false }
   }
 
@@ -123,11 +159,11 @@ export class Secrets {
   }
 
   async last4(name: string): Promise<string | undefined> {
-    return describe(name, await this.read(name)).last4
+    return describeKey(name, await this.read(name)).last4
   }
 
   async info(name: string): Promise<KeyInfo> {
-    return describe(name, await this.read(name))
+    return describeKey(name, await this.read(name))
   }
 
   /** The key itself, for the provider runtime in the core. Never return it over the bridge. */
@@ -142,7 +178,8 @@ export class Secrets {
   }
 }
 
-function describe(name: string, key: string | undefined): KeyInfo {
+/** What the renderer may learn about a key: whether there is one and, for a long one, its last four. */
+export function describeKey(name: string, key: string | undefined): KeyInfo {
   if (key === undefined) return { name, hasKey: false }
   return key.length >= MIN_LENGTH_FOR_LAST4 ? { name, hasKey: true, last4: key.slice(-4) } : { name, hasKey: true }
 }

@@ -1,3 +1,4 @@
+import { readAppSettings } from '../../shared/data/app-settings'
 import type { CoreContext } from '../context'
 import type { StreamHub } from '../bridge/stream-hub'
 import type { InitStep } from './init-service'
@@ -29,8 +30,8 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           }
         },
         titleModel: () => {
-          const chosen = store.settings.get().titleModel as { providerId?: string; modelId?: string } | undefined
-          return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
+          const { titleModel } = readAppSettings(store.settings.get())
+          return titleModel ? { providerId: titleModel.providerId, modelId: titleModel.modelId } : undefined
         },
         cancelStream: (streamId) => hub().cancel(streamId),
         // The image service starts in the next step; a reply only runs once both exist.

@@ -1,4 +1,4 @@
-import type { CredentialField, PickerGroup, PickerModel, ProviderSummary } from '../../shared/bridge/procedures/providers'
+import type { CredentialField, PickerGroup, PickerModel, ProviderList, ProviderSummary } from '../../shared/bridge/procedures/providers'
 import { getProviderCard, isCatalogueProviderId, listProviderCards, loadProviderModels } from '../../shared/catalogue/loader'
 import { processModelList, type ModelListEntry } from '../../shared/catalogue/model-list'
 import type { CatalogueModel, ProviderCard } from '../../shared/catalogue/types'
@@ -13,13 +13,17 @@ import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
 import { createProviderRuntime } from '../runtime/registry'
 import type { ProviderCredentials, ProviderRuntime, RemoteModelCard } from '../runtime/types'
-import type { Secrets } from '../secrets'
+import { describeKey, type Secrets } from '../secrets'
 import type { Store } from '../store'
 import type { ModelFacts } from './chat-service'
 
 const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as readonly string[]).includes(id)
 
 type FieldSpec = Pick<CredentialField, 'name' | 'secret' | 'required'>
+interface StoredCredentials {
+  apiKey?: string
+  fields: Partial<Record<CredentialField['name'], string>>
+}
 /** Credentials beyond the API key, per provider (providers.md §5). */
 const CREDENTIAL_FIELDS: Record<string, { usesApiKey: boolean; fields: FieldSpec[] }> = {
   bedrock: {
@@ -87,12 +91,41 @@ function storedToFetched(models: readonly StoredFetchedModel[]) {
  */
 export class ProviderService {
   private detected = new Map<string, { status: LocalServerStatus; at: number }>()
+  /**
+   * Each provider's keychain entries, read once: every keychain read is an OS round trip
+   * (D-Bus, Keychain Services), and Settings and every reply would otherwise ask again for
+   * each provider and field. Dropped on any set or delete of one of its entries, by anyone.
+   */
+  private readonly stored = new Map<string, Promise<StoredCredentials>>()
 
   constructor(
     private readonly store: Store,
     private readonly secrets: Secrets,
     private readonly detection?: DetectionService
-  ) {}
+  ) {
+    secrets.onChange((name) => this.stored.delete(name.split('.')[0]!))
+  }
+
+  /** The provider's key and credential fields from the keychain (cached, see `stored`). */
+  private keychain(providerId: string): Promise<StoredCredentials> {
+    let entry = this.stored.get(providerId)
+    if (!entry) {
+      const read = async (): Promise<StoredCredentials> => {
+        const apiKey = await this.secrets.readForRuntime(providerId)
+        const fields: StoredCredentials['fields'] = {}
+        for (const field of CREDENTIAL_FIELDS[providerId]?.fields ?? []) {
+          const value = await this.secrets.readForRuntime(`${providerId}.${field.name}`)
+          if (value !== undefined) fields[field.name] = value
+        }
+        return { ...(apiKey !== undefined ? { apiKey } : {}), fields }
+      }
+      entry = read()
+      this.stored.set(providerId, entry)
+      // A failed read is not remembered: the next call asks the keychain again.
+      entry.catch(() => this.stored.get(providerId) === entry && this.stored.delete(providerId))
+    }
+    return entry
+  }
 
   private card(providerId: string): ProviderCard {
     return getProviderCard(providerId)
@@ -110,14 +143,15 @@ export class ProviderService {
   async summary(providerId: string): Promise<ProviderSummary> {
     const card = this.card(providerId)
     const settings = this.store.providers.get(providerId)
-    const key = await this.secrets.info(providerId)
+    const stored = await this.keychain(providerId)
+    const key = describeKey(providerId, stored.apiKey)
     const local = isLocal(providerId)
     const needsKey = !local && card.showApiKey !== false
     const running = local ? (await this.localStatus(providerId))?.running ?? false : undefined
     const spec = CREDENTIAL_FIELDS[providerId] ?? { usesApiKey: true, fields: [] }
     const credentialFields: CredentialField[] = []
     for (const field of spec.fields) {
-      const value = await this.secrets.readForRuntime(`${providerId}.${field.name}`)
+      const value = stored.fields[field.name]
       credentialFields.push({ ...field, set: value !== undefined, ...(!field.secret && value !== undefined ? { value } : {}) })
     }
     const hasCredentials = spec.usesApiKey ? key.hasKey : credentialFields.every((f) => !f.required || f.set)
@@ -142,8 +176,14 @@ export class ProviderService {
     }
   }
 
-  list(): Promise<ProviderSummary[]> {
+  summaries(): Promise<ProviderSummary[]> {
     return Promise.all(listProviderCards().map((card) => this.summary(card.id)))
+  }
+
+  /** Settings' list and the picker's groups in one call: the summaries are built once for both. */
+  async list(options: { all?: boolean; type?: 'chat' | 'image' } = {}): Promise<ProviderList> {
+    const providers = await this.summaries()
+    return { providers, picker: await this.picker(providers, options) }
   }
 
   /** Built-in models, then the fetched list processed per product.md §4, with the user's overrides. */
@@ -183,9 +223,8 @@ export class ProviderService {
    * Providers with their models of `type` (each with its enabled flag: the picker lists the
    * enabled ones and lets a search reach the rest); by default only the usable providers.
    */
-  async picker(options: { all?: boolean; type?: 'chat' | 'image' } = {}): Promise<PickerGroup[]> {
+  private async picker(summaries: ProviderSummary[], options: { all?: boolean; type?: 'chat' | 'image' }): Promise<PickerGroup[]> {
     const types = PICKER_TYPES[options.type ?? 'chat']
-    const summaries = await this.list()
     const groups: PickerGroup[] = []
     for (const provider of summaries) {
       // A running local server is usable with no setup; cloud providers once they have a key
@@ -201,8 +240,8 @@ export class ProviderService {
     const settings = this.store.providers.get(providerId)
     const card = isCatalogueProviderId(providerId) ? this.card(providerId) : undefined
     const credentials: ProviderCredentials = {}
-    const apiKey = await this.secrets.readForRuntime(providerId)
-    if (apiKey) credentials.apiKey = apiKey
+    const stored = await this.keychain(providerId)
+    if (stored.apiKey) credentials.apiKey = stored.apiKey
     const baseURL = settings.baseUrl ?? settings.proxyUrl ?? card?.defaultBaseURL
     if (baseURL) credentials.baseURL = baseURL
     if (isLocal(providerId) && !settings.baseUrl && this.detection) {
@@ -210,10 +249,7 @@ export class ProviderService {
       // The detection URL is the server root; the OpenAI-style local servers serve under /v1.
       credentials.baseURL = providerId === 'ollama' ? detected : `${detected.replace(/\/+$/, '')}/v1`
     }
-    for (const field of ['accessKeyId', 'secretAccessKey', 'sessionToken', 'region', 'accountId', 'apiVersion', 'project', 'location', 'serviceAccountJson'] as const) {
-      const value = await this.secrets.readForRuntime(`${providerId}.${field}`)
-      if (value) credentials[field] = value
-    }
+    for (const [field, value] of Object.entries(stored.fields)) if (value) credentials[field as CredentialField['name']] = value
     return credentials
   }
 

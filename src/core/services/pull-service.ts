@@ -157,10 +157,10 @@ export class PullService {
       job.idleFired = true
       job.controller.abort()
     })
-    const client = createOllamaClient(job.baseUrl, fetchWithSignal)
     job.rate.add(performance.now(), 0)
     const agg = job.agg
     try {
+      const client = await createOllamaClient(job.baseUrl, fetchWithSignal)
       const iterator = await client.pull({ model: job.model, insecure: job.insecure, stream: true })
       for await (const line of iterator) {
         watchdog.touch()

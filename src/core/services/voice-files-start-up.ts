@@ -1,5 +1,5 @@
+import { readAppSettings } from '../../shared/data/app-settings'
 import type { CoreContext } from '../context'
-import type { VoiceSettings } from '../../shared/bridge/procedures/speech'
 import type { InitStep } from './init-service'
 import { AttachmentService } from './attachment-service'
 import { EmbeddingService } from './embedding-service'
@@ -20,9 +20,9 @@ export function voiceFilesInitStep(context: CoreContext): InitStep {
       context.embeddings = new EmbeddingService({ runtimeFor })
       context.speech = new SpeechService({
         runtimeFor,
-        providers: () => providers.list(),
+        providers: () => providers.summaries(),
         models: (providerId) => providers.models(providerId),
-        storedSettings: () => (store.settings.get()['voice'] as VoiceSettings | undefined) ?? undefined,
+        storedSettings: () => readAppSettings(store.settings.get()).voice,
         dataDir: context.dataDir
       })
     }

@@ -1,10 +1,7 @@
 import { createBridgeClient, type BridgeClient } from '../../shared/bridge/client'
 import type { Contract } from '../../shared/bridge/contract'
+import type { DesktopPort, MenuCommand } from '../../shared/bridge/desktop-port'
 import type { ClientMessage, MessagePort, ServerMessage } from '../../shared/bridge/protocol'
-
-interface DesktopPort extends MessagePort<ServerMessage, ClientMessage> {
-  onMenu(listener: (command: string) => void): () => void
-}
 
 declare global {
   interface Window {
@@ -78,7 +75,7 @@ function webSocketPort(onState: (state: ConnectionState) => void): {
 export interface Connection {
   client: BridgeClient<Contract>
   mode: 'desktop' | 'browser'
-  onMenu(listener: (command: string) => void): () => void
+  onMenu(listener: (command: MenuCommand) => void): () => void
 }
 
 export function connect(

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { InitState } from '../../shared/app/init-state'
+import type { MenuCommand } from '../../shared/bridge/desktop-port'
 import type { AppInfo } from '../../shared/bridge/procedures/app'
 import type { AppError } from '../../shared/errors/app-error'
 import { connect, type Connection, type ConnectionState } from '../bridge/connect'
@@ -117,4 +118,4 @@ export async function startApp(): Promise<void> {
   followInit()
 }
 
-export const onMenuCommand = (listener: (command: string) => void) => connection?.onMenu(listener) ?? (() => undefined)
+export const onMenuCommand = (listener: (command: MenuCommand) => void) => connection?.onMenu(listener) ?? (() => undefined)

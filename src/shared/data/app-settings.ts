@@ -1,12 +1,64 @@
-import type { JsonValue } from './json'
+import { z } from 'zod'
+import type { VoiceSettings } from '../bridge/procedures/speech'
 
-/** App-wide preferences. Known keys are typed; features may add their own (kept as JSON). */
+/**
+ * App-wide preferences kept in the database's settings table: exactly these keys. Theme and
+ * language are not here on purpose: the renderer keeps them in localStorage
+ * (`switchboard.theme`, `switchboard.language`) because the first paint needs them before the
+ * bridge is connected, and they belong to that browser/window, not to the data folder
+ * (decision 21).
+ */
 export interface AppSettings {
-  language?: 'en' | 'zh-CN'
-  theme?: 'light' | 'dark' | 'system'
-  defaultAgentId?: string
-  defaultProviderId?: string
-  defaultModelId?: string
-  sendKey?: 'enter' | 'mod-enter'
-  [key: string]: JsonValue | undefined
+  /** Read aloud and dictation models (Settings → Voice). */
+  voice?: VoiceSettings
+  /** Scene "Summary Topic Title": the model that names new conversations; absent → the chat model. */
+  titleModel?: ModelRef
+  /**
+   * Only so the store's repository, which hands out the table's rows as they are, can build
+   * this type; read settings through `readAppSettings`, which checks each key.
+   */
+  [stored: string]: unknown
+}
+
+export interface ModelRef {
+  providerId: string
+  modelId: string
+}
+
+const id = z.string().min(1).max(300)
+const modelRef = z.object({ providerId: id, modelId: id })
+
+/** Each stored key's shape; reading and writing both go through these. */
+export const appSettingsSchemas = {
+  voice: z.object({ tts: modelRef.extend({ voice: z.string().min(1).max(200) }).optional(), stt: modelRef.optional() }),
+  titleModel: modelRef
+} satisfies { [K in keyof Required<AppSettings>]: z.ZodType<Required<AppSettings>[K]> }
+
+/** A change to the settings: a key set to `null` goes back to its default. */
+export const appSettingsPatchSchema = z.strictObject(
+  { voice: appSettingsSchemas.voice.nullable().optional(), titleModel: appSettingsSchemas.titleModel.nullable().optional() },
+  {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined
+      const secret = issue.keys.find((key) => /api[-_]?key|secret|password/i.test(key))
+      return secret
+        ? `Settings cannot hold ${JSON.stringify(secret)}: keys and passwords belong in the keychain (Settings → Providers).`
+        : `Settings has no ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; it holds ${Object.keys(appSettingsSchemas).join(', ')}.`
+    }
+  }
+)
+export type AppSettingsPatch = z.infer<typeof appSettingsPatchSchema>
+
+/**
+ * The typed settings from what the table holds. A value that does not match its key's schema
+ * (written by an older version, or by hand) is left out, so it reads as "not set" instead of
+ * reaching the app as something it is not; unknown keys are ignored.
+ */
+export function readAppSettings(stored: Readonly<Record<string, unknown>>): AppSettings {
+  const settings: AppSettings = {}
+  const voice = appSettingsSchemas.voice.safeParse(stored['voice'])
+  if (voice.success) settings.voice = voice.data
+  const titleModel = appSettingsSchemas.titleModel.safeParse(stored['titleModel'])
+  if (titleModel.success) settings.titleModel = titleModel.data
+  return settings
 }

@@ -22,7 +22,7 @@ afterAll(() => core.close())
 describe('provider credentials beyond a key', () => {
   it('Bedrock becomes available with its access key pair; secrets never come back, the region does', async () => {
     const before = await client.call('providers.list', {})
-    const bedrock = before.ok ? before.value.find((p) => p.id === 'bedrock') : undefined
+    const bedrock = before.ok ? before.value.providers.find((p) => p.id === 'bedrock') : undefined
     expect(bedrock?.usesApiKey).toBe(false)
     expect(bedrock?.available).toBe(false)
     await client.call('providers.setCredential', { providerId: 'bedrock', name: 'accessKeyId', value: 'AKIAEXAMPLEKEYID0001' })

@@ -27,7 +27,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
 
 const route = (handler: (req: RecordedRequest) => FakeReply) => server.handle(handler)
 
-// Each case starts the CLI (tsx compile included): seconds each on a shared 2-core machine.
+// Each case starts the built CLI as a real process.
 describe('switchboard CLI with native providers', { timeout: 60_000 }, () => {
   it('chat anthropic/… --base-url streams the reply to stdout', async () => {
     route(() => ({ headers: ANTHROPIC_SSE, chunks: anthropicTextReply(['Hello', ' from Claude']) }))

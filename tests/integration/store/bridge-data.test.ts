@@ -51,7 +51,7 @@ describe('data and secrets over the bridge', () => {
     expect(missing).toMatchObject({ ok: false, error: { errorType: 'NotFound', status: 404 } })
     const truncated = await client.call('data.import', { json: '{"format":"switchboard-export","vers' })
     expect(truncated).toMatchObject({ ok: false, error: { errorType: 'ImportFailed', message: expect.stringMatching(/^Import failed:/) } })
-    const secretSetting = await client.call('data.settings.set', { patch: { openaiApiKey: 'sk-x' } })
+    const secretSetting = await client.call('data.settings.set', { patch: { openaiApiKey: 'sk-x' } } as never)
     expect(secretSetting).toMatchObject({ ok: false, error: { message: expect.stringMatching(/keychain/) } })
   })
 

@@ -96,6 +96,33 @@ console.log(JSON.stringify({ status: s.status, key: await s.info('openai') }))`
     expect(result.key).toEqual({ name: 'openai', hasKey: true, last4: '3456' })
   })
 
+  it('falls back to memory when the keychain module itself does not load (a build without its native binary)', async () => {
+    const secrets = await Secrets.open({
+      service: SERVICE,
+      loadKeyring: () => Promise.reject(new Error('Cannot find native binding. npm has a bug related to optional dependencies'))
+    })
+    expect(secrets.status).toMatchObject({ backend: 'memory', persistent: false })
+    expect(secrets.status.reason).toMatch(/could not load its keychain module for this system.*in memory for this session/)
+    expect(await secrets.set('openai', KEY)).toEqual({ name: 'openai', hasKey: true, last4: KEY.slice(-4) })
+    expect(await secrets.readForRuntime('openai')).toBe(KEY)
+  })
+
+  it('a process whose keyring binary is missing starts, keeps keys in memory and says why (the native module is loaded only by Secrets.open)', () => {
+    // NAPI_RS_NATIVE_LIBRARY_PATH makes @napi-rs/keyring's own loader look for its binary at a
+    // path that does not exist: the exact "Cannot find native binding" a build for another
+    // platform meets. Importing the secrets module must not load it; opening must survive it.
+    const script = `import { Secrets } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../../src/core/secrets/index.ts')).href)}
+const s = await Secrets.open({ service: 'switchboard-test-nobinary' })
+await s.set('openai', 'sk-in-memory-only-123456')
+console.log(JSON.stringify({ status: s.status, key: await s.info('openai') }))`
+    const env = { ...process.env, NAPI_RS_NATIVE_LIBRARY_PATH: join(import.meta.dirname, 'no-such-keyring.node') }
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, encoding: 'utf8' })
+    const result = JSON.parse(out.trim().split('\n').pop()!) as { status: { persistent: boolean; reason: string }; key: object }
+    expect(result.status.persistent).toBe(false)
+    expect(result.status.reason).toMatch(/could not load its keychain module/)
+    expect(result.key).toEqual({ name: 'openai', hasKey: true, last4: '3456' })
+  })
+
   it('moves to memory when the keychain stops answering mid-session, keeps the key, and reports it', async () => {
     let up = true
     const values = new Map<string, string>()

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import type { Contract } from '../../../shared/bridge/contract'
 import type { AppInfo } from '../../../shared/bridge/procedures/app'
 import type { Implementation } from '../router'
@@ -21,7 +22,7 @@ export function appHandlers(ctx: CoreContext): AppHandlers {
     'diag.count': async function* ({ count, delayMs }, { signal }) {
       for (let n = 0; n < count; n++) {
         if (signal.aborted) break
-        if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs))
+        if (delayMs) await delay(delayMs)
         yield { n }
       }
       return { count }

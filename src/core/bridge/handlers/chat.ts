@@ -29,8 +29,7 @@ export function chatHandlers(ctx: CoreContext): ChatHandlers {
     },
     'chat.deleteMessage': ({ messageId }) => chat().deleteMessage(messageId),
 
-    'providers.list': () => providers().list(),
-    'providers.picker': (input) => providers().picker(input),
+    'providers.list': (input) => providers().list(input),
     'providers.models': ({ providerId }) => providers().models(providerId),
     'providers.setKey': ({ providerId, apiKey }) => providers().setKey(providerId, apiKey),
     'providers.removeKey': ({ providerId }) => providers().removeKey(providerId),

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
-import type { AppSettings } from '../../../shared/data/app-settings'
+import { readAppSettings } from '../../../shared/data/app-settings'
 import { AppErrorException } from '../../../shared/errors/app-error'
 import { notReady } from '../not-ready'
 import { importFile } from '../../store/import-file'
@@ -118,8 +118,8 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.usage.list': (filter) => use((s) => s.usage.list(filter)),
     'data.usage.summary': ({ group, ...filter }) => use((s) => s.usage.summary(group, filter)),
 
-    'data.settings.get': () => use((s) => s.settings.get()),
-    'data.settings.set': ({ patch }) => use((s) => s.settings.set(patch as AppSettings)),
+    'data.settings.get': () => use((s) => readAppSettings(s.settings.get())),
+    'data.settings.set': ({ patch }) => use((s) => readAppSettings(s.settings.set(patch))),
 
     'data.export': () =>
       use((s) => {

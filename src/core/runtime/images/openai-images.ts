@@ -1,4 +1,5 @@
-import { toFile, type OpenAI } from 'openai'
+import type { OpenAI } from 'openai'
+import { loadOpenAI } from '../sdk/load-sdk'
 import { imageSizesForModel } from '../../../shared/image-params/families'
 import { imageUrlToBase64 } from '../../../shared/utils/image-url-to-base64'
 import type { CallOptions, CreateImageRequest, CreateImageResult } from '../types'
@@ -46,6 +47,7 @@ export async function createOpenAIImage(ctx: OpenAIImageContext, request: Create
   type Item = { b64_json?: string | null; url?: string | null }
   let response: { data?: Item[] | null; images?: Item[] }
   if (images.length > 0) {
+    const { toFile } = await loadOpenAI()
     const files = await Promise.all(
       images.map(async (url, i) => {
         const { base64, mimeType } = await imageUrlToBase64(url, ctx.fetch, options.signal)

@@ -1,4 +1,5 @@
-import OpenAI, { toFile } from 'openai'
+import type OpenAI from 'openai'
+import { loadOpenAI } from '../sdk/load-sdk'
 import { getModelProperty } from '../../../shared/catalogue/lookup'
 import { loadProviderModels } from '../../../shared/catalogue/loader'
 import { isExcludedFromChatList } from '../../../shared/catalogue/chat-exclusion'
@@ -81,8 +82,8 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   const fail = (error: unknown, options: CallOptions): never => {
     throw new AppErrorException(mapError(error, options.signal?.aborted ?? false))
   }
-  const client = (options: CallOptions, fetchImpl?: typeof fetch, sdkRetries = 0): OpenAI =>
-    new OpenAI({
+  const client = async (options: CallOptions, fetchImpl?: typeof fetch, sdkRetries = 0): Promise<OpenAI> =>
+    new (await loadOpenAI()).default({
       apiKey: apiKey ?? NO_KEY,
       baseURL,
       // Chat: our own retry loop runs before the first byte and makes each wait visible.
@@ -108,7 +109,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
       const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
         if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(() => undefined)
-        const sdk = client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
+        const sdk = await client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
         if (useResponses) {
           const body = buildResponsesBody(request)
           if (body['stream'] === false) {
@@ -141,10 +142,10 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
     },
 
     async models(options: CallOptions = {}): Promise<ModelsResult> {
-      const sdk = client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES)
       let fetched: FetchedModel[]
       let warning: string | undefined
       try {
+        const sdk = await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES)
         if (config.listModels) {
           const result = await config.listModels({ provider: id, client: sdk, baseURL, apiKey: apiKey ?? NO_KEY, fetch: options.fetch ?? globalThis.fetch, options })
           if (Array.isArray(result)) fetched = result
@@ -170,7 +171,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   if (config.embeddings) {
     runtime.embeddings = async (request, options = {}) => {
       try {
-        const result = await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES).embeddings.create(
+        const result = await (await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES)).embeddings.create(
           { model: request.model, input: request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
           { signal: options.signal }
         )
@@ -185,7 +186,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
     runtime.textToSpeech = async (request, options = {}) => {
       try {
         const format = request.responseFormat ?? 'mp3'
-        const response = await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES).audio.speech.create(
+        const response = await (await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES)).audio.speech.create(
           { model: request.model, input: request.input, voice: request.voice as never, response_format: format, ...(request.speed ? { speed: request.speed } : {}) },
           { signal: options.signal }
         )
@@ -199,8 +200,9 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   if (config.speechToText) {
     runtime.speechToText = async (request, options = {}) => {
       try {
+        const { toFile } = await loadOpenAI()
         const file = await toFile(request.audio, request.fileName, request.mimeType ? { type: request.mimeType } : undefined)
-        const result = await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES).audio.transcriptions.create(
+        const result = await (await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES)).audio.transcriptions.create(
           { file, model: request.model, ...(request.language ? { language: request.language } : {}), ...(request.prompt ? { prompt: request.prompt } : {}) },
           { signal: options.signal }
         )
@@ -214,7 +216,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
     const createImage = config.createImage
     runtime.createImage = async (request, options = {}) => {
       try {
-        return await createImage({ provider: id, baseURL, apiKey: apiKey ?? NO_KEY, client: client(options), fetch: options.fetch ?? globalThis.fetch }, request, options)
+        return await createImage({ provider: id, baseURL, apiKey: apiKey ?? NO_KEY, client: await client(options), fetch: options.fetch ?? globalThis.fetch }, request, options)
       } catch (error) {
         // The image protocols already throw catalogue errors; only SDK errors need mapping.
         if (error instanceof AppErrorException) throw error

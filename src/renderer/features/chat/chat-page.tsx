@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useState } from 'react'
+import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
 import { messageText, type Message } from '../../../shared/data/message'
 import { useRouter } from '../../stores/router-store'
 import { providerActions, useProviders } from '../providers/providers-store'
 import { ApiKeyDialog } from './api-key-dialog'
-import { chatActions, useChat, useVisiblePath } from './chat-store'
+import { messageSetKey } from './branches'
+import { chatActions, entriesFor, useChat, useVisiblePath } from './chat-store'
 import { Composer, estimateTextTokens } from './composer'
 import { ConversationList } from './conversation-list'
 import { ErrorCard, errorAction } from './error-card'
@@ -19,9 +21,19 @@ export function ChatPage() {
   const { t } = useTranslation()
   const route = useRouter((s) => s.route)
   const conversationId = route.name === 'chat' ? route.params[0] : undefined
-  const { conversations, agents, defaultAgentId, agentId, streaming, branch, sendError } = useChat()
-  const [agentOpen, setAgentOpen] = useState(false)
+  // Each value is selected on its own (or shallowly, for this conversation's entries only): a
+  // reply streaming in another conversation changes the store 20 times a second and must
+  // re-render nothing here.
+  const conversation = useChat((s) => s.conversations.find((c) => c.id === conversationId))
+  const agent = useChat((s) => s.agents.find((a) => a.id === (conversation?.agentId ?? s.agentId ?? s.defaultAgentId)))
+  const sendError = useChat((s) => s.sendError)
   const all = useChat((s) => (conversationId ? (s.messages[conversationId] ?? EMPTY) : EMPTY))
+  // Rebuilt when the message set changes, not on every streaming commit of this conversation.
+  const shape = messageSetKey(all)
+  const ids = useMemo(() => new Set(all.map((m) => m.id)), [shape])
+  const streaming = useChat(useShallow((s) => entriesFor(s.streaming, ids)))
+  const branch = useChat(useShallow((s) => entriesFor(s.branch, ids)))
+  const [agentOpen, setAgentOpen] = useState(false)
   const picker = useProviders((s) => s.picker)
   const [keyFor, setKeyFor] = useState<{ providerId: string; retry(): void }>()
 
@@ -29,8 +41,6 @@ export function ChatPage() {
     void chatActions.open(conversationId)
   }, [conversationId])
 
-  const conversation = conversations.find((c) => c.id === conversationId)
-  const agent = agents.find((a) => a.id === (conversation?.agentId ?? agentId ?? defaultAgentId))
   const current =
     conversation?.providerId && conversation.modelId
       ? { providerId: conversation.providerId, modelId: conversation.modelId }

@@ -35,6 +35,17 @@ interface ChatState {
 
 export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {} }))
 
+/**
+ * The entries of an id-keyed record (`branch`, `streaming`) that belong to one conversation's
+ * messages, plus the root key '' of `branch`. Used with `useShallow`, a page re-renders when its
+ * own entries change, not when a reply elsewhere starts or ends.
+ */
+export function entriesFor<T>(record: Record<string, T>, ids: ReadonlySet<string>): Record<string, T> {
+  const out: Record<string, T> = {}
+  for (const key in record) if (key === '' || ids.has(key)) out[key] = record[key]!
+  return out
+}
+
 const handles = new Map<string, StreamHandle>()
 const pending = new Map<string, { conversationId: string; message: LiveMessage }>()
 let commitTimer: ReturnType<typeof setTimeout> | undefined

@@ -127,8 +127,8 @@ export const imageActions = {
   },
 
   async refreshPicker() {
-    const result = await bridge().call('providers.picker', { type: 'image' })
-    if (result.ok) useImages.setState({ picker: result.value, pickerLoaded: true })
+    const result = await bridge().call('providers.list', { type: 'image' })
+    if (result.ok) useImages.setState({ picker: result.value.picker, pickerLoaded: true })
     else useImages.setState({ pickerLoaded: true })
   },
 

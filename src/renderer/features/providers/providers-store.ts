@@ -17,17 +17,14 @@ const replace = (summary: ProviderSummary) =>
 
 export const providerActions = {
   async load() {
-    const [list, picker] = await Promise.all([bridge().call('providers.list', {}), bridge().call('providers.picker', {})])
-    useProviders.setState({
-      ...(list.ok ? { providers: list.value } : {}),
-      ...(picker.ok ? { picker: picker.value } : {}),
-      loaded: true
-    })
+    const list = await bridge().call('providers.list', {})
+    useProviders.setState({ ...(list.ok ? { providers: list.value.providers, picker: list.value.picker } : {}), loaded: true })
   },
   async refreshPicker(all = false) {
-    const picker = await bridge().call('providers.picker', all ? { all } : {})
-    if (picker.ok) useProviders.setState({ picker: picker.value })
-    return picker
+    const list = await bridge().call('providers.list', all ? { all } : {})
+    if (!list.ok) return list
+    useProviders.setState({ providers: list.value.providers, picker: list.value.picker })
+    return { ok: true as const, value: list.value.picker }
   },
   async models(providerId: string) {
     const result = await bridge().call('providers.models', { providerId })

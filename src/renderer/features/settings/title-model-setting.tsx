@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { ModelRef } from '../../../shared/data/app-settings'
 import { bridge } from '../../stores/app-store'
 import { ModelPicker } from '../chat/model-picker'
 
-type Choice = { providerId: string; modelId: string }
-
-const isChoice = (value: unknown): value is Choice =>
-  typeof value === 'object' && value !== null && typeof (value as Choice).providerId === 'string' && typeof (value as Choice).modelId === 'string'
+type Choice = ModelRef
 
 /** Scene "Summary Topic Title": which (small, cheap) model names new conversations. */
 export function TitleModelSetting() {
@@ -15,7 +13,7 @@ export function TitleModelSetting() {
   useEffect(() => {
     void bridge()
       .call('data.settings.get', {})
-      .then((r) => r.ok && isChoice(r.value['titleModel']) && setChoice(r.value['titleModel']))
+      .then((r) => r.ok && setChoice(r.value.titleModel))
   }, [])
   const save = async (next: Choice | null) => {
     const r = await bridge().call('data.settings.set', { patch: { titleModel: next } })

@@ -23,7 +23,7 @@ export function VoiceSettings() {
   }, [usable])
   const save = async (next: Settings) => {
     setSettings(next)
-    await bridge().call('data.settings.set', { patch: { voice: JSON.parse(JSON.stringify(next)) as never } })
+    await bridge().call('data.settings.set', { patch: { voice: next } })
   }
   const tts = options.filter((o) => o.type === 'tts')
   const stt = options.filter((o) => o.type === 'stt')

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { call, stream } from '../define'
 import type { Agent } from '../../data/agent'
-import type { AppSettings } from '../../data/app-settings'
+import { appSettingsPatchSchema, type AppSettings } from '../../data/app-settings'
 import type { Conversation, Topic } from '../../data/conversation'
-import { contentPartSchema, idSchema, jsonSchema, modelParametersSchema, type ImportReport } from '../../data/export-file'
+import { contentPartSchema, idSchema, modelParametersSchema, type ImportReport } from '../../data/export-file'
 import type { FileRecord } from '../../data/file-record'
 import type { ImageGeneration } from '../../data/image-generation'
 import type { Message, MessagePage } from '../../data/message'
@@ -141,8 +141,8 @@ export const dataProcedures = {
   ),
 
   'data.settings.get': call<AppSettings>()(empty),
-  /** Merges the patch; `null` removes a key. Keys named like secrets are refused. */
-  'data.settings.set': call<AppSettings>()(z.object({ patch: z.record(text(200), jsonSchema) }).strict()),
+  /** Merges the patch; `null` puts a key back to its default. Only the keys of AppSettings, in their shapes. */
+  'data.settings.set': call<AppSettings>()(z.object({ patch: appSettingsPatchSchema }).strict()),
 
   /** The export file as text (the shell or page saves it); never contains keys. */
   /** `damaged`: rows left out because they could not be read (ids only), so the rest is still rescued. */

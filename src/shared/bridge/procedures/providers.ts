@@ -59,12 +59,20 @@ export interface PickerGroup {
   models: PickerModel[]
 }
 
+/** Settings' provider list and the model picker's groups, from one call (one pass over the keychain). */
+export interface ProviderList {
+  providers: ProviderSummary[]
+  picker: PickerGroup[]
+}
+
 const providerId = z.string().min(1).max(100).regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a provider id such as openai or ollama')
 
 export const providerProcedures = {
-  'providers.list': call<ProviderSummary[]>()(z.object({}).strict()),
-  /** Providers with their models (enabled flag on each); by default only the available providers. */
-  'providers.picker': call<PickerGroup[]>()(z.object({ all: z.boolean().optional(), type: z.enum(['chat', 'image']).optional() }).strict()),
+  /**
+   * Every provider (Settings) and the picker's groups: providers with their models of `type`
+   * (enabled flag on each); the picker holds only the available providers unless `all`.
+   */
+  'providers.list': call<ProviderList>()(z.object({ all: z.boolean().optional(), type: z.enum(['chat', 'image']).optional() }).strict()),
   'providers.models': call<PickerModel[]>()(z.object({ providerId }).strict()),
   /** Stores a key in the OS keychain (write-only). */
   'providers.setKey': call<ProviderSummary>()(z.object({ providerId, apiKey: z.string().trim().min(1, 'the key is empty').max(10_000) }).strict()),

@@ -1,4 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
+import { loadAnthropic } from '../../sdk/load-sdk'
 import { loadProviderModels } from '../../../../shared/catalogue/loader'
 import { getModelProperty } from '../../../../shared/catalogue/lookup'
 import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
@@ -25,10 +26,10 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
     const provider = context.providerId
     const apiKey = requireApiKey(credentials, provider)
     const baseURL = credentials.baseURL?.trim() || ANTHROPIC_DEFAULT_BASE_URL
-    const client = (options?: CallOptions) =>
+    const client = async (options?: CallOptions) =>
       // The documented `x-api-key` header rather than the SDK's default Bearer scheme:
       // Anthropic-compatible proxies behind a custom base URL expect it.
-      new Anthropic({
+      new (await loadAnthropic()).default({
         apiKey: null,
         authToken: null,
         baseURL,
@@ -52,7 +53,7 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
             // "The model's max" (providers.md §7): the catalogue first, the built-in table after.
             const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(() => undefined)) ?? undefined
             const body = { ...buildAnthropicPayload(request, maxOutput ? { ...settings, maxOutput } : settings), stream: true }
-            const stream = await client(options).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
+            const stream = await (await client(options)).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
             return stream as unknown as AsyncIterable<AnthropicStreamChunk>
           }
         })
@@ -61,7 +62,7 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
       async models(options?: CallOptions): Promise<ModelsResult> {
         const fetched: FetchedModel[] = []
         try {
-          for await (const m of client(options).models.list({ limit: 1000 }, { signal: options?.signal })) {
+          for await (const m of (await client(options)).models.list({ limit: 1000 }, { signal: options?.signal })) {
             const maxOutput = claudeMaxOutput(m.id)
             fetched.push({ id: m.id, displayName: m.display_name, type: 'chat', created: m.created_at, ...(maxOutput ? { maxOutput } : {}) })
           }

@@ -1,4 +1,4 @@
-import { AzureOpenAI } from 'openai'
+import { loadOpenAI } from '../../sdk/load-sdk'
 import { AppErrorException, type AppError } from '../../../../shared/errors/app-error'
 import { requireKeyAndBaseURL } from '../../credentials'
 import { mapProviderError, readErrorFacts } from '../../errors/map-provider-error'
@@ -21,8 +21,8 @@ export const createAzureRuntime: ProviderFactory = (credentials, context) => {
   const provider = context.providerId
   const { apiKey, baseURL } = requireKeyAndBaseURL(credentials, provider)
   const apiVersion = credentials.apiVersion?.trim() || AZURE_DEFAULT_API_VERSION
-  const client = (options?: CallOptions, fetchImpl?: typeof fetch) =>
-    new AzureOpenAI({
+  const client = async (options?: CallOptions, fetchImpl?: typeof fetch) =>
+    new (await loadOpenAI()).AzureOpenAI({
       apiKey,
       endpoint: baseURL,
       apiVersion,
@@ -67,7 +67,7 @@ export const createAzureRuntime: ProviderFactory = (credentials, context) => {
     async embeddings(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult> {
       const deployment = await azureDeploymentName(request.model, provider)
       try {
-        const result = await client(options).embeddings.create(
+        const result = await (await client(options)).embeddings.create(
           { model: deployment, input: request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
           { signal: options?.signal }
         )
@@ -82,7 +82,7 @@ export const createAzureRuntime: ProviderFactory = (credentials, context) => {
     async createImage(request, options) {
       const deployment = await azureDeploymentName(request.model, provider)
       try {
-        return await createOpenAIImage({ provider, client: client(options), fetch: options?.fetch ?? globalThis.fetch }, { ...request, model: deployment }, options)
+        return await createOpenAIImage({ provider, client: await client(options), fetch: options?.fetch ?? globalThis.fetch }, { ...request, model: deployment }, options)
       } catch (error) {
         if (error instanceof AppErrorException) throw error
         throw new AppErrorException(mapError(deployment)(error, options?.signal?.aborted ?? false))

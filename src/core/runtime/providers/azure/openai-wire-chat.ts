@@ -11,7 +11,7 @@ export interface OpenAIWireChat {
   provider: string
   options?: CallOptions
   /** The SDK client for this call, built on the given fetch (which watches for `[DONE]`). */
-  client(fetchImpl: typeof fetch): OpenAI
+  client(fetchImpl: typeof fetch): Promise<OpenAI>
   /** Shapes the body lazily: catalogue lookups happen inside the stream, never throwing out of chat(). */
   body(): Promise<ChatBody>
   mapError(error: unknown, aborted: boolean): AppError
@@ -35,7 +35,7 @@ export function openAIWireChat(args: OpenAIWireChat): AsyncIterable<StreamEvent>
       async open(signal, activity) {
         watch.onBytes = activity
         const body = await args.body()
-        const sdk = args.client(endMarkerFetch(args.options?.fetch ?? globalThis.fetch, watch))
+        const sdk = await args.client(endMarkerFetch(args.options?.fetch ?? globalThis.fetch, watch))
         return (await sdk.chat.completions.create({ ...body, stream: true } as never, { signal })) as unknown as AsyncIterable<OpenAIChatChunk>
       }
     })

@@ -1,4 +1,4 @@
-import OpenAI from 'openai'
+import { loadOpenAI } from '../../sdk/load-sdk'
 import { requireKeyAndBaseURL } from '../../credentials'
 import { mapProviderError } from '../../errors/map-provider-error'
 import { applyOpenAIReasoningRules, baseChatBody } from '../../openai-compatible/payload-rules'
@@ -17,8 +17,8 @@ export const createAzureAIRuntime: ProviderFactory = (credentials, context) => {
   const { apiKey, baseURL } = requireKeyAndBaseURL(credentials, provider)
   const endpoint = baseURL.replace(/\/+$/, '')
   const apiVersion = credentials.apiVersion?.trim() || AZURE_AI_DEFAULT_API_VERSION
-  const client = (options: CallOptions | undefined, fetchImpl: typeof fetch) =>
-    new OpenAI({
+  const client = async (options: CallOptions | undefined, fetchImpl: typeof fetch) =>
+    new (await loadOpenAI()).default({
       apiKey,
       baseURL: endpoint,
       maxRetries: 0,

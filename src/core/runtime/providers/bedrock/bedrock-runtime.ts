@@ -1,4 +1,5 @@
-import { BedrockRuntimeClient, InvokeModelCommand, InvokeModelWithResponseStreamCommand } from '@aws-sdk/client-bedrock-runtime'
+import type * as BedrockSdk from '@aws-sdk/client-bedrock-runtime'
+import { loadBedrock } from '../../sdk/load-sdk'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../../shared/stream/events'
 import { requireBedrockCredentials } from '../../credentials'
@@ -56,17 +57,23 @@ export const createBedrockRuntime: ProviderFactory = (credentials, context) => {
   const region = credentials.region?.trim() || BEDROCK_DEFAULT_REGION
   const secrets = [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyId]
   const endpoint = credentials.baseURL?.trim() || undefined
-  const client = new BedrockRuntimeClient({
-    region,
-    // runChatStream owns retries (before the first chunk, visibly).
-    maxAttempts: 1,
-    ...(endpoint ? { endpoint } : {}),
-    credentials: {
-      accessKeyId: credentials.accessKeyId!.trim(),
-      secretAccessKey: credentials.secretAccessKey!.trim(),
-      ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {})
-    }
-  })
+  // One client per runtime, built on first use (the SDK loads then, not at start).
+  let shared: Promise<{ sdk: typeof BedrockSdk; client: BedrockSdk.BedrockRuntimeClient }> | undefined
+  const bedrock = () =>
+    (shared ??= loadBedrock().then((sdk) => ({
+      sdk,
+      client: new sdk.BedrockRuntimeClient({
+        region,
+        // runChatStream owns retries (before the first chunk, visibly).
+        maxAttempts: 1,
+        ...(endpoint ? { endpoint } : {}),
+        credentials: {
+          accessKeyId: credentials.accessKeyId!.trim(),
+          secretAccessKey: credentials.secretAccessKey!.trim(),
+          ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {})
+        }
+      })
+    })))
   const mapError = (error: unknown, aborted = false) => mapBedrockError(error, { provider, secrets, aborted })
 
   return {
@@ -89,8 +96,9 @@ export const createBedrockRuntime: ProviderFactory = (credentials, context) => {
         mapError,
         async open(signal) {
           const body = family === 'claude' ? buildBedrockClaudeBody(request) : buildBedrockLlamaBody(request)
+          const { sdk, client } = await bedrock()
           const response = await client.send(
-            new InvokeModelWithResponseStreamCommand({ modelId: request.model, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),
+            new sdk.InvokeModelWithResponseStreamCommand({ modelId: request.model, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),
             { abortSignal: signal }
           )
           if (!response.body) throw Object.assign(new Error('Bedrock returned no stream body'), { name: 'ProviderBizError' })
@@ -103,11 +111,12 @@ export const createBedrockRuntime: ProviderFactory = (credentials, context) => {
     async embeddings(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult> {
       const inputs = Array.isArray(request.input) ? request.input : [request.input]
       try {
+        const { sdk, client } = await bedrock()
         let promptTokens = 0
         const embeddings: number[][] = []
         for (const inputText of inputs) {
           const response = await client.send(
-            new InvokeModelCommand({
+            new sdk.InvokeModelCommand({
               modelId: request.model,
               contentType: 'application/json',
               accept: 'application/json',

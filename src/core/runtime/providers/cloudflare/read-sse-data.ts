@@ -1,31 +1,30 @@
+import { createParser } from 'eventsource-parser'
+
 /**
- * The `data:` payloads of a text/event-stream body, one string per event. Every received
- * byte counts as activity (keep-alive comments included) for the idle watchdog; `[DONE]`
- * is yielded like any payload so the transformer can see the end marker.
+ * The `data:` payloads of a text/event-stream body, one string per event, parsed by
+ * eventsource-parser (the WHATWG rules: CR, LF and CRLF line ends, multi-line data, comments).
+ * Every received byte counts as activity (keep-alive comments included) for the idle watchdog;
+ * `[DONE]` is yielded like any payload so the transformer can see the end marker. An event the
+ * server did not close with a blank line before ending the body is still delivered.
  */
 export async function* readSseData(body: ReadableStream<Uint8Array>, activity: () => void = () => {}): AsyncGenerator<string> {
   const decoder = new TextDecoder()
-  let buffer = ''
-  const eventsIn = function* (final: boolean): Generator<string> {
-    const parts = buffer.split(/\r?\n\r?\n/)
-    buffer = final ? '' : (parts.pop() ?? '')
-    for (const part of parts) {
-      const data = part
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''))
-        .join('\n')
-      if (data) yield data
+  let ready: string[] = []
+  const parser = createParser({
+    onEvent: (event) => {
+      if (event.data) ready.push(event.data)
     }
+  })
+  const drain = function* (): Generator<string> {
+    const batch = ready
+    ready = []
+    yield* batch
   }
   for await (const bytes of body as unknown as AsyncIterable<Uint8Array>) {
     activity()
-    buffer += decoder.decode(bytes, { stream: true })
-    yield* eventsIn(false)
+    parser.feed(decoder.decode(bytes, { stream: true }))
+    yield* drain()
   }
-  buffer += decoder.decode()
-  if (buffer.trim()) {
-    buffer += '\n\n'
-    yield* eventsIn(true)
-  }
+  parser.feed(`${decoder.decode()}\n\n`)
+  yield* drain()
 }

@@ -1,4 +1,5 @@
-import { GoogleGenAI } from '@google/genai'
+import type { GoogleGenAI } from '@google/genai'
+import { loadGoogleGenAI } from '../../sdk/load-sdk'
 import { loadProviderModels } from '../../../../shared/catalogue/loader'
 import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
 import { AppErrorException, type AppError } from '../../../../shared/errors/app-error'
@@ -29,7 +30,7 @@ export interface GoogleClientSource {
   /** Secrets to keep out of errors. */
   secrets: Array<string | undefined>
   baseURL?: string
-  client(options?: CallOptions): GoogleGenAI
+  client(options?: CallOptions): Promise<GoogleGenAI>
   /** Provider-specific errors first (Vertex: credentials rejected while signing or exchanging the token). */
   refineError?(error: unknown): AppError | undefined
   /** Replaces the SDK's generateImages where the SDK does not offer it (Gemini API). */
@@ -67,7 +68,7 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
         async open(signal) {
           const { systemInstruction, contents } = await toGoogleContents(request.messages, loadImageWith(options?.fetch ?? fetch))
           const config = { ...buildGoogleConfig(request, systemInstruction), abortSignal: signal }
-          const stream = await source.client(options).models.generateContentStream({ model: request.model, contents, config } as Parameters<GoogleGenAI['models']['generateContentStream']>[0])
+          const stream = await (await source.client(options)).models.generateContentStream({ model: request.model, contents, config } as Parameters<GoogleGenAI['models']['generateContentStream']>[0])
           return stream as unknown as AsyncIterable<GoogleStreamChunk>
         }
       })
@@ -76,7 +77,7 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
     async models(options?: CallOptions): Promise<ModelsResult> {
       const fetched: FetchedModel[] = []
       try {
-        const pager = await source.client(options).models.list({ config: { pageSize: 1000, ...(options?.signal ? { abortSignal: options.signal } : {}) } })
+        const pager = await (await source.client(options)).models.list({ config: { pageSize: 1000, ...(options?.signal ? { abortSignal: options.signal } : {}) } })
         for await (const m of pager) {
           const id = (m.name ?? '').replace(/^models\//, '')
           if (!id) continue
@@ -99,7 +100,7 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
     async embeddings(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult> {
       try {
         const inputs = Array.isArray(request.input) ? request.input : [request.input]
-        const result = await source.client(options).models.embedContent({
+        const result = await (await source.client(options)).models.embedContent({
           model: request.model,
           contents: inputs,
           config: { ...(request.dimensions ? { outputDimensionality: request.dimensions } : {}), ...(options?.signal ? { abortSignal: options.signal } : {}) }
@@ -114,7 +115,7 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
     async createImage(request: CreateImageRequest, options?: CallOptions): Promise<CreateImageResult> {
       try {
         if (source.generateImage) return await source.generateImage(request, options)
-        const result = await source.client(options).models.generateImages({
+        const result = await (await source.client(options)).models.generateImages({
           model: request.model,
           prompt: request.params.prompt,
           config: {
@@ -145,7 +146,7 @@ export const createGoogleRuntime: ProviderFactory = (credentials, context) => {
     secrets: [apiKey],
     baseURL: baseURL ?? GOOGLE_DEFAULT_BASE_URL,
     // v1beta: thinking, grounding and the model list of providers.md §7 live there.
-    client: (options) => new GoogleGenAI({ apiKey, httpOptions: { ...httpOptions(baseURL, options), apiVersion: 'v1beta' } }),
+    client: async (options) => new (await loadGoogleGenAI()).GoogleGenAI({ apiKey, httpOptions: { ...httpOptions(baseURL, options), apiVersion: 'v1beta' } }),
     generateImage: (request, options) => predictImagen({ apiKey, baseURL: baseURL ?? GOOGLE_DEFAULT_BASE_URL, request, options })
   })
 }

@@ -1,4 +1,4 @@
-import OpenAI from 'openai'
+import { loadOpenAI } from '../../sdk/load-sdk'
 import { AppErrorException, type AppError } from '../../../../shared/errors/app-error'
 import { processModelList } from '../../../../shared/catalogue/model-list'
 import { loadProviderModels } from '../../../../shared/catalogue/loader'
@@ -34,8 +34,8 @@ export const createHuggingFaceRuntime: ProviderFactory = (credentials, context) 
   const provider = context.providerId
   const apiKey = requireApiKey(credentials, provider)
   const baseURL = (credentials.baseURL?.trim() || HUGGINGFACE_DEFAULT_BASE_URL).replace(/\/+$/, '')
-  const client = (options: CallOptions | undefined, fetchImpl?: typeof fetch) =>
-    new OpenAI({
+  const client = async (options: CallOptions | undefined, fetchImpl?: typeof fetch) =>
+    new (await loadOpenAI()).default({
       apiKey,
       baseURL,
       maxRetries: 0,
@@ -69,7 +69,7 @@ export const createHuggingFaceRuntime: ProviderFactory = (credentials, context) 
 
     async models(options?: CallOptions): Promise<ModelsResult> {
       try {
-        const page = await client(options).models.list({ signal: options?.signal })
+        const page = await (await client(options)).models.list({ signal: options?.signal })
         const builtin = await loadProviderModels(provider).catch(() => [])
         return { models: processModelList(page.data.map((m) => ({ id: m.id, created: m.created })), { builtin }) }
       } catch (error) {

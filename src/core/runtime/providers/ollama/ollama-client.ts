@@ -1,4 +1,5 @@
-import { Ollama } from 'ollama'
+import type { Ollama, ShowResponse } from 'ollama'
+import { loadOllama } from '../../sdk/load-sdk'
 import { DEFAULT_LOCAL_ENDPOINTS } from '../../../../shared/local/local-servers'
 import { invalidOllamaArgs } from './ollama-errors'
 
@@ -31,8 +32,30 @@ export function maskUrl(value: string): string {
   return value.replace(/\/\/[^/@\s]+@/, '//***@')
 }
 
-/** One SDK client per call site; cheap (no connection is opened until a request). */
-export function createOllamaClient(baseUrl: string | undefined, fetchImpl?: typeof fetch): Ollama {
+/**
+ * The one way to an Ollama server, for the chat runtime, the model manager and pulls alike.
+ * One SDK client per call site; cheap (no connection is opened until a request). The base URL
+ * is checked before the SDK loads, so a bad one fails the same way whether or not it has.
+ */
+export async function createOllamaClient(baseUrl: string | undefined, fetchImpl?: typeof fetch): Promise<Ollama> {
   const host = normaliseOllamaBaseUrl(baseUrl)
+  const { Ollama } = await loadOllama()
   return new Ollama({ host, ...(fetchImpl ? { fetch: fetchImpl } : {}) })
+}
+
+/**
+ * A number from /api/show's model_info: `<architecture>.<suffix>` (e.g. `llama.context_length`),
+ * else any key ending in `.<suffix>` (some GGUF conversions name the architecture differently).
+ */
+export function modelInfoNumber(info: Record<string, unknown>, suffix: string): number | undefined {
+  const arch = info['general.architecture']
+  const direct = typeof arch === 'string' ? info[`${arch}.${suffix}`] : undefined
+  if (typeof direct === 'number') return direct
+  for (const [key, value] of Object.entries(info)) if (key.endsWith(`.${suffix}`) && typeof value === 'number') return value
+  return undefined
+}
+
+/** The model's context window from an /api/show answer, when the server tells it. */
+export function contextLengthOf(show: Pick<ShowResponse, 'model_info'>): number | undefined {
+  return modelInfoNumber((show.model_info ?? {}) as unknown as Record<string, unknown>, 'context_length')
 }

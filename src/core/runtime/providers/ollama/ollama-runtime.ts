@@ -15,7 +15,7 @@ import type {
   PullProgress
 } from '../../types'
 import { toOllamaMessages, toOllamaTools } from './build-ollama-messages'
-import { createOllamaClient, normaliseOllamaBaseUrl } from './ollama-client'
+import { contextLengthOf, createOllamaClient, normaliseOllamaBaseUrl } from './ollama-client'
 import { ollamaChunkTransformer, type OllamaChatChunk } from './ollama-chunk-transformer'
 import { toOllamaError } from './ollama-errors'
 import { chooseNumCtx } from './ollama-num-ctx'
@@ -58,7 +58,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
     /** Context windows from /api/show, once per model. */
     const windows = new Map<string, Promise<number | undefined>>()
 
-    const client = (options?: CallOptions, signal?: AbortSignal): Ollama => {
+    const client = (options?: CallOptions, signal?: AbortSignal): Promise<Ollama> => {
       const base = options?.fetch ?? fetch
       const extra: Record<string, string> = { ...options?.headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }
       const signals = [signal, options?.signal].filter((s): s is AbortSignal => s !== undefined)
@@ -76,13 +76,8 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
       let known = windows.get(model)
       if (!known) {
         known = client(options)
-          .show({ model })
-          .then((res) => {
-            const info = (res.model_info ?? {}) as unknown as Record<string, unknown>
-            const arch = info['general.architecture']
-            const value = typeof arch === 'string' ? info[`${arch}.context_length`] : undefined
-            return typeof value === 'number' ? value : undefined
-          })
+          .then((sdk) => sdk.show({ model }))
+          .then(contextLengthOf)
           .catch(() => {
             windows.delete(model) // a missing model is reported by the chat call itself
             return undefined
@@ -123,7 +118,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
             const tools = toOllamaTools(request.tools)
             if (tools) body.tools = tools
             if (request.thinking) body.think = request.thinking.type === 'enabled'
-            const stream = await client(options, signal).chat(body)
+            const stream = await (await client(options, signal)).chat(body)
             return endQuietly(stream as AsyncIterable<OllamaChatChunk>)
           }
         })
@@ -131,7 +126,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
 
       async models(options?: CallOptions): Promise<ModelsResult> {
         try {
-          const { models } = await client(options).list()
+          const { models } = await (await client(options)).list()
           // The same list processing as every provider (product.md §4): matched against the
           // built-in list case-insensitively, abilities as booleans, `enabled` from the catalogue.
           // Which installed models the picker offers is the provider service's choice, not ours.
@@ -152,7 +147,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
         const inputs = Array.isArray(request.input) ? request.input : [request.input]
         const embeddings: number[][] = []
         try {
-          const sdk = client(options)
+          const sdk = await client(options)
           for (const prompt of inputs) embeddings.push((await sdk.embeddings({ model: request.model, prompt })).embedding)
         } catch (error) {
           return fail(error, request.model)
@@ -163,7 +158,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
       /** Raw pull progress (providers.md §4); the app's pulls go through the PullService. */
       async *pullModel(request: PullModelRequest, options?: CallOptions): AsyncGenerator<PullProgress> {
         try {
-          const stream = await client(options).pull({ model: request.model, insecure: request.insecure, stream: true })
+          const stream = await (await client(options)).pull({ model: request.model, insecure: request.insecure, stream: true })
           for await (const line of stream) {
             const event = toRawPullEvent(line, request.model)
             if (event) yield event as PullProgress

@@ -1,4 +1,5 @@
-import { GoogleGenAI } from '@google/genai'
+import type { GoogleGenAI } from '@google/genai'
+import { loadGoogleGenAI } from '../../sdk/load-sdk'
 import type { CallOptions, ProviderFactory } from '../../types'
 import { createGeminiWireRuntime, googleHttpOptions } from '../google/google-runtime'
 import { readVertexCredentials, vertexCredentialError } from './vertex-credentials'
@@ -11,9 +12,9 @@ export const createVertexRuntime: ProviderFactory = (credentials, context) => {
   const { account, project, location } = readVertexCredentials(credentials, provider)
   const baseURL = credentials.baseURL?.trim() || undefined
   // One client (and so one cached access token) unless a call brings its own fetch or headers.
-  let shared: GoogleGenAI | undefined
-  const makeClient = (options?: CallOptions) =>
-    new GoogleGenAI({
+  let shared: Promise<GoogleGenAI> | undefined
+  const makeClient = async (options?: CallOptions): Promise<GoogleGenAI> =>
+    new (await loadGoogleGenAI()).GoogleGenAI({
       vertexai: true,
       project,
       location,

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import 'highlight.js/styles/github-dark.css'
 
 const MermaidBlock = lazy(() => import('./mermaid-block'))
 

@@ -1,10 +1,8 @@
-import { memo, useMemo, useRef, type ComponentProps } from 'react'
+import { memo, useEffect, useMemo, useRef, useSyncExternalStore, type ComponentProps } from 'react'
 import ReactMarkdown, { type Components } from 'react-markdown'
-import rehypeHighlight from 'rehype-highlight'
-import rehypeKatex from 'rehype-katex'
 import remarkGfm from 'remark-gfm'
 import remarkMath from 'remark-math'
-import 'katex/dist/katex.min.css'
+import type * as RichPlugins from './rich-plugins'
 import { splitBlocksIncremental, type Block } from './split-blocks'
 import { CodeBlock } from './code-block'
 
@@ -12,10 +10,36 @@ import { CodeBlock } from './code-block'
 // javascript:/vbscript: URLs; KaTeX runs with trust off (no \href, \includegraphics…);
 // mermaid renders in strict mode (mermaid-block.tsx); links open outside the app.
 const remarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: true }]] as ComponentProps<typeof ReactMarkdown>['remarkPlugins']
-const rehypePlugins = [
-  [rehypeKatex, { trust: false, strict: 'ignore', throwOnError: false, maxExpand: 200, maxSize: 50 }],
-  [rehypeHighlight, { detect: false, ignoreMissing: true }]
-] as ComponentProps<typeof ReactMarkdown>['rehypePlugins']
+const rehypePluginsOf = ({ rehypeKatex, rehypeHighlight }: typeof RichPlugins) =>
+  [
+    [rehypeKatex, { trust: false, strict: 'ignore', throwOnError: false, maxExpand: 200, maxSize: 50 }],
+    [rehypeHighlight, { detect: false, ignoreMissing: true }]
+  ] as ComponentProps<typeof ReactMarkdown>['rehypePlugins']
+
+// KaTeX and the highlighter load on first use (./rich-plugins): until then a block renders
+// without them, and every block re-renders once when they arrive.
+let rehypePlugins: ComponentProps<typeof ReactMarkdown>['rehypePlugins']
+let richLoad: Promise<void> | undefined
+const richListeners = new Set<() => void>()
+const NEEDS_RICH = /\$|\\[([]|```|~~~/
+function useRehypePlugins(source: string) {
+  const plugins = useSyncExternalStore(
+    (listener) => (richListeners.add(listener), () => richListeners.delete(listener)),
+    () => rehypePlugins
+  )
+  useEffect(() => {
+    if (plugins || !NEEDS_RICH.test(source)) return
+    richLoad ??= import('./rich-plugins').then(
+      (rich) => {
+        rehypePlugins = rehypePluginsOf(rich)
+        for (const listener of richListeners) listener()
+      },
+      // Not loaded (a dropped connection in browser mode): plain blocks now, another try on the next one.
+      () => void (richLoad = undefined)
+    )
+  }, [plugins, source])
+  return plugins
+}
 
 const components: Components = {
   a: ({ href, children }) => (
@@ -42,6 +66,7 @@ const components: Components = {
 
 /** One block, parsed once: memo compares the source text, so finished blocks never re-render. */
 const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
+  const rehypePlugins = useRehypePlugins(source)
   return (
     <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
       {source}
