@@ -25,6 +25,9 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
+    // Relative asset URLs: browser mode serves the app under an unguessable path (the token
+    // cookie is scoped to it), so nothing may be fetched from the server root.
+    base: './',
     build: {
       outDir: resolve('out/renderer'),
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } }

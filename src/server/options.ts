@@ -1,12 +1,21 @@
-import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
 export interface ServeOptions {
   host: string
   port: number
-  token: string
+  /** Given with --token or SWITCHBOARD_TOKEN; otherwise the stored token of the data folder is used. */
+  token?: string
+  /** --new-token: replace the stored token (every address printed before stops working). */
+  rotateToken: boolean
   password?: string
+  /** Where the password came from; `--password` on the command line is visible in `ps`. */
+  passwordSource?: 'argument' | 'environment' | 'file'
+  /** Ask for the password on standard input (--password-prompt, or a terminal with --host and no password). */
+  promptPassword: boolean
+  /** Extra Host names the server may be reached under (a reverse proxy's name, a LAN DNS name). */
+  allowedHosts: string[]
   dataDir: string
   staticDir: string
 }
@@ -14,6 +23,8 @@ export interface ServeOptions {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1'])
 
 export const isLoopbackHost = (host: string) => LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host)
+
+export const MIN_PASSWORD_LENGTH = 8
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
@@ -23,38 +34,74 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = 
   return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
 }
 
+const USAGE =
+  'Options: --host H --port P --data-dir DIR --allowed-host NAME --new-token --token T ' +
+  '--password-file FILE --password-prompt --password PW (or SWITCHBOARD_ACCESS_PASSWORD)'
+const VALUED = /^--(host|port|password|password-file|data-dir|static-dir|token|allowed-host)(?:=(.*))?$/
+const FLAGS = new Set(['--new-token', '--password-prompt'])
+
 /**
- * Parses `npm run serve -- [--host H] [--port P] [--password PW] [--data-dir D]`.
+ * Parses `npm run serve -- [--host H] [--port P] [--password-file F | --password-prompt] ...`.
  * Binding beyond loopback exposes the app to the network, so it needs a password.
  * Returns an error string that names the fix instead of throwing.
  */
-export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions | { error: string } {
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, stdinIsTTY = false): ServeOptions | { error: string } {
   const values = new Map<string, string>()
+  const allowedHosts: string[] = []
+  const flags = new Set<string>()
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    const match = /^--(host|port|password|data-dir|static-dir|token)(?:=(.*))?$/.exec(arg)
-    if (!match) return { error: `Unknown option ${arg}. Options: --host H --port P --password PW --data-dir DIR` }
+    if (FLAGS.has(arg)) {
+      flags.add(arg)
+      continue
+    }
+    const match = VALUED.exec(arg)
+    if (!match) return { error: `Unknown option ${arg}. ${USAGE}` }
     const value = match[2] ?? argv[++i]
     if (value === undefined) return { error: `--${match[1]} needs a value.` }
-    values.set(match[1]!, value)
+    if (match[1] === 'allowed-host') allowedHosts.push(...value.split(',').map((h) => h.trim()).filter(Boolean))
+    else values.set(match[1]!, value)
   }
   const host = values.get('host') ?? '127.0.0.1'
   const port = Number(values.get('port') ?? env['SWITCHBOARD_PORT'] ?? 5199)
   if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `--port must be a number from 0 to 65535, not ${values.get('port')}.` }
-  const password = values.get('password') ?? env['SWITCHBOARD_ACCESS_PASSWORD'] ?? undefined
-  if (!isLoopbackHost(host) && !password) {
+
+  let password: string | undefined
+  let passwordSource: ServeOptions['passwordSource']
+  const file = values.get('password-file')
+  if (file !== undefined) {
+    try {
+      // One line; a trailing newline from `echo pw > file` is not part of the password.
+      password = readFileSync(file, 'utf8').replace(/\r?\n$/, '')
+      passwordSource = 'file'
+    } catch (e) {
+      return { error: `Cannot read the password file ${file}: ${(e as Error).message}` }
+    }
+  } else if (values.has('password')) {
+    password = values.get('password')
+    passwordSource = 'argument'
+  } else if (env['SWITCHBOARD_ACCESS_PASSWORD']) {
+    password = env['SWITCHBOARD_ACCESS_PASSWORD']
+    passwordSource = 'environment'
+  }
+  const promptPassword = password === undefined && (flags.has('--password-prompt') || (!isLoopbackHost(host) && stdinIsTTY))
+  if (!isLoopbackHost(host) && password === undefined && !promptPassword) {
     return {
-      error: `Binding to ${host} makes Switchboard reachable from other devices; set an access password with --password (or SWITCHBOARD_ACCESS_PASSWORD).`
+      error: `Binding to ${host} makes Switchboard reachable from other devices; set an access password with --password-file FILE, --password-prompt or SWITCHBOARD_ACCESS_PASSWORD.`
     }
   }
-  if (password !== undefined && password.length < 8) return { error: 'The access password must have at least 8 characters.' }
-  const token = values.get('token') ?? env['SWITCHBOARD_TOKEN'] ?? randomBytes(24).toString('base64url')
-  if (token.length < 16) return { error: 'The token must have at least 16 characters.' }
+  if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) return { error: `The access password must have at least ${MIN_PASSWORD_LENGTH} characters.` }
+  const token = values.get('token') ?? env['SWITCHBOARD_TOKEN']
+  if (token !== undefined && token.length < 16) return { error: 'The token must have at least 16 characters.' }
   return {
     host,
     port,
     token,
+    rotateToken: flags.has('--new-token'),
     password,
+    passwordSource,
+    promptPassword,
+    allowedHosts,
     dataDir: values.get('data-dir') ?? defaultDataDir(env),
     staticDir: values.get('static-dir') ?? join(import.meta.dirname, '../../out/renderer')
   }

@@ -5,6 +5,7 @@ import { TitleModelSetting } from './title-model-setting'
 import { VoiceSettings } from '../voice/voice-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
+import { SignOutButton } from '../../components/sign-out-button'
 
 const THEMES: ThemePreference[] = ['light', 'dark', 'system']
 
@@ -62,6 +63,7 @@ export function SettingsPage() {
               {info.name} · {t('settings.version', { version: info.version })} · {t(`settings.mode.${info.mode}`)}
             </p>
           )}
+          {info?.passwordRequired && <SignOutButton />}
         </section>
       </div>
     </Page>

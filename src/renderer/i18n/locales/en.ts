@@ -362,6 +362,15 @@ export const en = {
       unreachable: 'Not reachable.'
     },
     pulledMissing: '{{model}} is ready: send your message again.'
+  },
+  security: {
+    tooManyAttempts: 'Too many wrong passwords. Try again in {{seconds}} s.',
+    signOut: 'Sign out',
+    messageRenderFailed: 'This message could not be formatted, so it is shown as plain text.',
+    linkCheckTitle: 'Check where this link goes',
+    linkCheckBody: 'The link text contains invisible or direction-changing characters, so it may not read the way it leads. It opens:',
+    linkOpen: 'Open link',
+    linkCancel: 'Cancel'
   }
 }
 
