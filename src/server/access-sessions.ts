@@ -27,11 +27,12 @@ export class AccessSessions {
     private readonly lifetimes: SessionLifetimes = DEFAULT_SESSION_LIFETIMES
   ) {}
 
-  /** A new key bound to `browser` (the browser cookie), or to nothing (then it cannot be resumed). */
+  /** A new key bound to `browser` (the browser cookie), or to nothing (then only its own socket uses it). */
   create(browser: string | undefined): string {
     const key = randomBytes(24).toString('base64url')
     const now = this.now()
-    if (browser) this.sessions.set(key, { browser, created: now, lastUsed: now })
+    if (this.sessions.size > 10_000) for (const [old, session] of this.sessions) this.alive(old, session)
+    this.sessions.set(key, { browser: browser ?? '', created: now, lastUsed: now })
     return key
   }
 
@@ -56,6 +57,7 @@ export class AccessSessions {
 
   /** Sign-out: revokes every key of this browser. */
   revokeBrowser(browser: string): void {
+    if (!browser) return
     for (const [key, session] of this.sessions) if (session.browser === browser) this.sessions.delete(key)
   }
 

@@ -91,7 +91,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     }
   }
   if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) return { error: `The access password must have at least ${MIN_PASSWORD_LENGTH} characters.` }
-  const token = values.get('token') ?? env['SWITCHBOARD_TOKEN']
+  const token = values.get('token') ?? (env['SWITCHBOARD_TOKEN'] || undefined)
   if (token !== undefined && token.length < 16) return { error: 'The token must have at least 16 characters.' }
   return {
     host,

@@ -16,8 +16,8 @@ export function promptPassword(question: string, input: NodeJS.ReadStream = proc
     }
     rl.once('line', (line) => {
       if (tty) output.write('\n')
+      resolve(line) // before close(), whose 'close' event would reject first
       rl.close()
-      resolve(line)
     })
     rl.once('close', () => reject(new Error('No password was entered.')))
   })
