@@ -4,13 +4,14 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
-import { decideWindowOpen, isAllowedNavigation, type AppOrigins } from '../shared/security/url-policy'
+import { type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
 import { APP_ORIGIN, APP_SCHEME, resolveAppRequest } from './policy/app-protocol'
 import { buildMenuTemplate } from './policy/menu'
 import { decidePermission, isTrustedSenderUrl } from './policy/permissions'
 import { secureWebPreferences } from './policy/web-preferences'
+import { guardWebContents, type GuardedContents } from './policy/web-contents-guard'
 import { fitToDisplays, MIN_SIZE, parseWindowState, type WindowState } from './policy/window-state'
 
 // The Electron shell only: lifecycle, windows, security policy and the IPC transport.
@@ -80,18 +81,7 @@ if (!app.requestSingleInstanceLock()) {
   })
 
   app.on('web-contents-created', (_event, contents) => {
-    contents.setWindowOpenHandler(({ url }) => {
-      const decision = decideWindowOpen(url)
-      if (decision.openExternally) void shell.openExternal(url)
-      return { action: decision.action }
-    })
-    contents.on('will-navigate', (event, url) => {
-      if (!isAllowedNavigation(url, origins)) event.preventDefault()
-    })
-    contents.on('will-redirect', (event, url) => {
-      if (!isAllowedNavigation(url, origins)) event.preventDefault()
-    })
-    contents.on('will-attach-webview', (event) => event.preventDefault())
+    guardWebContents(contents as unknown as GuardedContents, origins, (url) => void shell.openExternal(url))
     contents.on('destroyed', () => {
       sessions.get(contents.id)?.close()
       sessions.delete(contents.id)
