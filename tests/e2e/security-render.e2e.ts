@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { createServer, type Server } from 'node:http'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { XSS_CORPUS } from '../fixtures/xss-corpus'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, snap } from './helpers'
 
 // Issue 20: model output that tries to run script, fetch, disguise or crash, streamed through
 // the real app from a fake OpenAI server.
