@@ -11,7 +11,7 @@
  * identity (and are never parsed again), so each update parses at most one segment.
  */
 export const MAX_NESTING = 32
-export const SEGMENT_CHARS = 2_000
+export const SEGMENT_CHARS = 1_000
 
 // Container markers at the start of a line: block quotes, list bullets and numbers, indentation.
 const PREFIX = /^(?:[ \t]|>|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))*/
@@ -22,10 +22,16 @@ export function lineDepth(line: string): number {
   if (prefix.length === 0) return 0
   let depth = 0
   let spaces = 0
+  let afterMarker = false
   for (const c of prefix) {
-    if (c === ' ') spaces++
-    else if (c === '\t') spaces += 4
-    else if (c === '>' || c === '-' || c === '*' || c === '+' || c === '.' || c === ')') depth++ // digits count once, by their '.' or ')'
+    if (c === ' ' || c === '\t') {
+      // The one space after a marker belongs to it; more is indentation.
+      if (afterMarker) afterMarker = false
+      else spaces += c === '\t' ? 4 : 1
+    } else if (c === '>' || c === '-' || c === '*' || c === '+' || c === '.' || c === ')') {
+      depth++ // digits count once, by their '.' or ')'
+      afterMarker = true
+    }
   }
   return depth + Math.floor(spaces / 2)
 }

@@ -44,10 +44,13 @@ const components: Components = {
   img: ({ src, alt }) => (typeof src === 'string' && /^(data:image\/|blob:)/.test(src) ? <img src={src} alt={alt ?? ''} className="max-w-full rounded" /> : <span>{alt}</span>)
 }
 
+// A segment cut from the middle of a paragraph continues it: its own paragraph is unwrapped.
+const inlineComponents: Components = { ...components, p: ({ children }) => <>{children}</> }
+
 /** One piece of markdown, parsed once: memo compares the source text. */
-const MarkdownBlock = memo(function MarkdownBlock({ source }: { source: string }) {
+const MarkdownBlock = memo(function MarkdownBlock({ source, inline = false }: { source: string; inline?: boolean }) {
   return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components} urlTransform={urlTransform}>
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={inline ? inlineComponents : components} urlTransform={urlTransform}>
       {source}
     </ReactMarkdown>
   )
@@ -65,6 +68,9 @@ const PlainBlock = memo(function PlainBlock({ text }: { text: string }) {
 /** While streaming, a segment longer than this (one that had no safe place to cut) is shown as text until the reply ends. */
 const MAX_LIVE_PARSE = 16_000
 
+/** Longer paragraphs are shown as blocks of segments even when finished (see BoundedBlock). */
+const MAX_INLINE_PARAGRAPH = 50_000
+
 /** A top-level block, bounded in depth and cut into segments when long (bounded-blocks.ts). */
 const BoundedBlock = memo(function BoundedBlock({ source, live }: { source: string; live: boolean }) {
   const cache = useRef<Segments>(undefined)
@@ -74,12 +80,28 @@ const BoundedBlock = memo(function BoundedBlock({ source, live }: { source: stri
   if (!segments) return <PlainBlock text={source} />
   const { starts } = segments
   if (starts.length === 1) return live && source.length > MAX_LIVE_PARSE ? <PlainBlock text={source} /> : <MarkdownBlock source={source} />
+  // Segments cut inside a line belong to one paragraph, drawn inline in one <p> once the reply
+  // is finished. While it streams they are blocks: appending to one inline paragraph makes the
+  // browser lay out the whole paragraph again on every update. A paragraph too long to lay
+  // out in one go within a frame's budget stays in blocks.
+  const runs: number[][] = []
+  starts.forEach((start, i) => (i > 0 && source.charCodeAt(start - 1) !== 10 ? runs[runs.length - 1]!.push(i) : runs.push([i])))
+  const piece = (i: number, inline: boolean) => {
+    const text = source.slice(starts[i], starts[i + 1])
+    if (live && i === starts.length - 1 && text.length > MAX_LIVE_PARSE) return <PlainBlock key={starts[i]} text={text} />
+    // Markdown trims the space a cut fell after; put it back between the pieces.
+    const space = inline && i > 0 && /\s/.test(source[starts[i]! - 1]!) ? ' ' : null
+    if (!inline) return <MarkdownBlock key={starts[i]} source={text} />
+    return (
+      <span key={starts[i]} style={{ display: live || source.length > MAX_INLINE_PARAGRAPH ? 'block' : 'inline' }}>
+        {space}
+        <MarkdownBlock source={text} inline />
+      </span>
+    )
+  }
   return (
     <>
-      {starts.map((start, i) => {
-        const piece = source.slice(start, starts[i + 1])
-        return live && i === starts.length - 1 && piece.length > MAX_LIVE_PARSE ? <PlainBlock key={start} text={piece} /> : <MarkdownBlock key={start} source={piece} />
-      })}
+      {runs.map((run) => (run.length === 1 ? piece(run[0]!, false) : <p key={starts[run[0]!]}>{run.map((i) => piece(i, true))}</p>))}
     </>
   )
 })
