@@ -55,6 +55,13 @@ export class AccessSessions {
     return true
   }
 
+  /** Does this browser hold a live session (for HTTP requests, which carry the cookie but no key)? */
+  browserSignedIn(browser: string | undefined): boolean {
+    if (!browser) return false
+    for (const [key, session] of this.sessions) if (session.browser === browser && this.alive(key, session)) return true
+    return false
+  }
+
   /** Sign-out: revokes every key of this browser. */
   revokeBrowser(browser: string): void {
     if (!browser) return

@@ -32,7 +32,16 @@ export interface BrowserServerOptions {
   /** Every password attempt is answered after this delay, right or wrong. */
   answerDelayMs?: number
   log?: (line: string) => void
+  /**
+   * Further HTTP endpoints (data import/export…), asked after the Host and token checks and
+   * before the static files. `path` is relative to the app path; `signedIn` says whether the
+   * request comes from a browser that is past the token or has a live password session.
+   * A route returns true when it answered.
+   */
+  routes?: readonly BrowserRoute[]
 }
+
+export type BrowserRoute = (req: IncomingMessage, res: ServerResponse, context: { path: string; signedIn: boolean }) => boolean
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -175,6 +184,10 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
     }
     const relative = url.pathname.slice(appPath.length - 1)
     if (passwordMode && relative === '/sign-out') return signOut(req, res)
+    if (options.routes?.length) {
+      const signedIn = !passwordMode || sessions.browserSignedIn(readCookie(req, BROWSER_COOKIE))
+      for (const route of options.routes) if (route(req, res, { path: relative, signedIn })) return
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end()
       return

@@ -191,3 +191,27 @@ describe('browser mode with an access password', () => {
     expect((await rawGet(port, '/sign-out', { cookie: cookieB, Origin: 'https://evil.example' }, 'POST')).status).toBe(405)
   })
 })
+
+describe('further HTTP endpoints', () => {
+  it('are asked only after the Host check and learn whether the browser is signed in', async () => {
+    const seen: { path: string; signedIn: boolean }[] = []
+    const route = (_req: unknown, res: import('node:http').ServerResponse, context: { path: string; signedIn: boolean }) => {
+      if (context.path !== '/export') return false
+      seen.push(context)
+      res.writeHead(context.signedIn ? 200 : 401).end()
+      return true
+    }
+    const { base, port } = await start(PASSWORD, { answerDelayMs: 1, routes: [route] })
+    const cookie = await browserCookie(base)
+    expect((await rawGet(port, '/export', { Host: 'evil.example' })).status).toBe(421)
+    expect((await rawGet(port, '/export', { cookie })).status).toBe(401)
+    const ws = await openSocket(`${base.replace('http', 'ws')}/bridge`, { cookie })
+    await request(ws, { t: 'auth', id: 1, password: PASSWORD })
+    expect((await rawGet(port, '/export', { cookie })).status).toBe(200)
+    expect(seen).toEqual([
+      { path: '/export', signedIn: false },
+      { path: '/export', signedIn: true }
+    ])
+    ws.close()
+  })
+})
