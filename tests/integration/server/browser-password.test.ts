@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import type { ServerResponse } from 'node:http'
 import { AttemptLimiter, DEFAULT_ATTEMPT_LIMITS } from '../../../src/server/attempt-limiter'
 import { PRE_AUTH_BYTES } from '../../../src/server/server'
 import type { ServerMessage } from '../../../src/shared/bridge/protocol'
@@ -195,7 +196,7 @@ describe('browser mode with an access password', () => {
 describe('further HTTP endpoints', () => {
   it('are asked only after the Host check and learn whether the browser is signed in', async () => {
     const seen: { path: string; signedIn: boolean }[] = []
-    const route = (_req: unknown, res: import('node:http').ServerResponse, context: { path: string; signedIn: boolean }) => {
+    const route = (_req: unknown, res: ServerResponse, context: { path: string; signedIn: boolean }) => {
       if (context.path !== '/export') return false
       seen.push(context)
       res.writeHead(context.signedIn ? 200 : 401).end()
