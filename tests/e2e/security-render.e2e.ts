@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:http'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { XSS_CORPUS } from '../fixtures/xss-corpus'
 import { configureProvider, snap } from './helpers'
+import Database from 'better-sqlite3'
+import { join } from 'node:path'
 
 // Issue 20: model output that tries to run script, fetch, disguise or crash, streamed through
 // the real app from a fake OpenAI server.
@@ -20,6 +22,8 @@ function replyFor(last: string): string[] | { citations: string[] } {
   if (last === 'corpus') return XSS_CORPUS.map((c) => `${c.markdown.replaceAll('CANARY', canaryUrl)}\n\n`)
   if (last === 'deep quote') return [DEEP_QUOTE]
   if (last === 'deep list') return [DEEP_LIST]
+  if (last === 'deep emphasis') return [`${'*'.repeat(6000)}emphasis end${'*'.repeat(6000)}`]
+  if (last.startsWith('boundary')) return [`reply to ${last}`]
   if (last === 'citations') return { citations: ['data:text/html,<script>parent.__xss=1</script>', 'file:///etc/passwd', 'javascript:parent.__xss=2', 'https://good.example/source'] }
   if (last === 'bidi link') return [`Check [${BIDI_TEXT}](https://evil.example/payload) and [apple.com](https://\u0430pple.com/) and [plain](https://example.com/plain).`]
   return ['ok']
@@ -129,10 +133,12 @@ test('3,000 nested quotes and a 500-level list neither crash the page nor the co
   await expect(quote).toContainText('deep quote end')
   const list = await ask(page, 'deep list')
   await expect(list).toContainText('level 499')
+  const emphasis = await ask(page, 'deep emphasis')
+  await expect(emphasis).toContainText('emphasis end')
   const url = page.url()
   await page.reload()
   await page.goto(url)
-  await expect(page.getByTestId('message-assistant')).toHaveCount(2, { timeout: 20_000 })
+  await expect(page.getByTestId('message-assistant')).toHaveCount(3, { timeout: 20_000 })
   await expect(page.getByTestId('message-assistant').first()).toContainText('deep quote end')
   await expect(page.getByRole('navigation')).toBeVisible()
   expect(errors.filter((e) => /call stack/i.test(e))).toEqual([])
@@ -155,4 +161,32 @@ test('a link whose text hides bidi characters, or whose host is an IDN, shows it
   expect(pages).toHaveLength(0)
   // An ordinary link is an ordinary link.
   await expect(reply.getByRole('link', { name: 'plain' })).not.toHaveAttribute('data-link-check', 'true')
+})
+
+test('a message that cannot be drawn shows as raw text with a notice, and the conversation stays', async ({ page }) => {
+  await newChat(page)
+  await ask(page, 'boundary one')
+  await ask(page, 'boundary two')
+  // Damage the stored second reply the way a bad import or an old bug could: a part the view
+  // cannot draw. (The server keeps running; SQLite allows this second writer.)
+  const db = new Database(join(process.env['E2E_DATA_DIR']!, 'main', 'switchboard.db'))
+  try {
+    db.pragma('busy_timeout = 5000')
+    const damage = db.prepare("UPDATE messages SET content = ? WHERE text = 'reply to boundary two' AND status = 'complete'")
+    const content = JSON.stringify([{ type: 'text', text: 'reply to boundary two' }, { type: 'image_url', imageUrl: null }])
+    // The core writes the finished reply just after the page shows it.
+    await expect.poll(() => damage.run(content).changes, { timeout: 10_000 }).toBe(1)
+  } finally {
+    db.close()
+  }
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  await page.reload()
+  const failed = page.getByTestId('message-render-failed')
+  await expect(failed).toHaveCount(1, { timeout: 20_000 })
+  await expect(failed).toContainText('could not be formatted')
+  await expect(failed).toContainText('reply to boundary two')
+  await expect(page.getByTestId('message-assistant').filter({ hasText: 'reply to boundary one' })).toHaveCount(1)
+  await expect(page.getByTestId('composer-input')).toBeVisible()
+  await snap(page, 'security-message-boundary')
 })
