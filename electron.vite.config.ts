@@ -32,6 +32,9 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
+    // Relative asset URLs: browser mode serves the app under an unguessable path (the token
+    // cookie is scoped to it), so nothing may be fetched from the server root.
+    base: './',
     build: {
       outDir: resolve('out/renderer'),
       // electron-vite leaves the renderer unminified; minified, the entry chunk is a third of its size.

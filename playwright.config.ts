@@ -13,12 +13,18 @@ const LOCKED_PORT = PORT + 1
 const dataRoot = process.env['E2E_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'switchboard-e2e-'))
 process.env['E2E_DATA_DIR'] = dataRoot
 
+<<<<<<< HEAD
 const server = (port: number, extra: string, data: string) => ({
   command: `node out/main/server.js --port ${port} --token ${E2E_TOKEN} ${extra}`,
+=======
+const server = (port: number, extraEnv: Record<string, string>, data: string) => ({
+  command: `node --import tsx src/server/main.ts --port ${port} --token ${E2E_TOKEN}`,
+>>>>>>> issue-20
   url: `http://127.0.0.1:${port}/healthz`,
   reuseExistingServer: false,
   timeout: 60_000,
-  env: { SWITCHBOARD_DATA_DIR: join(dataRoot, data), E2E: '1' },
+  // The access password comes from the environment, as the README recommends (not `ps`-visible).
+  env: { SWITCHBOARD_DATA_DIR: join(dataRoot, data), E2E: '1', ...extraEnv },
   stdout: 'pipe' as const,
   stderr: 'pipe' as const
 })
@@ -52,5 +58,5 @@ export default defineConfig({
       ]
     }
   },
-  webServer: [server(PORT, '', 'main'), server(LOCKED_PORT, `--password "${E2E_PASSWORD}"`, 'locked')]
+  webServer: [server(PORT, {}, 'main'), server(LOCKED_PORT, { SWITCHBOARD_ACCESS_PASSWORD: E2E_PASSWORD }, 'locked')]
 })

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { MENU_CHANNEL, MENU_COMMANDS, type MenuCommand } from '../shared/bridge/desktop-port'
 import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
-import { decideWindowOpen, isAllowedNavigation, type AppOrigins } from '../shared/security/url-policy'
+import { type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
 import { acquireDataLock, type DataLock } from '../core/store/data-lock'
@@ -15,6 +15,7 @@ import { APP_ORIGIN, APP_SCHEME, resolveAppRequest } from './policy/app-protocol
 import { buildMenuTemplate } from './policy/menu'
 import { decidePermission, isTrustedSenderUrl } from './policy/permissions'
 import { secureWebPreferences } from './policy/web-preferences'
+import { guardWebContents, type GuardedContents } from './policy/web-contents-guard'
 import { fitToDisplays, MIN_SIZE, parseWindowState, type WindowState } from './policy/window-state'
 
 // The Electron shell only: lifecycle, windows, security policy and the IPC transport.
@@ -95,18 +96,7 @@ if (launch.action !== 'run') {
   })
 
   app.on('web-contents-created', (_event, contents) => {
-    contents.setWindowOpenHandler(({ url }) => {
-      const decision = decideWindowOpen(url)
-      if (decision.openExternally) void shell.openExternal(url)
-      return { action: decision.action }
-    })
-    contents.on('will-navigate', (event, url) => {
-      if (!isAllowedNavigation(url, origins)) event.preventDefault()
-    })
-    contents.on('will-redirect', (event, url) => {
-      if (!isAllowedNavigation(url, origins)) event.preventDefault()
-    })
-    contents.on('will-attach-webview', (event) => event.preventDefault())
+    guardWebContents(contents as unknown as GuardedContents, origins, (url) => void shell.openExternal(url))
     contents.on('destroyed', () => {
       sessions.get(contents.id)?.close()
       sessions.delete(contents.id)

@@ -1,6 +1,7 @@
 import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Core } from '../core'
+import type { BrowserRoute } from './server'
 import { newTransfer, transferPath } from '../core/store/transfers'
 import { PRIVATE_FILE_MODE } from '../core/files/private-files'
 
@@ -13,49 +14,48 @@ const json = (res: ServerResponse, status: number, body: object) => {
 
 /**
  * Browser mode's way to move import and export files: plain HTTP, streamed to and from disk,
- * instead of one WebSocket frame (which broke at 64 MB). Behind the same checks as the socket:
- * the loopback token (cookie) and, with an access password, a session key the page got from
- * `auth` (header `X-Switchboard-Session`); a page from another site is refused by Origin.
+ * instead of one WebSocket frame (which broke at 64 MB). A route of the browser server, so it
+ * is asked only after the Host and token checks; `signedIn` is the server's word that this
+ * browser is past the token or holds a live password session (bound to its cookie). A page
+ * from another site is refused by Origin as well.
  *
- *   POST /data/upload              body: the file → { transferId } for data.importFile
- *   GET  /data/download/<id>?name= → the file data.exportFile wrote for this browser
- *
- * Returns false when the request is not for these routes.
+ *   POST <app path>data/upload              body: the file → { transferId } for data.importFile
+ *   GET  <app path>data/download/<id>?name= → the file data.exportFile wrote for this browser
  */
-export function handleDataTransfer(req: IncomingMessage, res: ServerResponse, url: URL, core: Core, tokenOk: boolean): boolean {
-  if (!url.pathname.startsWith('/data/')) return false
-  const access = core.context.access
-  const origin = req.headers.origin
-  const sameOrigin = !origin || origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`
-  const session = req.headers['x-switchboard-session']
-  const allowed = sameOrigin && (access?.password ? typeof session === 'string' && access.sessionKeys.has(session) : tokenOk)
-  if (!allowed) {
-    json(res, access?.password ? 401 : 403, { error: 'Not allowed: sign in first.' })
-    return true
-  }
-  if (req.method === 'POST' && url.pathname === '/data/upload') {
-    upload(req, res, core.context.dataDir)
-    return true
-  }
-  const download = /^\/data\/download\/([A-Za-z0-9_-]{8,64})$/.exec(url.pathname)
-  if ((req.method === 'GET' || req.method === 'HEAD') && download) {
-    const path = transferPath(core.context.dataDir, download[1]!)
-    let size: number
-    try {
-      size = statSync(path!).size
-    } catch {
-      json(res, 404, { error: 'This export is no longer available; export again.' })
+export const dataTransferRoute =
+  (core: Core): BrowserRoute =>
+  (req, res, { path, signedIn }) => {
+    if (!path.startsWith('/data/')) return false
+    const origin = req.headers.origin
+    const sameOrigin = !origin || origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`
+    if (!sameOrigin || !signedIn) {
+      json(res, core.context.access?.password ? 401 : 403, { error: 'Not allowed: sign in first.' })
       return true
     }
-    const name = (url.searchParams.get('name') ?? 'switchboard-export.json').replace(/[^\w.-]/g, '_').slice(0, 100)
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(size), 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' })
-    if (req.method === 'HEAD') res.end()
-    else createReadStream(path!).pipe(res)
+    if (req.method === 'POST' && path === '/data/upload') {
+      upload(req, res, core.context.dataDir)
+      return true
+    }
+    const download = /^\/data\/download\/([A-Za-z0-9_-]{8,64})$/.exec(path)
+    if ((req.method === 'GET' || req.method === 'HEAD') && download) {
+      const file = transferPath(core.context.dataDir, download[1]!)
+      let size: number
+      try {
+        size = statSync(file!).size
+      } catch {
+        json(res, 404, { error: 'This export is no longer available; export again.' })
+        return true
+      }
+      const requested = new URL(req.url ?? '/', 'http://localhost').searchParams.get('name')
+      const name = (requested ?? 'switchboard-export.json').replace(/[^\w.-]/g, '_').slice(0, 100)
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(size), 'Content-Disposition': `attachment; filename="${name}"`, 'Cache-Control': 'no-store' })
+      if (req.method === 'HEAD') res.end()
+      else createReadStream(file!).pipe(res)
+      return true
+    }
+    json(res, 404, { error: 'No such data route.' })
     return true
   }
-  json(res, 404, { error: 'No such data route.' })
-  return true
-}
 
 function upload(req: IncomingMessage, res: ServerResponse, dataDir: string): void {
   const declared = Number(req.headers['content-length'] ?? 0)

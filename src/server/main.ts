@@ -1,11 +1,13 @@
 import { createCore } from '../core'
-import { parseServeArgs } from './options'
-import { startBrowserServer } from './server'
 import { lockDataFolderOrExit } from './data-folder-lock'
+import { MIN_PASSWORD_LENGTH, parseServeArgs } from './options'
+import { promptPassword } from './password-prompt'
+import { startBrowserServer } from './server'
+import { loadOrCreateToken } from './token-store'
 
 // `npm run serve`: Switchboard in a browser. The core runs here in Node; the page talks to it
 // over a WebSocket on the same origin.
-const options = parseServeArgs(process.argv.slice(2))
+const options = parseServeArgs(process.argv.slice(2), process.env, process.stdin.isTTY === true)
 if ('error' in options) {
   console.error(options.error)
   process.exit(2)
@@ -14,10 +16,23 @@ if ('error' in options) {
 // One owner per data folder: refuse before anything opens it if another Switchboard holds it.
 const dataLock = lockDataFolderOrExit(options.dataDir, 'browser mode (npm run serve)')
 
+let password = options.password
+if (options.promptPassword) {
+  password = await promptPassword('Access password: ').catch(() => undefined)
+  if (!password || password.length < MIN_PASSWORD_LENGTH) {
+    console.error(`The access password must have at least ${MIN_PASSWORD_LENGTH} characters.`)
+    dataLock.release()
+    process.exit(2)
+  }
+}
+if (options.passwordSource === 'argument') {
+  console.warn('Note: --password is visible to other users of this machine (ps). Prefer --password-file, --password-prompt or SWITCHBOARD_ACCESS_PASSWORD.')
+}
+
 const core = createCore({
   dataDir: options.dataDir,
   mode: 'browser',
-  access: options.password ? { password: options.password, sessionKeys: new Set() } : undefined
+  access: password ? { password, sessionKeys: new Set() } : undefined
 })
 
 let close: () => Promise<void> = async () => undefined
@@ -31,9 +46,16 @@ const shutdown = async () => {
 process.on('SIGINT', () => void shutdown())
 process.on('SIGTERM', () => void shutdown())
 
-const started = await startBrowserServer({ core, staticDir: options.staticDir, host: options.host, port: options.port, token: options.token })
+const token = options.token ?? loadOrCreateToken(options.dataDir, { rotate: options.rotateToken })
+const started = await startBrowserServer({
+  core,
+  staticDir: options.staticDir,
+  host: options.host,
+  port: options.port,
+  token,
+  allowedHosts: options.allowedHosts
+})
 close = started.close
 console.log(`Switchboard is running in browser mode.\nOpen ${started.url}`)
-if (options.password) console.log('The page will ask for the access password.')
+if (password) console.log('The page will ask for the access password.')
 console.log(`Data folder: ${options.dataDir}`)
-

@@ -1,13 +1,20 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { extname, join, normalize, resolve, sep } from 'node:path'
-import { timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { ClientMessage, ServerMessage } from '../shared/bridge/protocol'
+import type { AppInfo } from '../shared/bridge/procedures/app'
+import type { Contract } from '../shared/bridge/contract'
+import { BridgeErrorType, type AppError } from '../shared/errors/app-error'
 import type { Core } from '../core'
-import { BridgeSession } from '../core/bridge/session'
+import { BridgeSession, INVALID_ACCESS_CODE_MESSAGE } from '../core/bridge/session'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
-import { handleDataTransfer } from './data-transfer'
+import { createHostAllowList } from './host-allow-list'
+import { AttemptLimiter, type AttemptLimits } from './attempt-limiter'
+import { AccessSessions, type SessionLifetimes } from './access-sessions'
+import { FORBIDDEN_PAGE } from './forbidden-page'
+import { dataTransferRoute } from './data-transfer'
 
 export interface BrowserServerOptions {
   core: Core
@@ -17,7 +24,25 @@ export interface BrowserServerOptions {
   port: number
   /** Required on every request unless a password is set (then the password guards the bridge). */
   token: string
+  /** Host names besides IP literals, localhost and `host` that the server answers to. */
+  allowedHosts?: readonly string[]
+  /** Injected in tests; the real clock otherwise. */
+  now?: () => number
+  attemptLimits?: AttemptLimits
+  sessionLifetimes?: SessionLifetimes
+  /** Every password attempt is answered after this delay, right or wrong. */
+  answerDelayMs?: number
+  log?: (line: string) => void
+  /**
+   * Further HTTP endpoints (data import/export…), asked after the Host and token checks and
+   * before the static files. `path` is relative to the app path; `signedIn` says whether the
+   * request comes from a browser that is past the token or has a live password session.
+   * A route returns true when it answered.
+   */
+  routes?: readonly BrowserRoute[]
 }
+
+export type BrowserRoute = (req: IncomingMessage, res: ServerResponse, context: { path: string; signedIn: boolean }) => boolean
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -33,71 +58,85 @@ const MIME: Record<string, string> = {
   '.ttf': 'font/ttf'
 }
 
-const COOKIE = 'switchboard_token'
+const TOKEN_COOKIE = 'switchboard_token'
+const BROWSER_COOKIE = 'switchboard_browser'
 
-const sameSecret = (a: string | undefined | null, b: string) => {
-  if (!a) return false
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
+/** Before the password: a few small frames only (an unauthenticated peer must not make us buffer megabytes). */
+export const PRE_AUTH_BYTES = 16 * 1024
+export const PRE_AUTH_MESSAGES = 32
+const PRE_AUTH_SOCKETS = 64
+const PRE_AUTH_TIMEOUT_MS = 5 * 60_000
+/** After authentication: attachments travel through the bridge. */
+export const MAX_FRAME_BYTES = 64 * 1024 * 1024
 
-function cookieToken(req: IncomingMessage): string | undefined {
-  const header = req.headers.cookie ?? ''
-  for (const part of header.split(';')) {
-    const [name, ...rest] = part.trim().split('=')
-    if (name === COOKIE) return decodeURIComponent(rest.join('='))
+const digest = (value: string) => createHash('sha256').update(value).digest()
+
+/** Constant time in the length too: both sides are hashed first. */
+const sameSecret = (a: unknown, b: string) => typeof a === 'string' && a.length > 0 && timingSafeEqual(digest(a), digest(b))
+
+/**
+ * The unguessable path the app lives under in token mode. Cookies are shared by every port
+ * of 127.0.0.1, so the token cookie is scoped to this path: another local server never sees
+ * a request for it. Derived from the token, so it stays the same across restarts.
+ */
+export const appPathFor = (token: string) => `/${createHash('sha256').update(`switchboard-app-path\0${token}`).digest('base64url').slice(0, 24)}/`
+
+function readCookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=')
+    if (key === name) {
+      try {
+        return decodeURIComponent(rest.join('='))
+      } catch {
+        return undefined
+      }
+    }
   }
   return undefined
 }
 
+const sameOriginRequest = (req: IncomingMessage) => {
+  const origin = req.headers.origin
+  const host = req.headers.host
+  return !origin || (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))
+}
+
 /**
  * Browser mode: the core in Node serving the built renderer and the bridge over WebSocket.
- * On loopback every request needs the random token (from the URL once, then an HttpOnly
- * SameSite=Strict cookie); a request without it gets a bare 403 and no data.
- * With an access password (required for non-loopback hosts) the page loads, but the bridge
- * answers nothing except `auth` until the password is given.
+ * Token mode (loopback): the printed address carries the token once; the server answers it
+ * with an HttpOnly cookie scoped to the app's unguessable path and a redirect there.
+ * Password mode: the page loads, but the bridge answers nothing but `app.info` (reduced)
+ * and `auth` until the password is given; guesses are limited per address and globally.
+ * Every request must name a Host the server is really reachable under (DNS rebinding).
  */
 export function startBrowserServer(options: BrowserServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const { core, token } = options
+  const now = options.now ?? Date.now
+  const log = options.log ?? ((line: string) => console.warn(line))
+  const answerDelayMs = options.answerDelayMs ?? 400
   const staticRoot = resolve(options.staticDir)
-  const passwordMode = Boolean(core.context.access?.password)
-  const csp = buildContentSecurityPolicy({ mode: 'browser' })
+  const password = core.context.access?.password
+  const passwordMode = Boolean(password)
+  const appPath = passwordMode ? '/' : appPathFor(token)
+  const hostAllowed = createHostAllowList({ host: options.host, allowedHosts: options.allowedHosts })
+  const limiter = new AttemptLimiter(now, options.attemptLimits)
+  const sessions = new AccessSessions(now, options.sessionLifetimes)
+  const socketsOfBrowser = new Map<string, Set<WebSocket>>()
+  let preAuthSockets = 0
 
-  const authorised = (req: IncomingMessage, url: URL) =>
-    sameSecret(url.searchParams.get('token'), token) || sameSecret(cookieToken(req), token)
+  const cookieAttributes = `HttpOnly; SameSite=Strict; Path=${appPath}`
+  // Import/export files travel over HTTP, behind the same checks as the socket.
+  const routes: readonly BrowserRoute[] = [dataTransferRoute(core), ...(options.routes ?? [])]
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    res.setHeader('X-Content-Type-Options', 'nosniff')
-    res.setHeader('Referrer-Policy', 'no-referrer')
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
-    if (url.pathname === '/healthz') {
-      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')
-      return
-    }
-    const tokenOk = authorised(req, url)
-    if (!tokenOk && !passwordMode) {
-      res.writeHead(403, { 'Content-Type': 'text/plain' }).end('Forbidden')
-      return
-    }
-    if (sameSecret(url.searchParams.get('token'), token)) {
-      res.setHeader('Set-Cookie', `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`)
-    }
-    // Import/export files (browser mode): streamed HTTP behind the same checks as the socket.
-    if (handleDataTransfer(req, res, url, core, tokenOk)) return
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end()
-      return
-    }
+  const serveFile = (req: IncomingMessage, res: ServerResponse, relative: string, extraHeaders: Record<string, string>) => {
     let path: string
     try {
-      path = normalize(decodeURIComponent(url.pathname))
+      path = normalize(decodeURIComponent(relative))
     } catch {
       res.writeHead(400).end()
       return
     }
-    if (path.endsWith('/')) path += 'index.html'
+    if (path.endsWith('/') || path.endsWith(sep)) path += 'index.html'
     const file = resolve(join(staticRoot, path))
     const inside = file === staticRoot || file.startsWith(staticRoot + sep)
     const target = inside && existsSync(file) && statSync(file).isFile() ? file : join(staticRoot, 'index.html')
@@ -107,49 +146,211 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
     }
     const type = MIME[extname(target)] ?? 'application/octet-stream'
     const headers: Record<string, string> = { 'Content-Type': type, 'Cache-Control': 'no-cache' }
-    if (type.startsWith('text/html')) headers['Content-Security-Policy'] = csp
+    if (type.startsWith('text/html')) {
+      // The socket may go to this very origin and nowhere else.
+      headers['Content-Security-Policy'] = buildContentSecurityPolicy({ mode: 'browser', socketOrigin: `ws://${req.headers.host}` })
+      Object.assign(headers, extraHeaders)
+    }
     res.writeHead(200, headers)
     if (req.method === 'HEAD') res.end()
     else createReadStream(target).pipe(res)
-  })
+  }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 })
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    const origin = req.headers.origin
-    const host = req.headers.host
-    // A page from another site must not drive the bridge (cross-site WebSocket hijacking).
-    const sameOrigin = !origin || (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))
-    const tokenOk = authorised(req, url)
-    if (url.pathname !== '/bridge' || !sameOrigin || (!tokenOk && !passwordMode)) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
-      socket.destroy()
+  const forbidden = (res: ServerResponse) =>
+    res
+      .writeHead(403, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", 'Cache-Control': 'no-store' })
+      .end(FORBIDDEN_PAGE)
+
+  const server = createServer((req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    res.setHeader('Referrer-Policy', 'no-referrer')
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
+    if (!hostAllowed(req.headers.host)) {
+      res.writeHead(421, { 'Content-Type': 'text/plain' }).end('This host name is not one this server answers to. Start it with --allowed-host NAME to add one.')
       return
     }
-    wss.handleUpgrade(req, socket, head, (ws) => attachSession(ws, tokenOk))
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname === '/healthz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')
+      return
+    }
+    if (!passwordMode) {
+      if (sameSecret(url.searchParams.get('token'), token)) {
+        // Trade the token in the address for a path-scoped cookie, and leave the address.
+        res.writeHead(303, { 'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; ${cookieAttributes}`, Location: appPath, 'Cache-Control': 'no-store' }).end()
+        return
+      }
+      if (!url.pathname.startsWith(appPath) || !sameSecret(readCookie(req, TOKEN_COOKIE), token)) {
+        forbidden(res)
+        return
+      }
+    }
+    const relative = url.pathname.slice(appPath.length - 1)
+    if (passwordMode && relative === '/sign-out') return signOut(req, res)
+    {
+      const signedIn = !passwordMode || sessions.browserSignedIn(readCookie(req, BROWSER_COOKIE))
+      for (const route of routes) if (route(req, res, { path: relative, signedIn })) return
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end()
+      return
+    }
+    const extra: Record<string, string> = {}
+    // Session keys are bound to this browser by a cookie no script can read.
+    if (passwordMode && !readCookie(req, BROWSER_COOKIE)) extra['Set-Cookie'] = `${BROWSER_COOKIE}=${randomBytes(24).toString('base64url')}; ${cookieAttributes}`
+    serveFile(req, res, relative, extra)
   })
 
-  const attachSession = (ws: WebSocket, tokenOk: boolean) => {
-    const session = new BridgeSession(
-      core.router,
-      (message: ServerMessage) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
-      },
-      core.context.access,
-      // The loopback token proves the user opened the printed URL; with a password that is not enough.
-      tokenOk && !passwordMode
-    )
+  const signOut = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || !sameOriginRequest(req)) {
+      res.writeHead(405).end()
+      return
+    }
+    const browser = readCookie(req, BROWSER_COOKIE)
+    if (browser) {
+      sessions.revokeBrowser(browser)
+      for (const ws of socketsOfBrowser.get(browser) ?? []) ws.close(4401, 'Signed out')
+    }
+    res.writeHead(204, { 'Set-Cookie': `${BROWSER_COOKIE}=; Max-Age=0; ${cookieAttributes}`, 'Cache-Control': 'no-store' }).end()
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const reject = (status: string) => {
+      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+      socket.destroy()
+    }
+    // A page from another site must not drive the bridge (cross-site WebSocket hijacking).
+    if (!hostAllowed(req.headers.host) || url.pathname !== `${appPath}bridge` || !sameOriginRequest(req)) return reject('403 Forbidden')
+    const tokenOk = !passwordMode && (sameSecret(readCookie(req, TOKEN_COOKIE), token) || sameSecret(url.searchParams.get('token'), token))
+    if (!passwordMode && !tokenOk) return reject('403 Forbidden')
+    if (passwordMode && preAuthSockets >= PRE_AUTH_SOCKETS) return reject('503 Service Unavailable')
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws, req))
+  })
+
+  const publicInfo: AppInfo = { name: 'Switchboard', version: '', mode: 'browser', platform: '', passwordRequired: true }
+  const unauthorised = (message: string, errorType: string = BridgeErrorType.Unauthorized, retryAfterMs?: number): AppError => ({
+    errorType,
+    status: errorType === BridgeErrorType.Unauthorized ? 401 : 429,
+    message,
+    ...(retryAfterMs !== undefined ? { detail: { retryAfterMs } } : {})
+  })
+
+  const attach = (ws: WebSocket, req: IncomingMessage) => {
+    const address = req.socket.remoteAddress ?? 'unknown'
+    const browser = readCookie(req, BROWSER_COOKIE)
+    const send = (message: ServerMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
+    }
+    let session: BridgeSession<Contract> | undefined
+    let sessionKey: string | undefined
+    let preAuthBytes = 0
+    let preAuthMessages = 0
+    let pendingAttempt = false
+    let counted = false
+
+    const authenticate = (key: string | undefined) => {
+      session = new BridgeSession(core.router, send, undefined, true)
+      sessionKey = key
+      if (counted) {
+        counted = false
+        preAuthSockets--
+      }
+    }
+
+    if (!passwordMode) authenticate(undefined)
+    else {
+      counted = true
+      preAuthSockets++
+      if (browser) {
+        let set = socketsOfBrowser.get(browser)
+        if (!set) socketsOfBrowser.set(browser, (set = new Set()))
+        set.add(ws)
+      }
+      // Bytes as they arrive on the wire, before ws buffers a frame: a peer that has not
+      // given the password cannot make the server hold more than a few KiB for it.
+      const countBytes = (chunk: Buffer) => {
+        if (session) return req.socket.off('data', countBytes)
+        preAuthBytes += chunk.length
+        if (preAuthBytes > PRE_AUTH_BYTES) ws.terminate()
+      }
+      req.socket.on('data', countBytes)
+      const timer = setTimeout(() => {
+        if (!session) ws.terminate()
+      }, PRE_AUTH_TIMEOUT_MS)
+      timer.unref()
+      ws.once('close', () => clearTimeout(timer))
+    }
+
+    const handleAuth = (message: Extract<ClientMessage, { t: 'auth' }>) => {
+      const answer = (result: Extract<ServerMessage, { t: 'auth' }>['result']) => send({ t: 'auth', id: message.id, result })
+      if (!passwordMode) return answer({ ok: true, value: { sessionKey: '' } })
+      if (typeof message.sessionKey === 'string' && message.sessionKey) {
+        if (sessions.resume(message.sessionKey, browser)) {
+          authenticate(message.sessionKey)
+          return answer({ ok: true, value: { sessionKey: message.sessionKey } })
+        }
+        return answer({ ok: false, error: unauthorised(INVALID_ACCESS_CODE_MESSAGE) })
+      }
+      const decision = limiter.check(address)
+      if (!decision.allowed || pendingAttempt) {
+        const retryAfterMs = decision.allowed ? answerDelayMs : decision.retryAfterMs
+        return answer({ ok: false, error: unauthorised(`Too many wrong passwords. Try again in ${Math.ceil(retryAfterMs / 1000)} s.`, 'TooManyAttempts', retryAfterMs) })
+      }
+      const candidate = typeof message.password === 'string' ? message.password : ''
+      pendingAttempt = true
+      limiter.hold(address, answerDelayMs)
+      // Every attempt is answered after the same pause, right or wrong, so neither the
+      // timing nor pipelined guesses tell anything.
+      setTimeout(() => {
+        pendingAttempt = false
+        if (ws.readyState !== ws.OPEN) return
+        if (candidate && sameSecret(candidate, password!)) {
+          limiter.succeed(address)
+          const key = sessions.create(browser)
+          authenticate(key)
+          return answer({ ok: true, value: { sessionKey: key } })
+        }
+        if (candidate) {
+          const failures = limiter.fail(address)
+          log(`Access password: wrong attempt from ${address} (${failures} in a row).`)
+        }
+        const after = limiter.check(address)
+        answer({ ok: false, error: unauthorised(INVALID_ACCESS_CODE_MESSAGE, BridgeErrorType.Unauthorized, after.allowed ? undefined : after.retryAfterMs) })
+      }, answerDelayMs)
+    }
+
     ws.on('message', (data) => {
+      if (!session && ++preAuthMessages > PRE_AUTH_MESSAGES) return ws.terminate()
       let message: ClientMessage
       try {
         message = JSON.parse(String(data)) as ClientMessage
       } catch {
         return
       }
+      if (typeof message !== 'object' || message === null) return
+      if (message.t === 'auth') return handleAuth(message)
+      if (!session) {
+        const error = unauthorised(INVALID_ACCESS_CODE_MESSAGE)
+        if (message.t === 'call') send({ t: 'result', id: message.id, result: message.proc === 'app.info' ? { ok: true, value: publicInfo } : { ok: false, error } })
+        else if (message.t === 'start' || message.t === 'attach') send({ t: 'refused', id: message.id, error })
+        return
+      }
+      // An open socket lives no longer than its session key.
+      if (sessionKey !== undefined && !sessions.touch(sessionKey)) return ws.close(4401, 'Session expired')
       session.receive(message)
     })
-    ws.on('close', () => session.close())
-    ws.on('error', () => session.close())
+    ws.on('close', () => {
+      session?.close()
+      if (counted) {
+        counted = false
+        preAuthSockets--
+      }
+      if (browser) socketsOfBrowser.get(browser)?.delete(ws)
+      if (browser && socketsOfBrowser.get(browser)?.size === 0) socketsOfBrowser.delete(browser)
+    })
+    ws.on('error', () => session?.close())
   }
 
   return new Promise((resolveStart, reject) => {
@@ -158,7 +359,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : options.port
       const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host
-      const url = `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
+      const url = passwordMode ? `http://${shownHost}:${port}/` : `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
       resolveStart({
         server,
         url,

@@ -11,6 +11,9 @@ export interface SecureWebPreferences {
   experimentalFeatures: false
   webviewTag: false
   navigateOnDragDrop: false
+  /** No Blink runtime features beyond the defaults (an empty list). */
+  enableBlinkFeatures: ''
+  safeDialogs: true
   spellcheck: boolean
   devTools: boolean
 }
@@ -28,6 +31,8 @@ export function secureWebPreferences(options: { preload: string; devTools: boole
     experimentalFeatures: false,
     webviewTag: false,
     navigateOnDragDrop: false,
+    enableBlinkFeatures: '',
+    safeDialogs: true,
     spellcheck: true,
     devTools: options.devTools
   }

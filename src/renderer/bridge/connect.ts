@@ -12,9 +12,35 @@ declare global {
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting'
 
+/** The socket address for a page address: same origin, same folder, `bridge`. */
+export function bridgeUrl(pageHref: string): string {
+  const url = new URL('bridge', pageHref)
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
+  url.search = ''
+  url.hash = ''
+  return url.href
+}
+
+/**
+ * A token left in the address bar would end up in history, bookmarks and screenshots; the
+ * server has already traded it for a cookie, so drop it (keeping the route in the hash).
+ */
+export function dropTokenFromAddress(): void {
+  const url = new URL(location.href)
+  if (!url.searchParams.has('token')) return
+  url.searchParams.delete('token')
+  history.replaceState(history.state, '', url.href)
+}
+
+/** Password mode: revokes this browser's session on the server; the page then asks again. */
+export async function signOut(): Promise<void> {
+  await fetch(new URL('sign-out', location.href), { method: 'POST', credentials: 'same-origin' })
+}
+
 /**
  * Browser mode: the bridge over a WebSocket to the page's own origin. The token arrived
- * in the URL and the server turned it into an HttpOnly cookie, which the socket sends.
+ * in the URL and the server turned it into an HttpOnly cookie scoped to the app's path,
+ * which the socket sends.
  * Reconnects with back-off and re-attaches running streams where they left off.
  */
 function webSocketPort(onState: (state: ConnectionState) => void): {
@@ -28,7 +54,8 @@ function webSocketPort(onState: (state: ConnectionState) => void): {
   let attempts = 0
   let reconnectListener: (() => void) | undefined
   let dropListener: (() => void) | undefined
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`
+  // Relative to the page: in token mode the app lives under its own unguessable path.
+  const url = bridgeUrl(location.href)
 
   const open = () => {
     const ws = new WebSocket(url)
@@ -87,6 +114,7 @@ export function connect(
     onState('open')
     return { client: createBridgeClient<Contract>(desktop), mode: 'desktop', onMenu: (l) => desktop.onMenu(l) }
   }
+  dropTokenFromAddress()
   const ws = webSocketPort(onState)
   const client = createBridgeClient<Contract>(ws.port)
   ws.onReconnect(() => void (hooks.beforeResume?.(client) ?? Promise.resolve()).then(() => client.resume()))

@@ -70,6 +70,9 @@ export const useApp = create<AppState>()((set) => ({
     }
     sessionStorage.setItem(SESSION_KEY, result.value.sessionKey)
     set({ locked: false, unlockError: undefined })
+    // Before the password the server tells only what the unlock page needs; ask again.
+    const info = await bridge().call('app.info', {})
+    if (info.ok) set({ info: info.value })
     await afterUnlock()
     return true
   },
@@ -100,8 +103,14 @@ export async function startApp(): Promise<void> {
   document.documentElement.lang = useApp.getState().language
   connection = connect((state) => useApp.setState({ connection: state }), {
     beforeResume: async (client) => {
+      if (!useApp.getState().info?.passwordRequired) return
       const sessionKey = sessionStorage.getItem(SESSION_KEY)
-      if (sessionKey) await client.authenticate({ sessionKey })
+      const resumed = sessionKey ? await client.authenticate({ sessionKey }) : undefined
+      // The session expired or was signed out elsewhere: ask for the password again.
+      if (!resumed?.ok) {
+        sessionStorage.removeItem(SESSION_KEY)
+        useApp.setState({ locked: true })
+      }
     }
   })
   const info = await connection.client.call('app.info', {})

@@ -1,13 +1,15 @@
 /**
  * The renderer's Content-Security-Policy. The renderer needs no network of its own: every
  * provider call goes through the core, so `connect-src` is the app itself (plus the bridge
- * socket in browser mode). Inline scripts are never allowed; inline styles are, because
+ * socket of the same origin in browser mode). Inline scripts are never allowed; inline styles are, because
  * KaTeX and the virtualised list position elements with style attributes.
  */
-export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser'; dev?: boolean; devServer?: string }): string {
+export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser'; dev?: boolean; devServer?: string; socketOrigin?: string }): string {
   const self = "'self'"
   const connect = [self]
-  if (options.mode === 'browser') connect.push('ws:', 'wss:')
+  // Browser mode: the bridge socket of this very origin (e.g. ws://127.0.0.1:5199), never
+  // `ws:`/`wss:` at large, which would let injected script talk to any host.
+  if (options.mode === 'browser' && options.socketOrigin && /^wss?:\/\/[A-Za-z0-9.:[\]_-]+$/.test(options.socketOrigin)) connect.push(options.socketOrigin)
   if (options.dev && options.devServer) {
     const dev = new URL(options.devServer)
     connect.push(dev.origin, `ws://${dev.host}`)

@@ -1,5 +1,6 @@
 /**
- * URL checks for the Electron shell (navigation guard, window-open handler, openExternal).
+ * URL checks for the Electron shell (navigation guard, window-open handler, openExternal)
+ * and for every link the renderer draws (markdown links, citations).
  * Everything goes through the WHATWG URL parser; nothing is decided by string prefixes.
  */
 
@@ -31,11 +32,55 @@ export function parseStrictUrl(raw: unknown): URL | undefined {
 export function isSafeExternalUrl(raw: unknown): boolean {
   const url = parseStrictUrl(raw)
   if (!url) return false
-  if (url.protocol === 'mailto:') return url.pathname.length > 0 && !url.username && !url.password
+  if (url.protocol === 'mailto:') return isSafeMailto(url)
   if (url.protocol !== 'https:') return false
   if (url.username || url.password) return false
   if (!url.hostname || url.hostname.length > 253) return false
   return true
+}
+
+/**
+ * mailto: may fill in a message, nothing more. Mail clients honour other fields
+ * (`attach=`, `attachment=`, `file=`…) that send local files without the user noticing.
+ */
+const MAILTO_FIELDS = new Set(['to', 'subject', 'body', 'cc', 'bcc'])
+
+function isSafeMailto(url: URL): boolean {
+  if (url.username || url.password || url.pathname.length === 0) return false
+  for (const key of url.searchParams.keys()) if (!MAILTO_FIELDS.has(key.toLowerCase())) return false
+  return true
+}
+
+/**
+ * The one policy for links the renderer makes (markdown links, citation lists): http(s)
+ * with a real host and no credentials, or a plain mailto:. Anything else (javascript:,
+ * data:, file:, relative paths, which would point back into the app) is not a link at
+ * all: the caller shows its text without an anchor. Returns the normalised address.
+ */
+export function safeLinkHref(raw: unknown): string | undefined {
+  const url = parseStrictUrl(raw)
+  if (!url) return undefined
+  if (url.protocol === 'mailto:') return isSafeMailto(url) ? url.href : undefined
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined
+  if (url.username || url.password || !url.hostname || url.hostname.length > 253) return undefined
+  return url.href
+}
+
+// Bidi controls and zero-width characters: invisible, yet they can make a link's text read
+// differently from where it goes.
+const DECEPTIVE_TEXT = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/
+
+/**
+ * Should the user see a link's real target before it opens? When its text hides characters
+ * that reorder or disguise it, or its host is an internationalised name (which may imitate
+ * another). The host is given as the URL parser spells it: punycode for IDN.
+ */
+export function linkTargetCheck(text: string, href: string): { host: string; href: string } | undefined {
+  const url = parseStrictUrl(href)
+  if (!url) return undefined
+  const idn = url.hostname.split('.').some((label) => label.startsWith('xn--'))
+  if (!DECEPTIVE_TEXT.test(text) && !idn) return undefined
+  return { host: url.host || url.href, href: url.href }
 }
 
 /** The origins the app's own windows may show. */

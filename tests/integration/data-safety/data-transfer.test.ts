@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
-import { startBrowserServer } from '../../../src/server/server'
+import { appPathFor, startBrowserServer } from '../../../src/server/server'
+import WebSocket from 'ws'
 import type { StreamHandlers } from '../../../src/shared/bridge/client'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeBigExport } from './big-export'
@@ -24,12 +25,14 @@ async function start(password?: string) {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html>')
   const core: Core = createCore({ dataDir: join(dir, 'data'), mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
   await core.context.init.start()
-  const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN })
+  const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, answerDelayMs: 1 })
   cleanups.push(async () => {
     await server.close()
     await core.close()
   })
-  return { dir, core, base: new URL(server.url).origin, client: createInProcessClient(core.router).client }
+  const origin = new URL(server.url).origin
+  // Token mode serves the app (and so these routes) under a path derived from the token.
+  return { dir, core, origin, base: password ? origin : `${origin}${appPathFor(TOKEN).slice(0, -1)}`, client: createInProcessClient(core.router).client }
 }
 
 const runStream = <R>(client: ReturnType<typeof createInProcessClient>['client'], proc: string, input: object) =>
@@ -39,6 +42,19 @@ const runStream = <R>(client: ReturnType<typeof createInProcessClient>['client']
   })
 
 const cookie = { Cookie: `switchboard_token=${TOKEN}` }
+
+/** Signs a browser in with the password over the socket, as the unlock dialog does; returns its cookie. */
+async function signedInBrowser(origin: string, password: string) {
+  const browser = (await fetch(`${origin}/`)).headers.get('set-cookie')!.split(';')[0]!
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/bridge`, { headers: { Cookie: browser, Origin: origin } })
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
+  const answer = await new Promise<{ result: { ok: boolean } }>((resolve) => {
+    ws.once('message', (data) => resolve(JSON.parse(String(data)) as { result: { ok: boolean } }))
+    ws.send(JSON.stringify({ t: 'auth', id: 1, password }))
+  })
+  expect(answer.result.ok).toBe(true)
+  return { Cookie: browser, close: () => ws.close() }
+}
 
 describe('browser mode moves import and export files over authenticated HTTP', () => {
   it('uploads a file larger than a socket frame, imports it by transfer id, and downloads an export', async () => {
@@ -76,8 +92,10 @@ describe('browser mode moves import and export files over authenticated HTTP', (
 
     const locked = await start('correct horse battery')
     expect((await fetch(`${locked.base}/data/upload`, { method: 'POST', body: '{}', headers: cookie })).status).toBe(401)
-    locked.core.context.access!.sessionKeys.add('session-key-for-test')
-    const ok = await fetch(`${locked.base}/data/upload`, { method: 'POST', body: '{}', headers: { 'X-Switchboard-Session': 'session-key-for-test' } })
+    const browser = await signedInBrowser(locked.origin, 'correct horse battery')
+    cleanups.push(browser.close)
+    expect((await fetch(`${locked.base}/data/upload`, { method: 'POST', body: '{}', headers: { Cookie: browser.Cookie, Origin: 'https://evil.example' } })).status).toBe(401)
+    const ok = await fetch(`${locked.base}/data/upload`, { method: 'POST', body: '{}', headers: { Cookie: browser.Cookie } })
     expect(ok.status).toBe(200)
   })
 })

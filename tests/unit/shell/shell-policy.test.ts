@@ -39,9 +39,13 @@ describe('Content-Security-Policy', () => {
     expect(d.get('default-src')).toEqual(["'self'"])
   })
 
-  it('lets browser mode open its bridge socket, still without inline scripts', () => {
-    const d = directives(buildContentSecurityPolicy({ mode: 'browser' }))
-    expect(d.get('connect-src')).toEqual(["'self'", 'ws:', 'wss:'])
+  it('lets browser mode open its own bridge socket and no other, still without inline scripts', () => {
+    const d = directives(buildContentSecurityPolicy({ mode: 'browser', socketOrigin: 'ws://127.0.0.1:5199' }))
+    expect(d.get('connect-src')).toEqual(["'self'", 'ws://127.0.0.1:5199'])
+    // A Host header that tries to add sources is not copied into the policy.
+    const injected = directives(buildContentSecurityPolicy({ mode: 'browser', socketOrigin: 'ws://a; script-src *' }))
+    expect(injected.get('connect-src')).toEqual(["'self'"])
+    expect(injected.get('script-src')).toEqual(["'self'"])
     expect(d.get('script-src')).toEqual(["'self'"])
   })
 

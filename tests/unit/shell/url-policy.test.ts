@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decideWindowOpen, isAllowedNavigation, isSafeExternalUrl, parseStrictUrl } from '../../../src/shared/security/url-policy'
+import { decideWindowOpen, isAllowedNavigation, isSafeExternalUrl, linkTargetCheck, parseStrictUrl, safeLinkHref } from '../../../src/shared/security/url-policy'
 
 const origins = { appOrigin: 'app://switchboard' }
 
@@ -76,5 +76,46 @@ describe('window-open handler', () => {
 describe('strict URL parsing', () => {
   it('parses ordinary URLs', () => {
     expect(parseStrictUrl('https://example.com/x')?.hostname).toBe('example.com')
+  })
+})
+
+describe('mailto: allows only the fields of a message', () => {
+  it('takes to, subject, body, cc and bcc', () => {
+    expect(isSafeExternalUrl('mailto:a@example.com')).toBe(true)
+    expect(isSafeExternalUrl('mailto:a@example.com?subject=Hi&body=Hello%20there&cc=b@example.com&bcc=c@example.com&to=d@example.com')).toBe(true)
+  })
+  it('refuses attachments and any other field', () => {
+    for (const url of ['mailto:a@example.com?attach=/etc/passwd', 'mailto:a@example.com?Attach=C:/x', 'mailto:a@example.com?attachment=~/.ssh/id_rsa', 'mailto:a@example.com?subject=x&file=/etc/shadow', 'mailto:?x-mailer=1']) {
+      expect(isSafeExternalUrl(url)).toBe(false)
+    }
+  })
+})
+
+describe('the renderer link policy', () => {
+  it('keeps http(s) and plain mailto links', () => {
+    expect(safeLinkHref('https://example.com/a?b#c')).toBe('https://example.com/a?b#c')
+    expect(safeLinkHref('http://example.com/')).toBe('http://example.com/')
+    expect(safeLinkHref('mailto:a@example.com?subject=x')).toBe('mailto:a@example.com?subject=x')
+  })
+  it.each([
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'vbscript:x',
+    'blob:https://example.com/1',
+    '/relative/path',
+    '#fragment',
+    '',
+    'https://user:pw@example.com/',
+    'mailto:a@example.com?attach=/etc/passwd'
+  ])('drops %s', (url) => {
+    expect(safeLinkHref(url)).toBeUndefined()
+  })
+  it('shows the real target of links whose text hides characters or whose host is an IDN', () => {
+    expect(linkTargetCheck('https://example.com', 'https://example.com/')).toBeUndefined()
+    expect(linkTargetCheck('moc.elgoog\u202e//:sptth', 'https://evil.example/')).toEqual({ host: 'evil.example', href: 'https://evil.example/' })
+    expect(linkTargetCheck('pay\u200bpal.com', 'https://evil.example/')?.host).toBe('evil.example')
+    expect(linkTargetCheck('apple.com', 'https://\u0430pple.com/')?.host).toBe('xn--pple-43d.com')
   })
 })

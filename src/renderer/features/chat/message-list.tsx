@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { MessageView, type MessageActions } from './message-view'
+import { MessageBoundary } from './message-boundary'
 import { branchPositions, messageSetKey } from './branches'
 
 /**
@@ -67,14 +68,16 @@ export function MessageList({
           const message = path[item.index]!
           return (
             <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
-              <MessageView
-                message={message}
-                branchIndex={branches.get(message.id)?.[0] ?? 0}
-                branchCount={branches.get(message.id)?.[1] ?? 1}
-                streaming={Boolean(streaming[message.id])}
-                actions={actions}
-                onErrorAction={onErrorAction}
-              />
+              <MessageBoundary content={message.content}>
+                <MessageView
+                  message={message}
+                  branchIndex={branches.get(message.id)?.[0] ?? 0}
+                  branchCount={branches.get(message.id)?.[1] ?? 1}
+                  streaming={Boolean(streaming[message.id])}
+                  actions={actions}
+                  onErrorAction={onErrorAction}
+                />
+              </MessageBoundary>
             </div>
           )
         })}

@@ -2,6 +2,7 @@ import { memo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { messageText, type Message } from '../../../shared/data/message'
 import { Markdown } from './markdown/markdown'
+import { SafeLink } from './markdown/safe-link'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
 import { MessageImages } from './message-images'
@@ -110,7 +111,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         ) : isUser ? (
           <div className="whitespace-pre-wrap">{text}</div>
         ) : (
-          <Markdown text={text} />
+          <Markdown text={text} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
         <MessageImages content={message.content} />
@@ -131,9 +132,9 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
             {message.grounding.citations.map((c, i) => (
               <li key={c.url}>
                 [{i + 1}]{' '}
-                <a href={c.url} target="_blank" rel="noreferrer noopener" className="text-accent underline">
+                <SafeLink href={c.url} className="text-accent underline">
                   {c.title || c.url}
-                </a>
+                </SafeLink>
               </li>
             ))}
           </ol>

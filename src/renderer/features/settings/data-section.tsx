@@ -8,7 +8,6 @@ import { bridge, useApp } from '../../stores/app-store'
 type Busy = { progress?: DataTransferProgress; cancel?: () => void }
 type Source = { transferId: string } | { json: string }
 
-const SESSION_KEY = 'switchboard.sessionKey'
 const percent = (p?: DataTransferProgress) => (p && p.total > 0 ? Math.min(100, Math.round((p.done / p.total) * 100)) : 0)
 const size = (bytes: number) => (bytes > 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`)
 
@@ -27,7 +26,7 @@ function run<R>(proc: 'data.importFile' | 'data.exportFile', input: object, onPr
 
 /**
  * Export and import, minimal but whole: progress and cancel for big files; in browser mode the
- * file travels over HTTP (`/data/upload`, `/data/download`), never as one socket frame; an
+ * file travels over HTTP (`data/upload`, `data/download` under the app's path, with its cookies), never as one socket frame; an
  * import is previewed first and provider addresses in the file are applied only if the user
  * says so. (The full Data page comes later; this is the smallest UI that keeps those promises.)
  */
@@ -39,10 +38,6 @@ export function DataSection() {
   const [message, setMessage] = useState<string>()
   const [preview, setPreview] = useState<{ source: Source; report: ImportReport }>()
   const fileInput = useRef<HTMLInputElement>(null)
-  const headers = (): Record<string, string> => {
-    const key = sessionStorage.getItem(SESSION_KEY)
-    return key ? { 'X-Switchboard-Session': key } : {}
-  }
 
   const exportData = async () => {
     setMessage(undefined)
@@ -60,7 +55,7 @@ export function DataSection() {
       setBusy(undefined)
       return setMessage(r.error.message)
     }
-    const response = await fetch(`/data/download/${r.value.transferId}?name=${encodeURIComponent(r.value.fileName)}`, { headers: headers() })
+    const response = await fetch(`data/download/${r.value.transferId}?name=${encodeURIComponent(r.value.fileName)}`)
     setBusy(undefined)
     if (!response.ok) return setMessage(((await response.json()) as { error: string }).error)
     saveBlob(await response.blob(), r.value.fileName)
@@ -84,7 +79,7 @@ export function DataSection() {
     let source: Source
     if (browser) {
       setBusy({ progress: { phase: 'reading', done: 0, total: file.size } })
-      const response = await fetch('/data/upload', { method: 'POST', body: file, headers: headers() })
+      const response = await fetch('data/upload', { method: 'POST', body: file })
       setBusy(undefined)
       const body = (await response.json()) as { transferId?: string; error?: string }
       if (!body.transferId) return setMessage(body.error ?? response.statusText)

@@ -6,6 +6,7 @@ import { DataSection } from './data-section'
 import { VoiceSettings } from '../voice/voice-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
+import { SignOutButton } from '../../components/sign-out-button'
 
 const THEMES: ThemePreference[] = ['light', 'dark', 'system']
 
@@ -64,6 +65,7 @@ export function SettingsPage() {
               {info.name} · {t('settings.version', { version: info.version })} · {t(`settings.mode.${info.mode}`)}
             </p>
           )}
+          {info?.passwordRequired && <SignOutButton />}
         </section>
       </div>
     </Page>

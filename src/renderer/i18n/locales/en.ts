@@ -385,6 +385,15 @@ export const en = {
     confirmWithoutEndpoints: 'Import without the addresses',
     done: 'Imported {{conversations}} conversations and {{messages}} messages.',
     failed: '{{message}}'
+  },
+  security: {
+    tooManyAttempts: 'Too many wrong passwords. Try again in {{seconds}} s.',
+    signOut: 'Sign out',
+    messageRenderFailed: 'This message could not be formatted, so it is shown as plain text.',
+    linkCheckTitle: 'Check where this link goes',
+    linkCheckBody: 'The link text contains invisible or direction-changing characters, so it may not read the way it leads. It opens:',
+    linkOpen: 'Open link',
+    linkCancel: 'Cancel'
   }
 }
 

@@ -387,5 +387,14 @@ export const zhCN: Messages = {
     confirmWithoutEndpoints: '导入但不使用这些地址',
     done: '已导入 {{conversations}} 个对话和 {{messages}} 条消息。',
     failed: '{{message}}'
+  },
+  security: {
+    tooManyAttempts: '密码错误次数过多，请在 {{seconds}} 秒后重试。',
+    signOut: '退出登录',
+    messageRenderFailed: '此消息无法排版，以纯文本显示。',
+    linkCheckTitle: '请确认链接目标',
+    linkCheckBody: '链接文字含有不可见或改变书写方向的字符，看到的内容可能与实际目标不符。它将打开：',
+    linkOpen: '打开链接',
+    linkCancel: '取消'
   }
 }
