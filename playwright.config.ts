@@ -13,13 +13,8 @@ const LOCKED_PORT = PORT + 1
 const dataRoot = process.env['E2E_DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'switchboard-e2e-'))
 process.env['E2E_DATA_DIR'] = dataRoot
 
-<<<<<<< HEAD
-const server = (port: number, extra: string, data: string) => ({
-  command: `node out/main/server.js --port ${port} --token ${E2E_TOKEN} ${extra}`,
-=======
 const server = (port: number, extraEnv: Record<string, string>, data: string) => ({
-  command: `node --import tsx src/server/main.ts --port ${port} --token ${E2E_TOKEN}`,
->>>>>>> issue-20
+  command: `node out/main/server.js --port ${port} --token ${E2E_TOKEN}`,
   url: `http://127.0.0.1:${port}/healthz`,
   reuseExistingServer: false,
   timeout: 60_000,
