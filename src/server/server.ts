@@ -230,7 +230,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
   })
 
   const publicInfo: AppInfo = { name: 'Switchboard', version: '', mode: 'browser', platform: '', passwordRequired: true }
-  const unauthorised = (message: string, errorType: string = BridgeErrorType.Unauthorized, retryAfterMs?: number): AppError => ({
+  const unauthorised = (message: string, errorType: AppError['errorType'] = BridgeErrorType.Unauthorized, retryAfterMs?: number): AppError => ({
     errorType,
     status: errorType === BridgeErrorType.Unauthorized ? 401 : 429,
     message,

@@ -118,7 +118,17 @@ export const ERROR_CATALOGUE = {
   DatabaseBusy: t(503, ['The database is in use by another program.', 'Close the other program (perhaps a second Switchboard) and try again.'], ['数据库正被其他程序占用。', '请关闭其他程序（可能是另一个 Switchboard）后重试。'], true),
   ImportFailed: t(400, ['The import failed.', 'The detail says why; check the file and try again.'], ['导入失败。', '详情中写明了原因，请检查文件后重试。']),
   FileIncompatible: t(400, ['This file was exported by a newer version.', 'Update Switchboard, then import it again.'], ['该文件由更新的版本导出。', '请更新 Switchboard 后重新导入。']),
-  StorageError: t(500, ['Switchboard could not read or write its data folder.', 'Check the disk and the folder\'s permissions, then try again.'], ['Switchboard 无法读写数据文件夹。', '请检查磁盘与文件夹权限后重试。'])
+  StorageError: t(500, ['Switchboard could not read or write its data folder.', 'Check the disk and the folder\'s permissions, then try again.'], ['Switchboard 无法读写数据文件夹。', '请检查磁盘与文件夹权限后重试。']),
+  // ---- data safety (src/core/store: lock, damaged rows, streaming writer, import/export)
+  DataFolderInUse: t(409, ['Another Switchboard is using this data folder.', 'Switch to the window that is already open, or close the other program first.'], ['另一个 Switchboard 正在使用该数据文件夹。', '请切换到已打开的窗口，或先关闭另一个程序。']),
+  MessageDamaged: t(500, ['This message is damaged in the database.', 'What could be recovered is shown; the rest of the conversation is unaffected.'], ['该消息在数据库中已损坏。', '已显示可恢复的内容，对话的其余部分不受影响。']),
+  ReplyChangedElsewhere: t(409, ['This reply was changed by another Switchboard process.', 'Close the other process and regenerate the reply.'], ['该回复已被另一个 Switchboard 进程修改。', '请关闭另一个进程后重新生成回复。']),
+  StoreClosed: t(503, ['Your data was closed before this reply was saved.', 'Start Switchboard again; the reply is marked as interrupted.'], ['保存此回复前数据已关闭。', '请重新启动 Switchboard，该回复将标记为已中断。']),
+  ImportBusy: t(409, ['Another import is running.', 'Wait for it to finish or cancel it.'], ['另一个导入正在进行。', '请等待其完成或取消。'], true),
+  ImportCancelled: t(499, ['The import was cancelled.', 'Nothing was changed.'], ['导入已取消。', '数据未被改动。']),
+  ExportCancelled: t(499, ['The export was cancelled.', 'No file was written.'], ['导出已取消。', '未写入任何文件。']),
+  // ---- browser mode (src/server)
+  TooManyAttempts: t(429, ['Too many wrong passwords.', 'Wait for the time shown, then try again.'], ['密码错误次数过多。', '请等待所示时间后再试。'], true)
 } satisfies Record<string, CatalogueEntry>
 
 export type CatalogueErrorType = keyof typeof ERROR_CATALOGUE

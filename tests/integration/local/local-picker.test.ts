@@ -61,7 +61,7 @@ describe('local model lists', () => {
   })
 
   it('the picker offers every model a running local server has, and nothing it does not serve', async () => {
-    const groups = value(await client.call('providers.picker', {}))
+    const groups = value(await client.call('providers.list', {})).picker
     const lm = groups.find((g) => g.provider.id === 'lmstudio')!
     expect(lm.models.map((m) => [m.id, m.displayName, m.enabled])).toEqual([
       ['my-local-finetune (q4)', 'my-local-finetune', true],
