@@ -62,7 +62,9 @@ export class AttemptLimiter {
     const now = this.now()
     const record = this.record(address)
     record.failures++
-    record.waitUntil = Math.max(record.waitUntil, now + this.wait(record.failures, this.limits.freeFailures, this.limits.lockAfter))
+    // Replaces the hold of the attempt just answered (a timer may fire a hair before the
+    // wall clock says the hold is over).
+    record.waitUntil = now + this.wait(record.failures, this.limits.freeFailures, this.limits.lockAfter)
     this.global.failures++
     this.global.waitUntil = Math.max(
       this.global.waitUntil,

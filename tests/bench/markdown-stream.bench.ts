@@ -14,7 +14,7 @@ import { chromium, type Page } from '@playwright/test'
 // no long task over 100 ms.
 declare global {
   interface Window {
-    benchRun?: (text: string, updates: number) => Promise<{ ms: number; longTasks: number[] }>
+    benchRun?: (text: string, updates: number) => Promise<{ ms: number; longTasks: number[]; updateMs: number[] }>
   }
 }
 
@@ -82,9 +82,13 @@ export default async function bench() {
       const ratio = mine.ms / base.ms
       worstRatio = Math.max(worstRatio, ratio)
       const long = mine.longTasks.filter((d) => d > 100)
+      const sorted = [...mine.updateMs].sort((a, b) => a - b)
+      const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0
+      const lastUpdate = mine.updateMs.at(-1) ?? 0
       over100 += long.length
       console.log(
         `${c.name.padEnd(32)} markdown ${mine.ms.toFixed(0).padStart(6)} ms   plain text ${base.ms.toFixed(0).padStart(6)} ms   ratio ${ratio.toFixed(1).padStart(5)}×   ` +
+          `render per update p95 ${p95.toFixed(1)} ms, final ${lastUpdate.toFixed(1)} ms   ` +
           `long tasks >100 ms: ${long.length} (longest ${Math.max(0, ...mine.longTasks).toFixed(0)} ms; plain text: ${base.longTasks.filter((d) => d > 100).length})`
       )
     }

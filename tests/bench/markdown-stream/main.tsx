@@ -11,7 +11,7 @@ import { Markdown } from '../../../src/renderer/features/chat/markdown/markdown'
 
 declare global {
   interface Window {
-    benchRun?: (text: string, updates: number) => Promise<{ ms: number; longTasks: number[] }>
+    benchRun?: (text: string, updates: number) => Promise<{ ms: number; longTasks: number[]; updateMs: number[] }>
   }
 }
 
@@ -35,16 +35,21 @@ window.benchRun = async (text, updates) => {
   observer.observe({ type: 'longtask', buffered: false })
   const step = Math.ceil(text.length / updates)
   const started = performance.now()
+  const updateMs: number[] = []
   for (let end = step; ; end += step) {
     const slice = text.slice(0, Math.min(end, text.length))
+    const t0 = performance.now()
     flushSync(() => setState({ text: slice, streaming: true }))
+    updateMs.push(performance.now() - t0)
     await new Promise((r) => setTimeout(r, 0))
     if (end >= text.length) break
   }
+  const t0 = performance.now()
   flushSync(() => setState({ text, streaming: false }))
+  updateMs.push(performance.now() - t0)
   await new Promise((r) => setTimeout(r, 50))
   const ms = performance.now() - started
   observer.disconnect()
   flushSync(() => setState({ text: '', streaming: false }))
-  return { ms, longTasks }
+  return { ms, longTasks, updateMs }
 }

@@ -2,6 +2,16 @@ import { Component, type ErrorInfo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { messageText, type ContentPart } from '../../../shared/data/message'
 
+/** The message's text, whatever shape its content has (it may be what broke the view). */
+function rawText(content: unknown): string {
+  try {
+    if (Array.isArray(content)) return messageText(content as ContentPart[])
+    return typeof content === 'string' ? content : JSON.stringify(content, null, 2)
+  } catch {
+    return String(content)
+  }
+}
+
 function Fallback({ text }: { text: string }) {
   const { t } = useTranslation()
   return (
@@ -31,6 +41,6 @@ export class MessageBoundary extends Component<{ content: readonly ContentPart[]
   }
 
   override render(): ReactNode {
-    return this.state.failed ? <Fallback text={messageText(this.props.content)} /> : this.props.children
+    return this.state.failed ? <Fallback text={rawText(this.props.content)} /> : this.props.children
   }
 }

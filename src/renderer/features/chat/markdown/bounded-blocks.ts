@@ -94,3 +94,13 @@ export function segmentBlock(text: string, previous?: Segments, size = SEGMENT_C
   }
   return { text, starts }
 }
+
+// A run of more than 32 `*`, `_` or `~` next to text. The parser's emphasis matching is
+// quadratic in such runs (12,000 stars took 12 s) and nests them thousands deep; no real
+// formatting needs them, so they are escaped and shown as the characters they are. A line
+// of nothing but the run (a thematic break) is left alone.
+const LONG_DELIMITER_RUN = /(?<=[^\s*_~])([*_~])\1{32,}|([*_~])\2{32,}(?=[^\s*_~])/g
+
+export function escapeLongDelimiterRuns(text: string): string {
+  return text.replace(LONG_DELIMITER_RUN, (run) => run.replace(/[*_~]/g, '\\$&'))
+}

@@ -5,8 +5,9 @@ import remarkMath from 'remark-math'
 import type * as RichPlugins from './rich-plugins'
 import { safeLinkHref } from '../../../../shared/security/url-policy'
 import { splitBlocksIncremental, type Block } from './split-blocks'
-import { segmentBlock, tooDeep, type Segments } from './bounded-blocks'
+import { escapeLongDelimiterRuns, segmentBlock, tooDeep, type Segments } from './bounded-blocks'
 import { CodeBlock } from './code-block'
+import { remarkBoundTreeDepth } from './bound-tree-depth'
 import { SafeLink } from './safe-link'
 
 // Model output is untrusted. react-markdown renders no raw HTML (no rehype-raw); every URL
@@ -14,7 +15,7 @@ import { SafeLink } from './safe-link'
 // \includegraphics…); mermaid renders in strict mode and its SVG is sanitised again
 // (mermaid-block.tsx); links open outside the app. Nesting and block length are bounded
 // (bounded-blocks.ts), and each message has its own error boundary (message-boundary.tsx).
-const remarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: true }]] as ComponentProps<typeof ReactMarkdown>['remarkPlugins']
+const remarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: true }], remarkBoundTreeDepth] as ComponentProps<typeof ReactMarkdown>['remarkPlugins']
 const rehypePluginsOf = ({ rehypeKatex, rehypeHighlight }: typeof RichPlugins) =>
   [
     [rehypeKatex, { trust: false, strict: 'ignore', throwOnError: false, maxExpand: 200, maxSize: 50 }],
@@ -76,7 +77,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ source, inline = false }: { 
   const rehypePlugins = useRehypePlugins(source)
   return (
     <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={inline ? inlineComponents : components} urlTransform={urlTransform}>
-      {source}
+      {escapeLongDelimiterRuns(source)}
     </ReactMarkdown>
   )
 })
@@ -94,7 +95,7 @@ const PlainBlock = memo(function PlainBlock({ text }: { text: string }) {
 const MAX_LIVE_PARSE = 16_000
 
 /** Longer paragraphs are shown as blocks of segments even when finished (see BoundedBlock). */
-const MAX_INLINE_PARAGRAPH = 50_000
+const MAX_INLINE_PARAGRAPH = 10_000
 
 /** A top-level block, bounded in depth and cut into segments when long (bounded-blocks.ts). */
 const BoundedBlock = memo(function BoundedBlock({ source, live }: { source: string; live: boolean }) {
