@@ -147,6 +147,9 @@ test('3,000 nested quotes and a 500-level list neither crash the page nor the co
 test('a link whose text hides bidi characters, or whose host is an IDN, shows its real target before opening', async ({ page }) => {
   await newChat(page)
   const reply = await ask(page, 'bidi link')
+  // The override inside the first link does not reverse the text after it.
+  await expect(reply.getByRole('link', { name: 'plain' })).toBeVisible()
+  expect(await reply.locator('a').first().evaluate((a) => getComputedStyle(a).unicodeBidi)).toBe('isolate')
   const pages: unknown[] = []
   page.context().on('page', (p) => pages.push(p))
   await reply.locator('a[data-link-check]').first().click()

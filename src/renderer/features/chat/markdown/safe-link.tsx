@@ -10,6 +10,9 @@ const textOf = (node: ReactNode): string => {
   return ''
 }
 
+// A bidi override inside a link's text ends with the link instead of reversing the text after it.
+const ISOLATE = { unicodeBidi: 'isolate' } as const
+
 /**
  * Every link the renderer draws from model output (markdown links, citations). The address
  * goes through the one link policy: a refused one (javascript:, data:, file:, relative…) is
@@ -23,7 +26,7 @@ export function SafeLink({ href, children, className = 'text-accent underline un
   const safe = safeLinkHref(href)
   if (!safe) {
     return (
-      <span className="text-zinc-600 dark:text-zinc-400" data-testid="blocked-link">
+      <span className="text-zinc-600 dark:text-zinc-400" style={ISOLATE} data-testid="blocked-link">
         {children}
       </span>
     )
@@ -37,7 +40,7 @@ export function SafeLink({ href, children, className = 'text-accent underline un
     : undefined
   return (
     <>
-      <a href={safe} target="_blank" rel="noreferrer noopener" className={className} onClick={onClick} data-link-check={check ? 'true' : undefined}>
+      <a href={safe} target="_blank" rel="noreferrer noopener" className={className} style={ISOLATE} onClick={onClick} data-link-check={check ? 'true' : undefined}>
         {children}
       </a>
       {check && checking && (
