@@ -32,6 +32,12 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           const chosen = store.settings.get().titleModel as { providerId?: string; modelId?: string } | undefined
           return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
         },
+        // issue 15: each scene's model from Settings (`sceneModels`, keyed by scene name).
+        sceneModel: (scene) => {
+          const all = store.settings.get().sceneModels as Record<string, { providerId?: string; modelId?: string }> | undefined
+          const chosen = all?.[scene]
+          return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
+        },
         cancelStream: (streamId) => hub().cancel(streamId),
         // The image service starts in the next step; a reply only runs once both exist.
         saveImage: (input) => {

@@ -1,5 +1,6 @@
 import type { AppError } from '../../../shared/errors/app-error'
 import type { CostBreakdown } from '../../../shared/data/cost'
+import type { MessageMeta } from '../../../shared/chat/message-meta'
 import { messageText, type ContentPart, type Message, type MessageRole, type MessageStatus, type ToolResult } from '../../../shared/data/message'
 import type { Grounding, Speed, ToolCall } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
@@ -24,6 +25,7 @@ export const messageFromRow = (row: MessageRow): Message => ({
   cost: fromJson<CostBreakdown>(row.cost),
   speed: fromJson<Speed>(row.speed),
   error: fromJson<AppError>(row.error),
+  meta: fromJson<MessageMeta>(row.meta),
   status: row.status as MessageStatus,
   createdAt: row.created_at,
   updatedAt: row.updated_at
@@ -50,6 +52,7 @@ export const messageToRow = (m: Message, agentId: string): Omit<NewMessageRow, '
   cost: toJson(m.cost),
   speed: toJson(m.speed),
   error: toJson(m.error),
+  meta: toJson(m.meta),
   status: m.status,
   created_at: m.createdAt,
   updated_at: m.updatedAt
