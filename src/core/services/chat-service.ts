@@ -66,6 +66,8 @@ export interface ChatImageInput {
 
 export const DEFAULT_AGENT_NAME = 'Just Chat'
 const DEFAULT_TITLE = 'New chat'
+/** A conversation not yet named: the chat's placeholder, or none (created through data.conversations). */
+const untitled = (title: string) => !title.trim() || title === DEFAULT_TITLE
 
 type SendInput = {
   conversationId?: string
@@ -365,7 +367,8 @@ export class ChatService {
   /** Scene Summary History Messages: the older messages (and any earlier summary) as one summary. */
   private async summariseHistory(older: readonly Message[], previous: string | undefined, fallback: ModelRef, signal: AbortSignal): Promise<string> {
     // The summariser reads a bounded transcript: the newest part of each message, oldest dropped first.
-    const lines = older.map((m) => `${m.role}: ${messageText(m.content).slice(0, 4000)}`)
+    const clip = (text: string) => (text.length > 4000 ? `${text.slice(0, 2000)} … ${text.slice(-2000)}` : text)
+    const lines = older.map((m) => `${m.role}: ${clip(messageText(m.content))}`)
     let transcript = lines.join('\n')
     if (transcript.length > 200_000) transcript = transcript.slice(-200_000)
     const { text } = await runScene(this.sceneDeps(), 'Summary History Messages', fallback, [
@@ -425,7 +428,7 @@ export class ChatService {
    */
   async *title(input: { conversationId: string }, ctx: { signal: AbortSignal }): AsyncGenerator<ChatStreamEvent, string | undefined> {
     const conversation = this.deps.conversations.require(input.conversationId)
-    if (conversation.title !== DEFAULT_TITLE) return undefined
+    if (!untitled(conversation.title)) return undefined
     const all = this.deps.messages.list(conversation.id)
     const reply = all.find((m) => m.role === 'assistant' && m.status === 'complete' && messageText(m.content).trim())
     if (!reply) return undefined
@@ -438,7 +441,7 @@ export class ChatService {
     ], { signal: ctx.signal, maxTokens: 32 })
     const title = text.replace(/[.。]+$/, '').split('\n')[0]?.trim().slice(0, 80)
     // A title set meanwhile (renamed by the user) wins.
-    if (!title || this.deps.conversations.require(conversation.id).title !== DEFAULT_TITLE) return undefined
+    if (!title || !untitled(this.deps.conversations.require(conversation.id).title)) return undefined
     this.deps.conversations.update(conversation.id, { title })
     yield { type: 'title', data: { conversationId: conversation.id, title } }
     return title

@@ -86,7 +86,8 @@ export function modelControls(model: ModelControlInput): ModelControls {
   if (params.has('reasoningBudgetToken')) {
     if (provider === 'siliconcloud') controls.budget = { min: 1, max: 32768, step: 512, default: 4096 }
     else if (provider === 'openrouter') controls.budget = { min: 1, max: Math.max(1, (model.maxOutput ?? 32000) - 1), step: 512, default: 1024 }
-    else controls.budget = claudeBudget(model.maxOutput)
+    else if (provider === 'anthropic' || provider === 'bedrock' || id.includes('claude')) controls.budget = claudeBudget(model.maxOutput)
+    else controls.budget = { min: 1, max: Math.max(1, (model.maxOutput ?? 32768) - 1), step: 512, default: 1024 }
     controls.thinking ??= { defaultOn: false }
   }
   // Models that take `enable_thinking` by provider rule (providers.md §5), whatever the catalogue lists.
