@@ -11,7 +11,7 @@ import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
 import { pricingContextOf } from '../runtime/pricing-context'
 import type { ChatMessage, ProviderRuntime } from '../runtime/types'
 import { countTokens, IMAGE_TOKENS } from '../../shared/tokens/count-tokens'
-import { messageTokens, planHistory, type HistoryPlan } from '../../shared/chat/history-window'
+import { messageTokens, pathTo, planHistory, type HistoryPlan } from '../../shared/chat/history-window'
 import type { ModelControlInput } from '../../shared/chat/model-controls'
 import { buildChatRequest } from './chat/request-options'
 import { toChatMessages } from './chat/to-chat-messages'
@@ -153,15 +153,7 @@ export class ChatService {
 
   /** The path from the root to `leafId` (inclusive), following parent ids. */
   private path(conversationId: string, leafId: string | undefined): Message[] {
-    if (!leafId) return []
-    const all = new Map(this.deps.messages.list(conversationId).map((m) => [m.id, m]))
-    const path: Message[] = []
-    let cursor = all.get(leafId)
-    while (cursor && path.length < 100_000) {
-      path.push(cursor)
-      cursor = cursor.parentId ? all.get(cursor.parentId) : undefined
-    }
-    return path.reverse()
+    return leafId ? pathTo(this.deps.messages.list(conversationId), leafId) : []
   }
 
   /** Tokens of one stored message as it will be sent: text, images, attached files' text. */

@@ -1,4 +1,4 @@
-import { messageText, type Message } from '../data/message'
+import type { Message } from '../data/message'
 import { countTokens, IMAGE_TOKENS } from '../tokens/count-tokens'
 
 /**
@@ -41,10 +41,25 @@ export interface HistoryPlan {
 
 const SUMMARY_OVERHEAD = 16
 
+/** The branch from the root to `leafId` (inclusive), following parent ids; oldest first. */
+export function pathTo(all: readonly Message[], leafId: string | undefined): Message[] {
+  if (!leafId) return []
+  const byId = new Map<string, Message>()
+  for (const m of all) byId.set(m.id, m)
+  const path: Message[] = []
+  let cursor = byId.get(leafId)
+  // Bounded: a corrupted parent cycle must not hang a reply.
+  while (cursor && path.length < all.length) {
+    path.push(cursor)
+    cursor = cursor.parentId ? byId.get(cursor.parentId) : undefined
+  }
+  return path.reverse()
+}
+
 /** The default message count: text, images at a flat rate, 4 for the role framing. */
 export function messageTokens(message: Message): number {
-  let tokens = 4 + countTokens(messageText(message.content))
-  for (const part of message.content) if (part.type !== 'text') tokens += IMAGE_TOKENS
+  let tokens = 4
+  for (const part of message.content) tokens += part.type === 'text' ? countTokens(part.text) : IMAGE_TOKENS
   return tokens
 }
 

@@ -19,6 +19,12 @@ export function toChatMessages(
   if (options.summary) out.push({ role: 'system', content: `${summaryPreamble}\n${options.summary}` })
   for (const m of history) {
     if (m.role !== 'user' && m.role !== 'assistant') continue
+    const only = m.content.length === 1 ? m.content[0]! : undefined
+    // The common turn (one text part, no files, no tools): no intermediate arrays.
+    if (only?.type === 'text' && !m.files?.length && !m.toolCalls?.length && !m.reasoning?.signature && m.status !== 'error') {
+      out.push({ role: m.role, content: only.text })
+      continue
+    }
     if (m.role === 'assistant' && m.status === 'error' && !messageText(m.content)) continue
     const images = m.content.filter((p): p is Extract<ContentPart, { type: 'image_url' }> => p.type === 'image_url')
     const text = messageText(m.content)
