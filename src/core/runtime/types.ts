@@ -71,6 +71,8 @@ export interface ChatRequest {
   stream?: boolean
   /** End-user id forwarded to providers that accept one. */
   user?: string
+  /** Local servers (Ollama num_ctx): the user's per-model context length; wins over the computed one. */
+  contextLength?: number
 }
 
 // ---------------------------------------------------------------- credentials and options

@@ -45,6 +45,8 @@ export interface ChatServiceDeps {
   logUsage?(entry: { scene: string; operation?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
   /** The model that summarises topic titles (scene Summary Topic Title); default: the chat's model. */
   titleModel?(): { providerId: string; modelId: string } | undefined
+  /** A local model's context length chosen by the user (Ollama num_ctx), per provider and model. */
+  contextLength?(providerId: string, modelId: string): number | undefined
   /** The model chosen for a scene in Settings (issue 15); undefined: the caller's fallback. */
   sceneModel?(scene: SceneName): ModelRef | undefined
   /** Cancels a stream of the hub by id. */
@@ -267,6 +269,8 @@ export class ChatService {
       const search = await this.wantsSearch(params, history.at(-1), model, ctx.signal)
       const built = buildChatRequest(this.controlInput(model, facts), messages, params, { search })
       const request = built.request
+      const contextLength = this.deps.contextLength?.(model.providerId, model.modelId)
+      if (contextLength) request.contextLength = contextLength
       chosen = built.chosen
       if (Object.keys(chosen).length > 0) yield { type: 'options', data: chosen }
       pricing = pricingContextOf(request)

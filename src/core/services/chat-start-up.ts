@@ -38,6 +38,11 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           const chosen = all?.[scene]
           return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
         },
+        contextLength: (providerId, modelId) => {
+          const all = store.settings.get().contextLengths as Record<string, number> | undefined
+          const value = all?.[`${providerId}/${modelId}`]
+          return typeof value === 'number' && value > 0 ? value : undefined
+        },
         cancelStream: (streamId) => hub().cancel(streamId),
         // The image service starts in the next step; a reply only runs once both exist.
         saveImage: (input) => {
