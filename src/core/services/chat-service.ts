@@ -81,6 +81,8 @@ type SendInput = {
   files?: string[]
   providerId?: string
   modelId?: string
+  /** Controls chosen in the composer before the conversation existed. */
+  parameters?: ModelParameters
 }
 
 const noModel = (): AppError => ({
@@ -184,7 +186,8 @@ export class ChatService {
       : this.deps.conversations.create({
           agentId: agent.id,
           title: DEFAULT_TITLE,
-          ...(input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : {})
+          ...(input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : {}),
+          ...(input.parameters ? { parameters: input.parameters } : {})
         })
     const model = this.pickModel(conversation, agent, input)
     if (input.providerId && input.modelId && (conversation.providerId !== input.providerId || conversation.modelId !== input.modelId)) {

@@ -80,7 +80,7 @@ describe('chat service', () => {
     expect(r.events.filter((e) => e.type === 'text').map((e) => e.data)).toEqual(['Hel', 'lo ', 'there'])
     // issue 15: the title is its own task, started after the reply (the reply never waits for it).
     expect(r.events.some((e) => e.type === 'title')).toBe(false)
-    const titled = await run((h) => client.stream('chat.title', { conversationId: final.conversationId }, h))
+    const titled = await run((h) => client.stream('chat.title', { conversationId: final.conversationId }, h as never))
     expect(titled.result.ok && titled.result.value).toBe('Greeting title')
     const title = titled.events.find((e) => e.type === 'title')
     expect(title?.type === 'title' && title.data.title).toBe('Greeting title')
@@ -217,7 +217,7 @@ describe('chat service', () => {
     const set = await client.call('data.settings.set', { patch: { titleModel: { providerId: 'openai', modelId: 'gpt-4.1-nano' } } })
     expect(set.ok).toBe(true)
     const named = reply(await send({ text: 'Name me' }))
-    await run((h) => client.stream('chat.title', { conversationId: named.conversationId }, h))
+    await run((h) => client.stream('chat.title', { conversationId: named.conversationId }, h as never))
     const models = fake.requestsTo('/chat/completions').map((r) => (r.body as { model: string }).model)
     expect(models).toEqual(['gpt-4o-mini', 'gpt-4.1-nano'])
     await client.call('data.settings.set', { patch: { titleModel: null } })

@@ -1,11 +1,15 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { messageText, type Message } from '../../../shared/data/message'
+import type { Message } from '../../../shared/data/message'
+import { planHistory } from '../../../shared/chat/history-window'
+import { countTokens } from '../../../shared/tokens/count-tokens'
 import { useRouter } from '../../stores/router-store'
 import { providerActions, useProviders } from '../providers/providers-store'
 import { ApiKeyDialog } from './api-key-dialog'
 import { chatActions, useChat, useVisiblePath } from './chat-store'
-import { Composer, estimateTextTokens } from './composer'
+import { Composer } from './composer'
+import { ComposerControls } from './composer-controls'
+import { useContextLength } from './use-context-length'
 import { ConversationList } from './conversation-list'
 import { ErrorCard, errorAction } from './error-card'
 import { MessageList } from './message-list'
@@ -19,7 +23,7 @@ export function ChatPage() {
   const { t } = useTranslation()
   const route = useRouter((s) => s.route)
   const conversationId = route.name === 'chat' ? route.params[0] : undefined
-  const { conversations, agents, defaultAgentId, agentId, streaming, branch, sendError } = useChat()
+  const { conversations, agents, defaultAgentId, agentId, streaming, branch, sendError, draftParameters, titling } = useChat()
   const [agentOpen, setAgentOpen] = useState(false)
   const all = useChat((s) => (conversationId ? (s.messages[conversationId] ?? EMPTY) : EMPTY))
   const picker = useProviders((s) => s.picker)
@@ -40,7 +44,23 @@ export function ChatPage() {
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
   const path = useVisiblePath(all, branch)
   const isStreaming = path.some((m) => streaming[m.id])
-  const historyTokens = useMemo(() => path.reduce((n, m) => n + estimateTextTokens(messageText(m.content)) + 4, 0), [path])
+  // issue 15: the counter shows what will be sent: the agent's history count, the summary in
+  // use, and (with compression on) the part kept once the older messages are summarised.
+  const params = useMemo(() => ({ ...agent?.parameters, ...(conversation ? conversation.parameters : draftParameters) }), [agent, conversation, draftParameters])
+  const plan = useMemo(
+    () =>
+      planHistory(path, {
+        fixedTokens: agent?.systemPrompt.trim() ? countTokens(agent.systemPrompt) + 4 : 0,
+        window: model?.contextWindowTokens,
+        ...(params.historyCount ? { historyCount: params.historyCount } : {}),
+        ...(params.autoCompress ? { autoCompress: true } : {}),
+        ...(params.compressAt ? { compressAt: params.compressAt } : {})
+      }),
+    [path, agent, model, params]
+  )
+  const historyTokens = plan.compress ? plan.compress.keep.reduce((n, m) => n + countTokens(m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')) + 4, 0) : plan.tokens
+  const contextLength = useContextLength(current?.providerId === 'ollama' ? current.providerId : undefined, current?.modelId)
+  const titlingNow = conversationId ? Boolean(titling[conversationId]) : false
 
   const actions: MessageActions = useMemo(
     () => ({
@@ -56,6 +76,16 @@ export function ChatPage() {
   )
 
   useEffect(() => {
+    if (isStreaming || !titlingNow || !conversationId) return
+    // Esc also cancels the title task (its own stream since issue 15) once the reply has ended.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.cancelTitle(conversationId)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [isStreaming, titlingNow, conversationId])
+
+  useEffect(() => {
     if (!isStreaming) return
     // Esc stops the reply on screen, wherever the focus is (dialogs handle their own Esc first).
     const onKey = (event: KeyboardEvent) => {
@@ -65,9 +95,10 @@ export function ChatPage() {
     return () => window.removeEventListener('keydown', onKey)
   }, [isStreaming])
 
-  const onErrorAction = (message: Message) => {
+  const onErrorAction = (message: Message, fix?: 'trim') => {
     const error = message.error
     if (!error) return
+    if (fix === 'trim') return void chatActions.setParameters({ historyCount: 20 }).then(() => chatActions.regenerate(message, true))
     switch (errorAction(error)) {
       case 'unlock':
         void providerActions.load()
@@ -79,6 +110,10 @@ export function ChatPage() {
       case 'continue':
         chatActions.continueReply(message)
         return
+      case 'context':
+        // The card's main action summarises; trimming is its second button (onContextFix).
+        void chatActions.setParameters({ autoCompress: true }).then(() => chatActions.regenerate(message, true))
+        return
       default:
         chatActions.regenerate(message, true)
     }
@@ -89,7 +124,7 @@ export function ChatPage() {
       <ConversationList />
       <section className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 dark:border-zinc-800">
-          <h1 className="truncate text-base font-semibold" data-testid="conversation-title">
+          <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>
             {conversation?.title ?? t('chat.newChat')}
           </h1>
           <div className="flex items-center gap-2">
@@ -139,6 +174,16 @@ export function ChatPage() {
           providerId={current?.providerId}
           onSend={(text, images, files) => chatActions.send(text, images, current, files)}
           onStop={() => chatActions.stop()}
+          tokenNote={plan.compress ? t('controls.summarise') : plan.summary ? t('controls.summaryMarker', { n: plan.summary.covers }) : undefined}
+          controls={
+            <ComposerControls
+              model={model}
+              params={params}
+              onChange={(patch) => void chatActions.setParameters(patch)}
+              contextLength={contextLength.value}
+              onContextLength={contextLength.save}
+            />
+          }
         />
       </section>
       {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}

@@ -6,6 +6,7 @@ import type { Message } from '../../data/message'
 import type { Agent } from '../../data/agent'
 import type { StreamEvent } from '../../stream/events'
 import type { ChosenOptions } from '../../chat/message-meta'
+import { modelParametersSchema } from '../../data/export-file'
 
 /** The first event of every reply stream: what was created, so the UI can show it at once. */
 export type ChatStreamEvent =
@@ -41,7 +42,9 @@ export const chatProcedures = {
         /** Uploaded files (files.upload) whose extracted text goes with the message. */
         files: z.array(id).max(32).optional(),
         providerId: id.optional(),
-        modelId: id.optional()
+        modelId: id.optional(),
+        /** issue 15: the composer's controls (search, thinking…) for a conversation this message creates. */
+        parameters: modelParametersSchema.optional()
       })
       .strict()
       .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0 || (v.files?.length ?? 0) > 0, { message: 'a message needs text, an image or a file', path: ['text'] })
