@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
 import { TitleModelSetting } from './title-model-setting'
+import { SceneModelsSetting } from './scene-models-setting'
 import { VoiceSettings } from '../voice/voice-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
@@ -52,6 +53,7 @@ export function SettingsPage() {
         <section className="space-y-3">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.chat')}</h2>
           <TitleModelSetting />
+          <SceneModelsSetting />
         </section>
         <VoiceSettings />
         <ProvidersSection />
