@@ -15,6 +15,7 @@ import { messageTokens, pathTo, planHistory, type HistoryPlan } from '../../shar
 import type { ModelControlInput } from '../../shared/chat/model-controls'
 import { buildChatRequest } from './chat/request-options'
 import { toChatMessages } from './chat/to-chat-messages'
+import { smallModelOf } from './chat/scene-default-model'
 import { runScene, scenePrompts, type ModelRef, type SceneName } from './chat/scenes'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
@@ -383,7 +384,7 @@ export class ChatService {
     if (params.search === 'on') return true
     if (params.search !== 'auto' || !last || last.role !== 'user') return false
     try {
-      const { text } = await runScene(this.sceneDeps(), 'Search Intent Recognition', model, [
+      const { text } = await runScene(this.sceneDeps(), 'Search Intent Recognition', await this.sceneFallback(model), [
         { role: 'system', content: scenePrompts.searchIntent },
         { role: 'user', content: messageText(last.content).slice(0, 4000) }
       ], { signal, maxTokens: 4 })
@@ -391,6 +392,12 @@ export class ChatService {
     } catch {
       return false
     }
+  }
+
+  /** A scene's model when Settings chose none: a small model of the conversation's provider, else its model. */
+  private async sceneFallback(base: ModelRef | undefined): Promise<ModelRef | undefined> {
+    if (!base) return undefined
+    return (await smallModelOf(base.providerId).catch(() => undefined)) ?? base
   }
 
   private sceneDeps() {
@@ -434,7 +441,7 @@ export class ChatService {
     const agent = this.deps.agents.get(conversation.agentId)
     const fallback = reply.providerId && reply.modelId ? { providerId: reply.providerId, modelId: reply.modelId } : agent ? this.pickModel(conversation, agent) : undefined
     const exchange = [...this.path(conversation.id, reply.id)].map((m) => `${m.role}: ${messageText(m.content).slice(0, 2000)}`).join('\n')
-    const { text } = await runScene(this.sceneDeps(), 'Summary Topic Title', fallback, [
+    const { text } = await runScene(this.sceneDeps(), 'Summary Topic Title', await this.sceneFallback(fallback), [
       { role: 'system', content: scenePrompts.title },
       { role: 'user', content: exchange }
     ], { signal: ctx.signal, maxTokens: 32 })
@@ -451,7 +458,7 @@ export class ChatService {
     const message = this.deps.messages.require(input.messageId)
     const text = messageText(message.content)
     if (!text.trim()) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'This message has no text to translate.' })
-    const fallback = this.modelOf(message)
+    const fallback = await this.sceneFallback(this.modelOf(message))
     const deps = this.sceneDeps()
     // A failed detection is not fatal: the translator then works out the source itself.
     const from = await runScene(deps, 'Language Detect', fallback, [
@@ -476,7 +483,9 @@ export class ChatService {
   /** Scenes Summary Agent Title, Description and Tags, from a system prompt (agent settings). */
   async agentMeta(input: { systemPrompt: string; providerId?: string; modelId?: string }): Promise<{ name: string; description: string; tags: string[] }> {
     const agent = this.defaultAgent()
-    const fallback = input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : agent.providerId && agent.modelId ? { providerId: agent.providerId, modelId: agent.modelId } : undefined
+    const fallback = await this.sceneFallback(
+      input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : agent.providerId && agent.modelId ? { providerId: agent.providerId, modelId: agent.modelId } : undefined
+    )
     const deps = this.sceneDeps()
     const ask = (scene: SceneName, prompt: string, maxTokens: number) =>
       runScene(deps, scene, fallback, [
