@@ -34,7 +34,9 @@ export function migrate(sqlite: SqliteDb, dataDir: string, list: readonly Migrat
   let current = from
   for (const step of list) {
     if (step.version <= current) continue
-    if (current > 0) backups.push(makeBackup(sqlite, dataDir, 'migration', current))
+    // Only a database that existed before this open has data to lose: a new one migrated through
+    // several steps needs no copy of its own intermediate versions.
+    if (from > 0) backups.push(makeBackup(sqlite, dataDir, 'migration', current))
     sqlite.transaction(() => {
       step.up(sqlite)
       sqlite.pragma(`user_version = ${step.version}`)

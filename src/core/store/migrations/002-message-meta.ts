@@ -9,6 +9,9 @@ export const messageMeta: Migration = {
   version: 2,
   name: 'message-meta',
   up(db) {
-    db.exec(`ALTER TABLE messages ADD COLUMN meta TEXT;`)
+    // Idempotent: a database whose version header was rewritten by hand (or a restored copy) may
+    // already have the column; adding it twice would stop start-up.
+    const columns = db.prepare(`PRAGMA table_info(messages)`).all() as { name: string }[]
+    if (!columns.some((c) => c.name === 'meta')) db.exec(`ALTER TABLE messages ADD COLUMN meta TEXT;`)
   }
 }
