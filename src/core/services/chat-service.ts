@@ -46,6 +46,8 @@ export interface ChatServiceDeps {
   logUsage?(entry: { scene: string; operation?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
   /** The model that summarises topic titles (scene Summary Topic Title); default: the chat's model. */
   titleModel?(): { providerId: string; modelId: string } | undefined
+  /** Search limits from Settings: xAI results per search (1..30), Anthropic's max searches per reply. */
+  searchLimits?(): { maxResults?: number; maxUses?: number }
   /** A local model's context length chosen by the user (Ollama num_ctx), per provider and model. */
   contextLength?(providerId: string, modelId: string): number | undefined
   /** The model chosen for a scene in Settings (issue 15); undefined: the caller's fallback. */
@@ -273,6 +275,11 @@ export class ChatService {
       const search = await this.wantsSearch(params, history.at(-1), model, ctx.signal)
       const built = buildChatRequest(this.controlInput(model, facts), messages, params, { search })
       const request = built.request
+      if (request.enabledSearch) {
+        const limits = this.deps.searchLimits?.() ?? {}
+        if (limits.maxResults) request.searchMaxResults = limits.maxResults
+        if (limits.maxUses) request.searchMaxUses = limits.maxUses
+      }
       const contextLength = this.deps.contextLength?.(model.providerId, model.modelId)
       if (contextLength) request.contextLength = contextLength
       chosen = built.chosen

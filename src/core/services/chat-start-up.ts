@@ -38,6 +38,13 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           const chosen = all?.[scene]
           return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
         },
+        searchLimits: () => {
+          const settings = store.settings.get()
+          const positive = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.floor(v) : undefined)
+          const maxResults = positive(settings['searchMaxResults'])
+          const maxUses = positive(settings['searchMaxUses'])
+          return { ...(maxResults ? { maxResults } : {}), ...(maxUses ? { maxUses } : {}) }
+        },
         contextLength: (providerId, modelId) => {
           const all = store.settings.get().contextLengths as Record<string, number> | undefined
           const value = all?.[`${providerId}/${modelId}`]

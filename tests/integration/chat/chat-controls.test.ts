@@ -164,6 +164,19 @@ describe('web search', () => {
     expect(message.grounding?.citations).toEqual([expect.objectContaining({ url: 'https://example.com/weather', title: 'Weather' })])
   })
 
+  it('search limits from Settings: Anthropic max_uses, xAI max_search_results held to 1..30', async () => {
+    ok(await client.call('providers.update', { providerId: 'xai', baseURL: openai.url }))
+    ok(await client.call('providers.setKey', { providerId: 'xai', apiKey: 'xai-test-0123456789' }))
+    ok(await client.call('data.settings.set', { patch: { searchMaxUses: 3, searchMaxResults: 50 } }))
+    await chatWith('anthropic', 'claude-sonnet-4-5-20250929', { search: 'on' })
+    expect((lastBody(anthropic).tools as { name?: string; max_uses?: number }[]).find((t) => t.name === 'web_search')?.max_uses).toBe(3)
+    await chatWith('xai', 'grok-4.3', { search: 'on' })
+    expect((openai.requestsTo('/chat/completions').at(-1)!.body as any).search_parameters).toMatchObject({ max_search_results: 30 })
+    ok(await client.call('data.settings.set', { patch: { searchMaxUses: null, searchMaxResults: null } }))
+    await chatWith('xai', 'grok-4.3', { search: 'on' })
+    expect((openai.requestsTo('/chat/completions').at(-1)!.body as any).search_parameters).toMatchObject({ max_search_results: 15 })
+  })
+
   it('Qwen: search off sends nothing; on sends enable_search', async () => {
     await chatWith('qwen', 'qwen-plus', {})
     expect((openai.requestsTo('/chat/completions').at(-1)!.body as any).enable_search).toBeUndefined()

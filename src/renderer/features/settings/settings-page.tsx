@@ -3,6 +3,7 @@ import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
 import { TitleModelSetting } from './title-model-setting'
 import { SceneModelsSetting } from './scene-models-setting'
+import { SearchLimitsSetting } from './search-limits-setting'
 import { VoiceSettings } from '../voice/voice-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
@@ -54,6 +55,7 @@ export function SettingsPage() {
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.chat')}</h2>
           <TitleModelSetting />
           <SceneModelsSetting />
+          <SearchLimitsSetting />
         </section>
         <VoiceSettings />
         <ProvidersSection />

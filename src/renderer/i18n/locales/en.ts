@@ -351,7 +351,9 @@ export const en = {
       'Summary Agent Tags': 'Agent tags'
     },
     sceneDefault: 'Conversation’s model',
-    titleCancelled: 'Title not generated'
+    titleCancelled: 'Title not generated',
+    searchMaxResults: 'Search results (xAI)',
+    searchMaxUses: 'Searches per reply (Anthropic)'
   },
   local: {
     servers: 'Local servers',

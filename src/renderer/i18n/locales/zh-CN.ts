@@ -353,7 +353,9 @@ export const zhCN: Messages = {
       'Summary Agent Tags': '助手标签'
     },
     sceneDefault: '会话的模型',
-    titleCancelled: '未生成标题'
+    titleCancelled: '未生成标题',
+    searchMaxResults: '搜索结果数（xAI）',
+    searchMaxUses: '每次回复的搜索次数（Anthropic）'
   },
   local: {
     servers: '本地服务',
