@@ -127,6 +127,23 @@ describe('thinking and caching reach the wire', () => {
     expect(body.thinking_budget).toBeUndefined()
   })
 
+  it('SiliconCloud and OpenRouter: the budget is held to their bounds on the wire', async () => {
+    for (const providerId of ['siliconcloud', 'openrouter']) {
+      ok(await client.call('providers.update', { providerId, baseURL: openai.url }))
+      ok(await client.call('providers.setKey', { providerId, apiKey: `sk-test-${providerId}-0123456789` }))
+    }
+    await chatWith('siliconcloud', 'moonshotai/Kimi-K2.7-Code', { thinking: true, thinkingBudget: 100_000 })
+    let body = openai.requestsTo('/chat/completions').at(-1)!.body as Record<string, any>
+    expect(body.enable_thinking).toBe(true)
+    expect(body.thinking_budget).toBe(32768)
+    await chatWith('siliconcloud', 'moonshotai/Kimi-K2.7-Code', { thinking: false })
+    body = openai.requestsTo('/chat/completions').at(-1)!.body as Record<string, any>
+    expect(body.enable_thinking).toBe(false)
+    await chatWith('openrouter', 'anthropic/claude-sonnet-4', { thinking: true, thinkingBudget: 2048 })
+    body = openai.requestsTo('/chat/completions').at(-1)!.body as Record<string, any>
+    expect(body.reasoning).toEqual({ max_tokens: 2048 })
+  })
+
   it('reasoning effort is sent only as a value the model takes', async () => {
     await chatWith('openai', 'o3-mini', { reasoningEffort: 'high' })
     expect((openai.requestsTo('/chat/completions').at(-1)!.body as any).reasoning_effort).toBe('high')
