@@ -40,6 +40,17 @@ test.beforeAll(async () => {
     if (is(system, scenePrompts.agentTitle)) return { kind: 'sse', chunks: chatChunks(['Recipe Helper']) }
     if (is(system, scenePrompts.agentDescription)) return { kind: 'sse', chunks: chatChunks(['Suggests recipes from your fridge.']) }
     if (is(system, scenePrompts.agentTags)) return { kind: 'sse', chunks: chatChunks(['cooking, recipes']) }
+    if (String((req.body as Body).messages.at(-1)?.content).includes('weather tool')) {
+      const base = { id: 'chatcmpl-tool', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini' }
+      return {
+        kind: 'sse',
+        chunks: [
+          { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, finish_reason: null }] },
+          { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris","unit":"C"}' } }] }, finish_reason: null }] },
+          { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }
+        ]
+      }
+    }
     return { kind: 'sse', chunks: chatChunks(['Hello world']) }
   })
   gemini = await startFakeHttpServer()
@@ -203,4 +214,16 @@ test('the title task runs after the reply and Esc cancels it', async ({ page }) 
   await expect(title).toHaveText('New chat')
   expect(openai.requestsTo('/chat/completions').some((r) => is(first(r), scenePrompts.title))).toBe(true)
   titleDelayMs = 0
+})
+
+test('a tool call is shown as a formatted call marked not run, never as a reply that silently ends', async ({ page }) => {
+  await newChat(page)
+  await pick(page, 'openai', 'gpt-4o-mini')
+  await send(page, 'Use the weather tool for Paris')
+  const call = page.getByTestId('message-assistant').last().getByTestId('tool-call')
+  await expect(call).toContainText('get_weather()')
+  await expect(call.getByTestId('tool-not-run')).toHaveText('not run')
+  // Arguments pretty-printed, one key a line.
+  await expect(call.locator('pre')).toHaveText('{\n  "city": "Paris",\n  "unit": "C"\n}')
+  await snap(page, 'chat-tool-call-not-run')
 })
