@@ -9,8 +9,8 @@ import type { StreamEvent } from '../../shared/stream/events'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
 import { pricingContextOf } from '../runtime/pricing-context'
-import type { ChatMessage, ProviderRuntime } from '../runtime/types'
-import { countTokens, IMAGE_TOKENS } from '../../shared/tokens/count-tokens'
+import type { ProviderRuntime } from '../runtime/types'
+import { countTokens } from '../../shared/tokens/count-tokens'
 import { messageTokens, pathTo, planHistory, type HistoryPlan } from '../../shared/chat/history-window'
 import type { ModelControlInput } from '../../shared/chat/model-controls'
 import { buildChatRequest } from './chat/request-options'
@@ -93,17 +93,6 @@ const noModel = (): AppError => ({
   status: 404,
   message: 'Pick a model for this conversation first (the model picker above the composer).'
 })
-
-/** A rough token estimate of a request (images counted flat): for warnings, not billing. */
-export function estimateTokens(messages: readonly ChatMessage[]): number {
-  let tokens = 0
-  for (const m of messages) {
-    tokens += 4
-    if (typeof m.content === 'string') tokens += countTokens(m.content)
-    else if (Array.isArray(m.content)) for (const p of m.content) tokens += p.type === 'text' ? countTokens(p.text) : IMAGE_TOKENS
-  }
-  return tokens
-}
 
 /**
  * Chat: conversations, replies and their streams. A reply is owned here, not by a window:

@@ -174,7 +174,13 @@ export function ChatPage() {
           providerId={current?.providerId}
           onSend={(text, images, files) => chatActions.send(text, images, current, files)}
           onStop={() => chatActions.stop()}
-          tokenNote={plan.compress ? t('controls.summarise') : plan.summary ? t('controls.summaryMarker', { n: plan.summary.covers }) : undefined}
+          tokenNote={[
+            plan.compress ? t('controls.summarise') : plan.summary ? t('controls.summaryMarker', { n: plan.summary.covers }) : '',
+            // Local models: the context length the server loads the model with (Ollama num_ctx).
+            current?.providerId === 'ollama' ? `${t('controls.contextLength')} ${contextLength.value?.toLocaleString() ?? t('controls.contextLengthAuto')}` : ''
+          ]
+            .filter(Boolean)
+            .join(' · ') || undefined}
           controls={
             <ComposerControls
               model={model}
