@@ -63,6 +63,8 @@ export interface ChatRequest {
   enabledSearch?: boolean
   /** With enabledSearch: how many results a provider that takes a count should fetch (xAI: 1..30, default 15). */
   searchMaxResults?: number
+  /** With enabledSearch: the most searches Anthropic's web-search tool may run (max_uses), from settings. */
+  searchMaxUses?: number
   reasoning_effort?: ReasoningEffort
   verbosity?: 'low' | 'medium' | 'high'
   /** `responses` forces the OpenAI Responses API where a provider offers it. */
@@ -71,6 +73,8 @@ export interface ChatRequest {
   stream?: boolean
   /** End-user id forwarded to providers that accept one. */
   user?: string
+  /** Local servers (Ollama num_ctx): the user's per-model context length; wins over the computed one. */
+  contextLength?: number
 }
 
 // ---------------------------------------------------------------- credentials and options

@@ -2,14 +2,21 @@ import type { ActiveReply, ChatStreamEvent } from '../../shared/bridge/procedure
 import type { Agent, ModelParameters } from '../../shared/data/agent'
 import type { Conversation } from '../../shared/data/conversation'
 import type { CostBreakdown } from '../../shared/data/cost'
-import { messageText, type ContentPart, type Message } from '../../shared/data/message'
+import { messageText, type ContentPart, type Message, type MessagePatch } from '../../shared/data/message'
+import type { ChosenOptions } from '../../shared/chat/message-meta'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import type { StreamEvent } from '../../shared/stream/events'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
 import { pricingContextOf } from '../runtime/pricing-context'
-import type { ChatMessage, ChatRequest, ProviderRuntime } from '../runtime/types'
-import { countTokens, IMAGE_TOKENS } from '../../shared/tokens/count-tokens'
+import type { ProviderRuntime } from '../runtime/types'
+import { countTokens } from '../../shared/tokens/count-tokens'
+import { messageTokens, pathTo, planHistory, type HistoryPlan } from '../../shared/chat/history-window'
+import type { ModelControlInput } from '../../shared/chat/model-controls'
+import { buildChatRequest } from './chat/request-options'
+import { toChatMessages } from './chat/to-chat-messages'
+import { smallModelOf } from './chat/scene-default-model'
+import { runScene, scenePrompts, type ModelRef, type SceneName } from './chat/scenes'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
@@ -19,6 +26,11 @@ export interface ModelFacts {
   contextWindowTokens?: number
   maxOutput?: number
   vision?: boolean
+  /** issue 15: what the chat controls are derived from (src/shared/chat/model-controls.ts). */
+  extendParams?: string[]
+  search?: boolean
+  reasoning?: boolean
+  searchImpl?: 'params' | 'internal'
 }
 
 export interface ChatServiceDeps {
@@ -34,6 +46,12 @@ export interface ChatServiceDeps {
   logUsage?(entry: { scene: string; operation?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
   /** The model that summarises topic titles (scene Summary Topic Title); default: the chat's model. */
   titleModel?(): { providerId: string; modelId: string } | undefined
+  /** Search limits from Settings: xAI results per search (1..30), Anthropic's max searches per reply. */
+  searchLimits?(): { maxResults?: number; maxUses?: number }
+  /** A local model's context length chosen by the user (Ollama num_ctx), per provider and model. */
+  contextLength?(providerId: string, modelId: string): number | undefined
+  /** The model chosen for a scene in Settings (issue 15); undefined: the caller's fallback. */
+  sceneModel?(scene: SceneName): ModelRef | undefined
   /** Cancels a stream of the hub by id. */
   cancelStream(streamId: string): boolean
   idleTimeoutMs?: number
@@ -53,6 +71,8 @@ export interface ChatImageInput {
 
 export const DEFAULT_AGENT_NAME = 'Just Chat'
 const DEFAULT_TITLE = 'New chat'
+/** A conversation not yet named: the chat's placeholder, or none (created through data.conversations). */
+const untitled = (title: string) => !title.trim() || title === DEFAULT_TITLE
 
 type SendInput = {
   conversationId?: string
@@ -64,6 +84,8 @@ type SendInput = {
   files?: string[]
   providerId?: string
   modelId?: string
+  /** Controls chosen in the composer before the conversation existed. */
+  parameters?: ModelParameters
 }
 
 const noModel = (): AppError => ({
@@ -71,17 +93,6 @@ const noModel = (): AppError => ({
   status: 404,
   message: 'Pick a model for this conversation first (the model picker above the composer).'
 })
-
-/** A rough token estimate of a request (images counted flat): for warnings, not billing. */
-export function estimateTokens(messages: readonly ChatMessage[]): number {
-  let tokens = 0
-  for (const m of messages) {
-    tokens += 4
-    if (typeof m.content === 'string') tokens += countTokens(m.content)
-    else if (Array.isArray(m.content)) for (const p of m.content) tokens += p.type === 'text' ? countTokens(p.text) : IMAGE_TOKENS
-  }
-  return tokens
-}
 
 /**
  * Chat: conversations, replies and their streams. A reply is owned here, not by a window:
@@ -138,56 +149,26 @@ export class ChatService {
 
   /** The path from the root to `leafId` (inclusive), following parent ids. */
   private path(conversationId: string, leafId: string | undefined): Message[] {
-    if (!leafId) return []
-    const all = new Map(this.deps.messages.list(conversationId).map((m) => [m.id, m]))
-    const path: Message[] = []
-    let cursor = all.get(leafId)
-    while (cursor && path.length < 100_000) {
-      path.push(cursor)
-      cursor = cursor.parentId ? all.get(cursor.parentId) : undefined
-    }
-    return path.reverse()
+    return leafId ? pathTo(this.deps.messages.list(conversationId), leafId) : []
   }
 
-  private toChatMessages(agent: Agent, history: readonly Message[]): ChatMessage[] {
-    const out: ChatMessage[] = []
-    if (agent.systemPrompt.trim()) out.push({ role: 'system', content: agent.systemPrompt })
-    for (const m of history) {
-      if (m.role !== 'user' && m.role !== 'assistant') continue
-      if (m.role === 'assistant' && m.status === 'error' && !messageText(m.content)) continue
-      const images = m.content.filter((p): p is Extract<ContentPart, { type: 'image_url' }> => p.type === 'image_url')
-      const text = messageText(m.content)
-      const files = this.fileParts(m)
-      if ((images.length > 0 || files.length > 0) && m.role === 'user') {
-        out.push({
-          role: 'user',
-          content: [...files, ...(text ? [{ type: 'text' as const, text }] : []), ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: p.imageUrl.url } }))]
-        })
-      } else {
-        const msg: ChatMessage = { role: m.role, content: text }
-        if (m.role === 'assistant' && m.toolCalls?.length) msg.tool_calls = m.toolCalls
-        if (m.role === 'assistant' && m.reasoning?.signature) {
-          // Signed thinking goes back verbatim so the provider can continue its reasoning.
-          msg.reasoning = { content: m.reasoning.text, signature: m.reasoning.signature }
-        }
-        out.push(msg)
-      }
-    }
-    return out
+  /** Tokens of one stored message as it will be sent: text, images, attached files' text. */
+  private readonly tokensOf = (m: Message): number => {
+    let tokens = messageTokens(m)
+    if (m.role === 'user' && m.files?.length) for (const part of this.fileParts(m)) tokens += countTokens(part.text)
+    return tokens
   }
 
-  private request(modelId: string, messages: ChatMessage[], params: ModelParameters): ChatRequest {
-    const request: ChatRequest = { model: modelId, messages, stream: true }
-    if (params.temperature !== undefined) request.temperature = params.temperature
-    if (params.topP !== undefined) request.top_p = params.topP
-    if (params.maxOutputTokens !== undefined) request.max_tokens = params.maxOutputTokens
-    if (params.presencePenalty !== undefined) request.presence_penalty = params.presencePenalty
-    if (params.frequencyPenalty !== undefined) request.frequency_penalty = params.frequencyPenalty
-    if (params.reasoningEffort) request.reasoning_effort = params.reasoningEffort as ChatRequest['reasoning_effort']
-    if (params.thinkingBudget !== undefined) request.thinking = { type: 'enabled', budget_tokens: params.thinkingBudget }
-    const verbosity = params.extra?.['textVerbosity']
-    if (verbosity === 'low' || verbosity === 'medium' || verbosity === 'high') request.verbosity = verbosity
-    return request
+  /** The model facts as the chat controls read them. */
+  private controlInput(model: { providerId: string; modelId: string }, facts: ModelFacts | undefined): ModelControlInput {
+    return {
+      providerId: model.providerId,
+      id: model.modelId,
+      ...(facts?.extendParams ? { extendParams: facts.extendParams } : {}),
+      abilities: { ...(facts?.search ? { search: true } : {}), ...(facts?.reasoning ? { reasoning: true } : {}) },
+      ...(facts?.searchImpl ? { searchImpl: facts.searchImpl } : {}),
+      ...(facts?.maxOutput ? { maxOutput: facts.maxOutput } : {})
+    }
   }
 
   async *send(input: SendInput, ctx: { signal: AbortSignal; streamId?: string }): AsyncGenerator<ChatStreamEvent, Message> {
@@ -197,7 +178,8 @@ export class ChatService {
       : this.deps.conversations.create({
           agentId: agent.id,
           title: DEFAULT_TITLE,
-          ...(input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : {})
+          ...(input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : {}),
+          ...(input.parameters ? { parameters: input.parameters } : {})
         })
     const model = this.pickModel(conversation, agent, input)
     if (input.providerId && input.modelId && (conversation.providerId !== input.providerId || conversation.modelId !== input.modelId)) {
@@ -209,8 +191,7 @@ export class ChatService {
     for (const img of input.images ?? []) content.push({ type: 'image_url', imageUrl: { url: img.dataUrl } })
     const files = input.files?.length ? { files: input.files } : {}
     const userMessage = this.deps.messages.create({ conversationId: conversation.id, role: 'user', content, ...files, ...(parentId ? { parentId } : {}) })
-    const first = !parentId
-    return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage, summariseTitle: first })
+    return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage })
   }
 
   async *regenerate(input: { messageId: string; deleteOld?: boolean; providerId?: string; modelId?: string }, ctx: { signal: AbortSignal; streamId?: string }) {
@@ -259,11 +240,9 @@ export class ChatService {
     model: { providerId: string; modelId: string },
     parent: Message,
     ctx: { signal: AbortSignal; streamId?: string },
-    options: { userMessage?: Message; summariseTitle?: boolean; operation?: string; extraInstruction?: string }
+    options: { userMessage?: Message; operation?: string; extraInstruction?: string }
   ): AsyncGenerator<ChatStreamEvent, Message> {
     const history = this.path(conversation.id, parent.id)
-    const messages = this.toChatMessages(agent, history)
-    if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
     const params = { ...agent.parameters, ...conversation.parameters }
     const writer = this.deps.messages.beginStreaming({ conversationId: conversation.id, parentId: parent.id, providerId: model.providerId, modelId: model.modelId })
     if (ctx.streamId) this.active.set(writer.id, { streamId: ctx.streamId, conversationId: conversation.id, messageId: writer.id })
@@ -273,20 +252,27 @@ export class ChatService {
     let error: AppError | undefined
     let usage: UsageRecord | undefined
     let pricing: ChatPricingContext | undefined
+    let chosen: ChosenOptions | undefined
     const imageParts: ContentPart[] = []
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
-      const estimate = estimateTokens(messages)
-      if (facts?.contextWindowTokens && estimate > facts.contextWindowTokens) {
-        throw new AppErrorException({
-          errorType: 'ExceededContextWindow',
-          status: 400,
-          message: `This conversation is about ${estimate.toLocaleString('en')} tokens; ${model.modelId} reads at most ${facts.contextWindowTokens.toLocaleString('en')}.`
-        })
-      }
+      const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
+      const messages = toChatMessages(agent.systemPrompt, plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
+      if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
       const runtime = await this.deps.runtimeFor(model.providerId)
       if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
-      const request = this.request(model.modelId, messages, params)
+      const search = await this.wantsSearch(params, history.at(-1), model, ctx.signal)
+      const built = buildChatRequest(this.controlInput(model, facts), messages, params, { search })
+      const request = built.request
+      if (request.enabledSearch) {
+        const limits = this.deps.searchLimits?.() ?? {}
+        if (limits.maxResults) request.searchMaxResults = limits.maxResults
+        if (limits.maxUses) request.searchMaxUses = limits.maxUses
+      }
+      const contextLength = this.deps.contextLength?.(model.providerId, model.modelId)
+      if (contextLength) request.contextLength = contextLength
+      chosen = built.chosen
+      if (Object.keys(chosen).length > 0) yield { type: 'options', data: chosen }
       pricing = pricingContextOf(request)
       const events = runtime.chat(request, { signal: ctx.signal, idleTimeoutMs: this.deps.idleTimeoutMs })
       for await (const event of events as AsyncIterable<StreamEvent>) {
@@ -313,19 +299,110 @@ export class ChatService {
     const interrupted = ctx.signal.aborted || stopReason === 'cancelled' || stopReason === 'interrupted'
     const status = interrupted ? 'interrupted' : error ? 'error' : 'complete'
     const finished = writer.finish(status, { ...(cost ? { cost } : {}), ...(error && !ctx.signal.aborted ? { error } : {}) })
-    // The reply's images follow its text (a streamed row holds text only until it finishes).
-    const final = imageParts.length > 0 ? this.deps.messages.update(finished.id, { content: [...finished.content, ...imageParts] }) : finished
+    // The reply's images follow its text (a streamed row holds text only until it finishes);
+    // the options the user chose are kept with it (issue 15).
+    const patch: MessagePatch = {}
+    if (imageParts.length > 0) patch.content = [...finished.content, ...imageParts]
+    if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
+    const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
     this.active.delete(writer.id)
     this.deps.logUsage?.({ scene: 'Conversation', ...(options.operation ? { operation: options.operation } : {}), providerId: model.providerId, modelId: model.modelId, usage, cost })
-
-    if (options.summariseTitle && status === 'complete') {
-      const title = await this.summariseTitle(history, final, model).catch(() => undefined)
-      if (title) {
-        this.deps.conversations.update(conversation.id, { title })
-        yield { type: 'title', data: { conversationId: conversation.id, title } }
-      }
-    }
     return final
+  }
+
+  /**
+   * The history to send (issue 15): the agent's count, the newest summary, and — when automatic
+   * compression is on and the rest is over the limit — a new summary of the older messages
+   * (scene Summary History Messages), kept on the last message it covers. Only when even that
+   * cannot fit is ExceededContextWindow raised.
+   */
+  private async *historyFor(
+    conversation: Conversation,
+    agent: Agent,
+    model: ModelRef,
+    history: Message[],
+    params: ModelParameters,
+    facts: ModelFacts | undefined,
+    extraInstruction: string | undefined,
+    signal: AbortSignal
+  ): AsyncGenerator<ChatStreamEvent, HistoryPlan> {
+    const fixedTokens = (agent.systemPrompt.trim() ? countTokens(agent.systemPrompt) + 4 : 0) + (extraInstruction ? countTokens(extraInstruction) + 4 : 0)
+    const reserve = facts?.contextWindowTokens ? Math.min(params.maxOutputTokens ?? 0, Math.floor(facts.contextWindowTokens / 2)) : 0
+    const options = {
+      fixedTokens,
+      window: facts?.contextWindowTokens,
+      reserve,
+      tokensOf: this.tokensOf,
+      ...(params.historyCount ? { historyCount: params.historyCount } : {}),
+      ...(params.autoCompress ? { autoCompress: true } : {}),
+      ...(params.compressAt ? { compressAt: params.compressAt } : {})
+    }
+    let plan = planHistory(history, options)
+    if (plan.compress) {
+      const older = plan.compress.older
+      const last = older[older.length - 1]!
+      const text = await this.summariseHistory(older, plan.summary?.text, model, signal)
+      const summary = { text, covers: (plan.summary?.covers ?? 0) + older.length, providerId: model.providerId, modelId: model.modelId, at: Date.now() }
+      const updated = this.deps.messages.update(last.id, { meta: { ...last.meta, historySummary: summary } })
+      const at = history.findIndex((m) => m.id === last.id)
+      history[at] = updated
+      yield { type: 'summary', data: { conversationId: conversation.id, message: updated } }
+      plan = planHistory(history, options)
+    }
+    if (plan.over) {
+      const window = facts?.contextWindowTokens ?? 0
+      throw new AppErrorException({
+        errorType: 'ExceededContextWindow',
+        status: 400,
+        message: `This conversation is about ${plan.tokens.toLocaleString('en')} tokens${plan.summary ? ' even with its earlier part summarised' : ''}; ${model.modelId} reads at most ${window.toLocaleString('en')}.`
+      })
+    }
+    return plan
+  }
+
+  /** Scene Summary History Messages: the older messages (and any earlier summary) as one summary. */
+  private async summariseHistory(older: readonly Message[], previous: string | undefined, fallback: ModelRef, signal: AbortSignal): Promise<string> {
+    // The summariser reads a bounded transcript: the newest part of each message, oldest dropped first.
+    const clip = (text: string) => (text.length > 4000 ? `${text.slice(0, 2000)} … ${text.slice(-2000)}` : text)
+    const lines = older.map((m) => `${m.role}: ${clip(messageText(m.content))}`)
+    let transcript = lines.join('\n')
+    if (transcript.length > 200_000) transcript = transcript.slice(-200_000)
+    const { text } = await runScene(this.sceneDeps(), 'Summary History Messages', fallback, [
+      { role: 'system', content: scenePrompts.history },
+      { role: 'user', content: `${previous ? `Earlier summary:\n${previous}\n\n` : ''}${transcript}` }
+    ], { signal, maxTokens: 1024 })
+    if (!text) throw new AppErrorException({ errorType: 'ExceededContextWindow', status: 400, message: 'The earlier messages could not be summarised (the summary came back empty).' })
+    return text
+  }
+
+  /** `search: auto` asks the scene Search Intent Recognition; a failure means no search. */
+  private async wantsSearch(params: ModelParameters, last: Message | undefined, model: ModelRef, signal: AbortSignal): Promise<boolean> {
+    if (params.search === 'on') return true
+    if (params.search !== 'auto' || !last || last.role !== 'user') return false
+    try {
+      const { text } = await runScene(this.sceneDeps(), 'Search Intent Recognition', await this.sceneFallback(model), [
+        { role: 'system', content: scenePrompts.searchIntent },
+        { role: 'user', content: messageText(last.content).slice(0, 4000) }
+      ], { signal, maxTokens: 4 })
+      return /^(yes|是|true)/i.test(text)
+    } catch {
+      return false
+    }
+  }
+
+  /** A scene's model when Settings chose none: a small model of the conversation's provider, else its model. */
+  private async sceneFallback(base: ModelRef | undefined): Promise<ModelRef | undefined> {
+    if (!base) return undefined
+    return (await smallModelOf(base.providerId).catch(() => undefined)) ?? base
+  }
+
+  private sceneDeps() {
+    return {
+      runtimeFor: this.deps.runtimeFor,
+      price: this.deps.price,
+      ...(this.deps.logUsage ? { logUsage: this.deps.logUsage } : {}),
+      sceneModel: (scene: SceneName) => this.deps.sceneModel?.(scene) ?? (scene === 'Summary Topic Title' ? this.deps.titleModel?.() : undefined)
+    }
   }
 
   /** A base64_image event as an image_file part (a data URL part when no image store is wired, e.g. in the CLI). */
@@ -346,31 +423,90 @@ export class ChatService {
     return { type: 'image_file', fileId: saved.fileId, mimeType: saved.mimeType, ...(saved.width ? { width: saved.width } : {}), ...(saved.height ? { height: saved.height } : {}) }
   }
 
-  /** Scene Summary Topic Title: a short title from the first exchange, with a small model. */
-  private async summariseTitle(history: Message[], reply: Message, fallback: { providerId: string; modelId: string }): Promise<string | undefined> {
-    const model = this.deps.titleModel?.() ?? fallback
-    const runtime = await this.deps.runtimeFor(model.providerId)
-    if (!runtime.chat) return undefined
-    const exchange = [...history, reply].map((m) => `${m.role}: ${messageText(m.content).slice(0, 2000)}`).join('\n')
-    const request: ChatRequest = {
-      model: model.modelId,
-      stream: true,
-      max_tokens: 32,
-      messages: [
-        { role: 'system', content: 'You write a title of at most 8 words for a conversation, in its language. Reply with the title only, no quotes.' },
-        { role: 'user', content: exchange }
-      ]
+  /**
+   * Scene Summary Topic Title as its own task (issue 15): started after a reply ends, cancellable
+   * on its own. Titles a conversation still called "New chat" from its first complete exchange,
+   * so a failed first reply followed by a successful retry still gets a title.
+   */
+  async *title(input: { conversationId: string }, ctx: { signal: AbortSignal }): AsyncGenerator<ChatStreamEvent, string | undefined> {
+    const conversation = this.deps.conversations.require(input.conversationId)
+    if (!untitled(conversation.title)) return undefined
+    const all = this.deps.messages.list(conversation.id)
+    const reply = all.find((m) => m.role === 'assistant' && m.status === 'complete' && messageText(m.content).trim())
+    if (!reply) return undefined
+    const agent = this.deps.agents.get(conversation.agentId)
+    const fallback = reply.providerId && reply.modelId ? { providerId: reply.providerId, modelId: reply.modelId } : agent ? this.pickModel(conversation, agent) : undefined
+    const exchange = [...this.path(conversation.id, reply.id)].map((m) => `${m.role}: ${messageText(m.content).slice(0, 2000)}`).join('\n')
+    const { text } = await runScene(this.sceneDeps(), 'Summary Topic Title', await this.sceneFallback(fallback), [
+      { role: 'system', content: scenePrompts.title },
+      { role: 'user', content: exchange }
+    ], { signal: ctx.signal, maxTokens: 32 })
+    const title = text.replace(/[.。]+$/, '').split('\n')[0]?.trim().slice(0, 80)
+    // A title set meanwhile (renamed by the user) wins.
+    if (!title || !untitled(this.deps.conversations.require(conversation.id).title)) return undefined
+    this.deps.conversations.update(conversation.id, { title })
+    yield { type: 'title', data: { conversationId: conversation.id, title } }
+    return title
+  }
+
+  /** Scene Translator: the message in `language`, kept under it (source language from Language Detect). */
+  async translate(input: { messageId: string; language: string }): Promise<Message> {
+    const message = this.deps.messages.require(input.messageId)
+    const text = messageText(message.content)
+    if (!text.trim()) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'This message has no text to translate.' })
+    const fallback = await this.sceneFallback(this.modelOf(message))
+    const deps = this.sceneDeps()
+    // A failed detection is not fatal: the translator then works out the source itself.
+    const from = await runScene(deps, 'Language Detect', fallback, [
+      { role: 'system', content: scenePrompts.detect },
+      { role: 'user', content: text.slice(0, 1000) }
+    ], { maxTokens: 8 }).then((r) => r.text.split(/\s/)[0], () => undefined)
+    const { text: translated } = await runScene(deps, 'Translator', fallback, [
+      { role: 'system', content: scenePrompts.translate(input.language, from) },
+      { role: 'user', content: text }
+    ])
+    const current = this.deps.messages.require(message.id)
+    return this.deps.messages.update(message.id, { meta: { ...current.meta, translations: { ...current.meta?.translations, [input.language]: translated } } })
+  }
+
+  /** Forgets a history summary: the next reply summarises again, or sends everything. */
+  forgetSummary(input: { messageId: string }): Message {
+    const message = this.deps.messages.require(input.messageId)
+    const { historySummary: _dropped, ...meta } = message.meta ?? {}
+    return this.deps.messages.update(message.id, { meta })
+  }
+
+  /** Scenes Summary Agent Title, Description and Tags, from a system prompt (agent settings). */
+  async agentMeta(input: { systemPrompt: string; providerId?: string; modelId?: string }): Promise<{ name: string; description: string; tags: string[] }> {
+    const agent = this.defaultAgent()
+    const fallback = await this.sceneFallback(
+      input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : agent.providerId && agent.modelId ? { providerId: agent.providerId, modelId: agent.modelId } : undefined
+    )
+    const deps = this.sceneDeps()
+    const ask = (scene: SceneName, prompt: string, maxTokens: number) =>
+      runScene(deps, scene, fallback, [
+        { role: 'system', content: prompt },
+        { role: 'user', content: input.systemPrompt.slice(0, 20_000) }
+      ], { maxTokens }).then((r) => r.text)
+    const [name, description, tags] = await Promise.all([
+      ask('Summary Agent Title', scenePrompts.agentTitle, 32),
+      ask('Summary Agent Description', scenePrompts.agentDescription, 120),
+      ask('Summary Agent Tags', scenePrompts.agentTags, 60)
+    ])
+    return {
+      name: name.split('\n')[0]!.slice(0, 200),
+      description: description.slice(0, 1000),
+      tags: tags.split(/[,，、\n]/).map((t) => t.replace(/^#/, '').trim()).filter(Boolean).slice(0, 8)
     }
-    let text = ''
-    let usage: UsageRecord | undefined
-    for await (const event of runtime.chat(request, { idleTimeoutMs: 20_000 })) {
-      if (event.type === 'text') text += event.data
-      if (event.type === 'usage') usage = event.data
-      if (event.type === 'error') return undefined
-    }
-    const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage, pricingContextOf(request)).catch(() => undefined) : undefined
-    this.deps.logUsage?.({ scene: 'Summary Topic Title', providerId: model.providerId, modelId: model.modelId, usage, cost })
-    const title = text.replace(/<think>[\s\S]*?<\/think>/g, '').replace(/^["'“”]+|["'“”.。]+$/g, '').trim().split('\n')[0]?.slice(0, 80)
-    return title || undefined
+  }
+
+  /** The model a message came from, else its conversation's. */
+  private modelOf(message: Message): ModelRef | undefined {
+    if (message.providerId && message.modelId) return { providerId: message.providerId, modelId: message.modelId }
+    const conversation = this.deps.conversations.require(message.conversationId)
+    const agent = this.deps.agents.get(conversation.agentId)
+    const providerId = conversation.providerId ?? agent?.providerId
+    const modelId = conversation.modelId ?? agent?.modelId
+    return providerId && modelId ? { providerId, modelId } : undefined
   }
 }

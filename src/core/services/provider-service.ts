@@ -264,10 +264,20 @@ export class ProviderService {
     // authoritative) needs the full model list.
     if (!isLocal(providerId)) {
       const builtin = (await loadProviderModels(providerId)).find((m) => m.id === modelId)
-      if (builtin) return { contextWindowTokens: builtin.contextWindowTokens, maxOutput: builtin.maxOutput, vision: Boolean(builtin.abilities.vision) }
+      if (builtin)
+        return {
+          contextWindowTokens: builtin.contextWindowTokens,
+          maxOutput: builtin.maxOutput,
+          vision: Boolean(builtin.abilities.vision),
+          // issue 15: the chat controls (thinking, caching, search) come from these.
+          extendParams: builtin.settings?.extendParams,
+          search: builtin.abilities.search,
+          reasoning: builtin.abilities.reasoning,
+          searchImpl: builtin.settings?.searchImpl
+        }
     }
     const model = (await this.models(providerId)).find((m) => m.id === modelId)
-    return model && { contextWindowTokens: model.contextWindowTokens, maxOutput: model.maxOutput, vision: model.abilities.vision }
+    return model && { contextWindowTokens: model.contextWindowTokens, maxOutput: model.maxOutput, vision: model.abilities.vision, extendParams: model.extendParams, search: model.abilities.search, reasoning: model.abilities.reasoning }
   }
 
   /** `context` (the request's thinking, cache ttl) keys lookup-priced units; without it they cost nothing. */

@@ -9,6 +9,19 @@ export interface ModelParameters {
   frequencyPenalty?: number
   reasoningEffort?: string
   thinkingBudget?: number
+  // issue 15: chat controls (src/shared/chat/model-controls.ts says which a model offers).
+  /** Thinking on/off; undefined follows the model's default. */
+  thinking?: boolean
+  /** Prompt caching (Anthropic `disableContextCaching`); undefined is on. */
+  contextCaching?: boolean
+  /** Web search: off, on, or decided per message by the Search Intent Recognition scene. */
+  search?: 'off' | 'on' | 'auto'
+  /** How many earlier messages to send; undefined or 0 sends them all. */
+  historyCount?: number
+  /** Summarise older messages instead of refusing a conversation longer than the window. */
+  autoCompress?: boolean
+  /** Compress once the history passes this fraction of the window (0.1..1, default 1). */
+  compressAt?: number
   /** Anything provider-specific (extendParams of product.md §3). */
   extra?: JsonObject
 }

@@ -27,6 +27,12 @@ export const modelParametersSchema = z
     frequencyPenalty: z.number().optional(),
     reasoningEffort: z.string().optional(),
     thinkingBudget: z.number().optional(),
+    thinking: z.boolean().optional(),
+    contextCaching: z.boolean().optional(),
+    search: z.enum(['off', 'on', 'auto']).optional(),
+    historyCount: z.number().int().min(0).max(100_000).optional(),
+    autoCompress: z.boolean().optional(),
+    compressAt: z.number().min(0.1).max(1).optional(),
     extra: jsonObjectSchema.optional()
   })
   .strict()
@@ -94,6 +100,8 @@ export const messageSchema = z
     cost: jsonObjectSchema.optional(),
     speed: z.object({ tps: z.number().optional(), ttft: z.number().optional() }).strict().optional(),
     error: appError.optional(),
+    // issue 15: chosen options, history summary, translations (src/shared/chat/message-meta.ts).
+    meta: jsonObjectSchema.optional(),
     status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
     createdAt: time,
     updatedAt: time

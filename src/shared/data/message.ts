@@ -1,4 +1,5 @@
 import type { AppError } from '../errors/app-error'
+import type { MessageMeta } from '../chat/message-meta'
 import type { Grounding, Speed, ToolCall } from '../stream/events'
 import type { UsageRecord } from '../stream/usage'
 import type { CostBreakdown } from './cost'
@@ -44,6 +45,8 @@ export interface Message {
   cost?: CostBreakdown
   speed?: Speed
   error?: AppError
+  /** Chosen options, history summary, translations (issue 15). */
+  meta?: MessageMeta
   status: MessageStatus
   createdAt: number
   updatedAt: number
@@ -58,7 +61,7 @@ export type MessageInput = Pick<Message, 'conversationId' | 'role'> &
   Partial<Omit<Message, 'conversationId' | 'role' | 'createdAt' | 'updatedAt'>> & { createdAt?: number }
 
 export type MessagePatch = Partial<
-  Pick<Message, 'content' | 'reasoning' | 'toolCalls' | 'toolResults' | 'files' | 'grounding' | 'usage' | 'cost' | 'speed' | 'error' | 'status' | 'topicId'>
+  Pick<Message, 'content' | 'reasoning' | 'toolCalls' | 'toolResults' | 'files' | 'grounding' | 'usage' | 'cost' | 'speed' | 'error' | 'status' | 'topicId' | 'meta'>
 >
 
 /** One page of a conversation, oldest first; `hasMore` says whether older messages exist. */

@@ -78,7 +78,11 @@ describe('chat service', () => {
     expect(final.cost?.total).toBeCloseTo(0.00015 + 0.0012, 8)
     expect(r.events[0]?.type).toBe('reply')
     expect(r.events.filter((e) => e.type === 'text').map((e) => e.data)).toEqual(['Hel', 'lo ', 'there'])
-    const title = r.events.find((e) => e.type === 'title')
+    // issue 15: the title is its own task, started after the reply (the reply never waits for it).
+    expect(r.events.some((e) => e.type === 'title')).toBe(false)
+    const titled = await run((h) => client.stream('chat.title', { conversationId: final.conversationId }, h as never))
+    expect(titled.result.ok && titled.result.value).toBe('Greeting title')
+    const title = titled.events.find((e) => e.type === 'title')
     expect(title?.type === 'title' && title.data.title).toBe('Greeting title')
 
     // What the provider received: the agent's system prompt, then the user's text.
@@ -212,7 +216,8 @@ describe('chat service', () => {
   it('titles a new conversation with the model chosen for Summary Topic Title', async () => {
     const set = await client.call('data.settings.set', { patch: { titleModel: { providerId: 'openai', modelId: 'gpt-4.1-nano' } } })
     expect(set.ok).toBe(true)
-    reply(await send({ text: 'Name me' }))
+    const named = reply(await send({ text: 'Name me' }))
+    await run((h) => client.stream('chat.title', { conversationId: named.conversationId }, h as never))
     const models = fake.requestsTo('/chat/completions').map((r) => (r.body as { model: string }).model)
     expect(models).toEqual(['gpt-4o-mini', 'gpt-4.1-nano'])
     await client.call('data.settings.set', { patch: { titleModel: null } })

@@ -28,6 +28,10 @@ export function chatHandlers(ctx: CoreContext): ChatHandlers {
       return store().messages.list(conversationId)
     },
     'chat.deleteMessage': ({ messageId }) => chat().deleteMessage(messageId),
+    'chat.title': (input, c) => chat().title(input, c),
+    'chat.translate': (input) => chat().translate(input),
+    'chat.forgetSummary': (input) => chat().forgetSummary(input),
+    'chat.agentMeta': (input) => chat().agentMeta(input),
 
     'providers.list': (input) => providers().list(input),
     'providers.models': ({ providerId }) => providers().models(providerId),

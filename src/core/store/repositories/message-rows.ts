@@ -1,5 +1,6 @@
 import type { AppError } from '../../../shared/errors/app-error'
 import type { CostBreakdown } from '../../../shared/data/cost'
+import type { MessageMeta } from '../../../shared/chat/message-meta'
 import { messageText, type ContentPart, type Message, type MessageRole, type MessageStatus, type ToolResult } from '../../../shared/data/message'
 import type { Grounding, Speed, ToolCall } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
@@ -51,6 +52,7 @@ export const messageFromRow = (row: MessageRow): Message => {
     cost: read<CostBreakdown>('cost', row.cost),
     speed: read<Speed>('speed', row.speed),
     error: read<AppError>('error', row.error),
+    meta: read<MessageMeta>('meta', row.meta),
     status: row.status as MessageStatus,
     createdAt: row.created_at,
     updatedAt: row.updated_at
@@ -68,7 +70,7 @@ export const DAMAGED_MESSAGES_SQL = `SELECT id FROM messages WHERE NOT json_vali
   OR (tool_results IS NOT NULL AND NOT json_valid(tool_results)) OR (files IS NOT NULL AND NOT json_valid(files))
   OR (grounding IS NOT NULL AND NOT json_valid(grounding)) OR (usage IS NOT NULL AND NOT json_valid(usage))
   OR (cost IS NOT NULL AND NOT json_valid(cost)) OR (speed IS NOT NULL AND NOT json_valid(speed))
-  OR (error IS NOT NULL AND NOT json_valid(error))`
+  OR (error IS NOT NULL AND NOT json_valid(error)) OR (meta IS NOT NULL AND NOT json_valid(meta))`
 
 /** Every column a message writes, except the generated `seq`. */
 export const messageToRow = (m: Message, agentId: string): Omit<NewMessageRow, 'seq'> => ({
@@ -91,6 +93,7 @@ export const messageToRow = (m: Message, agentId: string): Omit<NewMessageRow, '
   cost: toJson(m.cost),
   speed: toJson(m.speed),
   error: toJson(m.error),
+  meta: toJson(m.meta),
   status: m.status,
   created_at: m.createdAt,
   updated_at: m.updatedAt

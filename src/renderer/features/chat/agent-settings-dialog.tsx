@@ -7,6 +7,7 @@ import { useProviders } from '../providers/providers-store'
 import { cropAvatar, isPictureAvatar } from './avatar'
 import { useChat } from './chat-store'
 import { ModelPicker } from './model-picker'
+import { AgentChatFields, GenerateAgentMeta } from './agent-chat-fields'
 
 const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
 
@@ -60,6 +61,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
         name: draft.name.trim() || agent.name,
         avatar: draft.avatar,
         systemPrompt: draft.systemPrompt,
+        description: draft.description ?? '',
         ...(draft.providerId && draft.modelId ? { providerId: draft.providerId, modelId: draft.modelId } : {}),
         parameters: draft.parameters,
         tags: tags.split(',').map((x) => x.trim()).filter(Boolean)
@@ -175,8 +177,20 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
                 )}
               </fieldset>
             )}
+            <AgentChatFields params={params} setParam={setParam} />
+            <Row label={t('controls.agentDescription')}>
+              <textarea value={draft.description ?? ''} onChange={(e) => setDraft({ ...draft, description: e.target.value })} rows={2} className={field} data-testid="agent-description" />
+            </Row>
+            <GenerateAgentMeta
+              systemPrompt={draft.systemPrompt}
+              model={draft.providerId && draft.modelId ? { providerId: draft.providerId, modelId: draft.modelId } : undefined}
+              onGenerated={(meta) => {
+                setDraft((d) => ({ ...d, name: meta.name || d.name, description: meta.description }))
+                setTags(meta.tags.join(', '))
+              }}
+            />
             <Row label={t('agent.tags')} hint={t('agent.tagsHint')}>
-              <input value={tags} onChange={(e) => setTags(e.target.value)} className={field} />
+              <input value={tags} onChange={(e) => setTags(e.target.value)} className={field} data-testid="agent-tags" />
             </Row>
             {error && (
               <p role="alert" className="text-sm text-red-600">

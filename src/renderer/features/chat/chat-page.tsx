@@ -1,13 +1,17 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
-import { messageText, type Message } from '../../../shared/data/message'
+import type { Message } from '../../../shared/data/message'
+import { planHistory } from '../../../shared/chat/history-window'
+import { countTokens } from '../../../shared/tokens/count-tokens'
 import { useRouter } from '../../stores/router-store'
 import { providerActions, useProviders } from '../providers/providers-store'
 import { ApiKeyDialog } from './api-key-dialog'
 import { messageSetKey } from './branches'
 import { chatActions, entriesFor, useChat, useVisiblePath } from './chat-store'
 import { Composer, estimateTextTokens } from './composer'
+import { ComposerControls } from './composer-controls'
+import { useContextLength } from './use-context-length'
 import { ConversationList } from './conversation-list'
 import { ErrorCard, errorAction } from './error-card'
 import { MessageList } from './message-list'
@@ -27,6 +31,8 @@ export function ChatPage() {
   const conversation = useChat((s) => s.conversations.find((c) => c.id === conversationId))
   const agent = useChat((s) => s.agents.find((a) => a.id === (conversation?.agentId ?? s.agentId ?? s.defaultAgentId)))
   const sendError = useChat((s) => s.sendError)
+  const draftParameters = useChat((s) => s.draftParameters)
+  const titlingNow = useChat((s) => (conversationId ? Boolean(s.titling[conversationId]) : false))
   const all = useChat((s) => (conversationId ? (s.messages[conversationId] ?? EMPTY) : EMPTY))
   // Rebuilt when the message set changes, not on every streaming commit of this conversation.
   const shape = messageSetKey(all)
@@ -50,7 +56,22 @@ export function ChatPage() {
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
   const path = useVisiblePath(all, branch)
   const isStreaming = path.some((m) => streaming[m.id])
-  const historyTokens = useMemo(() => path.reduce((n, m) => n + estimateTextTokens(messageText(m.content)) + 4, 0), [path])
+  // issue 15: the counter shows what will be sent: the agent's history count, the summary in
+  // use, and (with compression on) the part kept once the older messages are summarised.
+  const params = useMemo(() => ({ ...agent?.parameters, ...(conversation ? conversation.parameters : draftParameters) }), [agent, conversation, draftParameters])
+  const plan = useMemo(
+    () =>
+      planHistory(path, {
+        fixedTokens: agent?.systemPrompt.trim() ? countTokens(agent.systemPrompt) + 4 : 0,
+        window: model?.contextWindowTokens,
+        ...(params.historyCount ? { historyCount: params.historyCount } : {}),
+        ...(params.autoCompress ? { autoCompress: true } : {}),
+        ...(params.compressAt ? { compressAt: params.compressAt } : {})
+      }),
+    [path, agent, model, params]
+  )
+  const historyTokens = plan.compress ? plan.compress.keep.reduce((n, m) => n + countTokens(m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')) + 4, 0) : plan.tokens
+  const contextLength = useContextLength(current?.providerId === 'ollama' ? current.providerId : undefined, current?.modelId)
 
   const actions: MessageActions = useMemo(
     () => ({
@@ -66,6 +87,16 @@ export function ChatPage() {
   )
 
   useEffect(() => {
+    if (isStreaming || !titlingNow || !conversationId) return
+    // Esc also cancels the title task (its own stream since issue 15) once the reply has ended.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.cancelTitle(conversationId)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [isStreaming, titlingNow, conversationId])
+
+  useEffect(() => {
     if (!isStreaming) return
     // Esc stops the reply on screen, wherever the focus is (dialogs handle their own Esc first).
     const onKey = (event: KeyboardEvent) => {
@@ -75,9 +106,10 @@ export function ChatPage() {
     return () => window.removeEventListener('keydown', onKey)
   }, [isStreaming])
 
-  const onErrorAction = (message: Message) => {
+  const onErrorAction = (message: Message, fix?: 'trim') => {
     const error = message.error
     if (!error) return
+    if (fix === 'trim') return void chatActions.setParameters({ historyCount: 20 }).then(() => chatActions.regenerate(message, true))
     switch (errorAction(error)) {
       case 'unlock':
         void providerActions.load()
@@ -89,6 +121,10 @@ export function ChatPage() {
       case 'continue':
         chatActions.continueReply(message)
         return
+      case 'context':
+        // The card's main action summarises; trimming is its second button (onContextFix).
+        void chatActions.setParameters({ autoCompress: true }).then(() => chatActions.regenerate(message, true))
+        return
       default:
         chatActions.regenerate(message, true)
     }
@@ -99,7 +135,7 @@ export function ChatPage() {
       <ConversationList />
       <section className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 dark:border-zinc-800">
-          <h1 className="truncate text-base font-semibold" data-testid="conversation-title">
+          <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>
             {conversation?.title ?? t('chat.newChat')}
           </h1>
           <div className="flex items-center gap-2">
@@ -149,6 +185,22 @@ export function ChatPage() {
           providerId={current?.providerId}
           onSend={(text, images, files) => chatActions.send(text, images, current, files)}
           onStop={() => chatActions.stop()}
+          tokenNote={[
+            plan.compress ? t('controls.summarise') : plan.summary ? t('controls.summaryMarker', { n: plan.summary.covers }) : '',
+            // Local models: the context length the server loads the model with (Ollama num_ctx).
+            current?.providerId === 'ollama' ? `${t('controls.contextLength')} ${contextLength.value?.toLocaleString() ?? t('controls.contextLengthAuto')}` : ''
+          ]
+            .filter(Boolean)
+            .join(' · ') || undefined}
+          controls={
+            <ComposerControls
+              model={model}
+              params={params}
+              onChange={(patch) => void chatActions.setParameters(patch)}
+              contextLength={contextLength.value}
+              onContextLength={contextLength.save}
+            />
+          }
         />
       </section>
       {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}

@@ -3,7 +3,7 @@ import { messageSetKey, sortConversations, visiblePath } from './branches'
 import { create } from 'zustand'
 import type { StreamHandle } from '../../../shared/bridge/client'
 import type { ActiveReply, ChatStreamEvent } from '../../../shared/bridge/procedures/chat'
-import type { Agent } from '../../../shared/data/agent'
+import type { Agent, ModelParameters } from '../../../shared/data/agent'
 import type { Conversation } from '../../../shared/data/conversation'
 import { messageText, type Message } from '../../../shared/data/message'
 import type { AppError, Result } from '../../../shared/errors/app-error'
@@ -31,9 +31,13 @@ interface ChatState {
   sendError?: AppError
   /** Conversations deleted but still undoable. */
   pendingDelete?: { conversation: Conversation; timer: ReturnType<typeof setTimeout> }
+  /** issue 15: composer controls chosen before the conversation exists (sent with its first message). */
+  draftParameters: ModelParameters
+  /** Conversations whose title task (scene Summary Topic Title) runs now. */
+  titling: Record<string, true>
 }
 
-export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {} }))
+export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, draftParameters: {}, titling: {} }))
 
 /**
  * The entries of an id-keyed record (`branch`, `streaming`) that belong to one conversation's
@@ -106,6 +110,10 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
           stage(conversationId, live, true)
         } else if (event.type === 'title') {
           useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === event.data.conversationId ? { ...c, title: event.data.title } : c)) }))
+        } else if (event.type === 'options') {
+          if (live && conversationId) stage(conversationId, (live = { ...live, meta: { ...live.meta, options: event.data } }))
+        } else if (event.type === 'summary') {
+          upsert(event.data.conversationId, event.data.message)
         } else if (event.type === 'cost') {
           if (live && conversationId) stage(conversationId, (live = { ...live, cost: event.data }))
         } else if (live && conversationId) {
@@ -118,6 +126,8 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
       if (live && conversationId) {
         if (result.ok) stage(conversationId, { ...result.value, reasoningDurationMs: live.reasoningDurationMs }, true)
         else stage(conversationId, { ...live, status: 'error', error: result.error }, true)
+        // issue 15: the title is its own task after a complete reply (a retry after a failure too).
+        if (result.ok && result.value.status === 'complete') titleTask.start(conversationId)
         const id = live.id
         handles.delete(id)
         useChat.setState((s) => {
@@ -192,7 +202,8 @@ export const chatActions = {
           text,
           ...(images.length ? { images } : {}),
           ...(files.length ? { files } : {}),
-          ...(model ?? {})
+          ...(model ?? {}),
+          ...(!currentId && Object.keys(useChat.getState().draftParameters).length ? { parameters: useChat.getState().draftParameters } : {})
         },
         {
           ...handlers,
@@ -306,6 +317,71 @@ export const chatActions = {
 
   copy(message: Message) {
     void navigator.clipboard.writeText(messageText(message.content))
+  },
+
+  /** A message changed in the core (translation, summary): the stored copy replaces ours. */
+  replaceMessage(message: Message) {
+    upsert(message.conversationId, message)
+  },
+
+  /** issue 15: the composer's controls: the conversation's parameters, or the draft of a new one. */
+  async setParameters(patch: Partial<ModelParameters>) {
+    const { currentId, conversations, draftParameters } = useChat.getState()
+    const conversation = conversations.find((c) => c.id === currentId)
+    const merge = (base: ModelParameters | undefined) => {
+      const next: ModelParameters = { ...base }
+      for (const [key, value] of Object.entries(patch) as [keyof ModelParameters, unknown][]) {
+        if (value === undefined) delete next[key]
+        else (next as Record<string, unknown>)[key] = value
+      }
+      return next
+    }
+    if (!conversation) return useChat.setState({ draftParameters: merge(draftParameters) })
+    const parameters = merge(conversation.parameters)
+    useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === conversation.id ? { ...c, parameters } : c)) }))
+    const result = await bridge().call('data.conversations.update', { id: conversation.id, patch: { parameters } })
+    if (result.ok) useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === conversation.id ? result.value : c)) }))
+  },
+
+  cancelTitle(conversationId: string) {
+    return titleTask.cancel(conversationId)
+  }
+}
+
+/** Scene Summary Topic Title as its own stream: started after a reply, cancellable on its own (Esc). */
+const titleTask = {
+  handles: new Map<string, StreamHandle>(),
+  start(conversationId: string) {
+    const conversation = useChat.getState().conversations.find((c) => c.id === conversationId)
+    if ((conversation && conversation.title.trim() && conversation.title !== 'New chat') || this.handles.has(conversationId)) return
+    const done = () => {
+      this.handles.delete(conversationId)
+      useChat.setState((s) => {
+        const titling = { ...s.titling }
+        delete titling[conversationId]
+        return { titling }
+      })
+    }
+    useChat.setState((s) => ({ titling: { ...s.titling, [conversationId]: true } }))
+    const handle = bridge().stream(
+      'chat.title',
+      { conversationId },
+      {
+        onEvents: (events: ChatStreamEvent[]) => {
+          for (const event of events)
+            if (event.type === 'title') useChat.setState((s) => ({ conversations: s.conversations.map((c) => (c.id === event.data.conversationId ? { ...c, title: event.data.title } : c)) }))
+        },
+        onEnd: done,
+        onRefused: done
+      }
+    )
+    this.handles.set(conversationId, handle)
+  },
+  cancel(conversationId: string): boolean {
+    const handle = this.handles.get(conversationId)
+    if (!handle) return false
+    handle.cancel()
+    return true
   }
 }
 

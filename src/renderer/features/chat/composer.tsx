@@ -1,4 +1,4 @@
-import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react'
+import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countTokens, IMAGE_TOKENS } from '../../../shared/tokens/count-tokens'
 import { bridge } from '../../stores/app-store'
@@ -20,6 +20,10 @@ export interface ComposerProps {
   /** `files`: ids of uploaded files (files.upload) whose text goes with the message. */
   onSend(text: string, images: { dataUrl: string }[], files?: string[]): void
   onStop(): void
+  /** issue 15: the model's controls (search, thinking, caching…) above the input. */
+  controls?: ReactNode
+  /** A note next to the token counter (e.g. the older part will be summarised). */
+  tokenNote?: string
 }
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -27,7 +31,7 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 /** Good enough to warn before sending, never used for billing (the same estimate as the core's). */
 export const estimateTextTokens = countTokens
 
-export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop }: ComposerProps) {
+export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote }: ComposerProps) {
   const { t } = useTranslation()
   const [text, setText] = useState('')
   const [images, setImages] = useState<{ dataUrl: string; name: string }[]>([])
@@ -120,6 +124,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
           </div>
         )}
         <AttachmentChips items={attachments.items} onRemove={attachments.remove} />
+        {controls}
         <div className="flex items-end gap-2 rounded-xl border border-zinc-300 bg-white p-2 focus-within:border-accent dark:border-zinc-700 dark:bg-zinc-900">
           <textarea
             ref={ref}
@@ -194,6 +199,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
           <span>{t('chat.keys')}</span>
           <span data-testid="token-estimate" className={over ? 'font-medium text-red-600' : ''}>
             {contextWindow ? t('chat.tokensOf', { n: tokens.toLocaleString(), max: contextWindow.toLocaleString() }) : t('chat.tokens', { n: tokens.toLocaleString() })}
+            {tokenNote && <span data-testid="token-note"> · {tokenNote}</span>}
           </span>
         </div>
         {over && confirmOver && (

@@ -5,7 +5,7 @@ import type { Message } from '../../../shared/data/message'
 import { missingOllamaModel, PullMissingModel } from '../local-models/pull-missing-model'
 
 /** Which fix an error offers (issue 7: errors as cards with the action that fixes them). */
-export type ErrorAction = 'unlock' | 'ollama-help' | 'pull-model' | 'continue' | 'retry' | 'none'
+export type ErrorAction = 'unlock' | 'ollama-help' | 'pull-model' | 'continue' | 'context' | 'retry' | 'none'
 
 export function errorAction(error: AppError): ErrorAction {
   if (missingOllamaModel(error)) return 'pull-model'
@@ -23,12 +23,14 @@ export function errorAction(error: AppError): ErrorAction {
       return error.provider === 'ollama' ? 'pull-model' : 'none'
     case 'StreamChunkError':
       return 'continue'
+    case 'ExceededContextWindow':
+      return 'context'
     default:
       return 'retry'
   }
 }
 
-export function ErrorCard({ error, message, onAction }: { error: AppError; message?: Message; onAction?(message: Message): void }) {
+export function ErrorCard({ error, message, onAction }: { error: AppError; message?: Message; onAction?(message: Message, fix?: 'trim'): void }) {
   const { t, i18n } = useTranslation()
   // Titled by what happened: a Google block reason, the status of an unknown type, else the type's text.
   const text = describeAppError(error, (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Locale)
@@ -49,7 +51,18 @@ export function ErrorCard({ error, message, onAction }: { error: AppError; messa
           <PullMissingModel error={error} />
         </div>
       )}
-      {message && onAction && action !== 'none' && action !== 'pull-model' && (
+      {message && onAction && action === 'context' && (
+        // issue 15: the two fixes of a conversation too long for the model.
+        <div className="mt-2 flex flex-wrap gap-2">
+          <button onClick={() => onAction(message)} data-testid="error-action" className="rounded-md bg-red-600 px-3 py-1 text-xs font-medium text-white hover:bg-red-700">
+            {t('controls.summarise')}
+          </button>
+          <button onClick={() => onAction(message, 'trim')} data-testid="error-action-trim" className="rounded-md border border-red-600 px-3 py-1 text-xs font-medium text-red-700 dark:text-red-300">
+            {t('controls.trim')}
+          </button>
+        </div>
+      )}
+      {message && onAction && action !== 'none' && action !== 'pull-model' && action !== 'context' && (
         <button
           onClick={() => onAction(message)}
           data-testid="error-action"

@@ -21,7 +21,7 @@ export function MessageList({
   all: LiveMessage[]
   streaming: Record<string, true>
   actions: MessageActions
-  onErrorAction(message: LiveMessage): void
+  onErrorAction(message: LiveMessage, fix?: 'trim'): void
 }) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const pinned = useRef(true)

@@ -1,12 +1,14 @@
-import { memo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { messageText, type Message } from '../../../shared/data/message'
 import { Markdown } from './markdown/markdown'
-import { SafeLink } from './markdown/safe-link'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
 import { MessageImages } from './message-images'
 import { ReadAloud } from '../voice/read-aloud'
+import { linkCitationMarkers, sourceList } from '../../../shared/chat/citations'
+import { ChosenOptionsLine, SourceList, SummaryMarker, ToolCallView, Translations } from './message-extras'
+import { chatActions } from './chat-store'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -62,7 +64,7 @@ export interface MessageViewProps {
   branchCount: number
   streaming: boolean
   actions: MessageActions
-  onErrorAction?(message: Message): void
+  onErrorAction?(message: Message, fix?: 'trim'): void
 }
 
 export const MessageView = memo(function MessageView({ message, branchIndex, branchCount, streaming, actions, onErrorAction }: MessageViewProps) {
@@ -71,6 +73,9 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
   const text = messageText(message.content)
   const isUser = message.role === 'user'
   const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs
+  // issue 15: numbered sources under the reply; inline [n] markers link to them.
+  const sources = useMemo(() => sourceList(message.grounding?.citations), [message.grounding])
+  const linked = useMemo(() => linkCitationMarkers(text, sources), [text, sources])
   const button = 'rounded px-1.5 py-0.5 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-white'
   return (
     <article
@@ -81,6 +86,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
     >
       <div className={isUser ? 'max-w-[80%] rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20' : 'max-w-3xl'}>
         {!isUser && message.modelId && <div className="mb-1 text-xs font-medium text-zinc-500">{message.modelId}</div>}
+        {!isUser && <ChosenOptionsLine options={message.meta?.options} />}
         {message.reasoning?.text && <Reasoning text={message.reasoning.text} durationMs={reasoningMs} streaming={streaming && !text} />}
         {editing !== undefined ? (
           <form
@@ -111,34 +117,19 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         ) : isUser ? (
           <div className="whitespace-pre-wrap">{text}</div>
         ) : (
-          <Markdown text={text} streaming={streaming} />
+          <Markdown text={linked} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
         <MessageImages content={message.content} />
         {message.toolCalls && message.toolCalls.length > 0 && (
           <div className="mt-2 space-y-1" data-testid="tool-calls">
             {message.toolCalls.map((call) => (
-              <details key={call.id} className="rounded-md border border-zinc-200 text-xs dark:border-zinc-800">
-                <summary className="cursor-pointer px-2 py-1 font-mono">
-                  {t('chat.toolCall')}: {call.function.name}
-                </summary>
-                <pre className="overflow-x-auto px-2 py-1">{call.function.arguments}</pre>
-              </details>
+              <ToolCallView key={call.id} call={call} />
             ))}
           </div>
         )}
-        {message.grounding?.citations && message.grounding.citations.length > 0 && (
-          <ol className="mt-2 space-y-0.5 text-xs" data-testid="citations">
-            {message.grounding.citations.map((c, i) => (
-              <li key={c.url}>
-                [{i + 1}]{' '}
-                <SafeLink href={c.url} className="text-accent underline">
-                  {c.title || c.url}
-                </SafeLink>
-              </li>
-            ))}
-          </ol>
-        )}
+        <SourceList sources={sources} messageId={message.id} />
+        {!streaming && text.trim() && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
         {streaming && !text && !message.reasoning?.text && (
           <div className="flex gap-1 py-2" aria-label={t('chat.waiting')}>
             <span className="size-1.5 animate-bounce rounded-full bg-zinc-400" />
@@ -192,6 +183,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           </button>
         </div>
       )}
+      {!streaming && <SummaryMarker message={message} onUpdated={chatActions.replaceMessage} />}
     </article>
   )
 })

@@ -3,6 +3,8 @@ import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
 import { TitleModelSetting } from './title-model-setting'
 import { DataSection } from './data-section'
+import { SceneModelsSetting } from './scene-models-setting'
+import { SearchLimitsSetting } from './search-limits-setting'
 import { VoiceSettings } from '../voice/voice-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
@@ -54,6 +56,8 @@ export function SettingsPage() {
         <section className="space-y-3">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.chat')}</h2>
           <TitleModelSetting />
+          <SceneModelsSetting />
+          <SearchLimitsSetting />
         </section>
         <VoiceSettings />
         <ProvidersSection />

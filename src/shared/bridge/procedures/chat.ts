@@ -5,12 +5,18 @@ import type { CostBreakdown } from '../../data/cost'
 import type { Message } from '../../data/message'
 import type { Agent } from '../../data/agent'
 import type { StreamEvent } from '../../stream/events'
+import type { ChosenOptions } from '../../chat/message-meta'
+import { modelParametersSchema } from '../../data/export-file'
 
 /** The first event of every reply stream: what was created, so the UI can show it at once. */
 export type ChatStreamEvent =
   | { type: 'reply'; data: { conversation: Conversation; userMessage?: Message; assistantMessage: Message } }
   | { type: 'title'; data: { conversationId: string; title: string } }
   | { type: 'cost'; data: CostBreakdown }
+  /** issue 15: the options the reply was asked with (shown on the message). */
+  | { type: 'options'; data: ChosenOptions }
+  /** issue 15: older messages were summarised; `message` now carries the summary (meta.historySummary). */
+  | { type: 'summary'; data: { conversationId: string; message: Message } }
   | StreamEvent
 
 export interface ActiveReply {
@@ -36,7 +42,9 @@ export const chatProcedures = {
         /** Uploaded files (files.upload) whose extracted text goes with the message. */
         files: z.array(id).max(32).optional(),
         providerId: id.optional(),
-        modelId: id.optional()
+        modelId: id.optional(),
+        /** issue 15: the composer's controls (search, thinking…) for a conversation this message creates. */
+        parameters: modelParametersSchema.optional()
       })
       .strict()
       .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0 || (v.files?.length ?? 0) > 0, { message: 'a message needs text, an image or a file', path: ['text'] })
@@ -58,5 +66,16 @@ export const chatProcedures = {
   /** Every message of a conversation (all branches), oldest first. */
   'chat.messages': call<Message[]>()(z.object({ conversationId: id }).strict()),
   /** Deletes a message; what followed it is re-attached to its parent, so no later turn is lost. */
-  'chat.deleteMessage': call<number>()(z.object({ messageId: id }).strict())
+  'chat.deleteMessage': call<number>()(z.object({ messageId: id }).strict()),
+  // issue 15: scenes.
+  /** Scene Summary Topic Title, its own cancellable task after a reply (a no-op once titled). */
+  'chat.title': stream<ChatStreamEvent, string | undefined>()(z.object({ conversationId: id }).strict()),
+  /** Scene Translator (source from Language Detect); the result is kept under the message. */
+  'chat.translate': call<Message>()(z.object({ messageId: id, language: z.string().min(2).max(40) }).strict()),
+  /** Drops a history summary, so the next reply summarises again (or sends everything). */
+  'chat.forgetSummary': call<Message>()(z.object({ messageId: id }).strict()),
+  /** Scenes Summary Agent Title / Description / Tags from a system prompt (agent settings). */
+  'chat.agentMeta': call<{ name: string; description: string; tags: string[] }>()(
+    z.object({ systemPrompt: z.string().min(1).max(200_000), providerId: id.optional(), modelId: id.optional() }).strict()
+  )
 } as const

@@ -122,7 +122,8 @@ export function buildAnthropicPayload(request: ChatRequest & { messages: Anthrop
   }))
   if (caching && tools.length) tools[tools.length - 1]!.cache_control = cacheControl
   if (request.enabledSearch) {
-    tools.push({ type: 'web_search_20250305', name: 'web_search', ...(options.webSearchMaxUses ? { max_uses: options.webSearchMaxUses } : {}) })
+    const maxUses = request.searchMaxUses ?? options.webSearchMaxUses
+    tools.push({ type: 'web_search_20250305', name: 'web_search', ...(maxUses ? { max_uses: maxUses } : {}) })
   }
   if (tools.length) body.tools = tools
 

@@ -2,6 +2,10 @@ import type { ChatMessage, ChatRequest } from '../../types'
 
 /** Ollama's own default window: what a request gets when it does not ask for more. */
 export const OLLAMA_DEFAULT_NUM_CTX = 4096
+/** The bounds num_ctx is held to (providers.md: 2048..128000), whatever was asked. */
+export const MIN_NUM_CTX = 2048
+export const MAX_NUM_CTX = 128_000
+const clampNumCtx = (n: number) => Math.min(MAX_NUM_CTX, Math.max(MIN_NUM_CTX, Math.floor(n)))
 /** Room kept for the reply when the request sets no max_tokens. */
 export const DEFAULT_OUTPUT_RESERVE = 2048
 const IMAGE_TOKENS = 768
@@ -50,12 +54,13 @@ export interface NumCtxInput {
 
 /**
  * num_ctx so the conversation fits: at least the prompt estimate plus the reply's room,
- * rounded up to a 1K step, never below Ollama's default and never above the model's window.
+ * rounded up to a 1K step, never below Ollama's default and never above the model's window;
+ * always within 2048..128000.
  */
 export function chooseNumCtx({ request, contextWindow, override }: NumCtxInput): number {
-  if (override && override > 0) return Math.floor(override)
+  if (override && override > 0) return clampNumCtx(override)
   const output = request.max_tokens && request.max_tokens > 0 ? request.max_tokens : DEFAULT_OUTPUT_RESERVE
   const needed = Math.ceil((estimatePromptTokens(request) + output) / STEP) * STEP
   const wanted = Math.max(OLLAMA_DEFAULT_NUM_CTX, needed)
-  return contextWindow && contextWindow > 0 ? Math.min(wanted, contextWindow) : wanted
+  return clampNumCtx(contextWindow && contextWindow > 0 ? Math.min(wanted, contextWindow) : wanted)
 }

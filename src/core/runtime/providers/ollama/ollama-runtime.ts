@@ -99,7 +99,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
           sawEndMarker: transformer.sawEndMarker,
           mapError: (error) => ({ ...toOllamaError(error, request.model), provider }),
           async open(signal) {
-            const override = runtimeOptions.numCtxOverride?.(request.model)
+            const override = request.contextLength ?? runtimeOptions.numCtxOverride?.(request.model)
             const window = override ? undefined : await contextWindow(request.model, options)
             const body: OllamaChatRequest & { stream: true } = {
               model: request.model,

@@ -1,0 +1,98 @@
+import { AppErrorException } from '../../../shared/errors/app-error'
+import type { CostBreakdown } from '../../../shared/data/cost'
+import type { UsageScene } from '../../../shared/data/usage-log'
+import type { UsageRecord } from '../../../shared/stream/usage'
+import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
+import { pricingContextOf } from '../../runtime/pricing-context'
+import type { ChatMessage, ChatRequest, ProviderRuntime } from '../../runtime/types'
+
+/** The scenes of product.md §8 that run a model call of their own (besides Conversation). */
+export type SceneName = Extract<
+  UsageScene,
+  | 'Summary Topic Title'
+  | 'Summary History Messages'
+  | 'Translator'
+  | 'Language Detect'
+  | 'Search Intent Recognition'
+  | 'Summary Agent Title'
+  | 'Summary Agent Description'
+  | 'Summary Agent Tags'
+>
+
+export const SCENES: readonly SceneName[] = [
+  'Summary Topic Title',
+  'Summary History Messages',
+  'Translator',
+  'Language Detect',
+  'Search Intent Recognition',
+  'Summary Agent Title',
+  'Summary Agent Description',
+  'Summary Agent Tags'
+]
+
+export interface ModelRef {
+  providerId: string
+  modelId: string
+}
+
+export interface SceneDeps {
+  runtimeFor(providerId: string): Promise<ProviderRuntime>
+  price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined>
+  logUsage?(entry: { scene: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
+  /** The model chosen for a scene in Settings; undefined: the caller's fallback. */
+  sceneModel?(scene: SceneName): ModelRef | undefined
+}
+
+/** Removes what models wrap answers in: think blocks, surrounding quotes, a trailing full stop. */
+export const cleanSceneText = (text: string): string =>
+  text
+    .replace(/<think>[\s\S]*?<\/think>/g, '')
+    .trim()
+    .replace(/^["'“”「」]+|["'“”「」]+$/g, '')
+    .trim()
+
+/**
+ * Runs one scene: its own model call (the model chosen in Settings, else `fallback`), collected
+ * into text, priced and recorded in the usage log under the scene's name. Errors throw (the
+ * caller decides whether a scene failing matters); a cancelled signal ends it at once.
+ */
+export async function runScene(
+  deps: SceneDeps,
+  scene: SceneName,
+  fallback: ModelRef | undefined,
+  messages: ChatMessage[],
+  options: { signal?: AbortSignal; maxTokens?: number } = {}
+): Promise<{ text: string; model: ModelRef }> {
+  const model = deps.sceneModel?.(scene) ?? fallback
+  if (!model) throw new AppErrorException({ errorType: 'ModelNotFound', status: 404, message: `Choose a model for the scene “${scene}” in Settings.` })
+  const runtime = await deps.runtimeFor(model.providerId)
+  if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
+  const request: ChatRequest = { model: model.modelId, stream: true, messages, ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}) }
+  let text = ''
+  let usage: UsageRecord | undefined
+  let failure: AppErrorException | undefined
+  for await (const event of runtime.chat(request, { idleTimeoutMs: 30_000, ...(options.signal ? { signal: options.signal } : {}) })) {
+    if (event.type === 'text') text += event.data
+    if (event.type === 'usage') usage = event.data
+    if (event.type === 'error') failure = new AppErrorException(event.data)
+  }
+  const cost = usage ? await deps.price(model.providerId, model.modelId, usage, pricingContextOf(request)).catch(() => undefined) : undefined
+  deps.logUsage?.({ scene, providerId: model.providerId, modelId: model.modelId, usage, cost })
+  if (failure) throw failure
+  if (options.signal?.aborted) throw new AppErrorException({ errorType: 'ProviderBizError', status: 499, message: 'Request was cancelled' })
+  return { text: cleanSceneText(text), model }
+}
+
+/** The prompts of each scene: one place, so tests and fake servers can recognise them. */
+export const scenePrompts = {
+  title: 'You write a title of at most 8 words for a conversation, in its language. Reply with the title only, no quotes.',
+  history:
+    'You summarise the earlier part of a conversation so it can continue without it. Keep facts, decisions, names, numbers, code identifiers and open questions; write in the conversation’s language; reply with the summary only.',
+  translate: (language: string, from?: string) =>
+    `You are a translator. Translate the user's text${from ? ` from ${from}` : ''} into ${language}. Keep formatting, code and links. Reply with the translation only.`,
+  detect: 'Which language is the user’s text written in? Reply with its BCP 47 code only (for example en, zh-CN, fr).',
+  searchIntent: 'Does answering the user’s message need a web search for current or specific facts? Reply with yes or no only.',
+  agentTitle: 'From the system prompt below, write a short name (at most 5 words) for this assistant, in the prompt’s language. Reply with the name only.',
+  agentDescription: 'From the system prompt below, write a one-sentence description of what this assistant does, in the prompt’s language. Reply with the sentence only.',
+  agentTags: 'From the system prompt below, write 3 to 5 short tags for this assistant, comma-separated, in the prompt’s language. Reply with the tags only.'
+} as const

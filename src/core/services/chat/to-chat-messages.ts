@@ -1,0 +1,45 @@
+import { messageText, type ContentPart, type Message } from '../../../shared/data/message'
+import type { ChatMessage } from '../../runtime/types'
+
+/** How a history summary is sent: a system turn after the agent's prompt, said to be a summary. */
+export const summaryPreamble = 'Summary of the earlier part of this conversation (the messages themselves are not repeated):'
+
+/**
+ * Stored messages → the request's messages: the agent's prompt, the summary that replaces the
+ * older messages (if any), then user and assistant turns (attached files first, signed thinking
+ * sent back verbatim so the provider can continue its reasoning).
+ */
+export function toChatMessages(
+  systemPrompt: string,
+  history: readonly Message[],
+  options: { summary?: string; fileParts?: (m: Message) => { type: 'text'; text: string }[] } = {}
+): ChatMessage[] {
+  const out: ChatMessage[] = []
+  if (systemPrompt.trim()) out.push({ role: 'system', content: systemPrompt })
+  if (options.summary) out.push({ role: 'system', content: `${summaryPreamble}\n${options.summary}` })
+  for (const m of history) {
+    if (m.role !== 'user' && m.role !== 'assistant') continue
+    const only = m.content.length === 1 ? m.content[0]! : undefined
+    // The common turn (one text part, no files, no tools): no intermediate arrays.
+    if (only?.type === 'text' && !m.files?.length && !m.toolCalls?.length && !m.reasoning?.signature && m.status !== 'error') {
+      out.push({ role: m.role, content: only.text })
+      continue
+    }
+    if (m.role === 'assistant' && m.status === 'error' && !messageText(m.content)) continue
+    const images = m.content.filter((p): p is Extract<ContentPart, { type: 'image_url' }> => p.type === 'image_url')
+    const text = messageText(m.content)
+    const files = m.role === 'user' && m.files?.length && options.fileParts ? options.fileParts(m) : []
+    if ((images.length > 0 || files.length > 0) && m.role === 'user') {
+      out.push({
+        role: 'user',
+        content: [...files, ...(text ? [{ type: 'text' as const, text }] : []), ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: p.imageUrl.url } }))]
+      })
+    } else {
+      const msg: ChatMessage = { role: m.role, content: text }
+      if (m.role === 'assistant' && m.toolCalls?.length) msg.tool_calls = m.toolCalls
+      if (m.role === 'assistant' && m.reasoning?.signature) msg.reasoning = { content: m.reasoning.text, signature: m.reasoning.signature }
+      out.push(msg)
+    }
+  }
+  return out
+}

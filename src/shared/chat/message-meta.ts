@@ -1,0 +1,32 @@
+/**
+ * What a message carries beyond its content (issue 15): the options the user chose for the
+ * reply, a summary of the history up to this message, and translations kept under it.
+ */
+
+/** The chat controls a reply was asked with, shown on the message. */
+export interface ChosenOptions {
+  thinking?: boolean
+  budget?: number
+  effort?: string
+  caching?: boolean
+  search?: boolean
+  /** How the search was done: the provider's own or the app's search tool. */
+  searchRoute?: 'provider' | 'app-tool'
+}
+
+/** Scene Summary History Messages: everything up to and including this message, summarised. */
+export interface HistorySummary {
+  text: string
+  /** How many messages it replaces. */
+  covers: number
+  providerId: string
+  modelId: string
+  at: number
+}
+
+export interface MessageMeta {
+  options?: ChosenOptions
+  historySummary?: HistorySummary
+  /** Target language → translated text (scene Translator). */
+  translations?: Record<string, string>
+}
