@@ -8,6 +8,11 @@ import type { StreamEvent } from '../../shared/stream/events'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { ChatMessage, ChatRequest, ProviderRuntime } from '../runtime/types'
 import { countTokens, IMAGE_TOKENS } from '../../shared/tokens/count-tokens'
+import type { GroundingCitation } from '../../shared/stream/events'
+import type { ToolResult } from '../../shared/data/message'
+import type { ChatTool } from '../runtime/types'
+import type { ChatToolsHook } from '../tools/chat-tools'
+import { assistantTurn, toolTurnMessages } from '../tools/tool-loop'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
@@ -29,12 +34,14 @@ export interface ChatServiceDeps {
   /** Prices a usage record with the catalogue's pricing of the model; undefined when unpriced. */
   price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined>
   /** Usage log by scene and operation (product.md §8). */
-  logUsage?(entry: { scene: string; operation?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
+  logUsage?(entry: { scene: string; operation?: string; mode?: string; conversationId?: string; messageId?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
   /** The model that summarises topic titles (scene Summary Topic Title); default: the chat's model. */
   titleModel?(): { providerId: string; modelId: string } | undefined
   /** Cancels a stream of the hub by id. */
   cancelStream(streamId: string): boolean
   idleTimeoutMs?: number
+  /** Tools (issue 21): the agent's tool set and the step runner; absent → replies never call tools. */
+  tools?: ChatToolsHook
 }
 
 export const DEFAULT_AGENT_NAME = 'Just Chat'
@@ -97,6 +104,11 @@ export class ChatService {
     return existing ?? this.deps.agents.create({ name: DEFAULT_AGENT_NAME, avatar: '💬' })
   }
 
+  /** Tools (issue 21): set by the tools start-up step once the tool service exists. */
+  useTools(hook: ChatToolsHook): void {
+    this.deps.tools = hook
+  }
+
   activeReplies(): ActiveReply[] {
     return [...this.active.values()]
   }
@@ -150,8 +162,12 @@ export class ChatService {
           content: [...files, ...(text ? [{ type: 'text' as const, text }] : []), ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: p.imageUrl.url } }))]
         })
       } else {
+        if (m.role === 'assistant' && m.toolCalls?.length && m.status === 'complete') {
+          // A step of the tool loop: the calls, then one tool message per call (issue 21).
+          out.push(assistantTurn(m), ...toolTurnMessages(m.toolCalls, m.toolResults))
+          continue
+        }
         const msg: ChatMessage = { role: m.role, content: text }
-        if (m.role === 'assistant' && m.toolCalls?.length) msg.tool_calls = m.toolCalls
         if (m.role === 'assistant' && m.reasoning?.signature) {
           // Signed thinking goes back verbatim so the provider can continue its reasoning.
           msg.reasoning = { content: m.reasoning.text, signature: m.reasoning.signature }
@@ -238,22 +254,95 @@ export class ChatService {
     })
   }
 
-  /** Streams one assistant reply to the message `parent` (the end of the history sent). */
+  /**
+   * Streams one assistant reply to the message `parent` (the end of the history sent). With
+   * tools (issue 21) a reply is a chain: each model call that asks for tools is one assistant
+   * message holding its calls and their results; the next call answers it as its child, so
+   * reload, regenerate and branches see the same tree.
+   */
   private async *reply(
     conversation: Conversation,
     agent: Agent,
     model: { providerId: string; modelId: string },
     parent: Message,
-    ctx: { signal: AbortSignal; streamId?: string },
+    ctx: { signal: AbortSignal; streamId?: string; autoApprove?: boolean },
     options: { userMessage?: Message; summariseTitle?: boolean; operation?: string; extraInstruction?: string }
   ): AsyncGenerator<ChatStreamEvent, Message> {
     const history = this.path(conversation.id, parent.id)
     const messages = this.toChatMessages(agent, history)
     if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
     const params = { ...agent.parameters, ...conversation.parameters }
+    const tools = this.deps.tools ? await this.deps.tools.prepare(agent.id).catch(() => undefined) : undefined
+    let at = parent
+    let final: Message | undefined
+    let status: Message['status'] = 'complete'
+    const citations: GroundingCitation[] = []
+    let lastCalls = 0
+    for (let step = 0; ; step++) {
+      // The last call the step limit allows goes without tools, so the model has to answer.
+      const offered = tools && step < tools.stepLimit - 1 ? tools.offered.map((t) => t.chatTool) : undefined
+      const mode = tools ? (lastCalls > 1 ? 'Tools Calling' : 'Tool Calling') : undefined
+      const call = yield* this.modelCall(conversation, model, at, messages, params, ctx, {
+        ...(step === 0 && options.userMessage ? { userMessage: options.userMessage } : {}),
+        ...(step === 0 && options.operation ? { operation: options.operation } : {}),
+        ...(offered ? { tools: offered } : {}),
+        ...(mode ? { mode } : {}),
+        ...(citations.length ? { citations } : {})
+      })
+      final = call.message
+      status = call.status
+      const calls = final.toolCalls ?? []
+      if (!tools || status !== 'complete' || calls.length === 0 || ctx.signal.aborted) break
+      lastCalls = calls.length
+      const messageId = final.id
+      const partial: ToolResult[] = []
+      const outcome = yield* this.deps.tools!.step(tools.offered, calls, {
+        messageId,
+        signal: ctx.signal,
+        ...(ctx.autoApprove ? { autoApprove: true } : {}),
+        // Each result is written as it arrives: a crash mid-step keeps the finished ones.
+        onResult: (result) => {
+          partial.push(result)
+          this.deps.messages.update(messageId, { toolResults: [...partial] })
+        }
+      })
+      citations.push(...outcome.citations)
+      final = this.deps.messages.update(messageId, { toolResults: outcome.results })
+      yield { type: 'tool_step', data: { messageId, toolResults: outcome.results } }
+      messages.push(assistantTurn(final), ...toolTurnMessages(calls, outcome.results))
+      at = final
+      if (ctx.signal.aborted) break
+    }
+
+    if (options.summariseTitle && status === 'complete' && final) {
+      const title = await this.summariseTitle(history, final, model).catch(() => undefined)
+      if (title) {
+        this.deps.conversations.update(conversation.id, { title })
+        yield { type: 'title', data: { conversationId: conversation.id, title } }
+      }
+    }
+    return final!
+  }
+
+  /** One model call: a streaming assistant message under `parent`, finished with its status. */
+  private async *modelCall(
+    conversation: Conversation,
+    model: { providerId: string; modelId: string },
+    parent: Message,
+    messages: ChatMessage[],
+    params: ModelParameters,
+    ctx: { signal: AbortSignal; streamId?: string },
+    options: { userMessage?: Message; operation?: string; tools?: ChatTool[]; mode?: string; citations?: GroundingCitation[] }
+  ): AsyncGenerator<ChatStreamEvent, { message: Message; status: Message['status'] }> {
     const writer = this.deps.messages.beginStreaming({ conversationId: conversation.id, parentId: parent.id, providerId: model.providerId, modelId: model.modelId })
     if (ctx.streamId) this.active.set(writer.id, { streamId: ctx.streamId, conversationId: conversation.id, messageId: writer.id })
     yield { type: 'reply', data: { conversation: this.deps.conversations.require(conversation.id), userMessage: options.userMessage, assistantMessage: writer.message } }
+    if (options.citations?.length) {
+      // What the tools found (web search) is cited by the answer that reads it.
+      const grounding = { type: 'grounding' as const, data: { citations: [...options.citations] } }
+      writer.apply(grounding)
+      yield grounding
+    }
 
     let stopReason: string | undefined
     let error: AppError | undefined
@@ -270,7 +359,9 @@ export class ChatService {
       }
       const runtime = await this.deps.runtimeFor(model.providerId)
       if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
-      const events = runtime.chat(this.request(model.modelId, messages, params), { signal: ctx.signal, idleTimeoutMs: this.deps.idleTimeoutMs })
+      const request = this.request(model.modelId, messages, params)
+      if (options.tools?.length) request.tools = options.tools
+      const events = runtime.chat(request, { signal: ctx.signal, idleTimeoutMs: this.deps.idleTimeoutMs })
       for await (const event of events as AsyncIterable<StreamEvent>) {
         // A stop the user asked for is not an error: the reply is kept as interrupted.
         if (event.type === 'error' && ctx.signal.aborted) continue
@@ -294,16 +385,16 @@ export class ChatService {
     const status = interrupted ? 'interrupted' : error ? 'error' : 'complete'
     const final = writer.finish(status, { ...(cost ? { cost } : {}), ...(error && !ctx.signal.aborted ? { error } : {}) })
     this.active.delete(writer.id)
-    this.deps.logUsage?.({ scene: 'Conversation', ...(options.operation ? { operation: options.operation } : {}), providerId: model.providerId, modelId: model.modelId, usage, cost })
-
-    if (options.summariseTitle && status === 'complete') {
-      const title = await this.summariseTitle(history, final, model).catch(() => undefined)
-      if (title) {
-        this.deps.conversations.update(conversation.id, { title })
-        yield { type: 'title', data: { conversationId: conversation.id, title } }
-      }
-    }
-    return final
+    this.deps.logUsage?.({
+      scene: 'Conversation',
+      ...(options.operation ? { operation: options.operation } : {}),
+      ...(options.mode ? { mode: options.mode, conversationId: conversation.id, messageId: final.id } : {}),
+      providerId: model.providerId,
+      modelId: model.modelId,
+      usage,
+      cost
+    })
+    return { message: final, status }
   }
 
   /** Scene Summary Topic Title: a short title from the first exchange, with a small model. */

@@ -22,6 +22,14 @@ export interface ToolResult {
   toolCallId: string
   content: string
   isError?: boolean
+  /** Tools (issue 21): which server and tool ran, what the user decided, the structured result. */
+  serverId?: string
+  tool?: string
+  /** `denied` by the user or by a "never" setting; `error` carries the plugin error type. */
+  outcome?: 'ok' | 'error' | 'denied'
+  errorType?: string
+  parts?: import('../tools/types').ToolResultPart[]
+  durationMs?: number
 }
 
 export interface Message {

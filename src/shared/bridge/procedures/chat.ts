@@ -5,6 +5,7 @@ import type { CostBreakdown } from '../../data/cost'
 import type { Message } from '../../data/message'
 import type { Agent } from '../../data/agent'
 import type { StreamEvent } from '../../stream/events'
+import type { ToolStreamEvent } from '../../tools/types'
 
 /** The first event of every reply stream: what was created, so the UI can show it at once. */
 export type ChatStreamEvent =
@@ -12,6 +13,7 @@ export type ChatStreamEvent =
   | { type: 'title'; data: { conversationId: string; title: string } }
   | { type: 'cost'; data: CostBreakdown }
   | StreamEvent
+  | ToolStreamEvent
 
 export interface ActiveReply {
   streamId: string
