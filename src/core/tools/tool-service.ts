@@ -248,9 +248,6 @@ export class ToolService {
   }
 
   status(id: string): ToolServerStatus {
-    const existing = this.connections.get(id)
-    if (existing && existing.config === this.configs().find((c) => c.id === id)) return existing.status
-    if (existing) this.connections.delete(id)
     return this.connection(id).status
   }
 
