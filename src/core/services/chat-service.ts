@@ -12,7 +12,7 @@ import type { GroundingCitation } from '../../shared/stream/events'
 import type { ToolResult } from '../../shared/data/message'
 import type { ChatTool } from '../runtime/types'
 import type { ChatToolsHook } from '../tools/chat-tools'
-import { assistantTurn, toolTurnMessages } from '../tools/tool-loop'
+import { assistantTurn, toolTurnMessages, type ToolStepOutcome } from '../tools/tool-loop'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
@@ -296,16 +296,23 @@ export class ChatService {
       lastCalls = calls.length
       const messageId = final.id
       const partial: ToolResult[] = []
-      const outcome = yield* this.deps.tools!.step(tools.offered, calls, {
-        messageId,
-        signal: ctx.signal,
-        ...(ctx.autoApprove ? { autoApprove: true } : {}),
-        // Each result is written as it arrives: a crash mid-step keeps the finished ones.
-        onResult: (result) => {
-          partial.push(result)
-          this.deps.messages.update(messageId, { toolResults: [...partial] })
-        }
-      })
+      // While its tools run the step is still the reply's live message: Stop and re-attach find it.
+      if (ctx.streamId) this.active.set(messageId, { streamId: ctx.streamId, conversationId: conversation.id, messageId })
+      let outcome: ToolStepOutcome
+      try {
+        outcome = yield* this.deps.tools!.step(tools.offered, calls, {
+          messageId,
+          signal: ctx.signal,
+          ...(ctx.autoApprove ? { autoApprove: true } : {}),
+          // Each result is written as it arrives: a crash mid-step keeps the finished ones.
+          onResult: (result) => {
+            partial.push(result)
+            this.deps.messages.update(messageId, { toolResults: [...partial] })
+          }
+        })
+      } finally {
+        this.active.delete(messageId)
+      }
       citations.push(...outcome.citations)
       final = this.deps.messages.update(messageId, { toolResults: outcome.results })
       yield { type: 'tool_step', data: { messageId, toolResults: outcome.results } }

@@ -5,7 +5,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolInfo, type ToolServerConfig, type ToolServerStatus } from '../../shared/tools/types'
-import { pluginError, toPluginError } from './tool-errors'
+import { pluginException, toPluginError } from './tool-errors'
+import { AppErrorException } from '../../shared/errors/app-error'
 import { APP_VERSION } from '../version'
 
 /** A tool whose JSON schema is larger than this is left out (PluginManifestInvalid): it would eat the model's context. */
@@ -45,6 +46,7 @@ export class McpConnection {
   private closing = false
   private restartTimer?: ReturnType<typeof setTimeout>
   private stderrTail = ''
+  private lastTransportError?: string
   private current: ToolServerStatus
 
   constructor(
@@ -79,7 +81,7 @@ export class McpConnection {
 
   /** Connects if not connected (concurrent callers share one attempt). Throws a plugin error on failure. */
   async ensure(): Promise<void> {
-    if (!this.config.enabled) throw pluginError('PluginSettingsInvalid', `${this.config.name} is turned off in Settings → Tools.`)
+    if (!this.config.enabled) throw pluginException('PluginSettingsInvalid', `${this.config.name} is turned off in Settings → Tools.`)
     if (this.client && this.current.state === 'ready') return
     this.connecting ??= this.connect().finally(() => (this.connecting = undefined))
     return this.connecting
@@ -87,6 +89,7 @@ export class McpConnection {
 
   private async connect(): Promise<void> {
     this.closing = false
+    this.lastTransportError = undefined
     this.set({ state: 'connecting', error: undefined })
     let transport: Transport | undefined
     try {
@@ -94,9 +97,10 @@ export class McpConnection {
       transport = this.transport(secrets)
       const client = new Client({ name: 'switchboard', version: APP_VERSION }, { capabilities: {} })
       client.onclose = () => this.closed(client)
-      client.onerror = () => {
+      client.onerror = (error) => {
         // Garbage on stdout and similar: the SDK reports each bad line here and keeps going;
-        // pending calls then end by their timeout. Nothing to do but not crash.
+        // pending calls then end by their timeout. Kept to explain a close that follows.
+        this.lastTransportError = error instanceof Error ? error.message : String(error)
       }
       await client.connect(transport, { timeout: this.timeoutMs })
       this.client = client
@@ -107,14 +111,14 @@ export class McpConnection {
       this.client = undefined
       const mapped = toPluginError(error, { server: this.config.name, timeoutMs: this.timeoutMs })
       this.set({ state: 'error', error: mapped.message, tools: [], stderrTail: this.stderrTail || undefined })
-      throw mapped
+      throw new AppErrorException(mapped)
     }
   }
 
   private transport(secrets: ServerSecrets): Transport {
     const c = this.config
     if (c.transport === 'stdio') {
-      if (!c.command) throw pluginError('PluginSettingsInvalid', `${c.name} has no command to start.`)
+      if (!c.command) throw pluginException('PluginSettingsInvalid', `${c.name} has no command to start.`)
       const transport = new StdioClientTransport({
         command: c.command,
         args: c.args ?? [],
@@ -128,14 +132,14 @@ export class McpConnection {
       })
       return transport
     }
-    if (!c.url) throw pluginError('PluginSettingsInvalid', `${c.name} has no address.`)
+    if (!c.url) throw pluginException('PluginSettingsInvalid', `${c.name} has no address.`)
     let url: URL
     try {
       url = new URL(c.url)
     } catch {
-      throw pluginError('PluginSettingsInvalid', `${c.name}: ${JSON.stringify(c.url)} is not a valid address.`)
+      throw pluginException('PluginSettingsInvalid', `${c.name}: ${JSON.stringify(c.url)} is not a valid address.`)
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw pluginError('PluginSettingsInvalid', `${c.name}: only http and https addresses are allowed.`)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw pluginException('PluginSettingsInvalid', `${c.name}: only http and https addresses are allowed.`)
     const requestInit = { headers: secrets.headers }
     return c.transport === 'sse' ? new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...secrets.headers, ...(init?.headers as Record<string, string>) } }) } }) : new StreamableHTTPClientTransport(url, { requestInit })
   }
@@ -170,7 +174,7 @@ export class McpConnection {
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     await this.ensure()
     const client = this.client
-    if (!client) throw pluginError('PluginGatewayError', `${this.config.name} is not connected.`)
+    if (!client) throw pluginException('PluginGatewayError', `${this.config.name} is not connected.`)
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         ...(options.signal ? { signal: options.signal } : {}),
@@ -181,7 +185,12 @@ export class McpConnection {
       })
       return result as CallToolResult
     } catch (error) {
-      throw toPluginError(error, { server: this.config.name, tool: name, timeoutMs: this.timeoutMs })
+      // The SDK reports a cancellation as a timeout-coded error; say what really happened.
+      if (options.signal?.aborted) throw pluginException('PluginGatewayError', `${this.config.name} › ${name} was cancelled (stopped by the user).`)
+      // The SDK's stdio reader drops the connection on a message over 10 MB.
+      if (/exceeded maximum size/i.test(this.lastTransportError ?? ''))
+        throw pluginException('PluginServerError', `${this.config.name} › ${name} returned more than 10 MB; the result was refused and the server restarted.`)
+      throw new AppErrorException(toPluginError(error, { server: this.config.name, tool: name, timeoutMs: this.timeoutMs }))
     }
   }
 

@@ -32,6 +32,7 @@ export const pluginException = (errorType: PluginErrorType, message: string): Ap
 /** Any failure of a tool call, as a plugin error naming the server and tool. */
 export function toPluginError(error: unknown, where: { server: string; tool?: string; timeoutMs?: number }): AppError {
   if (error instanceof AppErrorException) return error.error
+  if (error && typeof error === 'object' && 'errorType' in error && 'message' in error) return error as AppError
   const name = where.tool ? `${where.server} › ${where.tool}` : where.server
   if (error instanceof McpError) {
     const detail = error.message.replace(/^MCP error -?\d+: /, '')

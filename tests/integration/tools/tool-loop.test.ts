@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { messageText } from '../../../src/shared/data/message'
 import { startFakeToolProvider, type Decision, type FakeToolProvider, type ToolTurn, type WireFormat } from '../../fixtures/fake-tool-provider'
-import { FILESYSTEM, ok, sendAndAnswer, startCore, type TestCore } from './helpers'
+import { EVERYTHING, FILESYSTEM, ok, sendAndAnswer, startCore, type TestCore } from './helpers'
 
 // The tool loop end to end: the real filesystem MCP server over stdio on a temporary folder,
 // a fake model that calls it in each provider's wire format, the real SDKs, SQLite, the bridge.
@@ -159,5 +159,22 @@ describe('tool loop with the filesystem MCP server', () => {
     expect(again.parentId).toBe(final.parentId)
     expect(again.text).toContain(SECRET)
     expect(fake.turns.length - before).toBe(1)
+  })
+
+  it('stop during a running tool cancels it and ends the loop (no further model call)', async () => {
+    const everything = ok(await t.client.call('tools.addServer', { name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }))
+    ok(await t.client.call('tools.setAgentTools', { agentId: t.agentId, servers: [serverId, everything.id], builtins: [] }))
+    decide = (turn) => (turn.results.length ? { text: 'should not be asked' } : { calls: [{ name: 'everything__trigger-long-running-operation', args: { duration: 30, steps: 30 } }] })
+    const before = fake.turns.length
+    const started = Date.now()
+    const run = await sendAndAnswer(t.client, { text: 'Run the long thing' }, () => 'allow', (e) => {
+      if (e.type === 'tool_progress') void t.client.call('chat.stop', { messageId: e.data.messageId })
+    })
+    expect(Date.now() - started).toBeLessThan(15_000)
+    const final = ok(run.result)
+    expect(final.toolResults?.[0]).toMatchObject({ outcome: 'error' })
+    expect(final.toolResults?.[0]?.content).toContain('cancelled')
+    expect(fake.turns.slice(before).filter((x) => x.userText === 'Run the long thing')).toHaveLength(1)
+    ok(await t.client.call('tools.setAgentTools', { agentId: t.agentId, servers: [serverId], builtins: [] }))
   })
 })
