@@ -2,6 +2,7 @@ import type { AppError } from '../errors/app-error'
 import type { Grounding, Speed, ToolCall } from '../stream/events'
 import type { UsageRecord } from '../stream/usage'
 import type { CostBreakdown } from './cost'
+import type { ToolResultPart } from '../tools/types'
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool' | 'function'
 
@@ -28,7 +29,7 @@ export interface ToolResult {
   /** `denied` by the user or by a "never" setting; `error` carries the plugin error type. */
   outcome?: 'ok' | 'error' | 'denied'
   errorType?: string
-  parts?: import('../tools/types').ToolResultPart[]
+  parts?: ToolResultPart[]
   durationMs?: number
 }
 

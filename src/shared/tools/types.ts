@@ -1,3 +1,5 @@
+import type { ToolResult } from '../data/message'
+
 /**
  * Tools (issue 21): MCP servers and built-in tools the core runs for a model, with the
  * user's approval. Plain data shared by the core, the bridge and the renderer.
@@ -131,7 +133,7 @@ export type ToolStreamEvent =
   | { type: 'tool_running'; data: { messageId: string; callId: string } }
   | { type: 'tool_progress'; data: { messageId: string; callId: string; progress: number; total?: number; message?: string } }
   /** A step of the loop finished: the assistant message with its calls and their results. */
-  | { type: 'tool_step'; data: { messageId: string; toolResults: import('../data/message').ToolResult[] } }
+  | { type: 'tool_step'; data: { messageId: string; toolResults: ToolResult[] } }
 
 /** MCP tool results as we keep them: text and JSON are text; images as data; resources by uri. */
 export type ToolResultPart =

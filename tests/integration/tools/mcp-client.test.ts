@@ -181,7 +181,6 @@ describe('tool servers in the app', () => {
     const { result } = await core.core.context.tools!.execute(offered, call(offered.exposedName, {}), { messageId: 'm', signal: new AbortController().signal })
     expect(result.content).toContain('very-secret-token-42')
     // …but no file in the data folder holds it.
-    core.core.context.store!.close
     for (const name of readdirSync(dataDir)) {
       if (name.endsWith('.db') || name.endsWith('-wal')) expect(readFileSync(join(dataDir, name)).includes('very-secret-token-42')).toBe(false)
     }
