@@ -62,7 +62,8 @@ export class McpConnection {
       tools: [],
       resources: [],
       prompts: [],
-      restarts: 0
+      restarts: 0,
+      config
     }
   }
 

@@ -71,6 +71,8 @@ export interface ToolServerStatus {
   rejectedTools?: { name: string; reason: string }[]
   /** Restarts after crashes so far (back-off grows with it). */
   restarts: number
+  /** What is configured (no secret values: only their names), for the edit form. */
+  config: ToolServerConfig
 }
 
 export type ToolApprovalMode = 'ask' | 'allow' | 'never'

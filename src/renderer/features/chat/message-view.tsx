@@ -5,6 +5,7 @@ import { Markdown } from './markdown/markdown'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
 import { ReadAloud } from '../voice/read-aloud'
+import { ToolCallsView } from '../tools/tool-calls-view'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -115,18 +116,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         {message.content
           .filter((p) => p.type === 'image_url')
           .map((p, i) => (p.type === 'image_url' ? <img key={i} src={p.imageUrl.url} alt="" className="mt-2 max-h-64 rounded-lg" /> : null))}
-        {message.toolCalls && message.toolCalls.length > 0 && (
-          <div className="mt-2 space-y-1" data-testid="tool-calls">
-            {message.toolCalls.map((call) => (
-              <details key={call.id} className="rounded-md border border-zinc-200 text-xs dark:border-zinc-800">
-                <summary className="cursor-pointer px-2 py-1 font-mono">
-                  {t('chat.toolCall')}: {call.function.name}
-                </summary>
-                <pre className="overflow-x-auto px-2 py-1">{call.function.arguments}</pre>
-              </details>
-            ))}
-          </div>
-        )}
+        <ToolCallsView message={message} streaming={streaming} />
         {message.grounding?.citations && message.grounding.citations.length > 0 && (
           <ol className="mt-2 space-y-0.5 text-xs" data-testid="citations">
             {message.grounding.citations.map((c, i) => (

@@ -3,6 +3,7 @@ import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
 import { TitleModelSetting } from './title-model-setting'
 import { VoiceSettings } from '../voice/voice-settings'
+import { ToolsSettings } from '../tools/tools-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 
@@ -55,6 +56,7 @@ export function SettingsPage() {
         </section>
         <VoiceSettings />
         <ProvidersSection />
+        <ToolsSettings />
         <section className="space-y-1">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>
           {info && (
