@@ -146,7 +146,7 @@ function ServerCard({ status }: { status: ToolServerStatus }) {
           <summary className="cursor-pointer text-xs text-zinc-600 dark:text-zinc-400">{t('tools.lists', { tools: status.tools.length, resources: status.resources.length, prompts: status.prompts.length })}</summary>
           <ul className="mt-1 space-y-1">
             {status.tools.map((tool) => (
-              <li key={tool.name} className="flex items-start gap-2 text-xs" data-testid="tool-row">
+              <li key={tool.name} className="flex items-start gap-2 text-xs" data-testid="tool-row" data-tool={tool.name}>
                 <div className="flex-1">
                   <span className="font-mono">{tool.name}</span>
                   {tool.description && <span className="block text-zinc-500">{tool.description.slice(0, 200)}</span>}

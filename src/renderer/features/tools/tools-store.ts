@@ -78,6 +78,8 @@ export const toolsActions = {
     if (settings) useTools.setState({ settings })
   },
   async setAgentTools(agentId: string, servers: string[], builtins: ('web_search' | 'read_web_page')[]) {
+    // Shown at once (a checkbox must not wait for the core); the core's answer replaces it.
+    useTools.setState((s) => (s.settings ? { settings: { ...s.settings, agents: { ...s.settings.agents, [agentId]: { servers, builtins } } } } : {}))
     const settings = note(await bridge().call('tools.setAgentTools', { agentId, servers, builtins }))
     if (settings) useTools.setState({ settings })
     return settings
