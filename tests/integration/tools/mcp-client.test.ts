@@ -86,7 +86,9 @@ describe('MCP client with server-everything', () => {
     const progress: number[] = []
     const { result } = await run(service, id, 'trigger-long-running-operation', { duration: 2.5, steps: 5 }, undefined, (p) => progress.push(p.progress))
     expect(result.outcome).toBe('ok')
-    expect(progress).toEqual([1, 2, 3, 4, 5])
+    // 2.5 s against a 1 s timeout: only the progress kept it alive. (The last notification can
+    // race the result, so it may or may not be seen.)
+    expect(progress.slice(0, 4)).toEqual([1, 2, 3, 4])
   })
 
   it('stop cancels a running call (MCP cancellation) and the server keeps working', async () => {
