@@ -176,9 +176,15 @@ export class McpConnection {
     await this.ensure()
     const client = this.client
     if (!client) throw pluginException('PluginGatewayError', `${this.config.name} is not connected.`)
+    // A signal of its own per call: the SDK never removes its abort listener, and a reply's
+    // signal would otherwise collect one per call (and Node scans them on every add).
+    const own = new AbortController()
+    const forward = () => own.abort(options.signal?.reason)
+    if (options.signal?.aborted) own.abort(options.signal.reason)
+    else options.signal?.addEventListener('abort', forward, { once: true })
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: own.signal,
         timeout: this.timeoutMs,
         // A tool that reports progress is alive: users of other clients lose long tools to a fixed limit.
         resetTimeoutOnProgress: true,
@@ -192,6 +198,8 @@ export class McpConnection {
       if (/exceeded maximum size/i.test(this.lastTransportError ?? ''))
         throw pluginException('PluginServerError', `${this.config.name} › ${name} returned more than 10 MB; the result was refused and the server restarted.`)
       throw new AppErrorException(toPluginError(error, { server: this.config.name, tool: name, timeoutMs: this.timeoutMs }))
+    } finally {
+      options.signal?.removeEventListener('abort', forward)
     }
   }
 

@@ -1,6 +1,6 @@
 import { messageText, type Message, type ToolResult } from '../../shared/data/message'
 import type { GroundingCitation, ToolCall } from '../../shared/stream/events'
-import type { ToolStreamEvent } from '../../shared/tools/types'
+import { toolKey, type ToolStreamEvent } from '../../shared/tools/types'
 import type { ChatMessage } from '../runtime/types'
 import { pluginError } from './tool-errors'
 import type { OfferedTool, ToolService } from './tool-service'
@@ -40,6 +40,8 @@ export async function* runToolStep(service: ToolService, offered: readonly Offer
     wake?.()
   }
   const byName = new Map(offered.map((t) => [t.exposedName, t]))
+  // Read once per step, not per call: the settings live in SQLite.
+  const approvals = service.toolSettings().approvals
   const citations: GroundingCitation[] = []
   const results: ToolResult[] = new Array(calls.length)
 
@@ -53,7 +55,7 @@ export async function* runToolStep(service: ToolService, offered: readonly Offer
       const error = pluginError('PluginApiNotFound', `There is no tool named ${JSON.stringify(call.function.name)}. Use one of: ${[...byName.keys()].join(', ') || 'none'}.`)
       return finish({ toolCallId: call.id, tool: call.function.name, content: `Error (${error.errorType}): ${error.message}`, isError: true, outcome: 'error', errorType: error.errorType })
     }
-    const mode = service.approvalMode(tool.serverId, tool.tool)
+    const mode = approvals[toolKey(tool.serverId, tool.tool)] ?? 'ask'
     const denied = (why: string): ToolResult => ({ toolCallId: call.id, serverId: tool.serverId, tool: tool.tool, content: why, isError: true, outcome: 'denied' })
     if (mode === 'never') return finish(denied(`The user does not allow ${tool.tool}. Do not call it again; answer without it.`))
     if (mode === 'ask' && !ctx.autoApprove) {

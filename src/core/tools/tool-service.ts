@@ -367,7 +367,7 @@ export class ToolService {
     }
     try {
       if (offered.serverId === BUILTIN_SERVER_ID) return { ...(await this.runBuiltin(offered.tool as BuiltinToolName, args, ctx, base, started)) }
-      const connection = this.connection(offered.serverId)
+      const connection = this.connections.get(offered.serverId) ?? this.connection(offered.serverId)
       const raw = await connection.callTool(offered.tool, args, { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) })
       const converted = convertResult(raw, `${offered.serverName} › ${offered.tool}`)
       if (converted.isError) {
