@@ -177,4 +177,16 @@ describe('tool loop with the filesystem MCP server', () => {
     expect(fake.turns.slice(before).filter((x) => x.userText === 'Run the long thing')).toHaveLength(1)
     ok(await t.client.call('tools.setAgentTools', { agentId: t.agentId, servers: [serverId], builtins: [] }))
   })
+
+  it('a step cut off by a crash (calls stored, no result) goes back to the model with an error result, not a broken history', async () => {
+    decide = () => ({ text: 'hello' })
+    const first = ok((await sendAndAnswer(t.client, { text: 'Hi' })).result)
+    // What a crash mid-tool leaves: the step with its calls, no results, and a later reply under it.
+    const messages = t.core.context.store!.messages
+    const step = messages.create({ conversationId: first.conversationId, parentId: first.id, role: 'assistant', status: 'complete', content: [], toolCalls: [{ id: 'call_crash', type: 'function', function: { name: 'files__read_text_file', arguments: '{"path":"x"}' } }] })
+    const after = messages.create({ conversationId: first.conversationId, parentId: step.id, role: 'assistant', status: 'interrupted', content: [{ type: 'text', text: 'partial' }] })
+    decide = (turn) => ({ text: `seen: ${turn.results.map((r) => `${r.callId}=${r.content}`).join()}` })
+    const again = await new Promise<string>((resolve) => t.client.stream('chat.regenerate', { messageId: after.id }, { onEnd: (r) => resolve(r.ok ? messageText(r.value.content) : r.error.message) }))
+    expect(again).toContain('call_crash=Error: the app stopped before this tool finished.')
+  })
 })
