@@ -128,6 +128,18 @@ test('a denied call goes back to the model and nothing is read', async ({ page }
   await expect(page.locator('[data-testid="tool-result"][data-outcome="denied"]')).toBeVisible()
 })
 
+test('a reload while the approval card waits shows the card again, and answering it finishes the reply', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('conversation-item').first().click()
+  await send(page, 'Once more, my notes please')
+  await expect(page.getByTestId('approval-card')).toBeVisible({ timeout: 30_000 })
+  await page.reload()
+  const card = page.getByTestId('approval-card')
+  await expect(card).toBeVisible({ timeout: 30_000 })
+  await card.getByTestId('approval-allow').click()
+  await expect(page.getByTestId('message-assistant').last()).toContainText(SECRET)
+})
+
 test('web search with SearXNG-format results produces citations', async ({ page }) => {
   await openApp(page, '#/chat')
   await page.getByTestId('conversation-item').first().click()

@@ -12,6 +12,7 @@ import { MessageList } from './message-list'
 import type { MessageActions } from './message-view'
 import { ModelPicker } from './model-picker'
 import { AgentSettingsDialog } from './agent-settings-dialog'
+import { usePrewarmTools } from '../tools/use-prewarm-tools'
 
 const EMPTY: Message[] = []
 
@@ -31,6 +32,7 @@ export function ChatPage() {
 
   const conversation = conversations.find((c) => c.id === conversationId)
   const agent = agents.find((a) => a.id === (conversation?.agentId ?? agentId ?? defaultAgentId))
+  usePrewarmTools(agent?.id)
   const current =
     conversation?.providerId && conversation.modelId
       ? { providerId: conversation.providerId, modelId: conversation.modelId }
