@@ -15,6 +15,7 @@ export const MAX_SCHEMA_BYTES = 64 * 1024
 export const MAX_TOOLS_PER_SERVER = 128
 const STDERR_TAIL_CHARS = 4000
 const MAX_BACKOFF_MS = 60_000
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
 
 export interface ServerSecrets {
   env: Record<string, string>
@@ -28,6 +29,8 @@ export interface McpConnectionOptions {
   onChange?(status: ToolServerStatus): void
   /** First back-off after a crash (ms); doubles per restart up to a minute. Tests shorten it. */
   backoffMs?: number
+  /** How long start-up (spawn + initialize + lists) may take. Default 30 s: npx may download first. */
+  connectTimeoutMs?: number
 }
 
 export interface CallOptions {
@@ -75,6 +78,10 @@ export class McpConnection {
     return this.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
   }
 
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? Math.max(DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs)
+  }
+
   private set(patch: Partial<ToolServerStatus>): void {
     this.current = { ...this.current, ...patch }
     this.options.onChange?.(this.current)
@@ -103,14 +110,14 @@ export class McpConnection {
         // pending calls then end by their timeout. Kept to explain a close that follows.
         this.lastTransportError = error instanceof Error ? error.message : String(error)
       }
-      await client.connect(transport, { timeout: this.timeoutMs })
+      await client.connect(transport, { timeout: this.connectTimeoutMs })
       this.client = client
       await this.refreshLists(client)
       this.set({ state: 'ready' })
     } catch (error) {
       await transport?.close().catch(() => undefined)
       this.client = undefined
-      const mapped = toPluginError(error, { server: this.config.name, timeoutMs: this.timeoutMs })
+      const mapped = toPluginError(error, { server: this.config.name, timeoutMs: this.connectTimeoutMs })
       this.set({ state: 'error', error: mapped.message, tools: [], stderrTail: this.stderrTail || undefined })
       throw new AppErrorException(mapped)
     }
@@ -130,6 +137,8 @@ export class McpConnection {
       this.stderrTail = ''
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS)
+        // What a failed server writes after the failure is the likeliest explanation: show it.
+        if (this.current.state === 'error') this.set({ stderrTail: this.stderrTail })
       })
       return transport
     }
@@ -150,7 +159,7 @@ export class McpConnection {
     const tools: ToolInfo[] = []
     const rejected: { name: string; reason: string }[] = []
     if (caps.tools) {
-      const listed = await client.listTools(undefined, { timeout: this.timeoutMs })
+      const listed = await client.listTools(undefined, { timeout: this.connectTimeoutMs })
       for (const tool of listed.tools) {
         const size = JSON.stringify(tool.inputSchema ?? {}).length
         if (size > MAX_SCHEMA_BYTES) rejected.push({ name: tool.name, reason: `its schema is ${Math.round(size / 1024)} KB (limit ${MAX_SCHEMA_BYTES / 1024} KB)` })

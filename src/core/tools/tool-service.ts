@@ -45,6 +45,8 @@ export interface ToolSecretStore {
 export interface ToolServiceOptions {
   /** First restart delay after a crash (tests shorten it). */
   backoffMs?: number
+  /** Start-up limit per server (default 30 s). */
+  connectTimeoutMs?: number
   fetch?: typeof fetch
 }
 
@@ -221,7 +223,8 @@ export class ToolService {
       connection = new McpConnection(config, {
         secrets: () => this.serverSecrets(id),
         onChange: (status) => this.listeners.forEach((l) => l(status)),
-        ...(this.options.backoffMs !== undefined ? { backoffMs: this.options.backoffMs } : {})
+        ...(this.options.backoffMs !== undefined ? { backoffMs: this.options.backoffMs } : {}),
+        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {})
       })
       this.connections.set(id, connection)
     }

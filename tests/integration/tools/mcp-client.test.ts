@@ -10,13 +10,13 @@ import { startEverythingHttp } from './spawn-http-server'
 
 // The MCP client against the real reference server (stdio, Streamable HTTP, HTTP+SSE) and
 // against misbehaving servers. Every case must end in a clear plugin error, never a hang.
-function memoryService(backoffMs = 100) {
+function memoryService(backoffMs = 100, connectTimeoutMs?: number) {
   const settings: Record<string, JsonValue | undefined> = {}
   const secrets = new Map<string, string>()
   const service = new ToolService(
     { get: () => settings, set: (patch) => Object.assign(settings, patch) },
     { set: async (n, v) => secrets.set(n, v), delete: async (n) => secrets.delete(n), readForRuntime: async (n) => secrets.get(n) },
-    { backoffMs }
+    { backoffMs, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) }
   )
   return { service, settings, secrets }
 }
@@ -26,8 +26,8 @@ afterEach(async () => {
   await Promise.all(services.splice(0).map((s) => s.close()))
 })
 
-async function serverWith(input: Parameters<ToolService['addServer']>[0], backoffMs?: number) {
-  const m = memoryService(backoffMs)
+async function serverWith(input: Parameters<ToolService['addServer']>[0], backoffMs?: number, connectTimeoutMs?: number) {
+  const m = memoryService(backoffMs, connectTimeoutMs)
   services.push(m.service)
   const status = await m.service.addServer(input)
   return { ...m, id: status.id }
@@ -82,11 +82,11 @@ describe('MCP client with server-everything', () => {
   }
 
   it('a long call that reports progress outlives the timeout; progress reaches the caller', async () => {
-    const { service, id } = await serverWith({ name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], timeoutMs: 1000 })
+    const { service, id } = await serverWith({ name: 'everything', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], timeoutMs: 1500 })
     const progress: number[] = []
-    const { result } = await run(service, id, 'trigger-long-running-operation', { duration: 2.5, steps: 5 }, undefined, (p) => progress.push(p.progress))
+    const { result } = await run(service, id, 'trigger-long-running-operation', { duration: 4, steps: 8 }, undefined, (p) => progress.push(p.progress))
     expect(result.outcome).toBe('ok')
-    // 2.5 s against a 1 s timeout: only the progress kept it alive. (The last notification can
+    // 4 s against a 1.5 s timeout: only the progress kept it alive. (The last notification can
     // race the result, so it may or may not be seen.)
     expect(progress.slice(0, 4)).toEqual([1, 2, 3, 4])
   })
@@ -130,18 +130,18 @@ describe('hostile MCP servers end in clear errors', () => {
   })
 
   it('a server that never answers initialize fails to connect with a clear error', async () => {
-    const { service, id } = await serverWith({ name: 'silent', transport: 'stdio', command: process.execPath, args: [HOSTILE, 'silent'], timeoutMs: 1000 })
+    const { service, id } = await serverWith({ name: 'silent', transport: 'stdio', command: process.execPath, args: [HOSTILE, 'silent'] }, undefined, 3000)
     const [status] = await service.connect([id])
     expect(status!.state).toBe('error')
-    expect(status!.error).toContain('did not answer')
+    expect(status!.error).toContain('did not answer within 3 s')
   })
 
   it('garbage on stdout: the connection fails clearly and shows the stderr tail', async () => {
-    const { service, id } = await serverWith({ name: 'garbage', transport: 'stdio', command: process.execPath, args: [HOSTILE, 'garbage'], timeoutMs: 1000 })
+    const { service, id } = await serverWith({ name: 'garbage', transport: 'stdio', command: process.execPath, args: [HOSTILE, 'garbage'] }, undefined, 3000)
     const [status] = await service.connect([id])
     expect(status!.state).toBe('error')
-    expect(status!.error).toBeTruthy()
-    expect(status!.stderrTail).toContain('garbage server starting')
+    expect(status!.error).toContain('did not answer within 3 s')
+    await expect.poll(() => service.status(id).stderrTail ?? '').toContain('garbage server starting')
   })
 
   it('a server that exits mid-call: PluginGatewayError, stderr tail, then restarted with back-off', async () => {
