@@ -9,6 +9,7 @@ import type { ProviderService } from './services/provider-service'
 import type { SpeechService } from './services/speech-service'
 import type { AttachmentService } from './services/attachment-service'
 import type { EmbeddingService } from './services/embedding-service'
+import type { ToolService } from './tools/tool-service'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
@@ -29,4 +30,5 @@ export interface CoreContext {
   attachments?: AttachmentService
   embeddings?: EmbeddingService
   images?: ImageService
+  tools?: ToolService
 }

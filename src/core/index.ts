@@ -14,6 +14,8 @@ import { fileHandlers } from './bridge/handlers/files'
 import { embeddingHandlers } from './bridge/handlers/embeddings'
 import { imageInitStep } from './services/image-start-up'
 import { imageHandlers } from './bridge/handlers/images'
+import { toolHandlers } from './bridge/handlers/tools'
+import { toolsInitStep } from './tools/tools-start-up'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -64,6 +66,7 @@ export function createCore(options: CoreOptions): Core {
     chatInitStep(context, () => router.hub),
     voiceFilesInitStep(context),
     imageInitStep(context, () => router.hub),
+    toolsInitStep(context),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
@@ -78,7 +81,8 @@ export function createCore(options: CoreOptions): Core {
     ...speechHandlers(context),
     ...fileHandlers(context),
     ...embeddingHandlers(context),
-    ...imageHandlers(context)
+    ...imageHandlers(context),
+    ...toolHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl)
@@ -88,6 +92,8 @@ export function createCore(options: CoreOptions): Core {
     context,
     async close() {
       router.hub.close()
+      // Every tool server stopped (stdio children killed) before the store closes.
+      await context.tools?.close()
       await context.local.close()
       context.store?.close()
       // feature shutdown goes here

@@ -4,9 +4,10 @@ import { AppErrorException } from '../../shared/errors/app-error'
 import type { StreamEvent } from '../../shared/stream/events'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import type { ChatMessage, ChatRequest, ReasoningEffort } from '../../core/runtime/types'
+import { runToolChat } from '../tool-chat'
 
 const USAGE =
-  'switchboard chat <provider>/<model> [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [PROMPT | -]'
+  'switchboard chat <provider>/<model> [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [--tool-server COMMAND|URL]... [--yes] [PROMPT | -]'
 
 /** Exit statuses: 0 stopped normally, 1 provider error, 2 usage, 3 interrupted, 130 cancelled (Ctrl-C). */
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 3, cancelled: 130 } as const
@@ -47,7 +48,11 @@ export const chatCommand: CliCommand = {
   summary: 'Chat with a model (streams text to stdout, reasoning to stderr)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'system', 'temperature', 'top-p', 'max-tokens', 'reasoning-effort', 'idle-timeout'] })
+    const { flags, lists, positionals } = parseFlags(args, {
+      booleans: ['json', 'yes'],
+      strings: ['base-url', 'api-key-env', 'system', 'temperature', 'top-p', 'max-tokens', 'reasoning-effort', 'idle-timeout'],
+      repeatable: ['tool-server']
+    })
     const target = parseTarget(positionals[0])
     if (!target) {
       io.stderr.write(`Usage: ${USAGE}\n`)
@@ -93,7 +98,8 @@ export const chatCommand: CliCommand = {
       let stop: string | undefined
       let error: StreamEvent | undefined
       let reasoningOpen = false
-      for await (const event of runtime.chat(request, { signal: controller.signal, idleTimeoutMs: idle === undefined ? undefined : idle * 1000 })) {
+      const toolServers = lists.get('tool-server') ?? []
+      const onEvent = (event: StreamEvent) => {
         if (json) out.write(`${JSON.stringify({ type: event.type, data: event.data })}\n`)
         else if (event.type === 'text') {
           if (reasoningOpen) {
@@ -110,6 +116,11 @@ export const chatCommand: CliCommand = {
         if (event.type === 'stop') stop = event.data
         if (event.type === 'error') error = event
       }
+      const idleTimeoutMs = idle === undefined ? undefined : idle * 1000
+      // Tools (issue 21): with --tool-server the reply runs through the tool loop.
+      if (toolServers.length)
+        await runToolChat(runtime, request, toolServers, { yes: flags.get('yes') === true, json, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) }, io, onEvent)
+      else for await (const event of runtime.chat(request, { signal: controller.signal, idleTimeoutMs })) onEvent(event)
       if (!json) out.write('\n')
       out.flush()
       err.flush()

@@ -17,6 +17,11 @@ import { buildChatRequest } from './chat/request-options'
 import { toChatMessages } from './chat/to-chat-messages'
 import { smallModelOf } from './chat/scene-default-model'
 import { runScene, scenePrompts, type ModelRef, type SceneName } from './chat/scenes'
+import type { ChatMessage, ChatTool } from '../runtime/types'
+import type { GroundingCitation } from '../../shared/stream/events'
+import type { ToolResult } from '../../shared/data/message'
+import type { ChatToolsHook } from '../tools/chat-tools'
+import { toolTurnMessages, type ToolStepOutcome } from '../tools/tool-loop'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
@@ -43,7 +48,7 @@ export interface ChatServiceDeps {
   /** Prices a usage record with the catalogue's pricing of the model; undefined when unpriced. */
   price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined>
   /** Usage log by scene and operation (product.md §8). */
-  logUsage?(entry: { scene: string; operation?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
+  logUsage?(entry: { scene: string; operation?: string; mode?: string; conversationId?: string; messageId?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
   /** The model that summarises topic titles (scene Summary Topic Title); default: the chat's model. */
   titleModel?(): { providerId: string; modelId: string } | undefined
   /** Search limits from Settings: xAI results per search (1..30), Anthropic's max searches per reply. */
@@ -57,6 +62,8 @@ export interface ChatServiceDeps {
   idleTimeoutMs?: number
   /** Stores an image a reply produced (base64_image) as a file, offered in the gallery too. */
   saveImage?(input: ChatImageInput): Promise<{ fileId: string; mimeType: string; width?: number; height?: number }>
+  /** Tools (issue 21): the agent's tool set and the step runner; absent → replies never call tools. */
+  tools?: ChatToolsHook
 }
 
 export interface ChatImageInput {
@@ -120,6 +127,11 @@ export class ChatService {
   defaultAgent(): Agent {
     const existing = this.deps.agents.list()[0]
     return existing ?? this.deps.agents.create({ name: DEFAULT_AGENT_NAME, avatar: '💬' })
+  }
+
+  /** Tools (issue 21): set by the tools start-up step once the tool service exists. */
+  useTools(hook: ChatToolsHook): void {
+    this.deps.tools = hook
   }
 
   activeReplies(): ActiveReply[] {
@@ -233,20 +245,92 @@ export class ChatService {
     })
   }
 
-  /** Streams one assistant reply to the message `parent` (the end of the history sent). */
+  /**
+   * Streams one assistant reply to the message `parent` (the end of the history sent). With
+   * tools (issue 21) a reply is a chain: each model call that asks for tools is one assistant
+   * message holding its calls and their results; the next call answers it as its child, so
+   * reload, regenerate and branches see the same tree.
+   */
   private async *reply(
     conversation: Conversation,
     agent: Agent,
     model: { providerId: string; modelId: string },
     parent: Message,
-    ctx: { signal: AbortSignal; streamId?: string },
+    ctx: { signal: AbortSignal; streamId?: string; autoApprove?: boolean },
     options: { userMessage?: Message; operation?: string; extraInstruction?: string }
   ): AsyncGenerator<ChatStreamEvent, Message> {
-    const history = this.path(conversation.id, parent.id)
     const params = { ...agent.parameters, ...conversation.parameters }
+    const tools = this.deps.tools ? await this.deps.tools.prepare(agent.id).catch(() => undefined) : undefined
+    let at = parent
+    let final: Message | undefined
+    const citations: GroundingCitation[] = []
+    let lastCalls = 0
+    // The tool loop (issue 21): each step is one model call under the previous one; a step whose
+    // calls ran is stored with its results, so the next call reads them from the history.
+    for (let step = 0; ; step++) {
+      // The last call the step limit allows goes without tools, so the model has to answer.
+      const offered = tools && step < tools.stepLimit - 1 ? tools.offered.map((t) => t.chatTool) : undefined
+      const mode = tools ? (lastCalls > 1 ? 'Tools Calling' : 'Tool Calling') : undefined
+      const call = yield* this.modelCall(conversation, agent, model, at, params, ctx, {
+        ...(step === 0 && options.userMessage ? { userMessage: options.userMessage } : {}),
+        ...(step === 0 && options.operation ? { operation: options.operation } : {}),
+        ...(options.extraInstruction && step === 0 ? { extraInstruction: options.extraInstruction } : {}),
+        ...(offered ? { tools: offered } : {}),
+        ...(mode ? { mode } : {}),
+        ...(citations.length ? { citations } : {})
+      })
+      final = call.message
+      const calls = final.toolCalls ?? []
+      if (!tools || call.status !== 'complete' || calls.length === 0 || ctx.signal.aborted) break
+      lastCalls = calls.length
+      const messageId = final.id
+      const partial: ToolResult[] = []
+      // While its tools run the step is still the reply's live message: Stop and re-attach find it.
+      if (ctx.streamId) this.active.set(messageId, { streamId: ctx.streamId, conversationId: conversation.id, messageId })
+      let outcome: ToolStepOutcome
+      try {
+        outcome = yield* this.deps.tools!.step(tools.offered, calls, {
+          messageId,
+          signal: ctx.signal,
+          ...(ctx.autoApprove ? { autoApprove: true } : {}),
+          // Each result is written as it arrives: a crash mid-step keeps the finished ones.
+          onResult: (result) => {
+            partial.push(result)
+            this.deps.messages.update(messageId, { toolResults: [...partial] })
+          }
+        })
+      } finally {
+        this.active.delete(messageId)
+      }
+      citations.push(...outcome.citations)
+      final = this.deps.messages.update(messageId, { toolResults: outcome.results })
+      yield { type: 'tool_step', data: { messageId, toolResults: outcome.results } }
+      at = final
+      if (ctx.signal.aborted) break
+    }
+    return final!
+  }
+
+  /** One model call: a streaming assistant message under `parent`, finished with its status. */
+  private async *modelCall(
+    conversation: Conversation,
+    agent: Agent,
+    model: { providerId: string; modelId: string },
+    parent: Message,
+    params: ModelParameters,
+    ctx: { signal: AbortSignal; streamId?: string },
+    options: { userMessage?: Message; operation?: string; extraInstruction?: string; tools?: ChatTool[]; mode?: string; citations?: GroundingCitation[] }
+  ): AsyncGenerator<ChatStreamEvent, { message: Message; status: Message['status'] }> {
+    const history = this.path(conversation.id, parent.id)
     const writer = this.deps.messages.beginStreaming({ conversationId: conversation.id, parentId: parent.id, providerId: model.providerId, modelId: model.modelId })
     if (ctx.streamId) this.active.set(writer.id, { streamId: ctx.streamId, conversationId: conversation.id, messageId: writer.id })
     yield { type: 'reply', data: { conversation: this.deps.conversations.require(conversation.id), userMessage: options.userMessage, assistantMessage: writer.message } }
+    if (options.citations?.length) {
+      // What the tools found (web search) is cited by the answer that reads it.
+      const grounding = { type: 'grounding' as const, data: { citations: [...options.citations] } }
+      writer.apply(grounding)
+      yield grounding
+    }
 
     let stopReason: string | undefined
     let error: AppError | undefined
@@ -257,13 +341,15 @@ export class ChatService {
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
-      const messages = toChatMessages(agent.systemPrompt, plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
+      const messages: ChatMessage[] = toChatMessages(agent.systemPrompt, plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
       if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
       const runtime = await this.deps.runtimeFor(model.providerId)
       if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
-      const search = await this.wantsSearch(params, history.at(-1), model, ctx.signal)
+      const lastUser = [...history].reverse().find((m) => m.role === 'user')
+      const search = await this.wantsSearch(params, lastUser, model, ctx.signal)
       const built = buildChatRequest(this.controlInput(model, facts), messages, params, { search })
       const request = built.request
+      if (options.tools?.length) request.tools = options.tools
       if (request.enabledSearch) {
         const limits = this.deps.searchLimits?.() ?? {}
         if (limits.maxResults) request.searchMaxResults = limits.maxResults
@@ -306,8 +392,16 @@ export class ChatService {
     if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
     this.active.delete(writer.id)
-    this.deps.logUsage?.({ scene: 'Conversation', ...(options.operation ? { operation: options.operation } : {}), providerId: model.providerId, modelId: model.modelId, usage, cost })
-    return final
+    this.deps.logUsage?.({
+      scene: 'Conversation',
+      ...(options.operation ? { operation: options.operation } : {}),
+      ...(options.mode ? { mode: options.mode, conversationId: conversation.id, messageId: final.id } : {}),
+      providerId: model.providerId,
+      modelId: model.modelId,
+      usage,
+      cost
+    })
+    return { message: final, status }
   }
 
   /**

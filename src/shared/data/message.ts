@@ -3,6 +3,7 @@ import type { MessageMeta } from '../chat/message-meta'
 import type { Grounding, Speed, ToolCall } from '../stream/events'
 import type { UsageRecord } from '../stream/usage'
 import type { CostBreakdown } from './cost'
+import type { ToolResultPart } from '../tools/types'
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool' | 'function'
 
@@ -23,6 +24,14 @@ export interface ToolResult {
   toolCallId: string
   content: string
   isError?: boolean
+  /** Tools (issue 21): which server and tool ran, what the user decided, the structured result. */
+  serverId?: string
+  tool?: string
+  /** `denied` by the user or by a "never" setting; `error` carries the plugin error type. */
+  outcome?: 'ok' | 'error' | 'denied'
+  errorType?: string
+  parts?: ToolResultPart[]
+  durationMs?: number
 }
 
 export interface Message {

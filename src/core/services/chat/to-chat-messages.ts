@@ -1,5 +1,6 @@
 import { messageText, type ContentPart, type Message } from '../../../shared/data/message'
 import type { ChatMessage } from '../../runtime/types'
+import { assistantTurn, toolTurnMessages } from '../../tools/tool-loop'
 
 /** How a history summary is sent: a system turn after the agent's prompt, said to be a summary. */
 export const summaryPreamble = 'Summary of the earlier part of this conversation (the messages themselves are not repeated):'
@@ -34,9 +35,12 @@ export function toChatMessages(
         role: 'user',
         content: [...files, ...(text ? [{ type: 'text' as const, text }] : []), ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: p.imageUrl.url } }))]
       })
+    } else if (m.role === 'assistant' && m.toolCalls?.length && m.status === 'complete') {
+      // A step of the tool loop: the calls, then one tool message per call (issue 21; a call
+      // that never ran is answered as such, since providers refuse calls without results).
+      out.push(assistantTurn(m), ...toolTurnMessages(m.toolCalls, m.toolResults))
     } else {
       const msg: ChatMessage = { role: m.role, content: text }
-      if (m.role === 'assistant' && m.toolCalls?.length) msg.tool_calls = m.toolCalls
       if (m.role === 'assistant' && m.reasoning?.signature) msg.reasoning = { content: m.reasoning.text, signature: m.reasoning.signature }
       out.push(msg)
     }

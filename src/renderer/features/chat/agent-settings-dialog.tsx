@@ -8,6 +8,7 @@ import { cropAvatar, isPictureAvatar } from './avatar'
 import { useChat } from './chat-store'
 import { ModelPicker } from './model-picker'
 import { AgentChatFields, GenerateAgentMeta } from './agent-chat-fields'
+import { AgentToolsField } from '../tools/agent-tools-field'
 
 const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
 
@@ -192,6 +193,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
             <Row label={t('agent.tags')} hint={t('agent.tagsHint')}>
               <input value={tags} onChange={(e) => setTags(e.target.value)} className={field} data-testid="agent-tags" />
             </Row>
+            <AgentToolsField agentId={agent.id} />
             {error && (
               <p role="alert" className="text-sm text-red-600">
                 {error}

@@ -18,6 +18,7 @@ import { MessageList } from './message-list'
 import type { MessageActions } from './message-view'
 import { ModelPicker } from './model-picker'
 import { AgentSettingsDialog } from './agent-settings-dialog'
+import { usePrewarmTools } from '../tools/use-prewarm-tools'
 
 const EMPTY: Message[] = []
 
@@ -47,6 +48,7 @@ export function ChatPage() {
     void chatActions.open(conversationId)
   }, [conversationId])
 
+  usePrewarmTools(agent?.id)
   const current =
     conversation?.providerId && conversation.modelId
       ? { providerId: conversation.providerId, modelId: conversation.modelId }

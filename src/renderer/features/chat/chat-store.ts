@@ -10,6 +10,7 @@ import type { AppError, Result } from '../../../shared/errors/app-error'
 import { applyStreamEvent, type LiveMessage } from '../../../shared/chat/apply-event'
 import type { StreamEvent } from '../../../shared/stream/events'
 import { bridge } from '../../stores/app-store'
+import { applyToolEvent, loadPendingApprovals } from '../tools/tool-run-store'
 
 /** Streaming updates reach React at most this often (issue 7: ~50 ms). */
 export const COMMIT_INTERVAL_MS = 50
@@ -91,7 +92,24 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
   const handle = start({
     onEvents: (events: ChatStreamEvent[]) => {
       for (const event of events) {
+        if (applyToolEvent(event)) continue
+        if (event.type === 'tool_step') {
+          // A step of the tool loop finished: its results show on the step's message.
+          if (live && conversationId && live.id === event.data.messageId) stage(conversationId, (live = { ...live, toolResults: event.data.toolResults }), true)
+          continue
+        }
         if (event.type === 'reply') {
+          if (live && conversationId && live.id !== event.data.assistantMessage.id) {
+            // The tool loop goes on with a new message: the previous step is done.
+            const done = { ...live, status: 'complete' as const }
+            stage(conversationId, done, true)
+            handles.delete(done.id)
+            useChat.setState((s) => {
+              const streaming = { ...s.streaming }
+              delete streaming[done.id]
+              return { streaming }
+            })
+          }
           conversationId = event.data.conversation.id
           live = { ...event.data.assistantMessage }
           const conversation = event.data.conversation
@@ -156,6 +174,7 @@ export const chatActions = {
       }))
     const active = await bridge().call('chat.active', {})
     if (active.ok) for (const reply of active.value) chatActions.attach(reply)
+    await loadPendingApprovals()
   },
 
   /** Re-joins a reply that is streaming in the core (after a reload or from another window). */

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next'
 import type { ChosenOptions } from '../../../shared/chat/message-meta'
 import type { SourceItem } from '../../../shared/chat/citations'
 import type { Message } from '../../../shared/data/message'
-import type { ToolCall } from '../../../shared/stream/events'
 import { bridge } from '../../stores/app-store'
 import { SafeLink } from './markdown/safe-link'
 
@@ -45,30 +44,6 @@ export function SourceList({ sources, messageId }: { sources: readonly SourceIte
         ))}
       </ol>
     </section>
-  )
-}
-
-const pretty = (args: string) => {
-  try {
-    return JSON.stringify(JSON.parse(args), null, 2)
-  } catch {
-    return args
-  }
-}
-
-/** A tool call the model asked for, marked "not run" until tools are executed (the tools work replaces the badge). */
-export function ToolCallView({ call }: { call: ToolCall }) {
-  const { t } = useTranslation()
-  return (
-    <div className="rounded-md border border-zinc-200 text-xs dark:border-zinc-800" data-testid="tool-call">
-      <div className="flex items-center justify-between gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
-        <span className="font-mono font-medium">{call.function.name}()</span>
-        <span className="rounded bg-amber-100 px-1.5 py-0.5 text-[10px] font-medium text-amber-800 dark:bg-amber-900/40 dark:text-amber-300" title={t('controls.toolNotRunHint')} data-testid="tool-not-run">
-          {t('controls.toolNotRun')}
-        </span>
-      </div>
-      <pre className="max-h-60 overflow-auto px-2 py-1 font-mono whitespace-pre-wrap">{pretty(call.function.arguments)}</pre>
-    </div>
   )
 }
 

@@ -7,8 +7,9 @@ import { MessageFiles } from '../attachments/message-files'
 import { MessageImages } from './message-images'
 import { ReadAloud } from '../voice/read-aloud'
 import { linkCitationMarkers, sourceList } from '../../../shared/chat/citations'
-import { ChosenOptionsLine, SourceList, SummaryMarker, ToolCallView, Translations } from './message-extras'
+import { ChosenOptionsLine, SourceList, SummaryMarker, Translations } from './message-extras'
 import { chatActions } from './chat-store'
+import { ToolCallsView } from '../tools/tool-calls-view'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -121,13 +122,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
         <MessageImages content={message.content} />
-        {message.toolCalls && message.toolCalls.length > 0 && (
-          <div className="mt-2 space-y-1" data-testid="tool-calls">
-            {message.toolCalls.map((call) => (
-              <ToolCallView key={call.id} call={call} />
-            ))}
-          </div>
-        )}
+        <ToolCallsView message={message} streaming={streaming} />
         <SourceList sources={sources} messageId={message.id} />
         {!streaming && text.trim() && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
         {streaming && !text && !message.reasoning?.text && (

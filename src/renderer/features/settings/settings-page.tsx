@@ -6,6 +6,7 @@ import { DataSection } from './data-section'
 import { SceneModelsSetting } from './scene-models-setting'
 import { SearchLimitsSetting } from './search-limits-setting'
 import { VoiceSettings } from '../voice/voice-settings'
+import { ToolsSettings } from '../tools/tools-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 import { SignOutButton } from '../../components/sign-out-button'
@@ -62,6 +63,7 @@ export function SettingsPage() {
         <VoiceSettings />
         <ProvidersSection />
         <DataSection />
+        <ToolsSettings />
         <section className="space-y-1">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>
           {info && (

@@ -1,4 +1,69 @@
 export const en = {
+  // ---- tools (issue 21)
+  tools: {
+    title: 'Tools',
+    intro: 'MCP servers and built-in tools the model may use. Each call asks you first unless you allow the tool.',
+    add: 'Add a server',
+    connect: 'Connect',
+    restart: 'Restart',
+    enabled: 'On',
+    approvalMode: 'When the model calls this tool',
+    mode: { ask: 'Ask every time', allow: 'Always allow', never: 'Never' },
+    state: { idle: 'Not started', connecting: 'Connecting…', ready: 'Ready with {{count}} tools', ready_one: 'Ready with {{count}} tool', ready_other: 'Ready with {{count}} tools', error: 'Error', disabled: 'Off' },
+    rejected: '{{name}} left out: {{reason}}',
+    lists: '{{tools}} tools · {{resources}} resources · {{prompts}} prompts',
+    resources: 'Resources',
+    prompts: 'Prompts',
+    stepLimit: 'Model calls per reply at most',
+    allowPrivate: 'Let “read a web page” open local and private addresses',
+    form: {
+      name: 'Name',
+      transport: 'Transport',
+      stdio: 'Command (stdio)',
+      http: 'Streamable HTTP',
+      sse: 'HTTP + SSE (older)',
+      command: 'Command',
+      url: 'Address',
+      env: 'Environment (NAME=value, one a line)',
+      headers: 'Headers (Name: value, one a line)',
+      keptSecrets: 'Kept in the keychain: {{names}} (type again to replace)',
+      secretsHint: 'Environment values and headers are stored in the keychain, never in the database.',
+      timeout: 'Timeout per call (seconds; progress resets it)',
+      add: 'Add',
+      save: 'Save'
+    },
+    import: { title: 'Import from mcpServers JSON', paste: 'Import', file: 'or choose a file…', done: '{{count}} servers added' },
+    search: {
+      title: 'Web search',
+      provider: 'Search provider',
+      url: 'SearXNG address (JSON format enabled)',
+      key: 'API key',
+      saveKey: 'Save',
+      keySaved: 'Saved in the keychain.',
+      cx: 'Search engine id (cx)',
+      providers: { searxng: 'SearXNG (self-hosted)', tavily: 'Tavily', brave: 'Brave Search', exa: 'Exa', jina: 'Jina', google: 'Google Programmable Search' }
+    },
+    builtin: { web_search: 'Web search', read_web_page: 'Read a web page' },
+    agent: { title: 'Tools this agent may use', none: 'No tool servers yet (Settings → Tools).' },
+    approval: {
+      title: 'Approve a tool call',
+      question: 'Run {{tool}} from {{server}}?',
+      allow: 'Allow once',
+      always: 'Always allow',
+      deny: 'Deny',
+      never: 'Never'
+    },
+    run: {
+      running: 'running…',
+      result: 'Result',
+      failed: 'Failed ({{type}})',
+      denied: 'Denied',
+      took: '{{s}} s',
+      expand: 'Show all ({{n}} characters)',
+      collapse: 'Collapse',
+      noResult: 'No result (the app stopped before it finished).'
+    }
+  },
   app: { name: 'Switchboard', tagline: 'Every model, one place' },
   nav: { chat: 'Chat', images: 'Images', localModels: 'Local models', settings: 'Settings', primary: 'Main navigation' },
   init: {

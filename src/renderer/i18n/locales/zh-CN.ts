@@ -1,6 +1,71 @@
 import type { Messages } from './en'
 
 export const zhCN: Messages = {
+  // ---- tools (issue 21)
+  tools: {
+    title: '工具',
+    intro: '模型可以使用的 MCP 服务器和内置工具。除非你允许该工具，每次调用前都会先询问你。',
+    add: '添加服务器',
+    connect: '连接',
+    restart: '重启',
+    enabled: '启用',
+    approvalMode: '模型调用此工具时',
+    mode: { ask: '每次询问', allow: '始终允许', never: '从不' },
+    state: { idle: '未启动', connecting: '正在连接…', ready: '就绪，{{count}} 个工具', ready_one: '就绪，{{count}} 个工具', ready_other: '就绪，{{count}} 个工具', error: '出错', disabled: '已关闭' },
+    rejected: '已排除 {{name}}：{{reason}}',
+    lists: '{{tools}} 个工具 · {{resources}} 个资源 · {{prompts}} 个提示词',
+    resources: '资源',
+    prompts: '提示词',
+    stepLimit: '每次回复最多调用模型次数',
+    allowPrivate: '允许“读取网页”打开本地和私有地址',
+    form: {
+      name: '名称',
+      transport: '传输方式',
+      stdio: '命令（stdio）',
+      http: 'Streamable HTTP',
+      sse: 'HTTP + SSE（旧版）',
+      command: '命令',
+      url: '地址',
+      env: '环境变量（NAME=value，每行一个）',
+      headers: '请求头（Name: value，每行一个）',
+      keptSecrets: '已保存在钥匙串中：{{names}}（重新输入以替换）',
+      secretsHint: '环境变量的值和请求头保存在钥匙串中，绝不写入数据库。',
+      timeout: '每次调用的超时（秒；进度通知会重置计时）',
+      add: '添加',
+      save: '保存'
+    },
+    import: { title: '从 mcpServers JSON 导入', paste: '导入', file: '或选择文件…', done: '已添加 {{count}} 个服务器' },
+    search: {
+      title: '网页搜索',
+      provider: '搜索服务',
+      url: 'SearXNG 地址（需启用 JSON 格式）',
+      key: 'API 密钥',
+      saveKey: '保存',
+      keySaved: '已保存到钥匙串。',
+      cx: '搜索引擎 ID（cx）',
+      providers: { searxng: 'SearXNG（自托管）', tavily: 'Tavily', brave: 'Brave 搜索', exa: 'Exa', jina: 'Jina', google: 'Google 可编程搜索' }
+    },
+    builtin: { web_search: '网页搜索', read_web_page: '读取网页' },
+    agent: { title: '此助手可使用的工具', none: '还没有工具服务器（设置 → 工具）。' },
+    approval: {
+      title: '批准工具调用',
+      question: '运行 {{server}} 的 {{tool}}？',
+      allow: '允许一次',
+      always: '始终允许',
+      deny: '拒绝',
+      never: '从不'
+    },
+    run: {
+      running: '运行中…',
+      result: '结果',
+      failed: '失败（{{type}}）',
+      denied: '已拒绝',
+      took: '{{s}} 秒',
+      expand: '显示全部（{{n}} 个字符）',
+      collapse: '收起',
+      noResult: '没有结果（应用在完成前停止了）。'
+    }
+  },
   app: { name: 'Switchboard', tagline: '所有模型，一处使用' },
   nav: { chat: '对话', images: '图像', localModels: '本地模型', settings: '设置', primary: '主导航' },
   init: {

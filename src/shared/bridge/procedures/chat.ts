@@ -7,6 +7,7 @@ import type { Agent } from '../../data/agent'
 import type { StreamEvent } from '../../stream/events'
 import type { ChosenOptions } from '../../chat/message-meta'
 import { modelParametersSchema } from '../../data/export-file'
+import type { ToolStreamEvent } from '../../tools/types'
 
 /** The first event of every reply stream: what was created, so the UI can show it at once. */
 export type ChatStreamEvent =
@@ -18,6 +19,7 @@ export type ChatStreamEvent =
   /** issue 15: older messages were summarised; `message` now carries the summary (meta.historySummary). */
   | { type: 'summary'; data: { conversationId: string; message: Message } }
   | StreamEvent
+  | ToolStreamEvent
 
 export interface ActiveReply {
   streamId: string

@@ -1,0 +1,61 @@
+import { createInterface } from 'node:readline/promises'
+import type { CliIO } from './command'
+import { ToolService } from '../core/tools/tool-service'
+import { runHeadlessToolLoop } from '../core/tools/headless-loop'
+import type { JsonValue } from '../shared/data/json'
+import { DEFAULT_STEP_LIMIT } from '../shared/tools/types'
+import type { ChatRequest, ProviderRuntime, StreamEvent } from '../core/runtime/types'
+
+/**
+ * `switchboard chat --tool-server <command|url> [--yes]`: the tool loop headless. Servers
+ * given on the command line live for this run only; nothing is saved. Without --yes each call
+ * is asked for on the terminal (y/N); with no terminal, calls are denied and the model told so.
+ */
+export async function runToolChat(
+  runtime: ProviderRuntime,
+  request: ChatRequest,
+  servers: string[],
+  options: { yes: boolean; json: boolean; signal: AbortSignal; idleTimeoutMs?: number; stepLimit?: number },
+  io: CliIO,
+  onEvent: (event: StreamEvent) => void
+): Promise<void> {
+  const settings: Record<string, JsonValue | undefined> = {}
+  const service = new ToolService({ get: () => settings, set: (patch) => Object.assign(settings, patch) }, { set: async () => undefined, delete: async () => undefined, readForRuntime: async () => undefined })
+  try {
+    const ids = servers.map((spec) => service.addEphemeral(spec).id)
+    const statuses = await service.connect(ids)
+    for (const status of statuses) {
+      if (status.state === 'ready') io.stderr.write(`[tools: ${status.name} ready with ${status.tools.length} tools]\n`)
+      else io.stderr.write(`[tools: ${status.name} unavailable: ${status.error ?? status.state}${status.stderrTail ? `\n${status.stderrTail.trim().split('\n').slice(-5).join('\n')}` : ''}]\n`)
+    }
+    const offered = await service.toolsFor({ servers: ids, builtins: [] })
+    const ask = !options.yes && io.stdin.isTTY === true ? createInterface({ input: io.stdin, output: io.stderr }) : undefined
+    try {
+      const loop = runHeadlessToolLoop(runtime, request, service, offered, {
+        signal: options.signal,
+        stepLimit: options.stepLimit ?? DEFAULT_STEP_LIMIT,
+        autoApprove: options.yes,
+        ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {})
+      })
+      for await (const event of loop) {
+        if (event.type === 'tool_approval') {
+          const req = event.data
+          let decision: 'allow' | 'deny' = 'deny'
+          if (ask) decision = /^y(es)?$/i.test((await ask.question(`Run ${req.serverName} › ${req.tool} with\n${req.arguments}\n? [y/N] `)).trim()) ? 'allow' : 'deny'
+          else io.stderr.write(`[tool ${req.tool} denied: no terminal to ask; pass --yes to allow tool calls]\n`)
+          service.answer(req.messageId, req.callId, decision)
+          if (options.json) io.stdout.write(`${JSON.stringify({ type: 'tool_approval', data: { ...req, decision } })}\n`)
+        } else if (event.type === 'tool_result') {
+          if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`)
+          else io.stderr.write(`[tool ${event.data.tool ?? event.data.toolCallId}: ${event.data.outcome ?? 'ok'}${event.data.isError ? ` — ${event.data.content.slice(0, 300)}` : ''}]\n`)
+        } else if (event.type === 'tool_running' || event.type === 'tool_progress' || event.type === 'tool_step') {
+          if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`)
+        } else onEvent(event)
+      }
+    } finally {
+      ask?.close()
+    }
+  } finally {
+    await service.close()
+  }
+}

@@ -1,0 +1,155 @@
+import { expect, test, type Page } from '@playwright/test'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { startFakeToolProvider, type Decision, type FakeToolProvider, type ToolTurn } from '../fixtures/fake-tool-provider'
+import { configureProvider, openApp, snap } from './helpers'
+
+// Issue 21 in the real app: Settings → Tools with the real filesystem MCP server (stdio) on a
+// temporary folder, a failing server, an agent that may use them, the approval card accepted
+// and denied, and web search against a SearXNG-format server producing citations.
+const KEY = 'sk-e2e-tools-0123456789'
+const FILESYSTEM = resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
+const SECRET = 'The treasure is buried under the old oak.'
+let fake: FakeToolProvider
+let searx: Server
+let searxUrl: string
+let folder: string
+
+const notes = () => join(folder, 'notes.txt')
+
+function decide(turn: ToolTurn): Decision {
+  const first = (turn.body['messages'] as { content: unknown }[] | undefined)?.[0]?.content
+  if (typeof first === 'string' && first.startsWith('You write a title')) return { text: 'Tools chat' }
+  if (turn.results.length) return { text: `Tool said: ${turn.results.map((r) => r.content).join(' | ')}` }
+  if (/search/i.test(turn.userText) && turn.tools.includes('web_search')) return { calls: [{ name: 'web_search', args: { query: 'otters' } }] }
+  if (/notes/i.test(turn.userText) && turn.tools.includes('files__read_text_file')) return { calls: [{ name: 'files__read_text_file', args: { path: notes() } }] }
+  return { text: `No tool for that. Offered: ${turn.tools.length}` }
+}
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  folder = realpathSync(mkdtempSync(join(tmpdir(), 'sb-e2e-fs-')))
+  writeFileSync(notes(), SECRET)
+  fake = await startFakeToolProvider(decide)
+  searx = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ query: 'otters', results: [{ url: 'https://example.org/otters', title: 'Otter facts', content: 'Otters hold hands.' }, { url: 'https://example.net/rafts', title: 'Otter rafts', content: 'Rafts.' }] }))
+  })
+  await new Promise<void>((r) => searx.listen(0, '127.0.0.1', r))
+  searxUrl = `http://127.0.0.1:${(searx.address() as AddressInfo).port}`
+})
+
+test.afterAll(async () => {
+  await fake.close()
+  await new Promise<void>((r) => searx.close(() => r()))
+})
+
+async function addServer(page: Page, name: string, command: string) {
+  await page.getByTestId('tool-server-add').click()
+  const form = page.getByTestId('tool-server-form')
+  await form.getByTestId('tool-server-name').fill(name)
+  await form.getByTestId('tool-server-command').fill(command)
+  await form.getByTestId('tool-server-save').click()
+}
+
+async function send(page: Page, text: string) {
+  await page.getByTestId('composer-input').fill(text)
+  await page.getByTestId('composer-input').press('Enter')
+}
+
+test('Settings → Tools: a working server is ready with its tools, a failing one shows its error and stderr', async ({ page }) => {
+  await configureProvider(page, 'openai', `${fake.origin}/v1`, KEY)
+  await openApp(page, '#/settings')
+  const tools = page.getByTestId('tools-settings')
+  await tools.scrollIntoViewIfNeeded()
+  await addServer(page, 'files', `"${process.execPath}" "${FILESYSTEM}" "${folder}"`)
+  const files = tools.locator('[data-testid="tool-server"][data-name="files"]')
+  await expect(files.getByTestId('tool-server-state')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 })
+  await expect(files.getByTestId('tool-server-state')).toContainText(/Ready with \d+ tools/)
+  await files.locator('summary').first().click()
+  await expect(files.locator('[data-testid="tool-row"][data-tool="read_text_file"]')).toBeVisible()
+
+  await addServer(page, 'broken', `"${process.execPath}" -e "console.error('boom: missing config file'); process.exit(2)"`)
+  const broken = tools.locator('[data-testid="tool-server"][data-name="broken"]')
+  await expect(broken.getByTestId('tool-server-state')).toHaveAttribute('data-state', 'error', { timeout: 30_000 })
+  await expect(broken.getByTestId('tool-server-error')).toContainText('boom: missing config file')
+
+  await page.getByTestId('search-provider').selectOption('searxng')
+  await page.getByTestId('searxng-url').fill(searxUrl)
+  await page.getByTestId('searxng-url').blur()
+  await snap(page, 'tools-settings')
+})
+
+test('an agent with the filesystem server answers from a file after the approval card is accepted', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('new-agent').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o-mini')
+  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await page.getByTestId('open-agent-settings').click()
+  const dialog = page.getByTestId('agent-settings')
+  await dialog.locator('[data-testid="agent-tool-server"][data-name="files"]').check()
+  await dialog.locator('[data-testid="agent-tool-server"][data-name="broken"]').check()
+  await dialog.getByTestId('agent-builtin-web_search').check()
+  await expect(dialog.locator('[data-testid="agent-tool-server"][data-name="files"]')).toBeChecked()
+  await page.keyboard.press('Escape')
+
+  await send(page, 'What do my notes say?')
+  const card = page.getByTestId('approval-card')
+  await expect(card).toBeVisible({ timeout: 30_000 })
+  await expect(card).toContainText('read_text_file')
+  await expect(card).toContainText('files')
+  await expect(card.getByTestId('approval-arguments')).toContainText('"path"')
+  await snap(page, 'tools-approval-card')
+  await card.getByTestId('approval-allow').click()
+  await expect(page.getByTestId('message-assistant').last()).toContainText(SECRET)
+  await expect(page.getByTestId('tool-result').first()).toHaveAttribute('data-outcome', 'ok')
+
+  // Everything persisted: after a reload the call, its result and the answer are still there.
+  await page.reload()
+  await expect(page.getByTestId('message-assistant').last()).toContainText(SECRET, { timeout: 30_000 })
+  await expect(page.getByTestId('tool-call').first()).toContainText('read_text_file')
+  await expect(page.getByTestId('tool-result').first()).toHaveAttribute('data-outcome', 'ok')
+})
+
+test('a denied call goes back to the model and nothing is read', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('conversation-item').first().click()
+  await send(page, 'Read my notes again')
+  const card = page.getByTestId('approval-card')
+  await expect(card).toBeVisible({ timeout: 30_000 })
+  await card.getByTestId('approval-deny').click()
+  const answer = page.getByTestId('message-assistant').last()
+  await expect(answer).toContainText('declined')
+  await expect(page.locator('[data-testid="tool-result"][data-outcome="denied"]')).toBeVisible()
+})
+
+test('a reload while the approval card waits shows the card again, and answering it finishes the reply', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('conversation-item').first().click()
+  await send(page, 'Once more, my notes please')
+  await expect(page.getByTestId('approval-card')).toBeVisible({ timeout: 30_000 })
+  await page.reload()
+  const card = page.getByTestId('approval-card')
+  await expect(card).toBeVisible({ timeout: 30_000 })
+  await card.getByTestId('approval-allow').click()
+  await expect(page.getByTestId('message-assistant').last()).toContainText(SECRET)
+})
+
+test('web search with SearXNG-format results produces citations', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('conversation-item').first().click()
+  await send(page, 'Search the web about otters')
+  const card = page.getByTestId('approval-card')
+  await expect(card).toBeVisible({ timeout: 30_000 })
+  await expect(card).toContainText('web_search')
+  await card.getByTestId('approval-allow').click()
+  const citations = page.getByTestId('citations').last()
+  await expect(citations).toBeVisible({ timeout: 30_000 })
+  await expect(citations.getByRole('link', { name: 'Otter facts' })).toHaveAttribute('href', 'https://example.org/otters')
+  await snap(page, 'tools-web-search')
+})
