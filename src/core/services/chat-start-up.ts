@@ -34,23 +34,12 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           return titleModel ? { providerId: titleModel.providerId, modelId: titleModel.modelId } : undefined
         },
         // issue 15: each scene's model from Settings (`sceneModels`, keyed by scene name).
-        sceneModel: (scene) => {
-          const all = store.settings.get().sceneModels as Record<string, { providerId?: string; modelId?: string }> | undefined
-          const chosen = all?.[scene]
-          return chosen?.providerId && chosen.modelId ? { providerId: chosen.providerId, modelId: chosen.modelId } : undefined
-        },
+        sceneModel: (scene) => readAppSettings(store.settings.get()).sceneModels?.[scene],
         searchLimits: () => {
-          const settings = store.settings.get()
-          const positive = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.floor(v) : undefined)
-          const maxResults = positive(settings['searchMaxResults'])
-          const maxUses = positive(settings['searchMaxUses'])
+          const { searchMaxResults: maxResults, searchMaxUses: maxUses } = readAppSettings(store.settings.get())
           return { ...(maxResults ? { maxResults } : {}), ...(maxUses ? { maxUses } : {}) }
         },
-        contextLength: (providerId, modelId) => {
-          const all = store.settings.get().contextLengths as Record<string, number> | undefined
-          const value = all?.[`${providerId}/${modelId}`]
-          return typeof value === 'number' && value > 0 ? value : undefined
-        },
+        contextLength: (providerId, modelId) => readAppSettings(store.settings.get()).contextLengths?.[`${providerId}/${modelId}`],
         cancelStream: (streamId) => hub().cancel(streamId),
         // The image service starts in the next step; a reply only runs once both exist.
         saveImage: (input) => {

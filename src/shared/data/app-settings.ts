@@ -13,11 +13,14 @@ export interface AppSettings {
   voice?: VoiceSettings
   /** Scene "Summary Topic Title": the model that names new conversations; absent → the chat model. */
   titleModel?: ModelRef
-  /**
-   * Only so the store's repository, which hands out the table's rows as they are, can build
-   * this type; read settings through `readAppSettings`, which checks each key.
-   */
-  [stored: string]: unknown
+  /** Each scene's model (Settings → Scenes), keyed by the scene's name; absent → its default. */
+  sceneModels?: Record<string, ModelRef>
+  /** xAI results per search (1..30). */
+  searchMaxResults?: number
+  /** Anthropic web-search tool: searches per reply (1..20). */
+  searchMaxUses?: number
+  /** A local model's context length (Ollama num_ctx) chosen by the user, keyed `provider/model`. */
+  contextLengths?: Record<string, number>
 }
 
 export interface ModelRef {
@@ -31,12 +34,23 @@ const modelRef = z.object({ providerId: id, modelId: id })
 /** Each stored key's shape; reading and writing both go through these. */
 export const appSettingsSchemas = {
   voice: z.object({ tts: modelRef.extend({ voice: z.string().min(1).max(200) }).optional(), stt: modelRef.optional() }),
-  titleModel: modelRef
+  titleModel: modelRef,
+  sceneModels: z.record(z.string().min(1).max(100), modelRef),
+  searchMaxResults: z.number().int().min(1).max(30),
+  searchMaxUses: z.number().int().min(1).max(20),
+  contextLengths: z.record(z.string().min(1).max(400), z.number().int().min(2048).max(128_000))
 } satisfies { [K in keyof Required<AppSettings>]: z.ZodType<Required<AppSettings>[K]> }
 
 /** A change to the settings: a key set to `null` goes back to its default. */
 export const appSettingsPatchSchema = z.strictObject(
-  { voice: appSettingsSchemas.voice.nullable().optional(), titleModel: appSettingsSchemas.titleModel.nullable().optional() },
+  {
+    voice: appSettingsSchemas.voice.nullable().optional(),
+    titleModel: appSettingsSchemas.titleModel.nullable().optional(),
+    sceneModels: appSettingsSchemas.sceneModels.nullable().optional(),
+    searchMaxResults: appSettingsSchemas.searchMaxResults.nullable().optional(),
+    searchMaxUses: appSettingsSchemas.searchMaxUses.nullable().optional(),
+    contextLengths: appSettingsSchemas.contextLengths.nullable().optional()
+  },
   {
     error: (issue) => {
       if (issue.code !== 'unrecognized_keys') return undefined
@@ -55,10 +69,10 @@ export type AppSettingsPatch = z.infer<typeof appSettingsPatchSchema>
  * reaching the app as something it is not; unknown keys are ignored.
  */
 export function readAppSettings(stored: Readonly<Record<string, unknown>>): AppSettings {
-  const settings: AppSettings = {}
-  const voice = appSettingsSchemas.voice.safeParse(stored['voice'])
-  if (voice.success) settings.voice = voice.data
-  const titleModel = appSettingsSchemas.titleModel.safeParse(stored['titleModel'])
-  if (titleModel.success) settings.titleModel = titleModel.data
-  return settings
+  const settings: Record<string, unknown> = {}
+  for (const [key, schema] of Object.entries(appSettingsSchemas)) {
+    const parsed = (schema as z.ZodType).safeParse(stored[key])
+    if (parsed.success) settings[key] = parsed.data
+  }
+  return settings as AppSettings
 }

@@ -1,20 +1,23 @@
-import type { AppSettings } from '../../../shared/data/app-settings'
 import type { JsonValue } from '../../../shared/data/json'
 import type { StoreDb } from '../database'
 import { storeError } from '../errors'
 
-/** App settings as key → JSON value. Never holds keys: those are refused by the bridge schema and by name here. */
+/**
+ * App settings as key → JSON value, as stored: readers take the typed view with
+ * `readAppSettings` (shared/data/app-settings); the tools keep their own keys here too.
+ * Never holds keys: those are refused by the bridge schema and by name here.
+ */
 export class SettingsRepository {
   constructor(private readonly db: StoreDb) {}
 
-  get(): AppSettings {
-    const settings: AppSettings = {}
+  get(): Record<string, JsonValue> {
+    const settings: Record<string, JsonValue> = {}
     for (const row of this.db.all(this.db.q.selectFrom('settings').selectAll())) settings[row.key] = JSON.parse(row.value) as JsonValue
     return settings
   }
 
   /** Merges `patch`; a `null` value removes the key. */
-  set(patch: Record<string, JsonValue | undefined>): AppSettings {
+  set(patch: Record<string, JsonValue | undefined>): Record<string, JsonValue> {
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {
         if (value === undefined) continue
