@@ -9,6 +9,8 @@ import type { ProviderService } from './services/provider-service'
 import type { SpeechService } from './services/speech-service'
 import type { AttachmentService } from './services/attachment-service'
 import type { EmbeddingService } from './services/embedding-service'
+import type { KnowledgeService } from './knowledge/knowledge-service'
+import type { EvalService } from './knowledge/eval-service'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
@@ -29,4 +31,6 @@ export interface CoreContext {
   attachments?: AttachmentService
   embeddings?: EmbeddingService
   images?: ImageService
+  knowledge?: KnowledgeService
+  knowledgeEvals?: EvalService
 }

@@ -14,6 +14,8 @@ import { fileHandlers } from './bridge/handlers/files'
 import { embeddingHandlers } from './bridge/handlers/embeddings'
 import { imageInitStep } from './services/image-start-up'
 import { imageHandlers } from './bridge/handlers/images'
+import { knowledgeInitStep } from './knowledge/knowledge-start-up'
+import { knowledgeHandlers } from './bridge/handlers/knowledge'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -64,6 +66,7 @@ export function createCore(options: CoreOptions): Core {
     chatInitStep(context, () => router.hub),
     voiceFilesInitStep(context),
     imageInitStep(context, () => router.hub),
+    knowledgeInitStep(context, () => router.hub),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
@@ -78,7 +81,8 @@ export function createCore(options: CoreOptions): Core {
     ...speechHandlers(context),
     ...fileHandlers(context),
     ...embeddingHandlers(context),
-    ...imageHandlers(context)
+    ...imageHandlers(context),
+    ...knowledgeHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl)
@@ -87,6 +91,7 @@ export function createCore(options: CoreOptions): Core {
     router,
     context,
     async close() {
+      context.knowledge?.close()
       router.hub.close()
       await context.local.close()
       context.store?.close()

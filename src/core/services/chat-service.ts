@@ -11,6 +11,7 @@ import { countTokens, IMAGE_TOKENS } from '../../shared/tokens/count-tokens'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
+import type { ReplyKnowledgeHook } from '../knowledge/reply-context'
 
 /** What the chat service needs to know about a model (from the catalogue). */
 export interface ModelFacts {
@@ -83,6 +84,12 @@ export class ChatService {
 
   useFileContext(read: (fileIds: readonly string[]) => { name: string; text: string }[]): void {
     this.fileContext = read
+  }
+
+  /** Retrieval from attached knowledge bases before each reply (set by the knowledge start-up step). */
+  private knowledge?: ReplyKnowledgeHook
+  useKnowledge(hook: ReplyKnowledgeHook): void {
+    this.knowledge = hook
   }
 
   /** Attached files as text the model reads before the user's words (a part per file). */
@@ -260,6 +267,13 @@ export class ChatService {
     let usage: UsageRecord | undefined
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
+      const question = [...history].reverse().find((m) => m.role === 'user')
+      if (this.knowledge && question) {
+        // What is left of the window after the conversation and the reply goes to retrieved text.
+        const budget = facts?.contextWindowTokens ? facts.contextWindowTokens - estimateTokens(messages) - (facts.maxOutput ?? 4096) : Number.MAX_SAFE_INTEGER
+        const found = await this.knowledge({ agentId: agent.id, conversationId: conversation.id, question: messageText(question.content), replyId: writer.id, budgetTokens: budget, signal: ctx.signal })
+        if (found) messages.splice(messages[0]?.role === 'system' ? 1 : 0, 0, { role: 'system', content: found.instructions })
+      }
       const estimate = estimateTokens(messages)
       if (facts?.contextWindowTokens && estimate > facts.contextWindowTokens) {
         throw new AppErrorException({

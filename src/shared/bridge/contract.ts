@@ -9,6 +9,7 @@ import { speechProcedures } from './procedures/speech'
 import { fileProcedures } from './procedures/files'
 import { embeddingProcedures } from './procedures/embeddings'
 import { imageProcedures } from './procedures/images'
+import { knowledgeProcedures } from './procedures/knowledge'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -25,6 +26,7 @@ export const contract = {
   ...fileProcedures,
   ...embeddingProcedures,
   ...imageProcedures,
+  ...knowledgeProcedures,
   // store:
   ...dataProcedures,
   ...secretProcedures
