@@ -34,7 +34,8 @@ export function migrate(sqlite: SqliteDb, dataDir: string, list: readonly Migrat
   let current = from
   for (const step of list) {
     if (step.version <= current) continue
-    if (current > 0) backups.push(makeBackup(sqlite, dataDir, 'migration', current))
+    // A database created by this run has nothing to lose yet: only an existing one is backed up.
+    if (from > 0 && current > 0) backups.push(makeBackup(sqlite, dataDir, 'migration', current))
     sqlite.transaction(() => {
       step.up(sqlite)
       sqlite.pragma(`user_version = ${step.version}`)

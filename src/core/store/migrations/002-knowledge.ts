@@ -11,7 +11,7 @@ export const knowledge: Migration = {
   name: 'knowledge',
   up(db) {
     db.exec(`
-      CREATE TABLE knowledge_bases (
+      CREATE TABLE IF NOT EXISTS knowledge_bases (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
         description TEXT NOT NULL DEFAULT '',
@@ -24,7 +24,7 @@ export const knowledge: Migration = {
         updated_at INTEGER NOT NULL
       ) STRICT;
 
-      CREATE TABLE kb_files (
+      CREATE TABLE IF NOT EXISTS kb_files (
         id TEXT PRIMARY KEY,
         kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
         name TEXT NOT NULL,
@@ -42,10 +42,10 @@ export const knowledge: Migration = {
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
       ) STRICT;
-      CREATE INDEX kb_files_by_kb ON kb_files(kb_id, created_at);
-      CREATE INDEX kb_files_pending ON kb_files(status) WHERE status IN ('Pending', 'Processing');
+      CREATE INDEX IF NOT EXISTS kb_files_by_kb ON kb_files(kb_id, created_at);
+      CREATE INDEX IF NOT EXISTS kb_files_pending ON kb_files(status) WHERE status IN ('Pending', 'Processing');
 
-      CREATE TABLE kb_chunks (
+      CREATE TABLE IF NOT EXISTS kb_chunks (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         kb_id TEXT NOT NULL,
         file_id TEXT NOT NULL REFERENCES kb_files(id) ON DELETE CASCADE,
@@ -57,19 +57,19 @@ export const knowledge: Migration = {
         char_end INTEGER NOT NULL,
         embedding BLOB
       ) STRICT;
-      CREATE INDEX kb_chunks_by_file ON kb_chunks(file_id, seq);
+      CREATE INDEX IF NOT EXISTS kb_chunks_by_file ON kb_chunks(file_id, seq);
 
       -- kb_id is indexed (not UNINDEXED) so a query scoped to one base stays an index lookup.
-      CREATE VIRTUAL TABLE kb_chunks_fts USING fts5(text, heading, kb_id, tokenize = 'unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE IF NOT EXISTS kb_chunks_fts USING fts5(text, heading, kb_id, tokenize = 'unicode61 remove_diacritics 2');
 
-      CREATE TABLE kb_attachments (
+      CREATE TABLE IF NOT EXISTS kb_attachments (
         owner_kind TEXT NOT NULL CHECK (owner_kind IN ('agent', 'conversation')),
         owner_id TEXT NOT NULL,
         kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
         PRIMARY KEY (owner_kind, owner_id, kb_id)
       ) STRICT;
 
-      CREATE TABLE kb_reply_sources (
+      CREATE TABLE IF NOT EXISTS kb_reply_sources (
         message_id TEXT NOT NULL,
         n INTEGER NOT NULL,
         kb_id TEXT NOT NULL,
@@ -84,23 +84,23 @@ export const knowledge: Migration = {
         PRIMARY KEY (message_id, n)
       ) STRICT;
 
-      CREATE TABLE kb_datasets (
+      CREATE TABLE IF NOT EXISTS kb_datasets (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         name TEXT NOT NULL,
         description TEXT NOT NULL DEFAULT '',
         created_at INTEGER NOT NULL
       ) STRICT;
 
-      CREATE TABLE kb_dataset_records (
+      CREATE TABLE IF NOT EXISTS kb_dataset_records (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         dataset_id INTEGER NOT NULL REFERENCES kb_datasets(id) ON DELETE CASCADE,
         question TEXT NOT NULL CHECK (length(question) > 0),
         ideal TEXT,
         reference_files TEXT NOT NULL DEFAULT '[]'
       ) STRICT;
-      CREATE INDEX kb_dataset_records_by_dataset ON kb_dataset_records(dataset_id, id);
+      CREATE INDEX IF NOT EXISTS kb_dataset_records_by_dataset ON kb_dataset_records(dataset_id, id);
 
-      CREATE TABLE kb_evals (
+      CREATE TABLE IF NOT EXISTS kb_evals (
         id TEXT PRIMARY KEY,
         kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
         dataset_id INTEGER NOT NULL REFERENCES kb_datasets(id) ON DELETE CASCADE,
@@ -118,7 +118,7 @@ export const knowledge: Migration = {
         updated_at INTEGER NOT NULL
       ) STRICT;
 
-      CREATE TABLE kb_eval_records (
+      CREATE TABLE IF NOT EXISTS kb_eval_records (
         eval_id TEXT NOT NULL REFERENCES kb_evals(id) ON DELETE CASCADE,
         record_id INTEGER NOT NULL,
         question TEXT NOT NULL,
