@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
@@ -13,6 +14,7 @@ import {
   type KnowledgeFile,
   type SearchHit
 } from '../../shared/knowledge/types'
+import type { KnowledgeExport } from '../../shared/knowledge/export-schema'
 import type { KnowledgeRepository } from '../store/repositories/knowledge'
 import { Channel } from './channel'
 import { chunkText } from './chunker'
@@ -372,6 +374,39 @@ export class KnowledgeService {
       for (const k of group) if (vector?.length === k.dimensions) vectors.set(k.id, vector)
     }
     return hybridSearch(this.repo, { kbIds: kbs.map((k) => k.id), text: input.query, vectors, topK: input.topK ?? 8 })
+  }
+
+  // Export and import
+
+  /** Every base with its files' bytes and attachments (chunks and vectors are rebuilt on import). */
+  exportBases(): KnowledgeExport[] {
+    return this.repo.list().map((kb) => ({
+      id: kb.id,
+      name: kb.name,
+      description: kb.description,
+      providerId: kb.providerId,
+      modelId: kb.modelId,
+      chunkSize: kb.chunkSize,
+      chunkOverlap: kb.chunkOverlap,
+      files: this.repo
+        .files(kb.id)
+        .filter((f) => f.path && existsSync(join(this.deps.dataDir, f.path)))
+        .map((f) => ({ name: f.name, source: f.source, dataBase64: readFileSync(join(this.deps.dataDir, f.path!)).toString('base64') })),
+      attachedTo: this.repo.attachmentsOf(kb.id)
+    }))
+  }
+
+  /** Adds the bases an export carries; a base whose id exists is kept as it is (import never overwrites). */
+  async importBases(bases: readonly KnowledgeExport[]): Promise<number> {
+    let added = 0
+    for (const b of bases) {
+      if (this.repo.get(b.id)) continue
+      this.repo.create({ id: b.id, name: b.name, description: b.description, providerId: b.providerId, modelId: b.modelId, chunkSize: b.chunkSize, chunkOverlap: b.chunkOverlap })
+      for (const f of b.files) await this.addBytes(b.id, f.name, Buffer.from(f.dataBase64, 'base64'), f.source)
+      for (const owner of b.attachedTo) this.repo.setAttached(owner, [...this.repo.attached(owner), b.id])
+      added++
+    }
+    return added
   }
 
   close(): void {

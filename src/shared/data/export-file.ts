@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { knowledgeExportSchema } from '../knowledge/export-schema'
 
 /**
  * The export file: versioned JSON of agents, conversations, topics, messages and settings.
@@ -123,7 +124,9 @@ export const exportFileSchema = z
         messages: z.array(messageSchema),
         settings: jsonObjectSchema,
         /** Provider configuration without keys (keys stay in the keychain) and without fetched model lists (fetched again). */
-        providers: z.array(providerExportSchema).optional()
+        providers: z.array(providerExportSchema).optional(),
+        /** Knowledge bases with their files; indexed again on import. */
+        knowledgeBases: z.array(knowledgeExportSchema).optional()
       })
       .strict()
   })

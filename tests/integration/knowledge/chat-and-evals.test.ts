@@ -153,3 +153,28 @@ describe('evals', () => {
     expect(ok(await t.client.call('knowledge.updateRecord', { id: record!.id, question: 'Edited?' })).question).toBe('Edited?')
   })
 })
+
+describe('export and import', () => {
+  it('carries knowledge bases with their files and attachments; the importing app indexes them again', async () => {
+    const exported = ok(await t.client.call('data.export', {}))
+    const file = JSON.parse(exported.json) as { data: { knowledgeBases: { id: string; files: unknown[]; attachedTo: unknown[] }[] } }
+    const mine = file.data.knowledgeBases.find((b) => b.id === kbId)!
+    expect(mine.files).toHaveLength(Object.keys(TOPICS).length)
+    expect(mine.attachedTo).toHaveLength(1)
+
+    const other = await startCore(fake.url)
+    try {
+      ok(await other.client.call('data.import', { json: exported.json }))
+      await other.core.context.knowledge!.idle(kbId)
+      const files = ok(await other.client.call('knowledge.files', { kbId }))
+      expect(files.map((f) => f.status)).toEqual(files.map(() => 'Success'))
+      const [hit] = ok(await other.client.call('knowledge.search', { kbIds: [kbId], query: 'tallest volcano', topK: 1 }))
+      expect(hit!.fileName).toBe('mars.md')
+      // Importing again adds nothing (import never overwrites).
+      ok(await other.client.call('data.import', { json: exported.json }))
+      expect(ok(await other.client.call('knowledge.list', {}))).toHaveLength(1)
+    } finally {
+      await other.core.close()
+    }
+  })
+})

@@ -4,6 +4,7 @@ import { AppErrorException } from '../../../shared/errors/app-error'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
+import { parseExportFile } from '../../store/export-import'
 import { notFound } from '../../store/errors'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
@@ -79,10 +80,18 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.export': () =>
       use((s) => {
         const file = s.export(ctx.version)
+        const knowledgeBases = ctx.knowledge?.exportBases()
+        if (knowledgeBases?.length) file.data.knowledgeBases = knowledgeBases
         const day = new Date(file.exportedAt).toISOString().slice(0, 10)
         return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file) }
       }),
-    'data.import': ({ json }) => use((s) => s.import(json)),
+    'data.import': ({ json }) =>
+      use(async (s) => {
+        const report = s.import(json)
+        // Knowledge bases come after the rest (their attachments name agents the import just added).
+        await ctx.knowledge?.importBases(parseExportFile(json).data.knowledgeBases ?? [])
+        return report
+      }),
     'data.backups.list': () => use((s) => listBackups(s.dataDir).map(({ at, schemaVersion, reason }) => ({ at, schemaVersion, reason })))
   }
 }

@@ -494,6 +494,13 @@ export class KnowledgeRepository {
     return this.attached(owner)
   }
 
+  attachmentsOf(kbId: string): { kind: 'agent' | 'conversation'; id: string }[] {
+    return this.many<{ owner_kind: 'agent' | 'conversation'; owner_id: string }>('SELECT owner_kind, owner_id FROM kb_attachments WHERE kb_id = ? ORDER BY owner_kind, owner_id', kbId).map((r) => ({
+      kind: r.owner_kind,
+      id: r.owner_id
+    }))
+  }
+
   // Reply sources
 
   saveSources(messageId: string, sources: readonly ReplySource[]): void {
