@@ -7,6 +7,7 @@ import { useProviders } from '../providers/providers-store'
 import { cropAvatar, isPictureAvatar } from './avatar'
 import { useChat } from './chat-store'
 import { ModelPicker } from './model-picker'
+import { AttachKnowledge } from '../knowledge/attach-knowledge'
 
 const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
 
@@ -175,6 +176,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
                 )}
               </fieldset>
             )}
+            <AttachKnowledge owner={{ kind: 'agent', id: agent.id }} />
             <Row label={t('agent.tags')} hint={t('agent.tagsHint')}>
               <input value={tags} onChange={(e) => setTags(e.target.value)} className={field} />
             </Row>

@@ -5,6 +5,7 @@ import { Markdown } from './markdown/markdown'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
 import { ReadAloud } from '../voice/read-aloud'
+import { ReplySources } from '../knowledge/reply-sources'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -112,6 +113,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           <Markdown text={text} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
+        {!isUser && <ReplySources messageId={message.id} done={message.status !== 'streaming'} />}
         {message.content
           .filter((p) => p.type === 'image_url')
           .map((p, i) => (p.type === 'image_url' ? <img key={i} src={p.imageUrl.url} alt="" className="mt-2 max-h-64 rounded-lg" /> : null))}
