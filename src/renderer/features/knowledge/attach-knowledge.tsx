@@ -20,7 +20,9 @@ export function AttachKnowledge({ owner }: { owner: { kind: 'agent' | 'conversat
   if (bases.length === 0) return null
   const toggle = async (id: string, on: boolean) => {
     const next = on ? [...attached, id] : attached.filter((x) => x !== id)
-    setAttached(await call('knowledge.attach', { owner, kbIds: next }))
+    // Shown at once; the core's answer (what is really attached) replaces it.
+    setAttached(next)
+    setAttached(await call('knowledge.attach', { owner, kbIds: next }).catch(() => attached))
   }
   return (
     <fieldset className="space-y-1" data-testid="attach-knowledge">

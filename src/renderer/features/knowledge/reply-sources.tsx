@@ -42,7 +42,7 @@ export function ReplySources({ messageId, done }: { messageId: string; done: boo
               <>
                 <Dialog.Title className="font-semibold">{t('knowledge.sourceTitle', { n: open.n, name: open.fileName })}</Dialog.Title>
                 <Dialog.Description className="mb-3 text-xs text-zinc-500">
-                  {open.heading ?? ''} {open.page ? `· p. ${open.page}` : ''} · {open.charStart}–{open.charEnd}
+                  {[open.heading, open.page ? `p. ${open.page}` : null, `${open.charStart}–${open.charEnd}`].filter(Boolean).join(' · ')}
                 </Dialog.Description>
                 <pre className="text-sm whitespace-pre-wrap">{open.excerpt}</pre>
                 <Dialog.Close className="mt-4 rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">{t('knowledge.close')}</Dialog.Close>
