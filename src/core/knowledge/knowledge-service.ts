@@ -64,6 +64,8 @@ export interface AddPathsResult {
 export class KnowledgeService {
   private readonly running = new Map<string, { streamId: string; again: boolean }>()
   private readonly idleWaiters = new Map<string, (() => void)[]>()
+  /** Stages of files being worked on now, not written to the database (see indexFile). */
+  private readonly live = new Map<string, { status: KnowledgeFile['status']; stage: KnowledgeFile['stage'] }>()
 
   constructor(private readonly deps: KnowledgeServiceDeps) {}
 
@@ -116,7 +118,10 @@ export class KnowledgeService {
 
   files(kbId: string): KnowledgeFile[] {
     this.repo.require(kbId)
-    return this.repo.files(kbId)
+    return this.repo.files(kbId).map((f) => {
+      const live = this.live.get(f.id)
+      return live ? { ...f, ...live } : f
+    })
   }
 
   // Adding files
@@ -286,71 +291,101 @@ export class KnowledgeService {
 
   private async indexFile(start: KnowledgeFile, signal: AbortSignal, emit: (e: IndexEvent) => void): Promise<KnowledgeFile | undefined> {
     const kb = this.repo.require(start.kbId)
-    const state = (patch: Parameters<KnowledgeRepository['setState']>[1]) => {
+    // Every write is a commit, fsync'd (synchronous FULL), and costs more than the work around
+    // it; so the passing stages (reading, chunking, embedding…) live in memory (`live`, which
+    // `files()` overlays) and only what must survive a crash is written: the chunks, each batch
+    // of vectors, and the end (published, checked and done in one transaction).
+    const show = (patch: { status?: KnowledgeFile['status']; stage?: KnowledgeFile['stage'] }) => {
+      const f = this.repo.getFile(start.id)
+      if (!f) return undefined
+      const live = { status: patch.status ?? this.live.get(start.id)?.status ?? f.status, stage: patch.stage ?? this.live.get(start.id)?.stage ?? f.stage }
+      this.live.set(start.id, live)
+      const shown = { ...f, ...live }
+      emit({ type: 'file', file: shown })
+      return shown
+    }
+    const end = (patch: Parameters<KnowledgeRepository['setState']>[1]) => {
+      this.live.delete(start.id)
       if (!this.repo.getFile(start.id)) return undefined
       const f = this.repo.setState(start.id, patch)
       emit({ type: 'file', file: f })
       return f
     }
     try {
-      state({ status: 'Processing', stage: this.repo.isChunked(start.id) ? 'embedding' : 'reading', error: null })
+      show({ status: 'Processing', stage: this.repo.isChunked(start.id) ? 'embedding' : 'reading' })
       if (!this.repo.isChunked(start.id)) {
         const bytes = await readFile(join(this.deps.dataDir, start.path!))
         if (createHash('sha256').update(bytes).digest('hex') !== start.sha256) throw new Error('The stored copy of this file is damaged; add the file again.')
         const { text, markdown } = await extractForKnowledge(bytes, start.name)
-        state({ stage: 'chunking' })
+        show({ stage: 'chunking' })
         const chunks = chunkText(text, { size: kb.chunkSize, overlap: kb.chunkOverlap, markdown })
         if (chunks.length === 0) throw new Error('The file has no text to index.')
         const current = this.repo.getFile(start.id)
         if (!current) return undefined
         this.repo.saveChunks(current, chunks)
-        state({ stage: 'embedding' })
+        show({ stage: 'embedding' })
       }
       const embed = this.deps.embed(kb.providerId, kb.modelId)
       const batchSize = this.deps.batchSize ?? DEFAULT_BATCH
       for (;;) {
         if (signal.aborted) return undefined
-        const batch = this.repo.unembedded(start.id, batchSize)
-        if (batch.length === 0) break
-        const vectors = await embedWithBackoff(embed, batch.map((c) => c.text), {
+        const batch = this.repo.unembedded(start.id, batchSize + 1)
+        const last = batch.length <= batchSize
+        const texts = batch.slice(0, batchSize).map((c) => c.text)
+        // The self-check query rides with the last batch: no extra request, and the file is
+        // published, checked and marked done in one commit.
+        const query = last ? this.selfCheckQuery(start.id) : undefined
+        const vectors = texts.length || query ? await embedWithBackoff(embed, query ? [...texts, query] : texts, {
           signal,
           ...(this.deps.scaleWaitMs ? { scaleWaitMs: this.deps.scaleWaitMs } : {}),
           onWait: (ms, reason) => {
-            state({ stage: 'waiting' })
+            show({ stage: 'waiting' })
             emit({ type: 'waiting', kbId: kb.id, fileId: start.id, retryInMs: ms, reason })
           }
-        })
+        }) : []
         if (!this.repo.getFile(start.id)) return undefined
-        this.repo.saveEmbeddings(kb.id, start.id, batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })), kb.modelId)
-        state({ stage: 'embedding' })
+        const saved = texts.map((_, i) => ({ id: batch[i]!.id, vector: vectors[i]! }))
+        if (!last) {
+          this.repo.saveEmbeddings(kb.id, start.id, saved, kb.modelId)
+          show({ stage: 'embedding' })
+          await this.deps.afterBatch?.()
+          continue
+        }
+        const queryVector = query ? vectors[texts.length] : undefined
+        this.live.delete(start.id)
+        const done = this.repo.finish(kb.id, start.id, saved, kb.modelId, () => this.selfCheck(kb, start.id, query, queryVector))
+        emit({ type: 'file', file: done })
         await this.deps.afterBatch?.()
+        return done
       }
-      if (!this.repo.getFile(start.id)) return undefined
-      this.repo.publish(kb.id, start.id)
-      state({ stage: 'checking' })
-      const flagged = await this.selfCheck(kb, start.id, signal).catch((error: unknown) => `The self-check could not run: ${message(error)}`)
-      return state({ stage: 'done', flagged })
     } catch (error) {
+      this.live.delete(start.id)
       if (signal.aborted) {
         // Stopped (shutdown, model change): it stays queued and resumes where it was.
         if (this.repo.getFile(start.id)) this.repo.setState(start.id, { status: 'Pending', stage: 'queued' })
         return undefined
       }
-      return state({ status: 'Error', stage: 'failed', error: message(error) })
+      return end({ status: 'Error', stage: 'failed', error: message(error) })
     }
   }
 
-  /**
-   * Builds a query from the file's own text (the start of its middle chunk) and checks that
-   * retrieval finds the file. Returns why it is flagged, or null. The failure this catches:
-   * "embedding complete" but the file never comes back (wrong model, empty vectors, a mangled text).
-   */
-  private async selfCheck(kb: KnowledgeBase, fileId: string, signal: AbortSignal): Promise<string | null> {
+  /** A query built from the file's own text: the start of its middle chunk. */
+  private selfCheckQuery(fileId: string): string | undefined {
     const chunks = this.repo.fileChunks(fileId)
     const middle = chunks[Math.floor(chunks.length / 2)]
-    if (!middle) return null
-    const query = middle.text.split(/\s+/).filter(Boolean).slice(0, 24).join(' ')
-    const hits = await this.search({ kbIds: [kb.id], query, topK: SELF_CHECK_TOP_K }, signal)
+    const query = middle?.text.split(/\s+/).filter(Boolean).slice(0, 24).join(' ')
+    return query || undefined
+  }
+
+  /**
+   * Runs inside the publishing transaction: retrieval with the file's own passage must find the
+   * file. Returns why it is flagged, or null. The failure this catches: "embedding complete" but
+   * the file never comes back (wrong model, empty vectors, a mangled text).
+   */
+  private selfCheck(kb: KnowledgeBase, fileId: string, query: string | undefined, vector: readonly number[] | undefined): string | null {
+    if (!query) return null
+    const vectors = new Map<string, readonly number[]>(vector && vector.length === this.repo.require(kb.id).dimensions ? [[kb.id, vector]] : [])
+    const hits = hybridSearch(this.repo, { kbIds: [kb.id], text: query, vectors, topK: SELF_CHECK_TOP_K })
     return hits.some((h) => h.fileId === fileId)
       ? null
       : `A search for a passage of this file did not find it among the top ${SELF_CHECK_TOP_K}: its text may be near-identical to other files, or the embedding model may not suit it.`

@@ -91,8 +91,8 @@ describe('knowledge bases', () => {
     expect(waits.map((w) => w.retryInMs)).toEqual([1000, 1000])
     expect(events.some((e) => (e as { type: string; file?: KnowledgeFile }).file?.stage === 'waiting')).toBe(true)
     expect((await files(base.id))[0]).toMatchObject({ status: 'Success', error: null })
-    // Two refused requests, then one batch; the self-check query is the only other input.
-    expect(fake.requests).toBe(4)
+    // Two refused requests, then one: the chunk with the self-check query riding along.
+    expect(fake.requests).toBe(3)
     // The last input is the self-check query (a passage of the file itself).
     expect(fake.inputs.slice(0, -1)).toEqual(['# A\n\nAlpha centauri is the closest star system.'])
   })

@@ -104,6 +104,31 @@ export const vectorTable = (kbId: string): string => {
 
 const toBlob = (vector: readonly number[]): Buffer => Buffer.from(new Float32Array(vector).buffer)
 
+/** Sign bits of a vector, padded to whole bytes: the coarse vector sqlite-vec searches by Hamming distance. */
+export function signBits(vector: ArrayLike<number>): Buffer {
+  const out = Buffer.alloc(Math.ceil(vector.length / 8))
+  for (let i = 0; i < vector.length; i++) if (vector[i]! > 0) out[i >> 3]! |= 1 << (i & 7)
+  return out
+}
+
+const bitWidth = (dims: number) => Math.ceil(dims / 8) * 8
+
+/** Cosine distance of a query (normalised here) and a stored float32 blob. */
+function cosineDistance(query: Float32Array, queryNorm: number, blob: Buffer): number {
+  const v = new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)
+  let dot = 0
+  let norm = 0
+  for (let i = 0; i < v.length; i++) {
+    dot += query[i]! * v[i]!
+    norm += v[i]! * v[i]!
+  }
+  return 1 - dot / (queryNorm * Math.sqrt(norm) || 1)
+}
+
+/** Coarse candidates per wanted result: Hamming ranks are rough, the exact re-rank fixes the order. */
+const OVERSAMPLE = 8
+const MIN_CANDIDATES = 400
+
 /** An FTS5 query that matches any of the words (bm25 ranks documents with more of them higher). */
 export function ftsQuery(text: string): string | undefined {
   const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].slice(0, 64)
@@ -348,7 +373,7 @@ export class KnowledgeRepository {
       this.unindex(file)
       const insert = this.db.prepare('INSERT INTO kb_chunks (kb_id, file_id, seq, text, heading, page, char_start, char_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       for (const c of chunks) insert.run(file.kbId, file.id, c.seq, c.text, c.heading, c.page, c.start, c.end)
-      this.exec('UPDATE kb_files SET chunked = 1, chunks_total = ?, chunks_done = 0, updated_at = ? WHERE id = ?', chunks.length, Date.now(), file.id)
+      this.exec("UPDATE kb_files SET chunked = 1, chunks_total = ?, chunks_done = 0, stage = 'embedding', updated_at = ? WHERE id = ?", chunks.length, Date.now(), file.id)
     })
   }
 
@@ -368,7 +393,7 @@ export class KnowledgeRepository {
       const kb = this.require(kbId)
       if (kb.dimensions === null) {
         requireVectors(this.sqlite)
-        this.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vectorTable(kbId)} USING vec0(embedding float[${dims}] distance_metric=cosine)`)
+        this.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${vectorTable(kbId)} USING vec0(embedding bit[${bitWidth(dims)}])`)
         this.exec('UPDATE knowledge_bases SET dimensions = ? WHERE id = ?', dims, kbId)
       } else if (kb.dimensions !== dims || vectors.some((v) => v.vector.length !== dims)) {
         const other = kb.dimensions !== dims ? dims : vectors.find((v) => v.vector.length !== kb.dimensions)!.vector.length
@@ -389,8 +414,9 @@ export class KnowledgeRepository {
   }
 
   /**
-   * Makes a fully embedded file searchable in one transaction: its vectors go into the vec0
-   * table and its text into FTS5, and the copies in kb_chunks are dropped.
+   * Makes a fully embedded file searchable in one transaction: the sign bits of its vectors go
+   * into the vec0 table (k-NN by Hamming distance), its text into FTS5; the float vectors stay
+   * with the chunks for the exact re-rank.
    */
   publish(kbId: string, fileId: string): void {
     this.db.transaction(() => {
@@ -402,35 +428,60 @@ export class KnowledgeRepository {
       )
       if (rows.length > 0) {
         requireVectors(this.sqlite)
-        const vec = this.sqlite.prepare(`INSERT OR REPLACE INTO ${vectorTable(kbId)} (rowid, embedding) VALUES (?, ?)`)
+        const vec = this.sqlite.prepare(`INSERT OR REPLACE INTO ${vectorTable(kbId)} (rowid, embedding) VALUES (?, vec_bit(?))`)
         const fts = this.db.prepare('INSERT INTO kb_chunks_fts (rowid, text, heading, kb_id) VALUES (?, ?, ?, ?)')
         for (const r of rows) {
-          vec.run(BigInt(r.id), r.embedding)
+          vec.run(BigInt(r.id), signBits(new Float32Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength / 4)))
           fts.run(r.id, r.text, r.heading ?? '', kbId)
         }
       }
-      this.exec('UPDATE kb_chunks SET embedding = NULL WHERE file_id = ?', fileId)
       this.exec("UPDATE kb_files SET status = 'Success', stage = 'checking', error = NULL, updated_at = ? WHERE id = ?", Date.now(), fileId)
+    })
+  }
+
+  /**
+   * The end of a file in one transaction (one commit): its last vectors, publishing, the
+   * self-check (which sees the file's own rows), and Success with the check's verdict.
+   */
+  finish(kbId: string, fileId: string, last: { id: number; vector: readonly number[] }[], model: string, check: () => string | null): KnowledgeFile {
+    return this.db.transaction(() => {
+      this.saveEmbeddings(kbId, fileId, last, model)
+      this.publish(kbId, fileId)
+      const flagged = check()
+      this.exec("UPDATE kb_files SET stage = 'done', flagged = ?, updated_at = ? WHERE id = ?", flagged, Date.now(), fileId)
+      return this.requireFile(fileId)
     })
   }
 
   // Retrieval
 
-  /** k nearest chunks by cosine distance, best first. */
+  /**
+   * k nearest chunks by cosine distance, best first: sqlite-vec finds candidates by the Hamming
+   * distance of sign bits (a 32× smaller scan than float32), then the float vectors of those
+   * candidates are compared exactly. With fewer chunks than candidates this is exact.
+   */
   nearest(kbId: string, vector: readonly number[], k: number): { chunkId: number; distance: number }[] {
     const kb = this.require(kbId)
     if (!kb.dimensions) return []
     requireVectors(this.sqlite)
     if (vector.length !== kb.dimensions)
       throw storeError('EmbeddingDimensionMismatch', `The query vector has ${vector.length} dimensions; this knowledge base holds ${kb.dimensions}.`, 422)
-    const rows = this.db.guard(
-      () =>
-        this.db.prepare(`SELECT rowid AS id, distance FROM ${vectorTable(kbId)} WHERE embedding MATCH ? AND k = ? ORDER BY distance`).all(toBlob(vector), k) as {
-          id: number | bigint
-          distance: number
-        }[]
+    const candidates = Math.min(4096, Math.max(MIN_CANDIDATES, k * OVERSAMPLE))
+    const coarse = this.db.guard(
+      () => this.db.prepare(`SELECT rowid AS id FROM ${vectorTable(kbId)} WHERE embedding MATCH vec_bit(?) AND k = ?`).all(signBits(vector), candidates) as { id: number | bigint }[]
     )
-    return rows.map((r) => ({ chunkId: Number(r.id), distance: r.distance }))
+    if (coarse.length === 0) return []
+    const ids = coarse.map((r) => Number(r.id))
+    const rows = this.many<{ id: number; embedding: Buffer | null }>(`SELECT id, embedding FROM kb_chunks WHERE id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids))
+    const query = new Float32Array(vector)
+    let queryNorm = 0
+    for (const x of query) queryNorm += x * x
+    queryNorm = Math.sqrt(queryNorm)
+    return rows
+      .filter((r) => r.embedding)
+      .map((r) => ({ chunkId: r.id, distance: cosineDistance(query, queryNorm, r.embedding!) }))
+      .sort((a, b) => a.distance - b.distance || a.chunkId - b.chunkId)
+      .slice(0, k)
   }
 
   /** Best bm25 matches of any of the query's words within one base. */
