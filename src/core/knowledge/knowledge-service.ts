@@ -41,6 +41,9 @@ export interface KnowledgeServiceDeps {
 }
 
 const DEFAULT_BATCH = 64
+
+/** The self-check's query: the first 24 words of a passage. */
+const queryOf = (text: string): string | undefined => text.split(/\s+/).filter(Boolean).slice(0, 24).join(' ') || undefined
 const DEFAULT_MAX_FILE = 512 * 1024 * 1024
 const SELF_CHECK_TOP_K = 10
 
@@ -311,6 +314,16 @@ export class KnowledgeService {
       emit({ type: 'file', file: f })
       return f
     }
+    const embed = this.deps.embed(kb.providerId, kb.modelId)
+    const batchSize = this.deps.batchSize ?? DEFAULT_BATCH
+    const backoff = {
+      signal,
+      ...(this.deps.scaleWaitMs ? { scaleWaitMs: this.deps.scaleWaitMs } : {}),
+      onWait: (ms: number, reason: string) => {
+        show({ stage: 'waiting' })
+        emit({ type: 'waiting', kbId: kb.id, fileId: start.id, retryInMs: ms, reason })
+      }
+    }
     try {
       show({ status: 'Processing', stage: this.repo.isChunked(start.id) ? 'embedding' : 'reading' })
       if (!this.repo.isChunked(start.id)) {
@@ -320,13 +333,25 @@ export class KnowledgeService {
         show({ stage: 'chunking' })
         const chunks = chunkText(text, { size: kb.chunkSize, overlap: kb.chunkOverlap, markdown })
         if (chunks.length === 0) throw new Error('The file has no text to index.')
+        show({ stage: 'embedding' })
+        if (chunks.length <= batchSize) {
+          // A file that fits one batch is chunked, embedded, published and checked in one
+          // commit; a crash before it only means this one batch is sent again.
+          const query = queryOf(chunks[Math.floor(chunks.length / 2)]!.text)
+          const vectors = await embedWithBackoff(embed, query ? [...chunks.map((c) => c.text), query] : chunks.map((c) => c.text), backoff)
+          const current = this.repo.getFile(start.id)
+          if (!current) return undefined
+          this.live.delete(start.id)
+          const done = this.repo.finishWhole(current, chunks, vectors.slice(0, chunks.length), kb.modelId, () =>
+            this.selfCheck(kb, start.id, query, query ? vectors[chunks.length] : undefined)
+          )
+          emit({ type: 'file', file: done })
+          return done
+        }
         const current = this.repo.getFile(start.id)
         if (!current) return undefined
         this.repo.saveChunks(current, chunks)
-        show({ stage: 'embedding' })
       }
-      const embed = this.deps.embed(kb.providerId, kb.modelId)
-      const batchSize = this.deps.batchSize ?? DEFAULT_BATCH
       for (;;) {
         if (signal.aborted) return undefined
         const batch = this.repo.unembedded(start.id, batchSize + 1)
@@ -335,14 +360,7 @@ export class KnowledgeService {
         // The self-check query rides with the last batch: no extra request, and the file is
         // published, checked and marked done in one commit.
         const query = last ? this.selfCheckQuery(start.id) : undefined
-        const vectors = texts.length || query ? await embedWithBackoff(embed, query ? [...texts, query] : texts, {
-          signal,
-          ...(this.deps.scaleWaitMs ? { scaleWaitMs: this.deps.scaleWaitMs } : {}),
-          onWait: (ms, reason) => {
-            show({ stage: 'waiting' })
-            emit({ type: 'waiting', kbId: kb.id, fileId: start.id, retryInMs: ms, reason })
-          }
-        }) : []
+        const vectors = texts.length || query ? await embedWithBackoff(embed, query ? [...texts, query] : texts, backoff) : []
         if (!this.repo.getFile(start.id)) return undefined
         const saved = texts.map((_, i) => ({ id: batch[i]!.id, vector: vectors[i]! }))
         if (!last) {
@@ -373,8 +391,7 @@ export class KnowledgeService {
   private selfCheckQuery(fileId: string): string | undefined {
     const chunks = this.repo.fileChunks(fileId)
     const middle = chunks[Math.floor(chunks.length / 2)]
-    const query = middle?.text.split(/\s+/).filter(Boolean).slice(0, 24).join(' ')
-    return query || undefined
+    return middle ? queryOf(middle.text) : undefined
   }
 
   /**

@@ -453,6 +453,15 @@ export class KnowledgeRepository {
     })
   }
 
+  /** A file that fit one batch: its chunks, vectors, publishing and check in one transaction. */
+  finishWhole(file: KnowledgeFile, chunks: readonly ChunkInput[], vectors: readonly (readonly number[])[], model: string, check: () => string | null): KnowledgeFile {
+    return this.db.transaction(() => {
+      this.saveChunks(file, chunks)
+      const rows = this.unembedded(file.id, chunks.length)
+      return this.finish(file.kbId, file.id, rows.map((c, i) => ({ id: c.id, vector: vectors[i]! })), model, check)
+    })
+  }
+
   // Retrieval
 
   /**
