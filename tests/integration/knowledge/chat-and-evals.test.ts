@@ -178,3 +178,37 @@ describe('export and import', () => {
     }
   })
 })
+
+describe('LLM-judged answers', () => {
+  it('answers each question from the retrieved sources and judges it against ideal', async () => {
+    const imported = ok(
+      await t.client.call('knowledge.importDataset', {
+        name: 'Judged',
+        format: 'jsonl',
+        text: [JSON.stringify({ question: 'How high is Olympus Mons?', ideal: 'About 22 km', referenceFiles: ['mars.md'] }), JSON.stringify({ question: 'What is the wifi password?', ideal: 'periwinkle-giraffe-42', referenceFiles: 'wifi.txt' })].join('\n')
+      })
+    )
+    fake.enqueue(
+      '/chat/completions',
+      { kind: 'sse', chunks: chatChunks(['About 22 kilometres.']) },
+      { kind: 'sse', chunks: chatChunks(['CORRECT']) },
+      { kind: 'sse', chunks: chatChunks(['I do not know.']) },
+      { kind: 'sse', chunks: chatChunks(['INCORRECT']) }
+    )
+    const run = ok(
+      await new Promise<Result<KnowledgeEval>>((resolve) =>
+        t.client.stream('knowledge.runEval', { knowledgeBaseId: kbId, name: 'judged', datasetId: imported.dataset.id, answerWith: { providerId: 'openai', modelId: 'gpt-4o-mini' } }, { onEvent: () => undefined, onEnd: resolve })
+      )
+    )
+    expect(run).toMatchObject({ status: 'Success', correctness: 0.5, recall: 1 })
+    const records = ok(await t.client.call('knowledge.evalRecords', { evalId: run.id }))
+    expect(records.map((r) => [r.answer, r.correct])).toEqual([
+      ['About 22 kilometres.', true],
+      ['I do not know.', false]
+    ])
+    // The answering model read the numbered sources; the judge saw the ideal.
+    const bodies = fake.requestsTo('/chat/completions').slice(-4).map((r) => JSON.stringify(r.body))
+    expect(bodies[0]).toContain('[1] mars.md')
+    expect(bodies[1]).toContain('Ideal: About 22 km')
+  })
+})

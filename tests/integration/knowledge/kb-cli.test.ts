@@ -66,3 +66,23 @@ describe('switchboard kb (headless, same core)', () => {
     expect(r.stderr).toMatch(/No knowledge base is called "Nope"/)
   })
 })
+
+describe('limits', () => {
+  it('a file over the size limit is refused with its size and the limit', async () => {
+    const { openStore } = await import('../../../src/core/store')
+    const { headlessKnowledge } = await import('../../../src/core/knowledge/headless')
+    const dir = mkdtempSync(join(tmpdir(), 'sb-kb-limit-'))
+    const { store } = openStore({ dataDir: dir, dailyBackupMs: 0 })
+    try {
+      const { knowledge } = headlessKnowledge(store, async () => ({ id: 'none' }))
+      ;(knowledge as unknown as { deps: { maxFileBytes: number } }).deps.maxFileBytes = 2_000_000
+      const kb = knowledge.create({ name: 'limit', providerId: 'openai', modelId: 'x' })
+      const big = join(writeTree({}), 'big.pdf')
+      writeFileSync(big, Buffer.alloc(3_000_000, 32))
+      const file = await knowledge.addFile(kb.id, big)
+      expect(file).toMatchObject({ status: 'Error', path: null, error: 'The file is 3 MB; the largest a knowledge base reads is 2 MB.' })
+    } finally {
+      store.close()
+    }
+  })
+})
