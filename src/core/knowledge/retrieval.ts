@@ -42,7 +42,7 @@ export interface HybridQuery {
  * half-indexed file is never returned.
  */
 export function hybridSearch(repo: KnowledgeRepository, query: HybridQuery): SearchHit[] {
-  const candidates = query.candidates ?? Math.max(50, query.topK * 4)
+  const candidates = query.candidates ?? Math.max(32, query.topK * 4)
   const lists: RankedList[] = []
   const kinds: ('vector' | 'text')[] = []
   for (const kbId of query.kbIds) {

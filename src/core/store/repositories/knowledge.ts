@@ -126,8 +126,8 @@ function cosineDistance(query: Float32Array, queryNorm: number, blob: Buffer): n
 }
 
 /** Coarse candidates per wanted result: Hamming ranks are rough, the exact re-rank fixes the order. */
-const OVERSAMPLE = 8
-const MIN_CANDIDATES = 400
+const OVERSAMPLE = 4
+const MIN_CANDIDATES = 128
 
 /** An FTS5 query that matches any of the words (bm25 ranks documents with more of them higher). */
 export function ftsQuery(text: string): string | undefined {
