@@ -10,6 +10,8 @@ import type { SpeechService } from './services/speech-service'
 import type { AttachmentService } from './services/attachment-service'
 import type { EmbeddingService } from './services/embedding-service'
 import type { ToolService } from './tools/tool-service'
+import type { KnowledgeService } from './knowledge/knowledge-service'
+import type { EvalService } from './knowledge/eval-service'
 
 /** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
@@ -31,4 +33,6 @@ export interface CoreContext {
   embeddings?: EmbeddingService
   images?: ImageService
   tools?: ToolService
+  knowledge?: KnowledgeService
+  knowledgeEvals?: EvalService
 }

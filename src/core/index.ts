@@ -16,6 +16,8 @@ import { imageInitStep } from './services/image-start-up'
 import { imageHandlers } from './bridge/handlers/images'
 import { toolHandlers } from './bridge/handlers/tools'
 import { toolsInitStep } from './tools/tools-start-up'
+import { knowledgeInitStep } from './knowledge/knowledge-start-up'
+import { knowledgeHandlers } from './bridge/handlers/knowledge'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -67,6 +69,7 @@ export function createCore(options: CoreOptions): Core {
     voiceFilesInitStep(context),
     imageInitStep(context, () => router.hub),
     toolsInitStep(context),
+    knowledgeInitStep(context, () => router.hub),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
@@ -82,7 +85,8 @@ export function createCore(options: CoreOptions): Core {
     ...fileHandlers(context),
     ...embeddingHandlers(context),
     ...imageHandlers(context),
-    ...toolHandlers(context)
+    ...toolHandlers(context),
+    ...knowledgeHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl)
@@ -91,6 +95,7 @@ export function createCore(options: CoreOptions): Core {
     router,
     context,
     async close() {
+      context.knowledge?.close()
       router.hub.close()
       // Every tool server stopped (stdio children killed) before the store closes.
       await context.tools?.close()

@@ -7,6 +7,7 @@ import { StartupView } from './components/startup-view'
 import { UnlockDialog } from './components/unlock-dialog'
 import { ChatPage } from './features/chat/chat-page'
 import { ImagesPage } from './features/images/images-page'
+import { KnowledgePage } from './features/knowledge/knowledge-page'
 import { LocalModelsPage } from './features/local-models/local-models-page'
 import { SettingsPage } from './features/settings/settings-page'
 import { onMenuCommand, useApp } from './stores/app-store'
@@ -22,6 +23,8 @@ function RouteView({ route }: { route: Route }) {
       return <ImagesPage />
     case 'local-models':
       return <LocalModelsPage />
+    case 'knowledge':
+      return <KnowledgePage />
     case 'settings':
       return <SettingsPage />
     default:

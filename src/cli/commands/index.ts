@@ -9,6 +9,7 @@ import { embedCommand } from './embed'
 import { speakCommand } from './speak'
 import { transcribeCommand } from './transcribe'
 import { imageCommand } from './image'
+import { kbCommand } from './kb'
 
 /** Every CLI command; each lives in its own file here (one import and one entry per command). */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand]

@@ -25,6 +25,7 @@ import { toolTurnMessages, type ToolStepOutcome } from '../tools/tool-loop'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
+import type { ReplyKnowledgeHook } from '../knowledge/reply-context'
 
 /** What the chat service needs to know about a model (from the catalogue). */
 export interface ModelFacts {
@@ -115,6 +116,12 @@ export class ChatService {
 
   useFileContext(read: (fileIds: readonly string[]) => { name: string; text: string }[]): void {
     this.fileContext = read
+  }
+
+  /** Retrieval from attached knowledge bases before each reply (set by the knowledge start-up step). */
+  private knowledge?: ReplyKnowledgeHook
+  useKnowledge(hook: ReplyKnowledgeHook): void {
+    this.knowledge = hook
   }
 
   /** Attached files as text the model reads before the user's words (a part per file). */
@@ -343,6 +350,13 @@ export class ChatService {
       const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
       const messages: ChatMessage[] = toChatMessages(agent.systemPrompt, plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
       if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
+      const question = [...history].reverse().find((m) => m.role === 'user')
+      if (this.knowledge && question) {
+        // What is left of the window after the history plan and the reply goes to retrieved text (issue 22).
+        const budget = facts?.contextWindowTokens ? facts.contextWindowTokens - plan.tokens - (facts.maxOutput ?? 4096) : Number.MAX_SAFE_INTEGER
+        const found = await this.knowledge({ agentId: agent.id, conversationId: conversation.id, question: messageText(question.content), replyId: writer.id, budgetTokens: budget, signal: ctx.signal })
+        if (found) messages.splice(messages[0]?.role === 'system' ? 1 : 0, 0, { role: 'system', content: found.instructions })
+      }
       const runtime = await this.deps.runtimeFor(model.providerId)
       if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
       const lastUser = [...history].reverse().find((m) => m.role === 'user')

@@ -9,6 +9,7 @@ import {
   type InferResult
 } from 'kysely'
 import type { Database } from './schema'
+import { loadVectorExtension } from './vector-extension'
 
 export type SqliteDb = BetterSqlite3.Database
 
@@ -24,6 +25,8 @@ export function openSqlite(file: string, options: { readonly?: boolean; fileMust
   }
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
+  // Knowledge bases keep their vectors in vec0 tables; every connection needs the module to read them.
+  loadVectorExtension(sqlite)
   return sqlite
 }
 

@@ -2,10 +2,11 @@ import { useTranslation } from 'react-i18next'
 import { useRouter, type RouteName } from '../stores/router-store'
 import { RunningPullsIndicator } from '../features/local-models/running-pulls-indicator'
 
-const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'settings'; icon: string }[] = [
+const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'settings'; icon: string }[] = [
   { route: 'chat', key: 'chat', icon: 'M4 5h16v11H8l-4 4z' },
   { route: 'images', key: 'images', icon: 'M4 5h16v14H4zM4 15l5-5 4 4 3-3 4 4' },
   { route: 'local-models', key: 'localModels', icon: 'M5 4h14v6H5zM5 14h14v6H5zM8 7h.01M8 17h.01' },
+  { route: 'knowledge', key: 'knowledge', icon: 'M4 4h6a2 2 0 0 1 2 2v14a2 2 0 0 0-2-2H4zM20 4h-6a2 2 0 0 0-2 2v14a2 2 0 0 1 2-2h6z' },
   { route: 'settings', key: 'settings', icon: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM12 2v3M12 19v3M2 12h3M19 12h3' }
 ]
 
@@ -38,7 +39,7 @@ export function Sidebar() {
             <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
               <path d={item.icon} />
             </svg>
-            {t(`nav.${item.key}`)}
+            {item.key === 'knowledge' ? t('knowledge.nav') : t(`nav.${item.key}`)}
           </a>
         )
       })}

@@ -10,6 +10,7 @@ import { fileProcedures } from './procedures/files'
 import { embeddingProcedures } from './procedures/embeddings'
 import { imageProcedures } from './procedures/images'
 import { toolProcedures } from './procedures/tools'
+import { knowledgeProcedures } from './procedures/knowledge'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -27,6 +28,7 @@ export const contract = {
   ...embeddingProcedures,
   ...imageProcedures,
   ...toolProcedures,
+  ...knowledgeProcedures,
   // store:
   ...dataProcedures,
   ...secretProcedures

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { endpointUrlSchema } from './endpoint-url'
+import { knowledgeExportSchema } from '../knowledge/export-schema'
 
 /**
  * The export file: versioned JSON of agents, conversations, topics, messages and settings.
@@ -133,7 +134,9 @@ export const exportFileSchema = z
         messages: z.array(messageSchema),
         settings: jsonObjectSchema,
         /** Provider configuration without keys (keys stay in the keychain) and without fetched model lists (fetched again). */
-        providers: z.array(providerExportSchema).optional()
+        providers: z.array(providerExportSchema).optional(),
+        /** Knowledge bases with their files; indexed again on import. */
+        knowledgeBases: z.array(knowledgeExportSchema).optional()
       })
       .strict()
   })

@@ -9,6 +9,7 @@ import { newTransfer, transferPath } from '../../store/transfers'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
+import { parseExportFile } from '../../store/export-import'
 import { notFound } from '../../store/errors'
 import type { DamagedRow } from '../../store/export-import'
 
@@ -125,10 +126,18 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
       use((s) => {
         const damaged: DamagedRow[] = []
         const file = s.export(ctx.version, damaged)
+        const knowledgeBases = ctx.knowledge?.exportBases()
+        if (knowledgeBases?.length) file.data.knowledgeBases = knowledgeBases
         const day = new Date(file.exportedAt).toISOString().slice(0, 10)
         return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file), damaged }
       }),
-    'data.import': ({ json, dryRun, applyEndpoints }) => use((s) => s.import(json, { dryRun, applyEndpoints })),
+    'data.import': ({ json, dryRun, applyEndpoints }) =>
+      use(async (s) => {
+        const report = s.import(json, { dryRun, applyEndpoints })
+        // Knowledge bases come after the rest (their attachments name agents the import just added).
+        if (!dryRun) await ctx.knowledge?.importBases(parseExportFile(json).data.knowledgeBases ?? [])
+        return report
+      }),
     'data.importFile': (input, { signal }) => {
       const store = requireStore(ctx)
       const path = transferSource(ctx, input)

@@ -9,6 +9,7 @@ import { useChat } from './chat-store'
 import { ModelPicker } from './model-picker'
 import { AgentChatFields, GenerateAgentMeta } from './agent-chat-fields'
 import { AgentToolsField } from '../tools/agent-tools-field'
+import { AttachKnowledge } from '../knowledge/attach-knowledge'
 
 const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
 
@@ -178,6 +179,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
                 )}
               </fieldset>
             )}
+            <AttachKnowledge owner={{ kind: 'agent', id: agent.id }} />
             <AgentChatFields params={params} setParam={setParam} />
             <Row label={t('controls.agentDescription')}>
               <textarea value={draft.description ?? ''} onChange={(e) => setDraft({ ...draft, description: e.target.value })} rows={2} className={field} data-testid="agent-description" />

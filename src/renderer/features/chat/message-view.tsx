@@ -10,6 +10,7 @@ import { linkCitationMarkers, sourceList } from '../../../shared/chat/citations'
 import { ChosenOptionsLine, SourceList, SummaryMarker, Translations } from './message-extras'
 import { chatActions } from './chat-store'
 import { ToolCallsView } from '../tools/tool-calls-view'
+import { ReplySources } from '../knowledge/reply-sources'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -121,6 +122,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           <Markdown text={linked} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
+        {!isUser && <ReplySources messageId={message.id} done={message.status !== 'streaming'} />}
         <MessageImages content={message.content} />
         <ToolCallsView message={message} streaming={streaming} />
         <SourceList sources={sources} messageId={message.id} />

@@ -1,0 +1,47 @@
+import type { Contract } from '../../../shared/bridge/contract'
+import { AppErrorException } from '../../../shared/errors/app-error'
+import type { CoreContext } from '../../context'
+import type { EvalService } from '../../knowledge/eval-service'
+import type { KnowledgeService } from '../../knowledge/knowledge-service'
+import type { Implementation } from '../router'
+
+type KnowledgeHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `knowledge.${string}`>>
+
+const notReady = () => new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
+
+export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
+  const kb = (): KnowledgeService => {
+    if (!ctx.knowledge) throw notReady()
+    return ctx.knowledge
+  }
+  const ev = (): EvalService => {
+    if (!ctx.knowledgeEvals) throw notReady()
+    return ctx.knowledgeEvals
+  }
+  const evals = () => ev().deps.evals
+  return {
+    'knowledge.list': () => kb().list(),
+    'knowledge.create': (input) => kb().create(input),
+    'knowledge.update': ({ id, ...patch }) => kb().update(id, patch),
+    'knowledge.delete': ({ id }) => kb().delete(id),
+    'knowledge.files': ({ kbId }) => kb().files(kbId),
+    'knowledge.addPaths': ({ kbId, paths, include, exclude }) => kb().addPaths(kbId, paths, { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }),
+    'knowledge.upload': ({ kbId, name, dataBase64 }) => kb().addBytes(kbId, name, Buffer.from(dataBase64, 'base64')),
+    'knowledge.removeFile': ({ fileId }) => kb().removeFile(fileId),
+    'knowledge.retryFile': ({ fileId }) => kb().retry(fileId),
+    'knowledge.active': () => kb().active(),
+    'knowledge.search': (input, c) => kb().search(input, c.signal),
+    'knowledge.attached': ({ owner }) => kb().repo.attached(owner),
+    'knowledge.attach': ({ owner, kbIds }) => kb().repo.setAttached(owner, kbIds),
+    'knowledge.sources': ({ messageIds }) => kb().repo.sources(messageIds),
+    'knowledge.datasets': () => evals().datasets(),
+    'knowledge.importDataset': (input) => ev().importDataset(input),
+    'knowledge.datasetRecords': ({ datasetId }) => evals().records(datasetId),
+    'knowledge.updateRecord': ({ id, ...patch }) => evals().updateRecord(id, patch),
+    'knowledge.deleteRecord': ({ id }) => evals().deleteRecord(id),
+    'knowledge.deleteDataset': ({ datasetId }) => evals().deleteDataset(datasetId),
+    'knowledge.runEval': (input, c) => ev().run(input, c.signal),
+    'knowledge.evals': ({ knowledgeBaseId }) => evals().evals(knowledgeBaseId),
+    'knowledge.evalRecords': ({ evalId }) => evals().evalRecords(evalId)
+  }
+}

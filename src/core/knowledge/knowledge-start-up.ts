@@ -1,0 +1,50 @@
+import type { StreamHub } from '../bridge/stream-hub'
+import type { CoreContext } from '../context'
+import type { InitStep } from '../services/init-service'
+import { KnowledgeEvalsRepository } from '../store/repositories/knowledge-evals'
+import { KnowledgeRepository } from '../store/repositories/knowledge'
+import { EvalService } from './eval-service'
+import { KnowledgeService } from './knowledge-service'
+import { replyContextHook } from './reply-context'
+import type { ChatRequest } from '../runtime/types'
+
+/** Knowledge bases, once the store, the providers and the embedding service exist; resumes what a crash interrupted. */
+export function knowledgeInitStep(context: CoreContext, hub: () => StreamHub): InitStep {
+  return {
+    phase: 'migrating',
+    run() {
+      const store = context.store
+      const providers = context.providers
+      const embeddings = context.embeddings
+      if (!store || !providers || !embeddings) throw new Error('The local data could not be opened, so knowledge bases cannot start.')
+      const repo = new KnowledgeRepository(store.db)
+      const knowledge = new KnowledgeService({
+        repo,
+        dataDir: context.dataDir,
+        embed: (providerId, modelId) => (texts, options) => embeddings.create({ providerId, modelId, input: texts }, options),
+        startStream: (proc, run) => hub().start(proc, (signal) => run(signal)),
+        cancelStream: (id) => hub().cancel(id)
+      })
+      const evals = new KnowledgeEvalsRepository(store.db)
+      evals.repairInterrupted()
+      context.knowledge = knowledge
+      context.knowledgeEvals = new EvalService({
+        evals,
+        knowledge,
+        async complete(model, system, user, signal) {
+          const runtime = await providers.runtime(model.providerId)
+          if (!runtime.chat) throw new Error(`${model.providerId} does not offer chat.`)
+          const request: ChatRequest = { model: model.modelId, stream: true, messages: [{ role: 'system', content: system }, { role: 'user', content: user }] }
+          let text = ''
+          for await (const event of runtime.chat(request, { signal })) {
+            if (event.type === 'text') text += event.data
+            if (event.type === 'error') throw new Error(event.data.message)
+          }
+          return text
+        }
+      })
+      context.chat?.useKnowledge(replyContextHook(knowledge))
+      knowledge.resume()
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { KnowledgeBaseSummary } from '../../../shared/knowledge/types'
+import { call } from './use-call'
+
+/** Knowledge bases an agent (or a conversation) searches before each reply; saved on each toggle. */
+export function AttachKnowledge({ owner }: { owner: { kind: 'agent' | 'conversation'; id: string } }) {
+  const { t } = useTranslation()
+  const [bases, setBases] = useState<KnowledgeBaseSummary[]>([])
+  const [attached, setAttached] = useState<string[]>([])
+  useEffect(() => {
+    void Promise.all([call('knowledge.list', {}), call('knowledge.attached', { owner })]).then(
+      ([b, a]) => {
+        setBases(b)
+        setAttached(a)
+      },
+      () => undefined
+    )
+  }, [owner.kind, owner.id])
+  if (bases.length === 0) return null
+  const toggle = async (id: string, on: boolean) => {
+    const next = on ? [...attached, id] : attached.filter((x) => x !== id)
+    // Shown at once; the core's answer (what is really attached) replaces it.
+    setAttached(next)
+    setAttached(await call('knowledge.attach', { owner, kbIds: next }).catch(() => attached))
+  }
+  return (
+    <fieldset className="space-y-1" data-testid="attach-knowledge">
+      <legend className="text-sm font-medium">{t('knowledge.attach')}</legend>
+      <p className="text-xs text-zinc-500">{t('knowledge.attachHint')}</p>
+      {bases.map((b) => (
+        <label key={b.id} className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={attached.includes(b.id)} onChange={(e) => void toggle(b.id, e.target.checked)} data-testid={`attach-kb-${b.name}`} />
+          {b.name}
+        </label>
+      ))}
+    </fieldset>
+  )
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod'
+import { call, stream } from '../define'
+import type {
+  ActiveIndexing,
+  Dataset,
+  DatasetRecord,
+  EvalEvent,
+  EvalRecordResult,
+  KnowledgeBase,
+  KnowledgeBaseSummary,
+  KnowledgeEval,
+  KnowledgeFile,
+  ReplySource,
+  SearchHit
+} from '../../knowledge/types'
+import type { RecordProblem } from '../../knowledge/schemas'
+import { knowledgeEvalSchema } from '../../knowledge/schemas'
+
+const id = z.string().min(1).max(200)
+const kbId = z.string().regex(/^[0-9a-z]{1,64}$/, 'not a knowledge base id')
+const chunkSize = z.number().int().min(100).max(20_000)
+const chunkOverlap = z.number().int().min(0).max(5_000)
+const patterns = z.array(z.string().min(1).max(500)).max(100)
+const owner = z.object({ kind: z.enum(['agent', 'conversation']), id }).strict()
+
+export const knowledgeProcedures = {
+  /** Knowledge bases with their file counts by status. */
+  'knowledge.list': call<KnowledgeBaseSummary[]>()(z.object({}).strict()),
+  'knowledge.create': call<KnowledgeBase>()(
+    z.object({ name: z.string().min(1).max(200), description: z.string().max(2000).optional(), providerId: id, modelId: id, chunkSize: chunkSize.optional(), chunkOverlap: chunkOverlap.optional() }).strict()
+  ),
+  /** Rename, or change settings (a new embedding model embeds everything again). */
+  'knowledge.update': call<KnowledgeBase>()(
+    z
+      .object({ id: kbId, name: z.string().min(1).max(200).optional(), description: z.string().max(2000).optional(), providerId: id.optional(), modelId: id.optional(), chunkSize: chunkSize.optional(), chunkOverlap: chunkOverlap.optional() })
+      .strict()
+  ),
+  'knowledge.delete': call<boolean>()(z.object({ id: kbId }).strict()),
+  /** A base's files with their status, stage, progress and failure reason. */
+  'knowledge.files': call<KnowledgeFile[]>()(z.object({ kbId }).strict()),
+  /** Files and folders on this machine (folders recursively, filtered by include/exclude globs). */
+  'knowledge.addPaths': call<{ added: KnowledgeFile[]; skipped: number }>()(
+    z.object({ kbId, paths: z.array(z.string().min(1).max(4096)).min(1).max(1000), include: patterns.optional(), exclude: patterns.optional() }).strict()
+  ),
+  /** A file picked in the page, as base64. */
+  'knowledge.upload': call<KnowledgeFile>()(z.object({ kbId, name: z.string().min(1).max(500), dataBase64: z.string().max(400_000_000) }).strict()),
+  'knowledge.removeFile': call<boolean>()(z.object({ fileId: id }).strict()),
+  /** Process a failed or flagged file again. */
+  'knowledge.retryFile': call<KnowledgeFile>()(z.object({ fileId: id }).strict()),
+  /** Bases being indexed now, with the hub stream of each. */
+  'knowledge.active': call<ActiveIndexing[]>()(z.object({}).strict()),
+  /** Hybrid retrieval (vectors + bm25, fused by rank). */
+  'knowledge.search': call<SearchHit[]>()(z.object({ kbIds: z.array(kbId).min(1).max(50), query: z.string().min(1).max(10_000), topK: z.number().int().min(1).max(100).optional() }).strict()),
+  /** Bases attached to an agent or a conversation. */
+  'knowledge.attached': call<string[]>()(z.object({ owner }).strict()),
+  'knowledge.attach': call<string[]>()(z.object({ owner, kbIds: z.array(kbId).max(50) }).strict()),
+  /** Numbered sources of replies. */
+  'knowledge.sources': call<Record<string, ReplySource[]>>()(z.object({ messageIds: z.array(id).max(1000) }).strict()),
+  // Evaluation
+  'knowledge.datasets': call<Dataset[]>()(z.object({}).strict()),
+  /** Imports records from CSV or JSONL; invalid records are reported by line and not imported. */
+  'knowledge.importDataset': call<{ dataset: Dataset; problems: RecordProblem[] }>()(
+    z.object({ name: z.string().min(1).max(200), format: z.enum(['csv', 'jsonl']), text: z.string().max(50_000_000), datasetId: z.number().int().optional() }).strict()
+  ),
+  'knowledge.datasetRecords': call<DatasetRecord[]>()(z.object({ datasetId: z.number().int() }).strict()),
+  'knowledge.updateRecord': call<DatasetRecord>()(
+    z.object({ id: z.number().int(), question: z.string().trim().min(1, 'question is required'), ideal: z.string().nullable().optional(), referenceFiles: z.array(z.string()).optional() }).strict()
+  ),
+  'knowledge.deleteRecord': call<boolean>()(z.object({ id: z.number().int() }).strict()),
+  'knowledge.deleteDataset': call<boolean>()(z.object({ datasetId: z.number().int() }).strict()),
+  /** Runs a dataset against a base: Pending → Processing → Success / Error, with progress. */
+  'knowledge.runEval': stream<EvalEvent, KnowledgeEval>()(
+    knowledgeEvalSchema
+      .extend({ datasetId: z.number().int(), k: z.number().int().min(1).max(100).optional(), answerWith: z.object({ providerId: id, modelId: id }).strict().optional() })
+      .strict()
+  ),
+  'knowledge.evals': call<KnowledgeEval[]>()(z.object({ knowledgeBaseId: kbId.optional() }).strict()),
+  'knowledge.evalRecords': call<EvalRecordResult[]>()(z.object({ evalId: id }).strict())
+} as const

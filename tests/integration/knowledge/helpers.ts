@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { createCore, type Core } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+import type { BridgeClient } from '../../../src/shared/bridge/client'
+import type { Contract } from '../../../src/shared/bridge/contract'
+import type { Result } from '../../../src/shared/errors/app-error'
+
+export const ok = <T>(r: Result<T>): T => {
+  if (!r.ok) throw new Error(`${r.error.errorType}: ${r.error.message}`)
+  return r.value
+}
+
+export interface TestCore {
+  core: Core
+  client: BridgeClient<Contract>
+  dataDir: string
+}
+
+/** A real core on a temporary data folder, with OpenAI pointed at the fake embedding server. */
+export async function startCore(embeddingsUrl: string, dataDir = mkdtempSync(join(tmpdir(), 'sb-kb-'))): Promise<TestCore> {
+  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
+  const state = await core.context.init.start()
+  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
+  const client = createInProcessClient(core.router).client
+  ok(await client.call('providers.update', { providerId: 'openai', baseURL: embeddingsUrl }))
+  ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-kb-test-0123456789abcdef' }))
+  return { core, client, dataDir }
+}
+
+/** Writes files under a new temporary folder: { 'a/b.md': 'text' }. */
+export function writeTree(files: Record<string, string | Uint8Array>): string {
+  const root = mkdtempSync(join(tmpdir(), 'sb-kb-src-'))
+  for (const [rel, content] of Object.entries(files)) {
+    const full = join(root, rel)
+    mkdirSync(dirname(full), { recursive: true })
+    writeFileSync(full, content)
+  }
+  return root
+}
+
+/** Twelve short documents, each about one thing, so a question has one right file. */
+export const TOPICS: Record<string, string> = {
+  'garden/tomatoes.md': '# Tomatoes\n\nTomatoes need full sun and deep watering twice a week. Stake the vines when they reach knee height.',
+  'garden/roses.md': '# Roses\n\nPrune roses in late winter, just above an outward-facing bud. Feed them after the first flush of blooms.',
+  'kitchen/bread.md': '# Sourdough bread\n\nFeed the starter the night before. Bake the loaf at 250 degrees in a covered dutch oven for twenty minutes.',
+  'kitchen/curry.txt': 'The green curry paste uses lemongrass, galangal, green chillies and kaffir lime leaves pounded in a mortar.',
+  'travel/kyoto.md': '# Kyoto\n\nThe Fushimi Inari shrine has thousands of vermilion torii gates. Visit at dawn to avoid the crowds.',
+  'travel/lisbon.md': '# Lisbon\n\nTram 28 climbs through Alfama. The custard tarts of Belém are best eaten warm with cinnamon.',
+  'code/retry.ts': 'export async function retry(fn: () => Promise<void>) {\n  // exponential backoff with jitter\n  for (let attempt = 0; attempt < 5; attempt++) {\n    try { return await fn() } catch { await sleep(2 ** attempt * 100) }\n  }\n}\n',
+  'notes/wifi.txt': 'The office wifi password is periwinkle-giraffe-42 and the guest network is called Lobby.',
+  'notes/parking.md': '# Parking\n\nVisitor parking is on level minus two; validate the ticket at reception.',
+  'pets/cats.md': '# Cats\n\nCats sleep up to sixteen hours a day and purr at a frequency between 25 and 150 hertz.',
+  'pets/dogs.md': '# Dogs\n\nA border collie needs two hours of exercise daily and loves herding games.',
+  'space/mars.md': '# Mars\n\nOlympus Mons on Mars is the tallest volcano in the solar system, about 22 kilometres high.'
+}

@@ -1,0 +1,88 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable, Writable } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CliIO } from '../../../src/cli/command'
+import { main } from '../../../src/cli/main'
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../../fixtures/fake-embeddings'
+import { TOPICS, writeTree } from './helpers'
+
+class Capture extends Writable {
+  text = ''
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void) {
+    this.text += chunk.toString()
+    done()
+  }
+}
+
+let fake: FakeEmbeddingServer
+const dataDir = mkdtempSync(join(tmpdir(), 'sb-kb-cli-'))
+const env = { OPENAI_API_KEY: 'sk-kb-cli-0123456789', SWITCHBOARD_DATA_DIR: dataDir }
+
+async function cli(args: string[]) {
+  const stdout = new Capture()
+  const stderr = new Capture()
+  const io: CliIO = { stdout, stderr, stdin: Object.assign(Readable.from([]), { isTTY: true }), env }
+  const code = await main(['kb', ...args, '--base-url', fake.url], io)
+  return { code, stdout: stdout.text, stderr: stderr.text }
+}
+
+beforeAll(async () => {
+  fake = await startFakeEmbeddingServer()
+})
+afterAll(() => fake.close())
+
+describe('switchboard kb (headless, same core)', () => {
+  it('create, add a folder, search and eval', async () => {
+    const created = await cli(['create', 'Handbook', '--model', 'openai/text-embedding-3-small'])
+    expect(created.code).toBe(0)
+    expect(created.stdout).toMatch(/^[0-9a-z]{16}\n$/)
+
+    const added = await cli(['add', 'Handbook', writeTree(TOPICS), '--exclude', 'code/**'])
+    expect(added.stderr).toContain('11 file(s) added')
+    expect(added.stdout.trim().split('\n')).toHaveLength(11)
+    expect(added.stdout).toMatch(/^Success wifi\.txt$/m)
+    expect(added.code).toBe(0)
+
+    const found = await cli(['search', 'Handbook', 'how', 'tall', 'is', 'Olympus', 'Mons', '--top', '2'])
+    expect(found.code).toBe(0)
+    expect(found.stdout.split('\n')[0]).toMatch(/^\[1\] mars\.md › Mars {2}\d+–\d+$/)
+
+    const listed = await cli(['list'])
+    expect(listed.stdout).toMatch(/Handbook {2}openai\/text-embedding-3-small {2}11 files, 11 chunks/)
+
+    const dataset = join(mkdtempSync(join(tmpdir(), 'sb-kb-ds-')), 'questions.csv')
+    writeFileSync(dataset, 'question,referenceFiles\nWhat is the wifi password?,wifi.txt\nWhere is visitor parking?,parking.md\n,cats.md\n')
+    const evaluated = await cli(['eval', 'Handbook', dataset, '--k', '3'])
+    expect(evaluated.stderr).toContain('line 4: question: question is required (skipped)')
+    expect(evaluated.stdout).toBe('Success: 2 questions, recall@3 100.0%, MRR 1.000\n')
+    expect(evaluated.code).toBe(0)
+  })
+
+  it('an unknown base is a clear error', async () => {
+    const r = await cli(['search', 'Nope', 'x'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/No knowledge base is called "Nope"/)
+  })
+})
+
+describe('limits', () => {
+  it('a file over the size limit is refused with its size and the limit', async () => {
+    const { openStore } = await import('../../../src/core/store')
+    const { headlessKnowledge } = await import('../../../src/core/knowledge/headless')
+    const dir = mkdtempSync(join(tmpdir(), 'sb-kb-limit-'))
+    const { store } = openStore({ dataDir: dir, dailyBackupMs: 0 })
+    try {
+      const { knowledge } = headlessKnowledge(store, async () => ({ id: 'none' }))
+      ;(knowledge as unknown as { deps: { maxFileBytes: number } }).deps.maxFileBytes = 2_000_000
+      const kb = knowledge.create({ name: 'limit', providerId: 'openai', modelId: 'x' })
+      const big = join(writeTree({}), 'big.pdf')
+      writeFileSync(big, Buffer.alloc(3_000_000, 32))
+      const file = await knowledge.addFile(kb.id, big)
+      expect(file).toMatchObject({ status: 'Error', path: null, error: 'The file is 3 MB; the largest a knowledge base reads is 2 MB.' })
+    } finally {
+      store.close()
+    }
+  })
+})
