@@ -43,7 +43,7 @@ export const kbCommand: CliCommand = {
   summary: 'Knowledge bases: create, add files, search, evaluate',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, lists, positionals } = parseFlags(args, ['json'], ['include', 'exclude'])
+    const { flags, lists, positionals } = parseFlags(args, { booleans: ['json'], strings: ['data-dir', 'base-url', 'api-key-env', 'model', 'chunk-size', 'chunk-overlap', 'top', 'k'], repeatable: ['include', 'exclude'] })
     const [sub, ...rest] = positionals
     if (!sub || !['list', 'create', 'add', 'search', 'eval'].includes(sub)) {
       io.stderr.write(`Usage: ${USAGE}\n`)

@@ -50,7 +50,7 @@ const SELF_CHECK_TOP_K = 10
 const message = (error: unknown): string =>
   error instanceof AppErrorException ? error.error.message : error instanceof Error ? error.message : String(error)
 
-const appError = (errorType: string, text: string, status = 400): AppErrorException => new AppErrorException({ errorType, status, message: text } satisfies AppError)
+const appError = (errorType: AppError['errorType'], text: string, status = 400): AppErrorException => new AppErrorException({ errorType, status, message: text } satisfies AppError)
 
 export interface AddPathsResult {
   added: KnowledgeFile[]

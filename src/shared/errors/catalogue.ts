@@ -127,6 +127,8 @@ export const ERROR_CATALOGUE = {
   ImportBusy: t(409, ['Another import is running.', 'Wait for it to finish or cancel it.'], ['另一个导入正在进行。', '请等待其完成或取消。'], true),
   ImportCancelled: t(499, ['The import was cancelled.', 'Nothing was changed.'], ['导入已取消。', '数据未被改动。']),
   ExportCancelled: t(499, ['The export was cancelled.', 'No file was written.'], ['导出已取消。', '未写入任何文件。']),
+  // ---- knowledge bases (src/core/knowledge)
+  EmbeddingDimensionMismatch: t(422, ['The embedding model returned vectors of another size than this knowledge base holds.', 'Pick the model it was built with, or change its model so everything is embedded again.'], ['嵌入模型返回的向量维度与该知识库不一致。', '请选择构建时使用的模型，或更换模型以重新嵌入全部内容。']),
   // ---- browser mode (src/server)
   TooManyAttempts: t(429, ['Too many wrong passwords.', 'Wait for the time shown, then try again.'], ['密码错误次数过多。', '请等待所示时间后再试。'], true)
 } satisfies Record<string, CatalogueEntry>

@@ -17,7 +17,7 @@ export function CreateBaseForm({ onCreated }: { onCreated(id: string): void }) {
   const [chunkOverlap, setChunkOverlap] = useState(DEFAULT_CHUNK_OVERLAP)
   const [error, setError] = useState<string>()
   useEffect(() => {
-    void call('providers.list', {}).then((list) => setProviders(list.map((p) => ({ id: p.id, name: p.name }))), () => undefined)
+    void call('providers.list', {}).then((list) => setProviders(list.providers.map((p) => ({ id: p.id, name: p.name }))), () => undefined)
   }, [])
   const submit = async () => {
     setError(undefined)
