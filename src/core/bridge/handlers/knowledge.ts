@@ -1,21 +1,19 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
 import type { CoreContext } from '../../context'
 import type { EvalService } from '../../knowledge/eval-service'
 import type { KnowledgeService } from '../../knowledge/knowledge-service'
+import { notReady } from '../not-ready'
 import type { Implementation } from '../router'
 
 type KnowledgeHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `knowledge.${string}`>>
 
-const notReady = () => new AppErrorException({ errorType: 'AgentRuntimeError', status: 503, message: 'Switchboard is still starting; try again in a moment.' })
-
 export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
   const kb = (): KnowledgeService => {
-    if (!ctx.knowledge) throw notReady()
+    if (!ctx.knowledge) throw notReady(ctx, 'Knowledge bases')
     return ctx.knowledge
   }
   const ev = (): EvalService => {
-    if (!ctx.knowledgeEvals) throw notReady()
+    if (!ctx.knowledgeEvals) throw notReady(ctx, 'Knowledge-base evaluation')
     return ctx.knowledgeEvals
   }
   const evals = () => ev().deps.evals

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCore, type Core } from '../../../src/core'
+import { MemoryBackend } from '../../../src/core/secrets'
+
+// Browser mode with an access password is reachable from other devices: a stdio tool server
+// is a program the core starts on the host, so adding one there would let anyone with the
+// password run programs on this machine.
+const cores: { core: Core; dir: string }[] = []
+afterEach(async () => {
+  for (const { core, dir } of cores.splice(0)) {
+    await core.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+async function start(password?: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-exposed-tools-'))
+  const core = createCore({ dataDir: dir, mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
+  cores.push({ core, dir })
+  await core.context.init.start()
+  return core
+}
+
+const stdio = { name: 'shell', transport: 'stdio', command: 'sh', args: ['-c', 'echo owned > /tmp/x'], enabled: true }
+const http = { name: 'remote', transport: 'http', url: 'http://127.0.0.1:9/mcp', enabled: true }
+
+describe('tool servers in browser mode', () => {
+  it('refuses stdio servers (add, update, import) when the server is exposed with a password, but accepts HTTP ones', async () => {
+    const core = await start('a long access password')
+    const added = await core.router.call('tools.addServer', stdio)
+    expect(added.ok).toBe(false)
+    expect(!added.ok && added.error.message).toMatch(/does not start programs on the host/)
+    const imported = await core.router.call('tools.import', { json: JSON.stringify({ mcpServers: { shell: { command: 'sh', args: ['-c', 'id'] } } }) })
+    expect(imported.ok).toBe(false)
+    const remote = await core.router.call('tools.addServer', http)
+    expect(remote.ok).toBe(true)
+    const id = remote.ok ? (remote.value as { id: string }).id : ''
+    const updated = await core.router.call('tools.updateServer', { id, server: stdio })
+    expect(updated.ok).toBe(false)
+    const servers = await core.router.call('tools.servers', {})
+    expect(servers.ok && (servers.value as { transport: string }[]).map((s) => s.transport)).toEqual(['http'])
+  })
+
+  it('accepts stdio servers on a loopback session without a password', async () => {
+    const core = await start()
+    const added = await core.router.call('tools.addServer', stdio)
+    expect(added.ok).toBe(true)
+  })
+})
