@@ -15,9 +15,9 @@ export interface AppSettings {
   titleModel?: ModelRef
   /** Each scene's model (Settings → Scenes), keyed by the scene's name; absent → its default. */
   sceneModels?: Record<string, ModelRef>
-  /** xAI results per search (1..30). */
+  /** xAI results per search (held to 1..30 on the wire). */
   searchMaxResults?: number
-  /** Anthropic web-search tool: searches per reply (1..20). */
+  /** Anthropic web-search tool: searches per reply. */
   searchMaxUses?: number
   /** A local model's context length (Ollama num_ctx) chosen by the user, keyed `provider/model`. */
   contextLengths?: Record<string, number>
@@ -36,8 +36,9 @@ export const appSettingsSchemas = {
   voice: z.object({ tts: modelRef.extend({ voice: z.string().min(1).max(200) }).optional(), stt: modelRef.optional() }),
   titleModel: modelRef,
   sceneModels: z.record(z.string().min(1).max(100), modelRef),
-  searchMaxResults: z.number().int().min(1).max(30),
-  searchMaxUses: z.number().int().min(1).max(20),
+  // Positive counts; each provider's own bounds (xAI 1..30) are applied on the wire by the runtime.
+  searchMaxResults: z.number().int().min(1).max(10_000),
+  searchMaxUses: z.number().int().min(1).max(10_000),
   contextLengths: z.record(z.string().min(1).max(400), z.number().int().min(2048).max(128_000))
 } satisfies { [K in keyof Required<AppSettings>]: z.ZodType<Required<AppSettings>[K]> }
 
