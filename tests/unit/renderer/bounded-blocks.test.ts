@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_NESTING, lineDepth, segmentBlock, tooDeep } from '../../../src/renderer/features/chat/markdown/bounded-blocks'
+import { MAX_NESTING, SEGMENT_DELIMITERS, lineDepth, segmentBlock, tooDeep } from '../../../src/renderer/features/chat/markdown/bounded-blocks'
 
 describe('nesting bound', () => {
   it('measures quotes, list markers and indentation', () => {
@@ -47,6 +47,17 @@ describe('segments of a long block', () => {
       previous = next
     }
     expect(segmentBlock(line, previous, 1000).starts).toEqual(segmentBlock(line, undefined, 1000).starts)
+  })
+  it('ends a segment early where the text is dense with emphasis syntax, the same way when streamed', () => {
+    const stars = '*a'.repeat(20_000)
+    const fresh = segmentBlock(stars)
+    fresh.starts.forEach((start, i) => {
+      const piece = stars.slice(start, fresh.starts[i + 1])
+      expect(piece.replace(/[^*]/g, '').length).toBeLessThanOrEqual(SEGMENT_DELIMITERS)
+    })
+    let previous = segmentBlock('')
+    for (let end = 133; end < stars.length; end += 133) previous = segmentBlock(stars.slice(0, end), previous)
+    expect(segmentBlock(stars, previous).starts).toEqual(fresh.starts)
   })
   it('never cuts a surrogate pair', () => {
     const emoji = '😀'.repeat(3000)

@@ -78,6 +78,24 @@ function cutPoint(text: string, from: number, limit: number): number {
 }
 
 /**
+ * Emphasis and link syntax is what the parser spends its time on (1,000 characters of `*a`
+ * cost as much as 4,000 of prose), so a segment also ends after this many of those characters.
+ */
+export const SEGMENT_DELIMITERS = 128
+const DELIMITER = new Set(['*', '_', '~', '[', ']', '`', '$'])
+
+/** Where the segment starting at `from` must end at the latest. */
+function windowEnd(text: string, from: number, size: number): number {
+  const end = Math.min(text.length, from + size)
+  let delimiters = 0
+  for (let i = from; i < end; i++) {
+    if (DELIMITER.has(text[i]!) && ++delimiters >= SEGMENT_DELIMITERS) return Math.max(i + 1, from + 64)
+  }
+  // The whole window is there only if the text goes on past it.
+  return end < from + size ? text.length : end
+}
+
+/**
  * Cuts a block into segments of at most about `size` characters. `previous` is the result
  * for an earlier, shorter version of the same block (a stream): every segment but its last
  * is kept, so the work per update is proportional to the new text.
@@ -86,8 +104,10 @@ export function segmentBlock(text: string, previous?: Segments, size = SEGMENT_C
   if (text.length <= size || HAS_FENCE.test(text)) return { text, starts: [0] }
   const starts = previous && previous.starts.length > 1 && text.startsWith(previous.text) ? previous.starts.slice(0, -1) : [0]
   let from = starts[starts.length - 1]!
-  while (text.length - from > size) {
-    const cut = cutPoint(text, from, from + size)
+  for (;;) {
+    const limit = windowEnd(text, from, size)
+    if (limit >= text.length) break
+    const cut = cutPoint(text, from, limit)
     if (cut <= from) break // nowhere safe: the rest stays one segment
     starts.push(cut)
     from = cut

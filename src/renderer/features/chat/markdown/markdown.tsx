@@ -94,6 +94,10 @@ const PlainBlock = memo(function PlainBlock({ text }: { text: string }) {
 /** While streaming, a segment longer than this (one that had no safe place to cut) is shown as text until the reply ends. */
 const MAX_LIVE_PARSE = 16_000
 
+// `contain` keeps a change in the growing segment from laying out its finished siblings again.
+const BLOCK_SEGMENT = { display: 'block', contain: 'content' } as const
+const INLINE_SEGMENT = { display: 'inline' } as const
+
 /** Longer paragraphs are shown as blocks of segments even when finished (see BoundedBlock). */
 const MAX_INLINE_PARAGRAPH = 10_000
 
@@ -119,7 +123,7 @@ const BoundedBlock = memo(function BoundedBlock({ source, live }: { source: stri
     const space = inline && i > 0 && /\s/.test(source[starts[i]! - 1]!) ? ' ' : null
     if (!inline) return <MarkdownBlock key={starts[i]} source={text} />
     return (
-      <span key={starts[i]} style={{ display: live || source.length > MAX_INLINE_PARAGRAPH ? 'block' : 'inline' }}>
+      <span key={starts[i]} style={live || source.length > MAX_INLINE_PARAGRAPH ? BLOCK_SEGMENT : INLINE_SEGMENT}>
         {space}
         <MarkdownBlock source={text} inline />
       </span>
