@@ -11,8 +11,8 @@ import { pricingContextOf } from '../pricing-context'
 import { AppErrorException, type AppError } from '../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../shared/stream/events'
 import { requireApiKey } from '../credentials'
-import { mapProviderError, readErrorFacts } from '../errors/map-provider-error'
-import { runtimeError, throwRuntimeError } from '../runtime-error'
+import { mapProviderError } from '../errors/map-provider-error'
+import { throwRuntimeError } from '../runtime-error'
 import { runChatStream, type ChunkTransformer } from '../stream/run-chat-stream'
 import { DEFAULT_MAX_RETRIES, type CallOptions, type ChatRequest, type ModelsResult, type ProviderFactory, type ProviderRuntime } from '../types'
 import { ChatCompletionsTransformer, type OpenAIChatChunk } from './chat-completions-transformer'
@@ -69,16 +69,8 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   const baseURL = validBaseURL(rawBase, id)
   const secrets = [apiKey]
 
-  const mapError = (error: unknown, aborted = false): AppError => {
-    if (!aborted && config.mapError) {
-      const own = config.mapError(readErrorFacts(error))
-      if (own) {
-        const base = mapProviderError(error, { provider: id, secrets, baseURL })
-        return runtimeError(own.errorType, own.message ?? base.message, id, base.detail)
-      }
-    }
-    return mapProviderError(error, { provider: id, secrets, baseURL, aborted })
-  }
+  // The config's mapError hook is the provider's spec rule: mapProviderError applies it.
+  const mapError = (error: unknown, aborted = false): AppError => mapProviderError(error, { provider: id, secrets, baseURL, aborted })
   const fail = (error: unknown, options: CallOptions): never => {
     throw new AppErrorException(mapError(error, options.signal?.aborted ?? false))
   }
