@@ -17,6 +17,7 @@ import type { ProviderCredentials, ProviderRuntime, RemoteModelCard } from '../r
 import { describeKey, type Secrets } from '../secrets'
 import type { Store } from '../store'
 import type { ModelFacts } from './chat-service'
+import { logged } from '../log/logger'
 
 const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as readonly string[]).includes(id)
 
@@ -177,7 +178,8 @@ export class ProviderService {
       // list itself (false for ids the catalogue does not know) is not what decides here.
       const installed = await this.runtime(providerId)
         .then((r) => r.models?.({ signal: AbortSignal.timeout(3000) }))
-        .catch(() => undefined)
+        // The picker still opens (with no installed models), but the reason is kept.
+        .catch(logged('providers', `listing the models of the running ${providerId} server`))
       const processed = processModelList(
         (installed?.models ?? []).map((m) => ({ ...m, type: m.type === 'embedding' ? 'embedding' : 'chat' })),
         { builtin }
