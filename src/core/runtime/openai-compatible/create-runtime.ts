@@ -23,6 +23,7 @@ import { openAICompatibleProviders } from './providers/index'
 import { buildResponsesBody } from './responses-payload'
 import { ResponsesTransformer, type ResponsesEvent } from './responses-transformer'
 import { openAIImagesHook } from '../images/compatible-hooks'
+import { logged } from '../../log/logger'
 
 /** Placeholder the SDK needs for keyless local servers; it is not a secret. */
 const NO_KEY = 'no-key-required'
@@ -100,7 +101,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
       transformer.pricingContext = pricingContextOf(request)
       const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
-        if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(() => undefined)
+        if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(logged(id, 'reading the catalogue pricing'))
         const sdk = await client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
         if (useResponses) {
           const body = buildResponsesBody(request)
@@ -114,7 +115,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
           return (await sdk.responses.create(body as never, { signal })) as unknown as AsyncIterable<ResponsesEvent>
         }
         let maxOutput: number | undefined
-        if (config.wantsMaxOutput) maxOutput = await getModelProperty(request.model, 'maxOutput', id).catch(() => undefined)
+        if (config.wantsMaxOutput) maxOutput = await getModelProperty(request.model, 'maxOutput', id).catch(logged(id, 'reading the catalogue max output'))
         let body = baseChatBody(request)
         if (config.chatPayload) body = await config.chatPayload(body, request, { provider: id, maxOutput })
         if (!body.stream) return singleChunk((await sdk.chat.completions.create({ ...body, stream: false } as never, { signal })) as OpenAI.Chat.Completions.ChatCompletion)
