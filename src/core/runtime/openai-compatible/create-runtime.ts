@@ -64,9 +64,10 @@ async function* singleChunk(completion: OpenAI.Chat.Completions.ChatCompletion):
 export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, context): ProviderRuntime => {
   const id = context.providerId
   const config = openAICompatibleConfig(id)
-  const apiKey = config.keyless ? credentials.apiKey?.trim() || undefined : requireApiKey(credentials, id)
+  // An unknown id without a base URL is named as such first: "no API key" would send the user looking for a key.
   const rawBase = credentials.baseURL?.trim() || config.baseURL
   if (!rawBase) throwRuntimeError('InvalidProviderAPIKey', `${id} is not a built-in provider: it needs a base URL (and an API key).`, id)
+  const apiKey = config.keyless ? credentials.apiKey?.trim() || undefined : requireApiKey(credentials, id)
   const baseURL = validBaseURL(rawBase, id)
   const secrets = [apiKey]
 
