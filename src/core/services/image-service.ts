@@ -311,6 +311,7 @@ export class ImageService {
     const sha256 = createHash('sha256').update(bytes).digest('hex')
     const { files } = this.deps.store
     const existing = files.findBySha256(sha256)
+    // A stat failure means the earlier copy is gone: the file is written again below.
     if (existing && (await stat(this.absolute(existing.path)).catch(() => undefined))) return { id: existing.id, ...dims }
     const name = `${sha256.slice(0, 16)}.${IMAGE_EXTENSIONS[mimeType] ?? 'bin'}`
     const path = `${folder}/${sha256.slice(0, 2)}/${name}`
