@@ -1,6 +1,6 @@
 import { commands } from './commands/index'
 import { UsageError, type CliIO } from './command'
-import { AppErrorException } from '../shared/errors/app-error'
+import { toAppError } from '../shared/errors/to-app-error'
 import { APP_VERSION } from '../core/version'
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -32,8 +32,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return 2
     }
     // Every command's catalogue errors end here: the type first, so scripts can match on it.
-    if (error instanceof AppErrorException) io.stderr.write(`error: ${error.error.errorType}: ${error.error.message}\n`)
-    else io.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    // Anything else goes through the one normaliser too (same defaults as the bridge: InternalError, redacted).
+    const appError = toAppError(error)
+    io.stderr.write(`error: ${appError.errorType}: ${appError.message}\n`)
     return 1
   }
 }

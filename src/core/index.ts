@@ -25,6 +25,7 @@ import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
+import { configureLogFile } from './log/logger'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -62,6 +63,8 @@ export function createCore(options: CoreOptions): Core {
       phase: 'loadingDependencies',
       run: () => {
         mkdirSync(options.dataDir, { recursive: true })
+        // Failures that do not stop the work are written to <dataDir>/logs (src/core/log/logger.ts).
+        configureLogFile(options.dataDir)
       }
     },
     storeInitStep(context, options.secrets),

@@ -18,6 +18,7 @@ const dataLock = lockDataFolderOrExit(options.dataDir, 'browser mode (npm run se
 
 let password = options.password
 if (options.promptPassword) {
+  // No terminal to ask (or Ctrl-C): treated as no password, which the next line refuses with a message.
   password = await promptPassword('Access password: ').catch(() => undefined)
   if (!password || password.length < MIN_PASSWORD_LENGTH) {
     console.error(`The access password must have at least ${MIN_PASSWORD_LENGTH} characters.`)

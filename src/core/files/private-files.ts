@@ -24,6 +24,7 @@ export function tightenDataFolder(dataDir: string): void {
     try {
       chmodSync(dir, PRIVATE_DIR_MODE)
     } catch {
+      // Best effort: a folder we cannot chmod (gone, not ours) is left as it is.
       return
     }
     if (depth > 4) return
@@ -31,6 +32,7 @@ export function tightenDataFolder(dataDir: string): void {
     try {
       names = readdirSync(dir)
     } catch {
+      // Best effort, as above: an unreadable folder is skipped.
       return
     }
     for (const name of names) {

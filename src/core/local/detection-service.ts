@@ -28,6 +28,7 @@ const PROBES: Record<LocalServerKind, (get: Getter) => Promise<ProbeResult | und
     const version = await get('/api/version')
     const v = (version.body as { version?: unknown } | undefined)?.version
     if (version.status !== 200 || typeof v !== 'string') return undefined
+    // The server answered its version: a failing list only leaves the model count unknown.
     const tags = await get('/api/tags').catch(() => undefined)
     const models = (tags?.body as { models?: unknown[] } | undefined)?.models
     return { version: v, modelCount: Array.isArray(models) ? models.length : undefined }
@@ -44,6 +45,7 @@ const PROBES: Record<LocalServerKind, (get: Getter) => Promise<ProbeResult | und
     const version = await get('/version')
     const v = (version.body as { version?: unknown } | undefined)?.version
     if (version.status !== 200 || typeof v !== 'string') return undefined
+    // As for Ollama: the version is the sign of life, the list only adds the count.
     const list = await get('/v1/models').catch(() => undefined)
     const data = (list?.body as { data?: unknown[] } | undefined)?.data
     return { version: v, modelCount: Array.isArray(data) ? data.length : undefined }
@@ -52,6 +54,7 @@ const PROBES: Record<LocalServerKind, (get: Getter) => Promise<ProbeResult | und
     const version = await get('/v1/cluster/version')
     const v = (version.body as { version?: unknown } | undefined)?.version
     if (version.status !== 200 || typeof v !== 'string') return undefined
+    // As for Ollama: the version is the sign of life, the list only adds the count.
     const list = await get('/v1/models').catch(() => undefined)
     const data = (list?.body as { data?: unknown[] } | undefined)?.data
     return { version: v, modelCount: Array.isArray(data) ? data.length : undefined }
@@ -127,6 +130,7 @@ export class DetectionService {
       try {
         body = JSON.parse(text)
       } catch {
+        // Not JSON: not the server this probe looks for (the probes check the body's shape).
         body = undefined
       }
       return { status: response.status, body }

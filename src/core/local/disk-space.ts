@@ -11,6 +11,7 @@ export function isLoopbackUrl(baseUrl: string): boolean {
   try {
     return LOOPBACK.has(new URL(baseUrl).hostname)
   } catch {
+    // Not a URL: certainly not this machine.
     return false
   }
 }
@@ -31,6 +32,7 @@ export async function ollamaDiskSpace(baseUrl: string, env: NodeJS.ProcessEnv = 
     const stats = await statfs(path)
     return { path, freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize }
   } catch {
+    // Documented contract: undefined when we cannot know (the pull shows no free-space figure).
     return undefined
   }
 }

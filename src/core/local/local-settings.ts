@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { LOCAL_SERVER_KINDS, type LocalServerKind } from '../../shared/local/local-servers'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
+import { logger } from '../log/logger'
 
 /**
  * User-set base URLs of the local servers, in one small JSON file in the data folder
@@ -19,8 +20,9 @@ export class LocalSettings {
         const value = parsed.baseUrls?.[kind]
         if (typeof value === 'string' && value) this.urls[kind] = value
       }
-    } catch {
-      // No file yet, or unreadable: start from the defaults.
+    } catch (error) {
+      // No file yet, or unreadable: start from the defaults (an unreadable one is logged).
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn('local', `reading ${file} failed; using the default server addresses`, error)
     }
   }
 

@@ -85,6 +85,7 @@ export class OllamaManager {
     try {
       return (await this.show(model, baseUrl)).contextLength
     } catch {
+      // Documented contract: undefined when the server cannot tell; the chat then uses Ollama's own default.
       return undefined
     }
   }

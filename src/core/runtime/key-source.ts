@@ -3,18 +3,7 @@ import { openAICompatibleConfig } from './openai-compatible/create-runtime'
 import { createProviderRuntime } from './registry'
 import { runtimeError } from './runtime-error'
 import type { ProviderCredentials, ProviderRuntime } from './types'
-import { azureCredentialsFromEnv } from './providers/azure/azure-env-credentials'
-import { bedrockCredentialsFromEnv } from './providers/bedrock/bedrock-env-credentials'
-import { cloudflareCredentialsFromEnv } from './providers/cloudflare/cloudflare-env-credentials'
-import { vertexCredentialsFromEnv } from './providers/vertexai/vertex-env-credentials'
-
-/** Providers whose credentials are more than a key (AWS pairs, service accounts, account ids). */
-const ENV_CREDENTIALS: Record<string, (env: NodeJS.ProcessEnv) => Partial<ProviderCredentials>> = {
-  bedrock: bedrockCredentialsFromEnv,
-  vertexai: vertexCredentialsFromEnv,
-  cloudflare: cloudflareCredentialsFromEnv,
-  azure: azureCredentialsFromEnv
-}
+import { envCredentialsOf } from './provider-specs'
 
 /** `<PROVIDER>_API_KEY`: the provider id upper-cased, anything but letters and digits as `_`. */
 export const envKeyName = (providerId: string, suffix = 'API_KEY'): string => `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`
@@ -81,7 +70,7 @@ export async function runtimeForCli(providerId: string, flags: Map<string, strin
   const apiKeyEnv = flags.get('api-key-env')
   const key = await resolveProviderKey({ providerId, env, apiKeyEnv: typeof apiKeyEnv === 'string' ? apiKeyEnv : undefined, keychain })
   const baseURL = flags.get('base-url')
-  const extra = ENV_CREDENTIALS[providerId]?.(env) ?? {}
+  const extra = envCredentialsOf(providerId, env)
   const credentials: ProviderCredentials = { ...extra }
   if (key.apiKey) credentials.apiKey = key.apiKey
   const url = typeof baseURL === 'string' ? baseURL : (env[envKeyName(providerId, 'BASE_URL')] ?? extra.baseURL)

@@ -1,5 +1,5 @@
-import { nativeAdapters } from './native-adapters'
 import { createOpenAICompatibleRuntime } from './openai-compatible/create-runtime'
+import { nativeFactory } from './provider-specs'
 import type { ProviderCredentials, ProviderFactory, ProviderRuntime } from './types'
 
 /** Adapters registered at run time (tests, plugins); they win over the built-in table. */
@@ -13,14 +13,14 @@ export function unregisterProvider(id: string): void {
   registered.delete(id)
 }
 
-/** The factory for an id: registered, else native, else the generic OpenAI-compatible adapter. */
+/** The factory for an id: registered, else its spec's native adapter (./provider-specs), else the generic OpenAI-compatible adapter. */
 export function resolveProviderFactory(id: string): ProviderFactory {
-  return registered.get(id) ?? nativeAdapters[id] ?? createOpenAICompatibleRuntime
+  return registered.get(id) ?? nativeFactory(id) ?? createOpenAICompatibleRuntime
 }
 
 /** Whether the id has its own adapter (native) rather than the OpenAI-compatible fallback. */
 export function hasNativeAdapter(id: string): boolean {
-  return registered.has(id) || id in nativeAdapters
+  return registered.has(id) || nativeFactory(id) !== undefined
 }
 
 /**

@@ -17,4 +17,4 @@ export function throwRuntimeError(errorType: ErrorTypeName, message: string, pro
   throw new AppErrorException(runtimeError(errorType, message, provider, detail))
 }
 
-export const CANCELLED_MESSAGE = 'Request was cancelled'
+export { CANCELLED_MESSAGE } from '../../shared/errors/to-app-error'

@@ -12,7 +12,7 @@
  *      watchdog, cancellation, first-chunk errors, interruption, stop/usage ordering and
  *      speed for free; you write only a `ChunkTransformer` (SDK chunk → events). Reusable
  *      pieces: ThinkTagSplitter, ToolCallMerger, SpeedTracker, IdleWatchdog, mapProviderError.
- *   4. Register with one line in ./native-adapters.ts: `anthropic: createAnthropicRuntime,`.
+ *   4. Give it a spec (providers/<id>/<id>-spec.ts, nativeSpec) and list it in ./provider-specs.ts.
  * Unknown provider ids fall back to the generic OpenAI-compatible adapter (./registry).
  */
 import type { Pricing } from '../../shared/pricing/types'

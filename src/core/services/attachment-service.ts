@@ -118,6 +118,7 @@ export class AttachmentService {
     try {
       return readFileSync(this.textPath(file.sha256), 'utf8')
     } catch {
+      // No extracted text for this file (not a text file, or not extracted yet): the caller sends none.
       return undefined
     }
   }

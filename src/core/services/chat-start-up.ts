@@ -4,6 +4,7 @@ import type { StreamHub } from '../bridge/stream-hub'
 import type { InitStep } from './init-service'
 import { ChatService } from './chat-service'
 import { ProviderService } from './provider-service'
+import { logger } from '../log/logger'
 
 /** Builds the provider and chat services once the store and keychain are open. */
 export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitStep {
@@ -25,8 +26,9 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
         logUsage: (entry) => {
           try {
             store.usage.add(entry as Parameters<typeof store.usage.add>[0])
-          } catch {
-            // The usage log must never fail a reply.
+          } catch (error) {
+            // The usage log must never fail a reply, but a lost entry is logged.
+            logger.warn('usage', 'recording a usage entry failed', error)
           }
         },
         titleModel: () => {

@@ -6,6 +6,7 @@ import type { CatalogueModel } from '../../shared/catalogue/types'
 import type { CostBreakdown } from '../../shared/data/cost'
 import type { ImageGeneration } from '../../shared/data/image-generation'
 import type { JsonObject } from '../../shared/data/json'
+import { toAppError } from '../../shared/errors/to-app-error'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import { imageSizesForModel, parseImageSize } from '../../shared/image-params/families'
 import type { ImageModelParameters, ImageParamValues } from '../../shared/image-params/types'
@@ -127,8 +128,6 @@ class EventQueue<T> {
   }
 }
 
-const toAppError = (error: unknown): AppError =>
-  error instanceof AppErrorException ? error.error : runtimeError('ProviderBizError', error instanceof Error ? error.message : String(error))
 
 /**
  * Image generation owned by the core: each task is a stream in the hub (it survives the
@@ -312,6 +311,7 @@ export class ImageService {
     const sha256 = createHash('sha256').update(bytes).digest('hex')
     const { files } = this.deps.store
     const existing = files.findBySha256(sha256)
+    // A stat failure means the earlier copy is gone: the file is written again below.
     if (existing && (await stat(this.absolute(existing.path)).catch(() => undefined))) return { id: existing.id, ...dims }
     const name = `${sha256.slice(0, 16)}.${IMAGE_EXTENSIONS[mimeType] ?? 'bin'}`
     const path = `${folder}/${sha256.slice(0, 2)}/${name}`

@@ -11,40 +11,19 @@ import { chatLookupParams, type ChatPricingContext } from '../../shared/pricing/
 import type { Pricing } from '../../shared/pricing/types'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
+import { credentialFieldsOf, usesApiKey } from '../runtime/provider-specs'
 import { createProviderRuntime } from '../runtime/registry'
 import type { ProviderCredentials, ProviderRuntime, RemoteModelCard } from '../runtime/types'
 import { describeKey, type Secrets } from '../secrets'
 import type { Store } from '../store'
 import type { ModelFacts } from './chat-service'
+import { logged } from '../log/logger'
 
 const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as readonly string[]).includes(id)
 
-type FieldSpec = Pick<CredentialField, 'name' | 'secret' | 'required'>
 interface StoredCredentials {
   apiKey?: string
   fields: Partial<Record<CredentialField['name'], string>>
-}
-/** Credentials beyond the API key, per provider (providers.md §5). */
-const CREDENTIAL_FIELDS: Record<string, { usesApiKey: boolean; fields: FieldSpec[] }> = {
-  bedrock: {
-    usesApiKey: false,
-    fields: [
-      { name: 'accessKeyId', secret: true, required: true },
-      { name: 'secretAccessKey', secret: true, required: true },
-      { name: 'sessionToken', secret: true, required: false },
-      { name: 'region', secret: false, required: false }
-    ]
-  },
-  vertexai: {
-    usesApiKey: false,
-    fields: [
-      { name: 'serviceAccountJson', secret: true, required: true },
-      { name: 'project', secret: false, required: false },
-      { name: 'location', secret: false, required: false }
-    ]
-  },
-  cloudflare: { usesApiKey: true, fields: [{ name: 'accountId', secret: false, required: false }] },
-  azure: { usesApiKey: true, fields: [{ name: 'apiVersion', secret: false, required: false }] }
 }
 
 /** Model types the chat picker offers; the image page asks for `image`. */
@@ -113,7 +92,7 @@ export class ProviderService {
       const read = async (): Promise<StoredCredentials> => {
         const apiKey = await this.secrets.readForRuntime(providerId)
         const fields: StoredCredentials['fields'] = {}
-        for (const field of CREDENTIAL_FIELDS[providerId]?.fields ?? []) {
+        for (const field of credentialFieldsOf(providerId)) {
           const value = await this.secrets.readForRuntime(`${providerId}.${field.name}`)
           if (value !== undefined) fields[field.name] = value
         }
@@ -148,13 +127,12 @@ export class ProviderService {
     const local = isLocal(providerId)
     const needsKey = !local && card.showApiKey !== false
     const running = local ? (await this.localStatus(providerId))?.running ?? false : undefined
-    const spec = CREDENTIAL_FIELDS[providerId] ?? { usesApiKey: true, fields: [] }
     const credentialFields: CredentialField[] = []
-    for (const field of spec.fields) {
-      const value = stored.fields[field.name]
-      credentialFields.push({ ...field, set: value !== undefined, ...(!field.secret && value !== undefined ? { value } : {}) })
+    for (const { name, secret, required } of credentialFieldsOf(providerId)) {
+      const value = stored.fields[name]
+      credentialFields.push({ name, secret, required, set: value !== undefined, ...(!secret && value !== undefined ? { value } : {}) })
     }
-    const hasCredentials = spec.usesApiKey ? key.hasKey : credentialFields.every((f) => !f.required || f.set)
+    const hasCredentials = usesApiKey(providerId) ? key.hasKey : credentialFields.every((f) => !f.required || f.set)
     return {
       id: card.id,
       name: card.name,
@@ -171,7 +149,7 @@ export class ProviderService {
       ...(running !== undefined ? { running } : {}),
       available: local ? Boolean(running) : !needsKey || hasCredentials,
       canFetchModels: card.showModelFetcher,
-      usesApiKey: spec.usesApiKey && !local,
+      usesApiKey: usesApiKey(providerId) && !local,
       credentialFields
     }
   }
@@ -200,7 +178,8 @@ export class ProviderService {
       // list itself (false for ids the catalogue does not know) is not what decides here.
       const installed = await this.runtime(providerId)
         .then((r) => r.models?.({ signal: AbortSignal.timeout(3000) }))
-        .catch(() => undefined)
+        // The picker still opens (with no installed models), but the reason is kept.
+        .catch(logged('providers', `listing the models of the running ${providerId} server`))
       const processed = processModelList(
         (installed?.models ?? []).map((m) => ({ ...m, type: m.type === 'embedding' ? 'embedding' : 'chat' })),
         { builtin }
@@ -303,8 +282,7 @@ export class ProviderService {
 
   /** Stores a credential field (`bedrock.accessKeyId`…) in the keychain; an empty value removes it. */
   async setCredential(providerId: string, name: CredentialField['name'], value: string): Promise<ProviderSummary> {
-    const spec = CREDENTIAL_FIELDS[providerId]
-    if (!spec?.fields.some((f) => f.name === name)) {
+    if (!credentialFieldsOf(providerId).some((f) => f.name === name)) {
       throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: `${this.card(providerId).name} has no credential named ${name}.` })
     }
     if (value.trim()) await this.secrets.set(`${providerId}.${name}`, value)

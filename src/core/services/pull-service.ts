@@ -14,6 +14,7 @@ import { PullAggregator } from '../local/pull-aggregator'
 import { TransferRate } from '../local/transfer-rate'
 import { createOllamaClient, maskUrl, normaliseOllamaBaseUrl } from '../runtime/providers/ollama/ollama-client'
 import { toOllamaError } from '../runtime/providers/ollama/ollama-errors'
+import { logged } from '../log/logger'
 
 export interface PullServiceOptions {
   /** Minimum gap between two published updates of one pull (ms); ~9 a second by default. */
@@ -149,7 +150,8 @@ export class PullService {
       .then((disk) => {
         job.disk = disk
       })
-      .catch(() => undefined)
+      // The pull goes on without the free-space figure; the reason is logged.
+      .catch(logged('pull', 'reading the free disk space'))
     let failure: unknown
     // One coarse timer for the whole pull, touched per line: a fast pull sends tens of
     // thousands of lines and a timer per line would cost more than the parsing.

@@ -7,6 +7,7 @@ import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import { countTokens } from '../../shared/tokens/count-tokens'
 import type { CallOptions, ProviderRuntime } from '../runtime/types'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
+import { logger } from '../log/logger'
 
 // ---------------------------------------------------------------- model facts
 
@@ -224,8 +225,9 @@ export class SpeechService {
       try {
         mkdirSync(join(this.deps.dataDir, 'speech'), { recursive: true, mode: PRIVATE_DIR_MODE })
         writeFileSync(cacheFile, bytes, { mode: PRIVATE_FILE_MODE })
-      } catch {
+      } catch (error) {
         // A full disk loses the cache, not the audio.
+        logger.warn('speech', 'writing the speech cache failed', error)
       }
     }
     return { audioBase64: bytes.toString('base64'), mimeType, cached: false, parts: parts.length }

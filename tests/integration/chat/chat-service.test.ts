@@ -209,8 +209,23 @@ describe('chat service', () => {
   })
 
   it('a model that does not exist in the catalogue still chats; an unknown provider id is a clear error', async () => {
+    // A model id the catalogue does not know goes to the provider as it is and answers.
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['still ', 'here'], {}) })
+    const known = reply(await send({ text: 'hi', providerId: 'openai', modelId: 'not-in-the-catalogue-1' }))
+    expect(known.status).toBe('complete')
+    expect(messageText(known.content)).toBe('still here')
+    expect(fake.requestsTo('/chat/completions').map((r) => (r.body as { model: string }).model)[0]).toBe('not-in-the-catalogue-1')
+
+    // An unknown provider id: the reply ends as an error that names the id, and nothing is sent anywhere.
+    const before = fake.requestsTo('/chat/completions').length
     const r = await send({ text: 'hi', providerId: 'nope-provider', modelId: 'x' })
-    expect(r.result.ok && r.result.value.status).toBe('error')
+    const failed = reply(r)
+    expect(failed.status).toBe('error')
+    const error = r.events.find((e) => e.type === 'error')?.data as { errorType: string; message: string } | undefined
+    expect(error, JSON.stringify(r.events.map((e) => e.type))).toBeDefined()
+    expect(error!.message).toBe('nope-provider is not a built-in provider: it needs a base URL (and an API key).')
+    expect(error!.errorType).toBe('InvalidProviderAPIKey')
+    expect(fake.requestsTo('/chat/completions').length).toBe(before)
   })
 
   it('titles a new conversation with the model chosen for Summary Topic Title', async () => {

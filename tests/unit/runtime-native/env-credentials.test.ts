@@ -2,9 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { bedrockCredentialsFromEnv } from '../../../src/core/runtime/providers/bedrock/bedrock-env-credentials'
-import { vertexCredentialsFromEnv } from '../../../src/core/runtime/providers/vertexai/vertex-env-credentials'
-import { cloudflareCredentialsFromEnv } from '../../../src/core/runtime/providers/cloudflare/cloudflare-env-credentials'
+import { envCredentialsOf } from '../../../src/core/runtime/provider-specs'
+
+// The CLI reads these through the providers' specs (one definition per provider).
+const bedrockCredentialsFromEnv = (env: NodeJS.ProcessEnv) => envCredentialsOf('bedrock', env)
+const vertexCredentialsFromEnv = (env: NodeJS.ProcessEnv) => envCredentialsOf('vertexai', env)
+const cloudflareCredentialsFromEnv = (env: NodeJS.ProcessEnv) => envCredentialsOf('cloudflare', env)
 
 describe('native credentials from the environment', () => {
   it('bedrock: BEDROCK_ variables win over the AWS ones', () => {
@@ -31,5 +34,11 @@ describe('native credentials from the environment', () => {
 
   it('cloudflare: account id', () => {
     expect(cloudflareCredentialsFromEnv({ CLOUDFLARE_ACCOUNT_ID: 'acc' })).toEqual({ accountId: 'acc' })
+  })
+
+  it('azure: api-version; a provider without fields reads nothing', () => {
+    expect(envCredentialsOf('azure', { AZURE_API_VERSION: '2024-10-21' })).toEqual({ apiVersion: '2024-10-21' })
+    expect(envCredentialsOf('openai', { AWS_ACCESS_KEY_ID: 'a' })).toEqual({})
+    expect(envCredentialsOf('my-custom-endpoint', { AWS_ACCESS_KEY_ID: 'a' })).toEqual({})
   })
 })

@@ -3,6 +3,7 @@ import { matchErrorPattern, refineErrorCode } from '../../../shared/errors/class
 import { maskEndpoint, redactText, redactValue } from '../../../shared/errors/redact'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime-error'
 import type { ErrorTypeName } from '../../../shared/errors/catalogue'
+import { providerSpec } from '../provider-specs'
 
 export interface ErrorContext {
   provider: string
@@ -95,21 +96,11 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
   const make = (type: ErrorTypeName, text = message) => runtimeError(type, text, ctx.provider, Object.keys(detail).length ? detail : undefined)
 
   const status = facts.status
-  if (status === 401) return make(ctx.provider === 'github' ? 'InvalidGithubToken' : 'InvalidProviderAPIKey')
-  if (status === 403 && (ctx.provider === 'anthropic' || ctx.provider === 'groq')) return make('LocationNotSupportError')
-  if (ctx.provider === 'siliconcloud') {
-    if (status === 403) return make('ProviderBizError', '请检查 API Key 余额是否充足，或者是否在未实名认证的情况下使用了需要实名认证的模型')
-  }
-  if (ctx.provider === 'infiniai' && status === 429) return make('QuotaLimitReached')
-  if (ctx.provider === 'google' || ctx.provider === 'vertexai') {
-    if (/location is not supported/i.test(facts.message)) return make('LocationNotSupportError')
-    if (status === 400 && /API key not valid/i.test(facts.message)) return make('InvalidProviderAPIKey')
-    if (status === 429) return make('QuotaLimitReached')
-  }
-  if (ctx.provider === 'huggingface') {
-    if (/Model requires a Pro subscription/i.test(facts.message)) return make('PermissionDenied')
-    if (/the token seems invalid/i.test(facts.message)) return make('InvalidProviderAPIKey')
-  }
+  // The provider's own rules (its spec, ../provider-specs) come before the generic ones.
+  const spec = providerSpec(ctx.provider)
+  const own = spec?.mapError?.(facts)
+  if (own) return make(own.errorType, own.message ?? message)
+  if (status === 401) return make('InvalidProviderAPIKey')
   if (facts.code === 'DeploymentNotFound') {
     // Azure: name the deployment the user configured, so the fix is obvious.
     return make('ModelNotFound', ctx.deploymentId ? `${message} (deployment: ${ctx.deploymentId})` : message)
@@ -130,7 +121,7 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
   if (pattern) return make(pattern === 'RateLimitExceeded' ? 'QuotaLimitReached' : pattern)
   if (status === 403) return make('PermissionDenied')
   if (status === 404) return make('ModelNotFound')
-  if (ctx.provider === 'google' || ctx.provider === 'vertexai') return make('ProviderBizError')
+  if (spec?.errorFallback) return make(spec.errorFallback)
   const refined = refineErrorCode({ errorType: 'ProviderBizError', message: facts.message, provider: ctx.provider, httpStatus: status })
   if (refined === 'RateLimitExceeded' || (status === 429 && !refined)) return make('QuotaLimitReached')
   return make(refined ?? 'ProviderBizError')

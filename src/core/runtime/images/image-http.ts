@@ -85,6 +85,7 @@ export async function requestJson(
     const reason = isConnectionError(error) ? 'could not connect to the provider' : error instanceof Error ? error.message : String(error)
     throw httpFailure(what, 0, redactText(reason, [endpoint.apiKey]), endpoint, what === 'create')
   }
+  // A body that cannot be read still leaves the status, which is what the error is built from.
   const body = await readBody(response).catch(() => undefined)
   if (!response.ok) throw httpFailure(what, response.status, body, endpoint, what === 'create' || response.status < 500)
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw httpFailure(what, response.status, 'the response is not a JSON object', endpoint, false)

@@ -11,8 +11,8 @@ import { pricingContextOf } from '../pricing-context'
 import { AppErrorException, type AppError } from '../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../shared/stream/events'
 import { requireApiKey } from '../credentials'
-import { mapProviderError, readErrorFacts } from '../errors/map-provider-error'
-import { runtimeError, throwRuntimeError } from '../runtime-error'
+import { mapProviderError } from '../errors/map-provider-error'
+import { throwRuntimeError } from '../runtime-error'
 import { runChatStream, type ChunkTransformer } from '../stream/run-chat-stream'
 import { DEFAULT_MAX_RETRIES, type CallOptions, type ChatRequest, type ModelsResult, type ProviderFactory, type ProviderRuntime } from '../types'
 import { ChatCompletionsTransformer, type OpenAIChatChunk } from './chat-completions-transformer'
@@ -23,6 +23,7 @@ import { openAICompatibleProviders } from './providers/index'
 import { buildResponsesBody } from './responses-payload'
 import { ResponsesTransformer, type ResponsesEvent } from './responses-transformer'
 import { openAIImagesHook } from '../images/compatible-hooks'
+import { logged } from '../../log/logger'
 
 /** Placeholder the SDK needs for keyless local servers; it is not a secret. */
 const NO_KEY = 'no-key-required'
@@ -63,22 +64,15 @@ async function* singleChunk(completion: OpenAI.Chat.Completions.ChatCompletion):
 export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, context): ProviderRuntime => {
   const id = context.providerId
   const config = openAICompatibleConfig(id)
-  const apiKey = config.keyless ? credentials.apiKey?.trim() || undefined : requireApiKey(credentials, id)
+  // An unknown id without a base URL is named as such first: "no API key" would send the user looking for a key.
   const rawBase = credentials.baseURL?.trim() || config.baseURL
   if (!rawBase) throwRuntimeError('InvalidProviderAPIKey', `${id} is not a built-in provider: it needs a base URL (and an API key).`, id)
+  const apiKey = config.keyless ? credentials.apiKey?.trim() || undefined : requireApiKey(credentials, id)
   const baseURL = validBaseURL(rawBase, id)
   const secrets = [apiKey]
 
-  const mapError = (error: unknown, aborted = false): AppError => {
-    if (!aborted && config.mapError) {
-      const own = config.mapError(readErrorFacts(error))
-      if (own) {
-        const base = mapProviderError(error, { provider: id, secrets, baseURL })
-        return runtimeError(own.errorType, own.message ?? base.message, id, base.detail)
-      }
-    }
-    return mapProviderError(error, { provider: id, secrets, baseURL, aborted })
-  }
+  // The config's mapError hook is the provider's spec rule: mapProviderError applies it.
+  const mapError = (error: unknown, aborted = false): AppError => mapProviderError(error, { provider: id, secrets, baseURL, aborted })
   const fail = (error: unknown, options: CallOptions): never => {
     throw new AppErrorException(mapError(error, options.signal?.aborted ?? false))
   }
@@ -108,7 +102,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
       transformer.pricingContext = pricingContextOf(request)
       const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
-        if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(() => undefined)
+        if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(logged(id, 'reading the catalogue pricing'))
         const sdk = await client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
         if (useResponses) {
           const body = buildResponsesBody(request)
@@ -122,7 +116,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
           return (await sdk.responses.create(body as never, { signal })) as unknown as AsyncIterable<ResponsesEvent>
         }
         let maxOutput: number | undefined
-        if (config.wantsMaxOutput) maxOutput = await getModelProperty(request.model, 'maxOutput', id).catch(() => undefined)
+        if (config.wantsMaxOutput) maxOutput = await getModelProperty(request.model, 'maxOutput', id).catch(logged(id, 'reading the catalogue max output'))
         let body = baseChatBody(request)
         if (config.chatPayload) body = await config.chatPayload(body, request, { provider: id, maxOutput })
         if (!body.stream) return singleChunk((await sdk.chat.completions.create({ ...body, stream: false } as never, { signal })) as OpenAI.Chat.Completions.ChatCompletion)

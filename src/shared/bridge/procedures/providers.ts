@@ -2,9 +2,15 @@ import { z } from 'zod'
 import { call } from '../define'
 import { endpointUrlSchema } from '../../data/endpoint-url'
 
+/**
+ * The names a credential field can have: the union of the fields the provider specs declare
+ * (src/core/runtime/provider-specs; a test keeps the two equal).
+ */
+export const CREDENTIAL_FIELD_NAMES = ['accessKeyId', 'secretAccessKey', 'sessionToken', 'region', 'accountId', 'apiVersion', 'project', 'location', 'serviceAccountJson'] as const
+
 /** A credential beyond the API key (AWS pair, service account, account id…), kept in the keychain as `<provider>.<name>`. */
 export interface CredentialField {
-  name: 'accessKeyId' | 'secretAccessKey' | 'sessionToken' | 'region' | 'accountId' | 'apiVersion' | 'project' | 'location' | 'serviceAccountJson'
+  name: (typeof CREDENTIAL_FIELD_NAMES)[number]
   secret: boolean
   required: boolean
   /** Whether a value is stored (never the value of a secret field). */
@@ -82,7 +88,7 @@ export const providerProcedures = {
     z
       .object({
         providerId,
-        name: z.enum(['accessKeyId', 'secretAccessKey', 'sessionToken', 'region', 'accountId', 'apiVersion', 'project', 'location', 'serviceAccountJson']),
+        name: z.enum(CREDENTIAL_FIELD_NAMES),
         value: z.string().max(20_000)
       })
       .strict()

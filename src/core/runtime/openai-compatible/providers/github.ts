@@ -15,6 +15,8 @@ interface GithubCatalogueModel {
 export const github: OpenAICompatibleConfig = {
   id: 'github',
   baseURL: 'https://models.github.ai/inference',
+  // A GitHub token, not an API key: the error names it so the fix is obvious.
+  mapError: (facts) => (facts.status === 401 ? { errorType: 'InvalidGithubToken' } : undefined),
   chatPayload(body) {
     applyOpenAIReasoningRules(body)
     return body

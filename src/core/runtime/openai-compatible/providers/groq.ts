@@ -5,6 +5,8 @@ import { keepOnly } from '../payload-rules'
 export const groq: OpenAICompatibleConfig = {
   id: 'groq',
   baseURL: 'https://api.groq.com/openai/v1',
+  // A 403 from Groq is its region block (providers.md §8).
+  mapError: (facts) => (facts.status === 403 ? { errorType: 'LocationNotSupportError' } : undefined),
   chatPayload(body) {
     keepOnly(body, 'temperature', (t) => t > 0)
     return body

@@ -6,6 +6,9 @@ import { siliconCloudImageHook } from '../../images/compatible-hooks'
 export const siliconcloud: OpenAICompatibleConfig = {
   id: 'siliconcloud',
   baseURL: 'https://api.siliconflow.cn/v1',
+  // SiliconCloud answers 403 for an empty balance or a model that needs verified identity.
+  mapError: (facts) =>
+    facts.status === 403 ? { errorType: 'ProviderBizError', message: '请检查 API Key 余额是否充足，或者是否在未实名认证的情况下使用了需要实名认证的模型' } : undefined,
   createImage: siliconCloudImageHook,
   embeddings: true,
   textToSpeech: true,

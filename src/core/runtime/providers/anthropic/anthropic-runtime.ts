@@ -12,6 +12,7 @@ import type { AnthropicStreamChunk } from './anthropic-stream-transformer'
 import { anthropicChunkTransformer } from './anthropic-chunk-transformer'
 import { claudeMaxOutput } from './anthropic-models'
 import { buildAnthropicPayload, type AnthropicChatMessage, type AnthropicPayloadOptions } from './build-anthropic-payload'
+import { logged } from '../../../log/logger'
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com'
 
@@ -51,7 +52,7 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
           mapError,
           async open(signal) {
             // "The model's max" (providers.md §7): the catalogue first, the built-in table after.
-            const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(() => undefined)) ?? undefined
+            const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(logged(provider, 'reading the catalogue max output'))) ?? undefined
             const body = { ...buildAnthropicPayload(request, maxOutput ? { ...settings, maxOutput } : settings), stream: true }
             const stream = await (await client(options)).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
             return stream as unknown as AsyncIterable<AnthropicStreamChunk>

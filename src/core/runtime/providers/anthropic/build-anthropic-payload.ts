@@ -45,6 +45,7 @@ function parseArguments(args: string): unknown {
   try {
     return args ? JSON.parse(args) : {}
   } catch {
+    // Broken tool-call JSON from an earlier turn: tool_use.input must be an object, an empty one keeps the history valid.
     return {}
   }
 }

@@ -36,6 +36,7 @@ function parseArgs(args: string): Record<string, unknown> {
     const value: unknown = args ? JSON.parse(args) : {}
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value }
   } catch {
+    // Broken tool-call JSON from an earlier turn: Gemini needs an object, an empty one keeps the history valid.
     return {}
   }
 }

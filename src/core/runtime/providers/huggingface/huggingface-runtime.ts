@@ -3,9 +3,8 @@ import { AppErrorException, type AppError } from '../../../../shared/errors/app-
 import { processModelList } from '../../../../shared/catalogue/model-list'
 import { loadProviderModels } from '../../../../shared/catalogue/loader'
 import { requireApiKey } from '../../credentials'
-import { mapProviderError, readErrorFacts } from '../../errors/map-provider-error'
+import { mapProviderError } from '../../errors/map-provider-error'
 import { baseChatBody, clamp } from '../../openai-compatible/payload-rules'
-import { runtimeError } from '../../runtime-error'
 import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
 import { openAIWireChat } from '../azure/openai-wire-chat'
 import type { ErrorTypeName } from '../../../../shared/errors/catalogue'
@@ -43,11 +42,8 @@ export const createHuggingFaceRuntime: ProviderFactory = (credentials, context) 
       fetch: fetchImpl ?? options?.fetch ?? globalThis.fetch,
       ...(options?.headers ? { defaultHeaders: options.headers } : {})
     })
-  const mapError = (error: unknown, aborted: boolean): AppError => {
-    const base = mapProviderError(error, { provider, secrets: [apiKey], baseURL, aborted })
-    const own = aborted ? undefined : huggingFaceErrorType(readErrorFacts(error).message)
-    return own ? runtimeError(own, base.message, provider, base.detail) : base
-  }
+  // huggingFaceErrorType is this provider's spec rule (./huggingface-spec): mapProviderError applies it.
+  const mapError = (error: unknown, aborted: boolean): AppError => mapProviderError(error, { provider, secrets: [apiKey], baseURL, aborted })
 
   return {
     id: provider,

@@ -17,6 +17,7 @@ function parseArguments(args: string): Record<string, unknown> {
     const value = JSON.parse(args || '{}') as unknown
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value }
   } catch {
+    // Tool arguments the model wrote as broken JSON are passed on as text, not dropped.
     return { input: args }
   }
 }

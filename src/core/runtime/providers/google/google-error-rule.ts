@@ -1,0 +1,9 @@
+import type { ProviderErrorRule } from '../../provider-spec'
+
+/** Google and Vertex AI answer a region block, a bad key and an exhausted quota in their own words. */
+export const googleErrorRule: ProviderErrorRule = (facts) => {
+  if (/location is not supported/i.test(facts.message)) return { errorType: 'LocationNotSupportError' }
+  if (facts.status === 400 && /API key not valid/i.test(facts.message)) return { errorType: 'InvalidProviderAPIKey' }
+  if (facts.status === 429) return { errorType: 'QuotaLimitReached' }
+  return undefined
+}
