@@ -5,8 +5,8 @@ import { appHandlers } from './bridge/handlers/app'
 import { catalogueHandlers } from './bridge/handlers/catalogue'
 import { localHandlers } from './bridge/handlers/local'
 import { dataHandlers } from './bridge/handlers/data'
-import { secretHandlers } from './bridge/handlers/secrets'
 import { chatHandlers } from './bridge/handlers/chat'
+import { providerHandlers } from './bridge/handlers/providers'
 import { chatInitStep } from './services/chat-start-up'
 import { voiceFilesInitStep } from './services/voice-files-start-up'
 import { speechHandlers } from './bridge/handlers/speech'
@@ -73,8 +73,8 @@ export function createCore(options: CoreOptions): Core {
     ...catalogueHandlers(),
     ...localHandlers(context.local),
     ...dataHandlers(context),
-    ...secretHandlers(context),
     ...chatHandlers(context),
+    ...providerHandlers(context),
     ...speechHandlers(context),
     ...fileHandlers(context),
     ...embeddingHandlers(context),

@@ -1,7 +1,6 @@
 import { appProcedures } from './procedures/app'
 import { catalogueProcedures } from './procedures/catalogue'
 import { dataProcedures } from './procedures/data'
-import { secretProcedures } from './procedures/secrets'
 import { localProcedures } from './procedures/local'
 import { chatProcedures } from './procedures/chat'
 import { providerProcedures } from './procedures/providers'
@@ -26,8 +25,7 @@ export const contract = {
   ...embeddingProcedures,
   ...imageProcedures,
   // store:
-  ...dataProcedures,
-  ...secretProcedures
+  ...dataProcedures
 } as const
 
 export type Contract = typeof contract

@@ -78,7 +78,7 @@ describe('local models over the bridge', () => {
     expect(down.reasonCode).toBe('refused')
     const reset = value(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: null }))
     expect(reset).toMatchObject({ baseUrl: 'http://127.0.0.1:8000', custom: false })
-    expect(value(await client.call('local.endpoints', {})).xinference).toEqual({ baseUrl: xinf, custom: true })
+    expect(core.context.local.detection.endpoints().xinference).toEqual({ baseUrl: xinf, custom: true })
   })
 
   it('lists installed and running models and shows details', async () => {
