@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs'
 import { contract, type Contract } from '../shared/bridge/contract'
 import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
-import { catalogueHandlers } from './bridge/handlers/catalogue'
 import { localHandlers } from './bridge/handlers/local'
 import { dataHandlers } from './bridge/handlers/data'
 import { chatHandlers } from './bridge/handlers/chat'
@@ -11,7 +10,6 @@ import { chatInitStep } from './services/chat-start-up'
 import { voiceFilesInitStep } from './services/voice-files-start-up'
 import { speechHandlers } from './bridge/handlers/speech'
 import { fileHandlers } from './bridge/handlers/files'
-import { embeddingHandlers } from './bridge/handlers/embeddings'
 import { imageInitStep } from './services/image-start-up'
 import { imageHandlers } from './bridge/handlers/images'
 import { storeInitStep } from './store/start-up'
@@ -70,14 +68,12 @@ export function createCore(options: CoreOptions): Core {
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
-    ...catalogueHandlers(),
     ...localHandlers(context.local),
     ...dataHandlers(context),
     ...chatHandlers(context),
     ...providerHandlers(context),
     ...speechHandlers(context),
     ...fileHandlers(context),
-    ...embeddingHandlers(context),
     ...imageHandlers(context)
     // feature handlers go here
   }

@@ -1,12 +1,10 @@
 import { appProcedures } from './procedures/app'
-import { catalogueProcedures } from './procedures/catalogue'
 import { dataProcedures } from './procedures/data'
 import { localProcedures } from './procedures/local'
 import { chatProcedures } from './procedures/chat'
 import { providerProcedures } from './procedures/providers'
 import { speechProcedures } from './procedures/speech'
 import { fileProcedures } from './procedures/files'
-import { embeddingProcedures } from './procedures/embeddings'
 import { imageProcedures } from './procedures/images'
 
 /**
@@ -17,12 +15,10 @@ import { imageProcedures } from './procedures/images'
 export const contract = {
   ...appProcedures,
   ...localProcedures,
-  ...catalogueProcedures,
   ...providerProcedures,
   ...chatProcedures,
   ...speechProcedures,
   ...fileProcedures,
-  ...embeddingProcedures,
   ...imageProcedures,
   // store:
   ...dataProcedures
