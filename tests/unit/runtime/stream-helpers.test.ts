@@ -67,18 +67,26 @@ describe('SpeedTracker', () => {
 })
 
 describe('IdleWatchdog', () => {
-  it('fires once after the idle time and not while touched', async () => {
-    const fired = vi.fn()
-    const dog = new IdleWatchdog(80, fired)
-    for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 30))
-      dog.touch()
+  it('fires once after the idle time and not while touched', () => {
+    // A clock the test moves: no wall-clock waits, the same outcome on a loaded machine.
+    vi.useFakeTimers()
+    try {
+      const fired = vi.fn()
+      const dog = new IdleWatchdog(80, fired)
+      for (let i = 0; i < 5; i++) {
+        vi.advanceTimersByTime(30)
+        dog.touch()
+      }
+      expect(fired).not.toHaveBeenCalled()
+      vi.advanceTimersByTime(79)
+      expect(fired).not.toHaveBeenCalled()
+      vi.advanceTimersByTime(200)
+      expect(fired).toHaveBeenCalledTimes(1)
+      expect(dog.expired).toBe(true)
+      dog.stop()
+    } finally {
+      vi.useRealTimers()
     }
-    expect(fired).not.toHaveBeenCalled()
-    await new Promise((r) => setTimeout(r, 200))
-    expect(fired).toHaveBeenCalledTimes(1)
-    expect(dog.expired).toBe(true)
-    dog.stop()
   })
 })
 

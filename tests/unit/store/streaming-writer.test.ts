@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openStore } from '../../../src/core/store'
 import { openTemp, seed } from './helpers'
 
@@ -19,8 +19,7 @@ describe('streaming a reply into a row', () => {
     writer.appendText('Hel')
     writer.appendText('lo')
     expect(textOf(writer.id)).toBe('')
-    await sleep(300)
-    expect(textOf(writer.id)).toBe('Hello')
+    await vi.waitFor(() => expect(textOf(writer.id)).toBe('Hello'))
     expect(onDisk(writer.id).status).toBe('streaming')
   })
 
