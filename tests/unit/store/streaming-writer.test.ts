@@ -5,7 +5,6 @@ import { openTemp, seed } from './helpers'
 let env: ReturnType<typeof openTemp>
 afterEach(() => env?.cleanup())
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** What another reader would see: the row as it is on disk, not the writer's memory. */
 const onDisk = (id: string) => env.store.messages.require(id)
 const textOf = (id: string) => onDisk(id).content.map((p) => (p.type === 'text' ? p.text : '')).join('')
