@@ -2,16 +2,14 @@ import { mkdirSync } from 'node:fs'
 import { contract, type Contract } from '../shared/bridge/contract'
 import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
-import { catalogueHandlers } from './bridge/handlers/catalogue'
 import { localHandlers } from './bridge/handlers/local'
 import { dataHandlers } from './bridge/handlers/data'
-import { secretHandlers } from './bridge/handlers/secrets'
 import { chatHandlers } from './bridge/handlers/chat'
+import { providerHandlers } from './bridge/handlers/providers'
 import { chatInitStep } from './services/chat-start-up'
 import { voiceFilesInitStep } from './services/voice-files-start-up'
 import { speechHandlers } from './bridge/handlers/speech'
 import { fileHandlers } from './bridge/handlers/files'
-import { embeddingHandlers } from './bridge/handlers/embeddings'
 import { imageInitStep } from './services/image-start-up'
 import { imageHandlers } from './bridge/handlers/images'
 import { toolHandlers } from './bridge/handlers/tools'
@@ -79,14 +77,12 @@ export function createCore(options: CoreOptions): Core {
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
-    ...catalogueHandlers(),
     ...localHandlers(context.local),
     ...dataHandlers(context),
-    ...secretHandlers(context),
     ...chatHandlers(context),
+    ...providerHandlers(context),
     ...speechHandlers(context),
     ...fileHandlers(context),
-    ...embeddingHandlers(context),
     ...imageHandlers(context),
     ...toolHandlers(context),
     ...knowledgeHandlers(context)

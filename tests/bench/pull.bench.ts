@@ -34,11 +34,7 @@ export default async function pullBench(): Promise<void> {
   const { client, close } = createInProcessClient(core.router)
   try {
     // Let start-up (database, catalogue…) finish first so its work is not counted.
-    for (let i = 0; i < 200; i++) {
-      const state = await client.call('app.initState', {})
-      if (!state.ok || state.value.phase === 'ready' || state.value.phase === 'error') break
-      await new Promise((r) => setTimeout(r, 25))
-    }
+    await core.context.init.start()
     // Reference: the SDK alone iterating the same kind of pull (fetch + NDJSON parsing), nothing else.
     const sdk0 = process.cpuUsage()
     let sdkLines = 0

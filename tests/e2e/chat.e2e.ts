@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, snap } from './helpers'
 
 // Issue 7's flow against the real app in browser mode and a fake OpenAI-compatible server:
 // add a key, pick a model, stream, stop, regenerate, edit, delete, switch and reload mid-stream,
@@ -48,6 +48,19 @@ async function sendMessage(page: Page, text: string) {
   await page.getByTestId('composer-input').press('Enter')
 }
 
+/**
+ * A conversation of this test's own, with one finished turn: no test depends on another
+ * test's (or another spec's) conversations, their order or which one is listed first.
+ */
+async function ownConversation(page: Page) {
+  await addOpenAIKey(page, GOOD_KEY)
+  await page.getByTestId('nav-chat').click()
+  await page.getByTestId('new-chat').click()
+  await pickModel(page)
+  await sendMessage(page, 'hello there')
+  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
+}
+
 test('add a key, pick a model, send and see the reply stream in', async ({ page }) => {
   await addOpenAIKey(page, GOOD_KEY)
   await page.getByTestId('nav-chat').click()
@@ -66,8 +79,7 @@ test('add a key, pick a model, send and see the reply stream in', async ({ page 
 })
 
 test('stop a reply mid-stream keeps its partial text; regenerate, edit and delete', async ({ page }) => {
-  await openApp(page)
-  await page.getByTestId('conversation-item').first().click()
+  await ownConversation(page)
   await sendMessage(page, 'please be slow')
   const reply = page.getByTestId('message-assistant').last()
   await expect(reply).toContainText('word3')
@@ -104,14 +116,13 @@ test('stop a reply mid-stream keeps its partial text; regenerate, edit and delet
 })
 
 test('switching conversation mid-stream and coming back shows the finished reply', async ({ page }) => {
-  await openApp(page)
-  await page.getByTestId('conversation-item').first().click()
+  await ownConversation(page)
+  await expect(page).toHaveURL(/\/chat\/./)
   const conversationUrl = page.url()
   await sendMessage(page, 'slow again please')
   await expect(page.getByTestId('message-assistant').last()).toContainText('word2')
   await page.getByTestId('new-chat').click()
   await expect(page.getByTestId('message-list')).toHaveCount(0)
-  await page.waitForTimeout(500)
   await page.goto(conversationUrl)
   const reply = page.getByTestId('message-assistant').last()
   await expect(reply).toContainText(`word${slowWords - 1}`, { timeout: 20_000 })
@@ -119,8 +130,7 @@ test('switching conversation mid-stream and coming back shows the finished reply
 })
 
 test('reloading mid-stream re-attaches and the reply continues', async ({ page }) => {
-  await openApp(page)
-  await page.getByTestId('conversation-item').first().click()
+  await ownConversation(page)
   await sendMessage(page, 'slow once more')
   await expect(page.getByTestId('message-assistant').last()).toContainText('word2')
   await page.reload()

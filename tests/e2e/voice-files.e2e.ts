@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { crc32, deflateSync } from 'node:zlib'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { minimalPdf } from '../fixtures/minimal-pdf'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, snap } from './helpers'
 
 // Issue 10 against the real app in browser mode and a fake OpenAI-compatible server with
 // audio endpoints: read aloud plays, dictation (Chromium's fake microphone) inserts the
@@ -75,6 +75,8 @@ async function setUp(page: Page) {
   await voice.getByTestId('voice-tts-voice').selectOption('verse')
   await expect(voice.getByTestId('voice-stt-model')).toHaveValue(/^openai\//)
   await page.getByTestId('nav-chat').click()
+  // A chat of this test's own: nothing depends on which conversation another test left on top.
+  await page.getByTestId('new-chat').click()
   await page.getByTestId('model-picker').click()
   await page.getByTestId('model-search').fill('gpt-4o-mini')
   await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
@@ -113,8 +115,7 @@ test('read aloud: the reply is spoken with the TTS model and the audio plays', a
 })
 
 test('dictation: the microphone records, shows its level, and inserts the transcription; Esc cancels', async ({ page }) => {
-  await openApp(page)
-  await page.getByTestId('conversation-item').first().click()
+  await setUp(page)
   const mic = page.getByTestId('dictate')
   // Esc cancels a recording without any request.
   await mic.click()
@@ -138,8 +139,7 @@ test('dictation: the microphone records, shows its level, and inserts the transc
 })
 
 test('a PDF and an image attach, show their cost, and reach the provider in the request body', async ({ page }) => {
-  await openApp(page)
-  await page.getByTestId('conversation-item').first().click()
+  await setUp(page)
   const before = fake.requestsTo('/chat/completions').length
   await page.getByTestId('attach-input').setInputFiles([
     { name: 'minutes.pdf', mimeType: 'application/pdf', buffer: Buffer.from(minimalPdf('The launch moves to Thursday')) },

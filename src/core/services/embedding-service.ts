@@ -1,8 +1,16 @@
-import type { EmbeddingsOutput } from '../../shared/bridge/procedures/embeddings'
 import { AppErrorException } from '../../shared/errors/app-error'
 import type { CallOptions, ProviderRuntime } from '../runtime/types'
 
+export interface EmbeddingsOutput {
+  /** One vector per input, in input order. */
+  embeddings: number[][]
+  /** Length of each vector. */
+  dimensions: number
+  usage?: { promptTokens?: number; totalTokens?: number }
+}
+
 /**
+ * Used inside the core (the knowledge base), not over the bridge: no screen asks for vectors.
  * Embeddings through whichever runtime the provider has: OpenAI-compatible (float vectors),
  * Ollama (one call per input), Bedrock Titan, Google, Azure. The base for the knowledge base.
  */

@@ -1,13 +1,10 @@
 import { appProcedures } from './procedures/app'
-import { catalogueProcedures } from './procedures/catalogue'
 import { dataProcedures } from './procedures/data'
-import { secretProcedures } from './procedures/secrets'
 import { localProcedures } from './procedures/local'
 import { chatProcedures } from './procedures/chat'
 import { providerProcedures } from './procedures/providers'
 import { speechProcedures } from './procedures/speech'
 import { fileProcedures } from './procedures/files'
-import { embeddingProcedures } from './procedures/embeddings'
 import { imageProcedures } from './procedures/images'
 import { toolProcedures } from './procedures/tools'
 import { knowledgeProcedures } from './procedures/knowledge'
@@ -20,18 +17,15 @@ import { knowledgeProcedures } from './procedures/knowledge'
 export const contract = {
   ...appProcedures,
   ...localProcedures,
-  ...catalogueProcedures,
   ...providerProcedures,
   ...chatProcedures,
   ...speechProcedures,
   ...fileProcedures,
-  ...embeddingProcedures,
   ...imageProcedures,
   ...toolProcedures,
   ...knowledgeProcedures,
   // store:
-  ...dataProcedures,
-  ...secretProcedures
+  ...dataProcedures
 } as const
 
 export type Contract = typeof contract

@@ -21,32 +21,35 @@ export function mergeToolCalls(current: readonly ToolCall[] | undefined, incomin
   return merged
 }
 
-/**
- * A reply as the renderer shows it while it streams: the same runtime events the core writes
- * into the database, applied to a Message. `reasoningDurationMs` is measured here.
- */
-export interface LiveMessage extends Message {
-  reasoningStartedAt?: number
-  reasoningDurationMs?: number
+export interface ApplyEventOptions {
+  /**
+   * Whether a streamed image becomes an inline data-URL part. The renderer shows it at once;
+   * the core keeps a reply's images as stored files, added when the reply finishes, so a
+   * streaming row never holds megabytes of base64.
+   */
+  inlineImages: boolean
 }
 
-export function applyStreamEvent(message: LiveMessage, event: StreamEvent, now = Date.now()): LiveMessage {
+/**
+ * The one place a runtime event changes a message: the store's StreamingWriter and the
+ * renderer's live reply both call this. Returns the message unchanged (the same object) when
+ * the event leaves it as it is, and undefined for events a message does not hold (stop,
+ * retry, cost, and images unless `inlineImages`).
+ */
+export function applyEventToMessage<M extends Message>(message: M, event: StreamEvent, options: ApplyEventOptions): M | undefined {
   switch (event.type) {
     case 'text': {
+      if (!event.data) return message
       const content = [...message.content]
       const last = content[content.length - 1]
       if (last && last.type === 'text') content[content.length - 1] = { type: 'text', text: last.text + event.data }
       else content.push({ type: 'text', text: event.data })
-      const reasoningDurationMs =
-        message.reasoningStartedAt !== undefined && message.reasoningDurationMs === undefined ? now - message.reasoningStartedAt : message.reasoningDurationMs
-      return { ...message, content, reasoningDurationMs }
+      return { ...message, content }
     }
-    case 'reasoning':
-      return {
-        ...message,
-        reasoningStartedAt: message.reasoningStartedAt ?? now,
-        reasoning: { text: (message.reasoning?.text ?? '') + event.data, signature: event.signature ?? message.reasoning?.signature }
-      }
+    case 'reasoning': {
+      const signature = event.signature ?? message.reasoning?.signature
+      return { ...message, reasoning: { text: (message.reasoning?.text ?? '') + event.data, ...(signature !== undefined ? { signature } : {}) } }
+    }
     case 'tool_calls':
       return { ...message, toolCalls: mergeToolCalls(message.toolCalls, event.data) }
     case 'usage':
@@ -58,9 +61,28 @@ export function applyStreamEvent(message: LiveMessage, event: StreamEvent, now =
     case 'error':
       return { ...message, error: event.data }
     case 'base64_image':
-      // Shown while the reply streams; the finished message holds it as a stored file instead.
+      if (!options.inlineImages) return undefined
       return { ...message, content: [...message.content, { type: 'image_url', imageUrl: { url: `data:${event.data.mimeType};base64,${event.data.image}` } }] }
     default:
-      return message
+      return undefined
   }
+}
+
+/**
+ * A reply as the renderer shows it while it streams: the same runtime events the core writes
+ * into the database, applied to a Message. `reasoningDurationMs` is measured here.
+ */
+export interface LiveMessage extends Message {
+  reasoningStartedAt?: number
+  reasoningDurationMs?: number
+}
+
+/** The renderer's live reply: the shared application plus how long the model reasoned. */
+export function applyStreamEvent(message: LiveMessage, event: StreamEvent, now = Date.now()): LiveMessage {
+  const next = applyEventToMessage(message, event, { inlineImages: true })
+  if (!next || next === message) return message
+  if (event.type === 'reasoning') return { ...next, reasoningStartedAt: message.reasoningStartedAt ?? now }
+  if (event.type === 'text' && message.reasoningStartedAt !== undefined && message.reasoningDurationMs === undefined)
+    return { ...next, reasoningDurationMs: now - message.reasoningStartedAt }
+  return next
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -151,12 +151,11 @@ describe('chat service', () => {
   it('a running reply is listed and can be re-attached from the start by another window', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(Array.from({ length: 40 }, (_, i) => `t${i} `)), delayMs: 5 })
     const firstWindow = createInProcessClient(core.router)
-    const started = new Promise<string>((resolve) => {
-      const handle = firstWindow.client.stream('chat.send', { text: 'stream please' }, {})
-      void handle.streamId.then(resolve)
-    })
-    const sid = await started
-    await new Promise((r) => setTimeout(r, 30))
+    let seen = 0
+    const handle = firstWindow.client.stream('chat.send', { text: 'stream please' }, { onEvent: () => seen++ })
+    const sid = await handle.streamId
+    // Reload mid-reply: once the first events arrived.
+    await vi.waitFor(() => expect(seen).toBeGreaterThan(0))
     firstWindow.close() // the window was reloaded
     const active = await client.call('chat.active', {})
     expect(active.ok && active.value.map((a) => a.streamId)).toContain(sid)

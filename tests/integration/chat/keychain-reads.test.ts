@@ -85,19 +85,19 @@ describe('keychain reads', () => {
     expect(await readsDuring(async () => ok(await client.call('providers.list', { type: 'image', all: true })))).toBe(0)
   })
 
-  it('a key set through the provider service or straight through secrets.set is seen at once, reading only that provider again', async () => {
+  it('a key set or removed through providers.setKey/removeKey is seen at once, without reading the keychain again', async () => {
     ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
     ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: KEY }))
-    ok(await client.call('secrets.set', { name: 'groq', value: KEY }))
+    ok(await client.call('providers.setKey', { providerId: 'groq', apiKey: KEY }))
     let value: ProviderList | undefined
     const again = await readsDuring(async () => (value = ok(await client.call('providers.list', {}))))
     if (!value) throw new Error('no list')
     expect(value.providers.find((p) => p.id === 'groq')).toMatchObject({ hasKey: true, last4: KEY.slice(-4) })
     expect(value.providers.find((p) => p.id === 'openai')).toMatchObject({ hasKey: true, last4: KEY.slice(-4) })
     expect(value.picker.map((g) => g.provider.id)).toContain('openai')
-    // setKey re-read openai for its own answer; groq's entry was dropped by secrets.set.
-    expect(again).toBe(1)
-    ok(await client.call('secrets.delete', { name: 'groq' }))
+    // Each setKey re-read its own provider for its answer: the list reads nothing again.
+    expect(again).toBe(0)
+    ok(await client.call('providers.removeKey', { providerId: 'groq' }))
     const afterDelete = ok(await client.call('providers.list', {}))
     expect(afterDelete.providers.find((p) => p.id === 'groq')).toMatchObject({ hasKey: false })
   })

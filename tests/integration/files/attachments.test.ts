@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { toAppError } from '../../../src/core/bridge/to-app-error'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { AttachmentService } from '../../../src/core/services/attachment-service'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
@@ -128,19 +129,19 @@ describe('chat.send with files', () => {
   })
 })
 
-describe('embeddings.create', () => {
+describe('the embedding service (used by the core, not the bridge)', () => {
   it('returns float vectors with their dimensions, one per input', async () => {
     fake.setDefault('/embeddings', (req) => {
       const input = (req.body as { input: string[] }).input
       return { kind: 'json', body: { object: 'list', model: 'text-embedding-3-small', data: input.map((_, i) => ({ object: 'embedding', index: i, embedding: [i, 0.5, -0.25, 1] })), usage: { prompt_tokens: 4, total_tokens: 4 } } }
     })
-    const result = ok(await client.call('embeddings.create', { providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 4 }))
+    const result = await core.context.embeddings!.create({ providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 4 })
     expect(result).toEqual({ embeddings: [[0, 0.5, -0.25, 1], [1, 0.5, -0.25, 1]], dimensions: 4, usage: { promptTokens: 4, totalTokens: 4 } })
     expect(fake.requestsTo('/embeddings')[0]?.body).toMatchObject({ model: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 4, encoding_format: 'float' })
   })
 
   it('refuses an answer with the wrong number of vectors', async () => {
-    const result = await client.call('embeddings.create', { providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b', 'c'] })
-    expect(result.ok ? undefined : result.error).toMatchObject({ errorType: 'UpstreamMalformedResponse' })
+    const error = await core.context.embeddings!.create({ providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b', 'c'] }).catch(toAppError)
+    expect(error).toMatchObject({ errorType: 'UpstreamMalformedResponse' })
   })
 })

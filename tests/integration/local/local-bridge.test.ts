@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import type { Contract } from '../../../src/shared/bridge/contract'
@@ -78,7 +78,7 @@ describe('local models over the bridge', () => {
     expect(down.reasonCode).toBe('refused')
     const reset = value(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: null }))
     expect(reset).toMatchObject({ baseUrl: 'http://127.0.0.1:8000', custom: false })
-    expect(value(await client.call('local.endpoints', {})).xinference).toEqual({ baseUrl: xinf, custom: true })
+    expect(core.context.local.detection.endpoints().xinference).toEqual({ baseUrl: xinf, custom: true })
   })
 
   it('lists installed and running models and shows details', async () => {
@@ -126,7 +126,7 @@ describe('local models over the bridge', () => {
   it('cancels a pull over the bridge with status cancelled (499)', async () => {
     fake.pacing = { linesPerLayer: 60, totalMs: 3_000 }
     const started = value(await client.call('local.pull.start', { model: 'tinyllama' }))
-    await new Promise((r) => setTimeout(r, 300))
+    await vi.waitFor(async () => expect(value(await client.call('local.pull.list', {})).find((p) => p.id === started.id)?.completedBytes).toBeGreaterThan(0))
     expect(value(await client.call('local.pull.cancel', { id: started.id }))).toEqual({ cancelled: true })
     const end = await new Promise<Result<PullSnapshot | null>>((resolve) => client.stream('local.pull.watch', { id: started.id }, { onEnd: resolve }))
     expect(end).toMatchObject({ ok: true, value: { phase: 'cancelled', error: { status: 499 } } })

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PullService } from '../../../src/core/services/pull-service'
 import { closedPortUrl, fakeModel, startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
 import type { PullSnapshot } from '../../../src/shared/local/pull-progress'
@@ -74,7 +74,8 @@ describe('PullService against the fake Ollama', () => {
     service = new PullService({ diskSpace: noDisk })
     const { id } = service.start({ model: 'tinyllama', baseUrl: fake.url })
     const watch = collect(service, id)
-    await new Promise((r) => setTimeout(r, 400))
+    // Cancel once part of it arrived.
+    await vi.waitFor(() => expect(service!.get(id)?.completedBytes).toBeGreaterThan(0))
     expect(service.cancel(id)).toBe(true)
     const seen = await watch
     const end = seen.at(-1)!
@@ -82,8 +83,7 @@ describe('PullService against the fake Ollama', () => {
     expect(end.error).toMatchObject({ status: 499 })
     expect(end.completedBytes).toBeGreaterThan(0)
     expect(end.completedBytes).toBeLessThan(end.totalBytes)
-    await new Promise((r) => setTimeout(r, 50))
-    expect(fake.activePulls()).toBe(0)
+    await vi.waitFor(() => expect(fake!.activePulls()).toBe(0))
 
     fake.pacing = { linesPerLayer: 20, totalMs: 300 }
     const again = service.start({ model: 'tinyllama', baseUrl: fake.url })

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createProviderRuntime } from '../../../src/core/runtime/registry'
 import { STREAM_CHUNK_ERROR_MESSAGE } from '../../../src/core/runtime/stream/run-chat-stream'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai/index'
@@ -109,8 +109,7 @@ describe('stream robustness', () => {
     expect(textOf(events)).toBe('before stall')
     expect(stopOf(events)).toBe('interrupted')
     expect(errorOf(events)!.errorType).toBe('OperationInactivityTimeout')
-    await new Promise((r) => setTimeout(r, 100))
-    expect(fake.activeResponses()).toBe(0)
+    await vi.waitFor(() => expect(fake.activeResponses()).toBe(0))
   })
 
   it('keep-alives count as activity: a slow but alive stream is not cut', async () => {
@@ -150,8 +149,7 @@ describe('stream robustness', () => {
     expect(error.message).toBe('Request was cancelled')
     expect(error.status).toBe(471)
     expect(stopOf(events)).toBe('cancelled')
-    await new Promise((r) => setTimeout(r, 100))
-    expect(fake.activeResponses()).toBe(0)
+    await vi.waitFor(() => expect(fake.activeResponses()).toBe(0))
   })
 
   it('cancel before the call sends nothing', async () => {
@@ -177,8 +175,7 @@ describe('stream robustness', () => {
     for await (const event of runtime().chat!({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })) {
       if (event.type === 'text') break
     }
-    await new Promise((r) => setTimeout(r, 100))
-    expect(fake.activeResponses()).toBe(0)
+    await vi.waitFor(() => expect(fake.activeResponses()).toBe(0))
   })
 
   it('no key in any event or request log line, whatever the failure', async () => {

@@ -24,7 +24,7 @@ async function start(backend: KeyringBackend = new MemoryBackend(), dataDir?: st
   return { client, ready, core }
 }
 
-describe('data and secrets over the bridge', () => {
+describe('data and keys over the bridge', () => {
   it('start-up goes through migrating to ready and the data procedures work end to end', async () => {
     const { client, ready, core } = await start()
     expect(ready.phase).toBe('ready')
@@ -34,8 +34,8 @@ describe('data and secrets over the bridge', () => {
     const conversation = await client.call('data.conversations.create', { agentId: agent.value.id, title: 'Bugs' })
     if (!conversation.ok) throw new Error(conversation.error.message)
     core.context.store!.messages.create({ conversationId: conversation.value.id, role: 'user', content: [{ type: 'text', text: 'segfault in the parser' }] })
-    const page = await client.call('data.messages.page', { conversationId: conversation.value.id })
-    expect(page.ok && page.value.messages.map((m) => m.content)).toEqual([[{ type: 'text', text: 'segfault in the parser' }]])
+    const page = await client.call('chat.messages', { conversationId: conversation.value.id })
+    expect(page.ok && page.value.map((m) => m.content)).toEqual([[{ type: 'text', text: 'segfault in the parser' }]])
     const hits = await client.call('data.search', { query: 'parser', scope: { kind: 'agent', agentId: agent.value.id } })
     expect(hits.ok && hits.value[0]!.snippet.filter((r) => r.match).map((r) => r.text)).toEqual(['parser'])
     const exported = await client.call('data.export', {})
@@ -77,7 +77,7 @@ describe('data and secrets over the bridge', () => {
     expect((await client.call('data.agents.list', {})).ok).toBe(true)
   })
 
-  it('reports keys held in memory as a start-up notice and in secrets.status', async () => {
+  it('reports keys held in memory as a start-up notice and on every provider of providers.list', async () => {
     const broken: KeyringBackend = {
       get: async () => {
         throw new Error('DBus error: org.freedesktop.DBus.Error.ServiceUnknown')
@@ -87,20 +87,31 @@ describe('data and secrets over the bridge', () => {
     }
     const { client, ready } = await start(broken)
     expect(ready.notices?.join(' ')).toMatch(/in memory for this session/)
-    const status = await client.call('secrets.status', {})
-    expect(status).toMatchObject({ ok: true, value: { backend: 'memory', persistent: false } })
+    const list = await client.call('providers.list', {})
+    if (!list.ok) throw new Error(list.error.message)
+    expect(list.value.providers.length).toBeGreaterThan(0)
+    expect(list.value.providers.every((p) => p.keyPersistent === false)).toBe(true)
   })
 
-  it('the renderer can set a key and learn only { hasKey, last4 }', async () => {
-    const { client } = await start()
+  it('the renderer can set a key and learn only { hasKey, last4 }, through the one key setter', async () => {
+    const { client, core } = await start()
     const key = `sk-${randomBytes(16).toString('hex')}`
-    const set = await client.call('secrets.set', { name: 'openai', value: key })
-    expect(set).toEqual({ ok: true, value: { key: { name: 'openai', hasKey: true, last4: key.slice(-4) }, status: { backend: 'keychain', persistent: true } } })
-    const list = await client.call('secrets.list', { names: ['openai', 'anthropic'] })
-    expect(list).toEqual({ ok: true, value: [{ name: 'openai', hasKey: true, last4: key.slice(-4) }, { name: 'anthropic', hasKey: false }] })
-    expect(Object.keys(core!.router.contract).filter((p) => p.startsWith('secrets.'))).toEqual(['secrets.status', 'secrets.info', 'secrets.list', 'secrets.set', 'secrets.delete'])
-    const bad = await client.call('secrets.set', { name: 'bad name!', value: key })
+    const set = await client.call('providers.setKey', { providerId: 'openai', apiKey: key })
+    expect(set).toMatchObject({ ok: true, value: { id: 'openai', hasKey: true, last4: key.slice(-4), keyPersistent: true } })
+    const list = await client.call('providers.list', {})
+    if (!list.ok) throw new Error(list.error.message)
+    expect(list.value.providers.find((p) => p.id === 'openai')).toMatchObject({ hasKey: true, last4: key.slice(-4) })
+    expect(list.value.providers.find((p) => p.id === 'anthropic')).toMatchObject({ hasKey: false })
+    expect(await core.context.secrets!.readForRuntime('openai')).toBe(key)
+    // One procedure sets a key: no second spelling (secrets.set) that skips the provider's rules.
+    expect(Object.keys(core.router.contract).filter((p) => /^secrets\.|^data\.providers\./.test(p))).toEqual([])
+    const setters = Object.keys(core.router.contract).filter((p) => /setKey|secrets\.set/.test(p))
+    expect(setters).toEqual(['providers.setKey'])
+    const bad = await client.call('providers.setKey', { providerId: 'Bad Id!', apiKey: key })
+    expect(bad.ok).toBe(false)
     expect(JSON.stringify(bad)).not.toContain(key)
+    expect((await client.call('providers.removeKey', { providerId: 'openai' })).ok).toBe(true)
+    expect(await core.context.secrets!.readForRuntime('openai')).toBeUndefined()
   })
 
   it('a corrupt database is restored from the newest backup at start-up and the user is told', async () => {

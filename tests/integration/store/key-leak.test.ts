@@ -60,18 +60,18 @@ describe('an API key never leaves the keychain', () => {
       }
       expect(core.context.secrets!.status.persistent).toBe(true)
 
-      await call('secrets.set', { name: 'openai', value: KEY })
-      await call('secrets.info', { name: 'openai' })
-      await call('secrets.list', { names: ['openai'] })
-      await call('secrets.status', {})
+      await call('providers.setKey', { providerId: 'openai', apiKey: KEY })
+      await call('providers.list', {})
+      await call('providers.list', { all: true, type: 'image' })
       // The runtime reads it, as a provider call would.
       expect(await core.context.secrets!.readForRuntime('openai')).toBe(KEY)
 
       // Mistakes that could echo the key: a bad key name, a key pasted into a URL field or a setting.
-      await call('secrets.set', { name: `openai ${KEY}`, value: KEY })
-      await call('data.providers.update', { providerId: 'openai', patch: { baseUrl: `not a url ${KEY}` } })
+      await call('providers.setKey', { providerId: `openai ${KEY}`, apiKey: KEY })
+      await call('providers.update', { providerId: 'openai', baseURL: `not a url ${KEY}` })
+      await call('providers.setCredential', { providerId: 'openai', name: 'accessKeyId', value: KEY })
       await call('data.settings.set', { patch: { openaiApiKey: KEY } })
-      await call('data.providers.update', { providerId: 'openai', patch: { enabled: true, baseUrl: 'https://api.openai.com/v1' } })
+      await call('providers.update', { providerId: 'openai', enabled: true, baseURL: 'https://api.openai.com/v1' })
 
       // A normal session: an agent, a conversation, a streamed reply, usage.
       const agent = (await call('data.agents.create', { name: 'Leak check' })).value as unknown as { id: string }

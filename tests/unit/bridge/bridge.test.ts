@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { call, stream } from '../../../src/shared/bridge/define'
 import { Router } from '../../../src/core/bridge/router'
@@ -117,7 +117,7 @@ describe('bridge over the in-process transport', () => {
     const seen: number[] = []
     const handle = first.client.stream('ticks.run', { count: 30, gapMs: 2 }, { onEvent: (e) => seen.push(e.i) })
     const sid = await handle.streamId
-    await new Promise((r) => setTimeout(r, 20))
+    await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0))
     handle.detach()
     first.close() // the window closed
     const countAtDetach = seen.length
@@ -136,7 +136,7 @@ describe('bridge over the in-process transport', () => {
     const { client } = createInProcessClient(router)
     const c = collect<{ i: number }, { total: number }>()
     const handle = client.stream('ticks.run', { count: 1000, gapMs: 2 }, c.handlers)
-    await new Promise((r) => setTimeout(r, 15))
+    await vi.waitFor(() => expect(c.events.length).toBeGreaterThan(0))
     handle.cancel()
     const end = await c.ended
     expect(end.ok).toBe(false)

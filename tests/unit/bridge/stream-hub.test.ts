@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { StreamHub } from '../../../src/core/bridge/stream-hub'
 import type { Result } from '../../../src/shared/errors/app-error'
 
@@ -25,7 +25,7 @@ describe('stream hub replay cap', () => {
   it('keeps exactly the newest maxLog events, numbered as they were sent, across compactions', async () => {
     const hub = new StreamHub({ maxLog: 3 })
     const id = hub.start('count', () => count(20))
-    await new Promise((r) => setTimeout(r, 20))
+    await vi.waitFor(() => expect(hub.running()).toEqual([]))
     const all = await replay(hub, id, 0)
     expect(all).toEqual({ events: [17, 18, 19], first: 17, end: { ok: true, value: 'done' } })
     const tail = await replay(hub, id, 18)
@@ -36,7 +36,7 @@ describe('stream hub replay cap', () => {
   it('replays everything when the stream stays under the cap', async () => {
     const hub = new StreamHub({ maxLog: 100 })
     const id = hub.start('count', () => count(10))
-    await new Promise((r) => setTimeout(r, 20))
+    await vi.waitFor(() => expect(hub.running()).toEqual([]))
     const all = await replay(hub, id, 4)
     expect(all.events).toEqual([4, 5, 6, 7, 8, 9])
     expect(all.first).toBe(4)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { InitService } from '../../../src/core/services/init-service'
 import type { InitState } from '../../../src/shared/app/init-state'
 
@@ -43,8 +43,7 @@ describe('start-up states', () => {
     const done = (async () => {
       for await (const state of init.progress()) seen.push(state.phase)
     })()
-    await new Promise((r) => setTimeout(r, 10))
-    expect(seen).toEqual(['idle', 'initializing', 'migrating'])
+    await vi.waitFor(() => expect(seen).toEqual(['idle', 'initializing', 'migrating']))
     release()
     await done
     expect(seen).toEqual(['idle', 'initializing', 'migrating', 'finished', 'ready'])

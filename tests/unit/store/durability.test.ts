@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, writeFileSync, openSync, writeSync, closeSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { listBackups, openStore, databasePath, BACKUPS_KEPT } from '../../../src/core/store'
 import { StoreDb } from '../../../src/core/store/database'
 import { Store } from '../../../src/core/store/store'
@@ -194,8 +194,7 @@ describe('bad conditions give messages that name the fix', () => {
     expect(writer.saveError?.errorType).toBe('DiskFull')
     // Space is back: the next retry writes the whole reply and the in-memory copy is dropped.
     store.db.sqlite.pragma('max_page_count = 1073741823')
-    await new Promise((r) => setTimeout(r, 120))
-    expect(writer.saveError).toBeUndefined()
+    await vi.waitFor(() => expect(writer.saveError).toBeUndefined())
     const row = store.db.sqlite.prepare('SELECT status, length(text) AS n FROM messages WHERE id = ?').get(writer.id) as { status: string; n: number }
     expect(row).toEqual({ status: 'complete', n: 'first part and the rest '.length + 100_000 })
     expect(store.messages.require(writer.id).error).toBeUndefined()

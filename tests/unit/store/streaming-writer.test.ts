@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { openStore } from '../../../src/core/store'
 import { openTemp, seed } from './helpers'
 
 let env: ReturnType<typeof openTemp>
 afterEach(() => env?.cleanup())
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 /** What another reader would see: the row as it is on disk, not the writer's memory. */
 const onDisk = (id: string) => env.store.messages.require(id)
 const textOf = (id: string) => onDisk(id).content.map((p) => (p.type === 'text' ? p.text : '')).join('')
@@ -19,8 +18,7 @@ describe('streaming a reply into a row', () => {
     writer.appendText('Hel')
     writer.appendText('lo')
     expect(textOf(writer.id)).toBe('')
-    await sleep(300)
-    expect(textOf(writer.id)).toBe('Hello')
+    await vi.waitFor(() => expect(textOf(writer.id)).toBe('Hello'))
     expect(onDisk(writer.id).status).toBe('streaming')
   })
 

@@ -4,7 +4,7 @@ import type { AppInfo } from '../../../shared/bridge/procedures/app'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 
-type AppHandlers = Pick<Implementation<Contract>, 'app.info' | 'app.initState' | 'app.initProgress' | 'app.retryInit' | 'diag.echo' | 'diag.count'>
+type AppHandlers = Pick<Implementation<Contract>, 'app.info' | 'app.initProgress' | 'app.retryInit' | 'diag.echo' | 'diag.count'>
 
 export function appHandlers(ctx: CoreContext): AppHandlers {
   return {
@@ -15,7 +15,6 @@ export function appHandlers(ctx: CoreContext): AppHandlers {
       platform: process.platform,
       passwordRequired: Boolean(ctx.access?.password)
     }),
-    'app.initState': () => ctx.init.state,
     'app.initProgress': (_input, { signal }) => ctx.init.progress(signal),
     'app.retryInit': () => ctx.init.retry(),
     'diag.echo': ({ value }) => ({ value }),

@@ -2,15 +2,13 @@ import type { Contract } from '../../../shared/bridge/contract'
 import { notReady as notReadyFor } from '../not-ready'
 import type { CoreContext } from '../../context'
 import type { ChatService } from '../../services/chat-service'
-import type { ProviderService } from '../../services/provider-service'
 import type { Implementation } from '../router'
 
-type ChatHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `chat.${string}` | `providers.${string}`>>
+type ChatHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `chat.${string}`>>
 
 
 export function chatHandlers(ctx: CoreContext): ChatHandlers {
   const chat = (): ChatService => ctx.chat ?? (() => { throw notReadyFor(ctx, 'Chat') })()
-  const providers = (): ProviderService => ctx.providers ?? (() => { throw notReadyFor(ctx, 'Provider settings') })()
   const store = () => ctx.store ?? (() => { throw notReadyFor(ctx, 'Chat') })()
   return {
     'chat.send': (input, c) => chat().send(input, c),
@@ -31,16 +29,6 @@ export function chatHandlers(ctx: CoreContext): ChatHandlers {
     'chat.title': (input, c) => chat().title(input, c),
     'chat.translate': (input) => chat().translate(input),
     'chat.forgetSummary': (input) => chat().forgetSummary(input),
-    'chat.agentMeta': (input) => chat().agentMeta(input),
-
-    'providers.list': (input) => providers().list(input),
-    'providers.models': ({ providerId }) => providers().models(providerId),
-    'providers.setKey': ({ providerId, apiKey }) => providers().setKey(providerId, apiKey),
-    'providers.removeKey': ({ providerId }) => providers().removeKey(providerId),
-    'providers.setCredential': ({ providerId, name, value }) => providers().setCredential(providerId, name, value),
-    'providers.update': ({ providerId, ...patch }) => providers().update(providerId, patch),
-    'providers.setModelEnabled': ({ providerId, modelId, enabled }) => providers().setModelEnabled(providerId, modelId, enabled),
-    'providers.fetchModels': ({ providerId }) => providers().fetchModels(providerId),
-    'providers.test': ({ providerId, modelId }) => providers().test(providerId, modelId)
+    'chat.agentMeta': (input) => chat().agentMeta(input)
   }
 }

@@ -10,7 +10,6 @@ import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
 import { parseExportFile } from '../../store/export-import'
-import { notFound } from '../../store/errors'
 import type { DamagedRow } from '../../store/export-import'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
@@ -19,11 +18,6 @@ type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data
 export function requireStore(ctx: CoreContext): Store {
   if (ctx.store) return ctx.store
   throw notReady(ctx, 'Your data')
-}
-
-const found = <T>(value: T | undefined, what: string, id: string): T => {
-  if (value === undefined) throw notFound(what, id)
-  return value
 }
 
 const pathsNotInBrowser = () =>
@@ -92,29 +86,14 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.conversations.update': ({ id, patch }) => use((s) => s.conversations.update(id, patch)),
     'data.conversations.delete': ({ id }) => use((s) => ({ deleted: s.conversations.delete(id) })),
 
-    'data.topics.list': ({ conversationId }) => use((s) => s.conversations.listTopics(conversationId)),
-    'data.topics.create': ({ conversationId, title }) => use((s) => s.conversations.createTopic(conversationId, title)),
-    'data.topics.rename': ({ id, title }) => use((s) => s.conversations.renameTopic(id, title)),
-    'data.topics.delete': ({ id }) => use((s) => ({ deleted: s.conversations.deleteTopic(id) })),
 
-    'data.messages.page': ({ conversationId, limit, before }) => use((s) => s.messages.page(conversationId, { limit, before })),
-    'data.messages.get': ({ id }) => use((s) => s.messages.require(id)),
     'data.messages.update': ({ id, patch }) => use((s) => s.messages.update(id, patch)),
-    'data.messages.delete': ({ id }) => use((s) => ({ deleted: s.messages.delete(id) })),
 
     'data.search': ({ query, scope, limit }) => use((s) => s.search.search(query, scope ?? { kind: 'all' }, { limit })),
 
-    'data.files.list': () => use((s) => s.files.list()),
-    'data.files.get': ({ id }) => use((s) => found(s.files.get(id), 'File', id)),
 
     'data.images.list': ({ limit }) => use((s) => s.images.list({ limit })),
-    'data.images.get': ({ id }) => use((s) => found(s.images.get(id), 'Image generation', id)),
-    'data.images.delete': ({ id }) => use((s) => ({ deleted: s.images.delete(id) })),
 
-    'data.providers.list': () => use((s) => s.providers.list()),
-    'data.providers.get': ({ providerId }) => use((s) => s.providers.get(providerId)),
-    'data.providers.update': ({ providerId, patch }) => use((s) => s.providers.update(providerId, patch)),
-    'data.providers.setModelEnabled': ({ providerId, modelId, enabled }) => use((s) => s.providers.setModelEnabled(providerId, modelId, enabled)),
 
     'data.usage.list': (filter) => use((s) => s.usage.list(filter)),
     'data.usage.summary': ({ group, ...filter }) => use((s) => s.usage.summary(group, filter)),

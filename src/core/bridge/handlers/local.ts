@@ -12,7 +12,6 @@ export function localHandlers(local: LocalFeature): LocalHandlers {
   const ollamaUrl = (baseUrl?: string) => normaliseOllamaBaseUrl(baseUrl ?? local.detection.baseUrl('ollama'))
   return {
     'local.detect': ({ kinds }) => local.detection.detect(kinds),
-    'local.endpoints': () => local.detection.endpoints(),
     'local.setBaseUrl': ({ kind, baseUrl }) => local.detection.setBaseUrl(kind, baseUrl),
     'local.ollama.models': ({ baseUrl }) => local.ollama.list(baseUrl && ollamaUrl(baseUrl)),
     'local.ollama.running': ({ baseUrl }) => local.ollama.running(baseUrl && ollamaUrl(baseUrl)),

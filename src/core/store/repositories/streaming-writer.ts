@@ -3,7 +3,7 @@ import type { CostBreakdown } from '../../../shared/data/cost'
 import type { Message } from '../../../shared/data/message'
 import type { Grounding, Speed, StreamEvent, ToolCall } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
-import { mergeToolCalls } from '../../../shared/chat/apply-event'
+import { applyEventToMessage } from '../../../shared/chat/apply-event'
 import { AppErrorException } from '../../../shared/errors/app-error'
 
 /** The store's error for a final write that failed, worded for the message it belongs to. */
@@ -104,23 +104,16 @@ export class StreamingWriter {
   }
 
   appendText(delta: string): void {
-    if (!delta) return
-    const content = [...this.current.content]
-    const last = content[content.length - 1]
-    if (last && last.type === 'text') content[content.length - 1] = { type: 'text', text: last.text + delta }
-    else content.push({ type: 'text', text: delta })
-    this.change({ content })
+    this.applyShared({ type: 'text', data: delta })
   }
 
   appendReasoning(delta: string, signature?: string): void {
-    const before = this.current.reasoning
-    const reasoning = { text: (before?.text ?? '') + delta, ...(signature ?? before?.signature ? { signature: signature ?? before?.signature } : {}) }
-    this.change({ reasoning })
+    this.applyShared({ type: 'reasoning', data: delta, ...(signature !== undefined ? { signature } : {}) })
   }
 
   /** Streamed tool-call fragments: same `index` (or same id) merge, arguments concatenate. */
   appendToolCalls(calls: readonly ToolCall[]): void {
-    this.change({ toolCalls: mergeToolCalls(this.current.toolCalls, calls) })
+    this.applyShared({ type: 'tool_calls', data: [...calls] })
   }
 
   set(extras: FinishExtras): void {
@@ -134,31 +127,15 @@ export class StreamingWriter {
    */
   apply(event: StreamEvent): boolean {
     if (this.conflict) throw this.conflict
-    switch (event.type) {
-      case 'text':
-        this.appendText(event.data)
-        return true
-      case 'reasoning':
-        this.appendReasoning(event.data, event.signature)
-        return true
-      case 'tool_calls':
-        this.appendToolCalls(event.data)
-        return true
-      case 'usage':
-        this.set({ usage: event.data })
-        return true
-      case 'grounding':
-        this.set({ grounding: event.data })
-        return true
-      case 'speed':
-        this.set({ speed: event.data })
-        return true
-      case 'error':
-        this.set({ error: event.data })
-        return true
-      default:
-        return false
-    }
+    return this.applyShared(event)
+  }
+
+  /** The same application the renderer uses (src/shared/chat/apply-event.ts); images stay out of the row. */
+  private applyShared(event: StreamEvent): boolean {
+    const next = applyEventToMessage(this.current, event, { inlineImages: false })
+    if (!next) return false
+    if (next !== this.current) this.change(next)
+    return true
   }
 
   /** Writes pending changes now. Throws the store's error (disk full…) if the write fails. */

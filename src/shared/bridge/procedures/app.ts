@@ -14,8 +14,6 @@ export interface AppInfo {
 
 export const appProcedures = {
   'app.info': call<AppInfo>()(z.object({}).strict()),
-  /** The current initialisation state (cheap; for a first paint). */
-  'app.initState': call<InitState>()(z.object({}).strict()),
   /** Every initialisation state from the start, then live ones until ready or error. */
   'app.initProgress': stream<InitState, InitState>()(z.object({}).strict()),
   /** Run initialisation again after an error. */

@@ -2,15 +2,12 @@ import { z } from 'zod'
 import { call, stream } from '../define'
 import type { Agent } from '../../data/agent'
 import { appSettingsPatchSchema, type AppSettings } from '../../data/app-settings'
-import type { Conversation, Topic } from '../../data/conversation'
+import type { Conversation } from '../../data/conversation'
 import { contentPartSchema, idSchema, modelParametersSchema, type ImportReport } from '../../data/export-file'
-import type { FileRecord } from '../../data/file-record'
 import type { ImageGeneration } from '../../data/image-generation'
-import type { Message, MessagePage } from '../../data/message'
-import type { ProviderSettings } from '../../data/provider-settings'
+import type { Message } from '../../data/message'
 import type { SearchHit } from '../../data/search'
 import { USAGE_OPERATIONS, USAGE_SCENES, type UsageLogEntry, type UsageSummaryRow } from '../../data/usage-log'
-import { endpointUrlSchema } from '../../data/endpoint-url'
 
 const empty = z.object({}).strict()
 const byId = z.object({ id: idSchema }).strict()
@@ -58,7 +55,13 @@ export interface BackupSummary {
   reason: 'migration' | 'daily' | 'auto' | 'quit'
 }
 
-/** Local data: agents, conversations, topics, messages, search, files, images, provider settings, usage, settings, export/import. */
+/**
+ * Local data the screens read and edit directly: agents, conversations, a user's message edit,
+ * search, the image gallery, usage, settings, export/import and backups. Anything with a rule
+ * beyond a row write (deleting a message re-parents its children, deleting an image removes its
+ * files, provider settings and keys) goes through its service's procedure instead (chat.*,
+ * images.*, providers.*): one procedure per action.
+ */
 export const dataProcedures = {
   'data.agents.list': call<Agent[]>()(empty),
   'data.agents.get': call<Agent>()(byId),
@@ -74,21 +77,10 @@ export const dataProcedures = {
   ),
   'data.conversations.delete': call<{ deleted: boolean }>()(byId),
 
-  'data.topics.list': call<Topic[]>()(z.object({ conversationId: idSchema }).strict()),
-  'data.topics.create': call<Topic>()(z.object({ conversationId: idSchema, title: text(500).optional() }).strict()),
-  'data.topics.rename': call<Topic>()(z.object({ id: idSchema, title: text(500) }).strict()),
-  'data.topics.delete': call<{ deleted: boolean }>()(byId),
-
-  /** Opening a conversation: the newest `limit` messages before `before`, oldest first. */
-  'data.messages.page': call<MessagePage>()(
-    z.object({ conversationId: idSchema, limit: z.number().int().min(1).max(500).optional(), before: optionalId }).strict()
-  ),
-  'data.messages.get': call<Message>()(byId),
   /** Edits by the user (Modify Message); replies are written by the chat service, not here. */
   'data.messages.update': call<Message>()(
     z.object({ id: idSchema, patch: z.object({ content: z.array(contentPartSchema).max(1000), topicId: optionalId }).partial().strict() }).strict()
   ),
-  'data.messages.delete': call<{ deleted: boolean }>()(byId),
 
   'data.search': call<SearchHit[]>()(
     z
@@ -106,34 +98,7 @@ export const dataProcedures = {
       .strict()
   ),
 
-  'data.files.list': call<FileRecord[]>()(empty),
-  'data.files.get': call<FileRecord>()(byId),
-
   'data.images.list': call<ImageGeneration[]>()(z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict()),
-  'data.images.get': call<ImageGeneration>()(byId),
-  'data.images.delete': call<{ deleted: boolean }>()(byId),
-
-  'data.providers.list': call<ProviderSettings[]>()(empty),
-  'data.providers.get': call<ProviderSettings>()(z.object({ providerId: text(100).min(1) }).strict()),
-  'data.providers.update': call<ProviderSettings>()(
-    z
-      .object({
-        providerId: text(100).min(1),
-        patch: z
-          .object({
-            enabled: z.boolean(),
-            baseUrl: endpointUrlSchema.optional(),
-            proxyUrl: endpointUrlSchema.optional(),
-            modelOverrides: z.record(text(300), z.object({ enabled: z.boolean() }).strict())
-          })
-          .partial()
-          .strict()
-      })
-      .strict()
-  ),
-  'data.providers.setModelEnabled': call<ProviderSettings>()(
-    z.object({ providerId: text(100).min(1), modelId: text(300).min(1), enabled: z.boolean() }).strict()
-  ),
 
   'data.usage.list': call<UsageLogEntry[]>()(z.object({ ...usageFilter, limit: z.number().int().min(1).max(10_000).optional() }).strict()),
   'data.usage.summary': call<UsageSummaryRow[]>()(

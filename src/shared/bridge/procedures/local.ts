@@ -19,7 +19,6 @@ export const localProcedures = {
   /** Probe the local servers (all four by default): running, version, model count. */
   'local.detect': call<LocalServerStatus[]>()(z.object({ kinds: z.array(kind).max(4).optional() }).strict()),
   /** Where each server is looked for, and whether the user set it. */
-  'local.endpoints': call<Record<LocalServerKind, { baseUrl: string; custom: boolean }>>()(z.object({}).strict()),
   /** Set a server's base URL (null resets to the default port); answers with a fresh probe. */
   'local.setBaseUrl': call<LocalServerStatus>()(z.object({ kind, baseUrl: z.string().max(2_000).nullable() }).strict()),
   'local.ollama.models': call<InstalledModel[]>()(z.object({ baseUrl }).strict()),

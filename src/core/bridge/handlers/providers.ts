@@ -1,0 +1,27 @@
+import type { Contract } from '../../../shared/bridge/contract'
+import { notReady as notReadyFor } from '../not-ready'
+import type { CoreContext } from '../../context'
+import type { ProviderService } from '../../services/provider-service'
+import type { Implementation } from '../router'
+
+type ProviderHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `providers.${string}`>>
+
+/**
+ * Provider settings and keys: the only procedures that set a key, an endpoint or a model's
+ * enabled flag, all through ProviderService (which validates, keeps its keychain cache right and
+ * tells a local server detector about a new address).
+ */
+export function providerHandlers(ctx: CoreContext): ProviderHandlers {
+  const providers = (): ProviderService => ctx.providers ?? (() => { throw notReadyFor(ctx, 'Provider settings') })()
+  return {
+    'providers.list': (input) => providers().list(input),
+    'providers.models': ({ providerId }) => providers().models(providerId),
+    'providers.setKey': ({ providerId, apiKey }) => providers().setKey(providerId, apiKey),
+    'providers.removeKey': ({ providerId }) => providers().removeKey(providerId),
+    'providers.setCredential': ({ providerId, name, value }) => providers().setCredential(providerId, name, value),
+    'providers.update': ({ providerId, ...patch }) => providers().update(providerId, patch),
+    'providers.setModelEnabled': ({ providerId, modelId, enabled }) => providers().setModelEnabled(providerId, modelId, enabled),
+    'providers.fetchModels': ({ providerId }) => providers().fetchModels(providerId),
+    'providers.test': ({ providerId, modelId }) => providers().test(providerId, modelId)
+  }
+}
