@@ -190,6 +190,12 @@ export class ToolService {
   }
 
   /** `mcpServers` JSON (pasted or from a file): each server added, its env/headers to the keychain. */
+  /** The web-search provider's key, kept in the keychain under `tools.search.<provider>`. */
+  async setSearchKey(provider: string, apiKey: string): Promise<boolean> {
+    await this.secrets.set(searchKeyName(provider), apiKey)
+    return true
+  }
+
   async importServers(json: string): Promise<ToolServerStatus[]> {
     const inputs = parseMcpServersJson(json)
     const out: ToolServerStatus[] = []

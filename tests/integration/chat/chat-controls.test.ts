@@ -97,7 +97,7 @@ describe('thinking and caching reach the wire', () => {
     expect(message.meta?.options).toEqual({ thinking: false, caching: true })
     expect(run.events.find((e) => e.type === 'options')).toEqual({ type: 'options', data: { thinking: false, caching: true } })
     // Kept with the message, not only announced in the stream.
-    const stored = ok(await client.call('data.messages.get', { id: message.id }))
+    const stored = core.context.store!.messages.require(message.id)
     expect(stored.meta?.options).toEqual({ thinking: false, caching: true })
   })
 
@@ -318,7 +318,7 @@ describe('scenes', () => {
     expect(translated.meta?.translations).toEqual({ 'zh-CN': '你好，世界' })
     const translatorBody = openai.requestsTo('/chat/completions').at(-1)!.body as { messages: { content: string }[] }
     expect(translatorBody.messages[0]!.content).toBe(scenePrompts.translate('zh-CN', 'en'))
-    expect(ok(await client.call('data.messages.get', { id: message.id })).meta?.translations?.['zh-CN']).toBe('你好，世界')
+    expect(core.context.store!.messages.require(message.id).meta?.translations?.['zh-CN']).toBe('你好，世界')
     expect(usageScenes()).toEqual(expect.arrayContaining(['Language Detect', 'Translator']))
   })
 
@@ -373,7 +373,7 @@ describe('scenes', () => {
     expect(ok(await client.call('data.conversations.get', { id: message.conversationId })).title).toBe('')
     // It really was running: the title request reached the provider before the cancel.
     expect(openai.requestsTo('/chat/completions').at(-1)!.body).toMatchObject({ messages: [{ content: scenePrompts.title }, expect.anything()] })
-    expect(ok(await client.call('data.messages.get', { id: message.id })).status).toBe('complete')
+    expect(core.context.store!.messages.require(message.id).status).toBe('complete')
   })
 })
 

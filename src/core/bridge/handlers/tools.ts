@@ -53,6 +53,7 @@ export function toolHandlers(ctx: CoreContext): ToolHandlers {
         ...(patch.allowPrivateAddresses !== undefined ? { allowPrivateAddresses: patch.allowPrivateAddresses } : {})
       })
     },
+    'tools.setSearchKey': ({ provider, apiKey }) => tools().setSearchKey(provider, apiKey),
     'tools.setApproval': ({ serverId, tool, mode }) => tools().setApproval(serverId, tool, mode),
     'tools.setAgentTools': ({ agentId, servers, builtins }) => tools().setAgentTools(agentId, { servers, builtins }),
     'tools.answer': ({ messageId, callId, decision }) => tools().answer(messageId, callId, decision),

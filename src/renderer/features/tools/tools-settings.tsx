@@ -236,7 +236,7 @@ function SearchSettings() {
               disabled={!key.trim()}
               onClick={() =>
                 void bridge()
-                  .call('secrets.set', { name: `tools.search.${provider}`, value: key })
+                  .call('tools.setSearchKey', { provider: provider as Exclude<typeof provider, 'searxng'>, apiKey: key })
                   .then((r) => {
                     setSaved(r.ok)
                     setKey('')

@@ -49,6 +49,8 @@ export const toolProcedures = {
       })
       .strict()
   ),
+  /** The web-search provider's API key: into the keychain, never the database (SearXNG needs none). */
+  'tools.setSearchKey': call<boolean>()(z.object({ provider: searchProvider.exclude(['searxng']), apiKey: z.string().trim().min(1).max(4000) }).strict()),
   'tools.setApproval': call<ToolSettings>()(z.object({ serverId: id, tool: z.string().min(1).max(200), mode: z.enum(['ask', 'allow', 'never']) }).strict()),
   /** Which servers and built-in tools an agent may use. */
   'tools.setAgentTools': call<ToolSettings>()(
