@@ -39,7 +39,8 @@ export const appSettingsSchemas = {
   // Positive counts; each provider's own bounds (xAI 1..30) are applied on the wire by the runtime.
   searchMaxResults: z.number().int().min(1).max(10_000),
   searchMaxUses: z.number().int().min(1).max(10_000),
-  contextLengths: z.record(z.string().min(1).max(400), z.number().int().min(2048).max(128_000))
+  // Clamped to 2048..128000 on the wire (providers.md), so a bigger wish is kept as said.
+  contextLengths: z.record(z.string().min(1).max(400), z.number().int().min(1).max(10_000_000))
 } satisfies { [K in keyof Required<AppSettings>]: z.ZodType<Required<AppSettings>[K]> }
 
 /** A change to the settings: a key set to `null` goes back to its default. */

@@ -32,7 +32,8 @@ const valid: Record<string, string[]> = {
   embed: ['openai/text-embedding-3-small', 'hi'],
   speak: ['openai/tts-1', '--out', '-', 'hi'],
   transcribe: ['openai/whisper-1', 'a.wav'],
-  image: ['openai/dall-e-3', '--out', '/tmp', 'a lighthouse']
+  image: ['openai/dall-e-3', '--out', '/tmp', 'a lighthouse'],
+  kb: ['list']
 }
 
 describe('CLI flags (node:util parseArgs, strict)', () => {

@@ -26,7 +26,8 @@ interface Imports {
 /** Specifiers a built ES module (or the CommonJS preload) imports; comments and strings of code are not parsed. */
 function importsOf(code: string): Imports {
   const statics = [...code.matchAll(/^\s*(?:import|export)\s*(?:[^'";]*?\sfrom\s*)?["']([^"']+)["']/gm), ...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)]
-  const dynamics = [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*(?:,[^)]*)?\)/g)]
+  // `createRequire(import.meta.url)("x")` is how the bundle keeps a lazy require (sqlite-vec).
+  const dynamics = [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*(?:,[^)]*)?\)/g), ...code.matchAll(/\bcreateRequire\([^)]*\)\(\s*["']([^"']+)["']\s*\)/g)]
   return { static: statics.map((m) => m[1]!), dynamic: dynamics.map((m) => m[1]!) }
 }
 
