@@ -394,6 +394,12 @@ export const en = {
     linkCheckBody: 'The link text contains invisible or direction-changing characters, so it may not read the way it leads. It opens:',
     linkOpen: 'Open link',
     linkCancel: 'Cancel'
+  },
+  search: {
+    noResults: 'No results',
+    messages: 'Messages',
+    conversations: 'Conversations',
+    searching: 'Searching…'
   }
 }
 

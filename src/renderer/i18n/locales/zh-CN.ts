@@ -396,5 +396,11 @@ export const zhCN: Messages = {
     linkCheckBody: '链接文字含有不可见或改变书写方向的字符，看到的内容可能与实际目标不符。它将打开：',
     linkOpen: '打开链接',
     linkCancel: '取消'
+  },
+  search: {
+    noResults: '没有结果',
+    messages: '消息',
+    conversations: '对话',
+    searching: '正在搜索…'
   }
 }
