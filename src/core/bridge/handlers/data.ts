@@ -101,7 +101,7 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.messages.update': ({ id, patch }) => use((s) => s.messages.update(id, patch)),
     'data.messages.delete': ({ id }) => use((s) => ({ deleted: s.messages.delete(id) })),
 
-    'data.search': ({ query, scope, limit }) => use((s) => s.search.search(query, scope ?? { kind: 'all' }, { limit })),
+    'data.search': ({ query, scope, limit, filters }) => use((s) => s.search.search(query, scope ?? { kind: 'all' }, { limit, filters })),
 
     'data.files.list': () => use((s) => s.files.list()),
     'data.files.get': ({ id }) => use((s) => found(s.files.get(id), 'File', id)),

@@ -1,7 +1,8 @@
 import { initial } from './001-initial'
+import { trigram } from './002-trigram'
 import type { Migration } from './migration'
 
 /** Every migration, in order. Add a file `NNN-name.ts` and one line here; never edit a shipped one. */
-export const migrations: readonly Migration[] = [initial]
+export const migrations: readonly Migration[] = [initial, trigram]
 
 export const LATEST_SCHEMA_VERSION = migrations[migrations.length - 1]!.version

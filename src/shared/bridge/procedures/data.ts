@@ -101,7 +101,12 @@ export const dataProcedures = {
             z.object({ kind: z.literal('conversation'), conversationId: idSchema }).strict()
           ])
           .optional(),
-        limit: z.number().int().min(1).max(200).optional()
+        limit: z.number().int().min(1).max(200).optional(),
+        /** Issue 16: the model that wrote the message and a time window (ms, `to` exclusive). */
+        filters: z
+          .object({ modelId: text(200).optional(), from: z.number().int().min(0).optional(), to: z.number().int().min(0).optional() })
+          .strict()
+          .optional()
       })
       .strict()
   ),
