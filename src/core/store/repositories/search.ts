@@ -187,9 +187,18 @@ export class SearchRepository {
   private filterSql(filters: SearchFilters): { sql: string; params: (string | number)[] } {
     const parts: string[] = []
     const params: (string | number)[] = []
-    if (filters.modelId) parts.push('m.model_id = ?'), params.push(filters.modelId)
-    if (filters.from !== undefined) parts.push('m.created_at >= ?'), params.push(filters.from)
-    if (filters.to !== undefined) parts.push('m.created_at < ?'), params.push(filters.to)
+    if (filters.modelId) {
+      parts.push('m.model_id = ?')
+      params.push(filters.modelId)
+    }
+    if (filters.from !== undefined) {
+      parts.push('m.created_at >= ?')
+      params.push(filters.from)
+    }
+    if (filters.to !== undefined) {
+      parts.push('m.created_at < ?')
+      params.push(filters.to)
+    }
     return { sql: parts.map((p) => ` AND ${p}`).join(''), params }
   }
 
@@ -227,9 +236,18 @@ export class SearchRepository {
     const f = this.filterSql(filters)
     const where: string[] = []
     const params: (string | number)[] = []
-    for (const w of short) where.push(`m.text LIKE ? ESCAPE '\\'`), params.push(`%${escapeLike(w)}%`)
-    if (scope.kind === 'agent') where.push('m.agent_id = ?'), params.push(scope.agentId)
-    if (scope.kind === 'conversation') where.push('m.conversation_id = ?'), params.push(scope.conversationId)
+    for (const w of short) {
+      where.push(`m.text LIKE ? ESCAPE '\\'`)
+      params.push(`%${escapeLike(w)}%`)
+    }
+    if (scope.kind === 'agent') {
+      where.push('m.agent_id = ?')
+      params.push(scope.agentId)
+    }
+    if (scope.kind === 'conversation') {
+      where.push('m.conversation_id = ?')
+      params.push(scope.conversationId)
+    }
     const extra = where.map((p) => ` AND ${p}`).join('') + f.sql
     return long.length > 0
         ? (this.db
