@@ -6,6 +6,8 @@ import { configureProvider, openApp, snap } from './helpers'
 // not the question), shows it highlighted, and opens the conversation scrolled to that reply.
 const KEY = 'sk-e2e-search-key-0123456789'
 let fake: FakeOpenAI
+/** Chat requests the fake answered (titles aside): a send counts when the server saw it, not when the list shows it. */
+let asked = 0
 
 test.describe.configure({ mode: 'serial' })
 
@@ -15,6 +17,7 @@ test.beforeAll(async () => {
     const body = req.body as { messages: { role: string; content: string }[] }
     const last = String(body.messages.at(-1)?.content ?? '')
     if (body.messages[0]?.content.startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Sorting ', 'talk']) }
+    asked++
     if (last.includes('sorting')) return { kind: 'sse', chunks: chatChunks(['Try Quicksortzeta: ', 'it partitions around a pivot.']) }
     return { kind: 'sse', chunks: chatChunks([`Filler reply to ${last}.\n\n`, 'Line two.\n\nLine three.\n\nLine four.\n\nLine five.']) }
   })
@@ -23,9 +26,17 @@ test.beforeAll(async () => {
 test.afterAll(async () => fake.close())
 
 async function send(page: Page, text: string) {
-  await page.getByTestId('composer-input').fill(text)
-  await page.getByTestId('composer-input').press('Enter')
-  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
+  const want = asked + 1
+  // An Enter pressed while the previous reply is being saved is not a send; press it again then.
+  await expect(async () => {
+    if (asked < want) {
+      await page.getByTestId('composer-input').fill(text)
+      await page.getByTestId('composer-input').press('Enter')
+    }
+    await expect.poll(() => asked, { timeout: 2_000 }).toBe(want)
+  }).toPass({ timeout: 20_000 })
+  await expect(page.getByTestId('composer-input')).toHaveValue('')
+  await expect(page.locator('[data-testid="message-assistant"][aria-busy="true"]')).toHaveCount(0)
 }
 
 test('search finds a word from a reply, highlights it and jumps to the message', async ({ page }) => {

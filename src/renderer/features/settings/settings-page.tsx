@@ -3,6 +3,7 @@ import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
 import { TitleModelSetting } from './title-model-setting'
 import { DataSection } from './data-section'
+import { UsageSection } from '../usage/usage-section'
 import { VoiceSettings } from '../voice/voice-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
@@ -57,6 +58,7 @@ export function SettingsPage() {
         </section>
         <VoiceSettings />
         <ProvidersSection />
+        <UsageSection />
         <DataSection />
         <section className="space-y-1">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>

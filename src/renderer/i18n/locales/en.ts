@@ -400,6 +400,19 @@ export const en = {
     messages: 'Messages',
     conversations: 'Conversations',
     searching: 'Searching…'
+  },
+  usage: {
+    title: 'Usage and cost',
+    from: 'From',
+    to: 'To',
+    groupBy: 'Per',
+    groups: { day: 'Day', provider: 'Provider', model: 'Model', scene: 'Scene' },
+    exportCsv: 'Export CSV',
+    calls: 'Calls',
+    tokens: 'Tokens',
+    cost: 'Cost',
+    total: 'Total ({{currency}})',
+    empty: 'No usage in this period'
   }
 }
 

@@ -402,5 +402,18 @@ export const zhCN: Messages = {
     messages: '消息',
     conversations: '对话',
     searching: '正在搜索…'
+  },
+  usage: {
+    title: '用量与费用',
+    from: '从',
+    to: '到',
+    groupBy: '按',
+    groups: { day: '日期', provider: '服务商', model: '模型', scene: '场景' },
+    exportCsv: '导出 CSV',
+    calls: '调用次数',
+    tokens: '令牌',
+    cost: '费用',
+    total: '合计（{{currency}}）',
+    empty: '此期间没有用量'
   }
 }
