@@ -66,4 +66,12 @@ test('search finds a word from a reply, highlights it and jumps to the message',
   await expect(focused).toContainText('Quicksortzeta')
   await expect(focused).toBeInViewport()
   await snap(page, 'search-jump')
+
+  // The sidebar's Chat entry comes back to this conversation, not to a new empty one.
+  const url = page.url()
+  await page.getByTestId('nav-settings').click()
+  await page.getByTestId('nav-chat').click()
+  await expect(page).toHaveURL(url)
+  await expect(page.getByTestId('conversation-title')).toHaveText('Sorting talk')
+  await expect(page.getByTestId('conversation-group').first()).toHaveText('Today')
 })

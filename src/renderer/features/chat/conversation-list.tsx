@@ -4,6 +4,7 @@ import type { SearchHit } from '../../../shared/data/search'
 import { bridge } from '../../stores/app-store'
 import { isPictureAvatar } from './avatar'
 import { sortConversations } from './branches'
+import { dateGroup } from './date-group'
 import { chatActions, useChat } from './chat-store'
 
 /** Conversations of the agents, with search, rename, pin and delete (undoable). */
@@ -112,8 +113,13 @@ export function ConversationList() {
         </section>
       )}
       <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-2" data-testid="conversation-list">
-        {shown.map((c) => (
+        {shown.map((c, i) => (
           <li key={c.id} className="group">
+            {dateGroup(shown[i - 1]) !== dateGroup(c) && (
+              <h3 className="px-2 pt-3 pb-1 text-xs font-semibold text-zinc-500" data-testid="conversation-group">
+                {groupLabel(dateGroup(c), t)}
+              </h3>
+            )}
             {renaming?.id === c.id ? (
               <form
                 onSubmit={(e) => {
@@ -187,4 +193,8 @@ function useMessageSearch(query: string, agentId: string | undefined): SearchHit
     }
   }, [query, agentId])
   return hits
+}
+
+function groupLabel(group: string, t: (key: string) => string): string {
+  return ['pinned', 'today', 'yesterday', 'week', 'month'].includes(group) ? t(`conversationGroups.${group}`) : group
 }

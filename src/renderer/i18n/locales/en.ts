@@ -401,6 +401,7 @@ export const en = {
     conversations: 'Conversations',
     searching: 'Searching…'
   },
+  conversationGroups: { pinned: 'Pinned', today: 'Today', yesterday: 'Yesterday', week: 'Previous 7 days', month: 'Previous 30 days' },
   usage: {
     title: 'Usage and cost',
     from: 'From',

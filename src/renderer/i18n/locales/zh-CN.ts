@@ -403,6 +403,7 @@ export const zhCN: Messages = {
     conversations: '对话',
     searching: '正在搜索…'
   },
+  conversationGroups: { pinned: '已置顶', today: '今天', yesterday: '昨天', week: '过去 7 天', month: '过去 30 天' },
   usage: {
     title: '用量与费用',
     from: '从',
