@@ -74,4 +74,7 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   await usage.getByTestId('usage-csv').click()
   expect((await download).suggestedFilename()).toMatch(/^switchboard-usage-model-.*\.csv$/)
   await snap(page, 'usage')
+  // Settings → Data lists the backups (a fresh data folder may have none yet).
+  await expect(page.getByTestId('backups')).toBeVisible()
+  await expect(page.getByTestId('backup-item').or(page.getByTestId('backups-empty')).first()).toBeVisible()
 })

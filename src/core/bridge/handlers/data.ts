@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
 import { readAppSettings } from '../../../shared/data/app-settings'
 import { AppErrorException } from '../../../shared/errors/app-error'
@@ -9,6 +9,7 @@ import { newTransfer, transferPath } from '../../store/transfers'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
+import { inspectBackup } from '../../store/backup'
 import { notFound } from '../../store/errors'
 import type { DamagedRow } from '../../store/export-import'
 
@@ -157,6 +158,18 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
         () => undefined
       )
     },
-    'data.backups.list': () => use((s) => listBackups(s.dataDir).map(({ at, schemaVersion, reason }) => ({ at, schemaVersion, reason })))
+    'data.backups.list': () =>
+      use((s) =>
+        listBackups(s.dataDir).map(({ file, at, schemaVersion, reason }) => {
+          const holds = inspectBackup(file)
+          let size: number | undefined
+          try {
+            size = statSync(file).size
+          } catch {
+            size = undefined // removed by the retention rules meanwhile
+          }
+          return { at, schemaVersion, reason, ...(size !== undefined ? { size } : {}), ...(holds ? { holds } : {}) }
+        })
+      )
   }
 }

@@ -402,6 +402,13 @@ export const en = {
     searching: 'Searching…'
   },
   conversationGroups: { pinned: 'Pinned', today: 'Today', yesterday: 'Yesterday', week: 'Previous 7 days', month: 'Previous 30 days' },
+  backups: {
+    title: 'Backups',
+    none: 'No backups yet. One is made each day and before every schema change.',
+    holds: '{{conversations}} conversations, {{messages}} messages, {{agents}} agents',
+    unreadable: 'Cannot be read',
+    reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit' }
+  },
   usage: {
     title: 'Usage and cost',
     from: 'From',

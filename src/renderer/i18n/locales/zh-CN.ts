@@ -404,6 +404,13 @@ export const zhCN: Messages = {
     searching: '正在搜索…'
   },
   conversationGroups: { pinned: '已置顶', today: '今天', yesterday: '昨天', week: '过去 7 天', month: '过去 30 天' },
+  backups: {
+    title: '备份',
+    none: '还没有备份。每天以及每次数据结构更新前都会自动备份。',
+    holds: '{{conversations}} 个对话，{{messages}} 条消息，{{agents}} 个助手',
+    unreadable: '无法读取',
+    reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时' }
+  },
   usage: {
     title: '用量与费用',
     from: '从',

@@ -56,6 +56,9 @@ export interface BackupSummary {
   at: number
   schemaVersion: number
   reason: 'migration' | 'daily' | 'auto' | 'quit'
+  /** Issue 16: the file's size and what it holds (absent when the file cannot be read). */
+  size?: number
+  holds?: { agents: number; conversations: number; messages: number; settings: number }
 }
 
 /** Local data: agents, conversations, topics, messages, search, files, images, provider settings, usage, settings, export/import. */
