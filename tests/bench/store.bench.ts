@@ -22,6 +22,10 @@ let seed = 42
 const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32)
 const word = () => (rand() < 0.3 ? COMMON[Math.floor(rand() * COMMON.length)]! : VOCAB[Math.floor(VOCAB.length * rand() ** 3)]!)
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ')
+// Chinese text (issue 16): words of two to four characters from 400 characters, Zipf-like, no spaces.
+const HAN = Array.from({ length: 400 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 97) % 20000)))
+const hanWord = () => Array.from({ length: 2 + Math.floor(rand() * 3) }, () => HAN[Math.floor(HAN.length * rand() ** 2)]!).join('')
+const hanSentence = (n: number) => Array.from({ length: n }, hanWord).join('')
 
 /** Builds the data fast: one transaction, prepared statements, durability off (this part is not measured). */
 function build(store: Store) {
@@ -33,6 +37,7 @@ function build(store: Store) {
   db.pragma('cache_size = -262144')
   // Bigger in-memory FTS5 batches: fewer segments to write and merge while building.
   db.exec("INSERT INTO messages_fts(messages_fts, rank) VALUES ('hashsize', 134217728)")
+  db.exec("INSERT INTO messages_trigram(messages_trigram, rank) VALUES ('hashsize', 134217728)")
   const agentIds = Array.from({ length: AGENTS }, (_, i) => store.agents.create({ id: `agent${i}`, name: `Agent ${i}` }).id)
   const convIds: string[] = []
   const insert = db.prepare(
@@ -46,7 +51,8 @@ function build(store: Store) {
     for (let i = 0; i < TOTAL; i++) {
       // The first 10,000 rows all go to one conversation: the one we open.
       const conv = i < CONVERSATION ? 0 : 1 + (i % (CONVERSATIONS - 1))
-      const text = sentence(4 + (i % 9))
+      // Every fifth message is Chinese, as in a bilingual user's history.
+      const text = i % 5 === 4 ? hanSentence(3 + (i % 7)) : sentence(4 + (i % 9))
       insert.run(`m${i}`, convIds[conv], agentIds[conv % AGENTS], i % 2 ? 'assistant' : 'user', JSON.stringify([{ type: 'text', text }]), text, t0 + i * 1000, t0 + i * 1000)
     }
   })()
@@ -54,6 +60,7 @@ function build(store: Store) {
   db.pragma('synchronous = FULL')
   db.pragma('cache_size = -2000')
   db.exec("INSERT INTO messages_fts(messages_fts, rank) VALUES ('hashsize', 1048576)")
+  db.exec("INSERT INTO messages_trigram(messages_trigram, rank) VALUES ('hashsize', 1048576)")
   return { seconds: (performance.now() - started) / 1000, agentIds, convIds }
 }
 
@@ -121,6 +128,36 @@ export default async function storeBench(): Promise<void> {
         if (ms > worst) [worst, worstQuery] = [ms, `${q} (${scope.kind})`]
       }
     console.log(`  slowest query: ${worstQuery} ${fmt(worst)}`)
+
+    // CJK substrings (issue 16): three or more characters through the trigram index, against
+    // the same trigram MATCH in plain SQLite; two-character queries fall back to a newest-first
+    // LIKE scan that stops at the candidate limit, against the plain LIKE scan.
+    const hanQueries = Array.from({ length: 8 }, () => {
+      let w = hanWord()
+      while ([...w].length < 3) w += HAN[Math.floor(rand() * 40)]!
+      return w
+    })
+    const plainTrigram = plain.prepare(
+      `SELECT m.id, m.text FROM messages_trigram JOIN messages m ON m.seq = messages_trigram.rowid WHERE messages_trigram MATCH ? ORDER BY messages_trigram.rowid DESC LIMIT 50`
+    )
+    let hanHits = 0
+    const hanOurs = await medianMs(() => {
+      for (const q of hanQueries) hanHits += store.search.search(q).length
+    }, 7, 1)
+    const hanBase = await medianMs(() => {
+      for (const q of hanQueries) plainTrigram.all(`"${q}"`)
+    }, 7, 1)
+    report(`CJK substring (3+ chars) over ${(TOTAL / 1e6).toFixed(1)}M (per query)`, hanOurs / hanQueries.length, 'plain FTS5 trigram MATCH', hanBase / hanQueries.length, 'ms', '< 50 ms')
+    if (hanHits === 0) throw new Error('no CJK hits: the bench would measure nothing')
+    const twoChar = [HAN[0]! + HAN[1]!, HAN[2]! + HAN[0]!, HAN[5]! + HAN[3]!, HAN[300]! + HAN[399]!]
+    const plainLike = plain.prepare(`SELECT id, text FROM messages WHERE text LIKE ? ORDER BY seq DESC LIMIT 50`)
+    const twoOurs = await medianMs(() => {
+      for (const q of twoChar) store.search.search(q)
+    }, 5, 1)
+    const twoBase = await medianMs(() => {
+      for (const q of twoChar) plainLike.all(`%${q}%`)
+    }, 5, 1)
+    report(`CJK substring (2 chars, scan) over ${(TOTAL / 1e6).toFixed(1)}M (per query)`, twoOurs / twoChar.length, 'plain LIKE scan', twoBase / twoChar.length, 'ms', '< 50 ms')
     plain.close()
 
     // 3. Inserts per second: each message its own durable transaction (synchronous FULL), FTS trigger included.

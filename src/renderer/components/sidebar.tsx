@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useRouter, type RouteName } from '../stores/router-store'
 import { RunningPullsIndicator } from '../features/local-models/running-pulls-indicator'
+import { useChat } from '../features/chat/chat-store'
 
 const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'settings'; icon: string }[] = [
   { route: 'chat', key: 'chat', icon: 'M4 5h16v11H8l-4 4z' },
@@ -13,6 +14,9 @@ const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowl
 export function Sidebar() {
   const { t } = useTranslation()
   const route = useRouter((s) => s.route)
+  // Chat returns to the conversation that was open (issue 16), not to a new empty one; the
+  // "New chat" button is the way to an empty one.
+  const lastChat = useChat((s) => (s.currentId && s.conversations.some((c) => c.id === s.currentId) ? s.currentId : undefined))
   return (
     <nav aria-label={t('nav.primary')} className="flex w-56 shrink-0 flex-col gap-1 border-r border-zinc-200 bg-zinc-50 p-3 dark:border-zinc-800 dark:bg-zinc-900">
       <div className="mb-4 flex items-center gap-2 px-2 pt-1">
@@ -27,7 +31,7 @@ export function Sidebar() {
         return (
           <a
             key={item.route}
-            href={`#/${item.route}`}
+            href={item.route === 'chat' && lastChat ? `#/chat/${lastChat}` : `#/${item.route}`}
             data-testid={`nav-${item.route}`}
             aria-current={active ? 'page' : undefined}
             className={`flex items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors ${

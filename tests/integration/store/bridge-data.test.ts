@@ -7,6 +7,7 @@ import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend, type KeyringBackend } from '../../../src/core/secrets'
 import { databasePath } from '../../../src/core/store'
+import { LATEST_SCHEMA_VERSION } from '../../../src/core/store/migrations'
 
 let core: Core | undefined
 let dir: string | undefined
@@ -71,7 +72,8 @@ describe('data and keys over the bridge', () => {
     const { client } = createInProcessClient(core.router)
     expect(await client.call('data.agents.list', {})).toMatchObject({ ok: false, error: { errorType: 'DataNotReady', message: expect.stringMatching(/Retry/) } })
     const fix = new BetterSqlite3(databasePath(dir))
-    fix.pragma('user_version = 1')
+    // Back to the version the file really has (its tables are already the latest schema).
+    fix.pragma(`user_version = ${LATEST_SCHEMA_VERSION}`)
     fix.close()
     expect((await client.call('app.retryInit', {})).ok && core.context.init.state.phase).toBe('ready')
     expect((await client.call('data.agents.list', {})).ok).toBe(true)

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
 import { readAppSettings } from '../../../shared/data/app-settings'
 import { AppErrorException } from '../../../shared/errors/app-error'
@@ -10,6 +10,7 @@ import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
 import { parseExportFile } from '../../store/export-import'
+import { inspectBackup } from '../../store/backup'
 import type { DamagedRow } from '../../store/export-import'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
@@ -89,7 +90,7 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
 
     'data.messages.update': ({ id, patch }) => use((s) => s.messages.update(id, patch)),
 
-    'data.search': ({ query, scope, limit }) => use((s) => s.search.search(query, scope ?? { kind: 'all' }, { limit })),
+    'data.search': ({ query, scope, limit, filters }) => use((s) => s.search.search(query, scope ?? { kind: 'all' }, { limit, filters })),
 
 
     'data.images.list': ({ limit }) => use((s) => s.images.list({ limit })),
@@ -145,6 +146,18 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
         () => undefined
       )
     },
-    'data.backups.list': () => use((s) => listBackups(s.dataDir).map(({ at, schemaVersion, reason }) => ({ at, schemaVersion, reason })))
+    'data.backups.list': () =>
+      use((s) =>
+        listBackups(s.dataDir).map(({ file, at, schemaVersion, reason }) => {
+          const holds = inspectBackup(file)
+          let size: number | undefined
+          try {
+            size = statSync(file).size
+          } catch {
+            size = undefined // removed by the retention rules meanwhile
+          }
+          return { at, schemaVersion, reason, ...(size !== undefined ? { size } : {}), ...(holds ? { holds } : {}) }
+        })
+      )
   }
 }

@@ -22,6 +22,8 @@ interface ChatState {
   /** The agent whose conversations the sidebar shows and new chats use. */
   agentId?: string
   currentId?: string
+  /** A message a search result pointed at: the list scrolls to it and highlights it once. */
+  focusMessageId?: string
   /** Every message of the loaded conversations, all branches. */
   messages: Record<string, LiveMessage[]>
   /** Which child is shown under a parent (branch selection); absent → the newest. */
@@ -163,6 +165,16 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
 }
 
 export const chatActions = {
+  /** Opens the conversation of a search hit, scrolled to the message (see MessageList). */
+  showMessage(conversationId: string, messageId: string) {
+    useChat.setState({ focusMessageId: messageId })
+    location.hash = `/chat/${conversationId}`
+  },
+
+  clearFocus() {
+    useChat.setState({ focusMessageId: undefined })
+  },
+
   async load() {
     const sidebar = await bridge().call('chat.sidebar', {})
     if (sidebar.ok)

@@ -1,7 +1,10 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { SearchHit } from '../../../shared/data/search'
+import { bridge } from '../../stores/app-store'
 import { isPictureAvatar } from './avatar'
 import { sortConversations } from './branches'
+import { dateGroup } from './date-group'
 import { chatActions, useChat } from './chat-store'
 
 /** Conversations of the agents, with search, rename, pin and delete (undoable). */
@@ -18,6 +21,8 @@ export function ConversationList() {
     const q = query.trim().toLowerCase()
     return sortConversations(conversations).filter((c) => (!agentId || c.agentId === agentId) && (!q || c.title.toLowerCase().includes(q)))
   }, [conversations, query, agentId])
+  const hits = useMessageSearch(query, agentId)
+  const searching = query.trim().length > 0
   const item = 'rounded px-1 text-xs text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-white'
   return (
     <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 dark:border-zinc-800" aria-label={t('chat.conversations')}>
@@ -68,9 +73,53 @@ export function ConversationList() {
           className="w-full rounded-md border border-zinc-300 bg-transparent px-2.5 py-1.5 text-sm dark:border-zinc-700"
         />
       </div>
+      {searching && hits !== undefined && hits.length === 0 && shown.length === 0 && (
+        <p className="px-4 py-2 text-sm text-zinc-500" data-testid="search-no-results" role="status">
+          {t('search.noResults')}
+        </p>
+      )}
+      {searching && hits && hits.length > 0 && (
+        <section className="max-h-[50%] shrink-0 overflow-y-auto border-b border-zinc-200 px-2 pb-2 dark:border-zinc-800" aria-label={t('search.messages')}>
+          <h2 className="px-2 pb-1 text-xs font-semibold text-zinc-500 uppercase">{t('search.messages')}</h2>
+          <ul data-testid="search-results">
+            {hits.map((hit) => (
+              <li key={hit.messageId}>
+                <button
+                  className="w-full rounded-md px-2 py-1.5 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800/60"
+                  data-testid="search-hit"
+                  onClick={() => chatActions.showMessage(hit.conversationId, hit.messageId)}
+                >
+                  <span className="flex justify-between gap-2 text-xs text-zinc-500">
+                    <span className="truncate font-medium">{hit.conversationTitle}</span>
+                    <time dateTime={new Date(hit.createdAt).toISOString()} className="shrink-0">
+                      {new Date(hit.createdAt).toLocaleDateString()}
+                    </time>
+                  </span>
+                  <span className="line-clamp-2 text-zinc-700 dark:text-zinc-300">
+                    {hit.snippet.map((run, i) =>
+                      run.match ? (
+                        <mark key={i} className="rounded bg-amber-200 px-0.5 text-inherit dark:bg-amber-700/60">
+                          {run.text}
+                        </mark>
+                      ) : (
+                        <span key={i}>{run.text}</span>
+                      )
+                    )}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-2" data-testid="conversation-list">
-        {shown.map((c) => (
+        {shown.map((c, i) => (
           <li key={c.id} className="group">
+            {dateGroup(shown[i - 1]) !== dateGroup(c) && (
+              <h3 className="px-2 pt-3 pb-1 text-xs font-semibold text-zinc-500" data-testid="conversation-group">
+                {groupLabel(dateGroup(c), t)}
+              </h3>
+            )}
             {renaming?.id === c.id ? (
               <form
                 onSubmit={(e) => {
@@ -121,4 +170,31 @@ export function ConversationList() {
       )}
     </aside>
   )
+}
+
+/** Message hits for the typed words, debounced; undefined while the first answer is pending. */
+function useMessageSearch(query: string, agentId: string | undefined): SearchHit[] | undefined {
+  const [hits, setHits] = useState<SearchHit[]>()
+  useEffect(() => {
+    const text = query.trim()
+    setHits(undefined)
+    if (!text) return
+    let live = true
+    const timer = setTimeout(() => {
+      void bridge()
+        .call('data.search', { query: text, scope: agentId ? { kind: 'agent', agentId } : { kind: 'all' }, limit: 30 })
+        .then((result) => {
+          if (live) setHits(result.ok ? result.value : [])
+        })
+    }, 150)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [query, agentId])
+  return hits
+}
+
+function groupLabel(group: string, t: (key: string) => string): string {
+  return ['pinned', 'today', 'yesterday', 'week', 'month'].includes(group) ? t(`conversationGroups.${group}`) : group
 }

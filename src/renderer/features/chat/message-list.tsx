@@ -1,9 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { MessageView, type MessageActions } from './message-view'
 import { MessageBoundary } from './message-boundary'
 import { branchPositions, messageSetKey } from './branches'
+import { chatActions, useChat } from './chat-store'
 
 /**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a
@@ -46,6 +47,20 @@ export function MessageList({
     return () => el.removeEventListener('scroll', onScroll)
   }, [])
 
+  // A search result asked for this message: stop pinning to the bottom, bring it to the middle
+  // of the view and mark it, once it is on the loaded path.
+  const focusId = useChat((s) => s.focusMessageId)
+  const [highlighted, setHighlighted] = useState<string>()
+  useEffect(() => {
+    if (!focusId) return
+    const index = path.findIndex((m) => m.id === focusId)
+    if (index < 0) return
+    pinned.current = false
+    setHighlighted(focusId)
+    chatActions.clearFocus()
+    virtualizer.scrollToIndex(index, { align: 'center' })
+  }, [focusId, path, virtualizer])
+
   const last = path[path.length - 1]
   const lastSize = last ? last.content.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 1), 0) + (last.reasoning?.text.length ?? 0) : 0
   // Pinning to the bottom: one scrollTop write per frame. (virtualizer.scrollToIndex on every
@@ -67,7 +82,14 @@ export function MessageList({
         {virtualizer.getVirtualItems().map((item) => {
           const message = path[item.index]!
           return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              data-message-id={message.id}
+              data-highlighted={message.id === highlighted ? 'true' : undefined}
+              className={message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : undefined}
+              ref={virtualizer.measureElement}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
               <MessageBoundary content={message.content}>
                 <MessageView
                   message={message}

@@ -4,6 +4,7 @@ import type { DataTransferProgress } from '../../../shared/bridge/procedures/dat
 import type { ImportReport } from '../../../shared/data/export-file'
 import type { AppError } from '../../../shared/errors/app-error'
 import { bridge, useApp } from '../../stores/app-store'
+import { BackupsList } from './backups-list'
 
 type Busy = { progress?: DataTransferProgress; cancel?: () => void }
 type Source = { transferId: string } | { json: string }
@@ -177,6 +178,7 @@ export function DataSection() {
           {message}
         </p>
       )}
+      <BackupsList />
     </section>
   )
 }

@@ -5,6 +5,7 @@ import { TitleModelSetting } from './title-model-setting'
 import { DataSection } from './data-section'
 import { SceneModelsSetting } from './scene-models-setting'
 import { SearchLimitsSetting } from './search-limits-setting'
+import { UsageSection } from '../usage/usage-section'
 import { VoiceSettings } from '../voice/voice-settings'
 import { ToolsSettings } from '../tools/tools-settings'
 import { LANGUAGES, type Language } from '../../i18n'
@@ -62,6 +63,7 @@ export function SettingsPage() {
         </section>
         <VoiceSettings />
         <ProvidersSection />
+        <UsageSection />
         <DataSection />
         <ToolsSettings />
         <section className="space-y-1">

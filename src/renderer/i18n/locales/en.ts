@@ -595,6 +595,33 @@ export const en = {
     question: 'Question',
     rank: 'Rank of the reference file',
     none: '—'
+  },
+  search: {
+    noResults: 'No results',
+    messages: 'Messages',
+    conversations: 'Conversations',
+    searching: 'Searching…'
+  },
+  conversationGroups: { pinned: 'Pinned', today: 'Today', yesterday: 'Yesterday', week: 'Previous 7 days', month: 'Previous 30 days' },
+  backups: {
+    title: 'Backups',
+    none: 'No backups yet. One is made each day and before every schema change.',
+    holds: '{{conversations}} conversations, {{messages}} messages, {{agents}} agents',
+    unreadable: 'Cannot be read',
+    reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit' }
+  },
+  usage: {
+    title: 'Usage and cost',
+    from: 'From',
+    to: 'To',
+    groupBy: 'Per',
+    groups: { day: 'Day', provider: 'Provider', model: 'Model', scene: 'Scene' },
+    exportCsv: 'Export CSV',
+    calls: 'Calls',
+    tokens: 'Tokens',
+    cost: 'Cost',
+    total: 'Total ({{currency}})',
+    empty: 'No usage in this period'
   }
 }
 

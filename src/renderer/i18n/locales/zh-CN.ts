@@ -597,5 +597,32 @@ export const zhCN: Messages = {
     question: '问题',
     rank: '参考文件的排名',
     none: '—'
+  },
+  search: {
+    noResults: '没有结果',
+    messages: '消息',
+    conversations: '对话',
+    searching: '正在搜索…'
+  },
+  conversationGroups: { pinned: '已置顶', today: '今天', yesterday: '昨天', week: '过去 7 天', month: '过去 30 天' },
+  backups: {
+    title: '备份',
+    none: '还没有备份。每天以及每次数据结构更新前都会自动备份。',
+    holds: '{{conversations}} 个对话，{{messages}} 条消息，{{agents}} 个助手',
+    unreadable: '无法读取',
+    reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时' }
+  },
+  usage: {
+    title: '用量与费用',
+    from: '从',
+    to: '到',
+    groupBy: '按',
+    groups: { day: '日期', provider: '服务商', model: '模型', scene: '场景' },
+    exportCsv: '导出 CSV',
+    calls: '调用次数',
+    tokens: '令牌',
+    cost: '费用',
+    total: '合计（{{currency}}）',
+    empty: '此期间没有用量'
   }
 }

@@ -53,6 +53,9 @@ export interface BackupSummary {
   at: number
   schemaVersion: number
   reason: 'migration' | 'daily' | 'auto' | 'quit'
+  /** Issue 16: the file's size and what it holds (absent when the file cannot be read). */
+  size?: number
+  holds?: { agents: number; conversations: number; messages: number; settings: number }
 }
 
 /**
@@ -93,7 +96,12 @@ export const dataProcedures = {
             z.object({ kind: z.literal('conversation'), conversationId: idSchema }).strict()
           ])
           .optional(),
-        limit: z.number().int().min(1).max(200).optional()
+        limit: z.number().int().min(1).max(200).optional(),
+        /** Issue 16: the model that wrote the message and a time window (ms, `to` exclusive). */
+        filters: z
+          .object({ modelId: text(200).optional(), from: z.number().int().min(0).optional(), to: z.number().int().min(0).optional() })
+          .strict()
+          .optional()
       })
       .strict()
   ),

@@ -1,0 +1,80 @@
+import { expect, test, type Page } from '@playwright/test'
+import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
+import { configureProvider, openApp, snap } from './helpers'
+
+// Issue 16: the usage table's figures are the per-message costs added up. This spec is the only
+// one that talks to gpt-4o (not -mini), so that model's row holds exactly its replies.
+const KEY = 'sk-e2e-usage-key-0123456789'
+let fake: FakeOpenAI
+/** Chat requests the fake answered (titles aside): a send counts when the server saw it, not when the list shows it. */
+let asked = 0
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  fake.setDefault('/chat/completions', (req: RecordedRequest) => {
+    const body = req.body as { messages: { role: string; content: string }[] }
+    if (body.messages[0]?.content.startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Usage ', 'talk']) }
+    asked++
+    // Tokens grow with the question, so the three replies cost different amounts.
+    const prompt = 10 + String(body.messages.at(-1)?.content ?? '').length
+    return { kind: 'sse', chunks: chatChunks(['Counted reply.'], { usage: { prompt_tokens: prompt, completion_tokens: 25, total_tokens: prompt + 25 } }) }
+  })
+})
+
+test.afterAll(async () => fake.close())
+
+async function send(page: Page, text: string) {
+  const want = asked + 1
+  // An Enter pressed while the previous reply is being saved is not a send; press it again then.
+  await expect(async () => {
+    if (asked < want) {
+      await page.getByTestId('composer-input').fill(text)
+      await page.getByTestId('composer-input').press('Enter')
+    }
+    await expect.poll(() => asked, { timeout: 2_000 }).toBe(want)
+  }).toPass({ timeout: 20_000 })
+  await expect(page.getByTestId('composer-input')).toHaveValue('')
+  await expect(page.locator('[data-testid="message-assistant"][aria-busy="true"]')).toHaveCount(0)
+}
+
+const parseCost = (text: string) => Number(text.replace(/[^0-9.]/g, ''))
+
+test('the usage table totals equal the sum of the message costs', async ({ page }) => {
+  await configureProvider(page, 'openai', fake.url, KEY)
+  await openApp(page, '#/chat')
+  await page.getByTestId('new-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o')
+  await page.getByTestId('pick-openai-gpt-4o').first().click()
+  await expect(page.getByTestId('model-picker')).toContainText('GPT-4o')
+  await expect(page.getByTestId('model-picker')).not.toContainText('mini')
+  await send(page, 'first')
+  await send(page, 'second, longer question')
+  await send(page, 'third')
+  // The cost line follows the final usage event, a moment after the reply is complete.
+  await expect(page.getByTestId('message-cost')).toHaveCount(3)
+  const costs = await page.getByTestId('message-cost').allInnerTexts()
+  const sum = costs.map(parseCost).reduce((a, b) => a + b, 0)
+  expect(sum).toBeGreaterThan(0)
+
+  await openApp(page, '#/settings')
+  const usage = page.getByTestId('usage-section')
+  await usage.getByTestId('usage-group').selectOption('model')
+  const row = usage.getByTestId('usage-row').filter({ has: page.locator('td', { hasText: /^gpt-4o$/ }) })
+  // One row per currency: the title call has no usage, so it has no priced cost.
+  await expect(row.first()).toBeVisible()
+  const modelCosts = (await row.locator('td:nth-child(4)').allInnerTexts()).map(parseCost)
+  expect(modelCosts.reduce((a, b) => a + b, 0)).toBeCloseTo(sum, 6)
+  // The footer adds up every row of the table.
+  const rowCosts = (await usage.getByTestId('usage-row').locator('td:nth-child(4)').allInnerTexts()).map(parseCost)
+  expect(parseCost(await usage.getByTestId('usage-total-cost').first().innerText())).toBeCloseTo(rowCosts.reduce((a, b) => a + b, 0), 6)
+  const download = page.waitForEvent('download')
+  await usage.getByTestId('usage-csv').click()
+  expect((await download).suggestedFilename()).toMatch(/^switchboard-usage-model-.*\.csv$/)
+  await snap(page, 'usage')
+  // Settings → Data lists the backups (a fresh data folder may have none yet).
+  await expect(page.getByTestId('backups')).toBeVisible()
+  await expect(page.getByTestId('backup-item').or(page.getByTestId('backups-empty')).first()).toBeVisible()
+})
