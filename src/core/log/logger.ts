@@ -35,10 +35,20 @@ let consoleOn = true
 /** Exact secret values to remove besides the key shapes redactText knows (keys read at run time). */
 const secrets = new Set<string>()
 
-/** Starts writing to `<dataDir>/logs/switchboard.log`; returns the file's path. */
-export function configureLogFile(dataDir: string, options: LogFileOptions = {}): string {
+/**
+ * Starts writing to `<dataDir>/logs/switchboard.log`; returns the file's path, or undefined
+ * when the folder cannot be made (a read-only data folder: the start-up reports that itself,
+ * and the log must not replace its error with another one — lines then go to the console only).
+ */
+export function configureLogFile(dataDir: string, options: LogFileOptions = {}): string | undefined {
   const dir = join(dataDir, 'logs')
-  mkdirSync(dir, { recursive: true })
+  try {
+    mkdirSync(dir, { recursive: true })
+  } catch (error) {
+    file = undefined
+    console.error('[switchboard] cannot create the log folder; logging to the console only', (error as NodeJS.ErrnoException).code)
+    return undefined
+  }
   file = { path: join(dir, 'switchboard.log'), maxBytes: options.maxBytes ?? 1_000_000, keep: options.keep ?? 3, level: options.level ?? 'info' }
   consoleOn = options.console ?? true
   return file.path

@@ -12,7 +12,7 @@ afterEach(() => closeLogFile())
 
 describe('core logger', () => {
   it('writes levels at or above the threshold to <dataDir>/logs/switchboard.log', () => {
-    const path = configureLogFile(fresh(), { console: false, level: 'info' })
+    const path = configureLogFile(fresh(), { console: false, level: 'info' })!
     logger.debug('t', 'not written')
     logger.info('t', 'an info line')
     logger.error('t', 'an error line', new Error('boom'))
@@ -24,7 +24,7 @@ describe('core logger', () => {
 
   it('rotates past maxBytes, keeping `keep` old files and dropping the oldest', () => {
     const dir = fresh()
-    const path = configureLogFile(dir, { console: false, maxBytes: 200, keep: 2 })
+    const path = configureLogFile(dir, { console: false, maxBytes: 200, keep: 2 })!
     for (let i = 0; i < 40; i++) logger.warn('rot', `line ${String(i).padStart(2, '0')} ${'x'.repeat(40)}`)
     expect(existsSync(`${path}.1`)).toBe(true)
     expect(existsSync(`${path}.2`)).toBe(true)
@@ -37,7 +37,7 @@ describe('core logger', () => {
   })
 
   it('redacts keys (known shapes and registered values) and masks URL hosts, in messages and errors', () => {
-    const path = configureLogFile(fresh(), { console: false })
+    const path = configureLogFile(fresh(), { console: false })!
     addLogSecret('my-plain-secret-value')
     logger.warn('k', 'calling https://api.secret-host.example.com/v1 with sk-abcdefghijklmnop', new Error('Bearer abcdefghijklmnopqrst rejected my-plain-secret-value'))
     const text = readFileSync(path, 'utf8')
@@ -49,7 +49,7 @@ describe('core logger', () => {
   })
 
   it("`logged` turns a swallowed rejection into undefined and a log line; shared code's logError lands in the same file", async () => {
-    const path = configureLogFile(fresh(), { console: false })
+    const path = configureLogFile(fresh(), { console: false })!
     await expect(Promise.reject(new Error('disk probe down')).catch(logged('pull', 'reading the free disk space'))).resolves.toBeUndefined()
     logError('Failed to convert the image x to base64', new Error('bad image'))
     const text = readFileSync(path, 'utf8')
@@ -59,7 +59,7 @@ describe('core logger', () => {
 
   it('a failure that used to vanish is logged: an unreadable local-settings file (a missing one is not a failure)', () => {
     const dir = fresh()
-    const path = configureLogFile(dir, { console: false })
+    const path = configureLogFile(dir, { console: false })!
     const broken = join(dir, 'local-settings.json')
     writeFileSync(broken, '{ not json')
     new LocalSettings(broken)
