@@ -120,7 +120,11 @@ describe('preload', () => {
     expect(electron.listeners.has(IPC_CHANNEL)).toBe(false)
     const commands: unknown[] = []
     api.onMenu((c) => commands.push(c))
+    // The menu channel is typed: a known command arrives; anything else (an object that only
+    // stringifies to one, an unknown name) is dropped.
     electron.listeners.get('switchboard:menu')!(sender, { toString: () => 'new-chat' })
+    electron.listeners.get('switchboard:menu')!(sender, 'format-disk')
+    electron.listeners.get('switchboard:menu')!(sender, 'new-chat')
     expect(commands).toEqual(['new-chat'])
     // Whatever the preload returns is plain data or a function, never Electron's objects.
     expect(api.onMessage(() => undefined)).toBeTypeOf('function')
