@@ -120,9 +120,10 @@ describe('preload', () => {
     expect(electron.listeners.has(IPC_CHANNEL)).toBe(false)
     const commands: unknown[] = []
     api.onMenu((c) => commands.push(c))
-    // Only the contract's commands as plain strings reach the page; anything else is dropped.
+    // The menu channel is typed: a known command arrives; anything else (an object that only
+    // stringifies to one, an unknown name) is dropped.
     electron.listeners.get('switchboard:menu')!(sender, { toString: () => 'new-chat' })
-    electron.listeners.get('switchboard:menu')!(sender, 'open-devtools-please')
+    electron.listeners.get('switchboard:menu')!(sender, 'format-disk')
     electron.listeners.get('switchboard:menu')!(sender, 'new-chat')
     expect(commands).toEqual(['new-chat'])
     // Whatever the preload returns is plain data or a function, never Electron's objects.
