@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openStore } from '../../../src/core/store'
 import { toFtsQuery } from '../../../src/core/store/repositories/search'
 import type { SnippetRun } from '../../../src/shared/data/search'
 import { openTemp, seed } from './helpers'
@@ -123,5 +125,28 @@ describe('search ranking, filters and substrings (issue 16)', () => {
     env.store.messages.delete(zh.id)
     expect(env.store.search.search('排序')).toEqual([])
     expect(() => env.store.db.sqlite.exec("INSERT INTO messages_trigram(messages_trigram, rank) VALUES ('integrity-check', 1)")).not.toThrow()
+  })
+})
+
+describe('migration 2 (issue 16)', () => {
+  it('indexes the messages a version-1 database already holds', () => {
+    env = openTemp()
+    const { conversation } = seed(env.store)
+    const old = say(conversation.id, '这是旧版本保存的快速排序说明')
+    // Back to what version 1 left: no trigram index, schema version 1.
+    env.store.db.sqlite.exec('DROP TABLE messages_trigram; DROP TRIGGER IF EXISTS messages_trigram_insert; DROP TRIGGER IF EXISTS messages_trigram_delete; DROP TRIGGER IF EXISTS messages_trigram_update;')
+    env.store.db.sqlite.pragma('user_version = 1')
+    env.store.close()
+    const reopened = openStore({ dataDir: env.dir, dailyBackupMs: 0 }).store
+    const dir = env.dir
+    env = {
+      ...env,
+      store: reopened,
+      cleanup: () => {
+        reopened.close()
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    expect(reopened.search.search('快速排序').map((h) => h.messageId)).toEqual([old.id])
   })
 })
