@@ -21,8 +21,14 @@ const CHUNKS = Number(process.env['KB_BENCH_CHUNKS'] ?? 100_000)
 const DIMS = 768
 const FILES = Number(process.env['KB_BENCH_FILES'] ?? 10_000)
 
+// mulberry32: a seeded generator in 32-bit integer arithmetic (a float LCG loses precision and cycles).
 let seed = 42
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
 const VOCAB = Array.from({ length: 8000 }, (_, i) => `w${i.toString(36)}${'aeiou'[i % 5]}`)
 const sentence = (n: number) => Array.from({ length: n }, () => VOCAB[Math.floor(random() ** 2 * VOCAB.length)]).join(' ')
 const randomVector = (): number[] => {
@@ -155,7 +161,10 @@ async function memory(): Promise<void> {
     await knowledge.addPaths(kb.id, [src])
     await knowledge.idle(kb.id)
     clearInterval(timer)
-    const indexed = knowledge.files(kb.id).filter((f) => f.status === 'Success').length
+    const all = knowledge.files(kb.id)
+    const indexed = all.filter((f) => f.status === 'Success').length
+    const failed = all.filter((f) => f.status !== 'Success')
+    if (failed.length) console.log(`${failed.length} not indexed, e.g. ${failed[0]!.name}: ${failed[0]!.status} ${failed[0]!.error ?? ''}`)
     samples.push([indexed, heap()])
     console.log(`indexing ${FILES.toLocaleString('en')} files (${indexed} indexed): heap ${before.toFixed(1)} MB before; ${samples.map(([n, mb]) => `${mb.toFixed(1)} MB at ${n}`).join(', ')}`)
     const first = samples[0]!
