@@ -6,7 +6,7 @@ import type { VoiceSettings } from '../bridge/procedures/speech'
  * language are not here on purpose: the renderer keeps them in localStorage
  * (`switchboard.theme`, `switchboard.language`) because the first paint needs them before the
  * bridge is connected, and they belong to that browser/window, not to the data folder
- * (decision 21).
+ * (decision 23 in docs/decisions.md).
  */
 export interface AppSettings {
   /** Read aloud and dictation models (Settings → Voice). */
