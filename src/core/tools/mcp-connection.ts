@@ -50,6 +50,9 @@ export class McpConnection {
   private restartTimer?: ReturnType<typeof setTimeout>
   private stderrTail = ''
   private lastTransportError?: string
+  /** The SDK refused a message over its 10 MB limit; sticky until the next connect, since the
+   * errors of the shutdown that follows (EPIPE…) would otherwise hide why it closed. */
+  private refusedOversize = false
   private current: ToolServerStatus
 
   constructor(
@@ -98,6 +101,7 @@ export class McpConnection {
   private async connect(): Promise<void> {
     this.closing = false
     this.lastTransportError = undefined
+    this.refusedOversize = false
     this.set({ state: 'connecting', error: undefined })
     let transport: Transport | undefined
     try {
@@ -109,6 +113,7 @@ export class McpConnection {
         // Garbage on stdout and similar: the SDK reports each bad line here and keeps going;
         // pending calls then end by their timeout. Kept to explain a close that follows.
         this.lastTransportError = error instanceof Error ? error.message : String(error)
+        if (/exceeded maximum size/i.test(this.lastTransportError)) this.refusedOversize = true
       }
       await client.connect(transport, { timeout: this.connectTimeoutMs })
       this.client = client
@@ -204,7 +209,7 @@ export class McpConnection {
       // The SDK reports a cancellation as a timeout-coded error; say what really happened.
       if (options.signal?.aborted) throw pluginException('PluginGatewayError', `${this.config.name} › ${name} was cancelled (stopped by the user).`)
       // The SDK's stdio reader drops the connection on a message over 10 MB.
-      if (/exceeded maximum size/i.test(this.lastTransportError ?? ''))
+      if (this.refusedOversize)
         throw pluginException('PluginServerError', `${this.config.name} › ${name} returned more than 10 MB; the result was refused and the server restarted.`)
       throw new AppErrorException(toPluginError(error, { server: this.config.name, tool: name, timeoutMs: this.timeoutMs }))
     } finally {
