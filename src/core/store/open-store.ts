@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { countData, describeCounts, holdsData, inspectBackup, listBackups, type BackupInfo, type DataCounts } from './backup'
 import { BackupSchedule, type BackupScheduleOptions } from './backup-schedule'
@@ -169,14 +169,27 @@ function peekSchemaVersion(file: string): number | 'corrupt' | 'empty' | 'trunca
   } finally {
     closeSync(fd)
   }
-  if (read === 0) return 'empty'
+  // A SIGKILL during a checkpoint can leave page 1 (with the new page count) written before the
+  // pages after it, or a new file whose first pages live only in the WAL. SQLite finishes both
+  // from the -wal file on open, so with frames in the WAL neither is damage: quick_check decides.
+  const walFrames = walHasFrames(file)
+  if (read === 0) return walFrames ? 0 : 'empty'
   if (read < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\u0000') return 'corrupt'
   // The in-header page count is valid when its "version-valid-for" matches the change counter.
   const rawPageSize = header.readUInt16BE(16)
   const pageSize = rawPageSize === 1 ? 65536 : rawPageSize
   const pages = header.readUInt32BE(28)
-  if (pages > 0 && header.readUInt32BE(92) === header.readUInt32BE(24) && size < pages * pageSize) return 'truncated'
+  if (!walFrames && pages > 0 && header.readUInt32BE(92) === header.readUInt32BE(24) && size < pages * pageSize) return 'truncated'
   return header.readUInt32BE(60)
+}
+
+/** True when the database's -wal file holds more than its 32-byte header (frames to replay). */
+function walHasFrames(file: string): boolean {
+  try {
+    return statSync(`${file}-wal`).size > 32
+  } catch {
+    return false
+  }
 }
 
 function quickCheckOk(sqlite: SqliteDb): boolean {
