@@ -16,6 +16,8 @@ import { toolHandlers } from './bridge/handlers/tools'
 import { toolsInitStep } from './tools/tools-start-up'
 import { knowledgeInitStep } from './knowledge/knowledge-start-up'
 import { knowledgeHandlers } from './bridge/handlers/knowledge'
+import { taskHandlers } from './bridge/handlers/tasks'
+import { StreamHub } from './bridge/stream-hub'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -48,6 +50,8 @@ export interface Core {
  * one line each in the marked places below.
  */
 export function createCore(options: CoreOptions): Core {
+  // The one hub of background work: streams and the tasks they are (issue 19).
+  const hub = new StreamHub()
   const context: CoreContext = {
     version: APP_VERSION,
     mode: options.mode,
@@ -66,18 +70,18 @@ export function createCore(options: CoreOptions): Core {
       }
     },
     storeInitStep(context, options.secrets),
-    chatInitStep(context, () => router.hub),
+    chatInitStep(context, () => hub),
     voiceFilesInitStep(context),
-    imageInitStep(context, () => router.hub),
+    imageInitStep(context, () => hub),
     toolsInitStep(context),
-    knowledgeInitStep(context, () => router.hub),
+    knowledgeInitStep(context, () => hub),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
-    ...localHandlers(context.local),
+    ...localHandlers(context.local, hub),
     ...dataHandlers(context),
     ...chatHandlers(context),
     ...providerHandlers(context),
@@ -85,10 +89,11 @@ export function createCore(options: CoreOptions): Core {
     ...fileHandlers(context),
     ...imageHandlers(context),
     ...toolHandlers(context),
-    ...knowledgeHandlers(context)
+    ...knowledgeHandlers(context),
+    ...taskHandlers(hub)
     // feature handlers go here
   }
-  const router = new Router(contract, impl)
+  const router = new Router(contract, impl, hub)
   void context.init.start()
   return {
     router,

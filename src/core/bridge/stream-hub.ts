@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { BridgeErrorType, type AppError, type Result } from '../../shared/errors/app-error'
 import { toAppError } from './to-app-error'
+import type { ActiveTask, TaskKind, TaskMetas } from '../../shared/bridge/procedures/tasks'
 
 export type StreamListener = {
   events(events: unknown[], from: number): void
@@ -20,6 +21,18 @@ interface LiveStream {
   readonly listeners: Set<StreamListener>
   result?: Result<unknown>
   expiry?: NodeJS.Timeout
+  /** Set when the stream is background work a screen lists (a reply, an image task, a pull). */
+  task?: { kind: TaskKind; meta: unknown }
+  readonly startedAt: number
+}
+
+/** What a service needs of the hub to register its work as tasks and to stop it. */
+export interface TaskRegistry {
+  /** Registers a running stream as a task of `kind`, or replaces its metadata (a new step, a new state). */
+  describe<K extends TaskKind>(streamId: string, kind: K, meta: TaskMetas[K]): void
+  /** The running task of `kind` whose metadata matches. */
+  find<K extends TaskKind>(kind: K, match: (meta: TaskMetas[K]) => boolean): ActiveTask<K> | undefined
+  cancel(streamId: string): boolean
 }
 
 export interface StreamHubOptions {
@@ -30,12 +43,14 @@ export interface StreamHubOptions {
 }
 
 /**
- * Owns the running streams (chat replies, image tasks, model pulls). A stream runs until
+ * Owns the running streams (chat replies, image tasks, model pulls, indexing), and is the
+ * one registry of background work: a stream described as a task (`describe`, or `start`'s
+ * third argument) is listed by `tasks()` while it runs. A stream runs until
  * it finishes or is cancelled, whether or not anyone listens: closing a window does not
  * lose a reply. Listeners get events in batches, flushed once per macrotask, which is
  * what lets a socket carry tens of thousands of small events a second.
  */
-export class StreamHub {
+export class StreamHub implements TaskRegistry {
   private readonly streams = new Map<string, LiveStream>()
   private readonly retainMs: number
   private readonly maxLog: number
@@ -45,9 +60,13 @@ export class StreamHub {
     this.maxLog = options.maxLog ?? 200_000
   }
 
-  start(proc: string, run: (signal: AbortSignal, id: string) => AsyncIterator<unknown, unknown>): string {
+  start<K extends TaskKind>(
+    proc: string,
+    run: (signal: AbortSignal, id: string) => AsyncIterator<unknown, unknown>,
+    task?: { kind: K; meta: TaskMetas[K] }
+  ): string {
     const id = randomUUID()
-    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set() }
+    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set(), startedAt: Date.now(), ...(task ? { task } : {}) }
     // A producer that throws at once is the caller's error, not a stream: nothing is registered.
     const iterator = run(stream.controller.signal, id)
     this.streams.set(id, stream)
@@ -132,9 +151,28 @@ export class StreamHub {
     return true
   }
 
-  /** Streams still running, for a UI that lists background work (pulls, replies). */
+  /** Streams still running (tests; screens list tasks). */
   running(proc?: string): string[] {
     return [...this.streams.values()].filter((s) => !s.result && (!proc || s.proc === proc)).map((s) => s.id)
+  }
+
+  describe<K extends TaskKind>(streamId: string, kind: K, meta: TaskMetas[K]): void {
+    const stream = this.streams.get(streamId)
+    if (stream && !stream.result) stream.task = { kind, meta }
+  }
+
+  /** Running tasks (of one kind, or all), oldest first: the one list of background work. */
+  tasks<K extends TaskKind = TaskKind>(kind?: K): ActiveTask<K>[] {
+    const found: ActiveTask<K>[] = []
+    for (const s of this.streams.values()) {
+      if (s.result || !s.task || (kind && s.task.kind !== kind)) continue
+      found.push({ id: s.id, kind: s.task.kind, meta: s.task.meta, startedAt: s.startedAt } as ActiveTask<K>)
+    }
+    return found.sort((a, b) => a.startedAt - b.startedAt)
+  }
+
+  find<K extends TaskKind>(kind: K, match: (meta: TaskMetas[K]) => boolean): ActiveTask<K> | undefined {
+    return this.tasks(kind).find((t) => match(t.meta as TaskMetas[K]))
   }
 
   has(id: string): boolean {

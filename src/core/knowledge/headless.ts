@@ -26,7 +26,7 @@ export function headlessKnowledge(
       const result = await runtime.embeddings({ model: modelId, input: texts }, options)
       return embeddingsOutput(result.embeddings, texts.length, providerId, result.usage)
     },
-    startStream: (proc, run) => hub.start(proc, (signal) => run(signal)),
+    startStream: (proc, run, task) => hub.start(proc, (signal) => run(signal), task),
     cancelStream: (id) => hub.cancel(id),
     ...extra
   })

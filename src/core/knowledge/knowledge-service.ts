@@ -29,7 +29,7 @@ export interface KnowledgeServiceDeps {
   /** Embeddings with a base's model (through EmbeddingService). */
   embed(providerId: string, modelId: string): EmbedFn
   /** Starts a task in the one stream hub; returns its id. */
-  startStream(proc: string, run: (signal: AbortSignal) => AsyncIterator<unknown, unknown>): string
+  startStream(proc: string, run: (signal: AbortSignal) => AsyncIterator<unknown, unknown>, task?: { kind: 'knowledge'; meta: { kbId: string } }): string
   cancelStream(streamId: string): boolean
   batchSize?: number
   /** Largest file read (bytes). */
@@ -246,7 +246,7 @@ export class KnowledgeService {
     }
     const entry = { streamId: '', again: false }
     this.running.set(kbId, entry)
-    entry.streamId = this.deps.startStream('knowledge.index', (signal) => this.indexRun(kbId, signal)[Symbol.asyncIterator]())
+    entry.streamId = this.deps.startStream('knowledge.index', (signal) => this.indexRun(kbId, signal)[Symbol.asyncIterator](), { kind: 'knowledge', meta: { kbId } })
   }
 
   private stop(kbId: string): void {

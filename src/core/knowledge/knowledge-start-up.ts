@@ -22,7 +22,7 @@ export function knowledgeInitStep(context: CoreContext, hub: () => StreamHub): I
         repo,
         dataDir: context.dataDir,
         embed: (providerId, modelId) => (texts, options) => embeddings.create({ providerId, modelId, input: texts }, options),
-        startStream: (proc, run) => hub().start(proc, (signal) => run(signal)),
+        startStream: (proc, run, task) => hub().start(proc, (signal) => run(signal), task),
         cancelStream: (id) => hub().cancel(id)
       })
       const evals = new KnowledgeEvalsRepository(store.db)

@@ -1,4 +1,5 @@
-import type { ActiveReply, ChatStreamEvent } from '../../shared/bridge/procedures/chat'
+import type { ChatStreamEvent } from '../../shared/bridge/procedures/chat'
+import type { TaskRegistry } from '../bridge/stream-hub'
 import type { Agent, ModelParameters } from '../../shared/data/agent'
 import type { Conversation } from '../../shared/data/conversation'
 import type { CostBreakdown } from '../../shared/data/cost'
@@ -58,8 +59,8 @@ export interface ChatServiceDeps {
   contextLength?(providerId: string, modelId: string): number | undefined
   /** The model chosen for a scene in Settings (issue 15); undefined: the caller's fallback. */
   sceneModel?(scene: SceneName): ModelRef | undefined
-  /** Cancels a stream of the hub by id. */
-  cancelStream(streamId: string): boolean
+  /** The hub's task registry: a running reply is a `chat` task (listed, re-followed, stopped by message id). */
+  tasks: TaskRegistry
   idleTimeoutMs?: number
   /** Stores an image a reply produced (base64_image) as a file, offered in the gallery too. */
   saveImage?(input: ChatImageInput): Promise<{ fileId: string; mimeType: string; width?: number; height?: number }>
@@ -108,7 +109,6 @@ const noModel = (): AppError => ({
  * `streaming` row flushed about once a second.
  */
 export class ChatService {
-  private readonly active = new Map<string, ActiveReply>()
   /** Extracted text of attached files (set by the attachments start-up step). */
   private fileContext?: (fileIds: readonly string[]) => { name: string; text: string }[]
 
@@ -141,10 +141,6 @@ export class ChatService {
     this.deps.tools = hook
   }
 
-  activeReplies(): ActiveReply[] {
-    return [...this.active.values()]
-  }
-
   /** Deletes a message; its replies are re-attached to its parent so no later turn is lost. */
   deleteMessage(messageId: string): number {
     const message = this.deps.messages.require(messageId)
@@ -155,8 +151,8 @@ export class ChatService {
   }
 
   stop(messageId: string): boolean {
-    const reply = this.active.get(messageId)
-    return reply ? this.deps.cancelStream(reply.streamId) : false
+    const reply = this.deps.tasks.find('chat', (m) => m.messageId === messageId)
+    return reply ? this.deps.tasks.cancel(reply.id) : false
   }
 
   private pickModel(conversation: Conversation, agent: Agent, override?: { providerId?: string; modelId?: string }) {
@@ -293,22 +289,17 @@ export class ChatService {
       const messageId = final.id
       const partial: ToolResult[] = []
       // While its tools run the step is still the reply's live message: Stop and re-attach find it.
-      if (ctx.streamId) this.active.set(messageId, { streamId: ctx.streamId, conversationId: conversation.id, messageId })
-      let outcome: ToolStepOutcome
-      try {
-        outcome = yield* this.deps.tools!.step(tools.offered, calls, {
-          messageId,
-          signal: ctx.signal,
-          ...(ctx.autoApprove ? { autoApprove: true } : {}),
-          // Each result is written as it arrives: a crash mid-step keeps the finished ones.
-          onResult: (result) => {
-            partial.push(result)
-            this.deps.messages.update(messageId, { toolResults: [...partial] })
-          }
-        })
-      } finally {
-        this.active.delete(messageId)
-      }
+      if (ctx.streamId) this.deps.tasks.describe(ctx.streamId, 'chat', { conversationId: conversation.id, messageId })
+      const outcome: ToolStepOutcome = yield* this.deps.tools!.step(tools.offered, calls, {
+        messageId,
+        signal: ctx.signal,
+        ...(ctx.autoApprove ? { autoApprove: true } : {}),
+        // Each result is written as it arrives: a crash mid-step keeps the finished ones.
+        onResult: (result) => {
+          partial.push(result)
+          this.deps.messages.update(messageId, { toolResults: [...partial] })
+        }
+      })
       citations.push(...outcome.citations)
       final = this.deps.messages.update(messageId, { toolResults: outcome.results })
       yield { type: 'tool_step', data: { messageId, toolResults: outcome.results } }
@@ -330,7 +321,7 @@ export class ChatService {
   ): AsyncGenerator<ChatStreamEvent, { message: Message; status: Message['status'] }> {
     const history = this.path(conversation.id, parent.id)
     const writer = this.deps.messages.beginStreaming({ conversationId: conversation.id, parentId: parent.id, providerId: model.providerId, modelId: model.modelId })
-    if (ctx.streamId) this.active.set(writer.id, { streamId: ctx.streamId, conversationId: conversation.id, messageId: writer.id })
+    if (ctx.streamId) this.deps.tasks.describe(ctx.streamId, 'chat', { conversationId: conversation.id, messageId: writer.id })
     yield { type: 'reply', data: { conversation: this.deps.conversations.require(conversation.id), userMessage: options.userMessage, assistantMessage: writer.message } }
     if (options.citations?.length) {
       // What the tools found (web search) is cited by the answer that reads it.
@@ -405,7 +396,6 @@ export class ChatService {
     if (imageParts.length > 0) patch.content = [...finished.content, ...imageParts]
     if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
-    this.active.delete(writer.id)
     this.deps.logUsage?.({
       scene: 'Conversation',
       ...(options.operation ? { operation: options.operation } : {}),

@@ -42,7 +42,7 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           return { ...(maxResults ? { maxResults } : {}), ...(maxUses ? { maxUses } : {}) }
         },
         contextLength: (providerId, modelId) => readAppSettings(store.settings.get()).contextLengths?.[`${providerId}/${modelId}`],
-        cancelStream: (streamId) => hub().cancel(streamId),
+        tasks: hub(),
         // The image service starts in the next step; a reply only runs once both exist.
         saveImage: (input) => {
           if (!context.images) throw new Error('Image storage is not ready yet.')

@@ -16,7 +16,6 @@ import {
   fileIdOfRef,
   fileRef,
   MAX_CONCURRENT_IMAGE_TASKS,
-  type ActiveImageTask,
   type ImageFileData,
   type ImageTaskEvent,
   type ImageTaskState
@@ -27,6 +26,7 @@ import { parseDataUrl } from '../../shared/utils/data-url'
 import { imageUrlToBase64 } from '../../shared/utils/image-url-to-base64'
 import type { ImagePollingOptions } from '../runtime/images/polling'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime/runtime-error'
+import type { TaskRegistry } from '../bridge/stream-hub'
 import type { CreateImageRequest, CreateImageResult, ProviderRuntime } from '../runtime/types'
 import type { Store } from '../store'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
@@ -36,7 +36,8 @@ export interface ImageServiceDeps {
   /** Generated files go under `<dataDir>/images/`. */
   dataDir: string
   runtimeFor(providerId: string): Promise<ProviderRuntime>
-  cancelStream(streamId: string): boolean
+  /** The hub's task registry: a running generation is an `image` task with its latest state. */
+  tasks: TaskRegistry
   /** Fetches result URLs (tests, proxies). */
   fetch?: typeof fetch
   /** Polling cadence passed to task protocols (tests shorten it). */
@@ -137,7 +138,6 @@ class EventQueue<T> {
  */
 export class ImageService {
   private readonly slots: Slots
-  private readonly active = new Map<string, ActiveImageTask>()
 
   constructor(private readonly deps: ImageServiceDeps) {
     this.slots = new Slots(deps.maxConcurrent ?? MAX_CONCURRENT_IMAGE_TASKS)
@@ -147,13 +147,9 @@ export class ImageService {
     return this.deps.modelInfo ? this.deps.modelInfo(providerId, modelId) : catalogueImageModel(providerId, modelId)
   }
 
-  activeTasks(): ActiveImageTask[] {
-    return [...this.active.values()].sort((a, b) => a.createdAt - b.createdAt)
-  }
-
   cancel(generationId: string): boolean {
-    const task = this.active.get(generationId)
-    return task ? this.deps.cancelStream(task.streamId) : false
+    const task = this.deps.tasks.find('image', (m) => m.generationId === generationId)
+    return task ? this.deps.tasks.cancel(task.id) : false
   }
 
   /** Checks the values against the model's schema; throws InvalidImageParams naming what is allowed. */
@@ -171,13 +167,11 @@ export class ImageService {
     const { images } = this.deps.store
     let generation = images.create({ prompt: input.params.prompt, providerId: input.providerId, modelId: input.modelId, parameters: stored as JsonObject })
     const id = generation.id
+    const task = { generationId: id, providerId: input.providerId, modelId: input.modelId, prompt: generation.prompt, createdAt: generation.createdAt }
+    // The task's latest state travels with it, so a reloaded page shows it before the replay.
     const state = (s: ImageTaskState): ImageTaskEvent => {
-      const task = this.active.get(id)
-      if (task) task.state = s
+      if (ctx.streamId) this.deps.tasks.describe(ctx.streamId, 'image', { ...task, state: s })
       return { type: 'state', data: { ...s, generationId: id } }
-    }
-    if (ctx.streamId) {
-      this.active.set(id, { streamId: ctx.streamId, generationId: id, providerId: input.providerId, modelId: input.modelId, prompt: generation.prompt, state: { state: 'queued' }, createdAt: generation.createdAt })
     }
     yield { type: 'created', data: generation }
     yield state({ state: 'queued' })
@@ -213,7 +207,6 @@ export class ImageService {
       return generation
     } finally {
       if (holding) this.slots.release()
-      this.active.delete(id)
     }
   }
 

@@ -15,7 +15,7 @@ export function imageInitStep(context: CoreContext, hub: () => StreamHub): InitS
         store,
         dataDir: context.dataDir,
         runtimeFor: (providerId) => providers.runtime(providerId),
-        cancelStream: (streamId) => hub().cancel(streamId)
+        tasks: hub()
       })
     }
   }

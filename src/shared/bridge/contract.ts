@@ -8,6 +8,7 @@ import { fileProcedures } from './procedures/files'
 import { imageProcedures } from './procedures/images'
 import { toolProcedures } from './procedures/tools'
 import { knowledgeProcedures } from './procedures/knowledge'
+import { taskProcedures } from './procedures/tasks'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -24,6 +25,7 @@ export const contract = {
   ...imageProcedures,
   ...toolProcedures,
   ...knowledgeProcedures,
+  ...taskProcedures,
   // store:
   ...dataProcedures
 } as const

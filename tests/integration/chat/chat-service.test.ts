@@ -157,13 +157,13 @@ describe('chat service', () => {
     // Reload mid-reply: once the first events arrived.
     await vi.waitFor(() => expect(seen).toBeGreaterThan(0))
     firstWindow.close() // the window was reloaded
-    const active = await client.call('chat.active', {})
-    expect(active.ok && active.value.map((a) => a.streamId)).toContain(sid)
+    const active = await client.call('tasks.active', { kind: 'chat' })
+    expect(active.ok && active.value.map((a) => a.id)).toContain(sid)
     const again = await run((h) => client.attach('chat.send', sid, h, 0))
     const final = reply(again)
     expect(messageText(final.content)).toBe(Array.from({ length: 40 }, (_, i) => `t${i} `).join(''))
     expect(again.events.filter((e) => e.type === 'text')).toHaveLength(40)
-    const after = await client.call('chat.active', {})
+    const after = await client.call('tasks.active', {})
     expect(after.ok && after.value).toEqual([])
   })
 

@@ -41,7 +41,7 @@ const send = (input: object, onEvent?: (e: ChatStreamEvent) => void) =>
   })
 
 describe('a failed final write never leaves a reply streaming', () => {
-  it('the reply ends, leaves chat.active, shows the failure, reads back complete, and is saved once space is back', async () => {
+  it('the reply ends, leaves the running tasks, shows the failure, reads back complete, and is saved once space is back', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['First ', 'answer']) })
     // (The title is its own task since issue 15: chat.send makes one model call.)
     const first = await send({ text: 'hello', providerId: 'openai', modelId: 'gpt-4o-mini' })
@@ -65,7 +65,7 @@ describe('a failed final write never leaves a reply streaming', () => {
     expect(second.value.error?.message).toMatch(/could not be saved yet/)
 
     // Not live any more: nothing to re-attach to, and readers see the finished reply.
-    const active = await client.call('chat.active', {})
+    const active = await client.call('tasks.active', { kind: 'chat' })
     expect(active.ok && active.value).toEqual([])
     const messages = await client.call('chat.messages', { conversationId })
     const shown = messages.ok ? messages.value.find((m) => m.id === second.value.id) : undefined

@@ -60,7 +60,7 @@ function useService(maxConcurrent: number) {
     store: core.context.store!,
     dataDir,
     runtimeFor: (id) => providers.runtime(id),
-    cancelStream: (streamId) => core.router.hub.cancel(streamId),
+    tasks: core.router.hub,
     polling: FAST_POLLING,
     maxConcurrent
   })
@@ -161,9 +161,9 @@ describe('image service', () => {
     await until(() => runs.filter((r) => states(r.events).some((s) => s.startsWith('polling'))).length === 2)
     const queued = runs.find((r) => !states(r.events).includes('running'))!
     expect(states(queued.events)).toEqual(['queued'])
-    const active = ok(await client.call('images.active', {}))
+    const active = ok(await client.call('tasks.active', { kind: 'image' }))
     expect(active).toHaveLength(3)
-    expect(active.map((t) => t.state.state).sort()).toEqual(['polling', 'polling', 'queued'])
+    expect(active.map((t) => t.kind === 'image' && t.meta.state.state).sort()).toEqual(['polling', 'polling', 'queued'])
     // Cancelling a running task frees its slot for the queued one.
     const victim = runs.find((r) => r !== queued)!
     const victimId = (victim.events[0] as Extract<ImageTaskEvent, { type: 'created' }>).data.id
@@ -175,7 +175,7 @@ describe('image service', () => {
     await until(() => states(queued.events).includes('running'))
     release = true
     for (const r of runs.filter((r) => r !== victim)) expect(ok(await r.done).status).toBe('Success')
-    expect(ok(await client.call('images.active', {}))).toEqual([])
+    expect(ok(await client.call('tasks.active', {}))).toEqual([])
     useService(4)
   })
 

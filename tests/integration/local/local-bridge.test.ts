@@ -107,10 +107,13 @@ describe('local models over the bridge', () => {
 
   it('pulls through the bridge: throttled updates to the subscriber, exact end, listed while running, then deletes', async () => {
     const started = value(await client.call('local.pull.start', { model: 'smollm2:135m' }))
-    expect(value(await client.call('local.pull.list', {})).map((p) => p.id)).toContain(started.id)
+    // The pull is a task of the hub: listed while it runs, followed by its task id.
+    expect(value(await client.call('tasks.active', { kind: 'pull' }))).toEqual([
+      expect.objectContaining({ id: started.taskId, kind: 'pull', meta: { pullId: started.id, model: 'smollm2:135m', baseUrl: started.baseUrl } })
+    ])
     const updates: PullSnapshot[] = []
     const end = await new Promise<Result<PullSnapshot | null>>((resolve) => {
-      client.stream('local.pull.watch', { id: started.id }, { onEvent: (e) => updates.push(e), onEnd: resolve })
+      client.attach('local.pull.watch', started.taskId, { onEvent: (e) => updates.push(e), onEnd: resolve })
     })
     expect(end.ok).toBe(true)
     const last = updates.at(-1)!
@@ -126,7 +129,9 @@ describe('local models over the bridge', () => {
   it('cancels a pull over the bridge with status cancelled (499)', async () => {
     fake.pacing = { linesPerLayer: 60, totalMs: 3_000 }
     const started = value(await client.call('local.pull.start', { model: 'tinyllama' }))
-    await vi.waitFor(async () => expect(value(await client.call('local.pull.list', {})).find((p) => p.id === started.id)?.completedBytes).toBeGreaterThan(0))
+    let latest: PullSnapshot | undefined
+    client.attach('local.pull.watch', started.taskId, { onEvent: (e) => (latest = e) })
+    await vi.waitFor(() => expect(latest?.completedBytes).toBeGreaterThan(0))
     expect(value(await client.call('local.pull.cancel', { id: started.id }))).toEqual({ cancelled: true })
     const end = await new Promise<Result<PullSnapshot | null>>((resolve) => client.stream('local.pull.watch', { id: started.id }, { onEnd: resolve }))
     expect(end).toMatchObject({ ok: true, value: { phase: 'cancelled', error: { status: 499 } } })

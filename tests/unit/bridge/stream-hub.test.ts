@@ -42,3 +42,31 @@ describe('stream hub replay cap', () => {
     expect(all.first).toBe(4)
   })
 })
+
+describe('stream hub as the task registry', () => {
+  it('lists described streams by kind while they run, follows metadata changes, and forgets them when they end', async () => {
+    const hub = new StreamHub()
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    async function* held() {
+      yield 1
+      await gate
+      return 'ok'
+    }
+    const plain = hub.start('diag.count', () => held())
+    const pull = hub.start('local.pull.watch', () => held(), { kind: 'pull', meta: { pullId: 'p1', model: 'm', baseUrl: 'http://x' } })
+    const reply = hub.start('chat.send', () => held())
+    hub.describe(reply, 'chat', { conversationId: 'c1', messageId: 'm1' })
+    hub.describe(reply, 'chat', { conversationId: 'c1', messageId: 'm2' }) // a tool step moved the reply on
+    expect(hub.tasks().map((t) => t.id)).toEqual([pull, reply])
+    expect(hub.tasks('chat')).toEqual([{ id: reply, kind: 'chat', meta: { conversationId: 'c1', messageId: 'm2' }, startedAt: expect.any(Number) }])
+    expect(hub.find('chat', (m) => m.messageId === 'm2')?.id).toBe(reply)
+    expect(hub.find('chat', (m) => m.messageId === 'm1')).toBeUndefined()
+    expect(hub.running()).toContain(plain) // a stream that is not described is no task
+    release()
+    await vi.waitFor(() => expect(hub.running()).toEqual([]))
+    expect(hub.tasks()).toEqual([])
+    hub.describe(reply, 'chat', { conversationId: 'c1', messageId: 'm3' }) // too late: it ended
+    expect(hub.tasks()).toEqual([])
+  })
+})

@@ -15,7 +15,6 @@ export function chatHandlers(ctx: CoreContext): ChatHandlers {
     'chat.regenerate': (input, c) => chat().regenerate(input, c),
     'chat.editAndResend': (input, c) => chat().editAndResend(input, c),
     'chat.continue': (input, c) => chat().continueReply(input, c),
-    'chat.active': () => chat().activeReplies(),
     'chat.stop': ({ messageId }) => chat().stop(messageId),
     'chat.sidebar': () => {
       const defaultAgent = chat().defaultAgent()

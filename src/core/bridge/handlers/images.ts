@@ -14,7 +14,6 @@ export function imageHandlers(ctx: CoreContext): ImageHandlers {
   }
   return {
     'images.generate': (input, c) => images().generate(input, c),
-    'images.active': () => images().activeTasks(),
     'images.cancel': ({ generationId }) => images().cancel(generationId),
     'images.modelParameters': async ({ providerId, modelId }) => {
       const info = await images().modelInfo(providerId, modelId)

@@ -4,11 +4,30 @@ import type { Implementation } from '../router'
 import type { LocalFeature } from '../../local'
 import { ollamaDiskSpace } from '../../local/disk-space'
 import { normaliseOllamaBaseUrl } from '../../runtime/providers/ollama/ollama-client'
+import type { StreamHub } from '../stream-hub'
 
 type LocalNames = keyof typeof localProcedures & keyof Contract
 type LocalHandlers = Pick<Implementation<Contract>, LocalNames>
 
-export function localHandlers(local: LocalFeature): LocalHandlers {
+/**
+ * A pull is a task of the hub (kind `pull`): its stream replays the pull's snapshots to
+ * whoever follows it, and cancelling the task cancels the pull. One task per pull, however
+ * many times the same model is asked for.
+ */
+function pullTask(hub: StreamHub, local: LocalFeature, pullId: string, model: string, baseUrl: string): string {
+  const existing = hub.find('pull', (m) => m.pullId === pullId)
+  if (existing) return existing.id
+  return hub.start(
+    'local.pull.watch',
+    (signal) => {
+      signal.addEventListener('abort', () => local.pulls.cancel(pullId), { once: true })
+      return local.pulls.watch(pullId)
+    },
+    { kind: 'pull', meta: { pullId, model, baseUrl } }
+  )
+}
+
+export function localHandlers(local: LocalFeature, hub: StreamHub): LocalHandlers {
   const ollamaUrl = (baseUrl?: string) => normaliseOllamaBaseUrl(baseUrl ?? local.detection.baseUrl('ollama'))
   return {
     'local.detect': ({ kinds }) => local.detection.detect(kinds),
@@ -21,10 +40,12 @@ export function localHandlers(local: LocalFeature): LocalHandlers {
       return { deleted: model }
     },
     'local.disk': async ({ baseUrl }) => (await ollamaDiskSpace(ollamaUrl(baseUrl))) ?? null,
-    'local.pull.start': ({ model, baseUrl, insecure }) => local.pulls.start({ model, baseUrl, insecure }),
+    'local.pull.start': ({ model, baseUrl, insecure }) => {
+      const snapshot = local.pulls.start({ model, baseUrl, insecure })
+      return { ...snapshot, taskId: pullTask(hub, local, snapshot.id, snapshot.model, snapshot.baseUrl) }
+    },
     'local.pull.watch': ({ id }, { signal }) => local.pulls.watch(id, signal),
     'local.pull.cancel': ({ id }) => ({ cancelled: local.pulls.cancel(id) }),
-    'local.pull.dismiss': ({ id }) => ({ dismissed: local.pulls.dismiss(id) }),
-    'local.pull.list': () => local.pulls.list()
+    'local.pull.dismiss': ({ id }) => ({ dismissed: local.pulls.dismiss(id) })
   }
 }

@@ -2,7 +2,9 @@ import { useMemo } from 'react'
 import { messageSetKey, sortConversations, visiblePath } from './branches'
 import { create } from 'zustand'
 import type { StreamHandle } from '../../../shared/bridge/client'
-import type { ActiveReply, ChatStreamEvent } from '../../../shared/bridge/procedures/chat'
+import type { ChatStreamEvent } from '../../../shared/bridge/procedures/chat'
+import type { ActiveTask } from '../../../shared/bridge/procedures/tasks'
+import { followRunningTasks, followTask } from '../../bridge/follow-task'
 import type { Agent, ModelParameters } from '../../../shared/data/agent'
 import type { Conversation } from '../../../shared/data/conversation'
 import { messageText, type Message } from '../../../shared/data/message'
@@ -184,15 +186,14 @@ export const chatActions = {
         defaultAgentId: sidebar.value.defaultAgentId,
         agentId: s.agentId ?? sidebar.value.defaultAgentId
       }))
-    const active = await bridge().call('chat.active', {})
-    if (active.ok) for (const reply of active.value) chatActions.attach(reply)
+    await followRunningTasks('chat', (task) => chatActions.attach(task))
     await loadPendingApprovals()
   },
 
   /** Re-joins a reply that is streaming in the core (after a reload or from another window). */
-  attach(reply: ActiveReply) {
-    if (handles.has(reply.messageId)) return
-    followStream((handlers) => bridge().attach('chat.send', reply.streamId, handlers, 0))
+  attach(task: ActiveTask<'chat'>) {
+    if (handles.has(task.meta.messageId)) return
+    followStream((handlers) => followTask('chat', task.id, handlers))
   },
 
   selectAgent(agentId: string) {

@@ -7,6 +7,7 @@ import type { ImageModelParameters, ImageParamValues } from '../../../shared/ima
 import { validateImageParams, type ImageParamIssue } from '../../../shared/image-params/validate'
 import { fileRef, type ActiveImageTask, type ImageTaskEvent, type ImageTaskState } from '../../../shared/images/image-task'
 import { bridge } from '../../stores/app-store'
+import { followRunningTasks, followTask } from '../../bridge/follow-task'
 
 export interface ModelChoice {
   providerId: string
@@ -118,8 +119,7 @@ export const imageActions = {
     // Tasks started before a reload keep running in the core: show them again (once per page load).
     if (!attachedActive) {
       attachedActive = true
-      const active = await bridge().call('images.active', {})
-      if (active.ok) for (const task of active.value) imageActions.attach(task)
+      await followRunningTasks('image', (task) => imageActions.attach({ ...task.meta, streamId: task.id }))
     }
     const { current, picker } = useImages.getState()
     const first = picker.flatMap((g) => g.models.filter((m) => m.enabled).map((m) => ({ providerId: g.provider.id, modelId: m.id })))[0]
@@ -141,7 +141,7 @@ export const imageActions = {
 
   attach(task: ActiveImageTask) {
     upsertTask({ ...task })
-    follow((handlers) => bridge().attach('images.generate', task.streamId, handlers, 0), { generationId: task.generationId, streamId: task.streamId })
+    follow((handlers) => followTask('image', task.streamId, handlers), { generationId: task.generationId, streamId: task.streamId })
   },
 
   /** Picks a model and starts from its defaults, keeping the prompt (and seed) already typed. */

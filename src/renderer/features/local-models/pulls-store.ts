@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { AppError } from '../../../shared/errors/app-error'
 import { isFinalPullPhase, type PullSnapshot } from '../../../shared/local/pull-progress'
 import { bridge } from '../../stores/app-store'
+import { followRunningTasks, followTask } from '../../bridge/follow-task'
 
 /**
  * Model pulls as the renderer sees them. The core owns the pulls; this store follows each
@@ -36,12 +37,13 @@ function put(snap: PullSnapshot) {
   }))
 }
 
+/** Follows a pull's task (its events are the pull's snapshots). */
 function follow(id: string) {
   if (watching.has(id)) return
   watching.add(id)
-  bridge().stream(
-    'local.pull.watch',
-    { id },
+  followTask(
+    'pull',
+    id,
     {
       onEvent: (snap) => {
         put(snap)
@@ -69,9 +71,10 @@ export const usePulls = create<PullsState>()((set, get) => ({
       return id !== result.value.id && old?.model === result.value.model && isFinalPullPhase(old.phase)
     })
     for (const id of stale) void get().dismiss(id)
-    put(result.value)
-    follow(result.value.id)
-    return result.value
+    const { taskId, ...snapshot } = result.value
+    put(snapshot)
+    follow(taskId)
+    return snapshot
   },
   async cancel(id) {
     await bridge().call('local.pull.cancel', { id })
@@ -82,12 +85,7 @@ export const usePulls = create<PullsState>()((set, get) => ({
     set({ pulls: rest, order: get().order.filter((o) => o !== id) })
   },
   async sync() {
-    const result = await bridge().call('local.pull.list', {})
-    if (!result.ok) return
-    for (const snap of result.value) {
-      put(snap)
-      if (!isFinalPullPhase(snap.phase)) follow(snap.id)
-    }
+    await followRunningTasks('pull', (task) => follow(task.id))
   }
 }))
 

@@ -21,12 +21,6 @@ export type ChatStreamEvent =
   | StreamEvent
   | ToolStreamEvent
 
-export interface ActiveReply {
-  streamId: string
-  conversationId: string
-  messageId: string
-}
-
 const id = z.string().min(1).max(200)
 const image = z.object({ dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,/, 'must be a data URL of a PNG, JPEG, WebP or GIF image').max(30_000_000) })
 
@@ -59,8 +53,6 @@ export const chatProcedures = {
   'chat.editAndResend': stream<ChatStreamEvent, Message>()(z.object({ messageId: id, text: z.string().min(1).max(2_000_000) }).strict()),
   /** Continue an interrupted reply from its partial text. */
   'chat.continue': stream<ChatStreamEvent, Message>()(z.object({ messageId: id }).strict()),
-  /** Replies still streaming, so a reloaded window can re-attach to them. */
-  'chat.active': call<ActiveReply[]>()(z.object({}).strict()),
   /** Stop a reply (Esc). */
   'chat.stop': call<boolean>()(z.object({ messageId: id }).strict()),
   /** Agents with their conversations, newest first, pinned on top (the sidebar). */

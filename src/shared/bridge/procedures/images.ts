@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { call, stream } from '../define'
 import type { ImageGeneration } from '../../data/image-generation'
 import type { ImageModelParameters } from '../../image-params/types'
-import type { ActiveImageTask, ImageFileData, ImageTaskEvent } from '../../images/image-task'
+import type { ImageFileData, ImageTaskEvent } from '../../images/image-task'
 
 const id = z.string().min(1).max(200)
 
@@ -27,8 +27,6 @@ const params = z
 export const imageProcedures = {
   /** Generates one image; the task is owned by the core (closing the page does not stop it). */
   'images.generate': stream<ImageTaskEvent, ImageGeneration>()(z.object({ providerId: id, modelId: id, params }).strict()),
-  /** Tasks still running, to re-attach after a reload. */
-  'images.active': call<ActiveImageTask[]>()(z.object({}).strict()),
   /** Cancels a running task. */
   'images.cancel': call<boolean>()(z.object({ generationId: id }).strict()),
   /** The parameter schema of an image model (catalogue, or a minimal one for models it does not know). */

@@ -27,13 +27,11 @@ export const localProcedures = {
   'local.ollama.delete': call<{ deleted: string }>()(z.object({ model: modelName, baseUrl }).strict()),
   /** Free space where a local Ollama keeps models; null for a remote server. */
   'local.disk': call<DiskSpace | null>()(z.object({ baseUrl }).strict()),
-  /** Start a pull owned by the core (or get the one already running for that model). */
-  'local.pull.start': call<PullSnapshot>()(z.object({ model: modelName, baseUrl, insecure: z.boolean().optional() }).strict()),
+  /** Start a pull owned by the core (or get the one already running for that model); `taskId` is its task to follow. */
+  'local.pull.start': call<PullSnapshot & { taskId: string }>()(z.object({ model: modelName, baseUrl, insecure: z.boolean().optional() }).strict()),
   /** The pull's current state, then at most ~10 updates a second, ending with its exact final state. */
   'local.pull.watch': stream<PullSnapshot, PullSnapshot | null>()(z.object({ id: pullId }).strict()),
   'local.pull.cancel': call<{ cancelled: boolean }>()(z.object({ id: pullId }).strict()),
   /** Forget a finished pull. */
-  'local.pull.dismiss': call<{ dismissed: boolean }>()(z.object({ id: pullId }).strict()),
-  /** Running pulls, then recently finished ones. */
-  'local.pull.list': call<PullSnapshot[]>()(z.object({}).strict())
+  'local.pull.dismiss': call<{ dismissed: boolean }>()(z.object({ id: pullId }).strict())
 } as const
