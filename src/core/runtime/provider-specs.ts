@@ -4,17 +4,15 @@ import { credentialsFromEnv, type CredentialFieldSpec, type ProviderSpec } from 
 import type { ProviderCredentials, ProviderFactory } from './types'
 import { anthropicSpec } from './providers/anthropic/anthropic-spec'
 import { azureSpec } from './providers/azure/azure-spec'
-import { azureaiSpec } from './providers/azureai/azureai-spec'
 import { bedrockSpec } from './providers/bedrock/bedrock-spec'
 import { cloudflareSpec } from './providers/cloudflare/cloudflare-spec'
 import { googleSpec } from './providers/google/google-spec'
-import { huggingfaceSpec } from './providers/huggingface/huggingface-spec'
 import { ollamaSpec } from './providers/ollama/ollama-spec'
 import { vertexaiSpec } from './providers/vertexai/vertexai-spec'
 import { bflSpec, falSpec } from './images/image-provider-specs'
 
 /** Providers with their own (non-OpenAI-wire) adapter. */
-const NATIVE_SPECS: readonly ProviderSpec[] = [anthropicSpec, azureSpec, azureaiSpec, bedrockSpec, cloudflareSpec, googleSpec, huggingfaceSpec, ollamaSpec, vertexaiSpec, bflSpec, falSpec]
+const NATIVE_SPECS: readonly ProviderSpec[] = [anthropicSpec, azureSpec, bedrockSpec, cloudflareSpec, googleSpec, ollamaSpec, vertexaiSpec, bflSpec, falSpec]
 
 /** An OpenAI-compatible config is the whole spec of its provider: a key, no extra fields, its mapError hook. */
 function compatibleSpec(config: OpenAICompatibleConfig): ProviderSpec {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppErrorException } from '../../../src/shared/errors/app-error'
 import type { StreamEvent } from '../../../src/shared/stream/events'
 import { createAzureRuntime } from '../../../src/core/runtime/providers/azure/azure-runtime'
-import { createAzureAIRuntime } from '../../../src/core/runtime/providers/azureai/azureai-runtime'
-import { createHuggingFaceRuntime } from '../../../src/core/runtime/providers/huggingface/huggingface-runtime'
+import { createProviderRuntime, hasNativeAdapter } from '../../../src/core/runtime/registry'
+import type { ProviderCredentials } from '../../../src/core/runtime/types'
 import type { ProviderRuntime } from '../../../src/core/runtime/types'
 import { startFakeHttpServer, type FakeServer } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, openAIChatReply, sseData } from '../../fixtures/fake-cloudflare/sse'
@@ -98,7 +98,16 @@ describe('azure openai', () => {
   })
 })
 
+// Azure AI and Hugging Face are OpenAI-compatible configs with hooks (issue 19), built by the registry.
+const createAzureAIRuntime = (credentials: ProviderCredentials, context: { providerId: string }) => createProviderRuntime(context.providerId, credentials)
+const createHuggingFaceRuntime = createAzureAIRuntime
+
 describe('azure ai', () => {
+  it('is an OpenAI-compatible config, not a native adapter', () => {
+    expect(hasNativeAdapter('azureai')).toBe(false)
+    expect(hasNativeAdapter('huggingface')).toBe(false)
+  })
+
   it('POSTs /chat/completions with the model in the body and the key in api-key', async () => {
     server.handle(() => ({ headers: SSE_HEADERS, chunks: openAIChatReply(['<think>hmm</think>', 'Answer']) }))
     const runtime = createAzureAIRuntime({ apiKey: KEY, baseURL: `${server.url}/models` }, { providerId: 'azureai' })

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai'
 import type { FetchedModel } from '../../../shared/catalogue/model-list'
 import type { ErrorFacts } from '../errors/map-provider-error'
-import type { CallOptions, ChatRequest, ModelsResult } from '../types'
+import type { CallOptions, ChatRequest, ModelsResult, ProviderCredentials } from '../types'
 import type { ChatBody } from './payload-rules'
 import type { CompatibleImageHook } from '../images/compatible-hooks'
 import type { ErrorTypeName } from '../../../shared/errors/catalogue'
@@ -27,7 +27,7 @@ export interface ListContext {
  */
 export interface OpenAICompatibleConfig {
   id: string
-  /** Default endpoint; the user's base URL wins. Must equal the catalogue card's defaultBaseURL. */
+  /** Default endpoint; the user's base URL wins. Equals the catalogue card's defaultBaseURL when it has one; '' when the user must give one. */
   baseURL: string
   /** Local servers need no key (LM Studio, vLLM, Xinference). */
   keyless?: boolean
@@ -53,4 +53,6 @@ export interface OpenAICompatibleConfig {
   createImage?: CompatibleImageHook
   /** Extra headers every call sends. */
   headers?: Record<string, string>
+  /** Query parameters and headers every call sends that depend on the credentials (Azure AI's api-version and api-key). */
+  client?(ctx: { apiKey?: string; credentials: ProviderCredentials }): { query?: Record<string, string>; headers?: Record<string, string> }
 }

@@ -66,9 +66,13 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   const config = openAICompatibleConfig(id)
   // An unknown id without a base URL is named as such first: "no API key" would send the user looking for a key.
   const rawBase = credentials.baseURL?.trim() || config.baseURL
-  if (!rawBase) throwRuntimeError('InvalidProviderAPIKey', `${id} is not a built-in provider: it needs a base URL (and an API key).`, id)
+  const builtIn = Boolean(openAICompatibleProviders[id])
+  if (!rawBase && !builtIn) throwRuntimeError('InvalidProviderAPIKey', `${id} is not a built-in provider: it needs a base URL (and an API key).`, id)
   const apiKey = config.keyless ? credentials.apiKey?.trim() || undefined : requireApiKey(credentials, id)
+  // A built-in provider without a default endpoint (Azure AI): every endpoint is the user's own.
+  if (!rawBase) throwRuntimeError('InvalidProviderAPIKey', `${id} needs both an API key and a base URL.`, id)
   const baseURL = validBaseURL(rawBase, id)
+  const perCall = config.client?.({ apiKey, credentials }) ?? {}
   const secrets = [apiKey]
 
   // The config's mapError hook is the provider's spec rule: mapProviderError applies it.
@@ -87,7 +91,8 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
       // The SDK would print raw chunks on parse errors; we report them as StreamChunkError instead.
       logLevel: 'off',
       fetch: fetchImpl ?? options.fetch ?? globalThis.fetch,
-      defaultHeaders: { ...config.headers, ...options.headers }
+      ...(perCall.query ? { defaultQuery: perCall.query } : {}),
+      defaultHeaders: { ...config.headers, ...options.headers, ...perCall.headers }
     })
 
   const runtime: ProviderRuntime = {
@@ -102,7 +107,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
       transformer.pricingContext = pricingContextOf(request)
       const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
-        if (openAICompatibleProviders[id]) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(logged(id, 'reading the catalogue pricing'))
+        if (builtIn) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(logged(id, 'reading the catalogue pricing'))
         const sdk = await client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
         if (useResponses) {
           const body = buildResponsesBody(request)

@@ -136,3 +136,13 @@ export const qwenSupportsThinking = (model: string): boolean =>
 
 /** xAI live search: results 1..30, default 15. */
 export const xaiMaxSearchResults = (value: number | undefined): number => clamp(Math.round(value ?? 15), 1, 30)
+
+/**
+ * top_p as MiniMax, Cohere and Hugging Face (TGI) take it (providers.md §5): dropped unless in
+ * range (0 < top_p ≤ 1), then clamped into 0.01..0.99 because they reject exactly 1. A top_p of
+ * 0 is dropped (the server's default), not sent as 0.01.
+ */
+export function topPInsideUnit(body: ChatBody): void {
+  keepOnly(body, 'top_p', (p) => p > 0 && p <= 1)
+  if (typeof body.top_p === 'number') body.top_p = clamp(body.top_p, 0.01, 0.99)
+}

@@ -1,5 +1,5 @@
 import type { OpenAICompatibleConfig } from '../config'
-import { clamp, keepOnly } from '../payload-rules'
+import { keepOnly, topPInsideUnit } from '../payload-rules'
 
 /** Cohere's compatibility API: top_p only inside (0, 1) clamped 0.01..0.99; penalties only strictly between 0 and 1. */
 export const cohere: OpenAICompatibleConfig = {
@@ -7,8 +7,7 @@ export const cohere: OpenAICompatibleConfig = {
   baseURL: 'https://api.cohere.ai/compatibility/v1',
   embeddings: true,
   chatPayload(body) {
-    keepOnly(body, 'top_p', (p) => p > 0 && p <= 1)
-    if (typeof body.top_p === 'number') body.top_p = clamp(body.top_p, 0.01, 0.99)
+    topPInsideUnit(body)
     keepOnly(body, 'frequency_penalty', (v) => v > 0 && v < 1)
     keepOnly(body, 'presence_penalty', (v) => v > 0 && v < 1)
     return body

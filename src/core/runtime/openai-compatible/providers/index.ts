@@ -3,6 +3,7 @@ import { ai21 } from './ai21'
 import { ai302 } from './ai302'
 import { ai360 } from './ai360'
 import { aihubmix } from './aihubmix'
+import { azureai } from './azureai'
 import { baichuan } from './baichuan'
 import { cohere } from './cohere'
 import { deepseek } from './deepseek'
@@ -11,6 +12,7 @@ import { giteeai } from './giteeai'
 import { github } from './github'
 import { groq } from './groq'
 import { higress } from './higress'
+import { huggingface } from './huggingface'
 import { hunyuan } from './hunyuan'
 import { infiniai } from './infiniai'
 import { internlm } from './internlm'
@@ -49,5 +51,5 @@ import { zhipu } from './zhipu'
 
 /** Every provider of product.md §1 that speaks the OpenAI API, by id (one small file each). */
 export const openAICompatibleProviders: Record<string, OpenAICompatibleConfig> = {
-  ai21, ai302, ai360, aihubmix, baichuan, cohere, deepseek, fireworksai, giteeai, github, groq, higress, hunyuan, infiniai, internlm, jina, lmstudio, minimax, mistral, modelscope, moonshot, novita, nvidia, openai, openrouter, perplexity, ppio, qiniu, qwen, sambanova, search1api, sensenova, siliconcloud, spark, stepfun, taichu, tencentcloud, togetherai, upstage, v0, vllm, volcengine, wenxin, xai, xinference, zeroone, zhipu
+  ai21, ai302, ai360, aihubmix, azureai, baichuan, cohere, deepseek, fireworksai, giteeai, github, groq, higress, huggingface, hunyuan, infiniai, internlm, jina, lmstudio, minimax, mistral, modelscope, moonshot, novita, nvidia, openai, openrouter, perplexity, ppio, qiniu, qwen, sambanova, search1api, sensenova, siliconcloud, spark, stepfun, taichu, tencentcloud, togetherai, upstage, v0, vllm, volcengine, wenxin, xai, xinference, zeroone, zhipu
 }

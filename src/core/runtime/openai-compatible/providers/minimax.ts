@@ -1,5 +1,5 @@
 import type { OpenAICompatibleConfig } from '../config'
-import { clamp, halveTemperature, keepOnly } from '../payload-rules'
+import { halveTemperature, keepOnly, topPInsideUnit } from '../payload-rules'
 import { minimaxImageHook } from '../../images/compatible-hooks'
 
 /** MiniMax: temperature halved and dropped when ≤ 0; top_p only inside (0, 1), clamped 0.01..0.99. */
@@ -10,8 +10,7 @@ export const minimax: OpenAICompatibleConfig = {
   chatPayload(body) {
     keepOnly(body, 'temperature', (t) => t > 0)
     halveTemperature(body)
-    keepOnly(body, 'top_p', (p) => p > 0 && p <= 1)
-    if (typeof body.top_p === 'number') body.top_p = clamp(body.top_p, 0.01, 0.99)
+    topPInsideUnit(body)
     return body
   }
 }

@@ -18,8 +18,8 @@ export interface OpenAIWireChat {
 }
 
 /**
- * Chat-completions streaming for native adapters that speak the OpenAI wire (Azure OpenAI,
- * Azure AI, Hugging Face): the runtime core's transformer, end-marker fetch and runChatStream,
+ * Chat-completions streaming for a native adapter that speaks the OpenAI wire with its own
+ * URL scheme (Azure OpenAI's deployment paths): the runtime core's transformer, end-marker fetch and runChatStream,
  * with the adapter's own client, body and error rules.
  */
 export function openAIWireChat(args: OpenAIWireChat): AsyncIterable<StreamEvent> {
