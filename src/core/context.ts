@@ -13,6 +13,11 @@ import type { ToolService } from './tools/tool-service'
 import type { KnowledgeService } from './knowledge/knowledge-service'
 import type { EvalService } from './knowledge/eval-service'
 
+/** The desktop shell's file dialogs (Electron only): the chosen path, or undefined when cancelled. */
+export interface FileDialog {
+  choose(purpose: 'import' | 'export', suggestedName: string): Promise<string | undefined>
+}
+
 /** What every handler can reach. Features add their services here as they land (one field each). */
 export interface CoreContext {
   version: string
@@ -20,6 +25,8 @@ export interface CoreContext {
   dataDir: string
   init: InitService
   access?: AccessPolicy
+  /** Set by the Electron shell; absent in browser mode, the CLI and tests that do not give one. */
+  fileDialog?: FileDialog
   local: LocalFeature
   /** Opened by the 'migrating' start-up step; undefined until then. */
   store?: Store

@@ -34,6 +34,8 @@ export interface CoreOptions {
   access?: AccessPolicy
   /** Extra start-up steps (tests use this to simulate slow or failing start-up). */
   extraInitSteps?: InitStep[]
+  /** The desktop's file dialogs (the Electron shell passes them; `data.choosePath`). */
+  fileDialog?: CoreContext['fileDialog']
   /** Keychain service name or backend (tests use their own service so they never touch a user's keys). */
   secrets?: OpenSecretsOptions
 }
@@ -58,6 +60,7 @@ export function createCore(options: CoreOptions): Core {
     dataDir: options.dataDir,
     init: undefined as unknown as InitService,
     access: options.access,
+    ...(options.fileDialog ? { fileDialog: options.fileDialog } : {}),
     local: createLocalFeature(options.dataDir)
   }
   const steps: InitStep[] = [

@@ -13,6 +13,7 @@ import { AppErrorException } from '../shared/errors/app-error'
 import { decideLaunch, focusActions } from './policy/instance-lock'
 import { APP_ORIGIN, APP_SCHEME, resolveAppRequest } from './policy/app-protocol'
 import { buildMenuTemplate } from './policy/menu'
+import { chosenPath, fileDialogOptions, type FilePurpose } from './policy/file-dialog'
 import { decidePermission, isTrustedSenderUrl } from './policy/permissions'
 import { secureWebPreferences } from './policy/web-preferences'
 import { guardWebContents, type GuardedContents } from './policy/web-contents-guard'
@@ -126,7 +127,18 @@ if (launch.action !== 'run') {
       )
     }
 
-    core = createCore({ dataDir: dataDir(), mode: 'desktop' })
+    // The Data page's file dialogs (data.choosePath): the user picks the path here, in the main
+    // process, so import and export stream to and from disk and the renderer never names a path.
+    const chooseFile = async (purpose: FilePurpose, suggestedName: string) => {
+      const options = fileDialogOptions(purpose, app.getPath('documents'), suggestedName) as Electron.SaveDialogOptions & Electron.OpenDialogOptions
+      const owner = BrowserWindow.getFocusedWindow() ?? mainWindow
+      const result =
+        purpose === 'export'
+          ? owner ? await dialog.showSaveDialog(owner, options) : await dialog.showSaveDialog(options)
+          : owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options)
+      return chosenPath(purpose, result)
+    }
+    core = createCore({ dataDir: dataDir(), mode: 'desktop', fileDialog: { choose: chooseFile } })
 
     ipcMain.on(IPC_CHANNEL, (event, message: ClientMessage) => {
       if (!core || !isTrustedSenderUrl(event.senderFrame?.url, origins)) return

@@ -24,6 +24,9 @@ export function requireStore(ctx: CoreContext): Store {
 const pathsNotInBrowser = () =>
   new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'In browser mode, upload the file instead of giving a path on the server.' })
 
+/** The name an export proposes: the app's and the day's. */
+const exportFileName = (at = Date.now()) => `switchboard-export-${new Date(at).toISOString().slice(0, 10)}.json`
+
 /** The file an import reads: a path (desktop, tests) or a browser-mode upload. */
 function transferSource(ctx: CoreContext, input: { path?: string; transferId?: string }): string {
   if (input.path && input.transferId) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'Give either a path or a transferId, not both.' })
@@ -128,10 +131,14 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
         () => (importing = false)
       )
     },
+    'data.choosePath': async ({ purpose }) => {
+      if (!ctx.fileDialog) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'Only the desktop app has a file dialog; in browser mode the page uploads and downloads the file.' })
+      const path = await ctx.fileDialog.choose(purpose, exportFileName())
+      return path ? { path } : null
+    },
     'data.exportFile': (input, { signal }) => {
       const store = requireStore(ctx)
-      const day = new Date().toISOString().slice(0, 10)
-      const fileName = `switchboard-export-${day}.json`
+      const fileName = exportFileName()
       if (input.path && ctx.mode === 'browser') throw pathsNotInBrowser()
       // Never a way to overwrite an arbitrary file: a new .json file only.
       if (input.path && (!input.path.toLowerCase().endsWith('.json') || existsSync(input.path)))

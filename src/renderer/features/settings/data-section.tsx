@@ -7,7 +7,7 @@ import { bridge, useApp } from '../../stores/app-store'
 import { BackupsList } from './backups-list'
 
 type Busy = { progress?: DataTransferProgress; cancel?: () => void }
-type Source = { transferId: string } | { json: string }
+type Source = { transferId: string } | { path: string }
 
 const percent = (p?: DataTransferProgress) => (p && p.total > 0 ? Math.min(100, Math.round((p.done / p.total) * 100)) : 0)
 const size = (bytes: number) => (bytes > 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`)
@@ -42,19 +42,19 @@ export function DataSection() {
 
   const exportData = async () => {
     setMessage(undefined)
-    if (!browser) {
-      // The desktop bridge is IPC (no frame limit); the page saves the file it gets back.
-      const r = await bridge().call('data.export', {})
-      if (!r.ok) return setMessage(r.error.message)
-      saveBlob(new Blob([r.value.json], { type: 'application/json' }), r.value.fileName)
-      setMessage([t('dataTransfer.exported', { size: size(r.value.json.length) }), r.value.damaged.length ? t('dataTransfer.exportedDamaged', { count: r.value.damaged.length }) : ''].join(' '))
-      return
-    }
+    // The desktop writes straight to the file the user picks in the shell's dialog.
+    const target = browser ? undefined : await bridge().call('data.choosePath', { purpose: 'export' })
+    if (target && !target.ok) return setMessage(target.error.message)
+    if (target && !target.value) return
     setBusy({})
-    const r = await run<{ transferId: string; fileName: string; bytes: number; damaged: unknown[] }>('data.exportFile', {}, (progress) => setBusy((b) => ({ ...b, progress })), (cancel) => setBusy((b) => ({ ...b, cancel })))
+    const r = await run<{ transferId?: string; fileName: string; bytes: number; damaged: unknown[] }>('data.exportFile', target?.value ? { path: target.value.path } : {}, (progress) => setBusy((b) => ({ ...b, progress })), (cancel) => setBusy((b) => ({ ...b, cancel })))
     if (!r.ok) {
       setBusy(undefined)
       return setMessage(r.error.message)
+    }
+    if (!r.value.transferId) {
+      setBusy(undefined)
+      return setMessage([t('dataTransfer.exported', { size: size(r.value.bytes) }), r.value.damaged.length ? t('dataTransfer.exportedDamaged', { count: r.value.damaged.length }) : ''].join(' '))
     }
     const response = await fetch(`data/download/${r.value.transferId}?name=${encodeURIComponent(r.value.fileName)}`)
     setBusy(undefined)
@@ -64,30 +64,34 @@ export function DataSection() {
   }
 
   const importReport = async (source: Source, options: { dryRun?: boolean; applyEndpoints?: boolean }) => {
-    if ('json' in source) {
-      const r = await bridge().call('data.import', { json: source.json, ...options })
-      return r
-    }
     setBusy({})
-    const r = await run<ImportReport>('data.importFile', { transferId: source.transferId, ...options }, (progress) => setBusy((b) => ({ ...b, progress })), (cancel) => setBusy((b) => ({ ...b, cancel })))
+    const r = await run<ImportReport>('data.importFile', { ...source, ...options }, (progress) => setBusy((b) => ({ ...b, progress })), (cancel) => setBusy((b) => ({ ...b, cancel })))
     setBusy(undefined)
     return r
   }
 
+  /** Browser mode: the chosen file is uploaded over HTTP. */
   const choose = async (file: File) => {
     setMessage(undefined)
     setPreview(undefined)
-    let source: Source
-    if (browser) {
-      setBusy({ progress: { phase: 'reading', done: 0, total: file.size } })
-      const response = await fetch('data/upload', { method: 'POST', body: file })
-      setBusy(undefined)
-      const body = (await response.json()) as { transferId?: string; error?: string }
-      if (!body.transferId) return setMessage(body.error ?? response.statusText)
-      source = { transferId: body.transferId }
-    } else {
-      source = { json: await file.text() }
-    }
+    setBusy({ progress: { phase: 'reading', done: 0, total: file.size } })
+    const response = await fetch('data/upload', { method: 'POST', body: file })
+    setBusy(undefined)
+    const body = (await response.json()) as { transferId?: string; error?: string }
+    if (!body.transferId) return setMessage(body.error ?? response.statusText)
+    await previewImport({ transferId: body.transferId })
+  }
+
+  /** The desktop: the shell's dialog picks the file; the core reads it from disk. */
+  const chooseOnDesktop = async () => {
+    setMessage(undefined)
+    setPreview(undefined)
+    const picked = await bridge().call('data.choosePath', { purpose: 'import' })
+    if (!picked.ok) return setMessage(picked.error.message)
+    if (picked.value) await previewImport({ path: picked.value.path })
+  }
+
+  const previewImport = async (source: Source) => {
     const r = await importReport(source, { dryRun: true })
     if (!r.ok) return setMessage(r.error.message)
     setPreview({ source, report: r.value })
@@ -110,7 +114,7 @@ export function DataSection() {
         <button disabled={Boolean(busy) || !info} onClick={() => void exportData()} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-export">
           {t('dataTransfer.export')}
         </button>
-        <button disabled={Boolean(busy) || !info} onClick={() => fileInput.current?.click()} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
+        <button disabled={Boolean(busy) || !info} onClick={() => (browser ? fileInput.current?.click() : void chooseOnDesktop())} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
           {t('dataTransfer.import')}
         </button>
         <input

@@ -147,6 +147,12 @@ export const dataProcedures = {
       })
       .strict()
   ),
+  /**
+   * The desktop's own file dialog (shown by the Electron shell, attached to the window): where to
+   * write an export, or which file to import; null when the user cancels. Browser mode has no
+   * dialog on the server's machine (it uploads and downloads instead) and answers an error.
+   */
+  'data.choosePath': call<{ path: string } | null>()(z.object({ purpose: z.enum(['import', 'export']) }).strict()),
   'data.exportFile': stream<DataTransferProgress, { path?: string; transferId?: string; fileName: string; bytes: number; damaged: Array<{ table: string; id: string }> }>()(
     z.object({ path: z.string().min(1).max(4096).optional() }).strict()
   ),

@@ -15,7 +15,7 @@ export const azureai: OpenAICompatibleConfig = {
   baseURL: '',
   client: ({ apiKey, credentials }) => ({
     query: { 'api-version': credentials.apiVersion?.trim() || AZURE_AI_DEFAULT_API_VERSION },
-    headers: apiKey ? { 'api-key': apiKey } : {}
+    ...(apiKey ? { headers: { 'api-key': apiKey } } : {})
   }),
   chatPayload(body) {
     // o-series models served by Azure AI have the same restrictions as on OpenAI.
