@@ -7,7 +7,7 @@ import { writeBigExport } from '../integration/data-safety/big-export'
 import { report } from './util'
 
 // Importing 100,000 messages while the event loop is watched: the longest pause any other
-// client or stream would see. Baseline, in the same run: the one-shot `data.import` path
+// client or stream would see. Baseline, in the same run: the store's one-transaction import path
 // (JSON.parse of the whole text and one transaction). Goal: longest pause under 100 ms.
 const MESSAGES = Number(process.env.IMPORT_BENCH_MESSAGES ?? 100_000)
 

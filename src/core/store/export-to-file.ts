@@ -24,13 +24,24 @@ const dropUndefined = <T extends object>(value: T): T => Object.fromEntries(Obje
 const cancelled = () => new AppErrorException({ errorType: 'ExportCancelled', status: 499, message: 'The export was cancelled; no file was written.' })
 
 /**
- * Writes the export file in pages, straight to disk: the same format as `data.export`, but never
+ * Writes the export file in pages, straight to disk: the same format as `Store.export`, but never
  * one string in memory and never a long pause. It reads on its own read-only connection inside
  * one read transaction, so the file is a consistent snapshot while replies keep streaming on
  * the main connection. Written to a temporary name and renamed: a cancelled or failed export
  * leaves no half file. Damaged rows are left out and listed.
  */
-export async function exportToFile(databaseFile: string, target: string, appVersion: string, options: { signal?: AbortSignal; onProgress?: (p: ExportProgress) => void; pageSize?: number } = {}): Promise<ExportToFileResult> {
+export async function exportToFile(
+  databaseFile: string,
+  target: string,
+  appVersion: string,
+  options: {
+    signal?: AbortSignal
+    onProgress?: (p: ExportProgress) => void
+    pageSize?: number
+    /** Knowledge bases with their files (the knowledge service's export), written one at a time. */
+    knowledgeBases?: () => readonly object[]
+  } = {}
+): Promise<ExportToFileResult> {
   const sqlite = openSqlite(databaseFile, { readonly: true, fileMustExist: true })
   const partial = `${target}.partial`
   const out = createWriteStream(partial, { mode: PRIVATE_FILE_MODE })
@@ -93,6 +104,12 @@ export async function exportToFile(databaseFile: string, target: string, appVers
       } catch {
         damaged.push({ table: 'provider_settings', id: row.provider_id })
       }
+    }
+    const bases = options.knowledgeBases?.() ?? []
+    if (bases.length > 0) {
+      await write(',"knowledgeBases":[')
+      for (const [i, base] of bases.entries()) await write(`${i === 0 ? '' : ','}${JSON.stringify(base)}`)
+      await write(']')
     }
     await write(`,"settings":${JSON.stringify(settings)},"providers":${JSON.stringify(providers)}}}`)
     sqlite.exec('COMMIT')

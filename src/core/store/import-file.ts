@@ -19,6 +19,7 @@ import type { Conversation, Topic } from '../../shared/data/conversation'
 import type { JsonObject } from '../../shared/data/json'
 import type { Message } from '../../shared/data/message'
 import { AppErrorException } from '../../shared/errors/app-error'
+import { knowledgeExportSchema, type KnowledgeExport } from '../../shared/knowledge/export-schema'
 import type { SqliteDb, StoreDb } from './database'
 import { storeError, StoreErrorType } from './errors'
 import { walkArray, walkObject, valueEnd } from './json-scan'
@@ -43,6 +44,11 @@ export interface ImportFileOptions {
   batchSize?: number
   /** Longest stretch of work between two yields to the event loop (default 15 ms). */
   sliceMs?: number
+  /**
+   * The file's knowledge bases, handed over once the rows are committed (the knowledge service
+   * adds them and indexes them again; their attachments name agents this import added).
+   */
+  onKnowledgeBases?: (bases: KnowledgeExport[]) => Promise<void>
 }
 
 const fail = (reason: string) => storeError(StoreErrorType.ImportFailed, importFailedMessage(reason), 400)
@@ -127,13 +133,14 @@ interface Parsed {
   messages: Message[]
   settings: JsonObject
   providers: Array<z.infer<typeof providerExportSchema>>
+  knowledgeBases: KnowledgeExport[]
 }
 
-const ELEMENT_SCHEMAS = { agents: agentSchema, conversations: conversationSchema, topics: topicSchema, messages: messageSchema, providers: providerExportSchema } as const
+const ELEMENT_SCHEMAS = { agents: agentSchema, conversations: conversationSchema, topics: topicSchema, messages: messageSchema, providers: providerExportSchema, knowledgeBases: knowledgeExportSchema } as const
 
 /** Takes the file apart element by element (validating each with the export schema), yielding as it goes. */
 async function parseInSlices(text: string, pacer: Pacer, progress: (done: number, total: number) => void): Promise<Parsed> {
-  const parsed: Parsed = { header: {}, agents: [], conversations: [], topics: [], messages: [], settings: {}, providers: [] }
+  const parsed: Parsed = { header: {}, agents: [], conversations: [], topics: [], messages: [], settings: {}, providers: [], knowledgeBases: [] }
   const seen = new Set<string>()
   try {
     await walkObject(text, 0, async (key, start) => {
@@ -330,13 +337,14 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
     }
     // The commit point: once the journal is gone, the import is kept.
     if (write) db.sqlite.prepare('DELETE FROM import_journal WHERE import_id = ?').run(importId)
-    return result
   } catch (error) {
     if (write) await undo(db, importId, options.onProgress)
     if (error instanceof AppErrorException) throw error
     const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'unknown'
     throw fail(`the file's data conflicts with the database (${code}). Nothing was changed.`)
   }
+  if (write && file.knowledgeBases.length > 0) await options.onKnowledgeBases?.(file.knowledgeBases)
+  return result
 }
 
 /** Removes what import `importId` added, a chunk at a time (children before parents). */

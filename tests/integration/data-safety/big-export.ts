@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../../src/shared/data/export-file'
 
-/** Writes an export file with `messages` messages across conversations of 100, as `data.export` would. */
+/** Writes an export file with `messages` messages across conversations of 100, as an export would. */
 export function writeBigExport(file: string, messages: number, prefix = 'big'): void {
   const at = 1_700_000_000_000
   const agents = [{ id: `${prefix}-agent`, name: 'Imported', systemPrompt: '', parameters: {}, tags: [], createdAt: at, updatedAt: at }]

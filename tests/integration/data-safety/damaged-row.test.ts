@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { databasePath, openStore } from '../../../src/core/store'
+import { streamResult } from '../stream-result'
 
 let core: Core | undefined
 let dir: string | undefined
@@ -59,10 +60,11 @@ describe('one damaged row is isolated', () => {
     expect(damaged!.content).toEqual([{ type: 'text', text: `${SECRET_WORDS} damaged one` }])
 
 
-    const exported = await client.call('data.export', {})
+    const path = join(mkdtempSync(join(tmpdir(), 'sb-damaged-export-')), 'export.json')
+    const exported = await streamResult<{ damaged: unknown[] }>(client, 'data.exportFile', { path })
     if (!exported.ok) throw new Error(exported.error.message)
     expect(exported.value.damaged).toEqual([{ table: 'messages', id: ids[1] }])
-    const file = JSON.parse(exported.value.json) as { data: { messages: Array<{ id: string }> } }
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { data: { messages: Array<{ id: string }> } }
     expect(file.data.messages.map((m) => m.id)).toEqual([ids[0], ids[2]])
   })
 })

@@ -5,6 +5,10 @@ import type { KnowledgeEval } from '../../../src/shared/knowledge/types'
 import { hashedVector } from '../../fixtures/fake-embeddings'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'
+import { streamResult } from '../stream-result'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 // Chat and evals against one fake OpenAI: chat completions plus /embeddings answering with
 // deterministic hashed n-gram vectors, so retrieval is real.
@@ -156,22 +160,23 @@ describe('evals', () => {
 
 describe('export and import', () => {
   it('carries knowledge bases with their files and attachments; the importing app indexes them again', async () => {
-    const exported = ok(await t.client.call('data.export', {}))
-    const file = JSON.parse(exported.json) as { data: { knowledgeBases: { id: string; files: unknown[]; attachedTo: unknown[] }[] } }
+    const path = join(mkdtempSync(join(tmpdir(), 'sb-kb-export-')), 'export.json')
+    ok(await streamResult(t.client, 'data.exportFile', { path }))
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { data: { knowledgeBases: { id: string; files: unknown[]; attachedTo: unknown[] }[] } }
     const mine = file.data.knowledgeBases.find((b) => b.id === kbId)!
     expect(mine.files).toHaveLength(Object.keys(TOPICS).length)
     expect(mine.attachedTo).toHaveLength(1)
 
     const other = await startCore(fake.url)
     try {
-      ok(await other.client.call('data.import', { json: exported.json }))
+      ok(await streamResult(other.client, 'data.importFile', { path }))
       await other.core.context.knowledge!.idle(kbId)
       const files = ok(await other.client.call('knowledge.files', { kbId }))
       expect(files.map((f) => f.status)).toEqual(files.map(() => 'Success'))
       const [hit] = ok(await other.client.call('knowledge.search', { kbIds: [kbId], query: 'tallest volcano', topK: 1 }))
       expect(hit!.fileName).toBe('mars.md')
       // Importing again adds nothing (import never overwrites).
-      ok(await other.client.call('data.import', { json: exported.json }))
+      ok(await streamResult(other.client, 'data.importFile', { path }))
       expect(ok(await other.client.call('knowledge.list', {}))).toHaveLength(1)
     } finally {
       await other.core.close()

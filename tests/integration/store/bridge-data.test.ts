@@ -8,6 +8,8 @@ import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend, type KeyringBackend } from '../../../src/core/secrets'
 import { databasePath } from '../../../src/core/store'
 import { LATEST_SCHEMA_VERSION } from '../../../src/core/store/migrations'
+import type { ImportReport } from '../../../src/shared/data/export-file'
+import { streamResult } from '../stream-result'
 
 let core: Core | undefined
 let dir: string | undefined
@@ -39,10 +41,11 @@ describe('data and keys over the bridge', () => {
     expect(page.ok && page.value.map((m) => m.content)).toEqual([[{ type: 'text', text: 'segfault in the parser' }]])
     const hits = await client.call('data.search', { query: 'parser', scope: { kind: 'agent', agentId: agent.value.id } })
     expect(hits.ok && hits.value[0]!.snippet.filter((r) => r.match).map((r) => r.text)).toEqual(['parser'])
-    const exported = await client.call('data.export', {})
+    const path = join(dir!, 'export.json')
+    const exported = await streamResult<{ fileName: string }>(client, 'data.exportFile', { path })
     if (!exported.ok) throw new Error(exported.error.message)
     expect(exported.value.fileName).toMatch(/^switchboard-export-\d{4}-\d{2}-\d{2}\.json$/)
-    const reimport = await client.call('data.import', { json: exported.value.json })
+    const reimport = await streamResult<ImportReport>(client, 'data.importFile', { path })
     expect(reimport.ok && reimport.value.skipped.messages).toBe(1)
   })
 
@@ -50,7 +53,9 @@ describe('data and keys over the bridge', () => {
     const { client } = await start()
     const missing = await client.call('data.agents.get', { id: 'nope' })
     expect(missing).toMatchObject({ ok: false, error: { errorType: 'NotFound', status: 404 } })
-    const truncated = await client.call('data.import', { json: '{"format":"switchboard-export","vers' })
+    const cut = join(dir!, 'cut-short.json')
+    writeFileSync(cut, '{"format":"switchboard-export","vers')
+    const truncated = await streamResult(client, 'data.importFile', { path: cut })
     expect(truncated).toMatchObject({ ok: false, error: { errorType: 'ImportFailed', message: expect.stringMatching(/^Import failed:/) } })
     const secretSetting = await client.call('data.settings.set', { patch: { openaiApiKey: 'sk-x' } } as never)
     expect(secretSetting).toMatchObject({ ok: false, error: { message: expect.stringMatching(/keychain/) } })

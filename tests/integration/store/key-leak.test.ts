@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AsyncEntry } from '@napi-rs/keyring'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createCore } from '../../../src/core'
+import { streamResult } from '../stream-result'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 
 const SERVICE = `switchboard-test-${randomBytes(4).toString('hex')}`
@@ -82,8 +83,9 @@ describe('an API key never leaves the keychain', () => {
       writer.appendText('hi there')
       writer.finish('complete', { usage: { totalTokens: 5 } })
       store.usage.add({ scene: 'Conversation', providerId: 'openai', modelId: 'gpt-4o', usage: { totalTokens: 5 } })
-      const exported = (await call('data.export', {})) as unknown as { value: { json: string } }
-      writeFileSync(join(dir, 'export.json'), exported.value.json)
+      const exported = await streamResult(client, 'data.exportFile', { path: join(dir, 'export.json') })
+      replies.push(exported)
+      expect(exported.ok).toBe(true)
       // A backup as start-up and migrations make them.
       const { makeBackup } = await import('../../../src/core/store/backup')
       makeBackup(store.db.sqlite, dir, 'daily', 1)

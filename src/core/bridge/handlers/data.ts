@@ -9,9 +9,7 @@ import { newTransfer, transferPath } from '../../store/transfers'
 import type { Implementation } from '../router'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
-import { parseExportFile } from '../../store/export-import'
 import { inspectBackup } from '../../store/backup'
-import type { DamagedRow } from '../../store/export-import'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
 
@@ -105,29 +103,23 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.settings.get': () => use((s) => readAppSettings(s.settings.get())),
     'data.settings.set': ({ patch }) => use((s) => readAppSettings(s.settings.set(patch))),
 
-    'data.export': () =>
-      use((s) => {
-        const damaged: DamagedRow[] = []
-        const file = s.export(ctx.version, damaged)
-        const knowledgeBases = ctx.knowledge?.exportBases()
-        if (knowledgeBases?.length) file.data.knowledgeBases = knowledgeBases
-        const day = new Date(file.exportedAt).toISOString().slice(0, 10)
-        return { fileName: `switchboard-export-${day}.json`, json: JSON.stringify(file), damaged }
-      }),
-    'data.import': ({ json, dryRun, applyEndpoints }) =>
-      use(async (s) => {
-        const report = s.import(json, { dryRun, applyEndpoints })
-        // Knowledge bases come after the rest (their attachments name agents the import just added).
-        if (!dryRun) await ctx.knowledge?.importBases(parseExportFile(json).data.knowledgeBases ?? [])
-        return report
-      }),
     'data.importFile': (input, { signal }) => {
       const store = requireStore(ctx)
       const path = transferSource(ctx, input)
       if (importing) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'Another import is running; wait for it to finish or cancel it.' })
       importing = true
       return withProgress(
-        (onProgress) => store.guard(() => importFile(store.db, path, { dryRun: input.dryRun, applyEndpoints: input.applyEndpoints, signal, onProgress })),
+        (onProgress) =>
+          store.guard(() =>
+            importFile(store.db, path, {
+              dryRun: input.dryRun,
+              applyEndpoints: input.applyEndpoints,
+              signal,
+              onProgress,
+              // Knowledge bases come after the rest (their attachments name agents the import just added).
+              onKnowledgeBases: async (bases) => void (await ctx.knowledge?.importBases(bases))
+            })
+          ),
         () => (importing = false)
       )
     },
@@ -147,7 +139,11 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
       const target = input.path ?? transfer!.path
       return withProgress(
         async (onProgress) => {
-          const result = await exportToFile(store.path, target, ctx.version, { signal, onProgress: (p) => onProgress({ phase: 'exporting', ...p }) })
+          const result = await exportToFile(store.path, target, ctx.version, {
+            signal,
+            onProgress: (p) => onProgress({ phase: 'exporting', ...p }),
+            knowledgeBases: () => ctx.knowledge?.exportBases() ?? []
+          })
           return { ...(input.path ? { path: input.path } : { transferId: transfer!.id }), fileName, ...result }
         },
         () => undefined

@@ -117,21 +117,6 @@ export const dataProcedures = {
   /** Merges the patch; `null` puts a key back to its default. Only the keys of AppSettings, in their shapes. */
   'data.settings.set': call<AppSettings>()(z.object({ patch: appSettingsPatchSchema }).strict()),
 
-  /** The export file as text (the shell or page saves it); never contains keys. */
-  /** `damaged`: rows left out because they could not be read (ids only), so the rest is still rescued. */
-  'data.export': call<{ fileName: string; json: string; damaged: Array<{ table: string; id: string }> }>()(empty),
-  /** Imports an export file's text in one transaction; a failure changes nothing and says why. */
-  'data.import': call<ImportReport>()(
-    z
-      .object({
-        json: z.string().max(512 * 1024 * 1024),
-        /** Preview: report what would be added and which endpoints the file sets, change nothing. */
-        dryRun: z.boolean().optional(),
-        /** Also set the provider endpoints the file holds (ask the user first: keys are sent there). */
-        applyEndpoints: z.boolean().optional()
-      })
-      .strict()
-  ),
   /**
    * Import or export at any size, as a stream with progress (cancellable). The file is a path
    * on this machine (desktop), or a transfer id from the browser-mode upload (`POST
