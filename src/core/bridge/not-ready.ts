@@ -28,3 +28,15 @@ export function notReady(ctx: Pick<CoreContext, 'init'>, what: string): AppError
     message: `Switchboard is still starting${step}, so ${what.toLowerCase()} is not available yet. Try again in a moment.`
   })
 }
+
+/**
+ * The one not-ready guard of the handlers: a getter for a part of the core that throws the
+ * truthful `notReady` error while that part does not exist (`const chat = needs(ctx, 'chat', 'Chat')`).
+ */
+export function needs<K extends keyof CoreContext>(ctx: CoreContext, key: K, what: string): () => NonNullable<CoreContext[K]> {
+  return () => {
+    const part = ctx[key]
+    if (part === undefined || part === null) throw notReady(ctx, what)
+    return part as NonNullable<CoreContext[K]>
+  }
+}

@@ -1,3 +1,4 @@
+import type { Chunk } from '../../shared/knowledge/types'
 /**
  * Structure-aware chunking. A chunk is always a slice of the extracted text (so its character
  * range is exact), never crosses a heading, keeps a fenced code block whole when it fits, and
@@ -5,16 +6,8 @@
  * of one section overlap by about `overlap` characters.
  */
 
-export interface Chunk {
-  seq: number
-  text: string
-  /** The heading path at the chunk's start ("Install > Linux"), null before any heading. */
-  heading: string | null
-  /** 1-based page for PDFs (from the `--- page N ---` markers the extractor writes). */
-  page: number | null
-  start: number
-  end: number
-}
+// The chunk type is shared with the repository that stores it (one definition).
+export type { Chunk }
 
 export interface ChunkOptions {
   size: number

@@ -16,6 +16,7 @@ import { storeError, StoreErrorType } from './errors'
 import { agentFromRow, agentToRow } from './repositories/agents'
 import { conversationFromRow, conversationToRow, topicFromRow } from './repositories/conversations'
 import { messageFromRow, messageToRow } from './repositories/message-rows'
+import { importedEndpoints, providerRowFromImport, providerToExport } from './provider-rows'
 
 /** A row export left out because it could not be read (damage on disk). Ids only: never content. */
 export interface DamagedRow {
@@ -65,14 +66,7 @@ export function exportData(db: StoreDb, appVersion: string, now = Date.now(), da
       topics: readable(db.all(db.q.selectFrom('topics').selectAll().orderBy('created_at').orderBy('id')), 'topics', (r) => r.id, topicFromRow, damaged),
       messages: readable(db.all(db.q.selectFrom('messages').selectAll().orderBy('seq')), 'messages', (r) => r.id, (r) => dropUndefined(messageFromRow(r)), damaged),
       settings,
-      providers: readable(db.all(db.q.selectFrom('provider_settings').selectAll().orderBy('provider_id')), 'provider_settings', (r) => r.provider_id, (row) =>
-        dropUndefined({
-          providerId: row.provider_id,
-          enabled: row.enabled === 1,
-          baseUrl: row.base_url ?? undefined,
-          proxyUrl: row.proxy_url ?? undefined,
-          modelOverrides: JSON.parse(row.model_overrides) as Record<string, { enabled: boolean }>
-        }), damaged)
+      providers: readable(db.all(db.q.selectFrom('provider_settings').selectAll().orderBy('provider_id')), 'provider_settings', (r) => r.provider_id, providerToExport, damaged)
     }
     } as ExportFile
   })
@@ -181,21 +175,9 @@ export function importData(db: StoreDb, file: ExportFile, options: ImportOptions
       }
       for (const provider of providers) {
         const add = db.first(db.q.selectFrom('provider_settings').select('provider_id').where('provider_id', '=', provider.providerId)) === undefined
-        if (add && (provider.baseUrl || provider.proxyUrl))
-          report.endpoints.push({ providerId: provider.providerId, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}), ...(provider.proxyUrl ? { proxyUrl: provider.proxyUrl } : {}) })
-        if (add)
-          db.run(
-            db.q.insertInto('provider_settings').values({
-              provider_id: provider.providerId,
-              enabled: provider.enabled ? 1 : 0,
-              base_url: applyEndpoints ? (provider.baseUrl ?? null) : null,
-              proxy_url: applyEndpoints ? (provider.proxyUrl ?? null) : null,
-              fetched_models: '[]',
-              fetched_at: null,
-              model_overrides: JSON.stringify(provider.modelOverrides),
-              updated_at: Date.now()
-            })
-          )
+        const endpoints = add ? importedEndpoints(provider) : undefined
+        if (endpoints) report.endpoints.push(endpoints)
+        if (add) db.run(db.q.insertInto('provider_settings').values(providerRowFromImport(provider, applyEndpoints)))
         count('providers', add)
       }
       if (options.dryRun) throw new DryRunRollback()

@@ -8,6 +8,7 @@ import { agentFromRow } from './repositories/agents'
 import { conversationFromRow, topicFromRow } from './repositories/conversations'
 import { messageFromRow } from './repositories/message-rows'
 import type { AgentRow, ConversationRow, MessageRow, TopicRow } from './schema'
+import { providerToExport } from './provider-rows'
 import { PRIVATE_FILE_MODE } from '../files/private-files'
 
 export interface ExportProgress {
@@ -98,9 +99,7 @@ export async function exportToFile(
     const providers: object[] = []
     for (const row of sqlite.prepare('SELECT * FROM provider_settings ORDER BY provider_id').all() as Array<{ provider_id: string; enabled: number; base_url: string | null; proxy_url: string | null; model_overrides: string }>) {
       try {
-        providers.push(
-          dropUndefined({ providerId: row.provider_id, enabled: row.enabled === 1, baseUrl: row.base_url ?? undefined, proxyUrl: row.proxy_url ?? undefined, modelOverrides: JSON.parse(row.model_overrides) as object })
-        )
+        providers.push(providerToExport(row))
       } catch {
         damaged.push({ table: 'provider_settings', id: row.provider_id })
       }

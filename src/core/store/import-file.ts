@@ -23,6 +23,7 @@ import { knowledgeExportSchema, type KnowledgeExport } from '../../shared/knowle
 import type { SqliteDb, StoreDb } from './database'
 import { storeError, StoreErrorType } from './errors'
 import { walkArray, walkObject, valueEnd } from './json-scan'
+import { importedEndpoints, providerRowFromImport } from './provider-rows'
 import { agentToRow } from './repositories/agents'
 import { conversationToRow } from './repositories/conversations'
 import { messageToRow } from './repositories/message-rows'
@@ -296,21 +297,9 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
       items: file.providers,
       one: (provider: Parsed['providers'][number]) => {
         const add = db.sqlite.prepare('SELECT 1 FROM provider_settings WHERE provider_id = ?').get(provider.providerId) === undefined
-        if (add && (provider.baseUrl || provider.proxyUrl))
-          result.endpoints.push({ providerId: provider.providerId, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}), ...(provider.proxyUrl ? { proxyUrl: provider.proxyUrl } : {}) })
-        if (add && write)
-          db.run(
-            db.q.insertInto('provider_settings').values({
-              provider_id: provider.providerId,
-              enabled: provider.enabled ? 1 : 0,
-              base_url: applyEndpoints ? (provider.baseUrl ?? null) : null,
-              proxy_url: applyEndpoints ? (provider.proxyUrl ?? null) : null,
-              fetched_models: '[]',
-              fetched_at: null,
-              model_overrides: JSON.stringify(provider.modelOverrides),
-              updated_at: Date.now()
-            })
-          )
+        const endpoints = add ? importedEndpoints(provider) : undefined
+        if (endpoints) result.endpoints.push(endpoints)
+        if (add && write) db.run(db.q.insertInto('provider_settings').values(providerRowFromImport(provider, applyEndpoints)))
         if (add) added('provider_settings', provider.providerId)
         result[add ? 'added' : 'skipped'].providers++
       }

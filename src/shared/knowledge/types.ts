@@ -55,8 +55,22 @@ export interface KnowledgeFile {
 export const DEFAULT_CHUNK_SIZE = 1200
 export const DEFAULT_CHUNK_OVERLAP = 150
 
-/** One retrieved chunk with where it sits in its file. */
-export interface SearchHit {
+/**
+ * A chunk as the chunker cuts it: a slice of the extracted text (exact character range), with
+ * the heading path at its start ("Install > Linux", null before any heading) and, for PDFs, its
+ * 1-based page. The repository stores exactly this.
+ */
+export interface Chunk {
+  seq: number
+  text: string
+  heading: string | null
+  page: number | null
+  start: number
+  end: number
+}
+
+/** A stored chunk with where it sits in its file. */
+export interface ChunkInfo {
   chunkId: number
   kbId: string
   fileId: string
@@ -66,6 +80,10 @@ export interface SearchHit {
   page: number | null
   charStart: number
   charEnd: number
+}
+
+/** One retrieved chunk with where it sits in its file. */
+export interface SearchHit extends ChunkInfo {
   /** Reciprocal-rank-fusion score (higher is better). */
   score: number
   /** 1-based ranks in each list, null when the chunk was not in it. */

@@ -1,15 +1,14 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { notReady as notReadyFor } from '../not-ready'
+import { needs } from '../not-ready'
 import type { CoreContext } from '../../context'
-import type { ChatService } from '../../services/chat-service'
 import type { Implementation } from '../router'
 
 type ChatHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `chat.${string}`>>
 
 
 export function chatHandlers(ctx: CoreContext): ChatHandlers {
-  const chat = (): ChatService => ctx.chat ?? (() => { throw notReadyFor(ctx, 'Chat') })()
-  const store = () => ctx.store ?? (() => { throw notReadyFor(ctx, 'Chat') })()
+  const chat = needs(ctx, 'chat', 'Chat')
+  const store = needs(ctx, 'store', 'Chat')
   return {
     'chat.send': (input, c) => chat().send(input, c),
     'chat.regenerate': (input, c) => chat().regenerate(input, c),

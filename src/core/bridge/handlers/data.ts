@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
 import { readAppSettings } from '../../../shared/data/app-settings'
 import { AppErrorException } from '../../../shared/errors/app-error'
-import { notReady } from '../not-ready'
+import { needs } from '../not-ready'
 import { importFile } from '../../store/import-file'
 import { exportToFile } from '../../store/export-to-file'
 import { newTransfer, transferPath } from '../../store/transfers'
@@ -14,10 +14,7 @@ import { inspectBackup } from '../../store/backup'
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
 
 /** The store, or a clear error while start-up has not opened it (or failed to). */
-export function requireStore(ctx: CoreContext): Store {
-  if (ctx.store) return ctx.store
-  throw notReady(ctx, 'Your data')
-}
+export const requireStore = (ctx: CoreContext): Store => needs(ctx, 'store', 'Your data')()
 
 const pathsNotInBrowser = () =>
   new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'In browser mode, upload the file instead of giving a path on the server.' })

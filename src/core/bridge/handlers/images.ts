@@ -1,17 +1,13 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { notReady as notReadyFor } from '../not-ready'
+import { needs } from '../not-ready'
 import type { CoreContext } from '../../context'
-import type { ImageService } from '../../services/image-service'
 import type { Implementation } from '../router'
 
 type ImageHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `images.${string}`>>
 
 
 export function imageHandlers(ctx: CoreContext): ImageHandlers {
-  const images = (): ImageService => {
-    if (!ctx.images) throw notReadyFor(ctx, 'Image generation')
-    return ctx.images
-  }
+  const images = needs(ctx, 'images', 'Image generation')
   return {
     'images.generate': (input, c) => images().generate(input, c),
     'images.cancel': ({ generationId }) => images().cancel(generationId),

@@ -1,21 +1,13 @@
 import type { Contract } from '../../../shared/bridge/contract'
 import type { CoreContext } from '../../context'
-import type { EvalService } from '../../knowledge/eval-service'
-import type { KnowledgeService } from '../../knowledge/knowledge-service'
-import { notReady } from '../not-ready'
+import { needs } from '../not-ready'
 import type { Implementation } from '../router'
 
 type KnowledgeHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `knowledge.${string}`>>
 
 export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
-  const kb = (): KnowledgeService => {
-    if (!ctx.knowledge) throw notReady(ctx, 'Knowledge bases')
-    return ctx.knowledge
-  }
-  const ev = (): EvalService => {
-    if (!ctx.knowledgeEvals) throw notReady(ctx, 'Knowledge-base evaluation')
-    return ctx.knowledgeEvals
-  }
+  const kb = needs(ctx, 'knowledge', 'Knowledge bases')
+  const ev = needs(ctx, 'knowledgeEvals', 'Knowledge-base evaluation')
   const evals = () => ev().deps.evals
   return {
     'knowledge.list': () => kb().list(),

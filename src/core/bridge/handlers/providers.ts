@@ -1,7 +1,6 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { notReady as notReadyFor } from '../not-ready'
+import { needs } from '../not-ready'
 import type { CoreContext } from '../../context'
-import type { ProviderService } from '../../services/provider-service'
 import type { Implementation } from '../router'
 
 type ProviderHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `providers.${string}`>>
@@ -12,7 +11,7 @@ type ProviderHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `
  * tells a local server detector about a new address).
  */
 export function providerHandlers(ctx: CoreContext): ProviderHandlers {
-  const providers = (): ProviderService => ctx.providers ?? (() => { throw notReadyFor(ctx, 'Provider settings') })()
+  const providers = needs(ctx, 'providers', 'Provider settings')
   return {
     'providers.list': (input) => providers().list(input),
     'providers.models': ({ providerId }) => providers().models(providerId),

@@ -1,8 +1,7 @@
 import type { Contract } from '../../../shared/bridge/contract'
 import { AppErrorException } from '../../../shared/errors/app-error'
 import type { CoreContext } from '../../context'
-import type { ToolService } from '../../tools/tool-service'
-import { notReady } from '../not-ready'
+import { needs } from '../not-ready'
 import { parseMcpServersJson } from '../../tools/import-mcp-servers'
 import type { Implementation } from '../router'
 
@@ -10,10 +9,7 @@ type ToolHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `tool
 
 /** Settings → Tools and the approval cards. */
 export function toolHandlers(ctx: CoreContext): ToolHandlers {
-  const tools = (): ToolService => {
-    if (!ctx.tools) throw notReady(ctx, 'Tools')
-    return ctx.tools
-  }
+  const tools = needs(ctx, 'tools', 'Tools')
   // A stdio server is a program the core starts on this machine. Someone who reaches browser
   // mode over the network with the access password must not get to run programs here, so
   // there only remote (http/sse) servers can be added; the desktop app and loopback mode can.

@@ -198,3 +198,20 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
   const result = speed.result()
   if (result) yield { type: 'speed', data: result }
 }
+
+/** A transformer that knows whether the provider's end marker (message_stop, `done`…) arrived. */
+export interface MarkedTransformer<C> extends ChunkTransformer<C> {
+  sawEndMarker(): boolean
+}
+
+/**
+ * The chat stream of a native adapter (Anthropic, Bedrock, Google, Ollama): its own transformer,
+ * which tells when the wire's end marker came, its error mapping, and how to open the wire.
+ */
+export function nativeChatStream<C>(
+  call: { provider: string; options?: CallOptions | undefined; mapError: ChatStreamSource<C>['mapError'] },
+  transformer: MarkedTransformer<C>,
+  open: ChatStreamSource<C>['open']
+): AsyncGenerator<StreamEvent> {
+  return runChatStream<C>({ ...call, transformer, sawEndMarker: transformer.sawEndMarker, open } as ChatStreamSource<C>)
+}

@@ -4,7 +4,9 @@ import type {
   KnowledgeBaseSummary,
   KnowledgeFile,
   ProcessingStatus,
-  ReplySource
+  ReplySource,
+  Chunk,
+  ChunkInfo
 } from '../../../shared/knowledge/types'
 import type { StoreDb } from '../database'
 import { notFound, storeError } from '../errors'
@@ -43,26 +45,9 @@ interface FileRow {
   updated_at: number
 }
 
-export interface ChunkInput {
-  seq: number
-  text: string
-  heading: string | null
-  page: number | null
-  start: number
-  end: number
-}
-
-export interface ChunkInfo {
-  chunkId: number
-  kbId: string
-  fileId: string
-  fileName: string
-  text: string
-  heading: string | null
-  page: number | null
-  charStart: number
-  charEnd: number
-}
+/** What the chunker cuts is what is stored. */
+export type ChunkInput = Chunk
+export type { ChunkInfo }
 
 const kbFromRow = (r: KbRow): KnowledgeBase => ({
   id: r.id,

@@ -6,7 +6,7 @@ import { processModelList, type FetchedModel } from '../../../../shared/catalogu
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import { requireApiKey } from '../../credentials'
 import { mapProviderError } from '../../errors/map-provider-error'
-import { runChatStream } from '../../stream/run-chat-stream'
+import { nativeChatStream } from '../../stream/run-chat-stream'
 import type { CallOptions, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
 import type { AnthropicStreamChunk } from './anthropic-stream-transformer'
 import { anthropicChunkTransformer } from './anthropic-chunk-transformer'
@@ -44,19 +44,12 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
       id: provider,
       chat(request: ChatRequest & { messages: AnthropicChatMessage[] }, options?: CallOptions) {
         const transformer = anthropicChunkTransformer()
-        return runChatStream<AnthropicStreamChunk>({
-          provider,
-          options,
-          transformer,
-          sawEndMarker: transformer.sawEndMarker,
-          mapError,
-          async open(signal) {
-            // "The model's max" (providers.md §7): the catalogue first, the built-in table after.
-            const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(logged(provider, 'reading the catalogue max output'))) ?? undefined
-            const body = { ...buildAnthropicPayload(request, maxOutput ? { ...settings, maxOutput } : settings), stream: true }
-            const stream = await (await client(options)).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
-            return stream as unknown as AsyncIterable<AnthropicStreamChunk>
-          }
+        return nativeChatStream({ provider, options, mapError }, transformer, async (signal) => {
+          // "The model's max" (providers.md §7): the catalogue first, the built-in table after.
+          const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(logged(provider, 'reading the catalogue max output'))) ?? undefined
+          const body = { ...buildAnthropicPayload(request, maxOutput ? { ...settings, maxOutput } : settings), stream: true }
+          const stream = await (await client(options)).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
+          return stream as unknown as AsyncIterable<AnthropicStreamChunk>
         })
       },
 

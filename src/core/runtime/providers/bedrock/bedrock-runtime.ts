@@ -4,7 +4,7 @@ import { AppErrorException } from '../../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../../shared/stream/events'
 import { requireBedrockCredentials } from '../../credentials'
 import { runtimeError } from '../../runtime-error'
-import { runChatStream, type ChunkTransformer } from '../../stream/run-chat-stream'
+import { nativeChatStream, type ChunkTransformer } from '../../stream/run-chat-stream'
 import type { CallOptions, ChatRequest, EmbeddingsRequest, EmbeddingsResult, ProviderFactory } from '../../types'
 import { createAnthropicStreamTransformer, type AnthropicStreamChunk } from '../anthropic/anthropic-stream-transformer'
 import type { AnthropicChatMessage } from '../anthropic/build-anthropic-payload'
@@ -88,22 +88,15 @@ export const createBedrockRuntime: ProviderFactory = (credentials, context) => {
         })()
       }
       const transformer = partTransformer(family)
-      return runChatStream<Part>({
-        provider,
-        options,
-        transformer,
-        sawEndMarker: transformer.sawEndMarker,
-        mapError,
-        async open(signal) {
-          const body = family === 'claude' ? buildBedrockClaudeBody(request) : buildBedrockLlamaBody(request)
-          const { sdk, client } = await bedrock()
-          const response = await client.send(
-            new sdk.InvokeModelWithResponseStreamCommand({ modelId: request.model, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),
-            { abortSignal: signal }
-          )
-          if (!response.body) throw Object.assign(new Error('Bedrock returned no stream body'), { name: 'ProviderBizError' })
-          return payloadParts(response.body as AsyncIterable<StreamItem>)
-        }
+      return nativeChatStream({ provider, options, mapError }, transformer, async (signal) => {
+        const body = family === 'claude' ? buildBedrockClaudeBody(request) : buildBedrockLlamaBody(request)
+        const { sdk, client } = await bedrock()
+        const response = await client.send(
+          new sdk.InvokeModelWithResponseStreamCommand({ modelId: request.model, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),
+          { abortSignal: signal }
+        )
+        if (!response.body) throw Object.assign(new Error('Bedrock returned no stream body'), { name: 'ProviderBizError' })
+        return payloadParts(response.body as AsyncIterable<StreamItem>)
       })
     },
 

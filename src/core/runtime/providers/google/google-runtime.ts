@@ -4,7 +4,7 @@ import { loadProviderModels } from '../../../../shared/catalogue/loader'
 import { processModelList, type FetchedModel } from '../../../../shared/catalogue/model-list'
 import { AppErrorException, type AppError } from '../../../../shared/errors/app-error'
 import { requireApiKey } from '../../credentials'
-import { runChatStream } from '../../stream/run-chat-stream'
+import { nativeChatStream } from '../../stream/run-chat-stream'
 import type {
   CallOptions,
   ChatRequest,
@@ -59,18 +59,11 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
     id: provider,
     chat(request: ChatRequest, options?: CallOptions) {
       const transformer = googleChunkTransformer({ provider })
-      return runChatStream<GoogleStreamChunk>({
-        provider,
-        options,
-        transformer,
-        sawEndMarker: transformer.sawEndMarker,
-        mapError,
-        async open(signal) {
-          const { systemInstruction, contents } = await toGoogleContents(request.messages, loadImageWith(options?.fetch ?? fetch))
-          const config = { ...buildGoogleConfig(request, systemInstruction), abortSignal: signal }
-          const stream = await (await source.client(options)).models.generateContentStream({ model: request.model, contents, config } as Parameters<GoogleGenAI['models']['generateContentStream']>[0])
-          return stream as unknown as AsyncIterable<GoogleStreamChunk>
-        }
+      return nativeChatStream({ provider, options, mapError }, transformer, async (signal) => {
+        const { systemInstruction, contents } = await toGoogleContents(request.messages, loadImageWith(options?.fetch ?? fetch))
+        const config = { ...buildGoogleConfig(request, systemInstruction), abortSignal: signal }
+        const stream = await (await source.client(options)).models.generateContentStream({ model: request.model, contents, config } as Parameters<GoogleGenAI['models']['generateContentStream']>[0])
+        return stream as unknown as AsyncIterable<GoogleStreamChunk>
       })
     },
 

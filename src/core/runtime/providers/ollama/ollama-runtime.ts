@@ -2,7 +2,7 @@ import type { ChatRequest as OllamaChatRequest, Ollama } from 'ollama'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import { PULL_CANCELLED_STATUS, PULL_ERROR_STATUS } from '../../../../shared/local/pull-progress'
 import { toRawPullEnding, toRawPullEvent } from '../../../local/ollama-pull-events'
-import { runChatStream } from '../../stream/run-chat-stream'
+import { nativeChatStream } from '../../stream/run-chat-stream'
 import type {
   CallOptions,
   ChatRequest,
@@ -92,35 +92,28 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
 
       chat(request: ChatRequest, options?: CallOptions) {
         const transformer = ollamaChunkTransformer((message) => ({ ...toOllamaError(new Error(message), request.model), provider }))
-        return runChatStream<OllamaChatChunk>({
-          provider,
-          options,
-          transformer,
-          sawEndMarker: transformer.sawEndMarker,
-          mapError: (error) => ({ ...toOllamaError(error, request.model), provider }),
-          async open(signal) {
-            const override = request.contextLength ?? runtimeOptions.numCtxOverride?.(request.model)
-            const window = override ? undefined : await contextWindow(request.model, options)
-            const body: OllamaChatRequest & { stream: true } = {
-              model: request.model,
-              messages: await toOllamaMessages(request.messages, options?.fetch ?? fetch),
-              stream: true,
-              options: {
-                num_ctx: chooseNumCtx({ request, contextWindow: window, override }),
-                // Ollama's temperature runs 0..1 where others take 0..2 (providers.md §5).
-                ...(request.temperature !== undefined ? { temperature: request.temperature / 2 } : {}),
-                ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
-                ...(request.max_tokens ? { num_predict: request.max_tokens } : {}),
-                ...(request.frequency_penalty !== undefined ? { frequency_penalty: request.frequency_penalty } : {}),
-                ...(request.presence_penalty !== undefined ? { presence_penalty: request.presence_penalty } : {})
-              }
+        return nativeChatStream({ provider, options, mapError: (error) => ({ ...toOllamaError(error, request.model), provider }) }, transformer, async (signal) => {
+          const override = request.contextLength ?? runtimeOptions.numCtxOverride?.(request.model)
+          const window = override ? undefined : await contextWindow(request.model, options)
+          const body: OllamaChatRequest & { stream: true } = {
+            model: request.model,
+            messages: await toOllamaMessages(request.messages, options?.fetch ?? fetch),
+            stream: true,
+            options: {
+              num_ctx: chooseNumCtx({ request, contextWindow: window, override }),
+              // Ollama's temperature runs 0..1 where others take 0..2 (providers.md §5).
+              ...(request.temperature !== undefined ? { temperature: request.temperature / 2 } : {}),
+              ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
+              ...(request.max_tokens ? { num_predict: request.max_tokens } : {}),
+              ...(request.frequency_penalty !== undefined ? { frequency_penalty: request.frequency_penalty } : {}),
+              ...(request.presence_penalty !== undefined ? { presence_penalty: request.presence_penalty } : {})
             }
-            const tools = toOllamaTools(request.tools)
-            if (tools) body.tools = tools
-            if (request.thinking) body.think = request.thinking.type === 'enabled'
-            const stream = await (await client(options, signal)).chat(body)
-            return endQuietly(stream as AsyncIterable<OllamaChatChunk>)
           }
+          const tools = toOllamaTools(request.tools)
+          if (tools) body.tools = tools
+          if (request.thinking) body.think = request.thinking.type === 'enabled'
+          const stream = await (await client(options, signal)).chat(body)
+          return endQuietly(stream as AsyncIterable<OllamaChatChunk>)
         })
       },
 
