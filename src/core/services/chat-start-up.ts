@@ -1,4 +1,3 @@
-import { readAppSettings } from '../../shared/data/app-settings'
 import type { CoreContext } from '../context'
 import type { StreamHub } from '../bridge/stream-hub'
 import type { InitStep } from './init-service'
@@ -32,16 +31,17 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
           }
         },
         titleModel: () => {
-          const { titleModel } = readAppSettings(store.settings.get())
+          const { titleModel } = store.settings.app()
           return titleModel ? { providerId: titleModel.providerId, modelId: titleModel.modelId } : undefined
         },
         // issue 15: each scene's model from Settings (`sceneModels`, keyed by scene name).
-        sceneModel: (scene) => readAppSettings(store.settings.get()).sceneModels?.[scene],
+        sceneModel: (scene) => store.settings.app().sceneModels?.[scene],
         searchLimits: () => {
-          const { searchMaxResults: maxResults, searchMaxUses: maxUses } = readAppSettings(store.settings.get())
+          const { searchMaxResults: maxResults, searchMaxUses: maxUses } = store.settings.app()
           return { ...(maxResults ? { maxResults } : {}), ...(maxUses ? { maxUses } : {}) }
         },
-        contextLength: (providerId, modelId) => readAppSettings(store.settings.get()).contextLengths?.[`${providerId}/${modelId}`],
+        // The settings are parsed once per change, not once per question a reply asks (store.settings.app()).
+        contextLength: (providerId, modelId) => store.settings.app().contextLengths?.[`${providerId}/${modelId}`],
         tasks: hub(),
         // The image service starts in the next step; a reply only runs once both exist.
         saveImage: (input) => {

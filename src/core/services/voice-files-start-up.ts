@@ -1,4 +1,3 @@
-import { readAppSettings } from '../../shared/data/app-settings'
 import type { CoreContext } from '../context'
 import type { InitStep } from './init-service'
 import { AttachmentService } from './attachment-service'
@@ -22,7 +21,7 @@ export function voiceFilesInitStep(context: CoreContext): InitStep {
         runtimeFor,
         providers: () => providers.summaries(),
         models: (providerId) => providers.models(providerId),
-        storedSettings: () => readAppSettings(store.settings.get()).voice,
+        storedSettings: () => store.settings.app().voice,
         dataDir: context.dataDir
       })
     }

@@ -79,7 +79,11 @@ export class Store {
   /** Parses, checks and adds an export file's text in one transaction. */
   import(text: string, options: ImportOptions = {}): ImportReport {
     const file = parseExportFile(text)
-    return this.guard(() => importData(this.db, file, options))
+    try {
+      return this.guard(() => importData(this.db, file, options))
+    } finally {
+      this.settings.invalidate()
+    }
   }
 
   /** `ok`, or the problems SQLite found. */

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
-import { readAppSettings } from '../../../shared/data/app-settings'
 import { AppErrorException } from '../../../shared/errors/app-error'
 import { needs } from '../not-ready'
 import { importFile } from '../../store/import-file'
@@ -97,8 +96,8 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.usage.list': (filter) => use((s) => s.usage.list(filter)),
     'data.usage.summary': ({ group, ...filter }) => use((s) => s.usage.summary(group, filter)),
 
-    'data.settings.get': () => use((s) => readAppSettings(s.settings.get())),
-    'data.settings.set': ({ patch }) => use((s) => readAppSettings(s.settings.set(patch))),
+    'data.settings.get': () => use((s) => s.settings.app()),
+    'data.settings.set': ({ patch }) => use((s) => (s.settings.set(patch), s.settings.app())),
 
     'data.importFile': (input, { signal }) => {
       const store = requireStore(ctx)
@@ -117,7 +116,11 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
               onKnowledgeBases: async (bases) => void (await ctx.knowledge?.importBases(bases))
             })
           ),
-        () => (importing = false)
+        () => {
+          importing = false
+          // The import (or its undo) wrote settings rows without the repository.
+          store.settings.invalidate()
+        }
       )
     },
     'data.choosePath': async ({ purpose }) => {
