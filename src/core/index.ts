@@ -16,6 +16,7 @@ import { toolHandlers } from './bridge/handlers/tools'
 import { toolsInitStep } from './tools/tools-start-up'
 import { knowledgeInitStep } from './knowledge/knowledge-start-up'
 import { knowledgeHandlers } from './bridge/handlers/knowledge'
+import { competitionHandlers } from './bridge/handlers/competition'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -85,7 +86,8 @@ export function createCore(options: CoreOptions): Core {
     ...fileHandlers(context),
     ...imageHandlers(context),
     ...toolHandlers(context),
-    ...knowledgeHandlers(context)
+    ...knowledgeHandlers(context),
+    ...competitionHandlers(context, () => router.hub)
     // feature handlers go here
   }
   const router = new Router(contract, impl)

@@ -8,6 +8,7 @@ import { fileProcedures } from './procedures/files'
 import { imageProcedures } from './procedures/images'
 import { toolProcedures } from './procedures/tools'
 import { knowledgeProcedures } from './procedures/knowledge'
+import { competitionProcedures } from './procedures/competition'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -24,6 +25,7 @@ export const contract = {
   ...imageProcedures,
   ...toolProcedures,
   ...knowledgeProcedures,
+  ...competitionProcedures,
   // store:
   ...dataProcedures
 } as const
