@@ -12,12 +12,14 @@ import type { CompetitionStarted } from '../../../src/shared/bridge/procedures/c
 import { messageText, type Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../fixtures/fake-openai'
+import { startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
 
 // Chat Competition (issue 18) in the core: the real openai SDK against a fake server that answers
 // per model (one fast, one that keeps the stream open until stopped, one failing), real SQLite,
 // the bridge in-process. Each reply is its own hub stream.
 const KEY = 'sk-test-competition-0123456789abcdef'
 let fake: FakeOpenAI
+let ollama: FakeOllama
 let core: Core
 let client: BridgeClient<Contract>
 let dataDir: string
@@ -43,6 +45,7 @@ function byModel() {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
+  ollama = await startFakeOllama()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-competition-'))
   core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
   const state = await core.context.init.start()
@@ -50,11 +53,13 @@ beforeAll(async () => {
   client = createInProcessClient(core.router).client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: KEY }))
+  ok(await client.call('local.setBaseUrl', { kind: 'ollama', baseUrl: ollama.url }))
 })
 
 afterAll(async () => {
   await core.close()
   await fake.close()
+  await ollama.close()
   rmSync(dataDir, { recursive: true, force: true })
 })
 
@@ -185,6 +190,22 @@ describe('chat competition', () => {
     // The other reply stays a branch of the turn.
     const siblings = ok(await client.call('chat.messages', { conversationId: started.conversation.id })).filter((m) => m.parentId === started.userMessage.id)
     expect(siblings.map((m) => m.id).sort()).toEqual(done.map((m) => m.id).sort())
+  })
+
+  it('any providers, a local one included: a cloud model and a local Ollama model answer the one message', async () => {
+    const local = { providerId: 'ollama', modelId: 'qwen3:0.6b' }
+    const started = ok(await client.call('competition.start', { text: 'Cloud or local?', models: [FAST, local] }))
+    const done = (await Promise.all(started.replies.map((r) => follow(r.streamId).done))).map(ok)
+    expect(done.map((m) => [m.providerId, m.status])).toEqual([
+      ['openai', 'complete'],
+      ['ollama', 'complete']
+    ])
+    expect(messageText(done[1]!.content).length).toBeGreaterThan(0)
+    // Both providers received the same user message.
+    const asked = ollama.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: { role: string; content: string }[] }
+    expect(asked.messages.at(-1)).toMatchObject({ role: 'user', content: 'Cloud or local?' })
+    const usage = core.context.store!.usage.list({}).filter((u) => u.conversationId === started.conversation.id)
+    expect(usage.filter((u) => u.mode === 'Chat Competition').map((u) => u.providerId).sort()).toEqual(['ollama', 'openai'])
   })
 
   it('needs two different models', async () => {
