@@ -146,6 +146,10 @@ test('at 1024 px the columns become tabs; regenerate one column adds a version t
   await page.getByTestId('competition-tab').filter({ hasText: FAIL }).click()
   await expect(page.getByTestId('competition-tab').filter({ hasText: FAIL })).toHaveAttribute('aria-selected', 'true')
   await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  // The error card's retry asks the same model again, as a second version in its column.
+  await column(page, FAIL).getByTestId('error-action').click()
+  await expect(column(page, FAIL).getByTestId('competition-versions')).toContainText('2/2')
+  await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
   await page.getByTestId('competition-tab').filter({ hasText: FAST }).click()
   await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
   await column(page, FAST).getByTestId('competition-regenerate').click()

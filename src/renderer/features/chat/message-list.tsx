@@ -99,7 +99,7 @@ export function MessageList({
               style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
               {competing(path, item.index) ? (
                 // issue 18: an undecided Chat Competition shows all its replies side by side.
-                <CompetitionTurn userMessage={path[item.index - 1]!} meta={path[item.index - 1]!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
+                <CompetitionTurn userMessage={path[item.index - 1]!} shownId={message.id} meta={path[item.index - 1]!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
               ) : (
               <MessageBoundary content={message.content}>
                 <MessageView

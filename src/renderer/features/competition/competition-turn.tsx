@@ -4,6 +4,7 @@ import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { competitionColumns, modelKey, type CompetitionMeta } from '../../../shared/chat/competition'
 import type { Message } from '../../../shared/data/message'
 import { chatActions } from '../chat/chat-store'
+import { errorAction } from '../chat/error-card'
 import { MessageBoundary } from '../chat/message-boundary'
 import { MessageView, type MessageActions } from '../chat/message-view'
 import { competitionActions } from './competition-store'
@@ -24,6 +25,7 @@ const button = 'rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc
  */
 export function CompetitionTurn({
   userMessage,
+  shownId,
   meta,
   all,
   streaming,
@@ -31,6 +33,8 @@ export function CompetitionTurn({
   onErrorAction
 }: {
   userMessage: Message
+  /** The reply on the conversation's path (the branch shown): its column is the selected tab. */
+  shownId: string
   meta: CompetitionMeta
   all: LiveMessage[]
   streaming: Record<string, true>
@@ -40,7 +44,9 @@ export function CompetitionTurn({
   const { t } = useTranslation()
   const tabs = useMediaQuery(TABS_AT)
   const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, replies: c.replies }))
-  const [tab, setTab] = useState(0)
+  // The selected tab is the branch shown, so it survives the row being re-created (its key is that
+  // reply's id) and a regenerated column comes to the front.
+  const tab = Math.max(0, columns.findIndex((c) => c.replies.some((r) => r.id === shownId)))
   const anyStreaming = columns.some((c) => c.replies.some((r) => streaming[r.id]))
   const shown = tabs ? columns.filter((_, i) => i === Math.min(tab, columns.length - 1)) : columns
   return (
@@ -63,7 +69,6 @@ export function CompetitionTurn({
                 aria-selected={selected}
                 data-testid="competition-tab"
                 onClick={() => {
-                  setTab(i)
                   const newest = c.replies[c.replies.length - 1]
                   if (newest) competitionActions.show(newest)
                 }}
@@ -163,7 +168,15 @@ function CompetitionColumn({
       </header>
       {reply ? (
         <MessageBoundary content={reply.content}>
-          <MessageView message={reply} branchIndex={0} branchCount={1} streaming={live} actions={columnActions} onErrorAction={onErrorAction} />
+          <MessageView
+            message={reply}
+            branchIndex={0}
+            branchCount={1}
+            streaming={live}
+            actions={columnActions}
+            // The error card's plain retry asks the column's model again, as a competing reply (logged as such).
+            onErrorAction={(m, fix) => (!fix && m.error && errorAction(m.error) === 'retry' ? void competitionActions.regenerate({ reply: m }) : onErrorAction(m, fix))}
+          />
         </MessageBoundary>
       ) : (
         <p className="p-3 text-xs text-zinc-500">{t('competition.starting')}</p>
