@@ -18,6 +18,7 @@ import { knowledgeInitStep } from './knowledge/knowledge-start-up'
 import { knowledgeHandlers } from './bridge/handlers/knowledge'
 import { taskHandlers } from './bridge/handlers/tasks'
 import { StreamHub } from './bridge/stream-hub'
+import { competitionHandlers } from './bridge/handlers/competition'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
@@ -93,7 +94,8 @@ export function createCore(options: CoreOptions): Core {
     ...imageHandlers(context),
     ...toolHandlers(context),
     ...knowledgeHandlers(context),
-    ...taskHandlers(hub)
+    ...taskHandlers(hub),
+    ...competitionHandlers(context, () => hub)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)

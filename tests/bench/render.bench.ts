@@ -113,6 +113,8 @@ export default async function bench() {
   await build({ root, base: './', logLevel: 'error', plugins: [react(), tailwindcss()], build: { outDir, emptyOutDir: true, minify: true } })
   const server = await serve(outDir)
   try {
+    // RENDER_BENCH_CASES=competition runs only the Chat Competition case (issue 18).
+    if (process.env['RENDER_BENCH_CASES'] === 'competition') return await competitionCase(server.url)
     const query = `tokens=${TOKENS}&history=1000&perTick=10&tickMs=5`
     console.log(`${TOKENS.toLocaleString('en')}-token reply, one token per event, into 1,000 earlier messages (Chromium, production build)`)
     const ours = await measure(`${server.url}/?mode=ours&${query}`)
@@ -124,7 +126,28 @@ export default async function bench() {
     console.log(
       `scripting time ratio naive/ours: ${(naive.scriptingMs / ours.scriptingMs).toFixed(1)}×   goal ≥ 5×; ours has ${ours.longTasksOver100} long task(s) over 100 ms   goal: 0`
     )
+    await competitionCase(server.url)
   } finally {
     await server.close()
   }
+}
+
+const COMPETITION_TOKENS = Number(process.env['RENDER_BENCH_COMPETITION_TOKENS'] ?? 5_000)
+
+/**
+ * Chat Competition (issue 18): 4 replies of 5,000 tokens streaming at once into side-by-side
+ * columns (1280 px wide), after 200 earlier messages. Ours: the real store, message list and
+ * competition columns. Baseline: 4 react-markdown renders, each re-rendered on every event of its reply.
+ */
+async function competitionCase(url: string) {
+  const query = `tokens=${COMPETITION_TOKENS}&replies=4&history=200&perTick=10&tickMs=5`
+  console.log(`\nChat Competition: 4 parallel ${COMPETITION_TOKENS.toLocaleString('en')}-token replies, one token per event each, side by side`)
+  const ours = await measure(`${url}/?mode=competition&${query}`)
+  row('ours (store + competition columns)', ours)
+  if (process.env['RENDER_BENCH_NAIVE'] === '0') return
+  const naive = await measure(`${url}/?mode=competition-naive&${query}`)
+  row('4 naive react-markdown renders', naive)
+  console.log(
+    `competition scripting time ratio naive/ours: ${(naive.scriptingMs / ours.scriptingMs).toFixed(1)}×; ours has ${ours.longTasksOver100} long task(s) over 100 ms (longest ${ours.longestTaskMs.toFixed(0)} ms)   goal: 0`
+  )
 }

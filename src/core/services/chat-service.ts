@@ -187,6 +187,15 @@ export class ChatService {
   }
 
   async *send(input: SendInput, ctx: { signal: AbortSignal; streamId?: string }): AsyncGenerator<ChatStreamEvent, Message> {
+    const { conversation, agent, model, userMessage } = this.beginTurn(input)
+    return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage })
+  }
+
+  /**
+   * A user's turn: the conversation (created if needed), its model and the stored user message.
+   * `send` answers it with one reply; a Chat Competition (chat/competition.ts) with several.
+   */
+  beginTurn(input: SendInput): { conversation: Conversation; agent: Agent; model: { providerId: string; modelId: string }; userMessage: Message } {
     const agent = input.agentId ? this.deps.agents.require(input.agentId) : this.defaultAgent()
     const conversation = input.conversationId
       ? this.deps.conversations.require(input.conversationId)
@@ -206,7 +215,26 @@ export class ChatService {
     for (const img of input.images ?? []) content.push({ type: 'image_url', imageUrl: { url: img.dataUrl } })
     const files = input.files?.length ? { files: input.files } : {}
     const userMessage = this.deps.messages.create({ conversationId: conversation.id, role: 'user', content, ...files, ...(parentId ? { parentId } : {}) })
-    return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage })
+    return { conversation: this.deps.conversations.require(conversation.id), agent, model, userMessage }
+  }
+
+  /**
+   * issue 18: one reply to the user message `parentId` with the model given, logged under `mode`
+   * (Chat Competition). Each competing reply is its own stream, so each stops on its own.
+   */
+  async *replyWith(
+    input: { parentId: string; providerId: string; modelId: string; mode?: string; operation?: string; userMessage?: Message },
+    ctx: { signal: AbortSignal; streamId?: string }
+  ): AsyncGenerator<ChatStreamEvent, Message> {
+    const parent = this.deps.messages.require(input.parentId)
+    const conversation = this.deps.conversations.require(parent.conversationId)
+    const agent = this.deps.agents.require(conversation.agentId)
+    const model = { providerId: input.providerId, modelId: input.modelId }
+    return yield* this.reply(conversation, agent, model, parent, ctx, {
+      ...(input.userMessage ? { userMessage: input.userMessage } : {}),
+      ...(input.operation ? { operation: input.operation } : {}),
+      ...(input.mode ? { mode: input.mode } : {})
+    })
   }
 
   async *regenerate(input: { messageId: string; deleteOld?: boolean; providerId?: string; modelId?: string }, ctx: { signal: AbortSignal; streamId?: string }) {
@@ -260,7 +288,7 @@ export class ChatService {
     model: { providerId: string; modelId: string },
     parent: Message,
     ctx: { signal: AbortSignal; streamId?: string; autoApprove?: boolean },
-    options: { userMessage?: Message; operation?: string; extraInstruction?: string }
+    options: { userMessage?: Message; operation?: string; extraInstruction?: string; mode?: string }
   ): AsyncGenerator<ChatStreamEvent, Message> {
     const params = { ...agent.parameters, ...conversation.parameters }
     const tools = this.deps.tools ? await this.deps.tools.prepare(agent.id).catch(() => undefined) : undefined
@@ -273,7 +301,8 @@ export class ChatService {
     for (let step = 0; ; step++) {
       // The last call the step limit allows goes without tools, so the model has to answer.
       const offered = tools && step < tools.stepLimit - 1 ? tools.offered.map((t) => t.chatTool) : undefined
-      const mode = tools ? (lastCalls > 1 ? 'Tools Calling' : 'Tool Calling') : undefined
+      // A competing reply (issue 18) is logged as Chat Competition even when it calls tools.
+      const mode = options.mode ?? (tools ? (lastCalls > 1 ? 'Tools Calling' : 'Tool Calling') : undefined)
       const call = yield* this.modelCall(conversation, agent, model, at, params, ctx, {
         ...(step === 0 && options.userMessage ? { userMessage: options.userMessage } : {}),
         ...(step === 0 && options.operation ? { operation: options.operation } : {}),

@@ -9,6 +9,7 @@ import { imageProcedures } from './procedures/images'
 import { toolProcedures } from './procedures/tools'
 import { knowledgeProcedures } from './procedures/knowledge'
 import { taskProcedures } from './procedures/tasks'
+import { competitionProcedures } from './procedures/competition'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -26,6 +27,7 @@ export const contract = {
   ...toolProcedures,
   ...knowledgeProcedures,
   ...taskProcedures,
+  ...competitionProcedures,
   // store:
   ...dataProcedures
 } as const

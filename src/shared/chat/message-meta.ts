@@ -1,3 +1,5 @@
+import type { CompetitionMeta } from './competition'
+
 /**
  * What a message carries beyond its content (issue 15): the options the user chose for the
  * reply, a summary of the history up to this message, and translations kept under it.
@@ -29,4 +31,6 @@ export interface MessageMeta {
   historySummary?: HistorySummary
   /** Target language → translated text (scene Translator). */
   translations?: Record<string, string>
+  /** issue 18: on a user message answered by several models at once (Chat Competition). */
+  competition?: CompetitionMeta
 }

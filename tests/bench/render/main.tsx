@@ -2,6 +2,9 @@
 // The chat render benchmark page (tests/bench/render.bench.ts drives it in Chromium).
 // ?mode=ours : the real chat store + virtualised MessageList + incremental Markdown.
 // ?mode=naive: the same stream, re-rendering the whole reply with react-markdown per event.
+// ?mode=competition / competition-naive (issue 18): `replies` replies of a Chat Competition
+// streaming at once, side by side; ours through the real store and columns, naive as one
+// react-markdown render per reply, each re-rendered on every event of its reply.
 import { memo, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import ReactMarkdown from 'react-markdown'
@@ -28,6 +31,8 @@ const TOKENS = Number(params.get('tokens') ?? 30_000)
 const HISTORY = Number(params.get('history') ?? 1_000)
 const PER_TICK = Number(params.get('perTick') ?? 10)
 const TICK_MS = Number(params.get('tickMs') ?? 5)
+const REPLIES = Number(params.get('replies') ?? 4)
+const competition = mode.startsWith('competition')
 
 // A deterministic markdown reply cut into ~4-character tokens.
 function replyTokens(count: number): string[] {
@@ -103,13 +108,51 @@ function Naive({ messages }: { messages: Message[] }) {
   )
 }
 
+const naiveAppendTo: ((token: string) => void)[] = []
+/** One naive reply of a competition: its whole text through react-markdown on each of its events. */
+function NaiveColumn({ index }: { index: number }) {
+  const [text, setText] = useState('')
+  naiveAppendTo[index] = (token) => setText((t) => t + token)
+  return (
+    <article style={{ padding: 12, minWidth: 0 }}>
+      <ReactMarkdown remarkPlugins={[remarkGfm]}>{text}</ReactMarkdown>
+    </article>
+  )
+}
+function NaiveCompetition({ messages }: { messages: Message[] }) {
+  return (
+    <div style={{ height: '100vh', overflow: 'auto' }}>
+      <NaiveHistory messages={messages} />
+      <div style={{ display: 'grid', gridTemplateColumns: `repeat(${REPLIES}, minmax(0, 1fr))` }}>
+        {Array.from({ length: REPLIES }, (_, i) => (
+          <NaiveColumn key={i} index={i} />
+        ))}
+      </div>
+    </div>
+  )
+}
+
 const tokens = replyTokens(TOKENS)
 const past = history(HISTORY)
 const root = createRoot(document.getElementById('root')!)
+const models = Array.from({ length: REPLIES }, (_, i) => ({ providerId: 'bench', modelId: `model-${i}` }))
+const question: Message = {
+  id: 'question',
+  conversationId: 'c1',
+  parentId: `m${HISTORY - 1}`,
+  role: 'user',
+  content: [{ type: 'text', text: 'Which of you answers best?' }],
+  meta: { competition: { models } },
+  status: 'complete',
+  createdAt: HISTORY,
+  updatedAt: HISTORY
+}
 
-if (mode === 'ours') {
-  useChat.setState({ currentId: 'c1', messages: { c1: past } })
+if (mode === 'ours' || mode === 'competition') {
+  useChat.setState({ currentId: 'c1', messages: { c1: competition ? [...past, question] : past } })
   root.render(<Ours />)
+} else if (mode === 'competition-naive') {
+  root.render(<NaiveCompetition messages={[...past, question]} />)
 } else {
   root.render(<Naive messages={past} />)
 }
@@ -128,8 +171,33 @@ function drive(emit: (token: string, i: number) => void): Promise<{ events: numb
   })
 }
 
+/** Follows one reply through the real chat store, as a bridge stream would deliver it. */
+function follow(assistant: Message) {
+  let handlers: { onEvents?: (events: ChatStreamEvent[], from: number) => void; onEnd?: (r: unknown) => void } = {}
+  followStream((h) => {
+    handlers = h as typeof handlers
+    return { streamId: Promise.resolve(`bench-${assistant.id}`), detach: noop, cancel: noop }
+  })
+  handlers.onEvents?.([{ type: 'reply', data: { conversation: { id: 'c1', agentId: 'a', title: 'bench', pinned: false, createdAt: 0, updatedAt: 0 }, assistantMessage: assistant } }], 0)
+  return handlers
+}
+
 window.benchStart = () => {
-  if (mode === 'ours') {
+  if (mode === 'competition') {
+    // Each token index reaches every reply as its own event (the replies stream in parallel).
+    const replies = models.map((m, r) => {
+      const assistant: Message = { id: `live-${r}`, conversationId: 'c1', parentId: 'question', role: 'assistant', ...m, content: [], status: 'streaming', createdAt: HISTORY + 1 + r, updatedAt: HISTORY + 1 + r }
+      return { assistant, handlers: follow(assistant) }
+    })
+    window.benchDone = drive((token, i) => {
+      for (const { handlers } of replies) handlers.onEvents?.([{ type: 'text', data: token }], i + 1)
+    }).then((r) => {
+      for (const { assistant, handlers } of replies) handlers.onEnd?.({ ok: true, value: { ...assistant, status: 'complete', content: [{ type: 'text', text: tokens.join('') }] } })
+      return { ...r, events: r.events * REPLIES }
+    })
+  } else if (mode === 'competition-naive') {
+    window.benchDone = drive((token) => naiveAppendTo.forEach((append) => append(token))).then((r) => ({ ...r, events: r.events * REPLIES }))
+  } else if (mode === 'ours') {
     let handlers: { onEvents?: (events: ChatStreamEvent[], from: number) => void; onEnd?: (r: unknown) => void } = {}
     followStream((h) => {
       handlers = h as typeof handlers

@@ -8,7 +8,8 @@ export function sortConversations(list: Conversation[]): Conversation[] {
 }
 
 /**
- * The messages on screen: from the root, at each step the selected child (or the newest).
+ * The messages on screen: from the root, at each step the selected child (or the one a competition
+ * chose, or the newest).
  * Roots are the messages without a parent; branches are siblings under one parent.
  */
 export function visiblePath<M extends Message>(messages: readonly M[], branch: Record<string, string>): M[] {
@@ -21,10 +22,14 @@ export function visiblePath<M extends Message>(messages: readonly M[], branch: R
   }
   const path: M[] = []
   let key = ''
+  let previous: M | undefined
   for (let guard = 0; guard < messages.length; guard++) {
     const options = children.get(key)
     if (!options || options.length === 0) break
-    const chosen = options.find((m) => m.id === branch[key]) ?? options[options.length - 1]!
+    // issue 18: after a Chat Competition, the reply the user chose to continue with.
+    const decided = previous?.meta?.competition?.chosenId
+    const chosen = options.find((m) => m.id === branch[key]) ?? (decided ? options.find((m) => m.id === decided) : undefined) ?? options[options.length - 1]!
+    previous = chosen
     path.push(chosen)
     key = chosen.id
   }

@@ -19,6 +19,8 @@ import type { MessageActions } from './message-view'
 import { ModelPicker } from './model-picker'
 import { AgentSettingsDialog } from './agent-settings-dialog'
 import { usePrewarmTools } from '../tools/use-prewarm-tools'
+import { CompetitionPicker } from '../competition/competition-picker'
+import { competitionActions } from '../competition/competition-store'
 
 const EMPTY: Message[] = []
 
@@ -185,7 +187,8 @@ export function ChatPage() {
           historyTokens={historyTokens}
           disabled={!current}
           providerId={current?.providerId}
-          onSend={(text, images, files) => chatActions.send(text, images, current, files)}
+          // issue 18: with 2–4 models chosen the message goes to a Chat Competition instead.
+          onSend={(text, images, files) => competitionActions.intercept(text, images, files) || chatActions.send(text, images, current, files)}
           onStop={() => chatActions.stop()}
           tokenNote={[
             plan.compress ? t('controls.summarise') : plan.summary ? t('controls.summaryMarker', { n: plan.summary.covers }) : '',
@@ -195,6 +198,8 @@ export function ChatPage() {
             .filter(Boolean)
             .join(' · ') || undefined}
           controls={
+            <>
+            <CompetitionPicker />
             <ComposerControls
               model={model}
               params={params}
@@ -202,6 +207,7 @@ export function ChatPage() {
               contextLength={contextLength.value}
               onContextLength={contextLength.save}
             />
+            </>
           }
         />
       </section>

@@ -213,10 +213,16 @@ export const chatActions = {
     if (!conversationId) return
     const result = await bridge().call('chat.messages', { conversationId })
     if (!result.ok) return
-    // Keep live copies of replies still streaming; the database row lags up to a second.
+    // Keep live copies of replies still streaming; the database row lags up to a second. A reply
+    // that ended while this list was on its way (re-followed after a reload, issue 18) keeps its
+    // final copy too: the row read earlier is older than it.
     useChat.setState((s) => {
-      const live = new Map((s.messages[conversationId] ?? []).filter((m) => s.streaming[m.id]).map((m) => [m.id, m]))
-      return { messages: { ...s.messages, [conversationId]: result.value.map((m) => live.get(m.id) ?? m) } }
+      const mine = new Map((s.messages[conversationId] ?? []).map((m) => [m.id, m]))
+      const newer = (m: Message) => {
+        const local = mine.get(m.id)
+        return local && (s.streaming[m.id] || local.updatedAt > m.updatedAt) ? local : m
+      }
+      return { messages: { ...s.messages, [conversationId]: result.value.map(newer) } }
     })
   },
 

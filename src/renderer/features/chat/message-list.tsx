@@ -5,6 +5,13 @@ import { MessageView, type MessageActions } from './message-view'
 import { MessageBoundary } from './message-boundary'
 import { branchPositions, messageSetKey } from './branches'
 import { chatActions, useChat } from './chat-store'
+import { CompetitionTurn } from '../competition/competition-turn'
+
+/** issue 18: the reply at `index` answers a competition the user has not decided yet. */
+const competing = (path: readonly LiveMessage[], index: number): boolean => {
+  const parent = index > 0 ? path[index - 1] : undefined
+  return path[index]!.role === 'assistant' && Boolean(parent?.meta?.competition && !parent.meta.competition.chosenId)
+}
 
 /**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a
@@ -90,6 +97,10 @@ export function MessageList({
               className={message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : undefined}
               ref={virtualizer.measureElement}
               style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
+              {competing(path, item.index) ? (
+                // issue 18: an undecided Chat Competition shows all its replies side by side.
+                <CompetitionTurn userMessage={path[item.index - 1]!} shownId={message.id} meta={path[item.index - 1]!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
+              ) : (
               <MessageBoundary content={message.content}>
                 <MessageView
                   message={message}
@@ -100,6 +111,7 @@ export function MessageList({
                   onErrorAction={onErrorAction}
                 />
               </MessageBoundary>
+              )}
             </div>
           )
         })}

@@ -124,6 +124,22 @@ export const en = {
     useChatModel: "Use the chat's model",
     mode: { desktop: 'Desktop app', browser: 'Browser mode', test: 'Test' }
   },
+  // issue 18: Chat Competition
+  competition: {
+    title: 'Chat Competition',
+    pick: 'Compare models',
+    pickTitle: 'Send to several models at once',
+    pickHelp: 'Choose 2 to {{max}} models. They answer side by side; you then choose the reply to continue with.',
+    clear: 'Clear',
+    done: 'Done',
+    remove: 'Remove {{model}}',
+    needTwo: 'Choose at least one more model',
+    sendsTo: 'Sends to {{n}} models',
+    choosePrompt: 'Choose the reply to continue with; the others stay as branches.',
+    choose: 'Continue with this',
+    regenerateAll: 'Regenerate all',
+    starting: 'Starting…'
+  },
   chat: {
     newChat: 'New chat',
     conversations: 'Conversations',

@@ -126,6 +126,22 @@ export const zhCN: Messages = {
     useChatModel: '使用对话模型',
     mode: { desktop: '桌面应用', browser: '浏览器模式', test: '测试' }
   },
+  // issue 18: Chat Competition
+  competition: {
+    title: '模型竞技',
+    pick: '多模型对比',
+    pickTitle: '同时发送给多个模型',
+    pickHelp: '选择 2 到 {{max}} 个模型。它们并排回答，然后选择用哪条回复继续对话。',
+    clear: '清除',
+    done: '完成',
+    remove: '移除 {{model}}',
+    needTwo: '请再选择至少一个模型',
+    sendsTo: '将发送给 {{n}} 个模型',
+    choosePrompt: '选择一条回复继续对话，其他回复保留为分支。',
+    choose: '用这条继续',
+    regenerateAll: '全部重新生成',
+    starting: '正在开始…'
+  },
   chat: {
     newChat: '新对话',
     conversations: '对话列表',

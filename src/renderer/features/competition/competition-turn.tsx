@@ -1,0 +1,186 @@
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { LiveMessage } from '../../../shared/chat/apply-event'
+import { competitionColumns, modelKey, type CompetitionMeta } from '../../../shared/chat/competition'
+import type { Message } from '../../../shared/data/message'
+import { chatActions } from '../chat/chat-store'
+import { errorAction } from '../chat/error-card'
+import { MessageBoundary } from '../chat/message-boundary'
+import { MessageView, type MessageActions } from '../chat/message-view'
+import { competitionActions } from './competition-store'
+import { TABS_AT, useMediaQuery } from './use-narrow'
+
+interface Column {
+  key: string
+  label: string
+  replies: LiveMessage[]
+}
+
+const button = 'rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-800'
+
+/**
+ * The replies of an undecided competition side by side: one column per model, each with its own
+ * reasoning, tool calls, usage, cost, speed and error (the ordinary message view), its own Stop,
+ * Regenerate and "Continue with this". At 1024 px and narrower the columns become tabs.
+ */
+export function CompetitionTurn({
+  userMessage,
+  shownId,
+  meta,
+  all,
+  streaming,
+  actions,
+  onErrorAction
+}: {
+  userMessage: Message
+  /** The reply on the conversation's path (the branch shown): its column is the selected tab. */
+  shownId: string
+  meta: CompetitionMeta
+  all: LiveMessage[]
+  streaming: Record<string, true>
+  actions: MessageActions
+  onErrorAction(message: LiveMessage, fix?: 'trim'): void
+}) {
+  const { t } = useTranslation()
+  const tabs = useMediaQuery(TABS_AT)
+  const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, replies: c.replies }))
+  // The selected tab is the branch shown, so it survives the row being re-created (its key is that
+  // reply's id) and a regenerated column comes to the front.
+  const tab = Math.max(0, columns.findIndex((c) => c.replies.some((r) => r.id === shownId)))
+  const anyStreaming = columns.some((c) => c.replies.some((r) => streaming[r.id]))
+  const shown = tabs ? columns.filter((_, i) => i === Math.min(tab, columns.length - 1)) : columns
+  return (
+    <section className="px-3 py-2" data-testid="competition-turn" data-layout={tabs ? 'tabs' : 'columns'} aria-label={t('competition.title')}>
+      <div className="mb-2 flex items-center justify-between gap-2 px-3 text-xs text-zinc-500">
+        <span>{t('competition.choosePrompt')}</span>
+        <button className={button} disabled={anyStreaming} onClick={() => void competitionActions.regenerate({ userMessage })} data-testid="competition-regenerate-all">
+          {t('competition.regenerateAll')}
+        </button>
+      </div>
+      {tabs && (
+        <div role="tablist" className="mb-2 flex gap-1 border-b border-zinc-200 px-3 dark:border-zinc-800" data-testid="competition-tabs">
+          {columns.map((c, i) => {
+            const selected = i === Math.min(tab, columns.length - 1)
+            const live = c.replies.some((r) => streaming[r.id])
+            return (
+              <button
+                key={c.key}
+                role="tab"
+                aria-selected={selected}
+                data-testid="competition-tab"
+                onClick={() => {
+                  const newest = c.replies[c.replies.length - 1]
+                  if (newest) competitionActions.show(newest)
+                }}
+                className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${selected ? 'border-accent font-medium' : 'border-transparent text-zinc-500'}`}
+              >
+                {c.label}
+                {live && <span className="ml-1 inline-block size-1.5 animate-pulse rounded-full bg-accent align-middle" aria-hidden />}
+              </button>
+            )
+          })}
+        </div>
+      )}
+      <div className="grid gap-2" style={{ gridTemplateColumns: `repeat(${shown.length}, minmax(0, 1fr))` }}>
+        {shown.map((column) => (
+          <CompetitionColumn key={column.key} column={column} streaming={streaming} actions={actions} onErrorAction={onErrorAction} tabbed={tabs} />
+        ))}
+      </div>
+    </section>
+  )
+}
+
+function CompetitionColumn({
+  column,
+  streaming,
+  actions,
+  onErrorAction,
+  tabbed
+}: {
+  column: Column
+  streaming: Record<string, true>
+  actions: MessageActions
+  onErrorAction(message: LiveMessage, fix?: 'trim'): void
+  tabbed: boolean
+}) {
+  const { t } = useTranslation()
+  // The newest reply of this model unless the user stepped back to an earlier one in this column.
+  const [picked, setPicked] = useState<string>()
+  const index = Math.max(0, picked ? column.replies.findIndex((r) => r.id === picked) : column.replies.length - 1)
+  const reply = column.replies[index]
+  const live = reply ? Boolean(streaming[reply.id]) : false
+  // Regenerate in a column asks the same model again, as a new reply in this column.
+  const columnActions = useMemo<MessageActions>(
+    () => ({
+      ...actions,
+      regenerate: (m) => void competitionActions.regenerate({ reply: m }),
+      deleteAndRegenerate: (m) => void competitionActions.regenerate({ reply: m }),
+      switchBranch: (m, d) => {
+        const next = column.replies[column.replies.findIndex((r) => r.id === m.id) + d]
+        if (next) setPicked(next.id)
+      }
+    }),
+    [actions, column.replies]
+  )
+  return (
+    <div
+      className={`flex min-w-0 flex-col rounded-lg border ${tabbed ? 'border-transparent' : 'border-zinc-200 dark:border-zinc-800'}`}
+      data-testid="competition-column"
+      data-model={column.label}
+      data-status={reply?.status}
+      role={tabbed ? 'tabpanel' : undefined}
+    >
+      <header className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
+        <span className="mr-auto truncate text-xs font-semibold" title={column.key}>
+          {column.label}
+        </span>
+        {column.replies.length > 1 && (
+          <span className="flex items-center gap-1 text-xs text-zinc-500" data-testid="competition-versions">
+            <button className={button} aria-label={t('chat.previousVersion')} disabled={index === 0} onClick={() => setPicked(column.replies[index - 1]!.id)}>
+              ‹
+            </button>
+            {index + 1}/{column.replies.length}
+            <button className={button} aria-label={t('chat.nextVersion')} disabled={index === column.replies.length - 1} onClick={() => setPicked(column.replies[index + 1]!.id)}>
+              ›
+            </button>
+          </span>
+        )}
+        {live ? (
+          <button className={button} onClick={() => reply && chatActions.stop(reply.id)} data-testid="competition-stop">
+            {t('chat.stop')}
+          </button>
+        ) : (
+          reply && (
+            <>
+              <button className={button} onClick={() => void competitionActions.regenerate({ reply })} data-testid="competition-regenerate">
+                {t('chat.regenerate')}
+              </button>
+              <button
+                className="rounded bg-accent px-2 py-0.5 text-xs font-medium text-white hover:bg-accent-strong disabled:opacity-40"
+                onClick={() => void competitionActions.choose(reply)}
+                data-testid="competition-choose"
+              >
+                {t('competition.choose')}
+              </button>
+            </>
+          )
+        )}
+      </header>
+      {reply ? (
+        <MessageBoundary content={reply.content}>
+          <MessageView
+            message={reply}
+            branchIndex={0}
+            branchCount={1}
+            streaming={live}
+            actions={columnActions}
+            // The error card's plain retry asks the column's model again, as a competing reply (logged as such).
+            onErrorAction={(m, fix) => (!fix && m.error && errorAction(m.error) === 'retry' ? void competitionActions.regenerate({ reply: m }) : onErrorAction(m, fix))}
+          />
+        </MessageBoundary>
+      ) : (
+        <p className="p-3 text-xs text-zinc-500">{t('competition.starting')}</p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import { call } from '../define'
+import type { Conversation } from '../../data/conversation'
+import type { Message } from '../../data/message'
+import { modelParametersSchema } from '../../data/export-file'
+import { COMPETITION_MAX_MODELS, COMPETITION_MIN_MODELS } from '../../chat/competition'
+
+/** One competing reply as started: attach to `streamId` (as a `chat.send` stream) to follow it. */
+export interface CompetitionReply {
+  streamId: string
+  providerId: string
+  modelId: string
+}
+
+export interface CompetitionStarted {
+  conversation: Conversation
+  userMessage: Message
+  replies: CompetitionReply[]
+}
+
+const id = z.string().min(1).max(200)
+const image = z.object({ dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,/, 'must be a data URL of a PNG, JPEG, WebP or GIF image').max(30_000_000) })
+const model = z.object({ providerId: id, modelId: id }).strict()
+
+const startSchema = z
+  .object({
+    conversationId: id.optional(),
+    agentId: id.optional(),
+    parentId: id.optional(),
+    text: z.string().max(2_000_000),
+    images: z.array(image).max(16).optional(),
+    files: z.array(id).max(32).optional(),
+    parameters: modelParametersSchema.optional(),
+    /** The models that answer side by side (any providers, local included). */
+    models: z.array(model).min(COMPETITION_MIN_MODELS).max(COMPETITION_MAX_MODELS)
+  })
+  .strict()
+  .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0 || (v.files?.length ?? 0) > 0, { message: 'a message needs text, an image or a file', path: ['text'] })
+
+export type CompetitionStartInput = z.output<typeof startSchema>
+
+/**
+ * Chat Competition (issue 18). Each reply is its own stream in the core's hub (listed by
+ * `chat.active`, stopped by `chat.stop`), so these are calls that return the streams' ids.
+ */
+export const competitionProcedures = {
+  /** Sends once: one user message, one reply per model, streaming side by side. */
+  'competition.start': call<CompetitionStarted>()(startSchema),
+  /** Regenerates one column (`messageId`) or every column (`userMessageId`). */
+  'competition.regenerate': call<CompetitionStarted>()(z.object({ messageId: id.optional(), userMessageId: id.optional() }).strict()),
+  /** The reply the conversation continues from; the others stay as branches of the turn. */
+  'competition.choose': call<{ userMessage: Message; conversation: Conversation }>()(z.object({ messageId: id }).strict())
+} as const

@@ -1,0 +1,163 @@
+import { expect, test, type Page } from '@playwright/test'
+import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
+import { configureProvider, openApp, snap } from './helpers'
+
+// Issue 18, Chat Competition, against the real app in browser mode and a fake OpenAI-compatible
+// server that answers per model: gpt-4o-mini quickly, gpt-4o slowly (the user stops it), gpt-4.1
+// fails. The user then continues with one reply and later switches to another branch.
+const KEY = 'sk-e2e-competition-0123456789'
+const FAST = 'gpt-4o-mini'
+const SLOW = 'gpt-4o'
+const FAIL = 'gpt-4.1'
+let fake: FakeOpenAI
+
+test.describe.configure({ mode: 'serial' })
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  fake.setDefault('/chat/completions', (req: RecordedRequest) => {
+    const body = req.body as { model: string; messages: { role: string; content: string }[] }
+    const last = String(body.messages.at(-1)?.content ?? '')
+    if (String(body.messages[0]?.content ?? '').startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Competition ', 'chat']) }
+    if (body.model === FAIL) return { kind: 'json', status: 400, body: errorBody('This model refuses to compete today.', 'model_error') }
+    if (body.model === SLOW) return { kind: 'sse', delayMs: 80, chunks: chatChunks(Array.from({ length: 300 }, (_, i) => `slow${i} `)) }
+    // The fast model answers in ~1.5 s, so it is still streaming when the slow one is stopped.
+    const words = last.includes('next') ? ['Continuing ', 'from ', 'the ', 'chosen ', 'reply.'] : Array.from({ length: 30 }, (_, i) => `fast${i} `)
+    return { kind: 'sse', delayMs: 50, chunks: chatChunks(words, { model: body.model, usage: { prompt_tokens: 9, completion_tokens: words.length, total_tokens: 9 + words.length } }) }
+  })
+})
+
+test.afterAll(async () => fake.close())
+
+async function newChatWithModel(page: Page) {
+  await configureProvider(page, 'openai', fake.url, KEY)
+  await page.getByTestId('nav-chat').click()
+  await page.getByTestId('new-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill(FAST)
+  await page.getByTestId(`pick-openai-${FAST}`).first().click()
+  await expect(page.getByTestId('model-picker')).toContainText('mini')
+}
+
+async function chooseCompetitors(page: Page, models: string[]) {
+  await page.getByTestId('competition-picker').click()
+  const dialog = page.getByRole('dialog')
+  for (const model of models) {
+    await dialog.getByPlaceholder(/search/i).fill(model)
+    await dialog.getByTestId(`compete-openai-${model}`).first().check()
+  }
+  await dialog.getByTestId('competition-done').click()
+  await expect(page.getByTestId('competition-chip')).toHaveCount(models.length)
+}
+
+async function send(page: Page, text: string) {
+  await page.getByTestId('composer-input').fill(text)
+  await page.getByTestId('composer-input').press('Enter')
+}
+
+const column = (page: Page, model: string) => page.locator(`[data-testid="competition-column"][data-model="${model}"]`)
+
+test('three models side by side: one fails, one is stopped, one is chosen; the next message continues from it; other branches stay switchable', async ({ page }) => {
+  await newChatWithModel(page)
+  await chooseCompetitors(page, [FAST, SLOW, FAIL])
+  await expect(page.getByTestId('competition-note')).toContainText('3')
+  await send(page, 'Which is best?')
+
+  const turn = page.getByTestId('competition-turn')
+  await expect(turn).toHaveAttribute('data-layout', 'columns')
+  await expect(page.getByTestId('competition-column')).toHaveCount(3)
+  // The failing model shows its error card in its own column.
+  await expect(column(page, FAIL).getByTestId('error-card')).toContainText('refuses to compete')
+  // The slow one streams; the user stops it alone while the fast one is still streaming.
+  await expect(column(page, SLOW)).toContainText('slow3')
+  await expect(column(page, FAST).getByTestId('competition-stop')).toBeVisible()
+  await column(page, SLOW).getByTestId('competition-stop').click()
+  await expect(column(page, SLOW)).toHaveAttribute('data-status', 'interrupted')
+  await expect(column(page, SLOW).getByTestId('interrupted')).toBeVisible()
+  // The fast one was not stopped with it: it finishes in full, with its usage and cost.
+  await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
+  await expect(column(page, FAST)).toContainText('fast29')
+  await expect(column(page, FAST).getByTestId('message-stats')).toContainText('↓ 30')
+  await snap(page, 'competition-columns')
+
+  // Continue with the fast reply: the columns give way to the ordinary chat, with its branches.
+  await column(page, FAST).getByTestId('competition-choose').click()
+  await expect(page.getByTestId('competition-turn')).toHaveCount(0)
+  const chosen = page.getByTestId('message-assistant').last()
+  await expect(chosen).toContainText('fast29')
+  await chosen.hover()
+  await expect(chosen.getByTestId('branch-switch')).toContainText('/3')
+
+  // Clear the competition: the next message goes to one model, and continues from the chosen reply.
+  await page.getByTestId('competition-picker').click()
+  await page.getByRole('dialog').getByTestId('competition-clear').click()
+  await page.getByRole('dialog').getByTestId('competition-done').click()
+  fake.requests.length = 0
+  await send(page, 'next please')
+  await expect(page.getByTestId('message-assistant').last()).toContainText('Continuing from the chosen reply.')
+  const request = fake.requestsTo('/chat/completions').map((r) => r.body as { model: string; messages: { role: string; content: string }[] }).find((b) => b.messages.at(-1)?.content === 'next please')!
+  expect(request.model).toBe(FAST)
+  const history = request.messages.map((m) => m.role)
+  expect(history.slice(-3)).toEqual(['user', 'assistant', 'user'])
+  expect(request.messages.at(-2)!.content).toContain('fast29')
+
+  // Later: switch the competition's turn to another branch and back (siblings are in creation order,
+  // which among concurrent replies is not fixed: go whichever way is open).
+  const competing = page.getByTestId('message-assistant').nth(0)
+  await competing.hover()
+  const before = await competing.getByTestId('branch-switch').textContent()
+  const previous = competing.getByRole('button', { name: /previous/i })
+  const [away, back] = (await previous.isEnabled()) ? [/previous/i, /next/i] : [/next/i, /previous/i]
+  await competing.getByRole('button', { name: away }).click()
+  await expect(page.getByTestId('message-assistant').nth(0)).not.toContainText('fast29')
+  await expect(page.getByText('next please')).toHaveCount(0)
+  await page.getByTestId('message-assistant').nth(0).hover()
+  await page.getByTestId('message-assistant').nth(0).getByRole('button', { name: back }).click()
+  await expect(page.getByTestId('message-assistant').nth(0)).toContainText('fast29')
+  await expect(page.getByText('next please')).toBeVisible()
+  expect(before).toContain('/3')
+})
+
+test('a competition streaming in the core is followed again after a reload', async ({ page }) => {
+  await newChatWithModel(page)
+  await chooseCompetitors(page, [FAST, SLOW])
+  await send(page, 'Race after reload')
+  await expect(column(page, SLOW)).toContainText('slow2')
+  const url = page.url()
+  await page.reload()
+  await openApp(page, new URL(url).hash)
+  await expect(page.getByTestId('competition-column')).toHaveCount(2)
+  // The slow reply keeps streaming into its column after the reload, and can still be stopped.
+  await expect(column(page, SLOW)).toContainText('slow20')
+  await column(page, SLOW).getByTestId('competition-stop').click()
+  await expect(column(page, SLOW)).toHaveAttribute('data-status', 'interrupted')
+  await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
+})
+
+test('at 1024 px the columns become tabs; regenerate one column adds a version there', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 800 })
+  await newChatWithModel(page)
+  await chooseCompetitors(page, [FAST, FAIL])
+  await send(page, 'Narrow window')
+  const turn = page.getByTestId('competition-turn')
+  await expect(turn).toHaveAttribute('data-layout', 'tabs')
+  await expect(page.getByTestId('competition-tab')).toHaveCount(2)
+  await expect(page.getByTestId('competition-column')).toHaveCount(1)
+  await page.getByTestId('competition-tab').filter({ hasText: FAIL }).click()
+  await expect(page.getByTestId('competition-tab').filter({ hasText: FAIL })).toHaveAttribute('aria-selected', 'true')
+  await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  // The error card's retry asks the same model again, as a second version in its column.
+  await column(page, FAIL).getByTestId('error-action').click()
+  await expect(column(page, FAIL).getByTestId('competition-versions')).toContainText('2/2')
+  await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  await page.getByTestId('competition-tab').filter({ hasText: FAST }).click()
+  await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
+  await column(page, FAST).getByTestId('competition-regenerate').click()
+  await expect(column(page, FAST).getByTestId('competition-versions')).toContainText('2/2')
+  await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
+  await snap(page, 'competition-tabs')
+  // Wider again: the same turn as columns.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect(turn).toHaveAttribute('data-layout', 'columns')
+  await expect(page.getByTestId('competition-column')).toHaveCount(2)
+})
