@@ -52,10 +52,20 @@ export interface DataTransferProgress {
 export interface BackupSummary {
   at: number
   schemaVersion: number
-  reason: 'migration' | 'daily' | 'auto' | 'quit'
+  reason: 'migration' | 'daily' | 'auto' | 'quit' | 'manual' | 'restore'
   /** Issue 16: the file's size and what it holds (absent when the file cannot be read). */
   size?: number
   holds?: { agents: number; conversations: number; messages: number; settings: number }
+}
+
+/** Settings → Data: where the data folder is and what uses its space (bytes). */
+export interface DataFolderInfo {
+  path: string
+  /** Desktop: the shell can show the folder. Browser mode: the page offers the path to copy. */
+  canOpen: boolean
+  usage: { conversations: number; files: number; images: number; speech: number; backups: number }
+  /** Stored files no row refers to any more (clean-up removes them). */
+  unused: { count: number; bytes: number }
 }
 
 /**
@@ -150,5 +160,18 @@ export const dataProcedures = {
   'data.exportFile': stream<DataTransferProgress, { path?: string; transferId?: string; fileName: string; bytes: number; damaged: Array<{ table: string; id: string }> }>()(
     z.object({ path: z.string().min(1).max(4096).optional() }).strict()
   ),
-  'data.backups.list': call<BackupSummary[]>()(empty)
+  'data.backups.list': call<BackupSummary[]>()(empty),
+  // ---- issue 16: the Data page
+  /** Only these conversations and agents (an agent brings all its conversations), as an export file. */
+  'data.exportSelected': call<{ fileName: string; bytes: number; json?: string; transferId?: string; damaged: Array<{ table: string; id: string }> }>()(
+    z.object({ conversationIds: z.array(idSchema).max(100_000).optional(), agentIds: z.array(idSchema).max(10_000).optional() }).strict()
+  ),
+  'data.backups.create': call<BackupSummary>()(empty),
+  /** Restores a backup in place, after a copy of the current data ('restore' backup). */
+  'data.backups.restore': call<{ restored: BackupSummary; safetyCopy: BackupSummary }>()(z.object({ at: z.number().int().nonnegative() }).strict()),
+  'data.folder.info': call<DataFolderInfo>()(empty),
+  /** Desktop only: shows the data folder in the system's file manager. */
+  'data.folder.open': call<{ opened: true }>()(empty),
+  /** Removes stored files that no row refers to any more. */
+  'data.folder.clean': call<{ removed: number; bytes: number }>()(empty)
 } as const
