@@ -608,7 +608,7 @@ export const en = {
     none: 'No backups yet. One is made each day and before every schema change.',
     holds: '{{conversations}} conversations, {{messages}} messages, {{agents}} agents',
     unreadable: 'Cannot be read',
-    reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit' }
+    reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit', manual: 'Made by you', restore: 'Before a restore' }
   },
   usage: {
     title: 'Usage and cost',
@@ -622,6 +622,32 @@ export const en = {
     cost: 'Cost',
     total: 'Total ({{currency}})',
     empty: 'No usage in this period'
+  },
+  // issue 16 (branch s3-16): the Data page
+  dataPage: {
+    exportSelected: 'Export selected…',
+    exportSelectedCount: 'Export {{count}} conversations',
+    filter: 'Filter agents and conversations',
+    allConversations: 'all its conversations',
+    untitled: 'Untitled',
+    summaryNew: 'New',
+    summaryExisting: 'Already here (kept as is)',
+    kinds: { agents: 'Agents', conversations: 'Conversations', topics: 'Topics', messages: 'Messages', settings: 'Settings', providers: 'Provider settings' },
+    dismiss: 'Dismiss',
+    backUpNow: 'Back up now',
+    backedUp: 'Backed up.',
+    restore: 'Restore',
+    restoreConfirm: 'Replace your data with this backup? A copy of your current data is kept as a backup first.',
+    restored: 'Restored the backup from {{date}}. Your data from before is kept as the backup from {{copy}}.',
+    folder: 'Data folder',
+    openFolder: 'Open folder',
+    copyPath: 'Copy path',
+    copied: 'Path copied.',
+    copyFailed: 'Could not copy; select the path and copy it.',
+    space: { conversations: 'Conversations (database)', files: 'Files', images: 'Images', speech: 'Speech cache', backups: 'Backups' },
+    unused: '{{count}} stored files are no longer used ({{size}}).',
+    clean: 'Clean up',
+    cleaned: 'Removed {{count}} unused files ({{size}}).'
   }
 }
 

@@ -610,7 +610,7 @@ export const zhCN: Messages = {
     none: '还没有备份。每天以及每次数据结构更新前都会自动备份。',
     holds: '{{conversations}} 个对话，{{messages}} 条消息，{{agents}} 个助手',
     unreadable: '无法读取',
-    reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时' }
+    reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时', manual: '手动', restore: '恢复前' }
   },
   usage: {
     title: '用量与费用',
@@ -624,5 +624,31 @@ export const zhCN: Messages = {
     cost: '费用',
     total: '合计（{{currency}}）',
     empty: '此期间没有用量'
+  },
+  // issue 16 (branch s3-16): the Data page
+  dataPage: {
+    exportSelected: '导出所选…',
+    exportSelectedCount: '导出 {{count}} 个对话',
+    filter: '筛选助手和对话',
+    allConversations: '其全部对话',
+    untitled: '无标题',
+    summaryNew: '新增',
+    summaryExisting: '已存在（保持不变）',
+    kinds: { agents: '助手', conversations: '对话', topics: '话题', messages: '消息', settings: '设置', providers: '服务商设置' },
+    dismiss: '关闭',
+    backUpNow: '立即备份',
+    backedUp: '已备份。',
+    restore: '恢复',
+    restoreConfirm: '用此备份替换当前数据？当前数据会先另存为一个备份。',
+    restored: '已恢复 {{date}} 的备份。之前的数据已保存为 {{copy}} 的备份。',
+    folder: '数据文件夹',
+    openFolder: '打开文件夹',
+    copyPath: '复制路径',
+    copied: '路径已复制。',
+    copyFailed: '无法复制，请选中路径后手动复制。',
+    space: { conversations: '对话（数据库）', files: '文件', images: '图片', speech: '语音缓存', backups: '备份' },
+    unused: '有 {{count}} 个已存储的文件不再使用（{{size}}）。',
+    clean: '清理',
+    cleaned: '已删除 {{count}} 个未使用的文件（{{size}}）。'
   }
 }
