@@ -10,6 +10,7 @@ import { ModelPicker } from './model-picker'
 import { AgentChatFields, GenerateAgentMeta } from './agent-chat-fields'
 import { AgentToolsField } from '../tools/agent-tools-field'
 import { AttachKnowledge } from '../knowledge/attach-knowledge'
+import { AgentSpend } from '../usage/spend'
 
 const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
 
@@ -110,6 +111,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
                     }}
                   />
                 </label>
+                <AgentSpend agentId={agent.id} />
               </div>
             </div>
             <Row label={t('agent.systemPrompt')}>

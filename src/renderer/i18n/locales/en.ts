@@ -615,13 +615,22 @@ export const en = {
     from: 'From',
     to: 'To',
     groupBy: 'Per',
-    groups: { day: 'Day', provider: 'Provider', model: 'Model', scene: 'Scene' },
+    groups: { day: 'Day', provider: 'Provider', model: 'Model', scene: 'Scene', agent: 'Agent' },
     exportCsv: 'Export CSV',
     calls: 'Calls',
     tokens: 'Tokens',
     cost: 'Cost',
     total: 'Total ({{currency}})',
-    empty: 'No usage in this period'
+    empty: 'No usage in this period',
+    // issue 16 (branch s3-16)
+    costUsd: 'Cost (USD)',
+    totalUsd: 'Total in USD',
+    rateNote: 'USD figures convert CNY prices at the fixed rate of {{rate}} CNY per USD (the pricing module\'s rate).',
+    deletedAgent: 'Deleted agent',
+    noAgent: 'Outside conversations',
+    none: '(none)',
+    agentSpend: 'Spent {{cost}} on {{calls}} calls.',
+    conversationCostTitle: 'This conversation\'s cost so far'
   },
   // issue 16 (branch s3-16): the Data page
   dataPage: {

@@ -617,13 +617,22 @@ export const zhCN: Messages = {
     from: '从',
     to: '到',
     groupBy: '按',
-    groups: { day: '日期', provider: '服务商', model: '模型', scene: '场景' },
+    groups: { day: '日期', provider: '服务商', model: '模型', scene: '场景', agent: '助手' },
     exportCsv: '导出 CSV',
     calls: '调用次数',
     tokens: '令牌',
     cost: '费用',
     total: '合计（{{currency}}）',
-    empty: '此期间没有用量'
+    empty: '此期间没有用量',
+    // issue 16 (branch s3-16)
+    costUsd: '费用（美元）',
+    totalUsd: '美元合计',
+    rateNote: '美元金额按固定汇率 {{rate}} 人民币/美元换算人民币价格（与计价模块一致）。',
+    deletedAgent: '已删除的助手',
+    noAgent: '对话之外',
+    none: '（无）',
+    agentSpend: '已花费 {{cost}}，共 {{calls}} 次调用。',
+    conversationCostTitle: '本对话目前的费用'
   },
   // issue 16 (branch s3-16): the Data page
   dataPage: {

@@ -38,7 +38,10 @@ const usageFilter = {
   from: z.number().int().nonnegative().optional(),
   to: z.number().int().nonnegative().optional(),
   scene: z.enum(USAGE_SCENES).optional(),
-  operation: z.enum(USAGE_OPERATIONS).optional()
+  operation: z.enum(USAGE_OPERATIONS).optional(),
+  conversationId: idSchema.optional(),
+  agentId: idSchema.optional(),
+  utcOffsetMinutes: z.number().int().min(-16 * 60).max(16 * 60).optional()
 }
 
 /** Progress of a file import or export: bytes read, then rows checked and written. */
@@ -120,7 +123,7 @@ export const dataProcedures = {
 
   'data.usage.list': call<UsageLogEntry[]>()(z.object({ ...usageFilter, limit: z.number().int().min(1).max(10_000).optional() }).strict()),
   'data.usage.summary': call<UsageSummaryRow[]>()(
-    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day']), ...usageFilter }).strict()
+    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day', 'agent', 'conversation']), ...usageFilter }).strict()
   ),
 
   'data.settings.get': call<AppSettings>()(empty),
