@@ -149,3 +149,23 @@ describe('exporting a selection', () => {
     expect(ok(await other.client.call('data.conversations.list', {})).map((c) => c.title)).toEqual(['a1'])
   })
 })
+
+describe('deleting an agent', () => {
+  it('deletes its conversations after a backup that holds them; an agent without conversations needs none', async () => {
+    const { client, store } = await start()
+    const empty = ok(await client.call('data.agents.create', { name: 'Empty' }))
+    expect(ok(await client.call('data.agents.delete', { id: empty.id }))).toEqual({ deleted: true })
+    const agent = ok(await client.call('data.agents.create', { name: 'Busy' }))
+    const c1 = ok(await client.call('data.conversations.create', { agentId: agent.id, title: 'one' }))
+    ok(await client.call('data.conversations.create', { agentId: agent.id, title: 'two' }))
+    store.messages.create({ conversationId: c1.id, role: 'user', content: [{ type: 'text', text: 'keep me in the backup' }] })
+    const result = ok(await client.call('data.agents.delete', { id: agent.id }))
+    expect(result).toMatchObject({ deleted: true, conversations: 2 })
+    expect(ok(await client.call('data.conversations.list', { agentId: agent.id }))).toEqual([])
+    const backup = ok(await client.call('data.backups.list', {})).find((b) => b.at === result.backupAt)
+    expect(backup?.holds).toMatchObject({ conversations: 2, messages: 1 })
+    // And the backup brings them back.
+    ok(await client.call('data.backups.restore', { at: result.backupAt! }))
+    expect(ok(await client.call('data.conversations.list', { agentId: agent.id })).map((c) => c.title).sort()).toEqual(['one', 'two'])
+  })
+})

@@ -13,6 +13,7 @@ import { parseExportFile } from '../../store/export-import'
 import type { DamagedRow } from '../../store/export-import'
 import { exportSelection } from '../../store/export-selection'
 import { backupSummary, DataFolderService } from '../../services/data-folder-service'
+import { AgentsService } from '../../services/agents-service'
 import { writeFileSync } from 'node:fs'
 import { PRIVATE_FILE_MODE } from '../../files/private-files'
 
@@ -73,6 +74,7 @@ async function* withProgress<P, T>(run: (onProgress: (progress: P) => void) => P
 export function dataHandlers(ctx: CoreContext): DataHandlers {
   let importing = false
   let restoring = false
+  const agentsOf = (store: Store) => new AgentsService({ store, dataDir: ctx.dataDir, activeConversations: () => new Set((ctx.chat?.activeReplies() ?? []).map((r) => r.conversationId)) })
   const folder = () => new DataFolderService({ store: requireStore(ctx), dataDir: ctx.dataDir, mode: ctx.mode })
   // Every handler runs inside guard(): SQLite failures become messages that name the fix.
   const use = <T>(fn: (store: Store) => T): T => {
@@ -84,7 +86,7 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.agents.get': ({ id }) => use((s) => s.agents.require(id)),
     'data.agents.create': (input) => use((s) => s.agents.create(input)),
     'data.agents.update': ({ id, patch }) => use((s) => s.agents.update(id, patch)),
-    'data.agents.delete': ({ id }) => use((s) => ({ deleted: s.agents.delete(id) })),
+    'data.agents.delete': ({ id }) => use((s) => agentsOf(s).delete(id)),
 
     'data.conversations.list': ({ agentId }) => use((s) => s.conversations.list({ agentId })),
     'data.conversations.get': ({ id }) => use((s) => s.conversations.require(id)),

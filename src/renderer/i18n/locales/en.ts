@@ -657,6 +657,16 @@ export const en = {
     unused: '{{count}} stored files are no longer used ({{size}}).',
     clean: 'Clean up',
     cleaned: 'Removed {{count}} unused files ({{size}}).'
+  },
+  // issue 16 (branch s3-16): agent actions
+  agents: {
+    duplicate: 'Duplicate',
+    copyName: '{{name}} (copy)',
+    export: 'Export',
+    import: 'Import an agent file',
+    delete: 'Delete agent',
+    deleteEmpty: 'Delete {{name}}? It has no conversations.',
+    deleteWithConversations: 'Delete {{name}} and its {{count}} conversations? They are deleted with it. A backup is made first, so Settings → Data can restore them.'
   }
 }
 

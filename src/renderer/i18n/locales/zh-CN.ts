@@ -659,5 +659,15 @@ export const zhCN: Messages = {
     unused: '有 {{count}} 个已存储的文件不再使用（{{size}}）。',
     clean: '清理',
     cleaned: '已删除 {{count}} 个未使用的文件（{{size}}）。'
+  },
+  // issue 16 (branch s3-16): agent actions
+  agents: {
+    duplicate: '复制',
+    copyName: '{{name}}（副本）',
+    export: '导出',
+    import: '导入助手文件',
+    delete: '删除助手',
+    deleteEmpty: '删除 {{name}}？它没有对话。',
+    deleteWithConversations: '删除 {{name}} 及其 {{count}} 个对话？对话会一并删除。删除前会先备份，可在“设置 → 数据”中恢复。'
   }
 }

@@ -83,7 +83,8 @@ export const dataProcedures = {
   'data.agents.get': call<Agent>()(byId),
   'data.agents.create': call<Agent>()(z.object(agentFields).strict()),
   'data.agents.update': call<Agent>()(z.object({ id: idSchema, patch: z.object(agentFields).partial().strict() }).strict()),
-  'data.agents.delete': call<{ deleted: boolean }>()(byId),
+  /** Deletes the agent with its conversations; when it had any, a backup is made first (`backupAt`). */
+  'data.agents.delete': call<{ deleted: boolean; conversations?: number; backupAt?: number }>()(byId),
 
   'data.conversations.list': call<Conversation[]>()(z.object({ agentId: optionalId }).strict()),
   'data.conversations.get': call<Conversation>()(byId),
