@@ -667,6 +667,21 @@ export const en = {
     delete: 'Delete agent',
     deleteEmpty: 'Delete {{name}}? It has no conversations.',
     deleteWithConversations: 'Delete {{name}} and its {{count}} conversations? They are deleted with it. A backup is made first, so Settings → Data can restore them.'
+  },
+  // issue 16 (branch s3-16): the Ctrl/Cmd+K command palette
+  palette: {
+    title: 'Command palette',
+    placeholder: 'Search conversations, messages, agents, settings and actions…',
+    filters: 'Filters',
+    agent: 'Agent',
+    anyAgent: 'Any agent',
+    model: 'Model',
+    anyModel: 'Any model',
+    clearFilters: 'Clear',
+    hint: '↑ ↓ to move · Enter to open · Esc to close',
+    kinds: { action: 'Actions', page: 'Pages', agent: 'Agents', conversation: 'Conversations', message: 'Messages' },
+    actions: { newChat: 'New chat', newAgent: 'New agent', backUp: 'Back up now', export: 'Export or import data', theme: 'Switch theme' },
+    sections: { providers: 'Settings → Providers', voice: 'Settings → Voice', usage: 'Settings → Usage and cost', data: 'Settings → Data', tools: 'Settings → Tools' }
   }
 }
 

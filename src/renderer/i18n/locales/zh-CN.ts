@@ -669,5 +669,20 @@ export const zhCN: Messages = {
     delete: '删除助手',
     deleteEmpty: '删除 {{name}}？它没有对话。',
     deleteWithConversations: '删除 {{name}} 及其 {{count}} 个对话？对话会一并删除。删除前会先备份，可在“设置 → 数据”中恢复。'
+  },
+  // issue 16 (branch s3-16): the Ctrl/Cmd+K command palette
+  palette: {
+    title: '命令面板',
+    placeholder: '搜索对话、消息、助手、设置和操作…',
+    filters: '筛选',
+    agent: '助手',
+    anyAgent: '所有助手',
+    model: '模型',
+    anyModel: '所有模型',
+    clearFilters: '清除',
+    hint: '↑ ↓ 移动 · Enter 打开 · Esc 关闭',
+    kinds: { action: '操作', page: '页面', agent: '助手', conversation: '对话', message: '消息' },
+    actions: { newChat: '新对话', newAgent: '新助手', backUp: '立即备份', export: '导出或导入数据', theme: '切换主题' },
+    sections: { providers: '设置 → 服务商', voice: '设置 → 语音', usage: '设置 → 用量与费用', data: '设置 → 数据', tools: '设置 → 工具' }
   }
 }
