@@ -49,16 +49,16 @@ export default async function searchBench(): Promise<void> {
       `INSERT INTO messages (id, conversation_id, agent_id, role, content, text, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'complete', ?, ?)`
     )
     let started = performance.now()
-    const texts: string[] = new Array<string>(TOTAL)
     db.transaction(() => {
       for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`)
       for (let a = 0; a < AGENTS; a++) store.agents.create({ id: `agent${a}`, name: `Agent ${a}` })
       for (let c = 0; c < CONVERSATIONS; c++) store.conversations.create({ id: `conv${c}`, agentId: `agent${c % AGENTS}`, title: `Chat ${c}` })
       const t0 = Date.now() - TOTAL * 1000
+      const perConversation = Math.ceil(TOTAL / CONVERSATIONS)
       for (let i = 0; i < TOTAL; i++) {
         const body = text(i)
-        texts[i] = body
-        const c = i % CONVERSATIONS
+        // Each conversation's messages in a row, as a real history grows: the conversation index appends.
+        const c = Math.floor(i / perConversation)
         insert.run(`m${String(i).padStart(8, '0')}`, `conv${c}`, `agent${c % AGENTS}`, i % 2 ? 'assistant' : 'user', `[{"type":"text","text":${JSON.stringify(body)}}]`, body, t0 + i * 1000, t0 + i * 1000)
       }
     })()
@@ -102,7 +102,8 @@ export default async function searchBench(): Promise<void> {
 
     // CJK: substrings of three characters and more, and two-character ones.
     // Substrings of real messages at different ages (common and rare), plus ones that occur nowhere.
-    const at = (k: number) => texts[Math.floor((TOTAL / 5 - 1) * k) * 5 + 4]!
+    const textOf = db.prepare('SELECT text FROM messages WHERE seq = ?').pluck()
+    const at = (k: number) => textOf.get(Math.floor((TOTAL / 5 - 1) * k) * 5 + 5) as string
     const han3 = [at(0), at(0.1), at(0.3), at(0.5), at(0.7), at(0.9), at(1)].map((t, i) => t.slice(i % 3, (i % 3) + 3)).concat([HAN[398]! + HAN[399]! + HAN[397]!])
     const han2 = [at(0), at(0.2), at(0.5), at(0.8), at(1)].map((t, i) => t.slice(i % 2, (i % 2) + 2)).concat([HAN[398]! + HAN[399]!])
     const plainTriMatch = db.prepare('SELECT rowid FROM plain_trigram WHERE plain_trigram MATCH ? ORDER BY rank LIMIT 50')
