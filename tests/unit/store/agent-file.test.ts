@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { agentFileName, agentToFile, parseAgentFile } from '../../../src/shared/data/agent-file'
+import { agentFileName, agentToFile } from '../../../src/shared/data/agent-file'
+import { parseAgentFile } from '../../../src/shared/data/agent-file-schema'
 import type { Agent } from '../../../src/shared/data/agent'
 
 const agent: Agent = {

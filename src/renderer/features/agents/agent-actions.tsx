@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Agent } from '../../../shared/data/agent'
-import { agentFileName, agentToFile, parseAgentFile } from '../../../shared/data/agent-file'
+import { agentFileName, agentToFile } from '../../../shared/data/agent-file'
 import type { AppError } from '../../../shared/errors/app-error'
 import { bridge } from '../../stores/app-store'
 import { chatActions, useChat } from '../chat/chat-store'
@@ -91,6 +91,8 @@ export function ImportAgentButton({ className, rootClassName = '' }: { className
   const [error, setError] = useState<AppError>()
   const read = async (file: File) => {
     setError(undefined)
+    // The checks use zod, loaded only now: the entry chunk does not carry it.
+    const { parseAgentFile } = await import('../../../shared/data/agent-file-schema')
     const parsed = parseAgentFile(await file.text())
     if (!parsed.ok) return setError(parsed.error)
     const r = await bridge().call('data.agents.create', parsed.agent)
