@@ -86,7 +86,7 @@ export function createCore(options: CoreOptions): Core {
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
     ...localHandlers(context.local, hub),
-    ...dataHandlers(context),
+    ...dataHandlers(context, hub),
     ...chatHandlers(context),
     ...providerHandlers(context),
     ...speechHandlers(context),

@@ -14,6 +14,7 @@ import { onMenuCommand, useApp } from './stores/app-store'
 import { useRouter, type Route } from './stores/router-store'
 import { chatActions } from './features/chat/chat-store'
 import { providerActions } from './features/providers/providers-store'
+import { CommandPalette } from './features/palette/command-palette'
 
 function RouteView({ route }: { route: Route }) {
   switch (route.name) {
@@ -74,6 +75,7 @@ export function App() {
   return (
     <div className="flex h-full">
       <Sidebar />
+      <CommandPalette />
       <main className="min-w-0 flex-1" data-route={route.name}>
         {connection === 'reconnecting' && (
           <div role="status" className="bg-amber-100 px-4 py-1.5 text-center text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">

@@ -75,3 +75,62 @@ test('search finds a word from a reply, highlights it and jumps to the message',
   await expect(page.getByTestId('conversation-title')).toHaveText('Sorting talk')
   await expect(page.getByTestId('conversation-group').first()).toHaveText('Today')
 })
+
+test('Ctrl/Cmd+K: the palette finds a message by a two-character Chinese query, filters by model and date, and opens it from the keyboard', async ({ page }) => {
+  await configureProvider(page, 'openai', fake.url, KEY)
+  await page.getByTestId('nav-chat').click()
+  await page.getByTestId('new-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o-mini')
+  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await send(page, '请解释快速排序的原理')
+  await openApp(page, '#/settings')
+
+  await page.keyboard.press('Control+k')
+  const palette = page.getByTestId('command-palette')
+  await expect(palette).toBeVisible()
+  await expect(page.getByTestId('palette-input')).toBeFocused()
+  // Settings pages and actions are there before typing.
+  await expect(palette.getByTestId('palette-item').filter({ hasText: 'Settings → Data' })).toBeVisible()
+
+  // Two characters: below the trigram index's three, found by the bounded scan.
+  await page.getByTestId('palette-input').fill('排序')
+  const message = palette.locator('[data-testid="palette-item"][data-kind="message"]')
+  // The question and the fake's reply that echoes it.
+  await expect(message).toHaveCount(2)
+  await expect(message.filter({ hasText: /^请解释快速排序的原理/ })).toHaveCount(1)
+
+  // Filters: a model that did not write it hides it; its own model and today keep it.
+  await palette.getByTestId('palette-filters-toggle').click()
+  await page.getByTestId('palette-input').fill('quicksortzeta')
+  await expect(message.first()).toContainText('Quicksortzeta')
+  await palette.getByTestId('palette-filter-model').selectOption('gpt-4o-mini')
+  await expect(message.first()).toContainText('Quicksortzeta')
+  const today = new Date()
+  const iso = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`
+  await palette.getByTestId('palette-filter-from').fill(iso)
+  await expect(message.first()).toContainText('Quicksortzeta')
+  await palette.getByTestId('palette-filter-to').fill('2000-01-01')
+  await expect(palette.getByTestId('palette-empty')).toHaveText('No results')
+  await palette.getByTestId('palette-filter-to').fill(iso)
+  await expect(message.first()).toContainText('Quicksortzeta')
+  await snap(page, 'palette')
+
+  // Keyboard only: arrows to the message, Enter opens its conversation scrolled to it.
+  const items = palette.getByTestId('palette-item')
+  await page.getByTestId('palette-input').focus()
+  const index = await items.evaluateAll((els) => els.findIndex((e) => e.getAttribute('data-kind') === 'message'))
+  for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown')
+  await expect(items.nth(index)).toHaveAttribute('aria-selected', 'true')
+  await page.keyboard.press('Enter')
+  await expect(palette).toHaveCount(0)
+  const focused = page.locator('[data-highlighted="true"]')
+  await expect(focused).toContainText('Quicksortzeta')
+  await expect(page.getByTestId('conversation-title')).toHaveText('Sorting talk')
+
+  // Escape closes; Ctrl+K again opens a fresh palette.
+  await page.keyboard.press('Control+k')
+  await expect(page.getByTestId('palette-input')).toHaveValue('')
+  await page.keyboard.press('Escape')
+  await expect(palette).toHaveCount(0)
+})

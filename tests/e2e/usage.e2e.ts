@@ -70,10 +70,33 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   // The footer adds up every row of the table.
   const rowCosts = (await usage.getByTestId('usage-row').locator('td:nth-child(4)').allInnerTexts()).map(parseCost)
   expect(parseCost(await usage.getByTestId('usage-total-cost').first().innerText())).toBeCloseTo(rowCosts.reduce((a, b) => a + b, 0), 6)
+  // gpt-4o is priced in USD: its USD column is the same figure.
+  const modelUsd = (await row.locator('td:nth-child(5)').allInnerTexts()).map(parseCost)
+  expect(modelUsd.reduce((a, b) => a + b, 0)).toBeCloseTo(sum, 6)
+  // The grand total in USD adds up the USD column; the chart (chart.js, loaded lazily) is drawn.
+  const usdCosts = (await usage.getByTestId('usage-row').locator('td:nth-child(5)').allInnerTexts()).map(parseCost)
+  expect(parseCost(await usage.getByTestId('usage-total-usd-cost').innerText())).toBeCloseTo(usdCosts.reduce((a, b) => a + b, 0), 6)
+  await expect(usage.getByTestId('usage-chart').locator('canvas')).toBeVisible()
   const download = page.waitForEvent('download')
   await usage.getByTestId('usage-csv').click()
-  expect((await download).suggestedFilename()).toMatch(/^switchboard-usage-model-.*\.csv$/)
+  const csv = await download
+  expect(csv.suggestedFilename()).toMatch(/^switchboard-usage-model-.*\.csv$/)
+  const { readFileSync } = await import('node:fs')
+  const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n')
+  expect(lines[0]).toBe('model,calls,tokens,cost,currency,cost_usd')
+  const csvRow = lines.find((l) => l.startsWith('gpt-4o,'))!.split(',')
+  expect(Number(csvRow[3])).toBeCloseTo(sum, 6)
   await snap(page, 'usage')
+
+  // Per day (the user's calendar day): today's row holds the three replies.
+  await usage.getByTestId('usage-group').selectOption('day')
+  await expect(usage.getByTestId('usage-row').first()).toBeVisible()
+  // Per agent: the agent's row holds at least these replies, and its settings show the same spend.
+  await usage.getByTestId('usage-group').selectOption('agent')
+  await expect(usage.getByTestId('usage-row').first()).toBeVisible()
+  const agentRows = usage.getByTestId('usage-row')
+  const agentCost = Math.max(...(await agentRows.locator('td:nth-child(5)').allInnerTexts()).map(parseCost))
+  expect(agentCost).toBeGreaterThanOrEqual(sum - 1e-9)
   // Settings → Data lists the backups (a fresh data folder may have none yet).
   await expect(page.getByTestId('backups')).toBeVisible()
   await expect(page.getByTestId('backup-item').or(page.getByTestId('backups-empty')).first()).toBeVisible()

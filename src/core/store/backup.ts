@@ -10,7 +10,8 @@ export const BACKUP_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000
 /** Always kept whatever their age, so a user away for a month still has something to go back to. */
 export const BACKUPS_ALWAYS_KEPT = 3
 
-export type BackupReason = 'migration' | 'daily' | 'auto' | 'quit'
+/** `manual`: Back up now on the Data page; `restore`: the copy of the current data a restore makes first. */
+export type BackupReason = 'migration' | 'daily' | 'auto' | 'quit' | 'manual' | 'restore'
 
 export interface BackupInfo {
   file: string
@@ -29,7 +30,7 @@ export interface DataCounts {
   settings: number
 }
 
-const NAME = /^switchboard-(\d{13})-v(\d+)-(migration|daily|auto|quit)\.db$/
+const NAME = /^switchboard-(\d{13})-v(\d+)-(migration|daily|auto|quit|manual|restore)\.db$/
 
 export const backupsDir = (dataDir: string) => join(dataDir, 'backups')
 

@@ -48,6 +48,9 @@ export interface UsageSummaryRow {
   key: string
   calls: number
   totalTokens: number
+  /** In `currency` (the model's pricing currency; USD when absent). */
   cost: number
+  /** The same cost in USD (CNY at the pricing module's fixed rate, DEFAULT_USD_TO_CNY). */
+  costUsd: number
   currency?: string
 }

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openStore } from '../../../src/core/store'
-import { toFtsQuery } from '../../../src/core/store/repositories/search'
+import { SearchRepository, toFtsQuery } from '../../../src/core/store/repositories/search'
 import type { SnippetRun } from '../../../src/shared/data/search'
 import { openTemp, seed } from './helpers'
 
@@ -148,5 +148,25 @@ describe('migration 2 (issue 16)', () => {
       }
     }
     expect(reopened.search.search('快速排序').map((h) => h.messageId)).toEqual([old.id])
+  })
+})
+
+describe('two-character Chinese queries (issue 16)', () => {
+  it('scan only the newest messages (bounded), except inside one conversation; three characters use the trigram index at any age', () => {
+    const env2 = openTemp()
+    try {
+      const { conversation } = seed(env2.store)
+      const old = env2.store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: '快速排序算法' }] })
+      for (let i = 0; i < 6; i++) env2.store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: `filler ${i}` }] })
+      const recent = env2.store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: '冒泡排序' }] })
+      const bounded = new SearchRepository(env2.store.db, 5)
+      expect(bounded.search('排序').map((h) => h.messageId)).toEqual([recent.id])
+      expect(bounded.search('排序', { kind: 'conversation', conversationId: conversation.id }).map((h) => h.messageId).sort()).toEqual([old.id, recent.id].sort())
+      expect(bounded.search('排序算').map((h) => h.messageId)).toEqual([old.id])
+      // The store's own repository looks back far enough for both.
+      expect(env2.store.search.search('排序').map((h) => h.messageId).sort()).toEqual([old.id, recent.id].sort())
+    } finally {
+      env2.cleanup()
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
 import { AppErrorException } from '../../../shared/errors/app-error'
 import { needs } from '../not-ready'
@@ -6,9 +6,17 @@ import { importFile } from '../../store/import-file'
 import { exportToFile } from '../../store/export-to-file'
 import { newTransfer, transferPath } from '../../store/transfers'
 import type { Implementation } from '../router'
+import type { StreamHub } from '../stream-hub'
 import type { CoreContext } from '../../context'
 import { listBackups, type Store } from '../../store'
 import { inspectBackup } from '../../store/backup'
+import { parseExportFile } from '../../store/export-import'
+import type { DamagedRow } from '../../store/export-import'
+import { exportSelection } from '../../store/export-selection'
+import { backupSummary, DataFolderService } from '../../services/data-folder-service'
+import { AgentsService } from '../../services/agents-service'
+import { writeFileSync } from 'node:fs'
+import { PRIVATE_FILE_MODE } from '../../files/private-files'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
 
@@ -64,8 +72,11 @@ async function* withProgress<P, T>(run: (onProgress: (progress: P) => void) => P
   }
 }
 
-export function dataHandlers(ctx: CoreContext): DataHandlers {
+export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks'>): DataHandlers {
   let importing = false
+  let restoring = false
+  const agentsOf = (store: Store) => new AgentsService({ store, dataDir: ctx.dataDir, activeConversations: () => new Set(tasks.tasks('chat').map((t) => t.meta.conversationId)) })
+  const folder = () => new DataFolderService({ store: requireStore(ctx), dataDir: ctx.dataDir, mode: ctx.mode })
   // Every handler runs inside guard(): SQLite failures become messages that name the fix.
   const use = <T>(fn: (store: Store) => T): T => {
     const store = requireStore(ctx)
@@ -76,7 +87,7 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
     'data.agents.get': ({ id }) => use((s) => s.agents.require(id)),
     'data.agents.create': (input) => use((s) => s.agents.create(input)),
     'data.agents.update': ({ id, patch }) => use((s) => s.agents.update(id, patch)),
-    'data.agents.delete': ({ id }) => use((s) => ({ deleted: s.agents.delete(id) })),
+    'data.agents.delete': ({ id }) => use((s) => agentsOf(s).delete(id)),
 
     'data.conversations.list': ({ agentId }) => use((s) => s.conversations.list({ agentId })),
     'data.conversations.get': ({ id }) => use((s) => s.conversations.require(id)),
@@ -149,18 +160,35 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
         () => undefined
       )
     },
-    'data.backups.list': () =>
-      use((s) =>
-        listBackups(s.dataDir).map(({ file, at, schemaVersion, reason }) => {
-          const holds = inspectBackup(file)
-          let size: number | undefined
-          try {
-            size = statSync(file).size
-          } catch {
-            size = undefined // removed by the retention rules meanwhile
-          }
-          return { at, schemaVersion, reason, ...(size !== undefined ? { size } : {}), ...(holds ? { holds } : {}) }
-        })
-      )
+    'data.backups.list': () => use((s) => listBackups(s.dataDir).map(backupSummary)),
+    'data.exportSelected': ({ conversationIds, agentIds }) =>
+      use((s) => {
+        const damaged: DamagedRow[] = []
+        const file = exportSelection(s.db, ctx.version, { conversationIds, agentIds }, damaged)
+        const json = JSON.stringify(file)
+        const fileName = `switchboard-export-${new Date(file.exportedAt).toISOString().slice(0, 10)}-selection.json`
+        const bytes = Buffer.byteLength(json)
+        // Browser mode: never one big socket frame; the page downloads it like a full export.
+        if (ctx.mode !== 'browser') return { fileName, bytes, json, damaged }
+        const transfer = newTransfer(ctx.dataDir)
+        writeFileSync(transfer.path, json, { mode: PRIVATE_FILE_MODE })
+        return { fileName, bytes, transferId: transfer.id, damaged }
+      }),
+    'data.backups.create': () => folder().backupNow(),
+    'data.backups.restore': async ({ at }) => {
+      if (restoring || importing) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'An import or restore is running; wait for it to finish.' })
+      restoring = true
+      try {
+        return await folder().restore(at)
+      } finally {
+        restoring = false
+      }
+    },
+    'data.folder.info': () => folder().info(),
+    'data.folder.open': async () => {
+      await folder().open()
+      return { opened: true as const }
+    },
+    'data.folder.clean': () => folder().clean()
   }
 }

@@ -5,6 +5,7 @@ import type { StoreDb } from '../database'
 import { newId } from '../ids'
 import { fromJson, opt, toJson } from '../json-column'
 import type { UsageLogRow } from '../schema'
+import { DEFAULT_USD_TO_CNY, toUsd } from '../../../shared/pricing/currency'
 
 const fromRow = (row: UsageLogRow): UsageLogEntry => ({
   id: row.id,
@@ -22,15 +23,27 @@ const fromRow = (row: UsageLogRow): UsageLogEntry => ({
   durationMs: opt(row.duration_ms)
 })
 
-export type UsageGroup = 'scene' | 'operation' | 'provider' | 'model' | 'day'
+export type UsageGroup = 'scene' | 'operation' | 'provider' | 'model' | 'day' | 'agent' | 'conversation'
 
 export interface UsageFilter {
   from?: number
   to?: number
   scene?: UsageScene
   operation?: UsageOperation
+  /** Only the calls made for this conversation / for this agent's conversations. */
+  conversationId?: string
+  agentId?: string
+  /** The user's UTC offset, so "day" means their calendar day (minutes east of UTC). */
+  utcOffsetMinutes?: number
   limit?: number
 }
+
+/**
+ * A cost in USD. CNY-priced models convert at the fixed documented rate the pricing module uses
+ * (DEFAULT_USD_TO_CNY); a currency the pricing module does not know has no USD value (0).
+ */
+export const costInUsd = (cost: number, currency: string | undefined): number =>
+  !currency || currency === 'USD' ? cost : currency === 'CNY' ? toUsd(cost, 'CNY', DEFAULT_USD_TO_CNY) : 0
 
 /** Every model call the app made, by scene and operation (product.md §8). */
 export class UsageLogRepository {
@@ -68,6 +81,11 @@ export class UsageLogRepository {
     if (filter.to !== undefined) query = query.where('at', '<', filter.to)
     if (filter.scene) query = query.where('scene', '=', filter.scene)
     if (filter.operation) query = query.where('operation', '=', filter.operation)
+    if (filter.conversationId) query = query.where('conversation_id', '=', filter.conversationId)
+    if (filter.agentId) {
+      const agentId = filter.agentId
+      query = query.where('conversation_id', 'in', (eb) => eb.selectFrom('conversations').select('id').where('agent_id', '=', agentId))
+    }
     return query
   }
 
@@ -77,20 +95,33 @@ export class UsageLogRepository {
     return this.db.all(this.filtered(filter).selectAll().orderBy('at', 'desc').limit(limit)).map(fromRow)
   }
 
-  /** Totals grouped by scene, operation, provider, model or UTC day; one currency per row. */
+  /**
+   * Totals grouped by scene, operation, provider, model, day (the user's calendar day when the
+   * offset is given, else UTC), agent or conversation; one row per key and pricing currency, each
+   * also in USD. A call with no conversation (a title, a connectivity check) has the key "".
+   */
   summary(group: UsageGroup, filter: UsageFilter = {}): UsageSummaryRow[] {
-    const column = { scene: 'scene', operation: 'operation', provider: 'provider_id', model: 'model_id', day: 'at' } as const
-    const rows = this.db.all(this.filtered(filter).select(['scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens']))
+    const column = { scene: 'scene', operation: 'operation', provider: 'provider_id', model: 'model_id', day: 'at', conversation: 'conversation_id' } as const
+    const rows = this.db.all(this.filtered(filter).select(['scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens', 'conversation_id']))
+    const agentOf = new Map<string, string>()
+    if (group === 'agent')
+      for (const c of this.db.all(this.db.q.selectFrom('conversations').select(['id', 'agent_id']))) agentOf.set(c.id, c.agent_id)
+    const offset = (filter.utcOffsetMinutes ?? 0) * 60_000
     const totals = new Map<string, UsageSummaryRow>()
     for (const row of rows) {
-      const raw = row[column[group]]
-      const key = group === 'day' ? new Date(row.at).toISOString().slice(0, 10) : String(raw ?? '')
+      const key =
+        group === 'day'
+          ? new Date(row.at + offset).toISOString().slice(0, 10)
+          : group === 'agent'
+            ? (agentOf.get(row.conversation_id ?? '') ?? '')
+            : String(row[column[group]] ?? '')
       const currency = row.currency ?? undefined
       const mapKey = `${key}\u0000${currency ?? ''}`
-      const total = totals.get(mapKey) ?? { key, calls: 0, totalTokens: 0, cost: 0, currency }
+      const total = totals.get(mapKey) ?? { key, calls: 0, totalTokens: 0, cost: 0, costUsd: 0, currency }
       total.calls++
       total.totalTokens += row.total_tokens ?? 0
       total.cost += row.cost_total ?? 0
+      total.costUsd += costInUsd(row.cost_total ?? 0, currency)
       totals.set(mapKey, total)
     }
     return [...totals.values()].sort((a, b) => b.calls - a.calls || a.key.localeCompare(b.key))

@@ -10,6 +10,8 @@ import { ModelPicker } from './model-picker'
 import { AgentChatFields, GenerateAgentMeta } from './agent-chat-fields'
 import { AgentToolsField } from '../tools/agent-tools-field'
 import { AttachKnowledge } from '../knowledge/attach-knowledge'
+import { AgentSpend } from '../usage/spend'
+import { AgentActions } from '../agents/agent-actions'
 
 const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
 
@@ -110,6 +112,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
                     }}
                   />
                 </label>
+                <AgentSpend agentId={agent.id} />
               </div>
             </div>
             <Row label={t('agent.systemPrompt')}>
@@ -202,7 +205,8 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
               </p>
             )}
           </div>
-          <div className="flex justify-end gap-2 border-t border-zinc-200 px-6 py-3 dark:border-zinc-800">
+          <div className="flex items-start justify-end gap-2 border-t border-zinc-200 px-6 py-3 dark:border-zinc-800">
+            <AgentActions agent={agent} onClose={onClose} />
             <button onClick={onClose} className="rounded-md px-3 py-2 text-sm">
               {t('chat.cancel')}
             </button>

@@ -6,6 +6,7 @@ import { isPictureAvatar } from './avatar'
 import { sortConversations } from './branches'
 import { dateGroup } from './date-group'
 import { chatActions, useChat } from './chat-store'
+import { ImportAgentButton } from '../agents/agent-actions'
 
 /** Conversations of the agents, with search, rename, pin and delete (undoable). */
 export function ConversationList() {
@@ -29,6 +30,7 @@ export function ConversationList() {
       <div className="border-b border-zinc-200 p-2 dark:border-zinc-800" data-testid="agent-list">
         <div className="flex items-center justify-between px-1 pb-1 text-xs font-semibold text-zinc-500 uppercase">
           {t('agent.agents')}
+          <ImportAgentButton className={item} rootClassName="mr-1 ml-auto" />
           <button
             className={item}
             aria-label={t('agent.newAgent')}

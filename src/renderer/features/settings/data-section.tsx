@@ -5,12 +5,17 @@ import type { ImportReport } from '../../../shared/data/export-file'
 import type { AppError } from '../../../shared/errors/app-error'
 import { bridge, useApp } from '../../stores/app-store'
 import { BackupsList } from './backups-list'
+import { DataError } from '../data/data-error'
+import { DataFolder } from '../data/data-folder'
+import { ExportChooser, type Selection } from '../data/export-chooser'
+import { formatBytes, saveBlob } from '../data/format'
+import { ImportSummary } from '../data/import-summary'
 
 type Busy = { progress?: DataTransferProgress; cancel?: () => void }
 type Source = { transferId: string } | { path: string }
 
 const percent = (p?: DataTransferProgress) => (p && p.total > 0 ? Math.min(100, Math.round((p.done / p.total) * 100)) : 0)
-const size = (bytes: number) => (bytes > 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`)
+const size = formatBytes
 
 /** Runs a data stream procedure as a promise, reporting progress; `cancel` aborts it in the core. */
 function run<R>(proc: 'data.importFile' | 'data.exportFile', input: object, onProgress: (p: DataTransferProgress) => void, onCancel: (cancel: () => void) => void) {
@@ -26,10 +31,11 @@ function run<R>(proc: 'data.importFile' | 'data.exportFile', input: object, onPr
 }
 
 /**
- * Export and import, minimal but whole: progress and cancel for big files; in browser mode the
- * file travels over HTTP (`data/upload`, `data/download` under the app's path, with its cookies), never as one socket frame; an
- * import is previewed first and provider addresses in the file are applied only if the user
- * says so. (The full Data page comes later; this is the smallest UI that keeps those promises.)
+ * Settings → Data (issue 16). Export everything or a selection, import with progress; in browser
+ * mode the file travels over HTTP (`data/upload`, `data/download` under the app's path, with its
+ * cookies), never as one socket frame. An import is previewed first (what is new, what is already
+ * here, which provider addresses it would set) and errors read as the catalogue says them.
+ * Below: backups (back up now, restore) and the data folder (path, space, clean-up).
  */
 export function DataSection() {
   const { t } = useTranslation()
@@ -37,11 +43,44 @@ export function DataSection() {
   const browser = info?.mode === 'browser'
   const [busy, setBusy] = useState<Busy>()
   const [message, setMessage] = useState<string>()
+  const [error, setError] = useState<AppError>()
+  const [choosing, setChoosing] = useState(false)
+  /** Bumped after an import or a backup, so the backups list and the space figures read again. */
+  const [refreshKey, setRefreshKey] = useState(0)
+  const fail = (e: AppError) => {
+    setMessage(undefined)
+    setError(e)
+  }
   const [preview, setPreview] = useState<{ source: Source; report: ImportReport }>()
   const fileInput = useRef<HTMLInputElement>(null)
 
+  const exportSelected = async (selection: Selection) => {
+    setMessage(undefined)
+    setError(undefined)
+    setBusy({})
+    const r = await bridge().call('data.exportSelected', selection)
+    if (!r.ok) {
+      setBusy(undefined)
+      return fail(r.error)
+    }
+    let blob: Blob
+    if (r.value.transferId) {
+      const response = await fetch(`data/download/${r.value.transferId}?name=${encodeURIComponent(r.value.fileName)}`)
+      if (!response.ok) {
+        setBusy(undefined)
+        return setMessage(((await response.json()) as { error: string }).error)
+      }
+      blob = await response.blob()
+    } else blob = new Blob([r.value.json ?? ''], { type: 'application/json' })
+    setBusy(undefined)
+    setChoosing(false)
+    saveBlob(blob, r.value.fileName)
+    setMessage([t('dataTransfer.exported', { size: size(r.value.bytes) }), r.value.damaged.length ? t('dataTransfer.exportedDamaged', { count: r.value.damaged.length }) : ''].join(' '))
+  }
+
   const exportData = async () => {
     setMessage(undefined)
+    setError(undefined)
     // The desktop writes straight to the file the user picks in the shell's dialog.
     const target = browser ? undefined : await bridge().call('data.choosePath', { purpose: 'export' })
     if (target && !target.ok) return setMessage(target.error.message)
@@ -50,7 +89,7 @@ export function DataSection() {
     const r = await run<{ transferId?: string; fileName: string; bytes: number; damaged: unknown[] }>('data.exportFile', target?.value ? { path: target.value.path } : {}, (progress) => setBusy((b) => ({ ...b, progress })), (cancel) => setBusy((b) => ({ ...b, cancel })))
     if (!r.ok) {
       setBusy(undefined)
-      return setMessage(r.error.message)
+      return fail(r.error)
     }
     if (!r.value.transferId) {
       setBusy(undefined)
@@ -73,6 +112,7 @@ export function DataSection() {
   /** Browser mode: the chosen file is uploaded over HTTP. */
   const choose = async (file: File) => {
     setMessage(undefined)
+    setError(undefined)
     setPreview(undefined)
     setBusy({ progress: { phase: 'reading', done: 0, total: file.size } })
     const response = await fetch('data/upload', { method: 'POST', body: file })
@@ -93,7 +133,7 @@ export function DataSection() {
 
   const previewImport = async (source: Source) => {
     const r = await importReport(source, { dryRun: true })
-    if (!r.ok) return setMessage(r.error.message)
+    if (!r.ok) return fail(r.error)
     setPreview({ source, report: r.value })
   }
 
@@ -102,7 +142,9 @@ export function DataSection() {
     const { source } = preview
     setPreview(undefined)
     const r = await importReport(source, { applyEndpoints })
-    setMessage(r.ok ? t('dataTransfer.done', { conversations: r.value.added.conversations, messages: r.value.added.messages }) : r.error.message)
+    if (!r.ok) return fail(r.error)
+    setMessage(t('dataTransfer.done', { conversations: r.value.added.conversations, messages: r.value.added.messages }))
+    setRefreshKey((k) => k + 1)
   }
 
   const phaseText = busy?.progress ? t(`dataTransfer.${busy.progress.phase === 'exporting' ? 'exporting' : busy.progress.phase === 'importing' ? 'importing' : busy.progress.phase === 'undoing' ? 'undoing' : 'checking'}`, { percent: percent(busy.progress) }) : '…'
@@ -114,7 +156,10 @@ export function DataSection() {
         <button disabled={Boolean(busy) || !info} onClick={() => void exportData()} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-export">
           {t('dataTransfer.export')}
         </button>
-        <button disabled={Boolean(busy) || !info} onClick={() => (browser ? fileInput.current?.click() : void chooseOnDesktop())} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
+        <button disabled={Boolean(busy) || !info} onClick={() => setChoosing((c) => !c)} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-export-selected">
+          {t('dataPage.exportSelected')}
+        </button>
+                <button disabled={Boolean(busy) || !info} onClick={() => (browser ? fileInput.current?.click() : void chooseOnDesktop())} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
           {t('dataTransfer.import')}
         </button>
         <input
@@ -130,6 +175,7 @@ export function DataSection() {
           }}
         />
       </div>
+      {choosing && <ExportChooser busy={Boolean(busy)} onExport={(selection) => void exportSelected(selection)} onClose={() => setChoosing(false)} />}
       {busy && (
         <div className="flex items-center gap-3 text-sm" data-testid="data-progress">
           <progress max={100} value={percent(busy.progress)} className="w-48" />
@@ -144,6 +190,7 @@ export function DataSection() {
       {preview && (
         <div className="space-y-2 rounded-md border border-zinc-300 p-3 text-sm dark:border-zinc-700" data-testid="data-import-preview">
           <p>{t('dataTransfer.summary', { conversations: preview.report.added.conversations, messages: preview.report.added.messages, skipped })}</p>
+          <ImportSummary report={preview.report} />
           {preview.report.endpoints.length > 0 && (
             <>
               <p className="font-medium">{t('dataTransfer.endpointsTitle')}</p>
@@ -182,16 +229,9 @@ export function DataSection() {
           {message}
         </p>
       )}
-      <BackupsList />
+      {error && <DataError error={error} onClose={() => setError(undefined)} />}
+      <BackupsList refreshKey={refreshKey} onChange={() => setRefreshKey((k) => k + 1)} />
+      <DataFolder refreshKey={refreshKey} />
     </section>
   )
-}
-
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  a.click()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }

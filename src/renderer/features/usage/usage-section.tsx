@@ -1,15 +1,16 @@
-import { useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { UsageSummaryRow } from '../../../shared/data/usage-log'
+import { DEFAULT_USD_TO_CNY } from '../../../shared/pricing/currency'
 import { bridge } from '../../stores/app-store'
+import { formatUsageCost, usageCsv } from './usage-format'
 
-type Group = 'day' | 'provider' | 'model' | 'scene'
-const GROUPS: Group[] = ['day', 'provider', 'model', 'scene']
+// chart.js comes in its own chunk, only when the usage section is shown.
+const UsageChart = lazy(() => import('./usage-chart'))
+
+type Group = 'day' | 'provider' | 'model' | 'scene' | 'agent'
+const GROUPS: Group[] = ['day', 'provider', 'model', 'scene', 'agent']
 const DAY = 86_400_000
-
-const symbol = (currency: string | undefined) => (currency === 'CNY' ? '¥' : currency === 'USD' || !currency ? '$' : `${currency} `)
-/** The same rounding as a message's cost line, so the totals read the same as the messages. */
-export const formatUsageCost = (total: number, currency: string | undefined) => `${symbol(currency)}${total < 0.01 ? total.toFixed(6) : total.toFixed(4)}`
 
 /** Local date input value (yyyy-mm-dd) → ms at local midnight. */
 const dayStart = (value: string) => new Date(`${value}T00:00:00`).getTime()
@@ -18,12 +19,10 @@ const toInput = (ms: number) => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 }
 
-/** A CSV cell: quoted when it holds a comma, quote or line break (RFC 4180). */
-const csvCell = (v: string | number) => (/[",\n\r]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))
-
 /**
- * Usage and cost from the usage log: tokens and cost per day, provider, model or scene, in the
- * currency each model is priced in (one row per key and currency), over a date range, with CSV.
+ * Usage and cost from the usage log: tokens and cost per day, provider, model, scene or agent,
+ * in the currency each model is priced in (one row per key and currency) and in USD (CNY at the
+ * pricing module's fixed rate), over a date range, with a chart and CSV.
  */
 export function UsageSection() {
   const { t } = useTranslation()
@@ -31,31 +30,59 @@ export function UsageSection() {
   const [from, setFrom] = useState(() => toInput(Date.now() - 29 * DAY))
   const [to, setTo] = useState(() => toInput(Date.now()))
   const [rows, setRows] = useState<UsageSummaryRow[]>()
+  const [agents, setAgents] = useState<Map<string, string>>(new Map())
   useEffect(() => {
     let live = true
+    // The user's calendar days: the offset of the range's start (a DST change inside the range shifts by an hour at most).
+    const utcOffsetMinutes = -new Date(dayStart(from)).getTimezoneOffset()
     void bridge()
-      .call('data.usage.summary', { group, from: dayStart(from), to: dayStart(to) + DAY - 1 })
+      .call('data.usage.summary', { group, from: dayStart(from), to: dayStart(to) + DAY, utcOffsetMinutes })
       .then((result) => live && setRows(result.ok ? result.value : []))
+    if (group === 'agent')
+      void bridge()
+        .call('data.agents.list', {})
+        .then((r) => live && r.ok && setAgents(new Map(r.value.map((a) => [a.id, a.name]))))
     return () => {
       live = false
     }
   }, [group, from, to])
+  const labelled = useMemo(() => {
+    const list = (rows ?? []).map((r) => ({
+      ...r,
+      label: group === 'agent' ? (r.key ? (agents.get(r.key) ?? t('usage.deletedAgent')) : t('usage.noAgent')) : r.key || t('usage.none')
+    }))
+    // Days read in order; other keys by how much they were used.
+    return group === 'day' ? list.sort((a, b) => a.key.localeCompare(b.key)) : list
+  }, [rows, group, agents, t])
   const totals = useMemo(() => {
-    const byCurrency = new Map<string, { cost: number; tokens: number; calls: number }>()
+    const byCurrency = new Map<string, { cost: number; costUsd: number; tokens: number; calls: number }>()
     for (const r of rows ?? []) {
       const key = r.currency ?? 'USD'
-      const total = byCurrency.get(key) ?? { cost: 0, tokens: 0, calls: 0 }
+      const total = byCurrency.get(key) ?? { cost: 0, costUsd: 0, tokens: 0, calls: 0 }
       total.cost += r.cost
+      total.costUsd += r.costUsd
       total.tokens += r.totalTokens
       total.calls += r.calls
       byCurrency.set(key, total)
     }
     return [...byCurrency]
   }, [rows])
+  const grandUsd = totals.reduce((a, [, x]) => a + x.costUsd, 0)
+  const chart = useMemo(() => {
+    // One bar per key: rows of the same key in two currencies are added up in USD.
+    const byKey = new Map<string, { label: string; costUsd: number; tokens: number }>()
+    for (const r of labelled) {
+      const entry = byKey.get(r.key) ?? { label: r.label, costUsd: 0, tokens: 0 }
+      entry.costUsd += r.costUsd
+      entry.tokens += r.totalTokens
+      byKey.set(r.key, entry)
+    }
+    const list = [...byKey.values()].slice(0, 60)
+    return { labels: list.map((e) => e.label), costUsd: list.map((e) => Number(e.costUsd.toFixed(6))), tokens: list.map((e) => e.tokens) }
+  }, [labelled])
 
   const exportCsv = () => {
-    const lines = [[group, 'calls', 'tokens', 'cost', 'currency'], ...(rows ?? []).map((r) => [r.key, r.calls, r.totalTokens, r.cost, r.currency ?? 'USD'])]
-    const blob = new Blob([lines.map((l) => l.map(csvCell).join(',')).join('\r\n') + '\r\n'], { type: 'text/csv' })
+    const blob = new Blob([usageCsv(group, labelled)], { type: 'text/csv' })
     const a = document.createElement('a')
     a.href = URL.createObjectURL(blob)
     a.download = `switchboard-usage-${group}-${from}-${to}.csv`
@@ -90,6 +117,11 @@ export function UsageSection() {
           {t('usage.exportCsv')}
         </button>
       </div>
+      {labelled.length > 0 && (
+        <Suspense fallback={<div className="h-56" />}>
+          <UsageChart labels={chart.labels} costUsd={chart.costUsd} tokens={chart.tokens} costLabel={t('usage.costUsd')} tokensLabel={t('usage.tokens')} timeline={group === 'day'} />
+        </Suspense>
+      )}
       <table className="w-full text-left text-sm" data-testid="usage-table">
         <thead className="text-xs text-zinc-500">
           <tr>
@@ -97,20 +129,22 @@ export function UsageSection() {
             <th className="py-1 text-right">{t('usage.calls')}</th>
             <th className="py-1 text-right">{t('usage.tokens')}</th>
             <th className="py-1 text-right">{t('usage.cost')}</th>
+            <th className="py-1 text-right">{t('usage.costUsd')}</th>
           </tr>
         </thead>
         <tbody>
-          {(rows ?? []).map((r) => (
+          {labelled.map((r) => (
             <tr key={`${r.key}\u0000${r.currency ?? ''}`} className="border-t border-zinc-200 dark:border-zinc-800" data-testid="usage-row">
-              <td className="py-1">{r.key}</td>
+              <td className="py-1">{r.label}</td>
               <td className="py-1 text-right">{r.calls.toLocaleString()}</td>
               <td className="py-1 text-right">{r.totalTokens.toLocaleString()}</td>
               <td className="py-1 text-right">{formatUsageCost(r.cost, r.currency)}</td>
+              <td className="py-1 text-right">{formatUsageCost(r.costUsd, 'USD')}</td>
             </tr>
           ))}
           {rows && rows.length === 0 && (
             <tr>
-              <td colSpan={4} className="py-2 text-zinc-500" data-testid="usage-empty">
+              <td colSpan={5} className="py-2 text-zinc-500" data-testid="usage-empty">
                 {t('usage.empty')}
               </td>
             </tr>
@@ -125,10 +159,22 @@ export function UsageSection() {
               <td className="py-1 text-right" data-testid="usage-total-cost">
                 {formatUsageCost(total.cost, currency)}
               </td>
+              <td className="py-1 text-right">{formatUsageCost(total.costUsd, 'USD')}</td>
             </tr>
           ))}
+          {totals.length > 0 && (
+            <tr data-testid="usage-total-usd">
+              <td className="py-1" colSpan={4}>
+                {t('usage.totalUsd')}
+              </td>
+              <td className="py-1 text-right" data-testid="usage-total-usd-cost">
+                {formatUsageCost(grandUsd, 'USD')}
+              </td>
+            </tr>
+          )}
         </tfoot>
       </table>
+      <p className="text-xs text-zinc-500">{t('usage.rateNote', { rate: DEFAULT_USD_TO_CNY })}</p>
     </section>
   )
 }

@@ -624,20 +624,80 @@ export const en = {
     none: 'No backups yet. One is made each day and before every schema change.',
     holds: '{{conversations}} conversations, {{messages}} messages, {{agents}} agents',
     unreadable: 'Cannot be read',
-    reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit' }
+    reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit', manual: 'Made by you', restore: 'Before a restore' }
   },
   usage: {
     title: 'Usage and cost',
     from: 'From',
     to: 'To',
     groupBy: 'Per',
-    groups: { day: 'Day', provider: 'Provider', model: 'Model', scene: 'Scene' },
+    groups: { day: 'Day', provider: 'Provider', model: 'Model', scene: 'Scene', agent: 'Agent' },
     exportCsv: 'Export CSV',
     calls: 'Calls',
     tokens: 'Tokens',
     cost: 'Cost',
     total: 'Total ({{currency}})',
-    empty: 'No usage in this period'
+    empty: 'No usage in this period',
+    // issue 16 (branch s3-16)
+    costUsd: 'Cost (USD)',
+    totalUsd: 'Total in USD',
+    rateNote: 'USD figures convert CNY prices at the fixed rate of {{rate}} CNY per USD (the pricing module\'s rate).',
+    deletedAgent: 'Deleted agent',
+    noAgent: 'Outside conversations',
+    none: '(none)',
+    agentSpend: 'Spent {{cost}} on {{calls}} calls.',
+    conversationCostTitle: 'This conversation\'s cost so far'
+  },
+  // issue 16 (branch s3-16): the Data page
+  dataPage: {
+    exportSelected: 'Export selected…',
+    exportSelectedCount: 'Export {{count}} conversations',
+    filter: 'Filter agents and conversations',
+    allConversations: 'all its conversations',
+    untitled: 'Untitled',
+    summaryNew: 'New',
+    summaryExisting: 'Already here (kept as is)',
+    kinds: { agents: 'Agents', conversations: 'Conversations', topics: 'Topics', messages: 'Messages', settings: 'Settings', providers: 'Provider settings' },
+    dismiss: 'Dismiss',
+    backUpNow: 'Back up now',
+    backedUp: 'Backed up.',
+    restore: 'Restore',
+    restoreConfirm: 'Replace your data with this backup? A copy of your current data is kept as a backup first.',
+    restored: 'Restored the backup from {{date}}. Your data from before is kept as the backup from {{copy}}.',
+    folder: 'Data folder',
+    openFolder: 'Open folder',
+    copyPath: 'Copy path',
+    copied: 'Path copied.',
+    copyFailed: 'Could not copy; select the path and copy it.',
+    space: { conversations: 'Conversations (database)', files: 'Files', images: 'Images', speech: 'Speech cache', backups: 'Backups' },
+    unused: '{{count}} stored files are no longer used ({{size}}).',
+    clean: 'Clean up',
+    cleaned: 'Removed {{count}} unused files ({{size}}).'
+  },
+  // issue 16 (branch s3-16): agent actions
+  agents: {
+    duplicate: 'Duplicate',
+    copyName: '{{name}} (copy)',
+    export: 'Export',
+    import: 'Import an agent file',
+    delete: 'Delete agent',
+    deleteEmpty: 'Delete {{name}}? It has no conversations.',
+    deleteWithConversations: 'Delete {{name}} and its {{count}} conversations? They are deleted with it. A backup is made first, so Settings → Data can restore them.'
+  },
+  // issue 16 (branch s3-16): the Ctrl/Cmd+K command palette
+  palette: {
+    title: 'Command palette',
+    placeholder: 'Search conversations, messages, agents, settings and actions…',
+    filters: 'Filters',
+    agent: 'Agent',
+    anyAgent: 'Any agent',
+    model: 'Model',
+    anyModel: 'Any model',
+    clearFilters: 'Clear',
+    hint: '↑ ↓ to move · Enter to open · Esc to close',
+    kinds: { action: 'Actions', page: 'Pages', agent: 'Agents', conversation: 'Conversations', message: 'Messages' },
+    actions: { newChat: 'New chat', newAgent: 'New agent', backUp: 'Back up now', export: 'Export or import data', theme: 'Switch theme' },
+    sections: { providers: 'Settings → Providers', voice: 'Settings → Voice', usage: 'Settings → Usage and cost', data: 'Settings → Data', tools: 'Settings → Tools' }
   }
 }
 

@@ -626,19 +626,79 @@ export const zhCN: Messages = {
     none: '还没有备份。每天以及每次数据结构更新前都会自动备份。',
     holds: '{{conversations}} 个对话，{{messages}} 条消息，{{agents}} 个助手',
     unreadable: '无法读取',
-    reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时' }
+    reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时', manual: '手动', restore: '恢复前' }
   },
   usage: {
     title: '用量与费用',
     from: '从',
     to: '到',
     groupBy: '按',
-    groups: { day: '日期', provider: '服务商', model: '模型', scene: '场景' },
+    groups: { day: '日期', provider: '服务商', model: '模型', scene: '场景', agent: '助手' },
     exportCsv: '导出 CSV',
     calls: '调用次数',
     tokens: '令牌',
     cost: '费用',
     total: '合计（{{currency}}）',
-    empty: '此期间没有用量'
+    empty: '此期间没有用量',
+    // issue 16 (branch s3-16)
+    costUsd: '费用（美元）',
+    totalUsd: '美元合计',
+    rateNote: '美元金额按固定汇率 {{rate}} 人民币/美元换算人民币价格（与计价模块一致）。',
+    deletedAgent: '已删除的助手',
+    noAgent: '对话之外',
+    none: '（无）',
+    agentSpend: '已花费 {{cost}}，共 {{calls}} 次调用。',
+    conversationCostTitle: '本对话目前的费用'
+  },
+  // issue 16 (branch s3-16): the Data page
+  dataPage: {
+    exportSelected: '导出所选…',
+    exportSelectedCount: '导出 {{count}} 个对话',
+    filter: '筛选助手和对话',
+    allConversations: '其全部对话',
+    untitled: '无标题',
+    summaryNew: '新增',
+    summaryExisting: '已存在（保持不变）',
+    kinds: { agents: '助手', conversations: '对话', topics: '话题', messages: '消息', settings: '设置', providers: '服务商设置' },
+    dismiss: '关闭',
+    backUpNow: '立即备份',
+    backedUp: '已备份。',
+    restore: '恢复',
+    restoreConfirm: '用此备份替换当前数据？当前数据会先另存为一个备份。',
+    restored: '已恢复 {{date}} 的备份。之前的数据已保存为 {{copy}} 的备份。',
+    folder: '数据文件夹',
+    openFolder: '打开文件夹',
+    copyPath: '复制路径',
+    copied: '路径已复制。',
+    copyFailed: '无法复制，请选中路径后手动复制。',
+    space: { conversations: '对话（数据库）', files: '文件', images: '图片', speech: '语音缓存', backups: '备份' },
+    unused: '有 {{count}} 个已存储的文件不再使用（{{size}}）。',
+    clean: '清理',
+    cleaned: '已删除 {{count}} 个未使用的文件（{{size}}）。'
+  },
+  // issue 16 (branch s3-16): agent actions
+  agents: {
+    duplicate: '复制',
+    copyName: '{{name}}（副本）',
+    export: '导出',
+    import: '导入助手文件',
+    delete: '删除助手',
+    deleteEmpty: '删除 {{name}}？它没有对话。',
+    deleteWithConversations: '删除 {{name}} 及其 {{count}} 个对话？对话会一并删除。删除前会先备份，可在“设置 → 数据”中恢复。'
+  },
+  // issue 16 (branch s3-16): the Ctrl/Cmd+K command palette
+  palette: {
+    title: '命令面板',
+    placeholder: '搜索对话、消息、助手、设置和操作…',
+    filters: '筛选',
+    agent: '助手',
+    anyAgent: '所有助手',
+    model: '模型',
+    anyModel: '所有模型',
+    clearFilters: '清除',
+    hint: '↑ ↓ 移动 · Enter 打开 · Esc 关闭',
+    kinds: { action: '操作', page: '页面', agent: '助手', conversation: '对话', message: '消息' },
+    actions: { newChat: '新对话', newAgent: '新助手', backUp: '立即备份', export: '导出或导入数据', theme: '切换主题' },
+    sections: { providers: '设置 → 服务商', voice: '设置 → 语音', usage: '设置 → 用量与费用', data: '设置 → 数据', tools: '设置 → 工具' }
   }
 }

@@ -38,7 +38,10 @@ const usageFilter = {
   from: z.number().int().nonnegative().optional(),
   to: z.number().int().nonnegative().optional(),
   scene: z.enum(USAGE_SCENES).optional(),
-  operation: z.enum(USAGE_OPERATIONS).optional()
+  operation: z.enum(USAGE_OPERATIONS).optional(),
+  conversationId: idSchema.optional(),
+  agentId: idSchema.optional(),
+  utcOffsetMinutes: z.number().int().min(-16 * 60).max(16 * 60).optional()
 }
 
 /** Progress of a file import or export: bytes read, then rows checked and written. */
@@ -52,10 +55,20 @@ export interface DataTransferProgress {
 export interface BackupSummary {
   at: number
   schemaVersion: number
-  reason: 'migration' | 'daily' | 'auto' | 'quit'
+  reason: 'migration' | 'daily' | 'auto' | 'quit' | 'manual' | 'restore'
   /** Issue 16: the file's size and what it holds (absent when the file cannot be read). */
   size?: number
   holds?: { agents: number; conversations: number; messages: number; settings: number }
+}
+
+/** Settings → Data: where the data folder is and what uses its space (bytes). */
+export interface DataFolderInfo {
+  path: string
+  /** Desktop: the shell can show the folder. Browser mode: the page offers the path to copy. */
+  canOpen: boolean
+  usage: { conversations: number; files: number; images: number; speech: number; backups: number }
+  /** Stored files no row refers to any more (clean-up removes them). */
+  unused: { count: number; bytes: number }
 }
 
 /**
@@ -70,7 +83,8 @@ export const dataProcedures = {
   'data.agents.get': call<Agent>()(byId),
   'data.agents.create': call<Agent>()(z.object(agentFields).strict()),
   'data.agents.update': call<Agent>()(z.object({ id: idSchema, patch: z.object(agentFields).partial().strict() }).strict()),
-  'data.agents.delete': call<{ deleted: boolean }>()(byId),
+  /** Deletes the agent with its conversations; when it had any, a backup is made first (`backupAt`). */
+  'data.agents.delete': call<{ deleted: boolean; conversations?: number; backupAt?: number }>()(byId),
 
   'data.conversations.list': call<Conversation[]>()(z.object({ agentId: optionalId }).strict()),
   'data.conversations.get': call<Conversation>()(byId),
@@ -110,7 +124,7 @@ export const dataProcedures = {
 
   'data.usage.list': call<UsageLogEntry[]>()(z.object({ ...usageFilter, limit: z.number().int().min(1).max(10_000).optional() }).strict()),
   'data.usage.summary': call<UsageSummaryRow[]>()(
-    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day']), ...usageFilter }).strict()
+    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day', 'agent', 'conversation']), ...usageFilter }).strict()
   ),
 
   'data.settings.get': call<AppSettings>()(empty),
@@ -141,5 +155,18 @@ export const dataProcedures = {
   'data.exportFile': stream<DataTransferProgress, { path?: string; transferId?: string; fileName: string; bytes: number; damaged: Array<{ table: string; id: string }> }>()(
     z.object({ path: z.string().min(1).max(4096).optional() }).strict()
   ),
-  'data.backups.list': call<BackupSummary[]>()(empty)
+  'data.backups.list': call<BackupSummary[]>()(empty),
+  // ---- issue 16: the Data page
+  /** Only these conversations and agents (an agent brings all its conversations), as an export file. */
+  'data.exportSelected': call<{ fileName: string; bytes: number; json?: string; transferId?: string; damaged: Array<{ table: string; id: string }> }>()(
+    z.object({ conversationIds: z.array(idSchema).max(100_000).optional(), agentIds: z.array(idSchema).max(10_000).optional() }).strict()
+  ),
+  'data.backups.create': call<BackupSummary>()(empty),
+  /** Restores a backup in place, after a copy of the current data ('restore' backup). */
+  'data.backups.restore': call<{ restored: BackupSummary; safetyCopy: BackupSummary }>()(z.object({ at: z.number().int().nonnegative() }).strict()),
+  'data.folder.info': call<DataFolderInfo>()(empty),
+  /** Desktop only: shows the data folder in the system's file manager. */
+  'data.folder.open': call<{ opened: true }>()(empty),
+  /** Removes stored files that no row refers to any more. */
+  'data.folder.clean': call<{ removed: number; bytes: number }>()(empty)
 } as const

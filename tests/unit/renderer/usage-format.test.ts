@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { csvCell, formatUsageCost, usageCsv } from '../../../src/renderer/features/usage/usage-format'
+
+describe('usage CSV and cost text', () => {
+  it('writes one line per row with the cost in its currency and in USD, quoting what needs it', () => {
+    const csv = usageCsv('agent', [
+      { key: 'a', label: 'Writer, "pro"', calls: 2, totalTokens: 30, cost: 7.12, costUsd: 1, currency: 'CNY' },
+      { key: 'b', label: 'Coder', calls: 1, totalTokens: 5, cost: 0.25, costUsd: 0.25 }
+    ])
+    expect(csv).toBe('agent,calls,tokens,cost,currency,cost_usd\r\n"Writer, ""pro""",2,30,7.12,CNY,1\r\nCoder,1,5,0.25,USD,0.25\r\n')
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"')
+  })
+
+  it('reads like a message cost line: ¥ for CNY, $ for USD, six decimals below a cent', () => {
+    expect(formatUsageCost(0.000907, 'USD')).toBe('$0.000907')
+    expect(formatUsageCost(1.5, 'CNY')).toBe('¥1.5000')
+    expect(formatUsageCost(2, 'EUR')).toBe('EUR 2.0000')
+  })
+})
