@@ -26,7 +26,7 @@ function artifactRuntime(): Plugin {
       // Pyodide loads these by URL at run time (the standard library only: offline, no CDN).
       const pyodide = resolve('node_modules/pyodide')
       mkdirSync(resolve(outDir, 'pyodide'), { recursive: true })
-      for (const file of ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json']) cpSync(resolve(pyodide, file), resolve(outDir, 'pyodide', file))
+      for (const file of ['pyodide.js', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json']) cpSync(resolve(pyodide, file), resolve(outDir, 'pyodide', file))
     }
   }
 }

@@ -13,7 +13,12 @@ export function renderHtml(html: string) {
       const script = document.createElement('script')
       for (const attr of Array.from(old.attributes)) script.setAttribute(attr.name, attr.value)
       script.textContent = old.textContent
-      const loaded = old.src ? new Promise<void>((resolve) => script.addEventListener('load', () => resolve()) || script.addEventListener('error', () => resolve())) : undefined
+      const loaded = old.src
+        ? new Promise<void>((resolve) => {
+            script.addEventListener('load', () => resolve())
+            script.addEventListener('error', () => resolve())
+          })
+        : undefined
       old.replaceWith(script)
       if (loaded) await loaded
     }

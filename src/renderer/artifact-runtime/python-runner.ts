@@ -3,8 +3,11 @@
  * time) in a worker, so a long computation never blocks this page. Output is shown as it
  * comes. Only the standard library is shipped: importing anything else says so clearly.
  *
- * The worker is a blob module that imports Pyodide by URL: a sandboxed page has an opaque
- * origin, and a worker script must be of the page's origin, which only a blob URL made here is.
+ * The worker is a blob script that loads Pyodide by URL: a sandboxed page has an opaque origin,
+ * and a worker script must be of the page's origin, which only a blob URL made here is. It is a
+ * classic worker: Chromium does not start a module worker from an opaque origin's blob URL.
+ * (Pyodide refuses classic workers by probing `importScripts("data:…")`; the sandbox policy
+ * allows no `data:` scripts, so the probe fails and Pyodide loads its module by `import()`.)
  */
 const WORKER_SOURCE = `
 const post = (type, text) => self.postMessage({ type, text })
@@ -12,8 +15,8 @@ self.onmessage = async (event) => {
   const { indexURL, code } = event.data
   let py
   try {
-    const { loadPyodide } = await import(indexURL + 'pyodide.mjs')
-    py = await loadPyodide({ indexURL, packages: [] })
+    importScripts(indexURL + 'pyodide.js')
+    py = await self.loadPyodide({ indexURL, packages: [] })
     py.setStdout({ batched: (s) => post('stdout', s) })
     py.setStderr({ batched: (s) => post('stderr', s) })
   } catch (error) {
@@ -54,7 +57,7 @@ export function runPython(code: string, onError: (message: string) => void): Pro
     out.append(span)
   }
   const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }))
-  const worker = new Worker(url, { type: 'module' })
+  const worker = new Worker(url)
   return new Promise((resolve) => {
     worker.onmessage = (event: MessageEvent<{ type: string; text: string }>) => {
       const { type, text } = event.data

@@ -10,7 +10,7 @@ import { transform } from 'sucrase'
  */
 const ALLOWED: Record<string, unknown> = { react: React, 'react-dom': ReactDOM, 'react-dom/client': ReactDOMClient, 'react/jsx-runtime': JsxRuntime }
 
-class Boundary extends React.Component<{ onError(message: string): void; children: React.ReactNode }, { failed?: string }> {
+class Boundary extends React.Component<{ onError(message: string): void; children?: React.ReactNode }, { failed?: string }> {
   override state: { failed?: string } = {}
   static getDerivedStateFromError(error: unknown) {
     return { failed: error instanceof Error ? error.message : String(error) }

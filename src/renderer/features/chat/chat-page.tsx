@@ -19,6 +19,7 @@ import type { MessageActions } from './message-view'
 import { ModelPicker } from './model-picker'
 import { AgentSettingsDialog } from './agent-settings-dialog'
 import { usePrewarmTools } from '../tools/use-prewarm-tools'
+import { ArtifactPanelSlot } from '../artifacts/artifact-panel-slot'
 
 const EMPTY: Message[] = []
 
@@ -205,6 +206,7 @@ export function ChatPage() {
           }
         />
       </section>
+      <ArtifactPanelSlot conversationId={conversationId} messages={path} onAskFix={(text) => chatActions.send(text, [], current)} />
       {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}
       {keyFor && <ApiKeyDialog providerId={keyFor.providerId} open onClose={() => setKeyFor(undefined)} onRetry={keyFor.retry} />}
     </div>

@@ -1,0 +1,194 @@
+import { expect, test, type Page } from '@playwright/test'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
+import { configureProvider, PORT } from './helpers'
+
+// Issue 18 (artifacts): the real app in browser mode, a fake OpenAI server streaming artifact
+// tags in small pieces (so the tag arrives cut mid-attribute), and the real sandbox runtime
+// (its own build, served at /artifact-sandbox/ with the no-network policy).
+const KEY = 'sk-e2e-artifacts-0123456789'
+let fake: FakeOpenAI
+let beacon: Server
+let beaconHits: string[] = []
+let beaconUrl = ''
+
+const artifact = (identifier: string, type: string, title: string, content: string) => `<artifact identifier="${identifier}" type="${type}" title="${title}">\n${content}\n</artifact>`
+/** The reply in pieces of 17 characters: tags, attributes and the closing tag all arrive split. */
+const pieces = (text: string) => Array.from({ length: Math.ceil(text.length / 17) }, (_, i) => text.slice(i * 17, i * 17 + 17))
+
+const page1 = (n: number) => `<!doctype html><html><body><h1 id="h">Hello v${n}</h1><script>document.getElementById('h').textContent += ' (scripted)'</script></body></html>`
+const counter = `import { useState } from 'react'
+export default function Counter() {
+  const [count, setCount] = useState(0)
+  return <button id="inc" onClick={() => setCount(count + 1)}>Count: {count}</button>
+}`
+const python = `import math\nprint("hello from python", math.factorial(5))\nprint(sum(range(10)))`
+const hostile = () => `<!doctype html><html><body><p id="p">hostile</p><script>
+const hit = (what) => '${beaconUrl}/' + what
+try { localStorage.setItem('hostile', '1'); document.title = 'storage!' } catch (e) {}
+try { document.cookie = 'hostile=1' } catch (e) {}
+try { top.location = hit('top') } catch (e) {}
+try { parent.location.href = hit('parent') } catch (e) {}
+fetch(hit('fetch')).catch(() => {})
+try { navigator.sendBeacon(hit('sendbeacon')) } catch (e) {}
+new Image().src = hit('img')
+const s = document.createElement('script'); s.src = hit('script'); document.body.append(s)
+const f = document.createElement('iframe'); f.src = hit('iframe'); document.body.append(f)
+try { window.open(hit('popup')) } catch (e) {}
+setTimeout(() => { location.href = hit('self') }, 300)
+</script></body></html>`
+const loop = `<!doctype html><html><body><p>looping</p><script>setTimeout(() => { for (;;) {} }, 300)</script></body></html>`
+
+test.beforeAll(async () => {
+  beacon = createServer((req, res) => {
+    beaconHits.push(req.url ?? '')
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('hit')
+  })
+  await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve))
+  beaconUrl = `http://127.0.0.1:${(beacon.address() as AddressInfo).port}`
+  fake = await startFakeOpenAI()
+  fake.setDefault('/chat/completions', (req: RecordedRequest) => {
+    const body = req.body as { messages: { role: string; content: string }[] }
+    if (body.messages[0]?.content.startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Artifacts']) }
+    const last = String(body.messages.at(-1)?.content ?? '')
+    const reply = (text: string) => ({ kind: 'sse' as const, chunks: chatChunks(pieces(text)), delayMs: 15 })
+    if (last.includes('html v1')) return reply(`Here is a page.\n\n${artifact('greeting', 'html', 'Greeting', page1(1))}\n\nEnjoy.`)
+    if (last.includes('html v2')) return reply(`Updated.\n\n${artifact('greeting', 'html', 'Greeting', page1(2))}`)
+    if (last.includes('counter')) return reply(`A counter:\n\n${artifact('counter', 'react', 'Counter', counter)}`)
+    if (last.includes('python')) return reply(`A script:\n\n${artifact('script', 'python', 'Script', python)}`)
+    if (last.includes('hostile')) return reply(artifact('hostile', 'html', 'Hostile', hostile()))
+    if (last.includes('loop')) return reply(artifact('loop', 'html', 'Loop', loop))
+    return reply('Nothing to build.')
+  })
+})
+
+test.afterAll(async () => {
+  await fake.close()
+  await new Promise((resolve) => beacon.close(resolve))
+})
+
+/** Only the app's own server: anything else fails, as on a machine without a network. */
+async function offline(page: Page) {
+  await page.context().route('**/*', (route) => {
+    const url = new URL(route.request().url())
+    return url.hostname === '127.0.0.1' && url.port === String(PORT) ? route.continue() : route.abort('internetdisconnected')
+  })
+}
+
+async function start(page: Page) {
+  await configureProvider(page, 'openai', fake.url, KEY)
+  await page.getByTestId('nav-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o-mini')
+  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+}
+
+async function send(page: Page, text: string) {
+  await page.getByTestId('composer-input').fill(text)
+  await page.getByTestId('composer-input').press('Enter')
+  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 })
+}
+
+const frame = (page: Page) => page.frameLocator('[data-testid="artifact-frame"]')
+
+test('the agent setting asks for artifacts; an HTML artifact streams into the panel and a second version switches and diffs', async ({ page }) => {
+  await start(page)
+  await page.getByTestId('open-agent-settings').click()
+  await page.getByTestId('agent-artifacts').check()
+  await page.getByTestId('agent-save').click()
+
+  await send(page, 'html v1')
+  const asked = fake.requestsTo('/chat/completions').map((r) => (r.body as { messages: { role: string; content: string }[] }).messages)
+  const system = asked.find((m) => String(m.at(-1)?.content).includes('html v1'))![0]!
+  expect(system.role).toBe('system')
+  expect(system.content).toContain('<artifact identifier=')
+
+  // The tag is a card in the reply, not text; the panel opened by itself and runs the page's script.
+  const reply = page.getByTestId('message-assistant').last()
+  await expect(reply).toContainText('Here is a page.')
+  await expect(reply).toContainText('Enjoy.')
+  await expect(reply).not.toContainText('<artifact')
+  await expect(reply.getByTestId('artifact-card')).toContainText('Greeting')
+  await expect(page.getByTestId('artifact-panel')).toBeVisible()
+  await expect(frame(page).locator('#h')).toHaveText('Hello v1 (scripted)', { timeout: 15_000 })
+
+  await send(page, 'html v2')
+  await expect(frame(page).locator('#h')).toHaveText('Hello v2 (scripted)', { timeout: 15_000 })
+  await expect(page.getByTestId('artifact-version')).toHaveText('Version 2 of 2')
+  await page.getByTestId('artifact-tab-diff').click()
+  await expect(page.getByTestId('artifact-diff').locator('[data-diff="added"]')).toContainText('Hello v2')
+  await expect(page.getByTestId('artifact-diff').locator('[data-diff="removed"]')).toContainText('Hello v1')
+  await page.getByTestId('artifact-prev').click()
+  await expect(page.getByTestId('artifact-version')).toHaveText('Version 1 of 2')
+  await page.getByTestId('artifact-tab-preview').click()
+  await expect(frame(page).locator('#h')).toHaveText('Hello v1 (scripted)', { timeout: 15_000 })
+  await page.getByTestId('artifact-tab-code').click()
+  await expect(page.getByTestId('artifact-code')).toContainText('Hello v1')
+
+  // Collapsible, and the card of the first reply opens it again.
+  await page.getByTestId('artifact-collapse').click()
+  await expect(page.getByTestId('artifact-panel')).toHaveAttribute('data-collapsed', 'true')
+  await page.getByTestId('artifact-expand').click()
+  await page.getByTestId('artifact-close').click()
+  await expect(page.getByTestId('artifact-panel')).toHaveCount(0)
+  await page.getByTestId('artifact-card').first().click()
+  await expect(page.getByTestId('artifact-panel')).toBeVisible()
+})
+
+test('a React counter artifact works offline: compiled in the sandbox, React from the app itself', async ({ page }) => {
+  await offline(page)
+  await start(page)
+  await send(page, 'a counter please')
+  const button = frame(page).locator('#inc')
+  await expect(button).toHaveText('Count: 0', { timeout: 20_000 })
+  await button.click()
+  await button.click()
+  await expect(button).toHaveText('Count: 2')
+})
+
+test('a Python artifact prints its output (Pyodide from the app, offline)', async ({ page }) => {
+  test.setTimeout(120_000)
+  await offline(page)
+  await start(page)
+  await send(page, 'python please')
+  await expect(frame(page).locator('[data-python-output]')).toContainText('hello from python 120', { timeout: 90_000 })
+  await expect(frame(page).locator('[data-python-output]')).toContainText('45')
+  await expect(frame(page).locator('[data-python-status]')).toHaveAttribute('data-python-status', 'done')
+})
+
+test('a hostile artifact reaches neither the network nor the app, and a looping one is stopped while the app stays responsive', async ({ page }) => {
+  test.setTimeout(90_000)
+  beaconHits = []
+  await start(page)
+  await send(page, 'hostile')
+  const appUrl = page.url()
+  await expect(frame(page).locator('#p')).toHaveText('hostile', { timeout: 15_000 })
+  // Give every attempt time to land (the self-navigation fires after 300 ms).
+  await page.waitForTimeout(2500)
+  expect(beaconHits).toEqual([])
+  expect(page.url()).toBe(appUrl)
+  expect(await page.evaluate(() => localStorage.getItem('hostile'))).toBeNull()
+  expect(await page.evaluate(() => document.cookie)).not.toContain('hostile')
+  expect(page.context().pages()).toHaveLength(1)
+
+  // An endless loop: the app's own timers keep running while it spins, a button still works,
+  // and the heartbeat stops the artifact with a notice.
+  await page.evaluate(() => {
+    const w = window as unknown as { ticks: number }
+    w.ticks = 0
+    setInterval(() => w.ticks++, 100)
+  })
+  await send(page, 'loop')
+  await expect(frame(page).locator('p')).toHaveText('looping', { timeout: 15_000 })
+  const before = await page.evaluate(() => (window as unknown as { ticks: number }).ticks)
+  await page.waitForTimeout(1500)
+  await page.getByTestId('open-agent-settings').click()
+  await expect(page.getByTestId('agent-settings')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('agent-settings')).toHaveCount(0)
+  expect(await page.evaluate(() => (window as unknown as { ticks: number }).ticks)).toBeGreaterThan(before + 8)
+  await expect(page.getByTestId('artifact-stopped')).toContainText('Stopped: not responding', { timeout: 15_000 })
+  await expect(page.getByTestId('artifact-frame')).toHaveCount(0)
+  expect(beaconHits).toEqual([])
+})
