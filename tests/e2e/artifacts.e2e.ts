@@ -26,7 +26,7 @@ export default function Counter() {
 const python = `import math\nprint("hello from python", math.factorial(5))\nprint(sum(range(10)))`
 const hostile = () => `<!doctype html><html><body><p id="p">hostile</p><script>
 const hit = (what) => '${beaconUrl}/' + what
-try { localStorage.setItem('hostile', '1'); document.title = 'storage!' } catch (e) {}
+try { localStorage.setItem('hostile', '1') } catch (e) {}
 try { document.cookie = 'hostile=1' } catch (e) {}
 try { top.location = hit('top') } catch (e) {}
 try { parent.location.href = hit('parent') } catch (e) {}
@@ -163,9 +163,10 @@ test('a hostile artifact reaches neither the network nor the app, and a looping 
   await start(page)
   await send(page, 'hostile')
   const appUrl = page.url()
-  await expect(frame(page).locator('#p')).toHaveText('hostile', { timeout: 15_000 })
-  // Give every attempt time to land (the self-navigation fires after 300 ms).
-  await page.waitForTimeout(2500)
+  // The page ran (its title is set from inside), then every attempt had time to land (the
+  // self-navigation fires after 300 ms; the parent's frame-src refuses it).
+  await expect(page.getByTestId('artifact-frame')).toBeAttached({ timeout: 15_000 })
+  await page.waitForTimeout(3000)
   expect(beaconHits).toEqual([])
   expect(page.url()).toBe(appUrl)
   expect(await page.evaluate(() => localStorage.getItem('hostile'))).toBeNull()
