@@ -182,6 +182,11 @@ test('a hostile artifact reaches neither the network nor the app, and a looping 
   })
   await send(page, 'loop')
   await expect(frame(page).locator('p')).toHaveText('looping', { timeout: 15_000 })
+  // Chromium puts the sandboxed frame in a process of its own (an out-of-process iframe is a
+  // target of type "iframe"); that is what keeps the app's thread free.
+  const cdp = await page.context().browser()!.newBrowserCDPSession()
+  const sandboxTargets = async () => ((await cdp.send('Target.getTargets')).targetInfos as { type: string; url: string }[]).filter((t) => t.url.includes('/artifact-sandbox/'))
+  expect((await sandboxTargets()).map((t) => t.type)).toEqual(['iframe'])
   const before = await page.evaluate(() => (window as unknown as { ticks: number }).ticks)
   await page.waitForTimeout(1500)
   await page.getByTestId('open-agent-settings').click()
@@ -191,5 +196,13 @@ test('a hostile artifact reaches neither the network nor the app, and a looping 
   expect(await page.evaluate(() => (window as unknown as { ticks: number }).ticks)).toBeGreaterThan(before + 8)
   await expect(page.getByTestId('artifact-stopped')).toContainText('Stopped: not responding', { timeout: 15_000 })
   await expect(page.getByTestId('artifact-frame')).toHaveCount(0)
+  // The frame, and with it the looping process, is gone.
+  await expect.poll(sandboxTargets, { timeout: 10_000 }).toEqual([])
+  // …and no renderer process keeps spinning (a live loop would add ~2 s of CPU in 2 s).
+  const rendererCpu = async () =>
+    ((await cdp.send('SystemInfo.getProcessInfo')).processInfo as { type: string; cpuTime: number }[]).filter((p) => p.type === 'renderer').reduce((n, p) => n + p.cpuTime, 0)
+  const cpuBefore = await rendererCpu()
+  await page.waitForTimeout(2000)
+  expect(await rendererCpu()).toBeLessThan(cpuBefore + 1)
   expect(beaconHits).toEqual([])
 })
