@@ -72,7 +72,8 @@ test.afterAll(async () => {
 async function offline(page: Page) {
   await page.context().route('**/*', (route) => {
     const url = new URL(route.request().url())
-    return url.hostname === '127.0.0.1' && url.port === String(PORT) ? route.continue() : route.abort('internetdisconnected')
+    // The app, and its artifact runtime under the other loopback name.
+    return (url.hostname === '127.0.0.1' || url.hostname === 'localhost') && url.port === String(PORT) ? route.continue() : route.abort('internetdisconnected')
   })
 }
 

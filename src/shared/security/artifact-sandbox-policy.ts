@@ -14,6 +14,19 @@ export const ARTIFACT_SANDBOX_PATH = '/artifact-sandbox/'
 /** `http://127.0.0.1:5405` or `app://switchboard`: a plain origin, nothing that could add a source to a policy. */
 const isPlainOrigin = (origin: string) => /^(https?|app):\/\/[A-Za-z0-9.:[\]_-]+$/.test(origin)
 
+/**
+ * The origin artifact frames load from. On loopback it is the other loopback name than the
+ * app's (127.0.0.1 <-> localhost): another site, so browsers that do not give a same-site
+ * sandboxed frame its own process (Firefox; Chromium with IsolateSandboxedIframes off) still
+ * do so by site-per-process, and a looping artifact cannot freeze the app. Elsewhere (a LAN
+ * address, `app://`) the app's own origin, where Chromium isolates sandboxed frames itself.
+ */
+export function artifactSandboxOrigin(appOrigin: string): string {
+  const match = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.exec(appOrigin)
+  if (!match) return appOrigin
+  return `http://${match[1] === 'localhost' ? '127.0.0.1' : 'localhost'}${match[2] ?? ''}`
+}
+
 /** The one place artifact frames may be loaded from (the parent's `frame-src`). */
 export function artifactSandboxSource(origin: string): string | undefined {
   return isPlainOrigin(origin) ? `${origin}${ARTIFACT_SANDBOX_PATH}` : undefined

@@ -1,4 +1,4 @@
-import { artifactSandboxSource } from './artifact-sandbox-policy'
+import { artifactSandboxOrigin, artifactSandboxSource } from './artifact-sandbox-policy'
 
 /**
  * The renderer's Content-Security-Policy. The renderer needs no network of its own: every
@@ -29,7 +29,7 @@ export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser
     // Artifacts (issue 18): frames only from the runtime folder of the app's own origin. This
     // also holds every later navigation of the frame, so an artifact cannot send itself to a
     // beacon address.
-    'frame-src': ['blob:', ...(options.appOrigin && artifactSandboxSource(options.appOrigin) ? [artifactSandboxSource(options.appOrigin)!] : [])],
+    'frame-src': ['blob:', ...(options.appOrigin && artifactSandboxSource(options.appOrigin) ? [artifactSandboxSource(artifactSandboxOrigin(options.appOrigin))!] : [])],
     'worker-src': [self, 'blob:'],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],

@@ -57,6 +57,10 @@ describe('the artifact runtime route (issue 18)', () => {
     const redirect = await fetch(url, { redirect: 'manual' })
     const cookie = redirect.headers.get('set-cookie')!.split(';')[0]!
     const app = await rawGet(port, appPathFor(TOKEN), { host: `127.0.0.1:${port}`, cookie })
-    expect(String(app.headers['content-security-policy'])).toContain(`frame-src blob: http://127.0.0.1:${port}/artifact-sandbox/;`)
+    expect(String(app.headers['content-security-policy'])).toContain(`frame-src blob: http://localhost:${port}/artifact-sandbox/;`)
+    // …which answers under that name with a policy naming itself.
+    const runtime = await rawGet(port, '/artifact-sandbox/index.html', { host: `localhost:${port}` })
+    expect(runtime.status).toBe(200)
+    expect(String(runtime.headers['content-security-policy'])).toContain(`connect-src http://localhost:${port}/artifact-sandbox/;`)
   })
 })

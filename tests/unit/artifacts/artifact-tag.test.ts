@@ -14,8 +14,7 @@ describe('the artifact tag parser', () => {
   })
 
   it('gives the same artifacts for every prefix of a streamed reply, growing, never showing a partial tag as text', () => {
-    const full = parseReply(reply)
-    const fullArtifact = full[1]!.kind === 'artifact' ? full[1].artifact : undefined
+    const fullArtifact = artifactsOf(reply)[0]
     for (let n = 0; n <= reply.length; n++) {
       const segments = parseReply(reply.slice(0, n))
       const text = segments.flatMap((s) => (s.kind === 'text' ? [s.text] : [])).join('')

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react'
 import { messageText, type Message } from '../../../shared/data/message'
 import { artifactsOf, type ParsedArtifact } from '../../../shared/artifacts/artifact-tag'
 import { collectArtifactVersions } from '../../../shared/artifacts/artifact-versions'
@@ -21,7 +21,13 @@ const parseCached = (text: string) => {
 /** Where chat-page mounts the artifact panel: nothing until an artifact is opened. */
 export function ArtifactPanelSlot({ conversationId, messages, onAskFix }: { conversationId?: string; messages: readonly Message[]; onAskFix(text: string): void }) {
   const open = useArtifacts((s) => s.open)
-  useEffect(() => () => artifactActions.close(), [conversationId])
+  // Another conversation closes the panel; the first reply of a new chat (no id yet, then its
+  // id) does not: its artifact opened while it streamed.
+  const shown = useRef(conversationId)
+  useEffect(() => {
+    if (shown.current !== undefined && shown.current !== conversationId) artifactActions.close()
+    shown.current = conversationId
+  }, [conversationId])
   const versions = useMemo(() => {
     if (!open) return []
     if (open.source === 'block') return [{ ...open.artifact, identifier: open.artifact.key, complete: true }]

@@ -1,3 +1,5 @@
+import { artifactSandboxOrigin } from '../../../shared/security/artifact-sandbox-policy'
+
 /**
  * The heartbeat that finds a hung artifact (issue 18). The app pings the frame every second;
  * a frame whose oldest unanswered ping is older than the limit is stopped. Counting from the
@@ -22,9 +24,9 @@ export function heartbeatVerdict(state: HeartbeatState, now: number): 'ok' | 'hu
   return state.waitingSince !== undefined && now - state.waitingSince > HUNG_AFTER_MS ? 'hung' : 'ok'
 }
 
-/** The sandbox page's address: the runtime folder of the app's own origin, `?net=1` when allowed. */
-export function artifactSandboxUrl(origin: string, network: boolean): string {
-  return `${origin}/artifact-sandbox/index.html${network ? '?net=1' : ''}`
+/** The sandbox page's address (`appOrigin` is the app's; see artifactSandboxOrigin), `?net=1` when allowed. */
+export function artifactSandboxUrl(appOrigin: string, network: boolean): string {
+  return `${artifactSandboxOrigin(appOrigin)}/artifact-sandbox/index.html${network ? '?net=1' : ''}`
 }
 
 /** The fragment "open in a new tab" carries the artifact in (the page is never told by a server). */

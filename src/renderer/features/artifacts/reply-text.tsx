@@ -4,25 +4,30 @@ import { parseReply, type ParsedArtifact } from '../../../shared/artifacts/artif
 import { Markdown } from '../chat/markdown/markdown'
 import { artifactActions } from './artifact-store'
 
+/** Replies written after this page loaded are "new": their artifact opens by itself once. */
+const PAGE_LOADED_AT = Date.now()
+
 /** Text that has, or may be starting, an artifact tag (`<artif` at the end mid-stream). */
 const MAY_HAVE_ARTIFACT = /<artifact|<a?r?t?i?f?a?c?t?$/
 
 /**
  * A reply's text: markdown as before, with each artifact tag shown as a card that opens the
- * side panel. While the reply streams, its newest artifact opens by itself (once).
+ * side panel. While the reply streams (or when a new reply arrives whole), its newest artifact
+ * opens by itself, once.
  */
-export function ReplyText({ messageId, text, streaming }: { messageId: string; text: string; streaming: boolean }) {
+export function ReplyText({ messageId, createdAt, text, streaming }: { messageId: string; createdAt: number; text: string; streaming: boolean }) {
   if (!MAY_HAVE_ARTIFACT.test(text)) return <Markdown text={text} streaming={streaming} />
-  return <ReplyWithArtifacts messageId={messageId} text={text} streaming={streaming} />
+  return <ReplyWithArtifacts messageId={messageId} fresh={streaming || createdAt >= PAGE_LOADED_AT} text={text} streaming={streaming} />
 }
 
-function ReplyWithArtifacts({ messageId, text, streaming }: { messageId: string; text: string; streaming: boolean }) {
+function ReplyWithArtifacts({ messageId, fresh, text, streaming }: { messageId: string; fresh: boolean; text: string; streaming: boolean }) {
   const segments = useMemo(() => parseReply(text), [text])
   const newest = [...segments].reverse().find((s) => s.kind === 'artifact')
   const newestId = newest?.kind === 'artifact' ? newest.artifact.identifier : undefined
+  // A short reply can arrive whole between two commits, so "new" is not only "streaming now".
   useEffect(() => {
-    if (streaming && newestId) artifactActions.autoOpen(messageId, newestId)
-  }, [streaming, newestId, messageId])
+    if (fresh && newestId) artifactActions.autoOpen(messageId, newestId)
+  }, [fresh, newestId, messageId])
   return (
     <>
       {segments.map((segment, i) =>

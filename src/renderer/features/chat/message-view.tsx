@@ -120,7 +120,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           <div className="whitespace-pre-wrap">{text}</div>
         ) : (
           // issue 18: artifact tags become cards that open the side panel (plain markdown otherwise).
-          <ReplyText messageId={message.id} text={linked} streaming={streaming} />
+          <ReplyText messageId={message.id} createdAt={message.createdAt} text={linked} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
         {!isUser && <ReplySources messageId={message.id} done={message.status !== 'streaming'} />}

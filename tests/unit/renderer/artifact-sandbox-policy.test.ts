@@ -35,10 +35,14 @@ describe('the artifact sandbox policy', () => {
   })
 
   it('lets the app frame only the runtime folder', () => {
-    expect(directives(buildContentSecurityPolicy({ mode: 'browser', appOrigin: ORIGIN })).get('frame-src')).toEqual(['blob:', `${ORIGIN}/artifact-sandbox/`])
+    // On loopback the frame is another site than the app (the other loopback name).
+    expect(directives(buildContentSecurityPolicy({ mode: 'browser', appOrigin: ORIGIN })).get('frame-src')).toEqual(['blob:', 'http://localhost:5405/artifact-sandbox/'])
+    expect(directives(buildContentSecurityPolicy({ mode: 'browser', appOrigin: 'http://localhost:5405' })).get('frame-src')).toEqual(['blob:', `${ORIGIN}/artifact-sandbox/`])
+    expect(directives(buildContentSecurityPolicy({ mode: 'browser', appOrigin: 'http://192.168.1.5:5405' })).get('frame-src')).toEqual(['blob:', 'http://192.168.1.5:5405/artifact-sandbox/'])
     expect(directives(buildContentSecurityPolicy({ mode: 'desktop', appOrigin: 'app://switchboard' })).get('frame-src')).toEqual(['blob:', 'app://switchboard/artifact-sandbox/'])
     expect(artifactSandboxUrl('app://switchboard', false)).toBe('app://switchboard/artifact-sandbox/index.html')
-    expect(artifactSandboxUrl(ORIGIN, true)).toBe(`${ORIGIN}/artifact-sandbox/index.html?net=1`)
+    expect(artifactSandboxUrl(ORIGIN, true)).toBe('http://localhost:5405/artifact-sandbox/index.html?net=1')
+    expect(artifactSandboxUrl('http://10.0.0.2:80', false)).toBe('http://10.0.0.2:80/artifact-sandbox/index.html')
   })
 })
 
