@@ -23,6 +23,9 @@ export default function Counter() {
   const [count, setCount] = useState(0)
   return <button id="inc" onClick={() => setCount(count + 1)}>Count: {count}</button>
 }`
+const broken = `export default function Broken() {
+  throw new Error('boom in the artifact')
+}`
 const python = `import math\nprint("hello from python", math.factorial(5))\nprint(sum(range(10)))`
 const hostile = () => `<!doctype html><html><body><p id="p">hostile</p><script>
 const hit = (what) => '${beaconUrl}/' + what
@@ -56,6 +59,7 @@ test.beforeAll(async () => {
     if (last.includes('html v1')) return reply(`Here is a page.\n\n${artifact('greeting', 'html', 'Greeting', page1(1))}\n\nEnjoy.`)
     if (last.includes('html v2')) return reply(`Updated.\n\n${artifact('greeting', 'html', 'Greeting', page1(2))}`)
     if (last.includes('counter')) return reply(`A counter:\n\n${artifact('counter', 'react', 'Counter', counter)}`)
+    if (last.includes('broken')) return reply(artifact('broken', 'react', 'Broken', broken))
     if (last.includes('python')) return reply(`A script:\n\n${artifact('script', 'python', 'Script', python)}`)
     if (last.includes('hostile')) return reply(artifact('hostile', 'html', 'Hostile', hostile()))
     if (last.includes('loop')) return reply(artifact('loop', 'html', 'Loop', loop))
@@ -127,6 +131,15 @@ test('the agent setting asks for artifacts; an HTML artifact streams into the pa
   await page.getByTestId('artifact-tab-code').click()
   await expect(page.getByTestId('artifact-code')).toContainText('Hello v1')
 
+  // Download with the right extension; open in a tab of its own, still sandboxed (opaque origin).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('artifact-download').click()])
+  expect(download.suggestedFilename()).toBe('Greeting.html')
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('artifact-open-tab').click()])
+  await expect(tab.locator('#h')).toHaveText('Hello v1 (scripted)', { timeout: 15_000 })
+  expect(await tab.evaluate(() => origin)).toBe('null')
+  expect(await tab.evaluate(() => { try { return localStorage.length } catch { return 'refused' } })).toBe('refused')
+  await tab.close()
+
   // Collapsible, and the card of the first reply opens it again.
   await page.getByTestId('artifact-collapse').click()
   await expect(page.getByTestId('artifact-panel')).toHaveAttribute('data-collapsed', 'true')
@@ -146,6 +159,15 @@ test('a React counter artifact works offline: compiled in the sandbox, React fro
   await button.click()
   await button.click()
   await expect(button).toHaveText('Count: 2')
+
+  // An artifact that throws: the error shows, and "ask the model to fix" sends it back as a message.
+  await send(page, 'a broken one')
+  await expect(page.getByTestId('artifact-error')).toContainText('boom in the artifact', { timeout: 20_000 })
+  await page.getByTestId('artifact-fix').click()
+  await expect
+    .poll(() => fake.requestsTo('/chat/completions').map((r) => String((r.body as { messages: { content: string }[] }).messages.at(-1)?.content)).find((c) => c.includes('failed with this error')))
+    .toContain('boom in the artifact')
+  await expect(page.getByTestId('message-user').last()).toContainText('boom in the artifact')
 })
 
 test('a Python artifact prints its output (Pyodide from the app, offline)', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ARTIFACT_INSTRUCTION, artifactExtension, artifactFileName, artifactTypeForCodeBlock, fixRequestText, isHtmlDocument, withArtifactInstruction } from '../../../src/shared/artifacts/artifact-kinds'
+import { ARTIFACT_INSTRUCTION, artifactTypeForCodeBlock, fixRequestText, isHtmlDocument, withArtifactInstruction } from '../../../src/shared/artifacts/artifact-kinds'
+import { artifactExtension, artifactFileName } from '../../../src/shared/artifacts/artifact-files'
 import { explainMissingModule } from '../../../src/renderer/artifact-runtime/python-runner'
 
 describe('artifact kinds', () => {
