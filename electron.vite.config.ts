@@ -1,7 +1,35 @@
+import { cpSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { build as viteBuild, type Plugin } from 'vite'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
+
+/**
+ * Issue 18: the artifact runtime is a build of its own (its own React, sucrase, Pyodide's files)
+ * in out/renderer/artifact-sandbox, served at /artifact-sandbox/ with the sandbox's policy.
+ * Nothing of it can enter the app's chunks, and the app's chunks are not reachable from it.
+ */
+function artifactRuntime(): Plugin {
+  const outDir = resolve('out/renderer/artifact-sandbox')
+  return {
+    name: 'switchboard-artifact-runtime',
+    apply: 'build',
+    async closeBundle() {
+      await viteBuild({
+        configFile: false,
+        root: resolve('src/renderer/artifact-runtime'),
+        base: './',
+        logLevel: 'warn',
+        build: { outDir, emptyOutDir: true, minify: true, rollupOptions: { input: { index: resolve('src/renderer/artifact-runtime/index.html') } } }
+      })
+      // Pyodide loads these by URL at run time (the standard library only: offline, no CDN).
+      const pyodide = resolve('node_modules/pyodide')
+      mkdirSync(resolve(outDir, 'pyodide'), { recursive: true })
+      for (const file of ['pyodide.js', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json']) cpSync(resolve(pyodide, file), resolve(outDir, 'pyodide', file))
+    }
+  }
+}
 
 // Main and preload run in Node/Electron and keep their npm dependencies external;
 // the renderer is a plain web bundle that imports only `src/shared` (see docs/architecture.md).
@@ -41,6 +69,6 @@ export default defineConfig({
       minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } }
     },
-    plugins: [react(), tailwindcss()]
+    plugins: [react(), tailwindcss(), artifactRuntime()]
   }
 })

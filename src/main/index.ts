@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { MENU_CHANNEL, MENU_COMMANDS, type MenuCommand } from '../shared/bridge/desktop-port'
 import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
+import { artifactSandboxPolicyFor } from '../shared/security/artifact-sandbox-policy'
 import { type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
@@ -24,10 +25,10 @@ import { fitToDisplays, MIN_SIZE, parseWindowState, type WindowState } from './p
 
 const devServer = process.env['ELECTRON_RENDERER_URL']
 const origins: AppOrigins = { appOrigin: APP_ORIGIN, devOrigin: devServer ? new URL(devServer).origin : undefined }
-const csp = buildContentSecurityPolicy({ mode: 'desktop', dev: Boolean(devServer), devServer })
+const csp = buildContentSecurityPolicy({ mode: 'desktop', dev: Boolean(devServer), devServer, appOrigin: APP_ORIGIN })
 
 protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true, corsEnabled: true } }
 ])
 
 const dataDir = () => join(app.getPath('userData'), 'data')
@@ -111,7 +112,10 @@ if (launch.action !== 'run') {
       if (!file) return new Response('Not found', { status: 404 })
       const response = await net.fetch(pathToFileURL(file).toString())
       const headers = new Headers(response.headers)
-      headers.set('Content-Security-Policy', csp)
+      // Issue 18: the artifact runtime folder has the sandbox's own policy (no network).
+      const sandboxPolicy = artifactSandboxPolicyFor(new URL(request.url), APP_ORIGIN)
+      headers.set('Content-Security-Policy', sandboxPolicy ?? csp)
+      if (sandboxPolicy) headers.set('Access-Control-Allow-Origin', '*')
       headers.set('X-Content-Type-Options', 'nosniff')
       return new Response(response.body, { status: response.status, headers })
     })

@@ -10,6 +10,7 @@ import { BridgeErrorType, type AppError } from '../shared/errors/app-error'
 import type { Core } from '../core'
 import { BridgeSession, INVALID_ACCESS_CODE_MESSAGE } from '../core/bridge/session'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
+import { ARTIFACT_SANDBOX_PATH, artifactSandboxPolicyFor } from '../shared/security/artifact-sandbox-policy'
 import { createHostAllowList } from './host-allow-list'
 import { AttemptLimiter, type AttemptLimits } from './attempt-limiter'
 import { AccessSessions, type SessionLifetimes } from './access-sessions'
@@ -55,7 +56,10 @@ const MIME: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.json': 'application/json',
   '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf'
+  '.ttf': 'font/ttf',
+  // The artifact runtime (issue 18): Pyodide's WebAssembly and standard library.
+  '.wasm': 'application/wasm',
+  '.zip': 'application/zip'
 }
 
 const TOKEN_COOKIE = 'switchboard_token'
@@ -148,12 +152,36 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
     const headers: Record<string, string> = { 'Content-Type': type, 'Cache-Control': 'no-cache' }
     if (type.startsWith('text/html')) {
       // The socket may go to this very origin and nowhere else.
-      headers['Content-Security-Policy'] = buildContentSecurityPolicy({ mode: 'browser', socketOrigin: `ws://${req.headers.host}` })
+      headers['Content-Security-Policy'] = buildContentSecurityPolicy({ mode: 'browser', socketOrigin: `ws://${req.headers.host}`, appOrigin: `http://${req.headers.host}` })
       Object.assign(headers, extraHeaders)
     }
     res.writeHead(200, headers)
     if (req.method === 'HEAD') res.end()
     else createReadStream(target).pipe(res)
+  }
+
+  // Issue 18: the artifact runtime is public code and carries no secret; the sandboxed frame has an
+  // opaque origin and so gets no SameSite cookie, which is why it lives outside the token path.
+  // Only files inside its own folder, each with the sandbox's policy; no fallback to the app.
+  const sandboxRoot = join(staticRoot, ARTIFACT_SANDBOX_PATH)
+  const serveArtifactRuntime = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end()
+    let file: string
+    try {
+      file = resolve(join(sandboxRoot, normalize(decodeURIComponent(url.pathname.slice(ARTIFACT_SANDBOX_PATH.length)))))
+    } catch {
+      return void res.writeHead(400).end()
+    }
+    if (!file.startsWith(sandboxRoot) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found')
+    res.writeHead(200, {
+      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+      'Content-Security-Policy': artifactSandboxPolicyFor(url, `http://${req.headers.host}`)!,
+      // Pyodide fetches its files from the opaque origin of the sandbox: a CORS request.
+      'Access-Control-Allow-Origin': '*',
+      'Cache-Control': 'no-cache'
+    })
+    if (req.method === 'HEAD') res.end()
+    else createReadStream(file).pipe(res)
   }
 
   const forbidden = (res: ServerResponse) =>
@@ -174,6 +202,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
       res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')
       return
     }
+    if (url.pathname.startsWith(ARTIFACT_SANDBOX_PATH)) return serveArtifactRuntime(req, res, url)
     if (!passwordMode) {
       if (sameSecret(url.searchParams.get('token'), token)) {
         // Trade the token in the address for a path-scoped cookie, and leave the address.

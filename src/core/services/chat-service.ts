@@ -16,6 +16,7 @@ import { messageTokens, pathTo, planHistory, type HistoryPlan } from '../../shar
 import type { ModelControlInput } from '../../shared/chat/model-controls'
 import { buildChatRequest } from './chat/request-options'
 import { toChatMessages } from './chat/to-chat-messages'
+import { withArtifactInstruction } from '../../shared/artifacts/artifact-kinds'
 import { smallModelOf } from './chat/scene-default-model'
 import { runScene, scenePrompts, type ModelRef, type SceneName } from './chat/scenes'
 import type { ChatMessage, ChatTool } from '../runtime/types'
@@ -368,7 +369,7 @@ export class ChatService {
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
-      const messages: ChatMessage[] = toChatMessages(agent.systemPrompt, plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
+      const messages: ChatMessage[] = toChatMessages(withArtifactInstruction(agent.systemPrompt, params.artifacts), plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
       if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
       const question = [...history].reverse().find((m) => m.role === 'user')
       if (this.knowledge && question) {
@@ -453,7 +454,8 @@ export class ChatService {
     extraInstruction: string | undefined,
     signal: AbortSignal
   ): AsyncGenerator<ChatStreamEvent, HistoryPlan> {
-    const fixedTokens = (agent.systemPrompt.trim() ? countTokens(agent.systemPrompt) + 4 : 0) + (extraInstruction ? countTokens(extraInstruction) + 4 : 0)
+    const systemPrompt = withArtifactInstruction(agent.systemPrompt, params.artifacts)
+    const fixedTokens = (systemPrompt.trim() ? countTokens(systemPrompt) + 4 : 0) + (extraInstruction ? countTokens(extraInstruction) + 4 : 0)
     const reserve = facts?.contextWindowTokens ? Math.min(params.maxOutputTokens ?? 0, Math.floor(facts.contextWindowTokens / 2)) : 0
     const options = {
       fixedTokens,

@@ -22,6 +22,8 @@ export interface ModelParameters {
   autoCompress?: boolean
   /** Compress once the history passes this fraction of the window (0.1..1, default 1). */
   compressAt?: number
+  /** issue 18: tell the model how to write artifacts (src/shared/artifacts/artifact-kinds.ts). */
+  artifacts?: boolean
   /** Anything provider-specific (extendParams of product.md §3). */
   extra?: JsonObject
 }

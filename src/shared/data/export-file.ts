@@ -34,6 +34,7 @@ export const modelParametersSchema = z
     historyCount: z.number().int().min(0).max(100_000).optional(),
     autoCompress: z.boolean().optional(),
     compressAt: z.number().min(0.1).max(1).optional(),
+    artifacts: z.boolean().optional(),
     extra: jsonObjectSchema.optional()
   })
   .strict()

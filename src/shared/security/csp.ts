@@ -1,10 +1,12 @@
+import { artifactSandboxOrigin, artifactSandboxSource } from './artifact-sandbox-policy'
+
 /**
  * The renderer's Content-Security-Policy. The renderer needs no network of its own: every
  * provider call goes through the core, so `connect-src` is the app itself (plus the bridge
  * socket of the same origin in browser mode). Inline scripts are never allowed; inline styles are, because
  * KaTeX and the virtualised list position elements with style attributes.
  */
-export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser'; dev?: boolean; devServer?: string; socketOrigin?: string }): string {
+export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser'; dev?: boolean; devServer?: string; socketOrigin?: string; appOrigin?: string }): string {
   const self = "'self'"
   const connect = [self]
   // Browser mode: the bridge socket of this very origin (e.g. ws://127.0.0.1:5199), never
@@ -24,7 +26,10 @@ export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser
     'media-src': [self, 'data:', 'blob:'],
     'font-src': [self, 'data:'],
     'connect-src': connect,
-    'frame-src': ['blob:'],
+    // Artifacts (issue 18): frames only from the runtime folder of the app's own origin. This
+    // also holds every later navigation of the frame, so an artifact cannot send itself to a
+    // beacon address.
+    'frame-src': ['blob:', ...(options.appOrigin && artifactSandboxSource(options.appOrigin) ? [artifactSandboxSource(artifactSandboxOrigin(options.appOrigin))!] : [])],
     'worker-src': [self, 'blob:'],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],

@@ -66,6 +66,11 @@ export function AgentChatFields({ params, setParam }: { params: ModelParameters;
         <input type="checkbox" checked={params.autoCompress ?? false} onChange={(e) => setParam('autoCompress', e.target.checked || undefined)} data-testid="agent-auto-compress" />
         {t('controls.autoCompress')}
       </label>
+      {/* issue 18: artifacts (the instruction is added by the core, see shared/artifacts/artifact-kinds.ts). */}
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={params.artifacts ?? false} onChange={(e) => setParam('artifacts', e.target.checked || undefined)} data-testid="agent-artifacts" />
+        {t('artifacts.setting')}
+      </label>
     </fieldset>
   )
 }

@@ -21,6 +21,7 @@ import { AgentSettingsDialog } from './agent-settings-dialog'
 import { usePrewarmTools } from '../tools/use-prewarm-tools'
 import { CompetitionPicker } from '../competition/competition-picker'
 import { competitionActions } from '../competition/competition-store'
+import { ArtifactPanelSlot } from '../artifacts/artifact-panel-slot'
 
 const EMPTY: Message[] = []
 
@@ -211,6 +212,7 @@ export function ChatPage() {
           }
         />
       </section>
+      <ArtifactPanelSlot conversationId={conversationId} messages={path} onAskFix={(text) => chatActions.send(text, [], current)} />
       {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}
       {keyFor && <ApiKeyDialog providerId={keyFor.providerId} open onClose={() => setKeyFor(undefined)} onRetry={keyFor.retry} />}
     </div>

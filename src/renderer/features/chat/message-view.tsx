@@ -1,7 +1,6 @@
 import { memo, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { messageText, type Message } from '../../../shared/data/message'
-import { Markdown } from './markdown/markdown'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
 import { MessageImages } from './message-images'
@@ -11,6 +10,7 @@ import { ChosenOptionsLine, SourceList, SummaryMarker, Translations } from './me
 import { chatActions } from './chat-store'
 import { ToolCallsView } from '../tools/tool-calls-view'
 import { ReplySources } from '../knowledge/reply-sources'
+import { ReplyText } from '../artifacts/reply-text'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -119,7 +119,8 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         ) : isUser ? (
           <div className="whitespace-pre-wrap">{text}</div>
         ) : (
-          <Markdown text={linked} streaming={streaming} />
+          // issue 18: artifact tags become cards that open the side panel (plain markdown otherwise).
+          <ReplyText messageId={message.id} createdAt={message.createdAt} text={linked} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
         {!isUser && <ReplySources messageId={message.id} done={message.status !== 'streaming'} />}

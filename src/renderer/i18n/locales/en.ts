@@ -1,4 +1,30 @@
 export const en = {
+  // ---- artifacts (issue 18a)
+  artifacts: {
+    setting: 'Artifacts: let the model write pages, React components and Python scripts that open beside the chat',
+    open: 'Open',
+    openAsArtifact: 'Open as artifact',
+    writing: 'Writing…',
+    preview: 'Preview',
+    code: 'Code',
+    changes: 'Changes',
+    version: 'Version {{n}} of {{count}}',
+    previousVersion: 'Previous version',
+    nextVersion: 'Next version',
+    download: 'Download',
+    openInTab: 'Open in a new tab',
+    network: 'Network',
+    networkHint: 'Let this artifact reach the internet. Off by default: artifacts run offline.',
+    collapse: 'Collapse the artifact panel',
+    expand: 'Show the artifact panel',
+    close: 'Close the artifact',
+    resize: 'Resize the artifact panel',
+    askFix: 'Ask the model to fix',
+    stopped: 'Stopped: not responding',
+    stoppedHint: 'The artifact kept its page busy (an endless loop?) and was shut down. The app was not affected.',
+    restart: 'Run again',
+    types: { html: 'HTML page', svg: 'SVG image', react: 'React component', python: 'Python script', code: 'Code', mermaid: 'Mermaid diagram' }
+  },
   // ---- tools (issue 21)
   tools: {
     title: 'Tools',

@@ -1,6 +1,32 @@
 import type { Messages } from './en'
 
 export const zhCN: Messages = {
+  // ---- artifacts (issue 18a)
+  artifacts: {
+    setting: 'Artifacts：允许模型编写在对话旁打开的网页、React 组件和 Python 脚本',
+    open: '打开',
+    openAsArtifact: '作为 Artifact 打开',
+    writing: '正在编写…',
+    preview: '预览',
+    code: '代码',
+    changes: '改动',
+    version: '第 {{n}} 版，共 {{count}} 版',
+    previousVersion: '上一版',
+    nextVersion: '下一版',
+    download: '下载',
+    openInTab: '在新标签页打开',
+    network: '网络',
+    networkHint: '允许此 Artifact 访问互联网。默认关闭：Artifact 离线运行。',
+    collapse: '收起 Artifact 面板',
+    expand: '展开 Artifact 面板',
+    close: '关闭 Artifact',
+    resize: '调整 Artifact 面板宽度',
+    askFix: '让模型修复',
+    stopped: '已停止：无响应',
+    stoppedHint: '该 Artifact 一直占用页面（可能是死循环），已被关闭。应用本身未受影响。',
+    restart: '重新运行',
+    types: { html: 'HTML 页面', svg: 'SVG 图像', react: 'React 组件', python: 'Python 脚本', code: '代码', mermaid: 'Mermaid 图表' }
+  },
   // ---- tools (issue 21)
   tools: {
     title: '工具',

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { OpenAsArtifact } from '../../artifacts/open-as-artifact'
 
 const MermaidBlock = lazy(() => import('./mermaid-block'))
 
@@ -16,9 +17,12 @@ export function CodeBlock({ language, className, children }: { language?: string
   const code = textOf(children).replace(/\n$/, '')
   if (language === 'mermaid') {
     return (
-      <Suspense fallback={<pre className="rounded-lg bg-zinc-900 p-3 text-xs text-zinc-100">{code}</pre>}>
-        <MermaidBlock source={code} />
-      </Suspense>
+      <>
+        <Suspense fallback={<pre className="rounded-lg bg-zinc-900 p-3 text-xs text-zinc-100">{code}</pre>}>
+          <MermaidBlock source={code} />
+        </Suspense>
+        <OpenAsArtifact language={language} code={code} className="mt-1 rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-200 dark:hover:bg-zinc-800" />
+      </>
     )
   }
   const copy = async () => {
@@ -30,6 +34,8 @@ export function CodeBlock({ language, className, children }: { language?: string
     <div className="group relative overflow-hidden rounded-lg border border-zinc-200 bg-[#0d1117] dark:border-zinc-800">
       <div className="flex items-center justify-between border-b border-white/10 px-3 py-1 text-xs text-zinc-400">
         <span>{language ?? 'text'}</span>
+        <span className="flex-1" />
+        <OpenAsArtifact language={language} code={code} className="rounded px-1.5 py-0.5 hover:bg-white/10 hover:text-white" />
         <button type="button" onClick={() => void copy()} className="rounded px-1.5 py-0.5 hover:bg-white/10 hover:text-white" data-testid="copy-code">
           {copied ? t('chat.copied') : t('chat.copy')}
         </button>

@@ -1,0 +1,13 @@
+/**
+ * Messages between the app and the artifact runtime (issue 18). Both sides treat what the other
+ * sends as untrusted data: the app only shows it as text, the runtime only renders what it gets.
+ */
+export type ArtifactRuntimeType = 'html' | 'svg' | 'react' | 'python'
+
+export type ToRuntime = { type: 'render'; artifactType: ArtifactRuntimeType; content: string; title: string } | { type: 'ping'; n: number }
+
+export type FromRuntime =
+  | { type: 'ready' }
+  | { type: 'pong'; n: number }
+  | { type: 'rendered' }
+  | { type: 'error'; message: string }

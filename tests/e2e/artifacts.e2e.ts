@@ -1,0 +1,231 @@
+import { expect, test, type Page } from '@playwright/test'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
+import { configureProvider, PORT } from './helpers'
+
+// Issue 18 (artifacts): the real app in browser mode, a fake OpenAI server streaming artifact
+// tags in small pieces (so the tag arrives cut mid-attribute), and the real sandbox runtime
+// (its own build, served at /artifact-sandbox/ with the no-network policy).
+const KEY = 'sk-e2e-artifacts-0123456789'
+let fake: FakeOpenAI
+let beacon: Server
+let beaconHits: string[] = []
+let beaconUrl = ''
+
+const artifact = (identifier: string, type: string, title: string, content: string) => `<artifact identifier="${identifier}" type="${type}" title="${title}">\n${content}\n</artifact>`
+/** The reply in pieces of 17 characters: tags, attributes and the closing tag all arrive split. */
+const pieces = (text: string) => Array.from({ length: Math.ceil(text.length / 17) }, (_, i) => text.slice(i * 17, i * 17 + 17))
+
+const page1 = (n: number) => `<!doctype html><html><body><h1 id="h">Hello v${n}</h1><script>document.getElementById('h').textContent += ' (scripted)'</script></body></html>`
+const counter = `import { useState } from 'react'
+export default function Counter() {
+  const [count, setCount] = useState(0)
+  return <button id="inc" onClick={() => setCount(count + 1)}>Count: {count}</button>
+}`
+const broken = `export default function Broken() {
+  throw new Error('boom in the artifact')
+}`
+const python = `import math\nprint("hello from python", math.factorial(5))\nprint(sum(range(10)))`
+const hostile = () => `<!doctype html><html><body><p id="p">hostile</p><script>
+const hit = (what) => '${beaconUrl}/' + what
+try { localStorage.setItem('hostile', '1') } catch (e) {}
+try { document.cookie = 'hostile=1' } catch (e) {}
+try { top.location = hit('top') } catch (e) {}
+try { parent.location.href = hit('parent') } catch (e) {}
+fetch(hit('fetch')).catch(() => {})
+try { navigator.sendBeacon(hit('sendbeacon')) } catch (e) {}
+new Image().src = hit('img')
+const s = document.createElement('script'); s.src = hit('script'); document.body.append(s)
+const f = document.createElement('iframe'); f.src = hit('iframe'); document.body.append(f)
+try { window.open(hit('popup')) } catch (e) {}
+setTimeout(() => { location.href = hit('self') }, 300)
+</script></body></html>`
+const loop = `<!doctype html><html><body><p>looping</p><script>setTimeout(() => { for (;;) {} }, 300)</script></body></html>`
+
+test.beforeAll(async () => {
+  beacon = createServer((req, res) => {
+    beaconHits.push(req.url ?? '')
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*' }).end('hit')
+  })
+  await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve))
+  beaconUrl = `http://127.0.0.1:${(beacon.address() as AddressInfo).port}`
+  fake = await startFakeOpenAI()
+  fake.setDefault('/chat/completions', (req: RecordedRequest) => {
+    const body = req.body as { messages: { role: string; content: string }[] }
+    if (body.messages[0]?.content.startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Artifacts']) }
+    const last = String(body.messages.at(-1)?.content ?? '')
+    const reply = (text: string) => ({ kind: 'sse' as const, chunks: chatChunks(pieces(text)), delayMs: 15 })
+    if (last.includes('html v1')) return reply(`Here is a page.\n\n${artifact('greeting', 'html', 'Greeting', page1(1))}\n\nEnjoy.`)
+    if (last.includes('html v2')) return reply(`Updated.\n\n${artifact('greeting', 'html', 'Greeting', page1(2))}`)
+    if (last.includes('counter')) return reply(`A counter:\n\n${artifact('counter', 'react', 'Counter', counter)}`)
+    if (last.includes('broken')) return reply(artifact('broken', 'react', 'Broken', broken))
+    if (last.includes('python')) return reply(`A script:\n\n${artifact('script', 'python', 'Script', python)}`)
+    if (last.includes('hostile')) return reply(artifact('hostile', 'html', 'Hostile', hostile()))
+    if (last.includes('loop')) return reply(artifact('loop', 'html', 'Loop', loop))
+    return reply('Nothing to build.')
+  })
+})
+
+test.afterAll(async () => {
+  await fake.close()
+  await new Promise((resolve) => beacon.close(resolve))
+})
+
+/** Only the app's own server: anything else fails, as on a machine without a network. */
+async function offline(page: Page) {
+  await page.context().route('**/*', (route) => {
+    const url = new URL(route.request().url())
+    // The app, and its artifact runtime under the other loopback name.
+    return (url.hostname === '127.0.0.1' || url.hostname === 'localhost') && url.port === String(PORT) ? route.continue() : route.abort('internetdisconnected')
+  })
+}
+
+async function start(page: Page) {
+  await configureProvider(page, 'openai', fake.url, KEY)
+  await page.getByTestId('nav-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o-mini')
+  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+}
+
+async function send(page: Page, text: string) {
+  await page.getByTestId('composer-input').fill(text)
+  await page.getByTestId('composer-input').press('Enter')
+  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 })
+}
+
+const frame = (page: Page) => page.frameLocator('[data-testid="artifact-frame"]')
+
+test('the agent setting asks for artifacts; an HTML artifact streams into the panel and a second version switches and diffs', async ({ page }) => {
+  await start(page)
+  await page.getByTestId('open-agent-settings').click()
+  await page.getByTestId('agent-artifacts').check()
+  await page.getByTestId('agent-save').click()
+
+  await send(page, 'html v1')
+  const asked = fake.requestsTo('/chat/completions').map((r) => (r.body as { messages: { role: string; content: string }[] }).messages)
+  const system = asked.find((m) => String(m.at(-1)?.content).includes('html v1'))![0]!
+  expect(system.role).toBe('system')
+  expect(system.content).toContain('<artifact identifier=')
+
+  // The tag is a card in the reply, not text; the panel opened by itself and runs the page's script.
+  const reply = page.getByTestId('message-assistant').last()
+  await expect(reply).toContainText('Here is a page.')
+  await expect(reply).toContainText('Enjoy.')
+  await expect(reply).not.toContainText('<artifact')
+  await expect(reply.getByTestId('artifact-card')).toContainText('Greeting')
+  await expect(page.getByTestId('artifact-panel')).toBeVisible()
+  await expect(frame(page).locator('#h')).toHaveText('Hello v1 (scripted)', { timeout: 15_000 })
+
+  await send(page, 'html v2')
+  await expect(frame(page).locator('#h')).toHaveText('Hello v2 (scripted)', { timeout: 15_000 })
+  await expect(page.getByTestId('artifact-version')).toHaveText('Version 2 of 2')
+  await page.getByTestId('artifact-tab-diff').click()
+  await expect(page.getByTestId('artifact-diff').locator('[data-diff="added"]')).toContainText('Hello v2')
+  await expect(page.getByTestId('artifact-diff').locator('[data-diff="removed"]')).toContainText('Hello v1')
+  await page.getByTestId('artifact-prev').click()
+  await expect(page.getByTestId('artifact-version')).toHaveText('Version 1 of 2')
+  await page.getByTestId('artifact-tab-preview').click()
+  await expect(frame(page).locator('#h')).toHaveText('Hello v1 (scripted)', { timeout: 15_000 })
+  await page.getByTestId('artifact-tab-code').click()
+  await expect(page.getByTestId('artifact-code')).toContainText('Hello v1')
+
+  // Download with the right extension; open in a tab of its own, still sandboxed (opaque origin).
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('artifact-download').click()])
+  expect(download.suggestedFilename()).toBe('Greeting.html')
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByTestId('artifact-open-tab').click()])
+  await expect(tab.locator('#h')).toHaveText('Hello v1 (scripted)', { timeout: 15_000 })
+  expect(await tab.evaluate(() => origin)).toBe('null')
+  expect(await tab.evaluate(() => { try { return localStorage.length } catch { return 'refused' } })).toBe('refused')
+  await tab.close()
+
+  // Collapsible, and the card of the first reply opens it again.
+  await page.getByTestId('artifact-collapse').click()
+  await expect(page.getByTestId('artifact-panel')).toHaveAttribute('data-collapsed', 'true')
+  await page.getByTestId('artifact-expand').click()
+  await page.getByTestId('artifact-close').click()
+  await expect(page.getByTestId('artifact-panel')).toHaveCount(0)
+  await page.getByTestId('artifact-card').first().click()
+  await expect(page.getByTestId('artifact-panel')).toBeVisible()
+})
+
+test('a React counter artifact works offline: compiled in the sandbox, React from the app itself', async ({ page }) => {
+  await offline(page)
+  await start(page)
+  await send(page, 'a counter please')
+  const button = frame(page).locator('#inc')
+  await expect(button).toHaveText('Count: 0', { timeout: 20_000 })
+  await button.click()
+  await button.click()
+  await expect(button).toHaveText('Count: 2')
+
+  // An artifact that throws: the error shows, and "ask the model to fix" sends it back as a message.
+  await send(page, 'a broken one')
+  await expect(page.getByTestId('artifact-error')).toContainText('boom in the artifact', { timeout: 20_000 })
+  await page.getByTestId('artifact-fix').click()
+  await expect
+    .poll(() => fake.requestsTo('/chat/completions').map((r) => String((r.body as { messages: { content: string }[] }).messages.at(-1)?.content)).find((c) => c.includes('failed with this error')))
+    .toContain('boom in the artifact')
+  await expect(page.getByTestId('message-user').last()).toContainText('boom in the artifact')
+})
+
+test('a Python artifact prints its output (Pyodide from the app, offline)', async ({ page }) => {
+  test.setTimeout(120_000)
+  await offline(page)
+  await start(page)
+  await send(page, 'python please')
+  await expect(frame(page).locator('[data-python-output]')).toContainText('hello from python 120', { timeout: 90_000 })
+  await expect(frame(page).locator('[data-python-output]')).toContainText('45')
+  await expect(frame(page).locator('[data-python-status]')).toHaveAttribute('data-python-status', 'done')
+})
+
+test('a hostile artifact reaches neither the network nor the app, and a looping one is stopped while the app stays responsive', async ({ page }) => {
+  test.setTimeout(90_000)
+  beaconHits = []
+  await start(page)
+  await send(page, 'hostile')
+  const appUrl = page.url()
+  // The page ran (its title is set from inside), then every attempt had time to land (the
+  // self-navigation fires after 300 ms; the parent's frame-src refuses it).
+  await expect(page.getByTestId('artifact-frame')).toBeAttached({ timeout: 15_000 })
+  await page.waitForTimeout(3000)
+  expect(beaconHits).toEqual([])
+  expect(page.url()).toBe(appUrl)
+  expect(await page.evaluate(() => localStorage.getItem('hostile'))).toBeNull()
+  expect(await page.evaluate(() => document.cookie)).not.toContain('hostile')
+  expect(page.context().pages()).toHaveLength(1)
+
+  // An endless loop: the app's own timers keep running while it spins, a button still works,
+  // and the heartbeat stops the artifact with a notice.
+  await page.evaluate(() => {
+    const w = window as unknown as { ticks: number }
+    w.ticks = 0
+    setInterval(() => w.ticks++, 100)
+  })
+  await send(page, 'loop')
+  await expect(frame(page).locator('p')).toHaveText('looping', { timeout: 15_000 })
+  // Chromium puts the sandboxed frame in a process of its own (an out-of-process iframe is a
+  // target of type "iframe"); that is what keeps the app's thread free.
+  const cdp = await page.context().browser()!.newBrowserCDPSession()
+  const sandboxTargets = async () => ((await cdp.send('Target.getTargets')).targetInfos as { type: string; url: string }[]).filter((t) => t.url.includes('/artifact-sandbox/'))
+  expect((await sandboxTargets()).map((t) => t.type)).toEqual(['iframe'])
+  const before = await page.evaluate(() => (window as unknown as { ticks: number }).ticks)
+  await page.waitForTimeout(1500)
+  await page.getByTestId('open-agent-settings').click()
+  await expect(page.getByTestId('agent-settings')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('agent-settings')).toHaveCount(0)
+  expect(await page.evaluate(() => (window as unknown as { ticks: number }).ticks)).toBeGreaterThan(before + 8)
+  await expect(page.getByTestId('artifact-stopped')).toContainText('Stopped: not responding', { timeout: 15_000 })
+  await expect(page.getByTestId('artifact-frame')).toHaveCount(0)
+  // The frame, and with it the looping process, is gone.
+  await expect.poll(sandboxTargets, { timeout: 10_000 }).toEqual([])
+  // …and no renderer process keeps spinning (a live loop would add ~2 s of CPU in 2 s).
+  const rendererCpu = async () =>
+    ((await cdp.send('SystemInfo.getProcessInfo')).processInfo as { type: string; cpuTime: number }[]).filter((p) => p.type === 'renderer').reduce((n, p) => n + p.cpuTime, 0)
+  const cpuBefore = await rendererCpu()
+  await page.waitForTimeout(2000)
+  expect(await rendererCpu()).toBeLessThan(cpuBefore + 1)
+  expect(beaconHits).toEqual([])
+})
