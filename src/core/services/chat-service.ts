@@ -1,4 +1,5 @@
 import type { ActiveReply, ChatStreamEvent } from '../../shared/bridge/procedures/chat'
+import { DEFAULT_AGENT_NAME, DEFAULT_CONVERSATION_TITLE } from '../../shared/chat/default-names'
 import type { Agent, ModelParameters } from '../../shared/data/agent'
 import type { Conversation } from '../../shared/data/conversation'
 import type { CostBreakdown } from '../../shared/data/cost'
@@ -77,8 +78,9 @@ export interface ChatImageInput {
   messageId: string
 }
 
-export const DEFAULT_AGENT_NAME = 'Just Chat'
-const DEFAULT_TITLE = 'New chat'
+// issue 17: shared with the page, which shows these stored defaults in the user's language.
+export { DEFAULT_AGENT_NAME }
+const DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 /** A conversation not yet named: the chat's placeholder, or none (created through data.conversations). */
 const untitled = (title: string) => !title.trim() || title === DEFAULT_TITLE
 
@@ -404,6 +406,8 @@ export class ChatService {
     const patch: MessagePatch = {}
     if (imageParts.length > 0) patch.content = [...finished.content, ...imageParts]
     if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
+    // issue 17: "you stopped it" is worded apart from a dropped connection (which keeps its error).
+    if (ctx.signal.aborted && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
     this.active.delete(writer.id)
     this.deps.logUsage?.({

@@ -29,4 +29,9 @@ export interface MessageMeta {
   historySummary?: HistorySummary
   /** Target language → translated text (scene Translator). */
   translations?: Record<string, string>
+  /**
+   * issue 17: an `interrupted` reply the user stopped (as opposed to a dropped connection, which
+   * leaves its error, or the app closing mid-reply, which leaves neither).
+   */
+  interruptedBy?: 'user'
 }

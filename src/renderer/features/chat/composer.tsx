@@ -1,4 +1,4 @@
-import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countTokens, IMAGE_TOKENS } from '../../../shared/tokens/count-tokens'
 import { bridge } from '../../stores/app-store'
@@ -6,6 +6,7 @@ import { AttachmentChips } from '../attachments/attachment-chips'
 import { fitImage } from '../attachments/resize-image'
 import { useAttachments } from '../attachments/use-attachments'
 import { DictationButton } from '../voice/dictation-button'
+import { loadDraft, onDraftRestored, saveDraft } from './drafts'
 
 export interface ComposerProps {
   streaming: boolean
@@ -24,6 +25,8 @@ export interface ComposerProps {
   controls?: ReactNode
   /** A note next to the token counter (e.g. the older part will be summarised). */
   tokenNote?: string
+  /** issue 17: where the typed text is kept (per conversation, across reloads); see drafts.ts. */
+  draftKey?: string
 }
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -31,9 +34,23 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 /** Good enough to warn before sending, never used for billing (the same estimate as the core's). */
 export const estimateTextTokens = countTokens
 
-export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote }: ComposerProps) {
+export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote, draftKey }: ComposerProps) {
   const { t } = useTranslation()
-  const [text, setText] = useState('')
+  const [text, setTextState] = useState(() => (draftKey ? loadDraft(draftKey) : ''))
+  // Every change is written through, so a reload or a crash of the page keeps what was typed.
+  const setText = (next: string) => {
+    setTextState(next)
+    if (draftKey) saveDraft(draftKey, next)
+  }
+  const latest = useRef(text)
+  latest.current = text
+  const shownKey = useRef(draftKey)
+  useEffect(() => {
+    if (shownKey.current === draftKey) return
+    shownKey.current = draftKey
+    setTextState(draftKey ? loadDraft(draftKey) : '')
+  }, [draftKey])
+  useEffect(() => onDraftRestored((key, restored) => key === shownKey.current && setTextState(restored)), [])
   const [images, setImages] = useState<{ dataUrl: string; name: string }[]>([])
   const [notice, setNotice] = useState<string>()
   const [confirmOver, setConfirmOver] = useState(false)
@@ -176,7 +193,9 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
           <DictationButton
             disabled={disabled}
             onText={(spoken) => {
-              setText((current) => (current.trim() ? `${current.replace(/\s+$/, '')} ${spoken}` : spoken))
+              // Transcription ends later: add to what is in the box then, not when recording began.
+              const current = latest.current
+              setText(current.trim() ? `${current.replace(/\s+$/, '')} ${spoken}` : spoken)
               ref.current?.focus()
             }}
           />
