@@ -12,7 +12,7 @@ import type { StreamEvent } from '../../../shared/stream/events'
 import { bridge, useApp } from '../../stores/app-store'
 import { followLatest } from './follow-latest'
 import { isUntitled } from '../../../shared/chat/default-names'
-import { draftKeyOf, loadDraft, saveDraft } from './drafts'
+import { draftKeyOf, restoreDraft } from './drafts'
 import { outbox, useOutbox, type QueuedMessage } from './outbox'
 import { applyToolEvent, loadPendingApprovals } from '../tools/tool-run-store'
 
@@ -170,10 +170,21 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
   return handle
 }
 
-const outboxHandles = new Map<string, StreamHandle>()
+const outboxHandles = new Map<string, { handle: StreamHandle; lane: string }>()
+/** Conversations with an outbox message on its way (see flushOutbox). */
+const outboxLanes = new Set<string>()
 
-/** One `chat.send` for a message (sent now, or from the outbox); `onRefused` when the core refuses it. */
-function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, onRefused?: () => void): StreamHandle {
+interface SendHooks {
+  /** The core stored the user's message (the reply began). */
+  onAccepted?(): void
+  /** The reply ended, whatever the outcome. */
+  onDone?(): void
+  onRefused?(): void
+}
+
+/** One `chat.send` for a message (sent now, or from the outbox). */
+function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, hooks: SendHooks = {}): StreamHandle {
+  let accepted = false
   return followStream((handlers) =>
     bridge().stream(
       'chat.send',
@@ -196,10 +207,18 @@ function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, onRefused
             location.hash = `/chat/${reply.data.conversation.id}`
           }
           handlers?.onEvents?.(events, from)
+          if (reply && !accepted) {
+            accepted = true
+            hooks.onAccepted?.()
+          }
+        },
+        onEnd: (result) => {
+          handlers?.onEnd?.(result)
+          hooks.onDone?.()
         },
         onRefused: (error) => {
-          onRefused?.()
           handlers?.onRefused?.(error)
+          hooks.onRefused?.()
         }
       }
     )
@@ -213,8 +232,10 @@ useApp.subscribe((state, prev) => {
   if (state.connection === 'open') return chatActions.flushOutbox()
   for (const item of useOutbox.getState().items) {
     if (item.state !== 'sending') continue
-    outboxHandles.get(item.id)?.detach()
+    const sending = outboxHandles.get(item.id)
+    sending?.handle.detach()
     outboxHandles.delete(item.id)
+    if (sending) outboxLanes.delete(sending.lane)
     outbox.mark(item.id, 'queued')
   }
 })
@@ -293,40 +314,60 @@ export const chatActions = {
     }
     // issue 17: without a connection the message waits in the outbox (shown, cancellable, kept
     // across a reload) and goes out when the connection is back: nothing typed is lost.
-    if (useApp.getState().connection !== 'open') return void outbox.add(target)
+    if (useApp.getState().connection !== 'open') {
+      // Behind another waiting message it answers that one's reply: the core's default parent
+      // (the newest message) once the one before has gone out.
+      const behind = useOutbox.getState().items.some((m) => m.conversationId !== undefined && m.conversationId === currentId)
+      const { parentId: _parent, ...rest } = target
+      return void outbox.add(behind ? rest : target)
+    }
     startSend(target)
   },
 
-  /** Sends what waited for the connection, oldest first, once the core is reachable and ready. */
+  /**
+   * Sends what waited for the connection, oldest first, once the core is reachable and ready.
+   * One at a time per conversation: the next waits for the previous reply, so it follows it
+   * instead of becoming its sibling.
+   */
   flushOutbox() {
     const app = useApp.getState()
     if (app.connection !== 'open' || app.init.phase !== 'ready') return
     for (const item of useOutbox.getState().items) {
-      if (item.state !== 'queued') continue
+      const lane = item.conversationId ?? `new:${item.id}`
+      if (item.state !== 'queued' || outboxLanes.has(lane)) continue
+      outboxLanes.add(lane)
       outbox.mark(item.id, 'sending')
-      const handle = startSend(item, () => {
-        // Refused (a deleted conversation, an invalid input): the text goes back to its draft.
-        const key = draftKeyOf(item.conversationId)
-        if (!loadDraft(key).trim()) saveDraft(key, item.text)
-      })
-      outboxHandles.set(item.id, handle)
-      handle.streamId.then(
-        () => {
-          outboxHandles.delete(item.id)
+      let done = false
+      const finish = () => {
+        if (done) return
+        done = true
+        outboxHandles.delete(item.id)
+        outboxLanes.delete(lane)
+        chatActions.flushOutbox()
+      }
+      const handle = startSend(item, {
+        // The core stored the message: it shows in the conversation now, not as waiting.
+        onAccepted: () => void outbox.remove(item.id),
+        onDone: finish,
+        onRefused: () => {
+          // Refused (a deleted conversation, an invalid input): the text goes back to its draft.
           outbox.remove(item.id)
-        },
-        () => {
-          outboxHandles.delete(item.id)
-          outbox.remove(item.id)
+          restoreDraft(draftKeyOf(item.conversationId), item.text)
+          finish()
         }
-      )
+      })
+      outboxHandles.set(item.id, { handle, lane })
     }
   },
 
   /** Cancels a message waiting for the connection; its text is returned (to the composer). */
   cancelQueued(id: string): QueuedMessage | undefined {
-    outboxHandles.get(id)?.detach()
-    outboxHandles.delete(id)
+    const sending = outboxHandles.get(id)
+    if (sending) {
+      sending.handle.detach()
+      outboxHandles.delete(id)
+      outboxLanes.delete(sending.lane)
+    }
     return outbox.remove(id)
   },
 

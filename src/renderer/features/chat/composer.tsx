@@ -6,6 +6,7 @@ import { AttachmentChips } from '../attachments/attachment-chips'
 import { fitImage } from '../attachments/resize-image'
 import { useAttachments } from '../attachments/use-attachments'
 import { DictationButton } from '../voice/dictation-button'
+import { Paperclip, X } from 'lucide-react'
 import { loadDraft, onDraftRestored, saveDraft } from './drafts'
 
 export interface ComposerProps {
@@ -134,7 +135,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
                   onClick={() => setImages((list) => list.filter((_, j) => j !== i))}
                   className="absolute -top-1.5 -right-1.5 grid size-5 place-items-center rounded-full bg-zinc-800 text-xs text-white"
                 >
-                  ×
+                  <X aria-hidden className="size-3" />
                 </button>
               </div>
             ))}
@@ -186,9 +187,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
             data-testid="attach"
             className="grid size-9 place-items-center rounded-lg border border-zinc-300 text-zinc-600 hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
           >
-            <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-              <path d="m21 11-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7" />
-            </svg>
+            <Paperclip aria-hidden className="size-4" />
           </button>
           <DictationButton
             disabled={disabled}

@@ -54,12 +54,50 @@ export function MessageList({
   useEffect(() => {
     const el = scrollRef.current
     if (!el) return
+    // Only the reader leaves the bottom (wheel, keys, touch, the scroll bar): the list's own
+    // moves — rows measured, the view re-anchored while text streams in — never stop following.
+    // Reaching the bottom again, by any means, follows again.
+    let dragging = false
+    const leave = () => {
+      pinned.current = false
+      setAway(true)
+    }
     const onScroll = () => {
-      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_BOTTOM_PX
+      const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < AT_BOTTOM_PX
+      if (atBottom) pinned.current = true
+      else if (dragging) pinned.current = false
       setAway(!pinned.current)
     }
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0) leave()
+    }
+    const onKey = (event: KeyboardEvent) => {
+      if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) leave()
+    }
+    const onTouch = () => leave()
+    // A press on the list itself (not on a message) is its scroll bar.
+    const onPointerDown = (event: PointerEvent) => void (dragging = event.target === el)
+    const onPointerUp = () => void (dragging = false)
+    // Rows measured after a jump (or a finished reply laid out again) change the height: follow it.
+    const grown = new ResizeObserver(() => {
+      if (pinned.current && el.scrollHeight - el.scrollTop - el.clientHeight >= 1) el.scrollTop = el.scrollHeight
+    })
+    if (el.firstElementChild) grown.observe(el.firstElementChild)
     el.addEventListener('scroll', onScroll, { passive: true })
-    return () => el.removeEventListener('scroll', onScroll)
+    el.addEventListener('wheel', onWheel, { passive: true })
+    el.addEventListener('touchmove', onTouch, { passive: true })
+    el.addEventListener('keydown', onKey)
+    el.addEventListener('pointerdown', onPointerDown)
+    window.addEventListener('pointerup', onPointerUp)
+    return () => {
+      grown.disconnect()
+      el.removeEventListener('scroll', onScroll)
+      el.removeEventListener('wheel', onWheel)
+      el.removeEventListener('touchmove', onTouch)
+      el.removeEventListener('keydown', onKey)
+      el.removeEventListener('pointerdown', onPointerDown)
+      window.removeEventListener('pointerup', onPointerUp)
+    }
   }, [])
 
   const jumpToLatest = () => {

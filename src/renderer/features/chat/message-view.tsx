@@ -138,7 +138,9 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
             </div>
           </form>
         ) : isUser ? (
-          <div className="whitespace-pre-wrap">{text}</div>
+          <div className="whitespace-pre-wrap" data-testid="message-text">
+            {text}
+          </div>
         ) : (
           <Markdown text={linked} streaming={streaming} />
         )}
