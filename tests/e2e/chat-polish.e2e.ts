@@ -195,6 +195,23 @@ test('Copy says Copied; deleting a message can be undone; a stopped reply is con
   await expect(first.getByTestId('op-copy')).toContainText('Copy', { timeout: 4000 })
   await expect(first.getByTestId('op-copy')).not.toContainText('Copied')
 
+  // A read-aloud failure shows below the toolbar (which hides when the pointer leaves), not inside it.
+  fake.enqueue('/audio/speech', { kind: 'json', status: 400, body: errorBody('Unsupported voice', 'invalid_value') })
+  await first.hover()
+  await first.getByTestId('read-aloud-play').click()
+  await expect(first.getByTestId('read-aloud-error')).toContainText('Read aloud failed')
+  await expect(first.getByTestId('read-aloud').getByTestId('read-aloud-error')).toHaveCount(0)
+  await page.mouse.move(5, 5)
+  await expect(first.getByTestId('read-aloud-error')).toBeVisible()
+  // Seen without hovering: nothing around it is transparent.
+  const hidden = await first.getByTestId('read-aloud-error').evaluate((el) => {
+    for (let node: Element | null = el; node; node = node.parentElement) if (getComputedStyle(node).opacity === '0') return true
+    return false
+  })
+  expect(hidden).toBe(false)
+  await first.getByTestId('read-aloud-error').getByRole('button').click()
+  await expect(first.getByTestId('read-aloud-error')).toHaveCount(0)
+
   // Delete → hidden at once with Undo → Undo brings it back; a delete without Undo sticks.
   await first.hover()
   await first.getByTestId('op-delete').click()

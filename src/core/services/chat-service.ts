@@ -347,6 +347,8 @@ export class ChatService {
     let pricing: ChatPricingContext | undefined
     let chosen: ChosenOptions | undefined
     const imageParts: ContentPart[] = []
+    let reasoningFrom: number | undefined
+    let reasoningMs: number | undefined
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
@@ -386,6 +388,9 @@ export class ChatService {
         if (event.type === 'usage') usage = event.data
         if (event.type === 'stop') stopReason = event.data
         if (event.type === 'error') error = event.data
+        // issue 17: how long it reasoned (first reasoning to first answer) is kept with the reply.
+        if (event.type === 'reasoning') reasoningFrom ??= Date.now()
+        else if (reasoningFrom !== undefined && reasoningMs === undefined && (event.type === 'text' || event.type === 'tool_calls')) reasoningMs = Date.now() - reasoningFrom
         yield event
       }
     } catch (thrown) {
@@ -406,6 +411,7 @@ export class ChatService {
     const patch: MessagePatch = {}
     if (imageParts.length > 0) patch.content = [...finished.content, ...imageParts]
     if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
+    if (reasoningFrom !== undefined && finished.reasoning) patch.reasoning = { ...finished.reasoning, durationMs: reasoningMs ?? Date.now() - reasoningFrom }
     // issue 17: "you stopped it" is worded apart from a dropped connection (which keeps its error).
     if (ctx.signal.aborted && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished

@@ -42,7 +42,8 @@ export interface Message {
   parentId?: string
   role: MessageRole
   content: ContentPart[]
-  reasoning?: { text: string; signature?: string }
+  /** `durationMs`: how long the model reasoned before it answered (issue 17: kept, so a reload still says it). */
+  reasoning?: { text: string; signature?: string; durationMs?: number }
   toolCalls?: ToolCall[]
   toolResults?: ToolResult[]
   /** Ids of FileRecords attached to the message. */

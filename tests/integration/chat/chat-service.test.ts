@@ -151,6 +151,16 @@ describe('chat service', () => {
     expect(stored.meta?.interruptedBy).toBe('user')
   })
 
+  it('how long the model reasoned is kept with the reply, so a reload still shows it (issue 17)', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['The answer.'], { reasoning: ['Let me ', 'think.'] }), delayMs: 40 })
+    const final = reply(await send({ text: 'think first' }))
+    expect(final.reasoning?.text).toBe('Let me think.')
+    // Three chunks apart at 40 ms each: from the first reasoning to the first text.
+    expect(final.reasoning?.durationMs).toBeGreaterThanOrEqual(60)
+    expect(final.reasoning?.durationMs).toBeLessThan(5000)
+    expect(core.context.store!.messages.get(final.id)!.reasoning?.durationMs).toBe(final.reasoning?.durationMs)
+  })
+
   it('a connection that drops mid-reply is interrupted with its error, not marked as stopped by the user (issue 17)', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['partial ', 'text', ' never']), truncateAfter: 3 })
     const final = reply(await send({ text: 'drop please' }))

@@ -13,6 +13,7 @@ import { chatActions } from './chat-store'
 import { ToolCallsView } from '../tools/tool-calls-view'
 import { ReplySources } from '../knowledge/reply-sources'
 import { InterruptedNote, RetryNote } from './message-status'
+import { useModelLabel } from './model-picker'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -45,6 +46,16 @@ function Stats({ message }: { message: Message }) {
       {message.cost && <span data-testid="message-cost">{formatCost(message.cost.total, message.cost.currency)}</span>}
       {message.speed?.tps !== undefined && <span>{t('chat.stats.tps', { n: message.speed.tps.toFixed(1) })}</span>}
       {message.speed?.ttft !== undefined && <span>{t('chat.stats.ttft', { n: Math.round(message.speed.ttft) })}</span>}
+    </div>
+  )
+}
+
+/** The reply's model by its display name, as in the header chip (issue 17); the id is in the tooltip. */
+function ModelName({ providerId, modelId }: { providerId?: string; modelId: string }) {
+  const label = useModelLabel(providerId ? { providerId, modelId } : undefined)
+  return (
+    <div className="mb-1 text-xs font-medium text-zinc-500" title={providerId ? `${providerId}/${modelId}` : modelId} data-testid="message-model">
+      {label.model ?? modelId}
     </div>
   )
 }
@@ -94,7 +105,8 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
   const [speechError, setSpeechError] = useState<string>()
   const text = messageText(message.content)
   const isUser = message.role === 'user'
-  const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs
+  // Measured live while it streams; afterwards the duration the core kept with the reply (issue 17).
+  const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs ?? message.reasoning?.durationMs
   // issue 15: numbered sources under the reply; inline [n] markers link to them.
   const sources = useMemo(() => sourceList(message.grounding?.citations), [message.grounding])
   const linked = useMemo(() => linkCitationMarkers(text, sources), [text, sources])
@@ -108,7 +120,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
       aria-busy={streaming}
     >
       <div className={isUser ? 'max-w-[80%] rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20' : 'max-w-3xl'}>
-        {!isUser && message.modelId && !continuation && <div className="mb-1 text-xs font-medium text-zinc-500">{message.modelId}</div>}
+        {!isUser && message.modelId && !continuation && <ModelName providerId={message.providerId} modelId={message.modelId} />}
         {!isUser && <ChosenOptionsLine options={message.meta?.options} />}
         {message.reasoning?.text && <Reasoning text={message.reasoning.text} durationMs={reasoningMs} streaming={streaming && !text} />}
         {editing !== undefined ? (
