@@ -41,6 +41,7 @@ test.beforeAll(async () => {
       return titles ? { kind: 'sse', chunks: chatChunks(['Polish ', 'check']) } : { kind: 'json', status: 400, body: errorBody('no titles today') }
     }
     const last = lastUser(req)
+    if (last.includes('think first')) return { kind: 'sse', chunks: chatChunks(['An answer after thinking.'], { reasoning: ['Let me ', 'think.'] }), delayMs: 30 }
     if (last.includes('markdown please')) return { kind: 'sse', chunks: chatChunks(MARKDOWN) }
     if (last.includes('long please')) return { kind: 'sse', chunks: chatChunks(Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of a long answer.\n\n`)) }
     // chat.continue asks with an instruction of its own: answer it slowly too, to stop it again.
@@ -291,24 +292,6 @@ test('the API-key dialog from a chat error shows the address already configured'
   await expect(page.getByTestId('message-assistant').last()).toContainText('You said: key check.')
 })
 
-test('stored defaults follow the language: the default agent and an untitled chat are shown in Chinese', async ({ page }) => {
-  titles = false
-  try {
-    await newConversation(page, 'no title for this one')
-    await expect(page.getByTestId('conversation-title')).toHaveText('New chat')
-    await expect(page.getByTestId('open-agent-settings')).toHaveText('Just Chat')
-    await page.evaluate(() => localStorage.setItem('switchboard.language', 'zh-CN'))
-    await page.reload()
-    await expect(page.getByTestId('conversation-title')).toHaveText('新对话')
-    await expect(page.getByTestId('open-agent-settings')).toHaveText('随便聊聊')
-    await expect(page.getByTestId('conversation-item').filter({ hasText: '新对话' }).first()).toBeVisible()
-    await snap(page, 'chat-zh-CN')
-  } finally {
-    titles = true
-    await page.evaluate(() => localStorage.setItem('switchboard.language', 'en'))
-  }
-})
-
 // ---- a server of this test's own, to kill and start again
 
 const freePort = () =>
@@ -402,6 +385,34 @@ test('what is typed survives a reload and a lost connection: sent while the core
   } finally {
     await context.close()
     await stopServer(server).catch(() => undefined)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+})
+
+test('stored defaults follow the language: the default agent and an untitled chat are shown in Chinese, the reasoning time kept', async ({ browser }) => {
+  // A data folder of its own: other specs rename the shared one's default agent.
+  const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-polish-'))
+  const port = await freePort()
+  const server = await startServer(port, dataDir)
+  const { context, page } = await ownServerPage(browser, port)
+  titles = false
+  try {
+    await newConversation(page, 'think first, no title')
+    await expect(page.getByTestId('conversation-title')).toHaveText('New chat')
+    await expect(page.getByTestId('reasoning').locator('summary')).toHaveText(/^Reasoned for \d+\.\d s$/)
+    await expect(page.getByTestId('open-agent-settings')).toHaveText('Just Chat')
+    await page.evaluate(() => localStorage.setItem('switchboard.language', 'zh-CN'))
+    await page.reload()
+    await expect(page.getByTestId('conversation-title')).toHaveText('新对话')
+    await expect(page.getByTestId('open-agent-settings')).toHaveText('随便聊聊')
+    // After a reload the reasoning time comes from the stored reply, in Chinese too.
+    await expect(page.getByTestId('reasoning').locator('summary')).toHaveText(/^已推理 \d+\.\d 秒$/)
+    await expect(page.getByTestId('conversation-item').filter({ hasText: '新对话' }).first()).toBeVisible()
+    await snap(page, 'chat-zh-CN')
+  } finally {
+    titles = true
+    await context.close()
+    await stopServer(server)
     rmSync(dataDir, { recursive: true, force: true })
   }
 })
