@@ -271,11 +271,45 @@ test('the header chip names provider and model; the picker is a listbox with arr
   await page.getByTestId('model-search').fill('no-such-model-anywhere')
   await expect(page.getByTestId('model-picker-empty')).toHaveText('No model matches “no-such-model-anywhere”.')
   await page.keyboard.press('Escape')
-  // The counter keeps its form while the picker's lists refresh.
   await pickModel(page)
+
+  // The counter has one form from the first paint on: no "≈N tokens" before "≈N of M tokens".
+  await page.addInitScript(() => {
+    const forms: string[] = []
+    ;(window as unknown as { counterForms: string[] }).counterForms = forms
+    new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="token-estimate"]')?.textContent ?? ''
+      const form = text.includes(' of ') ? 'of' : /tokens/.test(text) ? 'plain' : 'none'
+      if (forms[forms.length - 1] !== form) forms.push(form)
+    }).observe(document, { subtree: true, childList: true, characterData: true })
+  })
+  await page.reload()
+  await expect(counter).toContainText(' of ')
   await page.getByTestId('model-picker').click()
   await page.keyboard.press('Escape')
   await expect(counter).toContainText(' of ')
+  const forms = await page.evaluate(() => (window as unknown as { counterForms: string[] }).counterForms.filter((f) => f !== 'none'))
+  expect(forms).toEqual(['of'])
+})
+
+test('a reply cut by a dropped connection says so; Continue answers it and no Continue is left behind', async ({ page }) => {
+  await newConversation(page)
+  fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['partial ', 'text', ' never']), truncateAfter: 3 })
+  await send(page, 'cut me off')
+  const cut = page.getByTestId('message-assistant').last()
+  await expect(cut).toHaveAttribute('data-status', 'interrupted')
+  await expect(cut).toContainText('partial text')
+  const note = cut.getByTestId('interrupted')
+  await expect(note).toHaveAttribute('data-reason', 'connection')
+  await expect(note).toContainText('The connection dropped before this reply finished')
+  await expect(cut.getByTestId('error-card')).toHaveCount(0)
+  await note.getByTestId('continue').click()
+  const continuation = page.getByTestId('message-assistant').last()
+  await expect(continuation).toHaveAttribute('data-continuation', 'true')
+  // (The fake answers a continuation slowly: ~9 s.)
+  await expect(continuation).toHaveAttribute('data-status', 'complete', { timeout: 30_000 })
+  await expect(page.getByTestId('continue')).toHaveCount(0)
+  await expect(page.getByTestId('interrupted')).toHaveCount(0)
 })
 
 test('the API-key dialog from a chat error shows the address already configured', async ({ page }) => {

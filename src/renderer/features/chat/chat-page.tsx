@@ -48,6 +48,7 @@ export function ChatPage() {
   const branch = useChat(useShallow((s) => entriesFor(s.branch, ids)))
   const [agentOpen, setAgentOpen] = useState(false)
   const picker = useProviders((s) => s.picker)
+  const providersLoaded = useProviders((s) => s.loaded)
   const [keyFor, setKeyFor] = useState<{ providerId: string; retry(): void }>()
 
   useEffect(() => {
@@ -194,6 +195,8 @@ export function ChatPage() {
             // Unknown (picker still loading, or a model the catalogue lacks): let the provider decide.
             vision={model ? Boolean(model.abilities.vision) : true}
             contextWindow={contextWindow}
+          // Until the conversation (or agent) and the model lists are known, the counter waits.
+          tokensPending={!providersLoaded || (conversationId ? !conversation : !agent)}
             historyTokens={historyTokens}
             disabled={!current}
             providerId={current?.providerId}

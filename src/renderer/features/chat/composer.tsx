@@ -28,6 +28,8 @@ export interface ComposerProps {
   tokenNote?: string
   /** issue 17: where the typed text is kept (per conversation, across reloads); see drafts.ts. */
   draftKey?: string
+  /** issue 17: the model's facts are still loading: the counter waits rather than change form. */
+  tokensPending?: boolean
 }
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -35,7 +37,7 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 /** Good enough to warn before sending, never used for billing (the same estimate as the core's). */
 export const estimateTextTokens = countTokens
 
-export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote, draftKey }: ComposerProps) {
+export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote, draftKey, tokensPending = false }: ComposerProps) {
   const { t } = useTranslation()
   const [text, setTextState] = useState(() => (draftKey ? loadDraft(draftKey) : ''))
   // Every change is written through, so a reload or a crash of the page keeps what was typed.
@@ -216,7 +218,11 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
         <div className="mt-1.5 flex justify-between text-[11px] text-zinc-500">
           <span>{t('chat.keys')}</span>
           <span data-testid="token-estimate" className={over ? 'font-medium text-red-600' : ''}>
-            {contextWindow ? t('chat.tokensOf', { n: tokens.toLocaleString(), max: contextWindow.toLocaleString() }) : t('chat.tokens', { n: tokens.toLocaleString() })}
+            {tokensPending
+              ? '\u00a0'
+              : contextWindow
+                ? t('chat.tokensOf', { n: tokens.toLocaleString(), max: contextWindow.toLocaleString() })
+                : t('chat.tokens', { n: tokens.toLocaleString() })}
             {tokenNote && <span data-testid="token-note"> · {tokenNote}</span>}
           </span>
         </div>
