@@ -76,9 +76,14 @@ export function App() {
     <div className="flex h-full">
       <Sidebar />
       <CommandPalette />
-      <main className="min-w-0 flex-1" data-route={route.name}>
+      <main className="relative min-w-0 flex-1" data-route={route.name}>
         {connection === 'reconnecting' && (
-          <div role="status" className="bg-amber-100 px-4 py-1.5 text-center text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+          // issue 17: over the page, not above it: in flow it pushed the composer off screen.
+          <div
+            role="status"
+            data-testid="reconnecting-banner"
+            className="pointer-events-none absolute inset-x-0 top-0 z-40 bg-amber-100/95 px-4 py-1.5 text-center text-xs text-amber-900 shadow-sm dark:bg-amber-950/95 dark:text-amber-200"
+          >
             {t('connection.reconnecting')}
           </div>
         )}

@@ -10,7 +10,7 @@ import { configureProvider, openApp, snap } from './helpers'
 const KEY = 'sk-e2e-controls-0123456789'
 let openai: FakeOpenAI
 let gemini: FakeServer
-let titleDelayMs = 0
+let titleDelayMs = 0 // set per test; long enough to see the title task run on a loaded machine
 
 test.describe.configure({ mode: 'serial' })
 
@@ -200,7 +200,7 @@ test('agent settings generate a name, description and tags from the system promp
 })
 
 test('the title task runs after the reply and Esc cancels it', async ({ page }) => {
-  titleDelayMs = 300
+  titleDelayMs = 1500
   await newChat(page)
   await pick(page, 'openai', 'gpt-4o-mini')
   await send(page, 'Name this later')

@@ -5,6 +5,9 @@ export interface RetryDecision {
   /** The provider's demand (Retry-After / retry-after-ms), if any. */
   retryAfterMs?: number
   reason: string
+  /** For the message's wording (issue 17). */
+  kind?: 'rate_limit' | 'server' | 'connection'
+  status?: number
 }
 
 type HeaderBag = { get(name: string): string | null } | Record<string, string | undefined>
@@ -31,11 +34,11 @@ export function retryDecision(error: unknown): RetryDecision {
   const status = typeof e.status === 'number' ? e.status : undefined
   if (status === undefined) {
     const connection = e.name === 'APIConnectionError' || /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up/i.test(`${e.message ?? ''} ${e.cause?.code ?? ''}`)
-    return { retryable: connection, reason: connection ? 'connection failed' : 'not retryable' }
+    return connection ? { retryable: true, reason: 'connection failed', kind: 'connection' } : { retryable: false, reason: 'not retryable' }
   }
   const retryAfterMs = parseRetryAfter(e.headers)
-  if (status === 429) return { retryable: true, retryAfterMs, reason: 'rate limited (429)' }
-  if (status === 408 || status === 409 || status >= 500) return { retryable: true, retryAfterMs, reason: `provider error (${status})` }
+  if (status === 429) return { retryable: true, retryAfterMs, reason: 'rate limited (429)', kind: 'rate_limit', status }
+  if (status === 408 || status === 409 || status >= 500) return { retryable: true, retryAfterMs, reason: `provider error (${status})`, kind: 'server', status }
   return { retryable: false, reason: `status ${status}` }
 }
 

@@ -1,5 +1,6 @@
 import type { ChatStreamEvent } from '../../shared/bridge/procedures/chat'
 import type { TaskRegistry } from '../bridge/stream-hub'
+import { DEFAULT_AGENT_NAME, DEFAULT_CONVERSATION_TITLE } from '../../shared/chat/default-names'
 import type { Agent, ModelParameters } from '../../shared/data/agent'
 import type { Conversation } from '../../shared/data/conversation'
 import type { CostBreakdown } from '../../shared/data/cost'
@@ -79,8 +80,9 @@ export interface ChatImageInput {
   messageId: string
 }
 
-export const DEFAULT_AGENT_NAME = 'Just Chat'
-const DEFAULT_TITLE = 'New chat'
+// issue 17: shared with the page, which shows these stored defaults in the user's language.
+export { DEFAULT_AGENT_NAME }
+const DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 /** A conversation not yet named: the chat's placeholder, or none (created through data.conversations). */
 const untitled = (title: string) => !title.trim() || title === DEFAULT_TITLE
 
@@ -366,6 +368,8 @@ export class ChatService {
     let pricing: ChatPricingContext | undefined
     let chosen: ChosenOptions | undefined
     const imageParts: ContentPart[] = []
+    let reasoningFrom: number | undefined
+    let reasoningMs: number | undefined
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
@@ -405,6 +409,9 @@ export class ChatService {
         if (event.type === 'usage') usage = event.data
         if (event.type === 'stop') stopReason = event.data
         if (event.type === 'error') error = event.data
+        // issue 17: how long it reasoned (first reasoning to first answer) is kept with the reply.
+        if (event.type === 'reasoning') reasoningFrom ??= Date.now()
+        else if (reasoningFrom !== undefined && reasoningMs === undefined && (event.type === 'text' || event.type === 'tool_calls')) reasoningMs = Date.now() - reasoningFrom
         yield event
       }
     } catch (thrown) {
@@ -425,6 +432,9 @@ export class ChatService {
     const patch: MessagePatch = {}
     if (imageParts.length > 0) patch.content = [...finished.content, ...imageParts]
     if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
+    if (reasoningFrom !== undefined && finished.reasoning) patch.reasoning = { ...finished.reasoning, durationMs: reasoningMs ?? Date.now() - reasoningFrom }
+    // issue 17: "you stopped it" is worded apart from a dropped connection (which keeps its error).
+    if (ctx.signal.aborted && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
     this.deps.logUsage?.({
       scene: 'Conversation',

@@ -31,12 +31,28 @@ export interface ApplyEventOptions {
 }
 
 /**
+ * A message without its pending retry notice. Set to undefined rather than left out: the
+ * store's writer merges what this returns into its copy.
+ */
+function settled<M extends Message>(message: M): M {
+  return message.retrying === undefined ? message : { ...message, retrying: undefined }
+}
+
+/**
  * The one place a runtime event changes a message: the store's StreamingWriter and the
  * renderer's live reply both call this. Returns the message unchanged (the same object) when
  * the event leaves it as it is, and undefined for events a message does not hold (stop,
- * retry, cost, and images unless `inlineImages`).
+ * cost, and images unless `inlineImages`).
+ *
+ * A `retry` is held as `retrying` (issue 17: "Rate limited, retrying in 4 s… (2/3)" on the
+ * message) until the next content, error or stop; no column stores it, so it is never saved.
  */
 export function applyEventToMessage<M extends Message>(message: M, event: StreamEvent, options: ApplyEventOptions): M | undefined {
+  if (event.type === 'retry') return { ...message, retrying: event.data }
+  if (message.retrying !== undefined && event.type !== 'usage' && event.type !== 'speed') {
+    const next = applyEventToMessage(settled(message), event, options)
+    return next ?? settled(message)
+  }
   switch (event.type) {
     case 'text': {
       if (!event.data) return message

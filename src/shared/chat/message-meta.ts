@@ -33,4 +33,9 @@ export interface MessageMeta {
   translations?: Record<string, string>
   /** issue 18: on a user message answered by several models at once (Chat Competition). */
   competition?: CompetitionMeta
+  /**
+   * issue 17: an `interrupted` reply the user stopped (as opposed to a dropped connection, which
+   * leaves its error, or the app closing mid-reply, which leaves neither).
+   */
+  interruptedBy?: 'user'
 }

@@ -89,7 +89,7 @@ export const messageSchema = z
     parentId: idSchema.optional(),
     role: z.enum(['system', 'user', 'assistant', 'tool', 'function']),
     content: z.array(contentPartSchema),
-    reasoning: z.object({ text: z.string(), signature: z.string().optional() }).strict().optional(),
+    reasoning: z.object({ text: z.string(), signature: z.string().optional(), durationMs: z.number().nonnegative().optional() }).strict().optional(),
     toolCalls: z
       .array(z.object({ id: z.string(), type: z.string(), function: z.object({ name: z.string(), arguments: z.string() }), index: z.number().optional() }))
       .optional(),

@@ -1,6 +1,6 @@
 import type { AppError } from '../errors/app-error'
 import type { MessageMeta } from '../chat/message-meta'
-import type { Grounding, Speed, ToolCall } from '../stream/events'
+import type { Grounding, RetryNotice, Speed, ToolCall } from '../stream/events'
 import type { UsageRecord } from '../stream/usage'
 import type { CostBreakdown } from './cost'
 import type { ToolResultPart } from '../tools/types'
@@ -42,7 +42,8 @@ export interface Message {
   parentId?: string
   role: MessageRole
   content: ContentPart[]
-  reasoning?: { text: string; signature?: string }
+  /** `durationMs`: how long the model reasoned before it answered (issue 17: kept, so a reload still says it). */
+  reasoning?: { text: string; signature?: string; durationMs?: number }
   toolCalls?: ToolCall[]
   toolResults?: ToolResult[]
   /** Ids of FileRecords attached to the message. */
@@ -54,6 +55,11 @@ export interface Message {
   cost?: CostBreakdown
   speed?: Speed
   error?: AppError
+  /**
+   * The retry the runtime is waiting on before the first byte (issue 17): live only — no column
+   * holds it, and the next content, error or stop clears it.
+   */
+  retrying?: RetryNotice
   /** Chosen options, history summary, translations (issue 15). */
   meta?: MessageMeta
   status: MessageStatus

@@ -30,6 +30,21 @@ export interface Speed {
   ttft?: number
 }
 
+/**
+ * A retry before the first byte (issue 17: shown on the message as "Rate limited, retrying in
+ * 4 s… (2/3)"). `attempt` counts from 1 up to `maxAttempts`; `kind` says why, for the wording.
+ */
+export interface RetryNotice {
+  attempt: number
+  waitMs: number
+  /** English, for logs and the CLI. */
+  reason: string
+  maxAttempts?: number
+  kind?: 'rate_limit' | 'server' | 'connection'
+  /** The HTTP status that caused it. */
+  status?: number
+}
+
 export type StopReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'cancelled' | 'interrupted' | 'error' | string
 
 /** The one event type every provider stream is turned into (DESIGN §3). */
@@ -48,6 +63,6 @@ export type StreamEvent =
   | { type: 'speed'; data: Speed }
   | { type: 'base64_image'; data: { image: string; mimeType: string; id?: string } }
   /** A retry is scheduled (429 with Retry-After): visible to the caller, not silent. */
-  | { type: 'retry'; data: { attempt: number; waitMs: number; reason: string } }
+  | { type: 'retry'; data: RetryNotice }
 
 export type StreamEventType = StreamEvent['type']

@@ -146,6 +146,28 @@ describe('chat service', () => {
     const stored = core.context.store!.messages.get(final.value.id)!
     expect(stored.status).toBe('interrupted')
     expect(messageText(stored.content)).toBe(text)
+    // issue 17: the page words "you stopped it" apart from a dropped connection.
+    expect(final.value.meta?.interruptedBy).toBe('user')
+    expect(stored.meta?.interruptedBy).toBe('user')
+  })
+
+  it('how long the model reasoned is kept with the reply, so a reload still shows it (issue 17)', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['The answer.'], { reasoning: ['Let me ', 'think.'] }), delayMs: 40 })
+    const final = reply(await send({ text: 'think first' }))
+    expect(final.reasoning?.text).toBe('Let me think.')
+    // Three chunks apart at 40 ms each: from the first reasoning to the first text.
+    expect(final.reasoning?.durationMs).toBeGreaterThanOrEqual(60)
+    expect(final.reasoning?.durationMs).toBeLessThan(5000)
+    expect(core.context.store!.messages.get(final.id)!.reasoning?.durationMs).toBe(final.reasoning?.durationMs)
+  })
+
+  it('a connection that drops mid-reply is interrupted with its error, not marked as stopped by the user (issue 17)', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['partial ', 'text', ' never']), truncateAfter: 3 })
+    const final = reply(await send({ text: 'drop please' }))
+    expect(final.status).toBe('interrupted')
+    expect(final.error?.errorType).toBe('ProviderNetworkError')
+    expect(final.meta?.interruptedBy).toBeUndefined()
+    expect(core.context.store!.messages.get(final.id)!.meta?.interruptedBy).toBeUndefined()
   })
 
   it('a running reply is listed and can be re-attached from the start by another window', async () => {

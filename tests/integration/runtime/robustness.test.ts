@@ -80,7 +80,8 @@ describe('stream robustness', () => {
     const events = await collect(runtime())
     expect(Date.now() - started).toBeGreaterThanOrEqual(950)
     const retry = events.find((e) => e.type === 'retry')
-    expect(retry?.type === 'retry' && retry.data).toMatchObject({ attempt: 1, waitMs: 1000 })
+    // issue 17: what the message needs to say "Rate limited, retrying in 1 s… (1/2)".
+    expect(retry?.type === 'retry' && retry.data).toMatchObject({ attempt: 1, waitMs: 1000, maxAttempts: 2, kind: 'rate_limit', status: 429 })
     expect(textOf(events)).toBe('Hello world')
     expect(fake.requestsTo('/chat/completions')).toHaveLength(2)
   })
@@ -96,7 +97,11 @@ describe('stream robustness', () => {
   it('retries stop after maxRetries', async () => {
     for (let i = 0; i < 3; i++) fake.enqueue('/chat/completions', { kind: 'json', status: 503, headers: { 'retry-after-ms': '10' }, body: errorBody('overloaded') })
     const events = await collect(runtime(), {}, { maxRetries: 2 })
-    expect(events.filter((e) => e.type === 'retry')).toHaveLength(2)
+    const retries = events.filter((e) => e.type === 'retry').map((e) => e.type === 'retry' && e.data)
+    expect(retries).toMatchObject([
+      { attempt: 1, maxAttempts: 2, kind: 'server', status: 503 },
+      { attempt: 2, maxAttempts: 2, kind: 'server', status: 503 }
+    ])
     expect(errorOf(events)!.errorType).toBe('ProviderServiceUnavailable')
     expect(fake.requestsTo('/chat/completions')).toHaveLength(3)
   })

@@ -91,3 +91,51 @@ describe('stream events are applied to a message in one place', () => {
     expect(writer.message).toEqual(before)
   })
 })
+
+describe('a retry is shown on the message while it waits, never stored (issue 17)', () => {
+  const retry: StreamEvent = { type: 'retry', data: { attempt: 2, maxAttempts: 3, waitMs: 4000, reason: 'rate limited (429)', kind: 'rate_limit', status: 429 } }
+
+  it('both paths hold the notice until the first content, and the row never has it', () => {
+    env = openTemp()
+    const { conversation } = seed(env.store)
+    const writer = env.store.messages.beginStreaming({ conversationId: conversation.id, providerId: 'openai', modelId: 'gpt-4o' })
+    let live: LiveMessage = { ...writer.message }
+    writer.apply(retry)
+    live = applyStreamEvent(live, retry)
+    expect(live.retrying).toEqual(retry.data)
+    expect(writer.message.retrying).toEqual(retry.data)
+    // Usage or speed does not end the wait; the first text does.
+    const usage: StreamEvent = { type: 'usage', data: { totalInputTokens: 1, totalOutputTokens: 0, totalTokens: 1 } }
+    writer.apply(usage)
+    live = applyStreamEvent(live, usage)
+    expect(live.retrying).toBeDefined()
+    const text: StreamEvent = { type: 'text', data: 'Hi' }
+    writer.apply(text)
+    live = applyStreamEvent(live, text)
+    expect(live.retrying).toBeUndefined()
+    expect(writer.message.retrying).toBeUndefined()
+    expect(live.content).toEqual([{ type: 'text', text: 'Hi' }])
+    const final = writer.finish('complete')
+    expect(env.store.messages.require(final.id).retrying).toBeUndefined()
+  })
+
+  it('retries that run out end with the error, and the notice goes with them', () => {
+    let live: LiveMessage = { id: 'm', conversationId: 'c', role: 'assistant', content: [], status: 'streaming', createdAt: 0, updatedAt: 0 }
+    live = applyStreamEvent(live, retry)
+    live = applyStreamEvent(live, { type: 'error', data: { errorType: 'QuotaLimitReached', status: 429, message: 'Rate limit reached' } })
+    expect(live.retrying).toBeUndefined()
+    expect(live.error?.errorType).toBe('QuotaLimitReached')
+    live = applyStreamEvent(live, retry)
+    live = applyStreamEvent(live, { type: 'stop', data: 'error' })
+    expect(live.retrying).toBeUndefined()
+  })
+
+  it('a message saved mid-wait (a streaming flush) does not keep the notice on disk', () => {
+    env = openTemp()
+    const { conversation } = seed(env.store)
+    const writer = env.store.messages.beginStreaming({ conversationId: conversation.id, providerId: 'openai', modelId: 'gpt-4o' })
+    writer.apply(retry)
+    const final = writer.finish('interrupted')
+    expect(env.store.messages.require(final.id).retrying).toBeUndefined()
+  })
+})

@@ -138,7 +138,17 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
           yield* failure(error)
           return
         }
-        yield { type: 'retry', data: { attempt: attempt + 1, waitMs: Math.round(wait), reason: decision.reason } }
+        yield {
+          type: 'retry',
+          data: {
+            attempt: attempt + 1,
+            maxAttempts: maxRetries,
+            waitMs: Math.round(wait),
+            reason: decision.reason,
+            ...(decision.kind ? { kind: decision.kind } : {}),
+            ...(decision.status !== undefined ? { status: decision.status } : {})
+          }
+        }
         watchdog.touch()
         try {
           await sleep(wait, controller.signal)

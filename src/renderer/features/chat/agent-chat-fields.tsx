@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Sparkles } from 'lucide-react'
 import type { ModelParameters } from '../../../shared/data/agent'
 import { bridge } from '../../stores/app-store'
 
@@ -94,7 +95,7 @@ export function GenerateAgentMeta({
         type="button"
         disabled={busy || !systemPrompt.trim()}
         data-testid="agent-generate-meta"
-        className="rounded-md border border-zinc-300 px-3 py-1 text-xs hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        className="inline-flex items-center gap-1.5 rounded-md border border-zinc-300 px-3 py-1 text-xs hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:hover:bg-zinc-800"
         onClick={async () => {
           setBusy(true)
           setError(undefined)
@@ -104,7 +105,8 @@ export function GenerateAgentMeta({
           else setError(result.error.message)
         }}
       >
-        ✨ {busy ? t('controls.generating') : t('controls.generateMeta')}
+        <Sparkles aria-hidden className="size-3.5" />
+        {busy ? t('controls.generating') : t('controls.generateMeta')}
       </button>
       {error && (
         <p role="alert" className="mt-1 text-xs text-red-600">

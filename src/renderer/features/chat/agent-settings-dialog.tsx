@@ -8,6 +8,7 @@ import { cropAvatar, isPictureAvatar } from './avatar'
 import { useChat } from './chat-store'
 import { ModelPicker } from './model-picker'
 import { AgentChatFields, GenerateAgentMeta } from './agent-chat-fields'
+import { agentName } from './display-names'
 import { AgentToolsField } from '../tools/agent-tools-field'
 import { AttachKnowledge } from '../knowledge/attach-knowledge'
 import { AgentSpend } from '../usage/spend'
@@ -38,11 +39,16 @@ export function reasoningControls(extendParams: readonly string[] | undefined) {
 export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose(): void }) {
   const { t } = useTranslation()
   const picker = useProviders((s) => s.picker)
-  const [draft, setDraft] = useState(agent)
+  // issue 17: the default agent's untouched name is shown in the user's language (as a
+  // placeholder, so saving keeps the stored default and it follows the next language change).
+  const defaultAgentId = useChat((s) => s.defaultAgentId)
+  const shownName = agentName(agent, defaultAgentId, t)
+  const withName = (a: Agent) => (shownName !== a.name ? { ...a, name: '' } : a)
+  const [draft, setDraft] = useState(() => withName(agent))
   const [tags, setTags] = useState(agent.tags.join(', '))
   const [error, setError] = useState<string>()
   useEffect(() => {
-    setDraft(agent)
+    setDraft(withName(agent))
     setTags(agent.tags.join(', '))
   }, [agent])
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === draft.providerId && m.id === draft.modelId)
@@ -92,7 +98,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
               </div>
               <div className="flex-1 space-y-1">
                 <Row label={t('agent.name')}>
-                  <input value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} className={field} data-testid="agent-name" />
+                  <input value={draft.name} placeholder={shownName} onChange={(e) => setDraft({ ...draft, name: e.target.value })} className={field} data-testid="agent-name" />
                 </Row>
                 <label className="inline-block cursor-pointer text-xs text-accent underline">
                   {t('agent.uploadAvatar')}

@@ -12,7 +12,11 @@ export function ApiKeyDialog({ providerId, open, onClose, onRetry }: { providerI
   const { t } = useTranslation()
   const provider = useProviders((s) => s.providers.find((p) => p.id === providerId))
   const [key, setKey] = useState('')
-  const [proxy, setProxy] = useState('')
+  // issue 17: the address already configured is shown (and kept unless changed), not an empty box.
+  const configured = provider?.baseURL ?? ''
+  // Undefined until the user edits it, so a provider list that arrives after opening still fills it.
+  const [proxyDraft, setProxy] = useState<string>()
+  const proxy = proxyDraft ?? configured
   const [error, setError] = useState<string>()
   const [busy, setBusy] = useState(false)
   const openAiType = provider?.sdkType === 'openai' || providerId === 'openai'
@@ -23,7 +27,7 @@ export function ApiKeyDialog({ providerId, open, onClose, onRetry }: { providerI
     const value = key
     setKey('')
     const keyError = value.trim() ? await providerActions.setKey(providerId, value) : undefined
-    const proxyError = !keyError && proxy.trim() ? await providerActions.update(providerId, { baseURL: proxy.trim() }) : undefined
+    const proxyError = !keyError && proxy.trim() && proxy.trim() !== configured ? await providerActions.update(providerId, { baseURL: proxy.trim() }) : undefined
     setBusy(false)
     const failure = keyError ?? proxyError
     if (failure) return setError(failure.message)
@@ -61,6 +65,7 @@ export function ApiKeyDialog({ providerId, open, onClose, onRetry }: { providerI
                 {t('unlock.proxy')}
                 <input
                   value={proxy}
+                  data-testid="api-key-proxy"
                   onChange={(e) => setProxy(e.target.value)}
                   placeholder={provider?.proxyPlaceholder ?? provider?.defaultBaseURL ?? 'https://api.openai.com/v1'}
                   className="mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-2 text-sm dark:border-zinc-700"
@@ -76,7 +81,7 @@ export function ApiKeyDialog({ providerId, open, onClose, onRetry }: { providerI
               <button type="button" onClick={onClose} className="rounded-md px-3 py-2 text-sm">
                 {t('unlock.close')}
               </button>
-              <button type="submit" disabled={busy || (!key.trim() && !proxy.trim())} data-testid="api-key-confirm" className="rounded-md bg-accent px-4 py-2 text-sm font-medium text-white disabled:opacity-50">
+              <button type="submit" disabled={busy || (!key.trim() && proxy.trim() === configured)} data-testid="api-key-confirm" className="rounded-md bg-accent px-4 py-2 text-sm font-medium text-white disabled:opacity-50">
                 {t('unlock.confirmRetry')}
               </button>
             </div>

@@ -22,6 +22,11 @@ import { usePrewarmTools } from '../tools/use-prewarm-tools'
 import { CompetitionPicker } from '../competition/competition-picker'
 import { competitionActions } from '../competition/competition-store'
 import { ArtifactPanelSlot } from '../artifacts/artifact-panel-slot'
+import { agentName, conversationTitle } from './display-names'
+import { draftKeyOf } from './drafts'
+import { MessageUndoToast } from './message-undo-toast'
+import { QueuedMessages } from './queued-messages'
+import { useStableContextWindow } from './use-stable-context-window'
 
 const EMPTY: Message[] = []
 
@@ -34,6 +39,7 @@ export function ChatPage() {
   // re-render nothing here.
   const conversation = useChat((s) => s.conversations.find((c) => c.id === conversationId))
   const agent = useChat((s) => s.agents.find((a) => a.id === (conversation?.agentId ?? s.agentId ?? s.defaultAgentId)))
+  const defaultAgentId = useChat((s) => s.defaultAgentId)
   const sendError = useChat((s) => s.sendError)
   const draftParameters = useChat((s) => s.draftParameters)
   const titlingNow = useChat((s) => (conversationId ? Boolean(s.titling[conversationId]) : false))
@@ -45,6 +51,7 @@ export function ChatPage() {
   const branch = useChat(useShallow((s) => entriesFor(s.branch, ids)))
   const [agentOpen, setAgentOpen] = useState(false)
   const picker = useProviders((s) => s.picker)
+  const providersLoaded = useProviders((s) => s.loaded)
   const [keyFor, setKeyFor] = useState<{ providerId: string; retry(): void }>()
 
   useEffect(() => {
@@ -59,6 +66,8 @@ export function ChatPage() {
         ? { providerId: agent.providerId, modelId: agent.modelId }
         : undefined
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
+  // issue 17: the counter keeps one form while the picker's lists refresh.
+  const contextWindow = useStableContextWindow(current, model?.contextWindowTokens)
   const path = useVisiblePath(all, branch)
   const isStreaming = path.some((m) => streaming[m.id])
   // issue 15: the counter shows what will be sent: the agent's history count, the summary in
@@ -68,12 +77,12 @@ export function ChatPage() {
     () =>
       planHistory(path, {
         fixedTokens: agent?.systemPrompt.trim() ? countTokens(agent.systemPrompt) + 4 : 0,
-        window: model?.contextWindowTokens,
+        window: contextWindow,
         ...(params.historyCount ? { historyCount: params.historyCount } : {}),
         ...(params.autoCompress ? { autoCompress: true } : {}),
         ...(params.compressAt ? { compressAt: params.compressAt } : {})
       }),
-    [path, agent, model, params]
+    [path, agent, contextWindow, params]
   )
   const historyTokens = plan.compress ? plan.compress.keep.reduce((n, m) => n + countTokens(m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')) + 4, 0) : plan.tokens
   const contextLength = useContextLength(current?.providerId === 'ollama' ? current.providerId : undefined, current?.modelId)
@@ -141,7 +150,7 @@ export function ChatPage() {
       <section className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 dark:border-zinc-800">
           <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>
-            {conversation?.title ?? t('chat.newChat')}
+            {conversationTitle(conversation?.title, t)}
           </h1>
           <div className="flex items-center gap-2">
             <ModelPicker current={current} onPick={(p, m) => void chatActions.setModel(p, m)} />
@@ -153,7 +162,7 @@ export function ChatPage() {
                 data-testid="open-agent-settings"
                 className="rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
               >
-                {agent.name}
+                {agentName(agent, defaultAgentId, t)}
               </button>
             )}
           </div>
@@ -175,42 +184,49 @@ export function ChatPage() {
         ) : (
           <MessageList path={path} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
         )}
+        <QueuedMessages conversationId={conversationId} />
         {sendError && (
           <div className="mx-auto w-full max-w-4xl px-6">
             <ErrorCard error={sendError} />
           </div>
         )}
-        <Composer
-          streaming={isStreaming}
-          // Unknown (picker still loading, or a model the catalogue lacks): let the provider decide.
-          vision={model ? Boolean(model.abilities.vision) : true}
-          contextWindow={model?.contextWindowTokens}
-          historyTokens={historyTokens}
-          disabled={!current}
-          providerId={current?.providerId}
-          // issue 18: with 2–4 models chosen the message goes to a Chat Competition instead.
-          onSend={(text, images, files) => competitionActions.intercept(text, images, files) || chatActions.send(text, images, current, files)}
-          onStop={() => chatActions.stop()}
-          tokenNote={[
-            plan.compress ? t('controls.summarise') : plan.summary ? t('controls.summaryMarker', { n: plan.summary.covers }) : '',
-            // Local models: the context length the server loads the model with (Ollama num_ctx).
-            current?.providerId === 'ollama' ? `${t('controls.contextLength')} ${contextLength.value?.toLocaleString() ?? t('controls.contextLengthAuto')}` : ''
-          ]
-            .filter(Boolean)
-            .join(' · ') || undefined}
-          controls={
-            <>
-            <CompetitionPicker />
-            <ComposerControls
-              model={model}
-              params={params}
-              onChange={(patch) => void chatActions.setParameters(patch)}
-              contextLength={contextLength.value}
-              onContextLength={contextLength.save}
-            />
-            </>
-          }
-        />
+        <div className="relative">
+          <MessageUndoToast />
+          <Composer
+            draftKey={draftKeyOf(conversationId)}
+            streaming={isStreaming}
+            // Unknown (picker still loading, or a model the catalogue lacks): let the provider decide.
+            vision={model ? Boolean(model.abilities.vision) : true}
+            contextWindow={contextWindow}
+          // Until the conversation (or agent) and the model lists are known, the counter waits.
+          tokensPending={!providersLoaded || (conversationId ? !conversation : !agent)}
+            historyTokens={historyTokens}
+            disabled={!current}
+            providerId={current?.providerId}
+            // issue 18: with 2–4 models chosen the message goes to a Chat Competition instead.
+            onSend={(text, images, files) => competitionActions.intercept(text, images, files) || chatActions.send(text, images, current, files)}
+            onStop={() => chatActions.stop()}
+            tokenNote={[
+              plan.compress ? t('controls.summarise') : plan.summary ? t('controls.summaryMarker', { n: plan.summary.covers }) : '',
+              // Local models: the context length the server loads the model with (Ollama num_ctx).
+              current?.providerId === 'ollama' ? `${t('controls.contextLength')} ${contextLength.value?.toLocaleString() ?? t('controls.contextLengthAuto')}` : ''
+            ]
+              .filter(Boolean)
+              .join(' · ') || undefined}
+            controls={
+              <>
+                <CompetitionPicker />
+                <ComposerControls
+                  model={model}
+                  params={params}
+                  onChange={(patch) => void chatActions.setParameters(patch)}
+                  contextLength={contextLength.value}
+                  onContextLength={contextLength.save}
+                />
+              </>
+            }
+          />
+        </div>
       </section>
       <ArtifactPanelSlot conversationId={conversationId} messages={path} onAskFix={(text) => chatActions.send(text, [], current)} />
       {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}

@@ -11,7 +11,11 @@ import { messageText, type Message } from '../../../shared/data/message'
 import type { AppError, Result } from '../../../shared/errors/app-error'
 import { applyStreamEvent, type LiveMessage } from '../../../shared/chat/apply-event'
 import type { StreamEvent } from '../../../shared/stream/events'
-import { bridge } from '../../stores/app-store'
+import { bridge, useApp } from '../../stores/app-store'
+import { followLatest } from './follow-latest'
+import { isUntitled } from '../../../shared/chat/default-names'
+import { draftKeyOf, restoreDraft } from './drafts'
+import { outbox, useOutbox, type QueuedMessage } from './outbox'
 import { applyToolEvent, loadPendingApprovals } from '../tools/tool-run-store'
 
 /** Streaming updates reach React at most this often (issue 7: ~50 ms). */
@@ -36,6 +40,8 @@ interface ChatState {
   sendError?: AppError
   /** Conversations deleted but still undoable. */
   pendingDelete?: { conversation: Conversation; timer: ReturnType<typeof setTimeout> }
+  /** issue 17: a message deleted but still undoable, as a conversation is. */
+  pendingMessageDelete?: { message: LiveMessage; children: string[]; timer: ReturnType<typeof setTimeout> }
   /** issue 15: composer controls chosen before the conversation exists (sent with its first message). */
   draftParameters: ModelParameters
   /** Conversations whose title task (scene Summary Topic Title) runs now. */
@@ -166,6 +172,76 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
   return handle
 }
 
+const outboxHandles = new Map<string, { handle: StreamHandle; lane: string }>()
+/** Conversations with an outbox message on its way (see flushOutbox). */
+const outboxLanes = new Set<string>()
+
+interface SendHooks {
+  /** The core stored the user's message (the reply began). */
+  onAccepted?(): void
+  /** The reply ended, whatever the outcome. */
+  onDone?(): void
+  onRefused?(): void
+}
+
+/** One `chat.send` for a message (sent now, or from the outbox). */
+function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, hooks: SendHooks = {}): StreamHandle {
+  let accepted = false
+  return followStream((handlers) =>
+    bridge().stream(
+      'chat.send',
+      {
+        ...(target.conversationId ? { conversationId: target.conversationId } : { agentId: target.agentId }),
+        ...(target.parentId ? { parentId: target.parentId } : {}),
+        text: target.text,
+        ...(target.images.length ? { images: target.images } : {}),
+        ...(target.files.length ? { files: target.files } : {}),
+        ...(target.model ?? {}),
+        ...(target.parameters ? { parameters: target.parameters } : {})
+      },
+      {
+        ...handlers,
+        onEvents: (events: ChatStreamEvent[], from: number) => {
+          const reply = events.find((e) => e.type === 'reply')
+          // A new chat opens once it exists (unless the user went to another one meanwhile).
+          if (reply && reply.type === 'reply' && !target.conversationId && !useChat.getState().currentId) {
+            useChat.setState({ currentId: reply.data.conversation.id })
+            location.hash = `/chat/${reply.data.conversation.id}`
+          }
+          handlers?.onEvents?.(events, from)
+          if (reply && !accepted) {
+            accepted = true
+            hooks.onAccepted?.()
+          }
+        },
+        onEnd: (result) => {
+          handlers?.onEnd?.(result)
+          hooks.onDone?.()
+        },
+        onRefused: (error) => {
+          handlers?.onRefused?.(error)
+          hooks.onRefused?.()
+        }
+      }
+    )
+  )
+}
+
+// issue 17: the outbox goes out when the connection comes back; a send the core had not yet
+// acknowledged when it dropped waits again (the socket may have lost it).
+useApp.subscribe((state, prev) => {
+  if (state.connection === prev.connection) return
+  if (state.connection === 'open') return chatActions.flushOutbox()
+  for (const item of useOutbox.getState().items) {
+    if (item.state !== 'sending') continue
+    const sending = outboxHandles.get(item.id)
+    sending?.handle.detach()
+    outboxHandles.delete(item.id)
+    if (sending) outboxLanes.delete(sending.lane)
+    outbox.mark(item.id, 'queued')
+  }
+})
+
 export const chatActions = {
   /** Opens the conversation of a search hit, scrolled to the message (see MessageList). */
   showMessage(conversationId: string, messageId: string) {
@@ -188,6 +264,8 @@ export const chatActions = {
       }))
     await followRunningTasks('chat', (task) => chatActions.attach(task))
     await loadPendingApprovals()
+    // Messages that waited for the connection before a reload go out now.
+    chatActions.flushOutbox()
   },
 
   /** Re-joins a reply that is streaming in the core (after a reload or from another window). */
@@ -227,35 +305,77 @@ export const chatActions = {
   },
 
   send(text: string, images: { dataUrl: string }[] = [], model?: { providerId: string; modelId: string }, files: string[] = []) {
-    const { currentId, messages, agentId, defaultAgentId } = useChat.getState()
+    const { currentId, messages, agentId, defaultAgentId, draftParameters } = useChat.getState()
     const visible = currentId ? visiblePath(messages[currentId] ?? [], useChat.getState().branch) : []
     const parentId = visible[visible.length - 1]?.id
     useChat.setState({ sendError: undefined })
-    followStream((handlers) =>
-      bridge().stream(
-        'chat.send',
-        {
-          ...(currentId ? { conversationId: currentId } : { agentId: agentId ?? defaultAgentId }),
-          ...(parentId ? { parentId } : {}),
-          text,
-          ...(images.length ? { images } : {}),
-          ...(files.length ? { files } : {}),
-          ...(model ?? {}),
-          ...(!currentId && Object.keys(useChat.getState().draftParameters).length ? { parameters: useChat.getState().draftParameters } : {})
-        },
-        {
-          ...handlers,
-          onEvents: (events: ChatStreamEvent[], from: number) => {
-            const reply = events.find((e) => e.type === 'reply')
-            if (reply && reply.type === 'reply' && !useChat.getState().currentId) {
-              useChat.setState({ currentId: reply.data.conversation.id })
-              location.hash = `/chat/${reply.data.conversation.id}`
-            }
-            handlers?.onEvents?.(events, from)
-          }
+    followLatest.request()
+    const target: Omit<QueuedMessage, 'id' | 'state' | 'at'> = {
+      ...(currentId ? { conversationId: currentId } : { agentId: agentId ?? defaultAgentId }),
+      ...(parentId ? { parentId } : {}),
+      text,
+      images,
+      files,
+      ...(model ? { model } : {}),
+      ...(!currentId && Object.keys(draftParameters).length ? { parameters: draftParameters } : {})
+    }
+    // issue 17: without a connection the message waits in the outbox (shown, cancellable, kept
+    // across a reload) and goes out when the connection is back: nothing typed is lost.
+    if (useApp.getState().connection !== 'open') {
+      // Behind another waiting message it answers that one's reply: the core's default parent
+      // (the newest message) once the one before has gone out.
+      const behind = useOutbox.getState().items.some((m) => m.conversationId !== undefined && m.conversationId === currentId)
+      const { parentId: _parent, ...rest } = target
+      return void outbox.add(behind ? rest : target)
+    }
+    startSend(target)
+  },
+
+  /**
+   * Sends what waited for the connection, oldest first, once the core is reachable and ready.
+   * One at a time per conversation: the next waits for the previous reply, so it follows it
+   * instead of becoming its sibling.
+   */
+  flushOutbox() {
+    const app = useApp.getState()
+    if (app.connection !== 'open' || app.init.phase !== 'ready') return
+    for (const item of useOutbox.getState().items) {
+      const lane = item.conversationId ?? `new:${item.id}`
+      if (item.state !== 'queued' || outboxLanes.has(lane)) continue
+      outboxLanes.add(lane)
+      outbox.mark(item.id, 'sending')
+      let done = false
+      const finish = () => {
+        if (done) return
+        done = true
+        outboxHandles.delete(item.id)
+        outboxLanes.delete(lane)
+        chatActions.flushOutbox()
+      }
+      const handle = startSend(item, {
+        // The core stored the message: it shows in the conversation now, not as waiting.
+        onAccepted: () => void outbox.remove(item.id),
+        onDone: finish,
+        onRefused: () => {
+          // Refused (a deleted conversation, an invalid input): the text goes back to its draft.
+          outbox.remove(item.id)
+          restoreDraft(draftKeyOf(item.conversationId), item.text)
+          finish()
         }
-      )
-    )
+      })
+      outboxHandles.set(item.id, { handle, lane })
+    }
+  },
+
+  /** Cancels a message waiting for the connection; its text is returned (to the composer). */
+  cancelQueued(id: string): QueuedMessage | undefined {
+    const sending = outboxHandles.get(id)
+    if (sending) {
+      sending.handle.detach()
+      outboxHandles.delete(id)
+      outboxLanes.delete(sending.lane)
+    }
+    return outbox.remove(id)
   },
 
   stop(messageId?: string) {
@@ -270,14 +390,17 @@ export const chatActions = {
 
   regenerate(message: Message, deleteOld = false) {
     if (deleteOld) removeLocal(message.conversationId, [message.id])
+    followLatest.request()
     followStream((handlers) => bridge().stream('chat.regenerate', { messageId: message.id, deleteOld }, handlers))
   },
 
   editAndResend(message: Message, text: string) {
+    followLatest.request()
     followStream((handlers) => bridge().stream('chat.editAndResend', { messageId: message.id, text }, handlers))
   },
 
   continueReply(message: Message) {
+    followLatest.request()
     followStream((handlers) => bridge().stream('chat.continue', { messageId: message.id }, handlers))
   },
 
@@ -287,9 +410,50 @@ export const chatActions = {
     if (result.ok) upsert(message.conversationId, result.value)
   },
 
-  async deleteMessage(message: Message) {
-    const result = await bridge().call('chat.deleteMessage', { messageId: message.id })
-    if (result.ok) await chatActions.open(message.conversationId)
+  /**
+   * Hides the message now (its replies move up to its parent, as the core will do) and deletes
+   * it after a few seconds unless undone — the same Undo as a conversation's (issue 17).
+   */
+  deleteMessage(message: Message) {
+    if (useChat.getState().pendingMessageDelete) chatActions.commitMessageDelete()
+    const list = useChat.getState().messages[message.conversationId] ?? []
+    const shown = list.find((m) => m.id === message.id)
+    if (!shown) return
+    const children = list.filter((m) => m.parentId === message.id).map((m) => m.id)
+    const timer = setTimeout(() => chatActions.commitMessageDelete(), 6000)
+    useChat.setState((s) => ({
+      pendingMessageDelete: { message: shown, children, timer },
+      messages: {
+        ...s.messages,
+        [message.conversationId]: (s.messages[message.conversationId] ?? [])
+          .filter((m) => m.id !== message.id)
+          .map((m) => (m.parentId === message.id ? { ...m, parentId: message.parentId } : m))
+      }
+    }))
+  },
+
+  undoMessageDelete() {
+    const pendingDelete = useChat.getState().pendingMessageDelete
+    if (!pendingDelete) return
+    clearTimeout(pendingDelete.timer)
+    const { message, children } = pendingDelete
+    useChat.setState((s) => {
+      const list = (s.messages[message.conversationId] ?? []).map((m) => (children.includes(m.id) ? { ...m, parentId: message.id } : m))
+      // Back in its place among the others (the list is oldest first).
+      const at = list.findIndex((m) => m.createdAt > message.createdAt)
+      const restored = at < 0 ? [...list, message] : [...list.slice(0, at), message, ...list.slice(at)]
+      return { pendingMessageDelete: undefined, messages: { ...s.messages, [message.conversationId]: restored } }
+    })
+  },
+
+  async commitMessageDelete() {
+    const pendingDelete = useChat.getState().pendingMessageDelete
+    if (!pendingDelete) return
+    clearTimeout(pendingDelete.timer)
+    useChat.setState({ pendingMessageDelete: undefined })
+    const result = await bridge().call('chat.deleteMessage', { messageId: pendingDelete.message.id })
+    // Not deleted (the connection dropped): reloading the conversation shows it again, as it is.
+    if (!result.ok || useChat.getState().currentId === pendingDelete.message.conversationId) await chatActions.open(pendingDelete.message.conversationId)
   },
 
   async rename(conversationId: string, title: string) {
@@ -354,7 +518,7 @@ export const chatActions = {
   },
 
   copy(message: Message) {
-    void navigator.clipboard.writeText(messageText(message.content))
+    void navigator.clipboard.writeText(messageText(message.content)).catch(() => undefined)
   },
 
   /** A message changed in the core (translation, summary): the stored copy replaces ours. */
@@ -391,7 +555,7 @@ const titleTask = {
   handles: new Map<string, StreamHandle>(),
   start(conversationId: string) {
     const conversation = useChat.getState().conversations.find((c) => c.id === conversationId)
-    if ((conversation && conversation.title.trim() && conversation.title !== 'New chat') || this.handles.has(conversationId)) return
+    if ((conversation && !isUntitled(conversation.title)) || this.handles.has(conversationId)) return
     const done = () => {
       this.handles.delete(conversationId)
       useChat.setState((s) => {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Brain, Globe, Zap } from 'lucide-react'
 import type { ModelParameters } from '../../../shared/data/agent'
 import type { PickerModel } from '../../../shared/bridge/procedures/providers'
 import { modelControls } from '../../../shared/chat/model-controls'
@@ -26,7 +27,7 @@ export function ComposerControls({
   if (!model) return null
   const controls = modelControls({ providerId: model.providerId, id: model.id, extendParams: model.extendParams, abilities: model.abilities, maxOutput: model.maxOutput })
   const chip = (on: boolean) =>
-    `rounded-full border px-2.5 py-0.5 text-xs transition-colors ${on ? 'border-accent bg-accent/10 text-accent' : 'border-zinc-300 text-zinc-600 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800'}`
+    `inline-flex items-center gap-1 rounded-full border px-2.5 py-0.5 text-xs transition-colors ${on ? 'border-accent bg-accent/10 text-accent' : 'border-zinc-300 text-zinc-600 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800'}`
   const thinkingOn = controls.thinking ? (params.thinking ?? (params.thinkingBudget !== undefined ? true : controls.thinking.defaultOn)) : true
   const search = params.search ?? 'off'
   const local = model.providerId === 'ollama'
@@ -43,12 +44,14 @@ export function ComposerControls({
           // off → on → auto → off: automatic lets Search Intent Recognition decide per message.
           onClick={() => onChange({ search: search === 'off' ? 'on' : search === 'on' ? 'auto' : 'off' })}
         >
-          🌐 {search === 'auto' ? t('controls.searchAuto') : t('controls.search')}
+          <Globe aria-hidden className="size-3.5" />
+          {search === 'auto' ? t('controls.searchAuto') : t('controls.search')}
         </button>
       )}
       {controls.thinking && (
         <button type="button" className={chip(thinkingOn)} aria-pressed={thinkingOn} title={t('controls.thinkingHint')} data-testid="control-thinking" onClick={() => onChange({ thinking: !thinkingOn })}>
-          💭 {t('controls.thinking')}
+          <Brain aria-hidden className="size-3.5" />
+          {t('controls.thinking')}
         </button>
       )}
       {controls.budget && thinkingOn && (
@@ -93,7 +96,8 @@ export function ComposerControls({
           data-testid="control-caching"
           onClick={() => onChange({ contextCaching: params.contextCaching === false })}
         >
-          ⚡ {t('controls.caching')}
+          <Zap aria-hidden className="size-3.5" />
+          {t('controls.caching')}
         </button>
       )}
       {local && onContextLength && (

@@ -1,4 +1,4 @@
-import { useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { countTokens, IMAGE_TOKENS } from '../../../shared/tokens/count-tokens'
 import { bridge } from '../../stores/app-store'
@@ -6,6 +6,8 @@ import { AttachmentChips } from '../attachments/attachment-chips'
 import { fitImage } from '../attachments/resize-image'
 import { useAttachments } from '../attachments/use-attachments'
 import { DictationButton } from '../voice/dictation-button'
+import { Paperclip, X } from 'lucide-react'
+import { loadDraft, onDraftRestored, saveDraft } from './drafts'
 
 export interface ComposerProps {
   streaming: boolean
@@ -24,6 +26,10 @@ export interface ComposerProps {
   controls?: ReactNode
   /** A note next to the token counter (e.g. the older part will be summarised). */
   tokenNote?: string
+  /** issue 17: where the typed text is kept (per conversation, across reloads); see drafts.ts. */
+  draftKey?: string
+  /** issue 17: the model's facts are still loading: the counter waits rather than change form. */
+  tokensPending?: boolean
 }
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -31,9 +37,23 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 /** Good enough to warn before sending, never used for billing (the same estimate as the core's). */
 export const estimateTextTokens = countTokens
 
-export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote }: ComposerProps) {
+export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote, draftKey, tokensPending = false }: ComposerProps) {
   const { t } = useTranslation()
-  const [text, setText] = useState('')
+  const [text, setTextState] = useState(() => (draftKey ? loadDraft(draftKey) : ''))
+  // Every change is written through, so a reload or a crash of the page keeps what was typed.
+  const setText = (next: string) => {
+    setTextState(next)
+    if (draftKey) saveDraft(draftKey, next)
+  }
+  const latest = useRef(text)
+  latest.current = text
+  const shownKey = useRef(draftKey)
+  useEffect(() => {
+    if (shownKey.current === draftKey) return
+    shownKey.current = draftKey
+    setTextState(draftKey ? loadDraft(draftKey) : '')
+  }, [draftKey])
+  useEffect(() => onDraftRestored((key, restored) => key === shownKey.current && setTextState(restored)), [])
   const [images, setImages] = useState<{ dataUrl: string; name: string }[]>([])
   const [notice, setNotice] = useState<string>()
   const [confirmOver, setConfirmOver] = useState(false)
@@ -117,7 +137,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
                   onClick={() => setImages((list) => list.filter((_, j) => j !== i))}
                   className="absolute -top-1.5 -right-1.5 grid size-5 place-items-center rounded-full bg-zinc-800 text-xs text-white"
                 >
-                  ×
+                  <X aria-hidden className="size-3" />
                 </button>
               </div>
             ))}
@@ -169,14 +189,14 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
             data-testid="attach"
             className="grid size-9 place-items-center rounded-lg border border-zinc-300 text-zinc-600 hover:bg-zinc-100 disabled:opacity-40 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
           >
-            <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-              <path d="m21 11-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7" />
-            </svg>
+            <Paperclip aria-hidden className="size-4" />
           </button>
           <DictationButton
             disabled={disabled}
             onText={(spoken) => {
-              setText((current) => (current.trim() ? `${current.replace(/\s+$/, '')} ${spoken}` : spoken))
+              // Transcription ends later: add to what is in the box then, not when recording began.
+              const current = latest.current
+              setText(current.trim() ? `${current.replace(/\s+$/, '')} ${spoken}` : spoken)
               ref.current?.focus()
             }}
           />
@@ -198,7 +218,11 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
         <div className="mt-1.5 flex justify-between text-[11px] text-zinc-500">
           <span>{t('chat.keys')}</span>
           <span data-testid="token-estimate" className={over ? 'font-medium text-red-600' : ''}>
-            {contextWindow ? t('chat.tokensOf', { n: tokens.toLocaleString(), max: contextWindow.toLocaleString() }) : t('chat.tokens', { n: tokens.toLocaleString() })}
+            {tokensPending
+              ? '\u00a0'
+              : contextWindow
+                ? t('chat.tokensOf', { n: tokens.toLocaleString(), max: contextWindow.toLocaleString() })
+                : t('chat.tokens', { n: tokens.toLocaleString() })}
             {tokenNote && <span data-testid="token-note"> · {tokenNote}</span>}
           </span>
         </div>

@@ -7,6 +7,8 @@ import { sortConversations } from './branches'
 import { dateGroup } from './date-group'
 import { chatActions, useChat } from './chat-store'
 import { ImportAgentButton } from '../agents/agent-actions'
+import { MessageCircle, Pencil, Pin, PinOff, Plus, Trash2 } from 'lucide-react'
+import { agentName, conversationTitle, DEFAULT_AGENT_AVATAR } from './display-names'
 
 /** Conversations of the agents, with search, rename, pin and delete (undoable). */
 export function ConversationList() {
@@ -16,15 +18,16 @@ export function ConversationList() {
   const agentId = useChat((s) => s.agentId)
   const currentId = useChat((s) => s.currentId)
   const pendingDelete = useChat((s) => s.pendingDelete)
+  const defaultAgentId = useChat((s) => s.defaultAgentId)
   const [query, setQuery] = useState('')
   const [renaming, setRenaming] = useState<{ id: string; title: string }>()
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase()
-    return sortConversations(conversations).filter((c) => (!agentId || c.agentId === agentId) && (!q || c.title.toLowerCase().includes(q)))
-  }, [conversations, query, agentId])
+    return sortConversations(conversations).filter((c) => (!agentId || c.agentId === agentId) && (!q || conversationTitle(c.title, t).toLowerCase().includes(q)))
+  }, [conversations, query, agentId, t])
   const hits = useMessageSearch(query, agentId)
   const searching = query.trim().length > 0
-  const item = 'rounded px-1 text-xs text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-white'
+  const item = 'inline-grid place-items-center rounded p-1 text-xs text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-white'
   return (
     <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 dark:border-zinc-800" aria-label={t('chat.conversations')}>
       <div className="border-b border-zinc-200 p-2 dark:border-zinc-800" data-testid="agent-list">
@@ -40,7 +43,7 @@ export function ConversationList() {
               location.hash = '/chat'
             }}
           >
-            ＋
+            <Plus aria-hidden className="size-3.5" />
           </button>
         </div>
         <ul className="max-h-40 overflow-y-auto">
@@ -55,9 +58,16 @@ export function ConversationList() {
                 className={`flex w-full items-center gap-2 rounded-md px-2 py-1 text-left text-sm ${a.id === agentId ? 'bg-zinc-200 dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-800/60'}`}
               >
                 <span className="grid size-6 shrink-0 place-items-center overflow-hidden rounded-full bg-zinc-100 text-sm dark:bg-zinc-800" aria-hidden>
-                  {isPictureAvatar(a.avatar) ? <img src={a.avatar} alt="" className="size-full object-cover" /> : (a.avatar ?? a.name.slice(0, 1))}
+                  {isPictureAvatar(a.avatar) ? (
+                    <img src={a.avatar} alt="" className="size-full object-cover" />
+                  ) : a.avatar === DEFAULT_AGENT_AVATAR ? (
+                    // The default agent's stored emoji is drawn as the app's own icon.
+                    <MessageCircle className="size-3.5 text-accent" />
+                  ) : (
+                    (a.avatar ?? agentName(a, defaultAgentId, t).slice(0, 1))
+                  )}
                 </span>
-                <span className="truncate">{a.name}</span>
+                <span className="truncate">{agentName(a, defaultAgentId, t)}</span>
               </button>
             </li>
           ))}
@@ -92,7 +102,7 @@ export function ConversationList() {
                   onClick={() => chatActions.showMessage(hit.conversationId, hit.messageId)}
                 >
                   <span className="flex justify-between gap-2 text-xs text-zinc-500">
-                    <span className="truncate font-medium">{hit.conversationTitle}</span>
+                    <span className="truncate font-medium">{conversationTitle(hit.conversationTitle, t)}</span>
                     <time dateTime={new Date(hit.createdAt).toISOString()} className="shrink-0">
                       {new Date(hit.createdAt).toLocaleDateString()}
                     </time>
@@ -143,18 +153,18 @@ export function ConversationList() {
             ) : (
               <div className={`flex items-center gap-1 rounded-md px-2 py-1.5 text-sm ${c.id === currentId ? 'bg-zinc-200 dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-800/60'}`}>
                 <a href={`#/chat/${c.id}`} className="min-w-0 flex-1 truncate" data-testid="conversation-item" aria-current={c.id === currentId ? 'page' : undefined}>
-                  {c.pinned && <span aria-label={t('chat.pinned')}>📌 </span>}
-                  {c.title}
+                  {c.pinned && <Pin aria-label={t('chat.pinned')} className="mr-1 inline size-3 -translate-y-px text-zinc-500" />}
+                  {conversationTitle(c.title, t)}
                 </a>
                 <span className="hidden shrink-0 gap-0.5 group-focus-within:flex group-hover:flex">
-                  <button className={item} onClick={() => setRenaming({ id: c.id, title: c.title })} aria-label={t('chat.rename')} data-testid="rename">
-                    ✎
+                  <button className={item} onClick={() => setRenaming({ id: c.id, title: conversationTitle(c.title, t) })} aria-label={t('chat.rename')} data-testid="rename">
+                    <Pencil aria-hidden className="size-3.5" />
                   </button>
                   <button className={item} onClick={() => void chatActions.pin(c.id, !c.pinned)} aria-label={c.pinned ? t('chat.unpin') : t('chat.pin')} data-testid="pin">
-                    {c.pinned ? '⊘' : '📌'}
+                    {c.pinned ? <PinOff aria-hidden className="size-3.5" /> : <Pin aria-hidden className="size-3.5" />}
                   </button>
                   <button className={item} onClick={() => chatActions.remove(c.id)} aria-label={t('chat.deleteConversation')} data-testid="delete-conversation">
-                    🗑
+                    <Trash2 aria-hidden className="size-3.5" />
                   </button>
                 </span>
               </div>
@@ -164,7 +174,7 @@ export function ConversationList() {
       </ul>
       {pendingDelete && (
         <div role="status" className="m-2 flex items-center justify-between rounded-md bg-zinc-800 px-3 py-2 text-xs text-white" data-testid="undo-toast">
-          <span className="truncate">{t('chat.deleted', { title: pendingDelete.conversation.title })}</span>
+          <span className="truncate">{t('chat.deleted', { title: conversationTitle(pendingDelete.conversation.title, t) })}</span>
           <button onClick={() => chatActions.undoDelete()} className="ml-2 font-semibold underline" data-testid="undo-delete">
             {t('chat.undo')}
           </button>

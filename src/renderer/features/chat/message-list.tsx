@@ -1,5 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ArrowDown } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { MessageView, type MessageActions } from './message-view'
 import { MessageBoundary } from './message-boundary'
@@ -12,11 +14,20 @@ const competing = (path: readonly LiveMessage[], index: number): boolean => {
   const parent = index > 0 ? path[index - 1] : undefined
   return path[index]!.role === 'assistant' && Boolean(parent?.meta?.competition && !parent.meta.competition.chosenId)
 }
+import { followLatest } from './follow-latest'
+
+/** `reply` answers the interrupted `partial` as its continuation (chat.continue). */
+const isContinuation = (reply: LiveMessage | undefined, partial: LiveMessage | undefined) =>
+  Boolean(reply && partial && partial.status === 'interrupted' && partial.role === 'assistant' && reply.role === 'assistant' && reply.parentId === partial.id)
+
+/** Closer to the bottom than this counts as "at the bottom" (following the reply). */
+const AT_BOTTOM_PX = 80
 
 /**
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a
  * conversation of thousands of messages scrolls and streams smoothly. While the reader is at
- * the bottom, new text keeps the view pinned there; scrolling up stops the pinning.
+ * the bottom, new text keeps the view pinned there; scrolling up stops the pinning and shows
+ * "Jump to latest"; sending (followLatest) or scrolling back down pins it again (issue 17).
  */
 export function MessageList({
   path,
@@ -31,8 +42,11 @@ export function MessageList({
   actions: MessageActions
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
 }) {
+  const { t } = useTranslation()
   const scrollRef = useRef<HTMLDivElement>(null)
   const pinned = useRef(true)
+  // The ref decides (it changes on every scroll event); the state only draws the button.
+  const [away, setAway] = useState(false)
   const virtualizer = useVirtualizer({
     count: path.length,
     getScrollElement: () => scrollRef.current,
@@ -47,12 +61,67 @@ export function MessageList({
   useEffect(() => {
     const el = scrollRef.current
     if (!el) return
-    const onScroll = () => {
-      pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80
+    // Only the reader leaves the bottom (wheel, keys, touch, the scroll bar): the list's own
+    // moves — rows measured, the view re-anchored while text streams in — never stop following.
+    // Reaching the bottom again, by any means, follows again.
+    let dragging = false
+    const leave = () => {
+      pinned.current = false
+      setAway(true)
     }
+    const onScroll = () => {
+      const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < AT_BOTTOM_PX
+      if (atBottom) pinned.current = true
+      else if (dragging) pinned.current = false
+      setAway(!pinned.current)
+    }
+    const onWheel = (event: WheelEvent) => {
+      if (event.deltaY < 0) leave()
+    }
+    const onKey = (event: KeyboardEvent) => {
+      if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) leave()
+    }
+    const onTouch = () => leave()
+    // A press on the list itself (not on a message) is its scroll bar.
+    const onPointerDown = (event: PointerEvent) => void (dragging = event.target === el)
+    const onPointerUp = () => void (dragging = false)
+    // Rows measured after a jump (or a finished reply laid out again) change the height: follow it.
+    const grown = new ResizeObserver(() => {
+      if (pinned.current && el.scrollHeight - el.scrollTop - el.clientHeight >= 1) el.scrollTop = el.scrollHeight
+    })
+    if (el.firstElementChild) grown.observe(el.firstElementChild)
     el.addEventListener('scroll', onScroll, { passive: true })
-    return () => el.removeEventListener('scroll', onScroll)
+    el.addEventListener('wheel', onWheel, { passive: true })
+    el.addEventListener('touchmove', onTouch, { passive: true })
+    el.addEventListener('keydown', onKey)
+    el.addEventListener('pointerdown', onPointerDown)
+    window.addEventListener('pointerup', onPointerUp)
+    return () => {
+      grown.disconnect()
+      el.removeEventListener('scroll', onScroll)
+      el.removeEventListener('wheel', onWheel)
+      el.removeEventListener('touchmove', onTouch)
+      el.removeEventListener('keydown', onKey)
+      el.removeEventListener('pointerdown', onPointerDown)
+      window.removeEventListener('pointerup', onPointerUp)
+    }
   }, [])
+
+  const jumpToLatest = () => {
+    pinned.current = true
+    setAway(false)
+    const el = scrollRef.current
+    if (el) el.scrollTop = el.scrollHeight
+    // The virtualiser measures the rows that come into view; follow once more after that.
+    requestAnimationFrame(() => {
+      const again = scrollRef.current
+      if (again && pinned.current) again.scrollTop = again.scrollHeight
+    })
+  }
+  const jumpRef = useRef(jumpToLatest)
+  jumpRef.current = jumpToLatest
+  // A message was just sent: show it, wherever the reader was (the reply then keeps it followed).
+  useEffect(() => followLatest.subscribe(() => jumpRef.current()), [])
 
   // A search result asked for this message: stop pinning to the bottom, bring it to the middle
   // of the view and mark it, once it is on the loaded path.
@@ -63,6 +132,7 @@ export function MessageList({
     const index = path.findIndex((m) => m.id === focusId)
     if (index < 0) return
     pinned.current = false
+    setAway(true)
     setHighlighted(focusId)
     chatActions.clearFocus()
     virtualizer.scrollToIndex(index, { align: 'center' })
@@ -84,38 +154,55 @@ export function MessageList({
   useEffect(() => () => (frame.current !== undefined ? cancelAnimationFrame(frame.current) : undefined), [])
 
   return (
-    <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="message-list" role="log" aria-live="polite">
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} className="mx-auto w-full max-w-4xl">
-        {virtualizer.getVirtualItems().map((item) => {
-          const message = path[item.index]!
-          return (
-            <div
-              key={item.key}
-              data-index={item.index}
-              data-message-id={message.id}
-              data-highlighted={message.id === highlighted ? 'true' : undefined}
-              className={message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : undefined}
-              ref={virtualizer.measureElement}
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
-              {competing(path, item.index) ? (
-                // issue 18: an undecided Chat Competition shows all its replies side by side.
-                <CompetitionTurn userMessage={path[item.index - 1]!} shownId={message.id} meta={path[item.index - 1]!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
-              ) : (
-              <MessageBoundary content={message.content}>
-                <MessageView
-                  message={message}
-                  branchIndex={branches.get(message.id)?.[0] ?? 0}
-                  branchCount={branches.get(message.id)?.[1] ?? 1}
-                  streaming={Boolean(streaming[message.id])}
-                  actions={actions}
-                  onErrorAction={onErrorAction}
-                />
-              </MessageBoundary>
-              )}
-            </div>
-          )
-        })}
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="message-list" role="log" aria-live="polite">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} className="mx-auto w-full max-w-4xl">
+          {virtualizer.getVirtualItems().map((item) => {
+            const message = path[item.index]!
+            const next = path[item.index + 1]
+            const prev = path[item.index - 1]
+            return (
+              <div
+                key={item.key}
+                data-index={item.index}
+                data-message-id={message.id}
+                data-highlighted={message.id === highlighted ? 'true' : undefined}
+                className={message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : undefined}
+                ref={virtualizer.measureElement}
+                style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
+                {competing(path, item.index) ? (
+                  // issue 18: an undecided Chat Competition shows all its replies side by side.
+                  <CompetitionTurn userMessage={prev!} shownId={message.id} meta={prev!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
+                ) : (
+                  <MessageBoundary content={message.content}>
+                    <MessageView
+                      message={message}
+                      branchIndex={branches.get(message.id)?.[0] ?? 0}
+                      branchCount={branches.get(message.id)?.[1] ?? 1}
+                      streaming={Boolean(streaming[message.id])}
+                      actions={actions}
+                      onErrorAction={onErrorAction}
+                      continued={isContinuation(next, message)}
+                      continuation={isContinuation(message, prev)}
+                    />
+                  </MessageBoundary>
+                )}
+              </div>
+            )
+          })}
+        </div>
       </div>
+      {away && path.length > 0 && (
+        <button
+          type="button"
+          onClick={jumpToLatest}
+          data-testid="jump-to-latest"
+          className="absolute bottom-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-1.5 rounded-full border border-zinc-200 bg-white/95 px-3 py-1.5 text-xs font-medium text-zinc-700 shadow-md hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900/95 dark:text-zinc-200 dark:hover:bg-zinc-800"
+        >
+          <ArrowDown aria-hidden className="size-3.5" />
+          {t('chatPolish.jumpToLatest')}
+        </button>
+      )}
     </div>
   )
 }

@@ -1,5 +1,6 @@
-import { memo, useMemo, useState } from 'react'
+import { memo, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Check, Copy, X } from 'lucide-react'
 import { messageText, type Message } from '../../../shared/data/message'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
@@ -11,6 +12,8 @@ import { chatActions } from './chat-store'
 import { ToolCallsView } from '../tools/tool-calls-view'
 import { ReplySources } from '../knowledge/reply-sources'
 import { ReplyText } from '../artifacts/reply-text'
+import { InterruptedNote, RetryNote } from './message-status'
+import { useModelLabel } from './model-picker'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -47,6 +50,16 @@ function Stats({ message }: { message: Message }) {
   )
 }
 
+/** The reply's model by its display name, as in the header chip (issue 17); the id is in the tooltip. */
+function ModelName({ providerId, modelId }: { providerId?: string; modelId: string }) {
+  const label = useModelLabel(providerId ? { providerId, modelId } : undefined)
+  return (
+    <div className="mb-1 text-xs font-medium text-zinc-500" title={providerId ? `${providerId}/${modelId}` : modelId} data-testid="message-model">
+      {label.model ?? modelId}
+    </div>
+  )
+}
+
 function Reasoning({ text, durationMs, streaming }: { text: string; durationMs?: number; streaming: boolean }) {
   const { t } = useTranslation()
   return (
@@ -67,27 +80,47 @@ export interface MessageViewProps {
   streaming: boolean
   actions: MessageActions
   onErrorAction?(message: Message, fix?: 'trim'): void
+  /** issue 17: an interrupted reply whose continuation follows it (its Continue is spent). */
+  continued?: boolean
+  /** issue 17: this reply continues the interrupted one above it (drawn as its second part). */
+  continuation?: boolean
 }
 
-export const MessageView = memo(function MessageView({ message, branchIndex, branchCount, streaming, actions, onErrorAction }: MessageViewProps) {
+/** "Copied" for a moment after the copy button was pressed (issue 17). */
+function useFlag(ms: number): [boolean, () => void] {
+  const [on, setOn] = useState(false)
+  useEffect(() => {
+    if (!on) return
+    const timer = setTimeout(() => setOn(false), ms)
+    return () => clearTimeout(timer)
+  }, [on, ms])
+  return [on, () => setOn(true)]
+}
+
+export const MessageView = memo(function MessageView({ message, branchIndex, branchCount, streaming, actions, onErrorAction, continued = false, continuation = false }: MessageViewProps) {
   const { t } = useTranslation()
   const [editing, setEditing] = useState<string>()
+  const [copied, flagCopied] = useFlag(1500)
+  // issue 17: a read-aloud failure shows under the toolbar, which is hidden until hover.
+  const [speechError, setSpeechError] = useState<string>()
   const text = messageText(message.content)
   const isUser = message.role === 'user'
-  const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs
+  // Measured live while it streams; afterwards the duration the core kept with the reply (issue 17).
+  const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs ?? message.reasoning?.durationMs
   // issue 15: numbered sources under the reply; inline [n] markers link to them.
   const sources = useMemo(() => sourceList(message.grounding?.citations), [message.grounding])
   const linked = useMemo(() => linkCitationMarkers(text, sources), [text, sources])
   const button = 'rounded px-1.5 py-0.5 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-white'
   return (
     <article
-      className={`group px-6 py-3 ${isUser ? 'flex flex-col items-end' : ''}`}
+      className={`group px-6 ${continuation ? 'pt-0 pb-3' : 'py-3'} ${isUser ? 'flex flex-col items-end' : ''}`}
       data-testid={`message-${message.role}`}
       data-status={message.status}
+      data-continuation={continuation || undefined}
       aria-busy={streaming}
     >
       <div className={isUser ? 'max-w-[80%] rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20' : 'max-w-3xl'}>
-        {!isUser && message.modelId && <div className="mb-1 text-xs font-medium text-zinc-500">{message.modelId}</div>}
+        {!isUser && message.modelId && !continuation && <ModelName providerId={message.providerId} modelId={message.modelId} />}
         {!isUser && <ChosenOptionsLine options={message.meta?.options} />}
         {message.reasoning?.text && <Reasoning text={message.reasoning.text} durationMs={reasoningMs} streaming={streaming && !text} />}
         {editing !== undefined ? (
@@ -117,7 +150,9 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
             </div>
           </form>
         ) : isUser ? (
-          <div className="whitespace-pre-wrap">{text}</div>
+          <div className="whitespace-pre-wrap" data-testid="message-text">
+            {text}
+          </div>
         ) : (
           // issue 18: artifact tags become cards that open the side panel (plain markdown otherwise).
           <ReplyText messageId={message.id} createdAt={message.createdAt} text={linked} streaming={streaming} />
@@ -135,15 +170,10 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
             <span className="size-1.5 animate-bounce rounded-full bg-zinc-400 [animation-delay:240ms]" />
           </div>
         )}
-        {message.error && <ErrorCard error={message.error} message={message} onAction={onErrorAction} />}
-        {message.status === 'interrupted' && !message.error && (
-          <div className="mt-2 flex items-center gap-2 text-xs text-amber-700 dark:text-amber-400" data-testid="interrupted">
-            {t('chat.interrupted')}
-            <button className="rounded border border-current px-2 py-0.5" onClick={() => actions.continueReply(message)}>
-              {t('chat.continue')}
-            </button>
-          </div>
-        )}
+        {streaming && message.retrying && <RetryNote notice={message.retrying} />}
+        {/* An interrupted reply says why and offers Continue (the dropped connection's error with it). */}
+        {message.error && message.status !== 'interrupted' && <ErrorCard error={message.error} message={message} onAction={onErrorAction} />}
+        {message.status === 'interrupted' && !streaming && !continued && <InterruptedNote message={message} onContinue={() => actions.continueReply(message)} />}
         {!isUser && <Stats message={message} />}
       </div>
       {!streaming && editing === undefined && (
@@ -159,10 +189,19 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
               </button>
             </span>
           )}
-          <button className={button} onClick={() => actions.copy(message)} data-testid="op-copy">
-            {t('chat.copy')}
+          <button
+            className={`${button} inline-flex items-center gap-1`}
+            onClick={() => {
+              actions.copy(message)
+              flagCopied()
+            }}
+            data-testid="op-copy"
+            data-copied={copied || undefined}
+          >
+            {copied ? <Check aria-hidden className="size-3.5 text-emerald-600" /> : <Copy aria-hidden className="size-3.5" />}
+            <span aria-live="polite">{copied ? t('chat.copied') : t('chat.copy')}</span>
           </button>
-          {text.trim() && <ReadAloud messageId={message.id} text={text} buttonClass={button} />}
+          {text.trim() && <ReadAloud messageId={message.id} text={text} buttonClass={button} onError={setSpeechError} />}
           <button className={button} onClick={() => setEditing(text)} data-testid="op-edit">
             {t('chat.edit')}
           </button>
@@ -178,6 +217,14 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           )}
           <button className={button} onClick={() => actions.remove(message)} data-testid="op-delete">
             {t('chat.delete')}
+          </button>
+        </div>
+      )}
+      {speechError && (
+        <div role="alert" className="mt-1 flex max-w-3xl items-start gap-2 rounded-md border border-red-200 bg-red-50 px-2 py-1 text-xs text-red-700 dark:border-red-900 dark:bg-red-950/50 dark:text-red-300" data-testid="read-aloud-error">
+          <span className="min-w-0 flex-1">{t('chatPolish.readAloudFailed', { reason: speechError })}</span>
+          <button aria-label={t('chatPolish.dismiss')} onClick={() => setSpeechError(undefined)} className="shrink-0 rounded p-0.5 hover:bg-red-100 dark:hover:bg-red-900">
+            <X aria-hidden className="size-3.5" />
           </button>
         </div>
       )}

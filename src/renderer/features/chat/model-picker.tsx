@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import { useMemo, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react'
+import { Trans, useTranslation } from 'react-i18next'
+import { ChevronDown } from 'lucide-react'
 import type { PickerGroup, PickerModel } from '../../../shared/bridge/procedures/providers'
 import { providerActions, useProviders } from '../providers/providers-store'
 
@@ -22,7 +23,26 @@ function Badges({ model }: { model: PickerModel }) {
   )
 }
 
-/** Providers with their enabled models; by default only those with a key or a running local server. */
+/** The header chip's words: the provider's and the model's display names, never raw ids (issue 17). */
+export function useModelLabel(current?: { providerId: string; modelId: string }): { provider?: string; model?: string } {
+  const provider = useProviders(
+    (s) => s.picker.find((g) => g.provider.id === current?.providerId)?.provider.name ?? s.providers.find((p) => p.id === current?.providerId)?.name
+  )
+  const model = useProviders((s) => {
+    if (!current) return undefined
+    const match = (m: PickerModel) => m.providerId === current.providerId && m.id === current.modelId
+    return s.picker.flatMap((g) => g.models).find(match)?.displayName ?? s.models[current.providerId]?.find(match)?.displayName
+  })
+  // Until the lists arrive the provider is left out rather than shown as its id; a model the
+  // catalogue does not know is named by its id, which is the only name it has.
+  return { provider, model: model ?? current?.modelId }
+}
+
+/**
+ * Providers with their enabled models; by default only those with a key or a running local
+ * server. A listbox (issue 17): the search box keeps the focus and moves the active option with
+ * the arrow keys, Home/End, and picks it with Enter.
+ */
 export function ModelPicker({ current, onPick }: { current?: { providerId: string; modelId: string }; onPick(providerId: string, modelId: string): void }) {
   const { t } = useTranslation()
   const picker = useProviders((s) => s.picker)
@@ -38,7 +58,42 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
       .map((g) => ({ ...g, models: q ? g.models.filter((m) => `${m.displayName} ${m.id} ${g.provider.name}`.toLowerCase().includes(q)) : g.models.filter((m) => m.enabled) }))
       .filter((g) => g.models.length > 0)
   }, [shown, query])
-  const currentModel = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
+  const label = useModelLabel(current)
+  const options = useMemo(() => filtered.flatMap((g) => g.models.map((m) => ({ providerId: g.provider.id, modelId: m.id }))), [filtered])
+  const [active, setActive] = useState(0)
+  const listId = useId()
+  const optionId = (i: number) => `${listId}-option-${i}`
+  // A new search starts at its first match; opening starts at the current model.
+  useEffect(() => {
+    const at = options.findIndex((o) => o.providerId === current?.providerId && o.modelId === current?.modelId)
+    setActive(query.trim() || at < 0 ? 0 : at)
+  }, [options, query, current])
+  useEffect(() => {
+    if (open) document.getElementById(optionId(active))?.scrollIntoView({ block: 'nearest' })
+  }, [active, open])
+  const pick = (providerId: string, modelId: string) => {
+    onPick(providerId, modelId)
+    setOpen(false)
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (options.length === 0) return
+    const move = (to: number) => {
+      event.preventDefault()
+      setActive(Math.max(0, Math.min(options.length - 1, to)))
+    }
+    if (event.key === 'ArrowDown') move(active + 1)
+    else if (event.key === 'ArrowUp') move(active - 1)
+    else if (event.key === 'Home' && event.ctrlKey) move(0)
+    else if (event.key === 'End' && event.ctrlKey) move(options.length - 1)
+    else if (event.key === 'PageDown') move(active + 8)
+    else if (event.key === 'PageUp') move(active - 8)
+    else if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+      event.preventDefault()
+      const option = options[active]
+      if (option) pick(option.providerId, option.modelId)
+    }
+  }
+  let index = -1
   return (
     <Dialog.Root
       open={open}
@@ -51,13 +106,19 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
         <button data-testid="model-picker" className="flex items-center gap-2 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
           {current ? (
             <>
-              <span className="text-zinc-500">{current.providerId}</span>
-              <span className="font-medium">{currentModel?.displayName ?? current.modelId}</span>
+              {label.provider && (
+                <span className="max-w-40 truncate text-zinc-500" data-testid="model-chip-provider">
+                  {label.provider}
+                </span>
+              )}
+              <span className="max-w-56 truncate font-medium" data-testid="model-chip-model">
+                {label.model}
+              </span>
             </>
           ) : (
             <span>{t('models.pick')}</span>
           )}
-          <span aria-hidden>▾</span>
+          <ChevronDown aria-hidden className="size-3.5 shrink-0 text-zinc-500" />
         </button>
       </Dialog.Trigger>
       <Dialog.Portal>
@@ -70,7 +131,14 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
               autoFocus
               value={query}
               onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={onKeyDown}
               placeholder={t('models.search')}
+              aria-label={t('models.search')}
+              role="combobox"
+              aria-expanded
+              aria-controls={listId}
+              aria-autocomplete="list"
+              aria-activedescendant={options.length ? optionId(active) : undefined}
               data-testid="model-search"
               className="w-full rounded-md border border-zinc-300 bg-transparent px-3 py-2 text-sm dark:border-zinc-700"
             />
@@ -87,42 +155,68 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
               {t('models.showAll')}
             </label>
           </div>
-          <div className="min-h-0 flex-1 overflow-y-auto p-2">
-            {filtered.length === 0 && <p className="p-4 text-sm text-zinc-500">{showAll ? t('models.none') : t('models.noneAvailable')}</p>}
+          <div id={listId} role="listbox" aria-label={t('models.pick')} className="min-h-0 flex-1 overflow-y-auto p-2" data-testid="model-listbox">
+            {filtered.length === 0 && (
+              <p className="p-4 text-sm text-zinc-500" data-testid="model-picker-empty" role="status">
+                {query.trim() ? (
+                  t('chatPolish.noModelMatches', { query: query.trim() })
+                ) : (
+                  <Trans
+                    i18nKey="chatPolish.noProviderReady"
+                    components={{
+                      providers: (
+                        <a href="#/settings" className="text-accent underline" onClick={() => setOpen(false)} data-testid="picker-settings-link">
+                          {' '}
+                        </a>
+                      )
+                    }}
+                  />
+                )}
+              </p>
+            )}
             {filtered.map((group) => (
-              <section key={group.provider.id} className="mb-3">
-                <h3 className="flex items-center gap-2 px-2 py-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
+              <section key={group.provider.id} className="mb-3" role="group" aria-labelledby={`${listId}-${group.provider.id}`}>
+                <h3 id={`${listId}-${group.provider.id}`} className="flex items-center gap-2 px-2 py-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
                   {group.provider.name}
                   {!group.provider.available && <span className="font-normal normal-case">· {group.provider.local ? t('models.notRunning') : t('models.noKey')}</span>}
                 </h3>
-                {group.models.map((model) => (
-                  <button
-                    key={model.id}
-                    data-testid={`pick-${group.provider.id}-${model.id}`}
-                    onClick={() => {
-                      onPick(group.provider.id, model.id)
-                      setOpen(false)
-                    }}
-                    className={`flex w-full items-center justify-between gap-3 rounded-md px-2 py-1.5 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${
-                      current?.providerId === group.provider.id && current.modelId === model.id ? 'bg-accent/10' : ''
-                    }`}
-                  >
-                    <span className="flex min-w-0 items-center gap-2">
-                      <span className="truncate font-medium">{model.displayName}</span>
-                      <Badges model={model} />
-                    </span>
-                    <span className="flex shrink-0 gap-3 text-xs text-zinc-500">
-                      {model.contextWindowTokens && <span title={t('models.context')}>{formatContext(model.contextWindowTokens)}</span>}
-                      {model.price && (
-                        <span title={t('models.pricePerMillion')}>
-                          {symbol(model.price.currency)}
-                          {model.price.input ?? '–'} / {symbol(model.price.currency)}
-                          {model.price.output ?? '–'}
-                        </span>
-                      )}
-                    </span>
-                  </button>
-                ))}
+                {group.models.map((model) => {
+                  const at = ++index
+                  const selected = current?.providerId === group.provider.id && current.modelId === model.id
+                  return (
+                    <button
+                      key={model.id}
+                      id={optionId(at)}
+                      type="button"
+                      role="option"
+                      tabIndex={-1}
+                      aria-selected={at === active}
+                      aria-current={selected || undefined}
+                      data-active={at === active || undefined}
+                      data-testid={`pick-${group.provider.id}-${model.id}`}
+                      onMouseMove={() => at !== active && setActive(at)}
+                      onClick={() => pick(group.provider.id, model.id)}
+                      className={`flex w-full items-center justify-between gap-3 rounded-md px-2 py-1.5 text-left text-sm ${at === active ? 'bg-zinc-100 dark:bg-zinc-800' : ''} ${
+                        selected ? 'ring-1 ring-accent/40 ring-inset' : ''
+                      }`}
+                    >
+                      <span className="flex min-w-0 items-center gap-2">
+                        <span className="truncate font-medium">{model.displayName}</span>
+                        <Badges model={model} />
+                      </span>
+                      <span className="flex shrink-0 gap-3 text-xs text-zinc-500">
+                        {model.contextWindowTokens && <span title={t('models.context')}>{formatContext(model.contextWindowTokens)}</span>}
+                        {model.price && (
+                          <span title={t('models.pricePerMillion')}>
+                            {symbol(model.price.currency)}
+                            {model.price.input ?? '–'} / {symbol(model.price.currency)}
+                            {model.price.output ?? '–'}
+                          </span>
+                        )}
+                      </span>
+                    </button>
+                  )
+                })}
               </section>
             ))}
           </div>

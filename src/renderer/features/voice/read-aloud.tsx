@@ -13,17 +13,23 @@ export interface ReadAloudProps {
   text: string
   /** Class of the message action buttons, so these look the same. */
   buttonClass: string
+  /**
+   * Where a failure is shown (issue 17): the message draws it below its toolbar, which is hidden
+   * until hover, so an error inside it would go unseen. Undefined clears it.
+   */
+  onError?(message: string | undefined): void
 }
 
 /**
  * Read aloud with play / pause / stop. The core speaks the text with the chosen TTS model
  * (split within the model's input limit) and caches the audio per message, so a replay is free.
  */
-export function ReadAloud({ messageId, text, buttonClass }: ReadAloudProps) {
+export function ReadAloud({ messageId, text, buttonClass, onError }: ReadAloudProps) {
   const { t } = useTranslation()
   const [state, setState] = useState<PlayState>('idle')
   const [src, setSrc] = useState<string>()
-  const [error, setError] = useState<string>()
+  const [ownError, setOwnError] = useState<string>()
+  const setError = (message: string | undefined) => (onError ? onError(message) : setOwnError(message))
   const audio = useRef<HTMLAudioElement>(null)
   const self = useRef({ stop: () => undefined as void })
 
@@ -97,9 +103,9 @@ export function ReadAloud({ messageId, text, buttonClass }: ReadAloudProps) {
           className="hidden"
         />
       )}
-      {error && (
+      {ownError && (
         <span role="alert" className="text-red-600" data-testid="read-aloud-error">
-          {error}
+          {ownError}
         </span>
       )}
     </span>

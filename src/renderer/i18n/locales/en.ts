@@ -652,6 +652,27 @@ export const en = {
     unreadable: 'Cannot be read',
     reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit', manual: 'Made by you', restore: 'Before a restore' }
   },
+  // ---- chat reading and composer polish (issue 17, chat half)
+  chatPolish: {
+    jumpToLatest: 'Jump to latest',
+    queued: 'Will send when reconnected',
+    queuedSending: 'Sending…',
+    offlineHint: 'Connection lost. What you send now waits here and goes out when the connection is back.',
+    messageDeleted: 'Message deleted',
+    interrupted: {
+      stopped: 'You stopped this reply; its partial text is kept.',
+      connection: 'The connection dropped before this reply finished; its partial text is kept.',
+      unknown: 'This reply was interrupted; its partial text is kept.'
+    },
+    retryRateLimited: 'Rate limited, retrying in {{s}} s…',
+    retryServer: 'The provider answered {{status}}, retrying in {{s}} s…',
+    retryConnection: 'Could not reach the provider, retrying in {{s}} s…',
+    noModelMatches: 'No model matches “{{query}}”.',
+    noProviderReady: 'No provider is ready: add an API key in <providers>Settings → Providers</providers>, or start a local server.',
+    defaultAgentName: 'Just Chat',
+    readAloudFailed: 'Read aloud failed: {{reason}}',
+    dismiss: 'Dismiss'
+  },
   usage: {
     title: 'Usage and cost',
     from: 'From',

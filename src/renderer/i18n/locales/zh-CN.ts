@@ -654,6 +654,27 @@ export const zhCN: Messages = {
     unreadable: '无法读取',
     reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时', manual: '手动', restore: '恢复前' }
   },
+  // ---- chat reading and composer polish (issue 17, chat half)
+  chatPolish: {
+    jumpToLatest: '跳到最新',
+    queued: '恢复连接后发送',
+    queuedSending: '正在发送…',
+    offlineHint: '连接已断开。现在发送的消息会在这里等待，连接恢复后自动发出。',
+    messageDeleted: '消息已删除',
+    interrupted: {
+      stopped: '你停止了此回复，已保留已生成的内容。',
+      connection: '回复完成前连接中断，已保留已生成的内容。',
+      unknown: '回复被中断，已保留已生成的内容。'
+    },
+    retryRateLimited: '请求过于频繁，{{s}} 秒后重试…',
+    retryServer: '服务商返回 {{status}}，{{s}} 秒后重试…',
+    retryConnection: '无法连接服务商，{{s}} 秒后重试…',
+    noModelMatches: '没有与“{{query}}”匹配的模型。',
+    noProviderReady: '暂无可用服务商：请在<providers>设置 → 服务商</providers>中添加 API Key，或启动本地服务。',
+    defaultAgentName: '随便聊聊',
+    readAloudFailed: '朗读失败：{{reason}}',
+    dismiss: '关闭'
+  },
   usage: {
     title: '用量与费用',
     from: '从',
