@@ -622,6 +622,10 @@ export const en = {
     cost: 'Cost',
     total: 'Total ({{currency}})',
     empty: 'No usage in this period'
+  },
+  // ---- settings, layout, local models and images polish (issue 17b)
+  polish: {
+    pullNotFound: '"{{model}}" was not found in the Ollama library — check the name.'
   }
 }
 

@@ -624,5 +624,9 @@ export const zhCN: Messages = {
     cost: '费用',
     total: '合计（{{currency}}）',
     empty: '此期间没有用量'
+  },
+  // ---- settings, layout, local models and images polish (issue 17b)
+  polish: {
+    pullNotFound: 'Ollama 模型库中没有“{{model}}”，请检查名称。'
   }
 }
