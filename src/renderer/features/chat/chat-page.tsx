@@ -13,6 +13,8 @@ import { Composer } from './composer'
 import { ComposerControls } from './composer-controls'
 import { useContextLength } from './use-context-length'
 import { ConversationList } from './conversation-list'
+import { CollapsiblePane } from '../../components/collapsible-pane'
+import { matchesShortcut } from '../../components/shortcuts'
 import { ErrorCard, errorAction } from './error-card'
 import { MessageList } from './message-list'
 import type { MessageActions } from './message-view'
@@ -92,7 +94,7 @@ export function ChatPage() {
     if (isStreaming || !titlingNow || !conversationId) return
     // Esc also cancels the title task (its own stream since issue 15) once the reply has ended.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.cancelTitle(conversationId)
+      if (matchesShortcut(event, 'stop') && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.cancelTitle(conversationId)
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
@@ -102,7 +104,7 @@ export function ChatPage() {
     if (!isStreaming) return
     // Esc stops the reply on screen, wherever the focus is (dialogs handle their own Esc first).
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.stop()
+      if (matchesShortcut(event, 'stop') && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.stop()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
@@ -134,7 +136,9 @@ export function ChatPage() {
 
   return (
     <div className="flex h-full" data-testid="page-chat">
-      <ConversationList />
+      <CollapsiblePane panel="conversations" label={t('chat.conversations')} shortcut="toggle-conversations">
+        <ConversationList />
+      </CollapsiblePane>
       <section className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 dark:border-zinc-800">
           <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>

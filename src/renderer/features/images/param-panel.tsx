@@ -4,6 +4,7 @@ import { PROVIDER_MAX_INPUT_IMAGES } from '../../../shared/image-params/families
 import { imageParamSpecs, type ImageParamSpec } from '../../../shared/image-params/param-specs'
 import type { ImageParamIssue } from '../../../shared/image-params/validate'
 import { imageActions, useImages } from './images-store'
+import { matchesShortcut } from '../../components/shortcuts'
 import { ReferenceImages } from './reference-images'
 
 const box = 'rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700'
@@ -62,7 +63,7 @@ function SpecField({ spec }: { spec: ImageParamSpec }) {
           value={typeof value === 'string' ? value : ''}
           onChange={(e) => imageActions.setValue('prompt', e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) imageActions.generate()
+            if (matchesShortcut(e, 'generate-image')) imageActions.generate()
           }}
           placeholder={t('images.promptPlaceholder')}
           className={field}
