@@ -18,7 +18,7 @@ export const SETTINGS_SECTIONS = [
 export function SettingsIndex() {
   const { t } = useTranslation()
   return (
-    <nav aria-label={t('polish.settingsIndex')} className="sticky top-0 hidden w-44 shrink-0 self-start xl:block" data-testid="settings-index">
+    <aside aria-label={t('polish.settingsIndex')} className="sticky top-0 hidden w-44 shrink-0 self-start xl:block" data-testid="settings-index">
       <ul className="space-y-0.5">
         {SETTINGS_SECTIONS.map((s) => (
           <li key={s.id}>
@@ -33,6 +33,6 @@ export function SettingsIndex() {
           </li>
         ))}
       </ul>
-    </nav>
+    </aside>
   )
 }

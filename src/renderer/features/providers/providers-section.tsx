@@ -329,7 +329,7 @@ export function ProvidersSection() {
             <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-zinc-400" />
             <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('providers.search')} className={`${input} pl-8`} data-testid="provider-search" />
           </label>
-          <nav aria-label={t('providers.title')} className="max-h-[28rem] overflow-y-auto rounded-lg border border-zinc-200 p-1 @2xl:max-h-[calc(100vh-14rem)] dark:border-zinc-800">
+          <div className="max-h-[28rem] overflow-y-auto rounded-lg border border-zinc-200 p-1 @2xl:max-h-[calc(100vh-14rem)] dark:border-zinc-800">
             {pinned.length > 0 && (
               <>
                 <h3 className="px-2.5 pt-1.5 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">{t('polish.providersReady')}</h3>
@@ -351,7 +351,7 @@ export function ProvidersSection() {
               </>
             )}
             {pinned.length + rest.length === 0 && <p className="px-2.5 py-2 text-sm text-zinc-500">{t('polish.noProviderMatches')}</p>}
-          </nav>
+          </div>
         </div>
         <div className="min-w-0 rounded-lg border border-zinc-200 dark:border-zinc-800">
           {selected ? (
