@@ -39,6 +39,7 @@ export function ChatPage() {
   const all = useChat((s) => (conversationId ? (s.messages[conversationId] ?? EMPTY) : EMPTY))
   // Rebuilt when the message set changes, not on every streaming commit of this conversation.
   const shape = messageSetKey(all)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the set's shape on purpose (see above)
   const ids = useMemo(() => new Set(all.map((m) => m.id)), [shape])
   const streaming = useChat(useShallow((s) => entriesFor(s.streaming, ids)))
   const branch = useChat(useShallow((s) => entriesFor(s.branch, ids)))

@@ -295,7 +295,8 @@ export const en = {
       imageUrls: 'Reference images',
       watermark: 'Watermark',
       promptExtend: 'Extend prompt',
-      webSearch: 'Web search'
+      webSearch: 'Web search',
+      quality: 'Quality'
     },
     tasks: 'Tasks',
     cancel: 'Cancel',
@@ -663,7 +664,11 @@ export const en = {
       newline: 'New line in the message',
       stop: 'Stop the reply',
       'generate-image': 'Generate the image'
-    }
+    },
+    imageCount: 'Number of images',
+    dismissFailed_one: 'Dismiss the failed task',
+    dismissFailed_other: 'Dismiss {{count}} failed tasks',
+    imageSize: '{{width}}×{{height}} px'
   }
 }
 

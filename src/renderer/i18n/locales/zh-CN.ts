@@ -297,7 +297,8 @@ export const zhCN: Messages = {
       imageUrls: '参考图',
       watermark: '水印',
       promptExtend: '扩写提示词',
-      webSearch: '联网搜索'
+      webSearch: '联网搜索',
+      quality: '质量'
     },
     tasks: '任务',
     cancel: '取消',
@@ -665,6 +666,10 @@ export const zhCN: Messages = {
       newline: '在消息中换行',
       stop: '停止回复',
       'generate-image': '生成图像'
-    }
+    },
+    imageCount: '图像数量',
+    dismissFailed_one: '移除失败的任务',
+    dismissFailed_other: '移除 {{count}} 个失败的任务',
+    imageSize: '{{width}}×{{height}} 像素'
   }
 }
