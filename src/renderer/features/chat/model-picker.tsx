@@ -68,6 +68,7 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
             <Dialog.Description className="sr-only">{t('models.pickHelp')}</Dialog.Description>
             <input
               autoFocus
+              aria-label={t('models.search')}
               value={query}
               onChange={(e) => setQuery(e.target.value)}
               placeholder={t('models.search')}
