@@ -348,6 +348,7 @@ export class ProviderService {
     return {
       models: await this.models(providerId),
       ...(result.warning ? { warning: result.warning } : {}),
+      listed: fetched.length,
       added: fetched.map((m) => m.id).filter((id) => !known.has(id)),
       removed: before.map((m) => m.id).filter((id) => !now.has(id))
     }

@@ -76,6 +76,7 @@ describe('Fetch model list (issue 17)', () => {
       // gpt-4o-mini is built in: only the two fine-tunes are new.
       expect(first.value.added.sort()).toEqual(['ft:gpt-4o-mini:acme:one', 'ft:gpt-4o-mini:acme:two'])
       expect(first.value.removed).toEqual([])
+      expect(first.value.listed).toBe(3)
       fake.setDefault('/models', list('gpt-4o-mini', 'ft:gpt-4o-mini:acme:two', 'ft:gpt-4o-mini:acme:three'))
       const second = await client.call('providers.fetchModels', { providerId: 'openai' })
       if (!second.ok) throw new Error(second.error.message)

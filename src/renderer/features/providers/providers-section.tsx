@@ -77,7 +77,7 @@ function FetchResult({ providerId, fetched, models }: { providerId: string; fetc
   const list = (ids: string[]) => ids.slice(0, LISTED).join(', ') + (ids.length > LISTED ? ` ${t('polish.andMore', { count: ids.length - LISTED })}` : '')
   return (
     <div role="status" data-testid="provider-fetch-result" className="space-y-1.5 rounded-md border border-zinc-200 bg-zinc-50 p-3 text-xs dark:border-zinc-800 dark:bg-zinc-900">
-      <p className="font-medium">{t('polish.fetchSummary', { count: fetched.models.length, added: fetched.added.length, removed: fetched.removed.length })}</p>
+      <p className="font-medium">{t('polish.fetchSummary', { count: fetched.listed, added: fetched.added.length, removed: fetched.removed.length })}</p>
       {fetched.added.length > 0 && (
         <p data-testid="provider-fetch-added">
           <span className="text-emerald-700 dark:text-emerald-400">{t('polish.fetchNew')}</span> {list(fetched.added)}

@@ -75,6 +75,8 @@ export interface ProviderList {
 export interface FetchedModels {
   models: PickerModel[]
   warning?: string
+  /** How many models the server listed. */
+  listed: number
   /** Ids the server lists now and did not before (or not in the built-in list, on a first fetch). */
   added: string[]
   /** Ids fetched before that the server no longer lists. */
