@@ -54,8 +54,9 @@ test('at 1024×700 the chat header and composer never wrap or clip, with sidebar
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
   await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  // The model with the most composer controls (reasoning mode, effort, verbosity, search).
+  await page.getByTestId('model-search').fill('gpt-5.6-sol')
+  await page.getByTestId('pick-openai-gpt-5.6-sol').first().click()
   await page.getByTestId('composer-input').fill('A rather long question so that the title has something to say about layouts at narrow widths')
   await page.getByTestId('composer-input').press('Enter')
   await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
