@@ -2,6 +2,8 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
+import jsxA11y from 'eslint-plugin-jsx-a11y'
+import reactHooks from 'eslint-plugin-react-hooks'
 
 // The layering of docs/architecture.md: shared <- core <- {main, server, cli};
 // preload and renderer import only shared. A file's folder tells what it may touch.
@@ -23,6 +25,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off'
+    }
+  },
+  // The renderer's React code: accessible markup (labels, roles, keyboard) and the rules of hooks.
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ...jsxA11y.flatConfigs.recommended,
+    plugins: { 'jsx-a11y': jsxA11y, 'react-hooks': reactHooks },
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // Focus moves into a dialog or an inline editor the user just opened (the WAI dialog
+      // pattern); a page never takes the focus on load.
+      'jsx-a11y/no-autofocus': 'off'
     }
   },
   {

@@ -1,8 +1,10 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ErrorBoundary } from './components/error-boundary'
 import { NotFoundPage } from './components/error-pages'
 import { Sidebar } from './components/sidebar'
+import { ShortcutsSheet } from './components/shortcuts-sheet'
+import { NAV_SHORTCUTS, matchesShortcut, type ShortcutId } from './components/shortcuts'
 import { StartupView } from './components/startup-view'
 import { UnlockDialog } from './components/unlock-dialog'
 import { ChatPage } from './features/chat/chat-page'
@@ -12,6 +14,7 @@ import { LocalModelsPage } from './features/local-models/local-models-page'
 import { SettingsPage } from './features/settings/settings-page'
 import { onMenuCommand, useApp } from './stores/app-store'
 import { useRouter, type Route } from './stores/router-store'
+import { useLayout } from './stores/layout-store'
 import { chatActions } from './features/chat/chat-store'
 import { providerActions } from './features/providers/providers-store'
 import { CommandPalette } from './features/palette/command-palette'
@@ -49,26 +52,40 @@ export function App() {
     void chatActions.load()
     void providerActions.load()
   }, [ready])
+  const [sheetOpen, setSheetOpen] = useState(false)
+  const toggle = useLayout((s) => s.toggle)
   useEffect(() => {
-    // Ctrl/Cmd+1..4 switch sections; the chat feature adds Ctrl/Cmd+N.
+    // The app-wide shortcuts of SHORTCUTS (the sheet lists the same entries); the chat and
+    // images features handle their own (send, stop, generate) with the same list.
     const onKey = (event: KeyboardEvent) => {
-      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return
-      if (event.key.toLowerCase() === 'n') {
+      if (matchesShortcut(event, 'shortcuts')) {
+        event.preventDefault()
+        setSheetOpen((open) => !open)
+        return
+      }
+      if (matchesShortcut(event, 'toggle-nav') || matchesShortcut(event, 'toggle-conversations')) {
+        event.preventDefault()
+        toggle(event.shiftKey ? 'conversations' : 'nav')
+        return
+      }
+      if (matchesShortcut(event, 'new-chat')) {
         // New chat: the empty chat page; the composer takes the focus.
         event.preventDefault()
         navigate('/chat')
         setTimeout(() => document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus(), 0)
         return
       }
-      const target = ['/chat', '/images', '/local-models', '/settings'][Number(event.key) - 1]
-      if (target) {
-        event.preventDefault()
-        navigate(target)
+      for (const [id, target] of Object.entries(NAV_SHORTCUTS)) {
+        if (target && matchesShortcut(event, id as ShortcutId)) {
+          event.preventDefault()
+          navigate(target)
+          return
+        }
       }
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [navigate])
+  }, [navigate, toggle])
 
   if (locked) return <UnlockDialog />
   if (init.phase !== 'ready') return <StartupView state={init} onRetry={() => void retryInit()} />
@@ -91,6 +108,7 @@ export function App() {
           <RouteView route={route} />
         </ErrorBoundary>
       </main>
+      <ShortcutsSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />
     </div>
   )
 }

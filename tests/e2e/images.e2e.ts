@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
-import { startFakeImages, type FakeImages } from '../fixtures/fake-images'
+import { pngBytes, startFakeImages, type FakeImages } from '../fixtures/fake-images'
+import { startFakeOpenAI } from '../fixtures/fake-openai'
 import { configureProvider, snap } from './helpers'
 
 // Issue 9's flow against the real app in browser mode and a fake polling image provider (BFL
@@ -17,6 +18,7 @@ test.beforeAll(async () => {
   fake = await startFakeImages()
   fake.setDefault('POST /v1/', (req) => {
     if (req.headers['x-key'] !== KEY) return { status: 401, json: { detail: 'Not authenticated' } }
+    if ((req.body as { prompt?: string } | undefined)?.prompt === 'a prompt that fails') return { status: 500, json: { detail: 'Internal error' } }
     pendingPolls = 2
     return { json: { id: 'job', polling_url: `${fake.origin}/poll/job-${fake.requests.length}` } }
   })
@@ -54,7 +56,9 @@ test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, 
   const task = images.getByTestId('image-task').first()
   await expect(task.getByTestId('image-task-state')).toContainText('attempt 1')
   await snap(page, 'images-task-polling')
-  await expect(task).toHaveAttribute('data-state', 'done', { timeout: 20_000 })
+  // Done: the image lands in the gallery and the task leaves the list by itself (issue 17).
+  await expect(images.getByTestId('gallery-group').first()).toContainText('a lighthouse at dusk', { timeout: 20_000 })
+  await expect(images.locator('[data-testid="image-task"]', { hasText: 'a lighthouse at dusk' })).toHaveCount(0)
   const item = images.getByTestId('gallery-item').first()
   await expect(item.getByTestId('gallery-image')).toBeVisible()
   await expect(item.getByTestId('gallery-params')).toContainText('1024×768 · seed 42 · 28 steps')
@@ -113,8 +117,7 @@ test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, 
   await expect(panel.getByTestId('reference-image')).toHaveCount(1)
   await panel.getByTestId('param-prompt').fill('the same lighthouse in winter')
   await images.getByTestId('image-generate').click()
-  const edit = images.locator('[data-testid="image-task"]', { hasText: 'the same lighthouse in winter' })
-  await expect(edit).toHaveAttribute('data-state', 'done', { timeout: 20_000 })
+  await expect(images.getByTestId('gallery-group').filter({ hasText: 'the same lighthouse in winter' })).toHaveCount(1, { timeout: 20_000 })
   const editBody = fake.requestsTo('POST /v1/flux-kontext-pro').at(-1)!.body as Record<string, unknown>
   expect(String(editBody['input_image'])).toMatch(/^data:image\/png;base64,/)
 
@@ -126,4 +129,67 @@ test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, 
   await page.reload()
   await expect(page.getByTestId('page-images')).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('gallery-group').filter({ hasText: 'a lighthouse at dusk' })).toHaveCount(0)
+})
+
+// Issue 17: the count makes several tasks; failed ones go in one click; finished ones leave the
+// list; the lightbox shows the image at its pixel size over a dark backdrop; GPT Image 1 offers quality.
+test('image count, dismissing failed tasks together, the lightbox at the image size, GPT Image 1 quality', async ({ page }) => {
+  test.setTimeout(120_000)
+  fake.setDefault('GET /files/', { bytes: pngBytes(640, 480), contentType: 'image/png' })
+  await addBflKey(page)
+  await page.getByTestId('nav-images').click()
+  const images = page.getByTestId('page-images')
+  await images.getByTestId('image-model-picker').selectOption({ value: 'bfl\u0000flux-dev' })
+  const panel = images.getByTestId('param-panel')
+  await expect(panel.getByLabel('Number of images')).toBeVisible()
+
+  // Two that fail, dismissed together.
+  await panel.getByTestId('param-count').selectOption('2')
+  await panel.getByTestId('param-prompt').fill('a prompt that fails')
+  await images.getByTestId('image-generate').click()
+  const failed = images.locator('[data-testid="image-task"][data-state="failed"]', { hasText: 'a prompt that fails' })
+  await expect(failed).toHaveCount(2, { timeout: 20_000 })
+  await images.getByTestId('image-tasks-dismiss-failed').click()
+  await expect(images.locator('[data-testid="image-task"]', { hasText: 'a prompt that fails' })).toHaveCount(0)
+
+  // Two that succeed: both reach the gallery, and their tasks leave the list.
+  await panel.getByTestId('param-prompt').fill('two harbours at noon')
+  await images.getByTestId('image-generate').click()
+  await expect(images.getByTestId('gallery-group').filter({ hasText: 'two harbours at noon' }).getByTestId('gallery-item')).toHaveCount(2, { timeout: 20_000 })
+  await expect(images.locator('[data-testid="image-task"]', { hasText: 'two harbours at noon' })).toHaveCount(0, { timeout: 5_000 })
+
+  // The lightbox: 640×480 shown at 640×480 (it fits the window), over a dark, full-window backdrop.
+  const group = images.getByTestId('gallery-group').filter({ hasText: 'two harbours at noon' })
+  await group.getByTestId('gallery-zoom').first().click()
+  const zoomed = page.getByTestId('zoom-image')
+  await expect(zoomed).toBeVisible()
+  const b = (await zoomed.boundingBox())!
+  expect(Math.round(b.width)).toBe(640)
+  expect(Math.round(b.height)).toBe(480)
+  const overlay = await page.getByTestId('zoom-overlay').evaluate((el) => getComputedStyle(el).backgroundColor)
+  const alpha = Number(/rgba?\([^)]*,\s*([\d.]+)\)/.exec(overlay)?.[1] ?? '1')
+  expect(alpha).toBeGreaterThanOrEqual(0.8)
+  // Nothing of the page sits above the backdrop (the sidebar is dimmed too).
+  const top = await page.evaluate(() => document.elementFromPoint(20, 20)?.closest('[data-testid]')?.getAttribute('data-testid'))
+  expect(top).toBe('zoom-dialog')
+  await page.mouse.click(20, 20)
+  await expect(page.getByTestId('zoom-dialog')).toHaveCount(0)
+
+  // GPT Image 1: the panel offers its quality (and the count), from the model's schema.
+  const openai = await startFakeOpenAI()
+  try {
+    await configureProvider(page, 'openai', openai.url, 'sk-images-quality-0001')
+    // GPT Image 1 is not on by default: switch it on in the provider's model list.
+    const toggle = page.getByTestId('provider-detail-openai').getByTestId('model-toggle-gpt-image-1')
+    if (!(await toggle.isChecked())) await toggle.click()
+    await expect(toggle).toBeChecked()
+    await page.getByTestId('nav-images').click()
+    await images.getByTestId('image-model-picker').selectOption({ value: 'openai\u0000gpt-image-1' })
+    const quality = panel.getByLabel('Quality')
+    await expect(quality).toBeVisible()
+    expect(await quality.locator('option').allTextContents()).toEqual(['Auto', 'low', 'medium', 'high'])
+    await expect(panel.getByTestId('param-count')).toBeVisible()
+  } finally {
+    await openai.close()
+  }
 })

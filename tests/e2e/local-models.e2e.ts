@@ -57,3 +57,50 @@ test('detect the fake Ollama, pull with progress, cancel and resume, delete, cha
   await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
   await snap(page, 'local-chat')
 })
+
+// Issue 17: a resume opens at the bytes already there (never 0 % "Starting…"); a name the
+// registry does not have says so in the user's terms and offers no Resume.
+test('pull resume never shows 0 %; an unknown model says "not found" with no Resume', async ({ page }) => {
+  ollama.pacing = { linesPerLayer: 60, totalMs: 5_000 }
+  await openApp(page, '#/local-models')
+  await expect(page.getByTestId('local-server-ollama')).toHaveAttribute('data-running', 'true')
+  await page.getByTestId('pull-input').fill('smollm2:135m')
+  await page.getByTestId('pull-submit').click()
+  const card = page.getByTestId('pull-card-smollm2:135m')
+  const progress = card.getByTestId('pull-progress')
+  await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 10_000 }).toBeGreaterThan(5)
+  await card.getByTestId('pull-cancel').click()
+  await expect(card).toHaveAttribute('data-phase', 'cancelled')
+  const stoppedAt = Number(await progress.getAttribute('aria-valuenow'))
+
+  // Record every state the card renders from the click on (a MutationObserver sees each commit).
+  await page.evaluate(() => {
+    const seen: { pct: number; phase: string; label: string }[] = []
+    ;(window as unknown as { __pullSeen: typeof seen }).__pullSeen = seen
+    const record = () => {
+      const el = document.querySelector('[data-testid="pull-card-smollm2:135m"]')
+      const bar = el?.querySelector('[data-testid="pull-progress"]')
+      if (!el || !bar) return
+      seen.push({ pct: Number(bar.getAttribute('aria-valuenow')), phase: el.getAttribute('data-phase') ?? '', label: el.textContent ?? '' })
+    }
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+  })
+  ollama.pacing = { linesPerLayer: 20, totalMs: 1_500 }
+  await card.getByTestId('pull-retry').click()
+  await expect(card).toHaveAttribute('data-phase', 'success', { timeout: 20_000 })
+  const seen = await page.evaluate(() => (window as unknown as { __pullSeen: { pct: number; phase: string; label: string }[] }).__pullSeen)
+  const resumed = seen.filter((s) => s.phase !== 'cancelled')
+  expect(resumed.length).toBeGreaterThan(0)
+  for (const state of resumed) {
+    expect(state.pct).toBeGreaterThanOrEqual(stoppedAt)
+    expect(state.label).not.toContain('Starting')
+  }
+
+  // A name the registry does not have.
+  await page.getByTestId('pull-input').fill('no-such-model:7b')
+  await page.getByTestId('pull-submit').click()
+  const missing = page.getByTestId('pull-card-no-such-model:7b')
+  await expect(missing).toHaveAttribute('data-phase', 'error')
+  await expect(missing.getByTestId('pull-error')).toHaveText('"no-such-model:7b" was not found in the Ollama library — check the name.')
+  await expect(missing.getByTestId('pull-retry')).toHaveCount(0)
+})

@@ -28,6 +28,21 @@ export class PullAggregator {
   partialFound = false
   private fractionFloor = 0
 
+  /**
+   * Starts from what an earlier attempt of the same pull reached (a resume after cancel):
+   * the bar opens where it stopped instead of at 0 % "Starting…". The layers stay unseen, so
+   * the server's first report of each still counts as bytes that were already there.
+   */
+  seed(layers: readonly PullLayerProgress[]): void {
+    for (const l of layers) {
+      if (this.layers.has(l.digest)) continue
+      this.layers.set(l.digest, { digest: l.digest, completed: l.completedBytes, total: l.totalBytes, resumed: 0, seen: false })
+      this.completedBytes += l.completedBytes
+      this.totalBytes += l.totalBytes
+    }
+    if (this.completedBytes > 0) this.phase = 'downloading'
+  }
+
   apply(event: RawPullEvent): void {
     if (event.status === 'cancelled' && !('model' in event)) {
       this.phase = 'cancelled'

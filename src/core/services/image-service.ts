@@ -8,7 +8,7 @@ import type { ImageGeneration } from '../../shared/data/image-generation'
 import type { JsonObject } from '../../shared/data/json'
 import { toAppError } from '../../shared/errors/to-app-error'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
-import { imageSizesForModel, parseImageSize } from '../../shared/image-params/families'
+import { imageSizesForModel, parseImageSize, withFamilyParameters } from '../../shared/image-params/families'
 import type { ImageModelParameters, ImageParamValues } from '../../shared/image-params/types'
 import { validateImageParams } from '../../shared/image-params/validate'
 import { IMAGE_EXTENSIONS, imageDimensions, sniffImageMime } from '../../shared/images/image-dimensions'
@@ -72,8 +72,8 @@ export async function catalogueImageModel(providerId: string, modelId: string): 
   const models: CatalogueModel[] = await loadProviderModels(providerId).catch(() => [])
   const model = models.find((m) => m.id === modelId) ?? models.find((m) => m.id.toLowerCase() === modelId.toLowerCase())
   const parameters = (model as { parameters?: ImageModelParameters } | undefined)?.parameters
-  if (!model || !parameters) return { parameters: fallbackParameters(modelId), known: false, viaChat: modelId.endsWith(':image') }
-  return { parameters, ...(model.pricing ? { pricing: model.pricing } : {}), known: true, viaChat: modelId.endsWith(':image') }
+  if (!model || !parameters) return { parameters: withFamilyParameters(modelId, fallbackParameters(modelId)), known: false, viaChat: modelId.endsWith(':image') }
+  return { parameters: withFamilyParameters(modelId, parameters), ...(model.pricing ? { pricing: model.pricing } : {}), known: true, viaChat: modelId.endsWith(':image') }
 }
 
 /** A counting semaphore whose waiters can give up (a cancelled queued task). */

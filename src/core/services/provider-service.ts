@@ -1,4 +1,4 @@
-import type { CredentialField, PickerGroup, PickerModel, ProviderList, ProviderSummary } from '../../shared/bridge/procedures/providers'
+import type { CredentialField, FetchedModels, PickerGroup, PickerModel, ProviderList, ProviderSummary } from '../../shared/bridge/procedures/providers'
 import { getProviderCard, isCatalogueProviderId, listProviderCards, loadProviderModels } from '../../shared/catalogue/loader'
 import { processModelList, type ModelListEntry } from '../../shared/catalogue/model-list'
 import type { CatalogueModel, ProviderCard } from '../../shared/catalogue/types'
@@ -193,7 +193,10 @@ export class ProviderService {
         builtin,
         stored: Object.entries(overrides).map(([id, o]) => ({ id, enabled: o.enabled }))
       })
-      for (const m of processed) if (!out.has(m.id)) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? m.enabled))
+      // A local server's list is what it really has installed: offered unless switched off,
+      // even while it is stopped (the §4 `enabled` is false for ids the catalogue lacks).
+      const local = isLocal(providerId)
+      for (const m of processed) if (!out.has(m.id)) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? (local || m.enabled)))
     }
     return [...out.values()]
   }
@@ -317,7 +320,16 @@ export class ProviderService {
     return this.models(providerId)
   }
 
-  async fetchModels(providerId: string): Promise<{ models: PickerModel[]; warning?: string }> {
+  async setModelsEnabled(providerId: string, modelIds: readonly string[], enabled: boolean): Promise<PickerModel[]> {
+    this.card(providerId)
+    for (const id of new Set(modelIds)) this.store.providers.setModelEnabled(providerId, id, enabled)
+    return this.models(providerId)
+  }
+
+  async fetchModels(providerId: string): Promise<FetchedModels> {
+    const before = this.store.providers.get(providerId).fetchedModels
+    // On a first fetch "new" means beyond the built-in list; later, beyond the last fetch.
+    const known = new Set(before.length > 0 ? before.map((m) => m.id) : (await loadProviderModels(providerId)).map((m) => m.id))
     const runtime = await this.runtime(providerId)
     if (!runtime.models) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${this.card(providerId).name} does not offer a model list.` })
     const result = await runtime.models()
@@ -332,7 +344,14 @@ export class ProviderService {
       }
     })
     this.store.providers.update(providerId, { fetchedModels: fetched, fetchedAt: Date.now() })
-    return { models: await this.models(providerId), ...(result.warning ? { warning: result.warning } : {}) }
+    const now = new Set(fetched.map((m) => m.id))
+    return {
+      models: await this.models(providerId),
+      ...(result.warning ? { warning: result.warning } : {}),
+      listed: fetched.length,
+      added: fetched.map((m) => m.id).filter((id) => !known.has(id)),
+      removed: before.map((m) => m.id).filter((id) => !now.has(id))
+    }
   }
 
   /** Test connection: a one-token chat with the check model (or the given one). */

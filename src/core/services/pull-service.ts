@@ -85,6 +85,8 @@ export class PullService {
   private readonly jobs = new Map<string, PullJob>()
   /** How the last pull of each model ended, to say "resuming" on the next one. */
   private readonly attempts = new Map<string, NonNullable<PullSnapshot['previousAttempt']>>()
+  /** Where each layer of that last attempt stopped, so a resume opens at those bytes. */
+  private readonly attemptLayers = new Map<string, PullSnapshot['layers']>()
   private readonly throttleMs: number
   private readonly idleTimeoutMs: number
   private readonly retainMs: number
@@ -132,6 +134,8 @@ export class PullService {
       previousAttempt: this.attempts.get(key),
       done: undefined as unknown as Promise<PullSnapshot>
     }
+    const earlier = this.attemptLayers.get(key)
+    if (job.previousAttempt && earlier) job.agg.seed(earlier)
     job.last = this.snapshot(job)
     this.jobs.set(job.id, job)
     job.done = this.run(job)
@@ -187,6 +191,14 @@ export class PullService {
       }
     } else if (agg.phase === 'cancelled') {
       job.error = { errorType: 'ProviderBizError', status: PULL_CANCELLED_STATUS, message: 'Request was cancelled' }
+    } else if (agg.phase === 'error' && isUnknownModel(agg.errorMessage)) {
+      // The registry has no such name: pulling again cannot help, so no "Resume" either.
+      job.error = {
+        errorType: 'OllamaBizError',
+        status: PULL_ERROR_STATUS,
+        message: `"${job.model}" was not found in the Ollama library — check the name.`,
+        notFound: true
+      }
     } else if (agg.phase === 'error') {
       const mapped = toOllamaError(failure ?? new Error(agg.errorMessage ?? 'Pull failed'), job.model)
       job.error = { errorType: mapped.errorType, status: PULL_ERROR_STATUS, message: maskUrl(mapped.message) }
@@ -196,10 +208,12 @@ export class PullService {
       job.error = { errorType: 'OllamaBizError', status: PULL_ERROR_STATUS, message: 'The pull ended before Ollama reported success.' }
     }
     job.finishedAt = Date.now()
-    if (agg.phase === 'cancelled' || agg.phase === 'error') {
+    if ((agg.phase === 'cancelled' || agg.phase === 'error') && !job.error?.notFound) {
       this.attempts.set(job.key, { phase: agg.phase, completedBytes: agg.completedBytes, at: job.finishedAt })
+      this.attemptLayers.set(job.key, agg.layerDetail())
     } else {
       this.attempts.delete(job.key)
+      this.attemptLayers.delete(job.key)
     }
     this.publish(job)
     const expiry = setTimeout(() => this.jobs.get(job.id) === job && this.jobs.delete(job.id), this.retainMs)
@@ -253,7 +267,9 @@ export class PullService {
       fraction: agg.fraction(),
       bytesPerSecond,
       layers: agg.layerDetail(),
-      resumed: agg.partialFound || (job.previousAttempt !== undefined && agg.resumedBytes > 0),
+      // Only bytes known to exist before this pull make it a resume: a fresh download's first
+      // progress line can already carry bytes fetched since it started (Ollama reports on a timer).
+      resumed: (job.previousAttempt?.completedBytes ?? 0) > 0 && agg.resumedBytes > 0,
       resumedBytes: agg.resumedBytes,
       startedAt: job.startedAt,
       updatedAt: Date.now()
@@ -327,6 +343,10 @@ export class PullService {
     await Promise.allSettled(running.map((j) => j.done))
   }
 }
+
+/** Ollama's words when the registry has no manifest for the name. */
+const isUnknownModel = (message: string | undefined) =>
+  message !== undefined && /pull model manifest: file does not exist|manifest unknown|not found/i.test(message)
 
 const unknownPull = (id: string) =>
   new AppErrorException({ errorType: 'UnknownStream', status: 404, message: `No running or recent pull has the id ${id}.` })

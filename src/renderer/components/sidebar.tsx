@@ -1,54 +1,84 @@
 import { useTranslation } from 'react-i18next'
+import { BookOpen, Cpu, Image, MessageSquare, PanelLeftClose, PanelLeftOpen, Settings, type LucideIcon } from 'lucide-react'
 import { useRouter, type RouteName } from '../stores/router-store'
+import { useLayout } from '../stores/layout-store'
 import { RunningPullsIndicator } from '../features/local-models/running-pulls-indicator'
 import { useChat } from '../features/chat/chat-store'
+import { shortcutLabel } from './shortcuts'
 
-const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'settings'; icon: string }[] = [
-  { route: 'chat', key: 'chat', icon: 'M4 5h16v11H8l-4 4z' },
-  { route: 'images', key: 'images', icon: 'M4 5h16v14H4zM4 15l5-5 4 4 3-3 4 4' },
-  { route: 'local-models', key: 'localModels', icon: 'M5 4h14v6H5zM5 14h14v6H5zM8 7h.01M8 17h.01' },
-  { route: 'knowledge', key: 'knowledge', icon: 'M4 4h6a2 2 0 0 1 2 2v14a2 2 0 0 0-2-2H4zM20 4h-6a2 2 0 0 0-2 2v14a2 2 0 0 1 2-2h6z' },
-  { route: 'settings', key: 'settings', icon: 'M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM12 2v3M12 19v3M2 12h3M19 12h3' }
+const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'settings'; icon: LucideIcon }[] = [
+  { route: 'chat', key: 'chat', icon: MessageSquare },
+  { route: 'images', key: 'images', icon: Image },
+  { route: 'local-models', key: 'localModels', icon: Cpu },
+  { route: 'knowledge', key: 'knowledge', icon: BookOpen },
+  { route: 'settings', key: 'settings', icon: Settings }
 ]
 
+/** The app's navigation; collapses to an icon rail (remembered per window, Ctrl/Cmd+B). */
 export function Sidebar() {
   const { t } = useTranslation()
   const route = useRouter((s) => s.route)
+  const collapsed = useLayout((s) => s.collapsed.nav)
+  const toggle = useLayout((s) => s.toggle)
   // Chat returns to the conversation that was open (issue 16), not to a new empty one; the
   // "New chat" button is the way to an empty one.
   const lastChat = useChat((s) => (s.currentId && s.conversations.some((c) => c.id === s.currentId) ? s.currentId : undefined))
+  const toggleLabel = `${collapsed ? t('polish.expandNav') : t('polish.collapseNav')} (${shortcutLabel('toggle-nav')})`
   return (
-    <nav aria-label={t('nav.primary')} className="flex w-56 shrink-0 flex-col gap-1 border-r border-zinc-200 bg-zinc-50 p-3 dark:border-zinc-800 dark:bg-zinc-900">
-      <div className="mb-4 flex items-center gap-2 px-2 pt-1">
-        <div aria-hidden className="grid size-7 place-items-center rounded-lg bg-accent text-sm font-bold text-white">S</div>
-        <div>
-          <div className="text-sm font-semibold">{t('app.name')}</div>
-          <div className="text-xs text-zinc-500 dark:text-zinc-400">{t('app.tagline')}</div>
+    <nav
+      aria-label={t('nav.primary')}
+      data-testid="app-nav"
+      data-collapsed={collapsed || undefined}
+      className={`flex shrink-0 flex-col gap-1 border-r border-zinc-200 bg-zinc-50 py-3 dark:border-zinc-800 dark:bg-zinc-900 ${collapsed ? 'w-14 px-2' : 'w-56 px-3'}`}
+    >
+      <div className={`mb-4 flex items-center gap-2 pt-1 ${collapsed ? 'justify-center' : 'px-2'}`}>
+        <div aria-hidden className="grid size-7 shrink-0 place-items-center rounded-lg bg-accent text-sm font-bold text-white">
+          S
         </div>
+        {!collapsed && (
+          <div className="min-w-0">
+            <div className="truncate text-sm font-semibold">{t('app.name')}</div>
+            <div className="truncate text-xs text-zinc-500 dark:text-zinc-400">{t('app.tagline')}</div>
+          </div>
+        )}
       </div>
       {ITEMS.map((item) => {
         const active = route.name === item.route
+        const label = item.key === 'knowledge' ? t('knowledge.nav') : t(`nav.${item.key}`)
+        const Icon = item.icon
         return (
           <a
             key={item.route}
             href={item.route === 'chat' && lastChat ? `#/chat/${lastChat}` : `#/${item.route}`}
             data-testid={`nav-${item.route}`}
             aria-current={active ? 'page' : undefined}
-            className={`flex items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors ${
+            aria-label={collapsed ? label : undefined}
+            title={collapsed ? label : undefined}
+            className={`flex items-center gap-3 rounded-md py-2 text-sm transition-colors ${collapsed ? 'justify-center px-0' : 'px-3'} ${
               active
                 ? 'bg-white font-medium text-zinc-900 shadow-sm dark:bg-zinc-800 dark:text-white'
                 : 'text-zinc-600 hover:bg-zinc-200/60 dark:text-zinc-300 dark:hover:bg-zinc-800/60'
             }`}
           >
-            <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-              <path d={item.icon} />
-            </svg>
-            {item.key === 'knowledge' ? t('knowledge.nav') : t(`nav.${item.key}`)}
+            <Icon aria-hidden className="size-4 shrink-0" strokeWidth={1.8} />
+            {!collapsed && <span className="truncate">{label}</span>}
           </a>
         )
       })}
-      <div className="mt-auto">
-        <RunningPullsIndicator />
+      <div className="mt-auto space-y-2">
+        <RunningPullsIndicator compact={collapsed} />
+        <button
+          type="button"
+          onClick={() => toggle('nav')}
+          aria-label={toggleLabel}
+          title={toggleLabel}
+          aria-expanded={!collapsed}
+          data-testid="toggle-nav"
+          className={`flex w-full items-center gap-3 rounded-md py-2 text-sm text-zinc-500 hover:bg-zinc-200/60 dark:text-zinc-400 dark:hover:bg-zinc-800/60 ${collapsed ? 'justify-center' : 'px-3'}`}
+        >
+          {collapsed ? <PanelLeftOpen aria-hidden className="size-4" /> : <PanelLeftClose aria-hidden className="size-4" />}
+          {!collapsed && <span className="truncate">{t('polish.collapseNav')}</span>}
+        </button>
       </div>
     </nav>
   )

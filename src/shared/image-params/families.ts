@@ -19,6 +19,22 @@ export function imageSizesForModel(modelId: string): readonly string[] | undefin
   return undefined
 }
 
+/**
+ * Output quality by family, for the schema where the catalogue leaves it out (issue 17: the
+ * panel shows every parameter the model takes; OpenAI's image API takes `quality`).
+ */
+export const MODEL_IMAGE_QUALITIES: ReadonlyArray<{ match: RegExp; values: readonly string[] }> = [
+  { match: /^gpt-image-/i, values: ['auto', 'low', 'medium', 'high'] },
+  { match: /^dall-e-3(?:$|[-:])/i, values: ['standard', 'hd'] }
+]
+
+/** The model's parameters with its family's `quality` added when the schema lacks one. */
+export function withFamilyParameters<P extends Record<string, unknown>>(modelId: string, parameters: P): P {
+  if (parameters['quality']) return parameters
+  const family = MODEL_IMAGE_QUALITIES.find((f) => f.match.test(modelId))
+  return family ? { ...parameters, quality: { default: family.values[0]!, enum: [...family.values] } } : parameters
+}
+
 /** Input images one request may carry at the provider with that limit (BFL Kontext: 4). */
 export const PROVIDER_MAX_INPUT_IMAGES: Readonly<Record<string, number>> = { bfl: 4 }
 

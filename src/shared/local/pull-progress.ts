@@ -48,7 +48,8 @@ export interface PullSnapshot {
   /** A previous pull of the same model in this session was cancelled or failed. */
   previousAttempt?: { phase: 'cancelled' | 'error'; completedBytes: number; at: number }
   disk?: { freeBytes: number; willNotFit: boolean }
-  error?: { errorType: string; message: string; status: number }
+  /** `notFound`: the registry has no model of that name (no point resuming). */
+  error?: { errorType: string; message: string; status: number; notFound?: boolean }
   startedAt: number
   updatedAt: number
   finishedAt?: number

@@ -60,3 +60,53 @@ describe('provider credentials beyond a key', () => {
     expect(runtime.chat).toBeTypeOf('function')
   })
 })
+
+describe('Fetch model list (issue 17)', () => {
+  const list = (...ids: string[]) => ({ kind: 'json' as const, body: { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1, owned_by: 'acme' })) } })
+
+  it('says what is new and what was removed, and enables the new ones in one call', async () => {
+    const { startFakeOpenAI } = await import('../../fixtures/fake-openai')
+    const fake = await startFakeOpenAI()
+    try {
+      await client.call('providers.update', { providerId: 'openai', baseURL: fake.url })
+      await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-test-fetch-0001' })
+      fake.setDefault('/models', list('gpt-4o-mini', 'ft:gpt-4o-mini:acme:one', 'ft:gpt-4o-mini:acme:two'))
+      const first = await client.call('providers.fetchModels', { providerId: 'openai' })
+      if (!first.ok) throw new Error(first.error.message)
+      // gpt-4o-mini is built in: only the two fine-tunes are new.
+      expect(first.value.added.sort()).toEqual(['ft:gpt-4o-mini:acme:one', 'ft:gpt-4o-mini:acme:two'])
+      expect(first.value.removed).toEqual([])
+      expect(first.value.listed).toBe(3)
+      fake.setDefault('/models', list('gpt-4o-mini', 'ft:gpt-4o-mini:acme:two', 'ft:gpt-4o-mini:acme:three'))
+      const second = await client.call('providers.fetchModels', { providerId: 'openai' })
+      if (!second.ok) throw new Error(second.error.message)
+      expect(second.value.added).toEqual(['ft:gpt-4o-mini:acme:three'])
+      expect(second.value.removed).toEqual(['ft:gpt-4o-mini:acme:one'])
+      const enabled = await client.call('providers.setModelsEnabled', { providerId: 'openai', modelIds: second.value.added, enabled: true })
+      if (!enabled.ok) throw new Error(enabled.error.message)
+      expect(enabled.value.find((m) => m.id === 'ft:gpt-4o-mini:acme:three')?.enabled).toBe(true)
+    } finally {
+      await fake.close()
+    }
+  })
+
+  it('a local server’s fetched models are enabled: the server really has them', async () => {
+    const { startFakeOpenAI } = await import('../../fixtures/fake-openai')
+    const fake = await startFakeOpenAI()
+    try {
+      fake.setDefault('/models', list('acme-local-finetune-7b'))
+      await client.call('providers.update', { providerId: 'lmstudio', baseURL: fake.url })
+      const fetched = await client.call('providers.fetchModels', { providerId: 'lmstudio' })
+      if (!fetched.ok) throw new Error(fetched.error.message)
+      await fake.close()
+      // Saving the address again drops the cached detection: the server is now seen stopped.
+      await client.call('providers.update', { providerId: 'lmstudio', baseURL: fake.url })
+      // Still offered once the server is gone (the stored list), unless the user switches it off.
+      const models = await client.call('providers.models', { providerId: 'lmstudio' })
+      if (!models.ok) throw new Error(models.error.message)
+      expect(models.value.find((m) => m.id === 'acme-local-finetune-7b')?.enabled).toBe(true)
+    } finally {
+      await fake.close().catch(() => undefined)
+    }
+  })
+})

@@ -42,10 +42,10 @@ describe('switchboard pull / ps / rm', () => {
     expect(fake.requests.filter((r) => r.path === '/api/pull').at(-1)?.body).toMatchObject({ insecure: true })
   })
 
-  it('pull of an unknown model fails with exit 1 and Ollama’s message; server down says so', async () => {
+  it('pull of an unknown model fails with exit 1 and says the library has no such name; server down says so', async () => {
     const t = io()
     expect(await main(['pull', 'nope', '--base-url', fake.url], t.io)).toBe(1)
-    expect(t.err()).toContain('file does not exist')
+    expect(t.err()).toContain('"nope" was not found in the Ollama library — check the name.')
     const d = io()
     expect(await main(['pull', 'nope', '--base-url', await closedPortUrl()], d.io)).toBe(1)
     expect(d.err()).toContain('please check whether your ollama service is available')

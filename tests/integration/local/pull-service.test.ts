@@ -88,11 +88,23 @@ describe('PullService against the fake Ollama', () => {
     fake.pacing = { linesPerLayer: 20, totalMs: 300 }
     const again = service.start({ model: 'tinyllama', baseUrl: fake.url })
     expect(again.previousAttempt).toMatchObject({ phase: 'cancelled' })
+    // Issue 17: the resumed pull opens where the cancelled one stopped, not at 0 % "Starting…".
+    expect(again.phase).toBe('downloading')
+    expect(again.completedBytes).toBe(end.completedBytes)
+    expect(again.fraction).toBeCloseTo(end.fraction)
     const done = await service.wait(again.id)
     expect(done.phase).toBe('success')
     expect(done.resumed).toBe(true)
     expect(done.resumedBytes).toBeGreaterThan(0)
     expect(done.completedBytes).toBe(totalOf(fake, 'tinyllama:latest'))
+  })
+
+  it('a first pull whose opening lines already carry bytes (Ollama reports on a timer) does not claim "Resumed"', async () => {
+    fake = await startFakeOllama({ pacing: { linesPerLayer: 20, totalMs: 300, timerReports: true } })
+    service = new PullService({ diskSpace: noDisk })
+    const end = await service.wait(service.start({ model: 'tinyllama', baseUrl: fake.url }).id)
+    expect(end.phase).toBe('success')
+    expect(end.resumed).toBe(false)
   })
 
   it('an error line ends with status error (500) and the message', async () => {
@@ -110,7 +122,10 @@ describe('PullService against the fake Ollama', () => {
     service = new PullService({ diskSpace: noDisk })
     const end = await service.wait(service.start({ model: 'no-such-model:1b', baseUrl: fake.url }).id)
     expect(end.phase).toBe('error')
-    expect(end.error?.message).toContain('file does not exist')
+    // Issue 17: said in the user's terms, and marked so the UI offers no "Resume".
+    expect(end.error).toMatchObject({ notFound: true, message: '"no-such-model:1b" was not found in the Ollama library — check the name.' })
+    const again = service.start({ model: 'no-such-model:1b', baseUrl: fake.url })
+    expect(again.previousAttempt).toBeUndefined()
   })
 
   it('a connection reset mid-pull ends with status error', async () => {

@@ -53,6 +53,24 @@ describe('PullAggregator', () => {
     expect(fresh.partialFound).toBe(false)
   })
 
+  it('a seeded aggregate (a resume) opens at the earlier bytes, downloading, and still counts what the server had', () => {
+    const agg = new PullAggregator()
+    agg.seed([
+      { digest: 'aaa', completedBytes: 400, totalBytes: 1000, resumedBytes: 0, done: false },
+      { digest: 'bbb', completedBytes: 50, totalBytes: 50, resumedBytes: 0, done: true }
+    ])
+    expect(agg.phase).toBe('downloading')
+    expect(agg.completedBytes).toBe(450)
+    expect(agg.fraction()).toBeCloseTo(450 / 1050)
+    agg.apply({ status: 'pulling manifest', model: 'm' })
+    expect(agg.fraction()).toBeCloseTo(450 / 1050)
+    agg.apply(layer('aaa', 1000, 400))
+    agg.apply(layer('aaa', 1000, 700))
+    expect(agg.completedBytes).toBe(750)
+    expect(agg.totalBytes).toBe(1050)
+    expect(agg.resumedBytes).toBe(400)
+  })
+
   it('ends in cancelled or error from the raw endings', () => {
     const a = new PullAggregator()
     a.apply({ status: 'cancelled' })

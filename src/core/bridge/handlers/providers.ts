@@ -20,6 +20,7 @@ export function providerHandlers(ctx: CoreContext): ProviderHandlers {
     'providers.setCredential': ({ providerId, name, value }) => providers().setCredential(providerId, name, value),
     'providers.update': ({ providerId, ...patch }) => providers().update(providerId, patch),
     'providers.setModelEnabled': ({ providerId, modelId, enabled }) => providers().setModelEnabled(providerId, modelId, enabled),
+    'providers.setModelsEnabled': ({ providerId, modelIds, enabled }) => providers().setModelsEnabled(providerId, modelIds, enabled),
     'providers.fetchModels': ({ providerId }) => providers().fetchModels(providerId),
     'providers.test': ({ providerId, modelId }) => providers().test(providerId, modelId)
   }

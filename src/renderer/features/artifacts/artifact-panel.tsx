@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ChevronLeft, ChevronRight, X } from 'lucide-react'
 import type { ParsedArtifact } from '../../../shared/artifacts/artifact-tag'
 import { fixRequestText, runsInSandbox } from '../../../shared/artifacts/artifact-kinds'
 import { artifactFileName, artifactMimeType } from '../../../shared/artifacts/artifact-files'
@@ -39,7 +40,7 @@ export default function ArtifactPanel({ versions, keyName, onAskFix }: { version
     return (
       <aside className="flex w-10 shrink-0 flex-col items-center gap-2 border-l border-zinc-200 py-2 dark:border-zinc-800" data-testid="artifact-panel" data-collapsed="true">
         <button className={button} onClick={() => artifactActions.toggleCollapsed()} aria-label={t('artifacts.expand')} title={t('artifacts.expand')} data-testid="artifact-expand">
-          ‹
+          <ChevronLeft aria-hidden className="size-3.5" />
         </button>
         <span className="text-xs text-zinc-500 [writing-mode:vertical-rl]">{artifact.title}</span>
       </aside>
@@ -66,10 +67,13 @@ export default function ArtifactPanel({ versions, keyName, onAskFix }: { version
 
   return (
     <aside className="relative flex shrink-0 flex-col border-l border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950" style={{ width }} data-testid="artifact-panel">
+      {/* A focusable window splitter (WAI-ARIA separator pattern): arrows resize it. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions */}
       <div
         role="separator"
         aria-orientation="vertical"
         aria-label={t('artifacts.resize')}
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
         tabIndex={0}
         className="absolute inset-y-0 -left-1 w-2 cursor-col-resize hover:bg-accent/30"
         onPointerDown={(e) => {
@@ -91,7 +95,7 @@ export default function ArtifactPanel({ versions, keyName, onAskFix }: { version
         {versions.length > 1 && (
           <span className="flex items-center gap-1 text-xs text-zinc-500" data-testid="artifact-versions">
             <button className={button} onClick={() => artifactActions.setVersion(index - 1)} disabled={index === 0} aria-label={t('artifacts.previousVersion')} data-testid="artifact-prev">
-              ‹
+              <ChevronLeft aria-hidden className="size-3.5" />
             </button>
             <span data-testid="artifact-version">{t('artifacts.version', { n: index + 1, count: versions.length })}</span>
             <button
@@ -101,15 +105,15 @@ export default function ArtifactPanel({ versions, keyName, onAskFix }: { version
               aria-label={t('artifacts.nextVersion')}
               data-testid="artifact-next"
             >
-              ›
+              <ChevronRight aria-hidden className="size-3.5" />
             </button>
           </span>
         )}
         <button className={button} onClick={() => artifactActions.toggleCollapsed()} aria-label={t('artifacts.collapse')} title={t('artifacts.collapse')} data-testid="artifact-collapse">
-          ›
+          <ChevronRight aria-hidden className="size-3.5" />
         </button>
         <button className={button} onClick={() => artifactActions.close()} aria-label={t('artifacts.close')} title={t('artifacts.close')} data-testid="artifact-close">
-          ✕
+          <X aria-hidden className="size-3.5" />
         </button>
       </header>
       <div className="flex flex-wrap items-center gap-1 border-b border-zinc-200 px-3 py-1 dark:border-zinc-800" role="tablist">

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { X } from 'lucide-react'
 import type { PendingAttachment } from './use-attachments'
 
 /** Attached files above the composer: name, token count (or upload state / error), remove. */
@@ -35,7 +36,7 @@ export function AttachmentChips({ items, onRemove }: { items: PendingAttachment[
             </span>
           )}
           <button aria-label={t('attachments.remove', { name: item.name })} onClick={() => onRemove(item.key)} className="shrink-0 text-zinc-500 hover:text-zinc-900 dark:hover:text-white">
-            ×
+            <X aria-hidden className="size-3.5" />
           </button>
         </li>
       ))}

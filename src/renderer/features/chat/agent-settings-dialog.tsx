@@ -9,6 +9,7 @@ import { useChat } from './chat-store'
 import { ModelPicker } from './model-picker'
 import { AgentChatFields, GenerateAgentMeta } from './agent-chat-fields'
 import { agentName } from './display-names'
+import { Bot } from 'lucide-react'
 import { AgentToolsField } from '../tools/agent-tools-field'
 import { AttachKnowledge } from '../knowledge/attach-knowledge'
 import { AgentSpend } from '../usage/spend'
@@ -50,7 +51,10 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
   useEffect(() => {
     setDraft(withName(agent))
     setTags(agent.tags.join(', '))
-  }, [agent])
+    // Only another agent resets the draft: a refresh of this one (a list reload, its spend)
+    // must not drop what the user is typing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [agent.id])
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === draft.providerId && m.id === draft.modelId)
   const controls = reasoningControls(model?.extendParams)
   const params = draft.parameters
@@ -94,7 +98,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
           <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-6 py-4">
             <div className="flex items-center gap-4">
               <div className="grid size-16 shrink-0 place-items-center overflow-hidden rounded-full bg-zinc-100 text-2xl dark:bg-zinc-800" data-testid="agent-avatar">
-                {isPictureAvatar(draft.avatar) ? <img src={draft.avatar} alt="" className="size-full object-cover" /> : <span aria-hidden>{draft.avatar ?? '🙂'}</span>}
+                {isPictureAvatar(draft.avatar) ? <img src={draft.avatar} alt="" className="size-full object-cover" /> : draft.avatar ? <span aria-hidden>{draft.avatar}</span> : <Bot aria-hidden className="size-5" />}
               </div>
               <div className="flex-1 space-y-1">
                 <Row label={t('agent.name')}>

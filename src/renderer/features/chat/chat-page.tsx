@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
+import { MessageSquare } from 'lucide-react'
 import type { Message } from '../../../shared/data/message'
 import { planHistory } from '../../../shared/chat/history-window'
 import { countTokens } from '../../../shared/tokens/count-tokens'
@@ -13,6 +14,8 @@ import { Composer } from './composer'
 import { ComposerControls } from './composer-controls'
 import { useContextLength } from './use-context-length'
 import { ConversationList } from './conversation-list'
+import { CollapsiblePane } from '../../components/collapsible-pane'
+import { matchesShortcut } from '../../components/shortcuts'
 import { ErrorCard, errorAction } from './error-card'
 import { MessageList } from './message-list'
 import type { MessageActions } from './message-view'
@@ -46,6 +49,7 @@ export function ChatPage() {
   const all = useChat((s) => (conversationId ? (s.messages[conversationId] ?? EMPTY) : EMPTY))
   // Rebuilt when the message set changes, not on every streaming commit of this conversation.
   const shape = messageSetKey(all)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the set's shape on purpose (see above)
   const ids = useMemo(() => new Set(all.map((m) => m.id)), [shape])
   const streaming = useChat(useShallow((s) => entriesFor(s.streaming, ids)))
   const branch = useChat(useShallow((s) => entriesFor(s.branch, ids)))
@@ -104,7 +108,7 @@ export function ChatPage() {
     if (isStreaming || !titlingNow || !conversationId) return
     // Esc also cancels the title task (its own stream since issue 15) once the reply has ended.
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.cancelTitle(conversationId)
+      if (matchesShortcut(event, 'stop') && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.cancelTitle(conversationId)
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
@@ -114,7 +118,7 @@ export function ChatPage() {
     if (!isStreaming) return
     // Esc stops the reply on screen, wherever the focus is (dialogs handle their own Esc first).
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.stop()
+      if (matchesShortcut(event, 'stop') && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.stop()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
@@ -146,7 +150,9 @@ export function ChatPage() {
 
   return (
     <div className="flex h-full" data-testid="page-chat">
-      <ConversationList />
+      <CollapsiblePane panel="conversations" label={t('chat.conversations')} shortcut="toggle-conversations">
+        <ConversationList />
+      </CollapsiblePane>
       <section className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 dark:border-zinc-800">
           <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>
@@ -170,9 +176,7 @@ export function ChatPage() {
         {path.length === 0 ? (
           <div className="grid flex-1 place-items-center p-8 text-center">
             <div className="max-w-md space-y-2">
-              <svg aria-hidden viewBox="0 0 24 24" className="mx-auto size-10 text-accent" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
-                <path d="M4 5h16v11H8l-4 4z" />
-              </svg>
+              <MessageSquare aria-hidden className="mx-auto size-10 text-accent" strokeWidth={1.6} />
               <p className="text-sm text-zinc-600 dark:text-zinc-400">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
               {!current && picker.length === 0 && (
                 <a href="#/settings" className="text-sm text-accent underline">

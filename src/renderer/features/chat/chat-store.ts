@@ -601,6 +601,7 @@ export function useVisiblePath<M extends Message>(all: readonly M[], branch: Rec
   const positions = useMemo(() => {
     const at = new Map(all.map((m, i) => [m.id, i]))
     return visiblePath(all, branch).map((m) => at.get(m.id)!)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the message set, not each streamed commit
   }, [key, branch])
   return useMemo(() => positions.map((i) => all[i]!), [positions, all])
 }

@@ -78,6 +78,7 @@ export function ConversationList() {
           {t('chat.newChat')}
         </a>
         <input
+          aria-label={t('chat.searchConversations')}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           placeholder={t('chat.searchConversations')}
@@ -142,6 +143,7 @@ export function ConversationList() {
               >
                 <input
                   autoFocus
+                  aria-label={t('chat.rename')}
                   value={renaming.title}
                   onChange={(e) => setRenaming({ id: c.id, title: e.target.value })}
                   onBlur={() => setRenaming(undefined)}

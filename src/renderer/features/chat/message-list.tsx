@@ -56,6 +56,7 @@ export function MessageList({
   })
   // Sibling positions change only when messages are added or removed, not while text streams in.
   const shape = messageSetKey(all)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by the message set's shape on purpose
   const branches = useMemo(() => branchPositions(all), [shape])
 
   useEffect(() => {

@@ -133,6 +133,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
             className="space-y-2"
           >
             <textarea
+              aria-label={t('chat.edit')}
               value={editing}
               onChange={(e) => setEditing(e.target.value)}
               onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}

@@ -69,8 +69,8 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
     setActive(query.trim() || at < 0 ? 0 : at)
   }, [options, query, current])
   useEffect(() => {
-    if (open) document.getElementById(optionId(active))?.scrollIntoView({ block: 'nearest' })
-  }, [active, open])
+    if (open) document.getElementById(`${listId}-option-${active}`)?.scrollIntoView({ block: 'nearest' })
+  }, [active, open, listId])
   const pick = (providerId: string, modelId: string) => {
     onPick(providerId, modelId)
     setOpen(false)

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ChevronLeft, ChevronRight } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { competitionColumns, modelKey, type CompetitionMeta } from '../../../shared/chat/competition'
 import type { Message } from '../../../shared/data/message'
@@ -137,11 +138,11 @@ function CompetitionColumn({
         {column.replies.length > 1 && (
           <span className="flex items-center gap-1 text-xs text-zinc-500" data-testid="competition-versions">
             <button className={button} aria-label={t('chat.previousVersion')} disabled={index === 0} onClick={() => setPicked(column.replies[index - 1]!.id)}>
-              ‹
+              <ChevronLeft aria-hidden className="size-3.5" />
             </button>
             {index + 1}/{column.replies.length}
             <button className={button} aria-label={t('chat.nextVersion')} disabled={index === column.replies.length - 1} onClick={() => setPicked(column.replies[index + 1]!.id)}>
-              ›
+              <ChevronRight aria-hidden className="size-3.5" />
             </button>
           </span>
         )}

@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { X } from 'lucide-react'
 import type { ImageGeneration } from '../../../shared/data/image-generation'
 import { describeParameters, groupByPrompt } from '../../../shared/images/gallery'
 import { imageActions, useImages, withResultSeed } from './images-store'
@@ -36,6 +37,7 @@ function ImageCard({ generation }: { generation: ImageGeneration }) {
   const src = useImages((s) => (result ? s.files[result.fileId] : undefined))
   const [note, setNote] = useState<string>()
   const [confirming, setConfirming] = useState(false)
+  const [zoomed, setZoomed] = useState(false)
   useEffect(() => {
     if (result && !src) void imageActions.loadFile(result.fileId)
   }, [result, src])
@@ -47,21 +49,38 @@ function ImageCard({ generation }: { generation: ImageGeneration }) {
   return (
     <figure className="flex w-56 flex-col overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="gallery-item" data-status={generation.status}>
       {generation.status === 'Success' && result ? (
-        <Dialog.Root>
+        <Dialog.Root open={zoomed} onOpenChange={setZoomed}>
           <Dialog.Trigger asChild>
             <button className="block aspect-square w-full bg-zinc-100 dark:bg-zinc-900" aria-label={t('images.zoom')} data-testid="gallery-zoom">
               {src && <img src={src} alt={generation.prompt} className="h-full w-full object-contain" data-testid="gallery-image" />}
             </button>
           </Dialog.Trigger>
           <Dialog.Portal>
-            <Dialog.Overlay className="fixed inset-0 bg-black/70" />
-            <Dialog.Content className="fixed inset-4 flex flex-col items-center justify-center gap-2 outline-none" data-testid="zoom-dialog">
+            <Dialog.Overlay className="fixed inset-0 z-40 bg-black/85 backdrop-blur-sm" data-testid="zoom-overlay" />
+            {/* The image at its own pixel size, shrunk only to fit the window; a click beside it closes. */}
+            <Dialog.Content
+              className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 p-6 outline-none"
+              data-testid="zoom-dialog"
+              onClick={(e) => e.target === e.currentTarget && setZoomed(false)}
+            >
               <Dialog.Title className="max-w-3xl truncate text-sm text-white">{generation.prompt}</Dialog.Title>
               <Dialog.Description className="text-xs text-zinc-300">
-                {result.width}×{result.height} · {generation.providerId} / {generation.modelId}
+                {t('polish.imageSize', { width: result.width, height: result.height })} · {generation.providerId} / {generation.modelId}
               </Dialog.Description>
-              {src && <img src={src} alt={generation.prompt} className="max-h-[85vh] max-w-full object-contain" />}
-              <Dialog.Close className="rounded-md bg-white/90 px-3 py-1 text-sm text-black">{t('images.close')}</Dialog.Close>
+              {src && (
+                <img
+                  src={src}
+                  alt={generation.prompt}
+                  width={result.width || undefined}
+                  height={result.height || undefined}
+                  className="h-auto max-h-[calc(100vh-9rem)] w-auto max-w-full rounded object-contain shadow-2xl"
+                  data-testid="zoom-image"
+                />
+              )}
+              <Dialog.Close className="flex items-center gap-1 rounded-md bg-white/90 px-3 py-1 text-sm text-black hover:bg-white">
+                <X aria-hidden className="size-4" />
+                {t('images.close')}
+              </Dialog.Close>
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>

@@ -39,7 +39,14 @@ interface ImagesState {
   gallery: ImageGeneration[]
   /** Data URLs of stored files, loaded on demand through the bridge. */
   files: Record<string, string>
+  /** How many images one "Generate" starts (each its own task). */
+  count: number
 }
+
+/** The most images one click starts. */
+export const MAX_IMAGE_COUNT = 4
+/** A finished task stays listed this long (its "Done" is seen), then only the gallery shows it. */
+export const DONE_TASK_LINGER_MS = 1500
 
 export const useImages = create<ImagesState>()(() => ({
   picker: [],
@@ -49,7 +56,8 @@ export const useImages = create<ImagesState>()(() => ({
   triedSubmit: false,
   tasks: [],
   gallery: [],
-  files: {}
+  files: {},
+  count: 1
 }))
 
 const ACTIVE = new Set<ImageTaskState['state']>(['queued', 'running', 'polling', 'saving'])
@@ -96,6 +104,8 @@ function follow(start: (handlers: Parameters<ReturnType<typeof bridge>['attach']
         const generation = result.value
         useImages.setState((s) => ({ gallery: [generation, ...s.gallery.filter((g) => g.id !== generation.id)] }))
         if (generation.results[0]) void imageActions.loadFile(generation.results[0].fileId)
+        // Done: the image is in the gallery; the task leaves the list by itself.
+        if (generation.status === 'Success') setTimeout(() => imageActions.dismissTask(generation.id), DONE_TASK_LINGER_MS)
       } else if (!generationId) useImages.setState({ submitError: result.error })
       else upsertTask({ generationId, state: { state: 'failed', error: result.error } })
     },
@@ -166,13 +176,19 @@ export const imageActions = {
     imageActions.setValue('seed', Math.floor(Math.random() * 2 ** 31))
   },
 
-  /** Starts a task with the current values; errors stay visible next to the button. */
+  setCount(count: number) {
+    useImages.setState({ count: Math.min(MAX_IMAGE_COUNT, Math.max(1, Math.round(count) || 1)) })
+  },
+
+  /** Starts `count` tasks with the current values; errors stay visible next to the button. */
   generate() {
-    const { current, values, issues } = useImages.getState()
+    const { current, values, issues, count } = useImages.getState()
     useImages.setState({ triedSubmit: true, submitError: undefined })
     if (!current || issues.length > 0 || !(typeof values.prompt === 'string' && values.prompt.trim())) return false
     const params = { ...values, prompt: values.prompt } as ImageParamValues & { prompt: string }
-    follow((handlers) => bridge().stream('images.generate', { providerId: current.providerId, modelId: current.modelId, params: params as never }, handlers))
+    for (let i = 0; i < count; i++) {
+      follow((handlers) => bridge().stream('images.generate', { providerId: current.providerId, modelId: current.modelId, params: params as never }, handlers))
+    }
     return true
   },
 
@@ -218,5 +234,10 @@ export const imageActions = {
 
   dismissTask(generationId: string) {
     useImages.setState((s) => ({ tasks: s.tasks.filter((t) => t.generationId !== generationId) }))
+  },
+
+  /** "Dismiss all failed": clears the failed and cancelled tasks in one go. */
+  dismissFailed() {
+    useImages.setState((s) => ({ tasks: s.tasks.filter((t) => t.state.state !== 'failed' && t.state.state !== 'cancelled') }))
   }
 }

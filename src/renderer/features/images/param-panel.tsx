@@ -3,7 +3,8 @@ import { filterAspectRatios } from '../../../shared/image-params/aspect-ratio'
 import { PROVIDER_MAX_INPUT_IMAGES } from '../../../shared/image-params/families'
 import { imageParamSpecs, type ImageParamSpec } from '../../../shared/image-params/param-specs'
 import type { ImageParamIssue } from '../../../shared/image-params/validate'
-import { imageActions, useImages } from './images-store'
+import { MAX_IMAGE_COUNT, imageActions, useImages } from './images-store'
+import { matchesShortcut } from '../../components/shortcuts'
 import { ReferenceImages } from './reference-images'
 
 const box = 'rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700'
@@ -28,6 +29,9 @@ export function IssueText({ issue }: { issue: ImageParamIssue }) {
   )
 }
 
+/** The id a field's label points at (reference-image pickers carry their own labels). */
+const fieldId = (name: string) => `image-param-${name}`
+
 function RangeField({ spec, value }: { spec: Extract<ImageParamSpec, { kind: 'range' }>; value: unknown }) {
   const step = spec.step ?? (spec.integer ? 1 : 0.1)
   const n = typeof value === 'number' ? value : spec.default
@@ -45,7 +49,7 @@ function RangeField({ spec, value }: { spec: Extract<ImageParamSpec, { kind: 'ra
         aria-label={spec.name}
         data-testid={`param-${spec.name}-slider`}
       />
-      <input type="number" min={spec.min} max={spec.max} step={step} value={typeof value === 'number' ? value : ''} onChange={(e) => set(e.target.value)} className={`${box} w-24 shrink-0`} data-testid={`param-${spec.name}`} />
+      <input id={fieldId(spec.name)} type="number" min={spec.min} max={spec.max} step={step} value={typeof value === 'number' ? value : ''} onChange={(e) => set(e.target.value)} className={`${box} w-24 shrink-0`} data-testid={`param-${spec.name}`} />
     </div>
   )
 }
@@ -58,11 +62,12 @@ function SpecField({ spec }: { spec: ImageParamSpec }) {
     case 'text':
       return (
         <textarea
+          id={fieldId(spec.name)}
           rows={4}
           value={typeof value === 'string' ? value : ''}
           onChange={(e) => imageActions.setValue('prompt', e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) imageActions.generate()
+            if (matchesShortcut(e, 'generate-image')) imageActions.generate()
           }}
           placeholder={t('images.promptPlaceholder')}
           className={field}
@@ -73,6 +78,7 @@ function SpecField({ spec }: { spec: ImageParamSpec }) {
       return (
         <div className="flex gap-2">
           <input
+            id={fieldId(spec.name)}
             type="number"
             min={0}
             step={1}
@@ -95,7 +101,7 @@ function SpecField({ spec }: { spec: ImageParamSpec }) {
     case 'enum': {
       const options = spec.name === 'aspectRatio' && providerId === 'bfl' ? filterAspectRatios(spec.enum) : spec.enum
       return (
-        <select value={typeof value === 'string' ? value : spec.default} onChange={(e) => imageActions.setValue(spec.name, e.target.value)} className={field} data-testid={`param-${spec.name}`}>
+        <select id={fieldId(spec.name)} value={typeof value === 'string' ? value : spec.default} onChange={(e) => imageActions.setValue(spec.name, e.target.value)} className={field} data-testid={`param-${spec.name}`}>
           {options.map((o) => (
             <option key={o} value={o}>
               {o === 'auto' ? t('images.auto') : o}
@@ -107,7 +113,7 @@ function SpecField({ spec }: { spec: ImageParamSpec }) {
     case 'range':
       return <RangeField spec={spec} value={value} />
     case 'boolean':
-      return <input type="checkbox" checked={value === true} onChange={(e) => imageActions.setValue(spec.name, e.target.checked)} data-testid={`param-${spec.name}`} />
+      return <input id={fieldId(spec.name)} type="checkbox" checked={value === true} onChange={(e) => imageActions.setValue(spec.name, e.target.checked)} data-testid={`param-${spec.name}`} />
     case 'image':
       return <ReferenceImages name="imageUrl" max={1} />
     case 'images': {
@@ -115,6 +121,26 @@ function SpecField({ spec }: { spec: ImageParamSpec }) {
       return <ReferenceImages name="imageUrls" max={caps.length ? Math.min(...caps) : 4} />
     }
   }
+}
+
+/** How many images one click makes: each is its own task (providers answer one image per request). */
+function CountField() {
+  const { t } = useTranslation()
+  const count = useImages((s) => s.count)
+  return (
+    <div>
+      <label htmlFor="image-param-count" className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400">
+        {t('polish.imageCount')}
+      </label>
+      <select id="image-param-count" value={count} onChange={(e) => imageActions.setCount(Number(e.target.value))} className={field} data-testid="param-count">
+        {Array.from({ length: MAX_IMAGE_COUNT }, (_, i) => i + 1).map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
 }
 
 /** The form for one image model, generated from its parameter schema. */
@@ -133,7 +159,7 @@ export function ParamPanel() {
         const range = spec.kind === 'range' ? ` (${spec.min}–${spec.max})` : ''
         return (
           <div key={spec.name}>
-            <label className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400">
+            <label htmlFor={fieldId(spec.name)} className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400">
               {t(`images.params.${spec.name}`, { defaultValue: spec.name })}
               {range}
             </label>
@@ -144,6 +170,7 @@ export function ParamPanel() {
           </div>
         )
       })}
+      <CountField />
     </div>
   )
 }

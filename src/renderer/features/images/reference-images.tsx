@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { X } from 'lucide-react'
 import { fileIdOfRef } from '../../../shared/images/image-task'
 import { imageActions, useImages } from './images-store'
 
@@ -27,7 +28,7 @@ function Thumb({ value, onRemove }: { value: string; onRemove(): void }) {
     <div className="relative h-16 w-16 overflow-hidden rounded-md border border-zinc-300 dark:border-zinc-700" data-testid="reference-image">
       {src && <img src={src} alt="" className="h-full w-full object-cover" />}
       <button type="button" onClick={onRemove} className="absolute top-0 right-0 rounded-bl bg-black/60 px-1 text-xs text-white" aria-label={t('images.removeReference')}>
-        ×
+        <X aria-hidden className="size-3.5" />
       </button>
     </div>
   )

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { X } from 'lucide-react'
 import type { ImageTaskState } from '../../../shared/images/image-task'
 import { imageActions, isActive, useImages, type TaskView } from './images-store'
 
@@ -47,8 +48,8 @@ function TaskRow({ task }: { task: TaskView }) {
           {t('images.cancel')}
         </button>
       ) : (
-        <button onClick={() => imageActions.dismissTask(task.generationId)} className="shrink-0 px-1 text-xs text-zinc-500" aria-label={t('images.dismiss')}>
-          ×
+        <button onClick={() => imageActions.dismissTask(task.generationId)} className="shrink-0 rounded p-0.5 text-zinc-500 hover:text-zinc-900 dark:hover:text-white" aria-label={t('images.dismiss')} data-testid="image-task-dismiss">
+          <X aria-hidden className="size-4" />
         </button>
       )}
     </li>
@@ -60,10 +61,18 @@ export function TaskList() {
   const { t } = useTranslation()
   const tasks = useImages((s) => s.tasks)
   if (tasks.length === 0) return null
+  const ended = tasks.filter((task) => task.state.state === 'failed' || task.state.state === 'cancelled').length
   const sorted = [...tasks].sort((a, b) => Number(isActive(b)) - Number(isActive(a)) || b.createdAt - a.createdAt)
   return (
     <section className="mb-6" aria-label={t('images.tasks')}>
-      <h2 className="mb-2 text-sm font-semibold">{t('images.tasks')}</h2>
+      <div className="mb-2 flex items-center justify-between gap-3">
+        <h2 className="text-sm font-semibold">{t('images.tasks')}</h2>
+        {ended > 1 && (
+          <button onClick={() => imageActions.dismissFailed()} className="rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800" data-testid="image-tasks-dismiss-failed">
+            {t('polish.dismissFailed', { count: ended })}
+          </button>
+        )}
+      </div>
       <ul className="grid gap-2 sm:grid-cols-2" data-testid="image-tasks">
         {sorted.map((task) => (
           <TaskRow key={task.generationId} task={task} />

@@ -16,6 +16,7 @@ export function AttachKnowledge({ owner }: { owner: { kind: 'agent' | 'conversat
       },
       () => undefined
     )
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the owner object is new each render; its identity is kind + id
   }, [owner.kind, owner.id])
   if (bases.length === 0) return null
   const toggle = async (id: string, on: boolean) => {

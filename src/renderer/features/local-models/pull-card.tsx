@@ -41,7 +41,7 @@ export function PullCard({ pull }: { pull: PullSnapshot }) {
               {t('local.cancelPull')}
             </button>
           )}
-          {final && pull.phase !== 'success' && (
+          {final && pull.phase !== 'success' && !pull.error?.notFound && (
             <button data-testid="pull-retry" onClick={() => void start(pull.model, { insecure: pull.insecure })} className="rounded bg-accent px-2 py-0.5 text-white">
               {t('local.retry')}
             </button>
@@ -70,7 +70,7 @@ export function PullCard({ pull }: { pull: PullSnapshot }) {
       )}
       {pull.phase === 'error' && pull.error && (
         <p role="alert" data-testid="pull-error" className="mt-2 text-xs text-red-700 dark:text-red-400">
-          {pull.error.message}
+          {pull.error.notFound ? t('polish.pullNotFound', { model: pull.model }) : pull.error.message}
         </p>
       )}
       {pull.layers.length > 0 && (

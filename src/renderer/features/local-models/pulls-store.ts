@@ -70,6 +70,12 @@ export const usePulls = create<PullsState>()((set, get) => ({
       const old = get().pulls[id]
       return id !== result.value.id && old?.model === result.value.model && isFinalPullPhase(old.phase)
     })
+    // Gone from the list at once, not after the round trip: two cards of one model never show.
+    if (stale.length > 0) {
+      const pulls = { ...get().pulls }
+      for (const id of stale) delete pulls[id]
+      set({ pulls, order: get().order.filter((o) => !stale.includes(o)) })
+    }
     for (const id of stale) void get().dismiss(id)
     const { taskId, ...snapshot } = result.value
     put(snapshot)

@@ -6,6 +6,7 @@ import { bridge, useApp } from '../../stores/app-store'
 import { useRouter } from '../../stores/router-store'
 import { chatActions, useChat } from '../chat/chat-store'
 import { paletteItems, type PaletteItem } from './palette-items'
+import { matchesShortcut } from '../../components/shortcuts'
 
 /** Settings sections the palette can open (scrolled into view by their test ids). */
 const SETTINGS_SECTIONS = [
@@ -76,7 +77,7 @@ export function CommandPalette() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'k') {
+      if (matchesShortcut(event, 'command-palette')) {
         event.preventDefault()
         setOpen((o) => !o)
       }
@@ -235,6 +236,8 @@ export function CommandPalette() {
               return (
                 <li key={item.id} role="presentation">
                   {heading && <div className="px-2 pt-2 pb-1 text-[11px] font-semibold text-zinc-500 uppercase">{heading}</div>}
+                  {/* Keys are handled by the input (aria-activedescendant listbox pattern); a click picks too. */}
+                  {/* eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus */}
                   <div
                     id={`palette-${index}`}
                     role="option"

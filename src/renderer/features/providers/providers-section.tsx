@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { ProviderSummary } from '../../../shared/bridge/procedures/providers'
 import { describeError } from '../../../shared/errors/catalogue'
 import type { AppError } from '../../../shared/errors/app-error'
+import { Search } from 'lucide-react'
+import type { FetchedModels, PickerModel, ProviderSummary } from '../../../shared/bridge/procedures/providers'
+import { ProviderIcon } from './provider-icon'
+import { orderProviders } from './provider-order'
 import { providerActions, useProviders } from './providers-store'
 
 const input = 'w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
@@ -64,6 +67,36 @@ function CredentialInput({ provider, field, onError }: { provider: ProviderSumma
   )
 }
 
+const LISTED = 12
+
+/** What "Fetch model list" found: how many, which are new and which went away; new ones enable in one step. */
+function FetchResult({ providerId, fetched, models }: { providerId: string; fetched: FetchedModels; models: readonly PickerModel[] }) {
+  const { t } = useTranslation()
+  const byId = new Map(models.map((m) => [m.id, m]))
+  const offNew = fetched.added.filter((id) => byId.get(id)?.enabled === false)
+  const list = (ids: string[]) => ids.slice(0, LISTED).join(', ') + (ids.length > LISTED ? ` ${t('polish.andMore', { count: ids.length - LISTED })}` : '')
+  return (
+    <div role="status" data-testid="provider-fetch-result" className="space-y-1.5 rounded-md border border-zinc-200 bg-zinc-50 p-3 text-xs dark:border-zinc-800 dark:bg-zinc-900">
+      <p className="font-medium">{t('polish.fetchSummary', { count: fetched.listed, added: fetched.added.length, removed: fetched.removed.length })}</p>
+      {fetched.added.length > 0 && (
+        <p data-testid="provider-fetch-added">
+          <span className="text-emerald-700 dark:text-emerald-400">{t('polish.fetchNew')}</span> {list(fetched.added)}
+        </p>
+      )}
+      {fetched.removed.length > 0 && (
+        <p data-testid="provider-fetch-removed">
+          <span className="text-amber-700 dark:text-amber-400">{t('polish.fetchRemoved')}</span> {list(fetched.removed)}
+        </p>
+      )}
+      {offNew.length > 0 && (
+        <button className={smallButton} data-testid="provider-enable-fetched" onClick={() => void providerActions.setModelsEnabled(providerId, offNew, true)}>
+          {t('polish.enableNew', { count: offNew.length })}
+        </button>
+      )}
+    </div>
+  )
+}
+
 function ProviderDetail({ provider }: { provider: ProviderSummary }) {
   const { t } = useTranslation()
   const models = useProviders((s) => s.models[provider.id])
@@ -72,6 +105,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
   const [error, setError] = useState<AppError>()
   const [status, setStatus] = useState<string>()
   const [busy, setBusy] = useState<'test' | 'fetch' | 'save'>()
+  const [fetched, setFetched] = useState<FetchedModels>()
   // Test connection's model: the user's pick, else the first enabled chat model.
   const chatModels = useMemo(() => (models ?? []).filter((m) => m.type === 'chat'), [models])
   const [testModel, setTestModel] = useState<string>()
@@ -94,7 +128,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
     setError(await providerActions.update(provider.id, { baseURL: baseURL.trim() }))
   }
   return (
-    <div className="space-y-4 border-t border-zinc-200 px-4 py-4 dark:border-zinc-800" data-testid={`provider-detail-${provider.id}`}>
+    <div className="space-y-4 px-4 py-4" data-testid={`provider-detail-${provider.id}`}>
       {provider.credentialFields.length > 0 && (
         <div className="grid gap-3 sm:grid-cols-2">
           {provider.credentialFields.map((field) => (
@@ -194,10 +228,14 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
             onClick={async () => {
               setBusy('fetch')
               setError(undefined)
+              setFetched(undefined)
               const r = await providerActions.fetchModels(provider.id)
               setBusy(undefined)
               if (!r.ok) setError(r.error)
-              else if (r.value.warning) setStatus(r.value.warning)
+              else {
+                setFetched(r.value)
+                if (r.value.warning) setStatus(r.value.warning)
+              }
             }}
           >
             {busy === 'fetch' ? t('providers.fetching') : t('providers.fetch')}
@@ -210,6 +248,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
         )}
       </div>
       <ErrorLine error={error} />
+      {fetched && <FetchResult providerId={provider.id} fetched={fetched} models={models ?? fetched.models} />}
       {models && models.length > 0 && (
         <div>
           <h4 className="mb-1 text-xs font-medium">
@@ -238,48 +277,98 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
   )
 }
 
-/** Settings → Providers: keys (write-only), address, models, connection check. */
-export function ProvidersSection() {
+function ProviderRow({ provider: p, selected, onSelect }: { provider: ProviderSummary; selected: boolean; onSelect(): void }) {
   const { t } = useTranslation()
+  return (
+    <li>
+      <button
+        onClick={onSelect}
+        aria-current={selected ? 'true' : undefined}
+        data-testid={`provider-${p.id}`}
+        className={`flex w-full items-center gap-2.5 rounded-md px-2.5 py-2 text-left text-sm ${
+          selected ? 'bg-zinc-200/70 font-medium dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-800/60'
+        }`}
+      >
+        <ProviderIcon id={p.id} name={p.name} />
+        <span className="min-w-0 flex-1 truncate">{p.name}</span>
+        <span className="shrink-0 text-xs text-zinc-500">
+          {p.local ? (
+            <span className={p.running ? 'text-emerald-600 dark:text-emerald-400' : ''}>{p.running ? t('providers.running') : t('providers.stopped')}</span>
+          ) : p.hasKey ? (
+            <span className="text-emerald-600 dark:text-emerald-400">{p.last4 ? `•••• ${p.last4}` : t('providers.keySavedShort')}</span>
+          ) : null}
+        </span>
+      </button>
+    </li>
+  )
+}
+
+/**
+ * Settings → Providers as a list and the chosen provider's detail: keys (write-only), address,
+ * models, connection check. The list pins what is set up (a key, or a local server).
+ */
+export function ProvidersSection() {
+  const { t, i18n } = useTranslation()
   const providers = useProviders((s) => s.providers)
   const [query, setQuery] = useState('')
   const [open, setOpen] = useState<string>()
   useEffect(() => {
     void providerActions.load()
   }, [])
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase()
-    return providers.filter((p) => !q || p.name.toLowerCase().includes(q) || p.id.includes(q))
-  }, [providers, query])
+  const { pinned, rest } = useMemo(() => orderProviders(providers, query, i18n.language), [providers, query, i18n.language])
+  const selected = providers.find((p) => p.id === open)
   return (
-    <section className="space-y-3" data-testid="providers-section">
-      <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('providers.title')}</h2>
-      <input value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('providers.search')} className={input} data-testid="provider-search" />
-      <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
-        {shown.map((p) => (
-          <li key={p.id}>
-            <button
-              onClick={() => setOpen(open === p.id ? undefined : p.id)}
-              aria-expanded={open === p.id}
-              data-testid={`provider-${p.id}`}
-              className="flex w-full items-center justify-between px-4 py-2.5 text-left text-sm hover:bg-zinc-50 dark:hover:bg-zinc-900"
-            >
-              <span className="font-medium">{p.name}</span>
-              <span className="flex items-center gap-2 text-xs text-zinc-500">
-                {p.local ? (
-                  <span className={p.running ? 'text-emerald-600' : ''}>{p.running ? t('providers.running') : t('providers.stopped')}</span>
-                ) : p.hasKey ? (
-                  <span className="text-emerald-600">{p.last4 ? `•••• ${p.last4}` : t('providers.keySavedShort')}</span>
-                ) : (
-                  <span>{t('providers.noKey')}</span>
-                )}
-                <span aria-hidden>{open === p.id ? '▴' : '▾'}</span>
-              </span>
-            </button>
-            {open === p.id && <ProviderDetail provider={p} />}
-          </li>
-        ))}
-      </ul>
+    <section className="@container space-y-3" data-testid="providers-section" id="settings-providers" aria-labelledby="providers-title">
+      <h2 id="providers-title" className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">
+        {t('providers.title')}
+      </h2>
+      <div className="grid gap-4 @2xl:grid-cols-[15rem_minmax(0,1fr)]">
+        <div className="space-y-2">
+          <label className="relative block">
+            <span className="sr-only">{t('providers.search')}</span>
+            <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-zinc-400" />
+            <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={t('providers.search')} className={`${input} pl-8`} data-testid="provider-search" />
+          </label>
+          <div className="max-h-[28rem] overflow-y-auto rounded-lg border border-zinc-200 p-1 @2xl:max-h-[calc(100vh-14rem)] dark:border-zinc-800">
+            {pinned.length > 0 && (
+              <>
+                <h3 className="px-2.5 pt-1.5 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">{t('polish.providersReady')}</h3>
+                <ul data-testid="providers-pinned">
+                  {pinned.map((p) => (
+                    <ProviderRow key={p.id} provider={p} selected={open === p.id} onSelect={() => setOpen(p.id)} />
+                  ))}
+                </ul>
+              </>
+            )}
+            {rest.length > 0 && (
+              <>
+                {pinned.length > 0 && <h3 className="px-2.5 pt-2.5 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">{t('polish.providersOther')}</h3>}
+                <ul data-testid="providers-rest">
+                  {rest.map((p) => (
+                    <ProviderRow key={p.id} provider={p} selected={open === p.id} onSelect={() => setOpen(p.id)} />
+                  ))}
+                </ul>
+              </>
+            )}
+            {pinned.length + rest.length === 0 && <p className="px-2.5 py-2 text-sm text-zinc-500">{t('polish.noProviderMatches')}</p>}
+          </div>
+        </div>
+        <div className="min-w-0 rounded-lg border border-zinc-200 dark:border-zinc-800">
+          {selected ? (
+            <>
+              <div className="flex items-center gap-2.5 px-4 pt-4">
+                <ProviderIcon id={selected.id} name={selected.name} className="size-6" />
+                <h3 className="text-base font-semibold">{selected.name}</h3>
+              </div>
+              <ProviderDetail key={selected.id} provider={selected} />
+            </>
+          ) : (
+            <p className="p-6 text-sm text-zinc-500" data-testid="provider-detail-empty">
+              {t('polish.pickProvider')}
+            </p>
+          )}
+        </div>
+      </div>
     </section>
   )
 }

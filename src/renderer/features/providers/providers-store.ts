@@ -62,6 +62,11 @@ export const providerActions = {
     if (result.ok) useProviders.setState((s) => ({ models: { ...s.models, [providerId]: result.value } }))
     await providerActions.refreshPicker()
   },
+  async setModelsEnabled(providerId: string, modelIds: string[], enabled: boolean) {
+    const result = await bridge().call('providers.setModelsEnabled', { providerId, modelIds, enabled })
+    if (result.ok) useProviders.setState((s) => ({ models: { ...s.models, [providerId]: result.value } }))
+    await providerActions.refreshPicker()
+  },
   async fetchModels(providerId: string) {
     const result = await bridge().call('providers.fetchModels', { providerId })
     if (result.ok) useProviders.setState((s) => ({ models: { ...s.models, [providerId]: result.value.models } }))

@@ -11,6 +11,7 @@ import { ToolsSettings } from '../tools/tools-settings'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 import { SignOutButton } from '../../components/sign-out-button'
+import { SettingsIndex } from '../../components/settings-index'
 
 const THEMES: ThemePreference[] = ['light', 'dark', 'system']
 
@@ -19,7 +20,12 @@ export function SettingsPage() {
   const { theme, setTheme, language, setLanguage, info } = useApp()
   return (
     <Page title={t('pages.settingsTitle')} testId="page-settings">
-      <div className="max-w-xl space-y-8">
+      {/* Wide windows: a section index beside the content (issue 17 asks Settings to use the width). */}
+      <div className="mx-auto flex max-w-[96rem] gap-10">
+        <SettingsIndex />
+      <div className="min-w-0 flex-1 space-y-8">
+        <div className="grid max-w-3xl gap-8 2xl:max-w-none 2xl:grid-cols-2">
+        <div className="space-y-8" id="settings-general">
         <section className="space-y-4">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.appearance')}</h2>
           <fieldset>
@@ -61,12 +67,24 @@ export function SettingsPage() {
           <SceneModelsSetting />
           <SearchLimitsSetting />
         </section>
-        <VoiceSettings />
-        <ProvidersSection />
-        <UsageSection />
-        <DataSection />
-        <ToolsSettings />
-        <section className="space-y-1">
+        </div>
+        <div id="settings-voice">
+          <VoiceSettings />
+        </div>
+        </div>
+        <div className="max-w-6xl">
+          <ProvidersSection />
+        </div>
+        <div id="settings-usage" className="max-w-3xl">
+          <UsageSection />
+        </div>
+        <div id="settings-data" className="max-w-3xl">
+          <DataSection />
+        </div>
+        <div id="settings-tools" className="max-w-3xl">
+          <ToolsSettings />
+        </div>
+        <section className="space-y-1" id="settings-about">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>
           {info && (
             <p className="text-sm" data-testid="about">
@@ -75,6 +93,7 @@ export function SettingsPage() {
           )}
           {info?.passwordRequired && <SignOutButton />}
         </section>
+      </div>
       </div>
     </Page>
   )

@@ -186,7 +186,7 @@ function ImportBox() {
   return (
     <details className="text-sm">
       <summary className="cursor-pointer">{t('tools.import.title')}</summary>
-      <textarea className={`${field} font-mono text-xs`} rows={5} value={text} onChange={(e) => setText(e.target.value)} placeholder={'{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } }'} data-testid="tool-import-text" />
+      <textarea aria-label={t('tools.import.title')} className={`${field} font-mono text-xs`} rows={5} value={text} onChange={(e) => setText(e.target.value)} placeholder={'{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } }'} data-testid="tool-import-text" />
       <div className="mt-1 flex items-center gap-2">
         <button className="rounded bg-accent px-3 py-1 text-white disabled:opacity-50" disabled={text.trim().length < 2} onClick={() => void run(text)} data-testid="tool-import">
           {t('tools.import.paste')}

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Mic } from 'lucide-react'
 import { LevelMeter } from './level-meter'
 import { useDictation } from './use-dictation'
 
@@ -41,10 +42,7 @@ export function DictationButton({ onText, disabled }: { onText(text: string): vo
         {dictation.state === 'transcribing' ? (
           <span className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent" />
         ) : (
-          <svg aria-hidden viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-            <rect x="9" y="3" width="6" height="11" rx="3" />
-            <path d="M5 11a7 7 0 0 0 14 0M12 18v3" />
-          </svg>
+          <Mic aria-hidden className="size-4" strokeWidth={1.8} />
         )}
       </button>
       {recording && <span className="sr-only" role="status">{t('voice.recording')}</span>}

@@ -89,6 +89,7 @@ export function ReadAloud({ messageId, text, buttonClass, onError }: ReadAloudPr
         </button>
       )}
       {src && (
+        // eslint-disable-next-line jsx-a11y/media-has-caption -- speech of the message shown right above it: the text is the caption
         <audio
           ref={audio}
           src={src}

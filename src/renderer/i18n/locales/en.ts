@@ -337,7 +337,8 @@ export const en = {
       imageUrls: 'Reference images',
       watermark: 'Watermark',
       promptExtend: 'Extend prompt',
-      webSearch: 'Web search'
+      webSearch: 'Web search',
+      quality: 'Quality'
     },
     tasks: 'Tasks',
     cancel: 'Cancel',
@@ -745,6 +746,52 @@ export const en = {
     kinds: { action: 'Actions', page: 'Pages', agent: 'Agents', conversation: 'Conversations', message: 'Messages' },
     actions: { newChat: 'New chat', newAgent: 'New agent', backUp: 'Back up now', export: 'Export or import data', theme: 'Switch theme' },
     sections: { providers: 'Settings → Providers', voice: 'Settings → Voice', usage: 'Settings → Usage and cost', data: 'Settings → Data', tools: 'Settings → Tools' }
+  },
+  // ---- settings, layout, local models and images polish (issue 17b)
+  polish: {
+    pullNotFound: '"{{model}}" was not found in the Ollama library — check the name.',
+    providersReady: 'Set up and local',
+    providersOther: 'All providers',
+    noProviderMatches: 'No provider matches',
+    pickProvider: 'Pick a provider on the left to set its key, address and models.',
+    fetchSummary: 'Fetched {{count}} models: {{added}} new, {{removed}} removed.',
+    fetchNew: 'New:',
+    fetchRemoved: 'No longer listed:',
+    andMore: 'and {{count}} more',
+    enableNew_one: 'Enable the new model',
+    enableNew_other: 'Enable the {{count}} new models',
+    settingsIndex: 'Settings sections',
+    sectionVoice: 'Voice',
+    sectionData: 'Data and backups',
+    sectionTools: 'Tools',
+    collapseNav: 'Collapse sidebar',
+    expandNav: 'Expand sidebar',
+    showPanel: 'Show {{panel}}',
+    hidePanel: 'Hide {{panel}}',
+    shortcutsTitle: 'Keyboard shortcuts',
+    shortcutsDescription: 'Every shortcut Switchboard answers to.',
+    close: 'Close',
+    shortcutGroups: { general: 'General', navigation: 'Go to', chat: 'Chat', images: 'Images' },
+    shortcutNames: {
+      'command-palette': 'Command palette',
+      shortcuts: 'This list of shortcuts',
+      'toggle-nav': 'Collapse or expand the sidebar',
+      'toggle-conversations': 'Show or hide the conversation list',
+      'go-chat': 'Chat',
+      'go-images': 'Images',
+      'go-local-models': 'Local models',
+      'go-settings': 'Settings',
+      'go-knowledge': 'Knowledge',
+      'new-chat': 'New chat',
+      send: 'Send the message',
+      newline: 'New line in the message',
+      stop: 'Stop the reply',
+      'generate-image': 'Generate the image'
+    },
+    imageCount: 'Number of images',
+    dismissFailed_one: 'Dismiss the failed task',
+    dismissFailed_other: 'Dismiss {{count}} failed tasks',
+    imageSize: '{{width}}×{{height}} px'
   }
 }
 

@@ -339,7 +339,8 @@ export const zhCN: Messages = {
       imageUrls: '参考图',
       watermark: '水印',
       promptExtend: '扩写提示词',
-      webSearch: '联网搜索'
+      webSearch: '联网搜索',
+      quality: '质量'
     },
     tasks: '任务',
     cancel: '取消',
@@ -747,5 +748,51 @@ export const zhCN: Messages = {
     kinds: { action: '操作', page: '页面', agent: '助手', conversation: '对话', message: '消息' },
     actions: { newChat: '新对话', newAgent: '新助手', backUp: '立即备份', export: '导出或导入数据', theme: '切换主题' },
     sections: { providers: '设置 → 服务商', voice: '设置 → 语音', usage: '设置 → 用量与费用', data: '设置 → 数据', tools: '设置 → 工具' }
+  },
+  // ---- settings, layout, local models and images polish (issue 17b)
+  polish: {
+    pullNotFound: 'Ollama 模型库中没有“{{model}}”，请检查名称。',
+    providersReady: '已配置与本地',
+    providersOther: '全部服务商',
+    noProviderMatches: '没有匹配的服务商',
+    pickProvider: '在左侧选择服务商，设置密钥、地址和模型。',
+    fetchSummary: '获取到 {{count}} 个模型：新增 {{added}} 个，移除 {{removed}} 个。',
+    fetchNew: '新增：',
+    fetchRemoved: '已不再提供：',
+    andMore: '等另外 {{count}} 个',
+    enableNew_one: '启用新模型',
+    enableNew_other: '启用 {{count}} 个新模型',
+    settingsIndex: '设置分区',
+    sectionVoice: '语音',
+    sectionData: '数据与备份',
+    sectionTools: '工具',
+    collapseNav: '收起侧边栏',
+    expandNav: '展开侧边栏',
+    showPanel: '显示{{panel}}',
+    hidePanel: '隐藏{{panel}}',
+    shortcutsTitle: '键盘快捷键',
+    shortcutsDescription: 'Switchboard 支持的全部快捷键。',
+    close: '关闭',
+    shortcutGroups: { general: '通用', navigation: '前往', chat: '聊天', images: '图像' },
+    shortcutNames: {
+      'command-palette': '命令面板',
+      shortcuts: '快捷键列表',
+      'toggle-nav': '收起或展开侧边栏',
+      'toggle-conversations': '显示或隐藏对话列表',
+      'go-chat': '聊天',
+      'go-images': '图像',
+      'go-local-models': '本地模型',
+      'go-settings': '设置',
+      'go-knowledge': '知识库',
+      'new-chat': '新对话',
+      send: '发送消息',
+      newline: '在消息中换行',
+      stop: '停止回复',
+      'generate-image': '生成图像'
+    },
+    imageCount: '图像数量',
+    dismissFailed_one: '移除失败的任务',
+    dismissFailed_other: '移除 {{count}} 个失败的任务',
+    imageSize: '{{width}}×{{height}} 像素'
   }
 }

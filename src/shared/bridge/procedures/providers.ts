@@ -71,6 +71,18 @@ export interface ProviderList {
   picker: PickerGroup[]
 }
 
+/** The answer of "Fetch model list". */
+export interface FetchedModels {
+  models: PickerModel[]
+  warning?: string
+  /** How many models the server listed. */
+  listed: number
+  /** Ids the server lists now and did not before (or not in the built-in list, on a first fetch). */
+  added: string[]
+  /** Ids fetched before that the server no longer lists. */
+  removed: string[]
+}
+
 const providerId = z.string().min(1).max(100).regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be a provider id such as openai or ollama')
 
 export const providerProcedures = {
@@ -103,8 +115,15 @@ export const providerProcedures = {
       .strict()
   ),
   'providers.setModelEnabled': call<PickerModel[]>()(z.object({ providerId, modelId: z.string().min(1).max(300), enabled: z.boolean() }).strict()),
-  /** Fetches the provider's model list and keeps it with the settings. */
-  'providers.fetchModels': call<{ models: PickerModel[]; warning?: string }>()(z.object({ providerId }).strict()),
+  /** Several models switched at once (Settings' "enable the fetched models"). */
+  'providers.setModelsEnabled': call<PickerModel[]>()(
+    z.object({ providerId, modelIds: z.array(z.string().min(1).max(300)).min(1).max(5_000), enabled: z.boolean() }).strict()
+  ),
+  /**
+   * Fetches the provider's model list and keeps it with the settings; `added` and `removed`
+   * compare it with the list fetched before (what the user sees changed).
+   */
+  'providers.fetchModels': call<FetchedModels>()(z.object({ providerId }).strict()),
   /** Test connection: one tiny request with the provider's check model. */
   'providers.test': call<{ ok: true; modelId: string; ms: number }>()(z.object({ providerId, modelId: z.string().min(1).max(300).optional() }).strict())
 } as const
