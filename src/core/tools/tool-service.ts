@@ -57,6 +57,8 @@ export interface OfferedTool {
   serverName: string
   tool: string
   chatTool: ChatTool
+  /** Approved without a card: the user asked for it directly (the chat's search toggle). */
+  preApproved?: boolean
 }
 
 export interface ToolRunContext {
@@ -289,16 +291,27 @@ export class ToolService {
   // ------------------------------------------------------------ tools for a reply
 
   /** The tools an agent may use, connected lazily and in parallel; unavailable servers are skipped. */
-  async toolsFor(choice: AgentToolChoice): Promise<OfferedTool[]> {
+  async toolsFor(choice: AgentToolChoice, options: { search?: boolean } = {}): Promise<OfferedTool[]> {
     const statuses = await this.connect(choice.servers)
     const offered: OfferedTool[] = []
     const taken = new Set<string>()
-    for (const name of choice.builtins) {
+    const approvals = this.toolSettings().approvals
+    const builtins = new Set(choice.builtins)
+    // The search toggle (issue 21): turning search on is the user's consent to searching, so no card.
+    const toggled = options.search === true && approvals[toolKey(BUILTIN_SERVER_ID, 'web_search')] !== 'never'
+    if (toggled) builtins.add('web_search')
+    for (const name of builtins) {
       if (!BUILTIN_TOOLS.includes(name)) continue
       taken.add(name)
-      offered.push({ exposedName: name, serverId: BUILTIN_SERVER_ID, serverName: 'Switchboard', tool: name, chatTool: { type: 'function', function: { name, description: BUILTIN_INFO[name].description, parameters: BUILTIN_INFO[name].schema } } })
+      offered.push({
+        exposedName: name,
+        serverId: BUILTIN_SERVER_ID,
+        serverName: 'Switchboard',
+        tool: name,
+        chatTool: { type: 'function', function: { name, description: BUILTIN_INFO[name].description, parameters: BUILTIN_INFO[name].schema } },
+        ...(toggled && name === 'web_search' ? { preApproved: true } : {})
+      })
     }
-    const approvals = this.toolSettings().approvals
     for (const status of statuses) {
       if (status.state !== 'ready') continue
       for (const tool of status.tools) {
@@ -310,6 +323,16 @@ export class ToolService {
       }
     }
     return offered
+  }
+
+  /** The app's web search can run: SearXNG has an address, another provider has its key; not set to "never". */
+  async searchAvailable(): Promise<boolean> {
+    const settings = this.toolSettings()
+    if (settings.approvals[toolKey(BUILTIN_SERVER_ID, 'web_search')] === 'never') return false
+    const { provider, url, googleCx } = settings.search
+    if (provider === 'searxng') return Boolean(url)
+    if (provider === 'google' && !googleCx) return false
+    return Boolean(await this.secrets.readForRuntime(searchKeyName(provider)).catch(() => undefined))
   }
 
   listTools(id: string): ToolInfo[] {
