@@ -34,6 +34,8 @@ export interface CoreOptions {
   extraInitSteps?: InitStep[]
   /** Keychain service name or backend (tests use their own service so they never touch a user's keys). */
   secrets?: OpenSecretsOptions
+  /** Opens an address in the user's browser (the desktop shell passes its checked shell.openExternal). */
+  openExternal?: (url: string) => void
 }
 
 export interface Core {
@@ -54,6 +56,7 @@ export function createCore(options: CoreOptions): Core {
     dataDir: options.dataDir,
     init: undefined as unknown as InitService,
     access: options.access,
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     local: createLocalFeature(options.dataDir)
   }
   const steps: InitStep[] = [

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { MENU_CHANNEL, MENU_COMMANDS, type MenuCommand } from '../shared/bridge/desktop-port'
 import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
-import { type AppOrigins } from '../shared/security/url-policy'
+import { isSafeExternalUrl, type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
 import { acquireDataLock, type DataLock } from '../core/store/data-lock'
@@ -126,7 +126,8 @@ if (launch.action !== 'run') {
       )
     }
 
-    core = createCore({ dataDir: dataDir(), mode: 'desktop' })
+    // A remote tool server's OAuth sign-in opens in the user's browser (https only, as every link).
+    core = createCore({ dataDir: dataDir(), mode: 'desktop', openExternal: (url) => void (isSafeExternalUrl(url) && shell.openExternal(url)) })
 
     ipcMain.on(IPC_CHANNEL, (event, message: ClientMessage) => {
       if (!core || !isTrustedSenderUrl(event.senderFrame?.url, origins)) return

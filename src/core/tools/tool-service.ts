@@ -22,6 +22,7 @@ import {
   type ToolSettings
 } from '../../shared/tools/types'
 import { McpConnection, type ServerSecrets } from './mcp-connection'
+import { McpOAuth, OAuthCallbackServer, oauthSecretName } from './mcp-oauth'
 import { parseMcpServersJson } from './import-mcp-servers'
 import { pluginError, toPluginError } from './tool-errors'
 import { exposedToolName } from './tool-names'
@@ -48,6 +49,8 @@ export interface ToolServiceOptions {
   /** Start-up limit per server (default 30 s). */
   connectTimeoutMs?: number
   fetch?: typeof fetch
+  /** Opens a remote server's sign-in page in the user's browser (desktop: the shell; elsewhere the link is shown). */
+  openExternal?(url: string): void
 }
 
 /** A tool as offered to one model call: the name the model sees → what runs. */
@@ -89,6 +92,8 @@ export class ToolService {
   private readonly listeners = new Set<(status: ToolServerStatus) => void>()
   /** Ad-hoc servers given for one process (the CLI's --tool-server); never saved. */
   private readonly ephemeral = new Map<string, { config: ToolServerConfig; secrets: ServerSecrets }>()
+  /** The loopback redirect of OAuth sign-ins, started on the first one. */
+  private readonly oauthCallback = new OAuthCallbackServer()
 
   constructor(
     private readonly settings: ToolSettingsStore,
@@ -149,9 +154,11 @@ export class ToolService {
   }
 
   async updateServer(id: string, input: ToolServerInput): Promise<ToolServerStatus> {
-    this.config(id)
+    const before = this.config(id)
     const config = await this.storeServer(id, input)
     await this.dropConnection(id)
+    // Tokens belong to the server they were issued by: another address signs in afresh.
+    if (before.url !== config.url) await this.secrets.delete(oauthSecretName(id)).catch(() => undefined)
     this.saveConfigs(this.configs().map((c) => (c.id === id ? config : c)))
     return this.status(id)
   }
@@ -181,6 +188,7 @@ export class ToolService {
     await this.dropConnection(id)
     this.saveConfigs(this.configs().filter((c) => c.id !== id))
     await this.secrets.delete(secretName(id)).catch(() => undefined)
+    await this.secrets.delete(oauthSecretName(id)).catch(() => undefined)
     return true
   }
 
@@ -232,7 +240,12 @@ export class ToolService {
         secrets: () => this.serverSecrets(id),
         onChange: (status) => this.listeners.forEach((l) => l(status)),
         ...(this.options.backoffMs !== undefined ? { backoffMs: this.options.backoffMs } : {}),
-        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {})
+        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
+        oauth: async () => {
+          const redirectUrl = await this.oauthCallback.url()
+          const provider = new McpOAuth(id, this.secrets, redirectUrl, (url) => this.options.openExternal?.(url))
+          return { provider, waitForCode: (state: string) => this.oauthCallback.waitForCode(state) }
+        }
       })
       this.connections.set(id, connection)
     }
@@ -286,6 +299,7 @@ export class ToolService {
     for (const pending of this.approvals.values()) pending.resolve('deny')
     this.approvals.clear()
     await Promise.allSettled([...this.connections.values()].map((c) => c.close()))
+    await this.oauthCallback.close()
   }
 
   // ------------------------------------------------------------ tools for a reply
