@@ -11,6 +11,7 @@ import { messageSetKey } from './branches'
 import { chatActions, entriesFor, useChat, useVisiblePath } from './chat-store'
 import { Composer } from './composer'
 import { ComposerControls } from './composer-controls'
+import { ConversationKnowledge } from '../knowledge/conversation-knowledge'
 import { useContextLength } from './use-context-length'
 import { ConversationList } from './conversation-list'
 import { ErrorCard, errorAction } from './error-card'
@@ -141,6 +142,7 @@ export function ChatPage() {
             {conversation?.title ?? t('chat.newChat')}
           </h1>
           <div className="flex items-center gap-2">
+            <ConversationKnowledge conversationId={conversation?.id} />
             <ModelPicker current={current} onPick={(p, m) => void chatActions.setModel(p, m)} />
             {agent && (
               <button
