@@ -432,7 +432,13 @@ export class KnowledgeService {
 
   /** Every base with its files' bytes and attachments (chunks and vectors are rebuilt on import). */
   exportBases(): KnowledgeExport[] {
-    return this.repo.list().map((kb) => ({
+    return [...this.exportBasesOneByOne()]
+  }
+
+  /** One base at a time (its files' bytes read then), so a streamed export holds one in memory. */
+  *exportBasesOneByOne(): Generator<KnowledgeExport> {
+    for (const kb of this.repo.list())
+      yield {
       id: kb.id,
       name: kb.name,
       description: kb.description,
@@ -445,7 +451,7 @@ export class KnowledgeService {
         .filter((f) => f.path && existsSync(join(this.deps.dataDir, f.path)))
         .map((f) => ({ name: f.name, source: f.source, dataBase64: readFileSync(join(this.deps.dataDir, f.path!)).toString('base64') })),
       attachedTo: this.repo.attachmentsOf(kb.id)
-    }))
+    }
   }
 
   /** Adds the bases an export carries; a base whose id exists is kept as it is (import never overwrites). */

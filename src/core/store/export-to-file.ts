@@ -30,7 +30,18 @@ const cancelled = () => new AppErrorException({ errorType: 'ExportCancelled', st
  * the main connection. Written to a temporary name and renamed: a cancelled or failed export
  * leaves no half file. Damaged rows are left out and listed.
  */
-export async function exportToFile(databaseFile: string, target: string, appVersion: string, options: { signal?: AbortSignal; onProgress?: (p: ExportProgress) => void; pageSize?: number } = {}): Promise<ExportToFileResult> {
+export async function exportToFile(
+  databaseFile: string,
+  target: string,
+  appVersion: string,
+  options: {
+    signal?: AbortSignal
+    onProgress?: (p: ExportProgress) => void
+    pageSize?: number
+    /** Knowledge bases (issue 22), one at a time: the same elements as `data.export`'s `knowledgeBases`. */
+    knowledgeBases?: () => Iterable<object>
+  } = {}
+): Promise<ExportToFileResult> {
   const sqlite = openSqlite(databaseFile, { readonly: true, fileMustExist: true })
   const partial = `${target}.partial`
   const out = createWriteStream(partial, { mode: PRIVATE_FILE_MODE })
@@ -93,6 +104,16 @@ export async function exportToFile(databaseFile: string, target: string, appVers
       } catch {
         damaged.push({ table: 'provider_settings', id: row.provider_id })
       }
+    }
+    if (options.knowledgeBases) {
+      await write(',"knowledgeBases":[')
+      let first = true
+      for (const base of options.knowledgeBases()) {
+        if (options.signal?.aborted) throw cancelled()
+        await write(`${first ? '' : ','}${JSON.stringify(base)}`)
+        first = false
+      }
+      await write(']')
     }
     await write(`,"settings":${JSON.stringify(settings)},"providers":${JSON.stringify(providers)}}}`)
     sqlite.exec('COMMIT')

@@ -19,6 +19,7 @@ import type { Conversation, Topic } from '../../shared/data/conversation'
 import type { JsonObject } from '../../shared/data/json'
 import type { Message } from '../../shared/data/message'
 import { AppErrorException } from '../../shared/errors/app-error'
+import { knowledgeExportSchema, type KnowledgeExport } from '../../shared/knowledge/export-schema'
 import type { SqliteDb, StoreDb } from './database'
 import { storeError, StoreErrorType } from './errors'
 import { walkArray, walkObject, valueEnd } from './json-scan'
@@ -43,6 +44,8 @@ export interface ImportFileOptions {
   batchSize?: number
   /** Longest stretch of work between two yields to the event loop (default 15 ms). */
   sliceMs?: number
+  /** Adds the file's knowledge bases (issue 22) once the rest is committed; they are indexed again. */
+  importKnowledge?(bases: KnowledgeExport[]): Promise<unknown>
 }
 
 const fail = (reason: string) => storeError(StoreErrorType.ImportFailed, importFailedMessage(reason), 400)
@@ -127,13 +130,14 @@ interface Parsed {
   messages: Message[]
   settings: JsonObject
   providers: Array<z.infer<typeof providerExportSchema>>
+  knowledgeBases: KnowledgeExport[]
 }
 
-const ELEMENT_SCHEMAS = { agents: agentSchema, conversations: conversationSchema, topics: topicSchema, messages: messageSchema, providers: providerExportSchema } as const
+const ELEMENT_SCHEMAS = { agents: agentSchema, conversations: conversationSchema, topics: topicSchema, messages: messageSchema, providers: providerExportSchema, knowledgeBases: knowledgeExportSchema } as const
 
 /** Takes the file apart element by element (validating each with the export schema), yielding as it goes. */
 async function parseInSlices(text: string, pacer: Pacer, progress: (done: number, total: number) => void): Promise<Parsed> {
-  const parsed: Parsed = { header: {}, agents: [], conversations: [], topics: [], messages: [], settings: {}, providers: [] }
+  const parsed: Parsed = { header: {}, agents: [], conversations: [], topics: [], messages: [], settings: {}, providers: [], knowledgeBases: [] }
   const seen = new Set<string>()
   try {
     await walkObject(text, 0, async (key, start) => {
@@ -330,6 +334,8 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
     }
     // The commit point: once the journal is gone, the import is kept.
     if (write) db.sqlite.prepare('DELETE FROM import_journal WHERE import_id = ?').run(importId)
+    // After the commit: their attachments name agents and conversations just added.
+    if (write && file.knowledgeBases.length) await options.importKnowledge?.(file.knowledgeBases)
     return result
   } catch (error) {
     if (write) await undo(db, importId, options.onProgress)

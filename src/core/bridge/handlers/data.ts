@@ -124,7 +124,10 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
       if (importing) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'Another import is running; wait for it to finish or cancel it.' })
       importing = true
       return withProgress(
-        (onProgress) => store.guard(() => importFile(store.db, path, { dryRun: input.dryRun, applyEndpoints: input.applyEndpoints, signal, onProgress })),
+        (onProgress) =>
+          store.guard(() =>
+            importFile(store.db, path, { dryRun: input.dryRun, applyEndpoints: input.applyEndpoints, signal, onProgress, ...(ctx.knowledge ? { importKnowledge: (bases) => ctx.knowledge!.importBases(bases) } : {}) })
+          ),
         () => (importing = false)
       )
     },
@@ -140,7 +143,8 @@ export function dataHandlers(ctx: CoreContext): DataHandlers {
       const target = input.path ?? transfer!.path
       return withProgress(
         async (onProgress) => {
-          const result = await exportToFile(store.path, target, ctx.version, { signal, onProgress: (p) => onProgress({ phase: 'exporting', ...p }) })
+          const knowledge = ctx.knowledge
+          const result = await exportToFile(store.path, target, ctx.version, { signal, onProgress: (p) => onProgress({ phase: 'exporting', ...p }), ...(knowledge ? { knowledgeBases: () => knowledge.exportBasesOneByOne() } : {}) })
           return { ...(input.path ? { path: input.path } : { transferId: transfer!.id }), fileName, ...result }
         },
         () => undefined
