@@ -226,7 +226,8 @@ export class McpConnection {
 
   /** Calls a tool. Aborting `signal` sends MCP's cancellation notification (the SDK does). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    await this.ensure()
+    // Connected already (the usual case in a tool loop): no extra await on the way to the SDK.
+    if (!this.client || this.current.state !== 'ready') await this.ensure()
     const client = this.client
     if (!client) throw pluginException('PluginGatewayError', `${this.config.name} is not connected.`)
     // A signal of its own per call: the SDK never removes its abort listener, and a reply's

@@ -232,10 +232,10 @@ export class ToolService {
     return () => this.listeners.delete(listener)
   }
 
-  private connection(id: string): McpConnection {
-    const config = this.config(id)
+  private connection(id: string, known?: ToolServerConfig): McpConnection {
     let connection = this.connections.get(id)
     if (!connection) {
+      const config = known ?? this.config(id)
       connection = new McpConnection(config, {
         secrets: () => this.serverSecrets(id),
         onChange: (status) => this.listeners.forEach((l) => l(status)),
@@ -281,10 +281,12 @@ export class ToolService {
 
   /** Connects the given servers in parallel; failures stay in their status (never thrown here). */
   async connect(ids: readonly string[]): Promise<ToolServerStatus[]> {
-    const known = new Set(this.configs().map((c) => c.id))
-    const wanted = ids.filter((id) => known.has(id) && this.config(id).enabled)
-    await Promise.allSettled(wanted.map((id) => this.connection(id).ensure()))
-    return wanted.map((id) => this.status(id))
+    // The settings are read once here, not once per server (each read parses the settings table).
+    const known = new Map(this.configs().map((c) => [c.id, c]))
+    const wanted = ids.map((id) => known.get(id)).filter((c): c is ToolServerConfig => c?.enabled === true)
+    const connections = wanted.map((c) => this.connection(c.id, c))
+    await Promise.allSettled(connections.map((c) => c.ensure()))
+    return connections.map((c) => c.status)
   }
 
   async restart(id: string): Promise<ToolServerStatus> {
