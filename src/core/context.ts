@@ -40,6 +40,8 @@ export interface CoreContext {
   embeddings?: EmbeddingService
   images?: ImageService
   tools?: ToolService
+  /** Opens an address in the user's browser (desktop only: an OAuth sign-in of a tool server). */
+  openExternal?: (url: string) => void
   knowledge?: KnowledgeService
   knowledgeEvals?: EvalService
 }

@@ -39,6 +39,8 @@ export interface CoreOptions {
   fileDialog?: CoreContext['fileDialog']
   /** Keychain service name or backend (tests use their own service so they never touch a user's keys). */
   secrets?: OpenSecretsOptions
+  /** Opens an address in the user's browser (the desktop shell passes its checked shell.openExternal). */
+  openExternal?: (url: string) => void
 }
 
 export interface Core {
@@ -62,6 +64,7 @@ export function createCore(options: CoreOptions): Core {
     init: undefined as unknown as InitService,
     access: options.access,
     ...(options.fileDialog ? { fileDialog: options.fileDialog } : {}),
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     local: createLocalFeature(options.dataDir)
   }
   const steps: InitStep[] = [

@@ -6,7 +6,7 @@ import { MENU_CHANNEL, MENU_COMMANDS, type MenuCommand } from '../shared/bridge/
 import { IPC_CHANNEL, type ClientMessage, type ServerMessage } from '../shared/bridge/protocol'
 import { buildContentSecurityPolicy } from '../shared/security/csp'
 import { artifactSandboxPolicyFor } from '../shared/security/artifact-sandbox-policy'
-import { type AppOrigins } from '../shared/security/url-policy'
+import { isSafeExternalUrl, type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
 import { acquireDataLock, type DataLock } from '../core/store/data-lock'
@@ -142,7 +142,13 @@ if (launch.action !== 'run') {
           : owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options)
       return chosenPath(purpose, result)
     }
-    core = createCore({ dataDir: dataDir(), mode: 'desktop', fileDialog: { choose: chooseFile } })
+    // A remote tool server's OAuth sign-in opens in the user's browser (https only, as every link).
+    core = createCore({
+      dataDir: dataDir(),
+      mode: 'desktop',
+      fileDialog: { choose: chooseFile },
+      openExternal: (url) => void (isSafeExternalUrl(url) && shell.openExternal(url))
+    })
 
     ipcMain.on(IPC_CHANNEL, (event, message: ClientMessage) => {
       if (!core || !isTrustedSenderUrl(event.senderFrame?.url, origins)) return

@@ -99,3 +99,38 @@ test('builds a knowledge base from a folder, and a reply cites the file that ans
   await page.getByTestId('attach-kb-Handbook').uncheck()
   await page.keyboard.press('Escape')
 })
+
+test('a knowledge base attached to one conversation only is searched for that conversation’s replies', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('new-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o-mini')
+  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  // The button appears once the conversation exists (its first message).
+  await expect(page.getByTestId('conversation-kb')).toHaveCount(0)
+  await page.getByTestId('composer-input').fill('Hello there')
+  await page.getByTestId('composer-input').press('Enter')
+  await expect(page.getByTestId('message-assistant').last()).toContainText('periwinkle')
+  await expect(page.getByTestId('message-assistant').last().getByTestId('reply-source')).toHaveCount(0)
+
+  await page.getByTestId('conversation-kb').click()
+  await page.getByTestId('conversation-kb-panel').getByTestId('attach-kb-Handbook').check()
+  await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '1')
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('conversation-kb-panel')).toHaveCount(0)
+  await page.getByTestId('composer-input').fill('When is lunch served in the canteen?')
+  await page.getByTestId('composer-input').press('Enter')
+  const reply = page.getByTestId('message-assistant').last()
+  await expect(reply.getByTestId('reply-source').first()).toHaveText(/^\[1\] canteen\.md/)
+  const request = fake.requestsTo('/chat/completions').find((r) => JSON.stringify(r.body).includes('When is lunch served in the canteen?'))!
+  expect(JSON.stringify(request.body)).toContain('[1] canteen.md')
+  await snap(page, 'knowledge-conversation')
+
+  // Only this conversation: the agent itself still has none attached.
+  await page.getByTestId('open-agent-settings').click()
+  await expect(page.getByTestId('attach-kb-Handbook')).not.toBeChecked()
+  await page.keyboard.press('Escape')
+  await page.getByTestId('conversation-kb').click()
+  await page.getByTestId('conversation-kb-panel').getByTestId('attach-kb-Handbook').uncheck()
+  await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '0')
+})

@@ -153,3 +153,22 @@ test('web search with SearXNG-format results produces citations', async ({ page 
   await expect(citations.getByRole('link', { name: 'Otter facts' })).toHaveAttribute('href', 'https://example.org/otters')
   await snap(page, 'tools-web-search')
 })
+
+test('the search toggle on a model without search of its own uses the app’s web search: no card, citations', async ({ page }) => {
+  await openApp(page, '#/chat')
+  // A fresh agent with no tools of its own: the toggle alone brings web_search.
+  await page.getByTestId('new-agent').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4.1-nano')
+  await page.getByTestId('pick-openai-gpt-4.1-nano').first().click()
+  const toggle = page.getByTestId('control-search')
+  await expect(toggle).toBeVisible()
+  await toggle.click()
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true')
+  await send(page, 'Search the web about otters')
+  const citations = page.getByTestId('citations').last()
+  await expect(citations).toBeVisible({ timeout: 30_000 })
+  await expect(citations.getByRole('link', { name: 'Otter facts' })).toHaveAttribute('href', 'https://example.org/otters')
+  await expect(page.getByTestId('approval-card')).toHaveCount(0)
+  await snap(page, 'tools-search-toggle')
+})

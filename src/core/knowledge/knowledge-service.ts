@@ -22,6 +22,7 @@ import { embedWithBackoff, type EmbedFn } from './embedder'
 import { extensionOf, extractForKnowledge, knowledgeFormat } from './extract'
 import { walkFolder } from './folder-walk'
 import { hybridSearch } from './retrieval'
+import type { RerankFn, RerankModel } from './rerank'
 
 export interface KnowledgeServiceDeps {
   repo: KnowledgeRepository
@@ -38,6 +39,11 @@ export interface KnowledgeServiceDeps {
   scaleWaitMs?(ms: number): number
   /** Tests slow indexing down to kill a process in the middle of it. */
   afterBatch?(): Promise<void>
+  /** Reranking (issue 22): each base's rerank model (kept in the settings table) and the call. */
+  rerankModels?: { get(): Record<string, RerankModel>; set(next: Record<string, RerankModel>): void }
+  rerank?: RerankFn
+  /** The read-a-web-page tool (issue 21) with the user's address policy: a page as markdown. */
+  readWebPage?(url: string, signal?: AbortSignal): Promise<{ title: string; url: string; markdown: string }>
 }
 
 const DEFAULT_BATCH = 64
@@ -79,7 +85,8 @@ export class KnowledgeService {
   // Bases
 
   list(): KnowledgeBaseSummary[] {
-    return this.repo.list()
+    const rerank = this.deps.rerankModels?.get() ?? {}
+    return this.repo.list().map((kb) => (rerank[kb.id] ? { ...kb, rerank: rerank[kb.id] } : kb))
   }
 
   create(input: { name: string; description?: string; providerId: string; modelId: string; chunkSize?: number; chunkOverlap?: number }): KnowledgeBase {
@@ -114,6 +121,7 @@ export class KnowledgeService {
   async delete(id: string): Promise<boolean> {
     this.stop(id)
     const files = this.repo.files(id)
+    if (this.rerankModelOf([id])) this.setRerankModel(id, undefined)
     const deleted = this.repo.delete(id)
     for (const f of files) await this.dropStoredFile(f)
     return deleted
@@ -166,6 +174,19 @@ export class KnowledgeService {
     const file = this.repo.addFile({ kbId, name, source, path, sha256, size: bytes.length, status: 'Pending', stage: 'queued' })
     this.schedule(kbId)
     return file
+  }
+
+  /**
+   * A web page (issue 22): read with the read-a-web-page tool (its URL policy: http(s) only, no
+   * private addresses unless allowed), kept as a Markdown file whose source is the page's address.
+   */
+  async addUrl(kbId: string, url: string, signal?: AbortSignal): Promise<KnowledgeFile> {
+    this.repo.require(kbId)
+    if (!this.deps.readWebPage) throw appError('CapabilityNotSupported', 'Web pages cannot be read here.')
+    const page = await this.deps.readWebPage(url, signal)
+    // A file name on every system: no path separators, reserved or control characters.
+    const title = [...page.title].map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c)).join('').replace(/\s+/g, ' ').trim().slice(0, 120) || new URL(page.url).host
+    return this.addBytes(kbId, `${title}.md`, Buffer.from(`# ${page.title}\n\n<${page.url}>\n\n${page.markdown}\n`, 'utf8'), page.url)
   }
 
   /** A file on this machine: read once, with its size and time checked again after, so a file being written is caught. */
@@ -425,14 +446,60 @@ export class KnowledgeService {
       })
       for (const k of group) if (vector?.length === k.dimensions) vectors.set(k.id, vector)
     }
-    return hybridSearch(this.repo, { kbIds: kbs.map((k) => k.id), text: input.query, vectors, topK: input.topK ?? 8 })
+    const topK = input.topK ?? 8
+    const model = this.rerankModelOf(kbs.map((k) => k.id))
+    if (!model || !this.deps.rerank) return hybridSearch(this.repo, { kbIds: kbs.map((k) => k.id), text: input.query, vectors, topK })
+    // Reranking: the fused list's head (3× what is wanted) re-scored by the rerank model.
+    const fused = hybridSearch(this.repo, { kbIds: kbs.map((k) => k.id), text: input.query, vectors, topK: Math.max(topK * 3, 20) })
+    if (fused.length < 2) return fused.slice(0, topK)
+    try {
+      const scores = await this.deps.rerank(model, input.query, fused.map((h) => h.text), topK, signal)
+      const ranked = scores.map((s) => ({ ...fused[s.index]!, rerankScore: s.score }))
+      this.lastRerankError = undefined
+      // Whatever the model left out keeps its fused order after the reranked ones.
+      const taken = new Set(scores.map((s) => s.index))
+      return [...ranked, ...fused.filter((_, i) => !taken.has(i))].slice(0, topK)
+    } catch (error) {
+      // A rerank failure costs the ordering, not the answer: the fused order is used.
+      if (signal?.aborted) throw error
+      this.lastRerankError = message(error)
+      return fused.slice(0, topK)
+    }
+  }
+
+  /** Why the last rerank failed (shown on the base's page); cleared by a success or a new choice. */
+  lastRerankError?: string
+
+  /** The rerank model of the first of these bases that has one. */
+  rerankModelOf(kbIds: readonly string[]): RerankModel | undefined {
+    const all = this.deps.rerankModels?.get() ?? {}
+    for (const id of kbIds) if (all[id]) return all[id]
+    return undefined
+  }
+
+  /** Chooses (or with undefined removes) a base's rerank model. */
+  setRerankModel(kbId: string, model: RerankModel | undefined): RerankModel | undefined {
+    this.repo.require(kbId)
+    if (!this.deps.rerankModels) throw appError('CapabilityNotSupported', 'Reranking is not available here.')
+    const next = { ...this.deps.rerankModels.get() }
+    if (model) next[kbId] = model
+    else delete next[kbId]
+    this.deps.rerankModels.set(next)
+    this.lastRerankError = undefined
+    return model
   }
 
   // Export and import
 
   /** Every base with its files' bytes and attachments (chunks and vectors are rebuilt on import). */
   exportBases(): KnowledgeExport[] {
-    return this.repo.list().map((kb) => ({
+    return [...this.exportBasesOneByOne()]
+  }
+
+  /** One base at a time (its files' bytes read then), so a streamed export holds one in memory. */
+  *exportBasesOneByOne(): Generator<KnowledgeExport> {
+    for (const kb of this.repo.list())
+      yield {
       id: kb.id,
       name: kb.name,
       description: kb.description,
@@ -445,7 +512,7 @@ export class KnowledgeService {
         .filter((f) => f.path && existsSync(join(this.deps.dataDir, f.path)))
         .map((f) => ({ name: f.name, source: f.source, dataBase64: readFileSync(join(this.deps.dataDir, f.path!)).toString('base64') })),
       attachedTo: this.repo.attachmentsOf(kb.id)
-    }))
+    }
   }
 
   /** Adds the bases an export carries; a base whose id exists is kept as it is (import never overwrites). */

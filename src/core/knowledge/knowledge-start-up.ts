@@ -1,5 +1,9 @@
 import type { StreamHub } from '../bridge/stream-hub'
 import type { CoreContext } from '../context'
+import { readAppSettings } from '../../shared/data/app-settings'
+import type { JsonObject } from '../../shared/data/json'
+import { rerankDocuments } from './rerank'
+import { readWebPage } from '../tools/builtin/read-web-page'
 import type { InitStep } from '../services/init-service'
 import { KnowledgeEvalsRepository } from '../store/repositories/knowledge-evals'
 import { KnowledgeRepository } from '../store/repositories/knowledge'
@@ -23,7 +27,14 @@ export function knowledgeInitStep(context: CoreContext, hub: () => StreamHub): I
         dataDir: context.dataDir,
         embed: (providerId, modelId) => (texts, options) => embeddings.create({ providerId, modelId, input: texts }, options),
         startStream: (proc, run, task) => hub().start(proc, (signal) => run(signal), task),
-        cancelStream: (id) => hub().cancel(id)
+        cancelStream: (id) => hub().cancel(id),
+        rerankModels: {
+          get: () => readAppSettings(store.settings.get()).knowledgeRerank ?? {},
+          set: (next) => store.settings.set({ knowledgeRerank: Object.keys(next).length ? (next as unknown as JsonObject) : null })
+        },
+        // The address policy is the tools' one (Settings → Tools: private addresses off by default).
+        readWebPage: (url, signal) => readWebPage({ url }, { allowPrivate: context.tools?.toolSettings().allowPrivateAddresses ?? false, ...(signal ? { signal } : {}) }),
+        rerank: async (model, query, documents, topN, signal) => rerankDocuments(await providers.credentials(model.providerId), model, query, documents, topN, signal ? { signal } : {})
       })
       const evals = new KnowledgeEvalsRepository(store.db)
       evals.repairInterrupted()

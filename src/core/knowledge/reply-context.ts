@@ -18,6 +18,8 @@ export interface ReplyKnowledge {
   /** A system message the model reads before the conversation. */
   instructions: string
   sources: ReplySource[]
+  /** Keeps the same sources for another message of the turn (a later tool-loop step). */
+  saveFor?(replyId: string): void
 }
 
 export type ReplyKnowledgeHook = (input: ReplyKnowledgeInput) => Promise<ReplyKnowledge | undefined>
@@ -75,7 +77,8 @@ export function replyContextHook(knowledge: KnowledgeService): ReplyKnowledgeHoo
         'Use the numbered sources below when they answer the question, and cite them inline as [1], [2] … by their numbers. ' +
         'If they do not contain the answer, say so.\n\n' +
         text,
-      sources
+      sources,
+      saveFor: (replyId) => knowledge.repo.saveSources(replyId, sources)
     }
   }
 }

@@ -15,7 +15,7 @@ import type { ProviderRuntime } from '../runtime/types'
 import { countTokens } from '../../shared/tokens/count-tokens'
 import { messageTokens, pathTo, planHistory, type HistoryPlan } from '../../shared/chat/history-window'
 import type { ModelControlInput } from '../../shared/chat/model-controls'
-import { buildChatRequest } from './chat/request-options'
+import { buildChatRequest, chooseSearchRoute, type SearchRoute } from './chat/request-options'
 import { toChatMessages } from './chat/to-chat-messages'
 import { withArtifactInstruction } from '../../shared/artifacts/artifact-kinds'
 import { smallModelOf } from './chat/scene-default-model'
@@ -28,7 +28,14 @@ import type { ToolStepOutcome } from '../tools/tool-loop'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
-import type { ReplyKnowledgeHook } from '../knowledge/reply-context'
+import type { ReplyKnowledge, ReplyKnowledgeHook } from '../knowledge/reply-context'
+
+/** Decided once per user turn and shared by the tool loop's model calls. */
+interface TurnPlan {
+  search: boolean
+  searchRoute?: SearchRoute
+  knowledge?: Promise<ReplyKnowledge | undefined>
+}
 
 /** What the chat service needs to know about a model (from the catalogue). */
 export interface ModelFacts {
@@ -294,7 +301,9 @@ export class ChatService {
     options: { userMessage?: Message; operation?: string; extraInstruction?: string; mode?: string }
   ): AsyncGenerator<ChatStreamEvent, Message> {
     const params = { ...agent.parameters, ...conversation.parameters }
-    const tools = this.deps.tools ? await this.deps.tools.prepare(agent.id).catch(() => undefined) : undefined
+    // Decided once per user turn, not per tool-loop step: search (and where it goes), retrieval.
+    const turn = await this.turnPlan(conversation, model, parent, params, ctx.signal)
+    const tools = this.deps.tools ? await this.deps.tools.prepare(agent.id, { search: turn.searchRoute === 'app-tool' }).catch(() => undefined) : undefined
     let at = parent
     let final: Message | undefined
     const citations: GroundingCitation[] = []
@@ -312,7 +321,8 @@ export class ChatService {
         ...(options.extraInstruction && step === 0 ? { extraInstruction: options.extraInstruction } : {}),
         ...(offered ? { tools: offered } : {}),
         ...(mode ? { mode } : {}),
-        ...(citations.length ? { citations } : {})
+        ...(citations.length ? { citations } : {}),
+        turn
       })
       final = call.message
       const calls = final.toolCalls ?? []
@@ -349,7 +359,7 @@ export class ChatService {
     parent: Message,
     params: ModelParameters,
     ctx: { signal: AbortSignal; streamId?: string },
-    options: { userMessage?: Message; operation?: string; extraInstruction?: string; tools?: ChatTool[]; mode?: string; citations?: GroundingCitation[] }
+    options: { userMessage?: Message; operation?: string; extraInstruction?: string; tools?: ChatTool[]; mode?: string; citations?: GroundingCitation[]; turn?: TurnPlan }
   ): AsyncGenerator<ChatStreamEvent, { message: Message; status: Message['status'] }> {
     const history = this.path(conversation.id, parent.id)
     const writer = this.deps.messages.beginStreaming({ conversationId: conversation.id, parentId: parent.id, providerId: model.providerId, modelId: model.modelId })
@@ -379,14 +389,19 @@ export class ChatService {
       if (this.knowledge && question) {
         // What is left of the window after the history plan and the reply goes to retrieved text (issue 22).
         const budget = facts?.contextWindowTokens ? facts.contextWindowTokens - plan.tokens - (facts.maxOutput ?? 4096) : Number.MAX_SAFE_INTEGER
-        const found = await this.knowledge({ agentId: agent.id, conversationId: conversation.id, question: messageText(question.content), replyId: writer.id, budgetTokens: budget, signal: ctx.signal })
+        // Retrieved once per user turn: later steps of the tool loop reuse it and cite the same sources.
+        const knowledge = this.knowledge
+        const found = options.turn?.knowledge
+          ? await options.turn.knowledge
+          : await knowledge({ agentId: agent.id, conversationId: conversation.id, question: messageText(question.content), replyId: writer.id, budgetTokens: budget, signal: ctx.signal })
+        if (options.turn && !options.turn.knowledge) options.turn.knowledge = Promise.resolve(found)
+        else found?.saveFor?.(writer.id)
         if (found) messages.splice(messages[0]?.role === 'system' ? 1 : 0, 0, { role: 'system', content: found.instructions })
       }
       const runtime = await this.deps.runtimeFor(model.providerId)
       if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
-      const lastUser = [...history].reverse().find((m) => m.role === 'user')
-      const search = await this.wantsSearch(params, lastUser, model, ctx.signal)
-      const built = buildChatRequest(this.controlInput(model, facts), messages, params, { search })
+      const turn = options.turn ?? (await this.turnPlan(conversation, model, parent, params, ctx.signal))
+      const built = buildChatRequest(this.controlInput(model, facts), messages, params, { search: turn.search, ...(turn.searchRoute ? { searchRoute: turn.searchRoute } : {}) })
       const request = built.request
       if (options.tools?.length) request.tools = options.tools
       if (request.enabledSearch) {
@@ -512,6 +527,21 @@ export class ChatService {
     ], { signal, maxTokens: 1024 })
     if (!text) throw new AppErrorException({ errorType: 'ExceededContextWindow', status: 400, message: 'The earlier messages could not be summarised (the summary came back empty).' })
     return text
+  }
+
+  /**
+   * What holds for every model call of one user turn (issue 21): whether to search and where —
+   * the provider's own search or the app's `web_search` through the tool loop — and, once the
+   * first call made it, the retrieved knowledge.
+   */
+  private async turnPlan(conversation: Conversation, model: ModelRef, parent: Message, params: ModelParameters, signal: AbortSignal): Promise<TurnPlan> {
+    const lastUser = [...this.path(conversation.id, parent.id)].reverse().find((m) => m.role === 'user')
+    const search = await this.wantsSearch(params, lastUser, model, signal)
+    if (!search) return { search }
+    const facts = await this.deps.modelFacts(model.providerId, model.modelId)
+    const appSearch = this.deps.tools ? await this.deps.tools.searchAvailable().catch(() => false) : false
+    const searchRoute = chooseSearchRoute(this.controlInput(model, facts), params, appSearch)
+    return { search, ...(searchRoute ? { searchRoute } : {}) }
   }
 
   /** `search: auto` asks the scene Search Intent Recognition; a failure means no search. */

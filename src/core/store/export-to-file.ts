@@ -39,8 +39,8 @@ export async function exportToFile(
     signal?: AbortSignal
     onProgress?: (p: ExportProgress) => void
     pageSize?: number
-    /** Knowledge bases with their files (the knowledge service's export), written one at a time. */
-    knowledgeBases?: () => readonly object[]
+    /** Knowledge bases (issue 22), one at a time: the same elements as `data.export`'s `knowledgeBases`. */
+    knowledgeBases?: () => Iterable<object>
   } = {}
 ): Promise<ExportToFileResult> {
   const sqlite = openSqlite(databaseFile, { readonly: true, fileMustExist: true })
@@ -104,10 +104,14 @@ export async function exportToFile(
         damaged.push({ table: 'provider_settings', id: row.provider_id })
       }
     }
-    const bases = options.knowledgeBases?.() ?? []
-    if (bases.length > 0) {
+    if (options.knowledgeBases) {
       await write(',"knowledgeBases":[')
-      for (const [i, base] of bases.entries()) await write(`${i === 0 ? '' : ','}${JSON.stringify(base)}`)
+      let first = true
+      for (const base of options.knowledgeBases()) {
+        if (options.signal?.aborted) throw cancelled()
+        await write(`${first ? '' : ','}${JSON.stringify(base)}`)
+        first = false
+      }
       await write(']')
     }
     await write(`,"settings":${JSON.stringify(settings)},"providers":${JSON.stringify(providers)}}}`)

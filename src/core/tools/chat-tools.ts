@@ -5,19 +5,26 @@ import type { OfferedTool, ToolService } from './tool-service'
 
 /** What the chat service needs from tools: the set for a reply, and one step of calls. */
 export interface ChatToolsHook {
-  /** The tools an agent may use (connecting its servers lazily, in parallel); undefined when none. */
-  prepare(agentId: string): Promise<{ offered: OfferedTool[]; stepLimit: number } | undefined>
+  /**
+   * The tools an agent may use (connecting its servers lazily, in parallel); undefined when none.
+   * `search`: the chat's search toggle goes to the app's `web_search` (issue 21), offered even
+   * when the agent has no tools, and approved by the toggle itself.
+   */
+  prepare(agentId: string, options?: { search?: boolean }): Promise<{ offered: OfferedTool[]; stepLimit: number } | undefined>
+  /** Whether the app's web search is set up (a SearXNG address, or the provider's key) and not refused. */
+  searchAvailable(): Promise<boolean>
   step(offered: readonly OfferedTool[], calls: readonly ToolCall[], ctx: ToolStepContext): AsyncGenerator<ToolStreamEvent, ToolStepOutcome>
 }
 
 export function chatToolsHook(service: ToolService): ChatToolsHook {
   return {
-    async prepare(agentId) {
+    async prepare(agentId, options = {}) {
       const choice = service.agentTools(agentId)
-      if (!choice.servers.length && !choice.builtins.length) return undefined
-      const offered = await service.toolsFor(choice)
+      if (!choice.servers.length && !choice.builtins.length && !options.search) return undefined
+      const offered = await service.toolsFor(choice, options)
       return offered.length ? { offered, stepLimit: service.toolSettings().stepLimit } : undefined
     },
+    searchAvailable: () => service.searchAvailable(),
     step: (offered, calls, ctx) => runToolStep(service, offered, calls, ctx)
   }
 }

@@ -3,6 +3,8 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { McpOAuth } from './mcp-oauth'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolInfo, type ToolServerConfig, type ToolServerStatus } from '../../shared/tools/types'
 import { pluginException, toPluginError } from './tool-errors'
@@ -31,6 +33,11 @@ export interface McpConnectionOptions {
   backoffMs?: number
   /** How long start-up (spawn + initialize + lists) may take. Default 30 s: npx may download first. */
   connectTimeoutMs?: number
+  /**
+   * OAuth for a remote server (issue 21): the SDK's client flow with the keychain behind it, and a
+   * wait for the browser's redirect. Absent (stdio, or a configured Authorization header): none.
+   */
+  oauth?(): Promise<{ provider: McpOAuth; waitForCode(state: string): Promise<string> } | undefined>
 }
 
 export interface CallOptions {
@@ -102,11 +109,15 @@ export class McpConnection {
     this.closing = false
     this.lastTransportError = undefined
     this.refusedOversize = false
-    this.set({ state: 'connecting', error: undefined })
+    this.set({ state: 'connecting', error: undefined, authorizationUrl: undefined })
+    const c = this.config
     let transport: Transport | undefined
+    let oauth: Awaited<ReturnType<NonNullable<McpConnectionOptions['oauth']>>>
     try {
       const secrets = await this.options.secrets()
-      transport = this.transport(secrets)
+      const hasAuthHeader = Object.keys(secrets.headers).some((h) => h.toLowerCase() === 'authorization')
+      oauth = c.transport !== 'stdio' && !hasAuthHeader ? await this.options.oauth?.() : undefined
+      transport = this.transport(secrets, oauth?.provider)
       const client = new Client({ name: 'switchboard', version: APP_VERSION }, { capabilities: {} })
       client.onclose = () => this.closed(client)
       client.onerror = (error) => {
@@ -122,13 +133,38 @@ export class McpConnection {
     } catch (error) {
       await transport?.close().catch(() => undefined)
       this.client = undefined
+      const state = oauth?.provider.expectedState
+      if (oauth && error instanceof UnauthorizedError && oauth.provider.pendingUrl && state && transport) {
+        // The server wants a sign-in: the browser was opened (or the link is shown); when it comes
+        // back to the loopback redirect, the code is exchanged (PKCE) and the server connects.
+        const url = oauth.provider.pendingUrl
+        const message = `${c.name} needs you to sign in: finish in the browser window that opened, or open the sign-in link in Settings → Tools.`
+        this.set({ state: 'error', error: message, tools: [], authorizationUrl: url })
+        void this.completeSignIn(oauth, state, transport)
+        throw pluginException('PluginSettingsInvalid', message)
+      }
       const mapped = toPluginError(error, { server: this.config.name, timeoutMs: this.connectTimeoutMs })
       this.set({ state: 'error', error: mapped.message, tools: [], stderrTail: this.stderrTail || undefined })
       throw new AppErrorException(mapped)
     }
   }
 
-  private transport(secrets: ServerSecrets): Transport {
+  /** Waits for the browser's redirect, exchanges the code (the SDK checks PKCE) and connects again. */
+  private async completeSignIn(oauth: NonNullable<Awaited<ReturnType<NonNullable<McpConnectionOptions['oauth']>>>>, state: string, transport: Transport): Promise<void> {
+    try {
+      const code = await oauth.waitForCode(state)
+      await (transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code)
+    } catch (error) {
+      if (!this.closing) this.set({ state: 'error', authorizationUrl: undefined, error: `${this.config.name}: ${error instanceof Error ? error.message : String(error)}` })
+      return
+    } finally {
+      oauth.provider.pendingUrl = undefined
+    }
+    // Signed in: connect with the new tokens (a failure shows in the status like any other).
+    if (!this.closing) await this.ensure().catch(() => undefined)
+  }
+
+  private transport(secrets: ServerSecrets, authProvider?: McpOAuth): Transport {
     const c = this.config
     if (c.transport === 'stdio') {
       if (!c.command) throw pluginException('PluginSettingsInvalid', `${c.name} has no command to start.`)
@@ -156,7 +192,10 @@ export class McpConnection {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw pluginException('PluginSettingsInvalid', `${c.name}: only http and https addresses are allowed.`)
     const requestInit = { headers: secrets.headers }
-    return c.transport === 'sse' ? new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...secrets.headers, ...(init?.headers as Record<string, string>) } }) } }) : new StreamableHTTPClientTransport(url, { requestInit })
+    const auth = authProvider ? { authProvider } : {}
+    return c.transport === 'sse'
+      ? new SSEClientTransport(url, { requestInit, ...auth, eventSourceInit: { fetch: (u, init) => fetch(u, { ...init, headers: { ...secrets.headers, ...(init?.headers as Record<string, string>) } }) } })
+      : new StreamableHTTPClientTransport(url, { requestInit, ...auth })
   }
 
   private async refreshLists(client: Client): Promise<void> {
@@ -187,7 +226,8 @@ export class McpConnection {
 
   /** Calls a tool. Aborting `signal` sends MCP's cancellation notification (the SDK does). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    await this.ensure()
+    // Connected already (the usual case in a tool loop): no extra await on the way to the SDK.
+    if (!this.client || this.current.state !== 'ready') await this.ensure()
     const client = this.client
     if (!client) throw pluginException('PluginGatewayError', `${this.config.name} is not connected.`)
     // A signal of its own per call: the SDK never removes its abort listener, and a reply's

@@ -58,7 +58,7 @@ export async function* runToolStep(service: ToolService, offered: readonly Offer
     const mode = approvals[toolKey(tool.serverId, tool.tool)] ?? 'ask'
     const denied = (why: string): ToolResult => ({ toolCallId: call.id, serverId: tool.serverId, tool: tool.tool, content: why, isError: true, outcome: 'denied' })
     if (mode === 'never') return finish(denied(`The user does not allow ${tool.tool}. Do not call it again; answer without it.`))
-    if (mode === 'ask' && !ctx.autoApprove) {
+    if (mode === 'ask' && !ctx.autoApprove && !tool.preApproved) {
       const request = { messageId: ctx.messageId, callId: call.id, serverId: tool.serverId, serverName: tool.serverName, tool: tool.tool, arguments: pretty(call.function.arguments) }
       push({ type: 'tool_approval', data: request })
       const decision = await service.waitForApproval(request, ctx.signal)

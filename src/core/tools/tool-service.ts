@@ -22,6 +22,7 @@ import {
   type ToolSettings
 } from '../../shared/tools/types'
 import { McpConnection, type ServerSecrets } from './mcp-connection'
+import { McpOAuth, OAuthCallbackServer, oauthSecretName } from './mcp-oauth'
 import { parseMcpServersJson } from './import-mcp-servers'
 import { pluginError, toPluginError } from './tool-errors'
 import { exposedToolName } from './tool-names'
@@ -48,6 +49,8 @@ export interface ToolServiceOptions {
   /** Start-up limit per server (default 30 s). */
   connectTimeoutMs?: number
   fetch?: typeof fetch
+  /** Opens a remote server's sign-in page in the user's browser (desktop: the shell; elsewhere the link is shown). */
+  openExternal?(url: string): void
 }
 
 /** A tool as offered to one model call: the name the model sees → what runs. */
@@ -57,6 +60,8 @@ export interface OfferedTool {
   serverName: string
   tool: string
   chatTool: ChatTool
+  /** Approved without a card: the user asked for it directly (the chat's search toggle). */
+  preApproved?: boolean
 }
 
 export interface ToolRunContext {
@@ -87,6 +92,8 @@ export class ToolService {
   private readonly listeners = new Set<(status: ToolServerStatus) => void>()
   /** Ad-hoc servers given for one process (the CLI's --tool-server); never saved. */
   private readonly ephemeral = new Map<string, { config: ToolServerConfig; secrets: ServerSecrets }>()
+  /** The loopback redirect of OAuth sign-ins, started on the first one. */
+  private readonly oauthCallback = new OAuthCallbackServer()
 
   constructor(
     private readonly settings: ToolSettingsStore,
@@ -147,9 +154,11 @@ export class ToolService {
   }
 
   async updateServer(id: string, input: ToolServerInput): Promise<ToolServerStatus> {
-    this.config(id)
+    const before = this.config(id)
     const config = await this.storeServer(id, input)
     await this.dropConnection(id)
+    // Tokens belong to the server they were issued by: another address signs in afresh.
+    if (before.url !== config.url) await this.secrets.delete(oauthSecretName(id)).catch(() => undefined)
     this.saveConfigs(this.configs().map((c) => (c.id === id ? config : c)))
     return this.status(id)
   }
@@ -179,6 +188,7 @@ export class ToolService {
     await this.dropConnection(id)
     this.saveConfigs(this.configs().filter((c) => c.id !== id))
     await this.secrets.delete(secretName(id)).catch(() => undefined)
+    await this.secrets.delete(oauthSecretName(id)).catch(() => undefined)
     return true
   }
 
@@ -222,15 +232,20 @@ export class ToolService {
     return () => this.listeners.delete(listener)
   }
 
-  private connection(id: string): McpConnection {
-    const config = this.config(id)
+  private connection(id: string, known?: ToolServerConfig): McpConnection {
     let connection = this.connections.get(id)
     if (!connection) {
+      const config = known ?? this.config(id)
       connection = new McpConnection(config, {
         secrets: () => this.serverSecrets(id),
         onChange: (status) => this.listeners.forEach((l) => l(status)),
         ...(this.options.backoffMs !== undefined ? { backoffMs: this.options.backoffMs } : {}),
-        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {})
+        ...(this.options.connectTimeoutMs !== undefined ? { connectTimeoutMs: this.options.connectTimeoutMs } : {}),
+        oauth: async () => {
+          const redirectUrl = await this.oauthCallback.url()
+          const provider = new McpOAuth(id, this.secrets, redirectUrl, (url) => this.options.openExternal?.(url))
+          return { provider, waitForCode: (state: string) => this.oauthCallback.waitForCode(state) }
+        }
       })
       this.connections.set(id, connection)
     }
@@ -266,10 +281,12 @@ export class ToolService {
 
   /** Connects the given servers in parallel; failures stay in their status (never thrown here). */
   async connect(ids: readonly string[]): Promise<ToolServerStatus[]> {
-    const known = new Set(this.configs().map((c) => c.id))
-    const wanted = ids.filter((id) => known.has(id) && this.config(id).enabled)
-    await Promise.allSettled(wanted.map((id) => this.connection(id).ensure()))
-    return wanted.map((id) => this.status(id))
+    // The settings are read once here, not once per server (each read parses the settings table).
+    const known = new Map(this.configs().map((c) => [c.id, c]))
+    const wanted = ids.map((id) => known.get(id)).filter((c): c is ToolServerConfig => c?.enabled === true)
+    const connections = wanted.map((c) => this.connection(c.id, c))
+    await Promise.allSettled(connections.map((c) => c.ensure()))
+    return connections.map((c) => c.status)
   }
 
   async restart(id: string): Promise<ToolServerStatus> {
@@ -284,21 +301,33 @@ export class ToolService {
     for (const pending of this.approvals.values()) pending.resolve('deny')
     this.approvals.clear()
     await Promise.allSettled([...this.connections.values()].map((c) => c.close()))
+    await this.oauthCallback.close()
   }
 
   // ------------------------------------------------------------ tools for a reply
 
   /** The tools an agent may use, connected lazily and in parallel; unavailable servers are skipped. */
-  async toolsFor(choice: AgentToolChoice): Promise<OfferedTool[]> {
+  async toolsFor(choice: AgentToolChoice, options: { search?: boolean } = {}): Promise<OfferedTool[]> {
     const statuses = await this.connect(choice.servers)
     const offered: OfferedTool[] = []
     const taken = new Set<string>()
-    for (const name of choice.builtins) {
+    const approvals = this.toolSettings().approvals
+    const builtins = new Set(choice.builtins)
+    // The search toggle (issue 21): turning search on is the user's consent to searching, so no card.
+    const toggled = options.search === true && approvals[toolKey(BUILTIN_SERVER_ID, 'web_search')] !== 'never'
+    if (toggled) builtins.add('web_search')
+    for (const name of builtins) {
       if (!BUILTIN_TOOLS.includes(name)) continue
       taken.add(name)
-      offered.push({ exposedName: name, serverId: BUILTIN_SERVER_ID, serverName: 'Switchboard', tool: name, chatTool: { type: 'function', function: { name, description: BUILTIN_INFO[name].description, parameters: BUILTIN_INFO[name].schema } } })
+      offered.push({
+        exposedName: name,
+        serverId: BUILTIN_SERVER_ID,
+        serverName: 'Switchboard',
+        tool: name,
+        chatTool: { type: 'function', function: { name, description: BUILTIN_INFO[name].description, parameters: BUILTIN_INFO[name].schema } },
+        ...(toggled && name === 'web_search' ? { preApproved: true } : {})
+      })
     }
-    const approvals = this.toolSettings().approvals
     for (const status of statuses) {
       if (status.state !== 'ready') continue
       for (const tool of status.tools) {
@@ -310,6 +339,16 @@ export class ToolService {
       }
     }
     return offered
+  }
+
+  /** The app's web search can run: SearXNG has an address, another provider has its key; not set to "never". */
+  async searchAvailable(): Promise<boolean> {
+    const settings = this.toolSettings()
+    if (settings.approvals[toolKey(BUILTIN_SERVER_ID, 'web_search')] === 'never') return false
+    const { provider, url, googleCx } = settings.search
+    if (provider === 'searxng') return Boolean(url)
+    if (provider === 'google' && !googleCx) return false
+    return Boolean(await this.secrets.readForRuntime(searchKeyName(provider)).catch(() => undefined))
   }
 
   listTools(id: string): ToolInfo[] {

@@ -14,7 +14,8 @@ export function toolsInitStep(context: CoreContext): InitStep {
       const store = context.store
       const secrets = context.secrets
       if (!store || !secrets || !context.chat) throw new Error('The local data could not be opened, so tools cannot start.')
-      const tools = new ToolService(store.settings, secrets)
+      const openExternal = context.openExternal
+      const tools = new ToolService(store.settings, secrets, openExternal ? { openExternal } : {})
       context.tools = tools
       context.chat.useTools(chatToolsHook(tools))
     }

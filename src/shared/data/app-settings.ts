@@ -21,6 +21,8 @@ export interface AppSettings {
   searchMaxUses?: number
   /** A local model's context length (Ollama num_ctx) chosen by the user, keyed `provider/model`. */
   contextLengths?: Record<string, number>
+  /** Each knowledge base's rerank model (issue 22), keyed by the base's id; absent → no reranking. */
+  knowledgeRerank?: Record<string, ModelRef>
 }
 
 export interface ModelRef {
@@ -40,7 +42,8 @@ export const appSettingsSchemas = {
   searchMaxResults: z.number().int().min(1).max(10_000),
   searchMaxUses: z.number().int().min(1).max(10_000),
   // Clamped to 2048..128000 on the wire (providers.md), so a bigger wish is kept as said.
-  contextLengths: z.record(z.string().min(1).max(400), z.number().int().min(1).max(10_000_000))
+  contextLengths: z.record(z.string().min(1).max(400), z.number().int().min(1).max(10_000_000)),
+  knowledgeRerank: z.record(z.string().min(1).max(64), modelRef)
 } satisfies { [K in keyof Required<AppSettings>]: z.ZodType<Required<AppSettings>[K]> }
 
 /** A change to the settings: a key set to `null` goes back to its default. */
@@ -51,7 +54,8 @@ export const appSettingsPatchSchema = z.strictObject(
     sceneModels: appSettingsSchemas.sceneModels.nullable().optional(),
     searchMaxResults: appSettingsSchemas.searchMaxResults.nullable().optional(),
     searchMaxUses: appSettingsSchemas.searchMaxUses.nullable().optional(),
-    contextLengths: appSettingsSchemas.contextLengths.nullable().optional()
+    contextLengths: appSettingsSchemas.contextLengths.nullable().optional(),
+    knowledgeRerank: appSettingsSchemas.knowledgeRerank.nullable().optional()
   },
   {
     error: (issue) => {

@@ -19,6 +19,8 @@ export interface KnowledgeBase {
   chunkOverlap: number
   createdAt: number
   updatedAt: number
+  /** The rerank model applied after fusion (issue 22); absent: fused order. */
+  rerank?: { providerId: string; modelId: string }
 }
 
 export interface KnowledgeBaseSummary extends KnowledgeBase {
@@ -89,6 +91,8 @@ export interface SearchHit extends ChunkInfo {
   /** 1-based ranks in each list, null when the chunk was not in it. */
   vectorRank: number | null
   textRank: number | null
+  /** The rerank model's score, when the base reranks (issue 22). */
+  rerankScore?: number
 }
 
 /** A numbered source under a reply. */

@@ -69,6 +69,8 @@ export interface ToolServerStatus {
   stderrTail?: string
   /** Tools left out because their schema was invalid or too large (PluginManifestInvalid). */
   rejectedTools?: { name: string; reason: string }[]
+  /** A remote server that wants an OAuth sign-in: the address to open (shown as a link). */
+  authorizationUrl?: string
   /** Restarts after crashes so far (back-off grows with it). */
   restarts: number
   /** What is configured (no secret values: only their names), for the edit form. */

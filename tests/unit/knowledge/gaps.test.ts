@@ -1,8 +1,8 @@
 import { describe, it } from 'vitest'
 
+// Web pages (tests/integration/knowledge/kb-web-page.test.ts) and reranking
+// (tests/integration/knowledge/rerank.test.ts) are real tests now.
 describe('knowledge bases: parts that wait for other work', () => {
-  it.todo('adds web pages as sources, because the read-a-web-page tool (MCP tools issue) does not exist yet')
-  it.todo('reranks fused results with a rerank model (Jina, Cohere, SiliconCloud), because the provider runtime has no rerank call yet')
-  it.todo('rewrites the question with a small model before retrieval, because no setting picks that model yet')
+  it.todo('rewrites the question with a small model before retrieval, because no setting picks that model yet (a scene model would; not built in this round)')
   it.todo('indexes a real 200 MB PDF, because no such fixture can ship in the repository; the size limit is tested with a small one')
 })

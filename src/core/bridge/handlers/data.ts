@@ -148,11 +148,8 @@ export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks'>):
       const target = input.path ?? transfer!.path
       return withProgress(
         async (onProgress) => {
-          const result = await exportToFile(store.path, target, ctx.version, {
-            signal,
-            onProgress: (p) => onProgress({ phase: 'exporting', ...p }),
-            knowledgeBases: () => ctx.knowledge?.exportBases() ?? []
-          })
+          const knowledge = ctx.knowledge
+          const result = await exportToFile(store.path, target, ctx.version, { signal, onProgress: (p) => onProgress({ phase: 'exporting', ...p }), ...(knowledge ? { knowledgeBases: () => knowledge.exportBasesOneByOne() } : {}) })
           return { ...(input.path ? { path: input.path } : { transferId: transfer!.id }), fileName, ...result }
         },
         () => undefined

@@ -7,17 +7,17 @@ import type { ChatMessage, ChatRequest } from '../../runtime/types'
 export type SearchRoute = 'provider' | 'app-tool'
 
 /**
- * Extension point for the tools work (issue on MCP tools): the agent's `searchImpl` /
- * `searchProvider` choose between the provider's built-in search and the app's own search tool.
- * Until that tool exists every search goes to the provider; `app-tool` adds nothing to the request.
+ * Where the chat's search toggle goes (issue 21). The app's own search tool (`web_search`,
+ * run through the tool loop) is used when it is set up (`appSearch`) and either the model
+ * has no search of its own or the agent chose the app's search (`searchImpl: internal`);
+ * otherwise the provider's search where the model offers it; undefined: no search at all.
  */
-export function chooseSearchRoute(_model: ModelControlInput, params: ModelParameters): SearchRoute {
-  const wanted = params.extra?.['searchImpl']
-  return wanted === 'internal' && appSearchTool.available() ? 'app-tool' : 'provider'
+export function chooseSearchRoute(model: ModelControlInput, params: ModelParameters, appSearch = false): SearchRoute | undefined {
+  const native = modelControls(model).search === true
+  const wantsApp = params.extra?.['searchImpl'] === 'internal'
+  if (appSearch && (wantsApp || !native)) return 'app-tool'
+  return native ? 'provider' : undefined
 }
-
-/** The app's own search tool, registered by the tools service when it exists. */
-export const appSearchTool = { available: (): boolean => false }
 
 const EFFORTS = new Set(['minimal', 'low', 'medium', 'high'])
 
@@ -30,7 +30,7 @@ export function buildChatRequest(
   model: ModelControlInput,
   messages: ChatMessage[],
   params: ModelParameters,
-  options: { search?: boolean } = {}
+  options: { search?: boolean; searchRoute?: SearchRoute } = {}
 ): { request: ChatRequest; chosen: ChosenOptions } {
   const request: ChatRequest = { model: model.id, messages, stream: true }
   if (params.temperature !== undefined) request.temperature = params.temperature
@@ -74,11 +74,15 @@ export function buildChatRequest(
     chosen.caching = caching
   }
 
-  if (controls.search && options.search) {
-    const route = chooseSearchRoute(model, params)
+  if (options.search) {
+    // The route is decided once per reply by the chat service (it also offers the tool); alone,
+    // this builds the provider's search where the model has one.
+    const route = options.searchRoute ?? chooseSearchRoute(model, params)
     if (route === 'provider') request.enabledSearch = true
-    chosen.search = true
-    chosen.searchRoute = route
+    if (route) {
+      chosen.search = true
+      chosen.searchRoute = route
+    }
   }
   return { request, chosen }
 }

@@ -12,6 +12,7 @@ import type { StoreDb } from '../database'
 import { notFound, storeError } from '../errors'
 import { newId } from '../ids'
 import { requireVectors } from '../vector-extension'
+import { SignIndex } from './sign-index'
 
 interface KbRow {
   id: string
@@ -127,6 +128,9 @@ export function ftsQuery(text: string): string | undefined {
 export class KnowledgeRepository {
   constructor(private readonly db: StoreDb) {}
 
+  /** Per base, its sign bits in memory for the k-NN candidate scan; dropped by any vec0 write. */
+  private readonly signIndexes = new Map<string, SignIndex>()
+
   private get sqlite() {
     return this.db.sqlite
   }
@@ -218,6 +222,7 @@ export class KnowledgeRepository {
   }
 
   private dropVectors(kbId: string): void {
+    this.signIndexes.delete(kbId)
     requireVectors(this.sqlite)
     this.sqlite.exec(`DROP TABLE IF EXISTS ${vectorTable(kbId)}`)
   }
@@ -329,6 +334,7 @@ export class KnowledgeRepository {
     if (ids.length) {
       const kb = this.get(file.kbId)
       if (kb?.dimensions) {
+        this.signIndexes.delete(file.kbId)
         const del = this.sqlite.prepare(`DELETE FROM ${vectorTable(file.kbId)} WHERE rowid = ?`)
         for (const chunkId of ids) del.run(BigInt(chunkId))
       }
@@ -413,6 +419,7 @@ export class KnowledgeRepository {
       )
       if (rows.length > 0) {
         requireVectors(this.sqlite)
+        this.signIndexes.delete(kbId)
         const vec = this.sqlite.prepare(`INSERT OR REPLACE INTO ${vectorTable(kbId)} (rowid, embedding) VALUES (?, vec_bit(?))`)
         const fts = this.db.prepare('INSERT INTO kb_chunks_fts (rowid, text, heading, kb_id) VALUES (?, ?, ?, ?)')
         for (const r of rows) {
@@ -461,11 +468,8 @@ export class KnowledgeRepository {
     if (vector.length !== kb.dimensions)
       throw storeError('EmbeddingDimensionMismatch', `The query vector has ${vector.length} dimensions; this knowledge base holds ${kb.dimensions}.`, 422)
     const candidates = Math.min(4096, Math.max(MIN_CANDIDATES, k * OVERSAMPLE))
-    const coarse = this.db.guard(
-      () => this.db.prepare(`SELECT rowid AS id FROM ${vectorTable(kbId)} WHERE embedding MATCH vec_bit(?) AND k = ?`).all(signBits(vector), candidates) as { id: number | bigint }[]
-    )
-    if (coarse.length === 0) return []
-    const ids = coarse.map((r) => Number(r.id))
+    const ids = this.coarse(kbId, kb.dimensions, signBits(vector), candidates)
+    if (ids.length === 0) return []
     const rows = this.many<{ id: number; embedding: Buffer | null }>(`SELECT id, embedding FROM kb_chunks WHERE id IN (SELECT value FROM json_each(?))`, JSON.stringify(ids))
     const query = new Float32Array(vector)
     let queryNorm = 0
@@ -476,6 +480,25 @@ export class KnowledgeRepository {
       .map((r) => ({ chunkId: r.id, distance: cosineDistance(query, queryNorm, r.embedding!) }))
       .sort((a, b) => a.distance - b.distance || a.chunkId - b.chunkId)
       .slice(0, k)
+  }
+
+  /**
+   * Candidate ids by Hamming distance of sign bits. Outside a transaction from the in-memory
+   * index (built from vec0 once per change); inside one — the self-check runs in the publishing
+   * transaction, whose rows may still roll back — from vec0 itself, so no uncommitted row is cached.
+   */
+  private coarse(kbId: string, dims: number, bits: Buffer, k: number): number[] {
+    if (this.sqlite.inTransaction) {
+      const rows = this.db.guard(() => this.db.prepare(`SELECT rowid AS id FROM ${vectorTable(kbId)} WHERE embedding MATCH vec_bit(?) AND k = ?`).all(bits, k) as { id: number | bigint }[])
+      return rows.map((r) => Number(r.id))
+    }
+    let index = this.signIndexes.get(kbId)
+    if (!index) {
+      const rows = this.db.guard(() => this.db.prepare(`SELECT rowid AS id, embedding AS bits FROM ${vectorTable(kbId)}`).all() as { id: number | bigint; bits: Uint8Array }[])
+      index = SignIndex.build(rows, bitWidth(dims) / 8)
+      this.signIndexes.set(kbId, index)
+    }
+    return index.nearest(bits, k)
   }
 
   /** Best bm25 matches of any of the query's words within one base. */

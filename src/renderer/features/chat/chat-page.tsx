@@ -12,6 +12,7 @@ import { messageSetKey } from './branches'
 import { chatActions, entriesFor, useChat, useVisiblePath } from './chat-store'
 import { Composer } from './composer'
 import { ComposerControls } from './composer-controls'
+import { ConversationKnowledge } from '../knowledge/conversation-knowledge'
 import { useContextLength } from './use-context-length'
 import { ConversationList } from './conversation-list'
 import { CollapsiblePane } from '../../components/collapsible-pane'
@@ -159,6 +160,7 @@ export function ChatPage() {
             {conversationTitle(conversation?.title, t)}
           </h1>
           <div className="flex items-center gap-2">
+            <ConversationKnowledge conversationId={conversation?.id} />
             <ModelPicker current={current} onPick={(p, m) => void chatActions.setModel(p, m)} />
             {agent && (
               <button

@@ -4,7 +4,18 @@ import type { KnowledgeBaseSummary } from '../../../shared/knowledge/types'
 import { call } from './use-call'
 
 /** Knowledge bases an agent (or a conversation) searches before each reply; saved on each toggle. */
-export function AttachKnowledge({ owner }: { owner: { kind: 'agent' | 'conversation'; id: string } }) {
+export function AttachKnowledge({
+  owner,
+  legend,
+  hint,
+  onAttached
+}: {
+  owner: { kind: 'agent' | 'conversation'; id: string }
+  legend?: string
+  hint?: string
+  /** What is attached now (after loading and after each toggle). */
+  onAttached?(kbIds: string[]): void
+}) {
   const { t } = useTranslation()
   const [bases, setBases] = useState<KnowledgeBaseSummary[]>([])
   const [attached, setAttached] = useState<string[]>([])
@@ -13,6 +24,7 @@ export function AttachKnowledge({ owner }: { owner: { kind: 'agent' | 'conversat
       ([b, a]) => {
         setBases(b)
         setAttached(a)
+        onAttached?.(a)
       },
       () => undefined
     )
@@ -23,12 +35,14 @@ export function AttachKnowledge({ owner }: { owner: { kind: 'agent' | 'conversat
     const next = on ? [...attached, id] : attached.filter((x) => x !== id)
     // Shown at once; the core's answer (what is really attached) replaces it.
     setAttached(next)
-    setAttached(await call('knowledge.attach', { owner, kbIds: next }).catch(() => attached))
+    const saved = await call('knowledge.attach', { owner, kbIds: next }).catch(() => attached)
+    setAttached(saved)
+    onAttached?.(saved)
   }
   return (
     <fieldset className="space-y-1" data-testid="attach-knowledge">
-      <legend className="text-sm font-medium">{t('knowledge.attach')}</legend>
-      <p className="text-xs text-zinc-500">{t('knowledge.attachHint')}</p>
+      <legend className="text-sm font-medium">{legend ?? t('knowledge.attach')}</legend>
+      <p className="text-xs text-zinc-500">{hint ?? t('knowledge.attachHint')}</p>
       {bases.map((b) => (
         <label key={b.id} className="flex items-center gap-2 text-sm">
           <input type="checkbox" checked={attached.includes(b.id)} onChange={(e) => void toggle(b.id, e.target.checked)} data-testid={`attach-kb-${b.name}`} />

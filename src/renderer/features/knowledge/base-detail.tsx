@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { KnowledgeBaseSummary, KnowledgeFile, SearchHit } from '../../../shared/knowledge/types'
 import { buttonClass, field } from './create-base-form'
 import { FileRow } from './file-row'
+import { BaseExtras } from './base-extras'
 import { call, errorText } from './use-call'
 
 const globs = (text: string) =>
@@ -108,6 +109,7 @@ export function BaseDetail({ base, onChanged }: { base: KnowledgeBaseSummary; on
         <span />
         <input value={exclude} onChange={(e) => setExclude(e.target.value)} placeholder={t('knowledge.exclude')} aria-label={t('knowledge.exclude')} className={field} data-testid="kb-exclude" />
       </form>
+      <BaseExtras key={base.id} base={base} onChanged={() => void load().then(onChanged)} />
       <label className="inline-block cursor-pointer text-sm text-accent">
         {t('knowledge.upload')}
         <input

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SearchProviderId, ToolServerInput, ToolServerStatus, ToolTransport } from '../../../shared/tools/types'
 import { toolKey } from '../../../shared/tools/types'
+import { safeLinkHref } from '../../../shared/security/url-policy'
 import { bridge } from '../../stores/app-store'
 import { parsePairs, splitCommand, toolsActions, useTools } from './tools-store'
 
@@ -130,7 +131,16 @@ function ServerCard({ status }: { status: ToolServerStatus }) {
           {t('chat.delete')}
         </button>
       </div>
-      {status.error && (
+      {safeLinkHref(status.authorizationUrl) && (
+        <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="tool-server-signin">
+          {/* Desktop: the link goes to the OS browser (window-open handler); browser mode: a new tab. */}
+          <a href={safeLinkHref(status.authorizationUrl)} target="_blank" rel="noopener noreferrer" className="rounded bg-accent px-2 py-0.5 text-white">
+            {t('toolsKb3.signIn')}
+          </a>
+          <span className="text-zinc-500">{t('toolsKb3.signInHint')}</span>
+        </div>
+      )}
+      {status.error && !status.authorizationUrl && (
         <div className="text-xs text-red-700 dark:text-red-400" data-testid="tool-server-error">
           {status.error}
           {status.stderrTail && <pre className="mt-1 max-h-32 overflow-auto rounded bg-zinc-100 p-2 font-mono text-[11px] text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">{status.stderrTail.split('\n').slice(-12).join('\n')}</pre>}

@@ -90,6 +90,20 @@ export const en = {
       noResult: 'No result (the app stopped before it finished).'
     }
   },
+  // ---- tools & knowledge gaps (session 3: OAuth sign-in, conversation knowledge, rerank, web pages)
+  toolsKb3: {
+    signIn: 'Sign in',
+    signInHint: 'This server asks you to sign in. Open the link (on the desktop it opens by itself), then come back: it connects once the browser says you are signed in.',
+    conversationKb: 'Knowledge',
+    conversationKbTitle: 'Knowledge bases for this conversation',
+    conversationKbHint: 'Searched before each reply in this conversation, besides the agent’s own.',
+    rerank: 'Rerank',
+    rerankNone: 'No reranking',
+    rerankProvider: 'Rerank provider',
+    rerankModel: 'Rerank model',
+    addUrl: 'Add a web page',
+    urlPlaceholder: 'https://example.com/article'
+  },
   app: { name: 'Switchboard', tagline: 'Every model, one place' },
   nav: { chat: 'Chat', images: 'Images', localModels: 'Local models', settings: 'Settings', primary: 'Main navigation' },
   init: {

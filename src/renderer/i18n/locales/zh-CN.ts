@@ -92,6 +92,20 @@ export const zhCN: Messages = {
       noResult: '没有结果（应用在完成前停止了）。'
     }
   },
+  // ---- tools & knowledge gaps (session 3: OAuth sign-in, conversation knowledge, rerank, web pages)
+  toolsKb3: {
+    signIn: '登录',
+    signInHint: '此服务器需要登录。打开链接（桌面版会自动打开），在浏览器提示登录成功后回到这里，连接会自动完成。',
+    conversationKb: '知识库',
+    conversationKbTitle: '本对话使用的知识库',
+    conversationKbHint: '除助手自己的知识库外，本对话的每次回复前也会检索这些知识库。',
+    rerank: '重排序',
+    rerankNone: '不重排序',
+    rerankProvider: '重排序服务商',
+    rerankModel: '重排序模型',
+    addUrl: '添加网页',
+    urlPlaceholder: 'https://example.com/article'
+  },
   app: { name: 'Switchboard', tagline: '所有模型，一处使用' },
   nav: { chat: '对话', images: '图像', localModels: '本地模型', settings: '设置', primary: '主导航' },
   init: {

@@ -36,6 +36,8 @@ export const knowledgeProcedures = {
       .strict()
   ),
   'knowledge.delete': call<boolean>()(z.object({ id: kbId }).strict()),
+  /** A base's rerank model (Jina / Cohere / SiliconCloud / any `/rerank` server), or null for none. */
+  'knowledge.setRerank': call<{ providerId: string; modelId: string } | null>()(z.object({ kbId, rerank: z.object({ providerId: id, modelId: id }).strict().nullable() }).strict()),
   /** A base's files with their status, stage, progress and failure reason. */
   'knowledge.files': call<KnowledgeFile[]>()(z.object({ kbId }).strict()),
   /** Files and folders on this machine (folders recursively, filtered by include/exclude globs). */
@@ -43,6 +45,8 @@ export const knowledgeProcedures = {
     z.object({ kbId, paths: z.array(z.string().min(1).max(4096)).min(1).max(1000), include: patterns.optional(), exclude: patterns.optional() }).strict()
   ),
   /** A file picked in the page, as base64. */
+  /** A web page read with the read-a-web-page tool, kept as Markdown (issue 22). */
+  'knowledge.addUrl': call<KnowledgeFile>()(z.object({ kbId, url: z.string().url().max(4096) }).strict()),
   'knowledge.upload': call<KnowledgeFile>()(z.object({ kbId, name: z.string().min(1).max(500), dataBase64: z.string().max(400_000_000) }).strict()),
   'knowledge.removeFile': call<boolean>()(z.object({ fileId: id }).strict()),
   /** Process a failed or flagged file again. */
