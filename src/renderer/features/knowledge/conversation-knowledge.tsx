@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Library } from 'lucide-react'
 import { AttachKnowledge } from './attach-knowledge'
 import { call } from './use-call'
 
@@ -52,9 +53,10 @@ export function ConversationKnowledge({ conversationId }: { conversationId: stri
         title={t('toolsKb3.conversationKbTitle')}
         data-testid="conversation-kb"
         data-count={count}
-        className={`rounded-md border px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${count ? 'border-accent text-accent' : 'border-zinc-300 dark:border-zinc-700'}`}
+        className={`inline-flex items-center gap-1 rounded-md border px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${count ? 'border-accent text-accent' : 'border-zinc-300 dark:border-zinc-700'}`}
       >
-        📚 {t('toolsKb3.conversationKb')}
+        <Library aria-hidden className="size-4" />
+        {t('toolsKb3.conversationKb')}
         {count ? ` · ${count}` : ''}
       </button>
       {open && (
