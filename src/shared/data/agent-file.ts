@@ -1,4 +1,4 @@
-import type { Agent, ModelParameters } from './agent'
+import type { Agent } from './agent'
 
 /**
  * One agent as a file (issue 16: export/import a single agent). Only what defines the agent — no
@@ -8,16 +8,7 @@ export const AGENT_FILE_FORMAT = 'switchboard-agent'
 export const AGENT_FILE_VERSION = 1
 
 /** What the file holds of an agent (the limits are `data.agents.create`'s, checked in agent-file-schema.ts). */
-export interface AgentFileFields {
-  name: string
-  avatar?: string
-  description?: string
-  systemPrompt: string
-  providerId?: string
-  modelId?: string
-  parameters: ModelParameters
-  tags: string[]
-}
+export type AgentFileFields = Pick<Agent, 'name' | 'avatar' | 'description' | 'systemPrompt' | 'providerId' | 'modelId' | 'parameters' | 'tags'>
 
 export interface AgentFile {
   format: typeof AGENT_FILE_FORMAT

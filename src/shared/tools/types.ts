@@ -31,17 +31,10 @@ export interface ToolServerConfig {
 }
 
 /** What the user types into the server dialog (or an import): secrets in clear, once. */
-export interface ToolServerInput {
-  name: string
-  transport: ToolTransport
-  command?: string
-  args?: string[]
-  cwd?: string
-  url?: string
+export type ToolServerInput = Pick<ToolServerConfig, 'name' | 'transport' | 'command' | 'args' | 'cwd' | 'url' | 'timeoutMs'> & {
   env?: Record<string, string>
   headers?: Record<string, string>
   enabled?: boolean
-  timeoutMs?: number
 }
 
 export type ToolServerState = 'idle' | 'connecting' | 'ready' | 'error' | 'disabled'

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Upload } from 'lucide-react'
 import type { Agent } from '../../../shared/data/agent'
 import { agentFileName, agentToFile } from '../../../shared/data/agent-file'
 import type { AppError } from '../../../shared/errors/app-error'
@@ -103,7 +104,7 @@ export function ImportAgentButton({ className, rootClassName = '' }: { className
   return (
     <span className={`relative inline-flex ${rootClassName}`}>
       <button className={className} aria-label={t('agents.import')} title={t('agents.import')} onClick={() => input.current?.click()} data-testid="agent-import">
-        ⇪
+        <Upload aria-hidden className="size-4" />
       </button>
       <input
         ref={input}

@@ -1,7 +1,6 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { SearchHit } from '../../../shared/data/search'
-import { bridge } from '../../stores/app-store'
+import { useMessageSearch } from '../search/use-message-search'
 import { isPictureAvatar } from './avatar'
 import { sortConversations } from './branches'
 import { dateGroup } from './date-group'
@@ -25,7 +24,7 @@ export function ConversationList() {
     const q = query.trim().toLowerCase()
     return sortConversations(conversations).filter((c) => (!agentId || c.agentId === agentId) && (!q || conversationTitle(c.title, t).toLowerCase().includes(q)))
   }, [conversations, query, agentId, t])
-  const hits = useMessageSearch(query, agentId)
+  const hits = useMessageSearch(query, { ...(agentId ? { agentId } : {}), limit: 30 })
   const searching = query.trim().length > 0
   const item = 'inline-grid place-items-center rounded p-1 text-xs text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-white'
   return (
@@ -184,29 +183,6 @@ export function ConversationList() {
       )}
     </aside>
   )
-}
-
-/** Message hits for the typed words, debounced; undefined while the first answer is pending. */
-function useMessageSearch(query: string, agentId: string | undefined): SearchHit[] | undefined {
-  const [hits, setHits] = useState<SearchHit[]>()
-  useEffect(() => {
-    const text = query.trim()
-    setHits(undefined)
-    if (!text) return
-    let live = true
-    const timer = setTimeout(() => {
-      void bridge()
-        .call('data.search', { query: text, scope: agentId ? { kind: 'agent', agentId } : { kind: 'all' }, limit: 30 })
-        .then((result) => {
-          if (live) setHits(result.ok ? result.value : [])
-        })
-    }, 150)
-    return () => {
-      live = false
-      clearTimeout(timer)
-    }
-  }, [query, agentId])
-  return hits
 }
 
 function groupLabel(group: string, t: (key: string) => string): string {

@@ -1,6 +1,6 @@
 import { memo, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Check, Copy, X } from 'lucide-react'
+import { ArrowDown, ArrowUp, Check, Copy, X } from 'lucide-react'
 import { messageText, type Message } from '../../../shared/data/message'
 import { ErrorCard } from './error-card'
 import { MessageFiles } from '../attachments/message-files'
@@ -37,8 +37,14 @@ function Stats({ message }: { message: Message }) {
     <div className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="message-stats">
       {u && (
         <>
-          <span title={t('chat.stats.input')}>↑ {formatNumber(u.totalInputTokens)}</span>
-          <span title={t('chat.stats.output')}>↓ {formatNumber(u.totalOutputTokens)}</span>
+          <span title={t('chat.stats.input')} className="inline-flex items-center gap-0.5">
+            <ArrowUp aria-hidden className="size-3" />
+            {formatNumber(u.totalInputTokens)}
+          </span>
+          <span title={t('chat.stats.output')} className="inline-flex items-center gap-0.5">
+            <ArrowDown aria-hidden className="size-3" />
+            {formatNumber(u.totalOutputTokens)}
+          </span>
           {u.inputCachedTokens ? <span>{t('chat.stats.cached', { n: formatNumber(u.inputCachedTokens) })}</span> : null}
           {u.outputReasoningTokens ? <span>{t('chat.stats.reasoning', { n: formatNumber(u.outputReasoningTokens) })}</span> : null}
         </>

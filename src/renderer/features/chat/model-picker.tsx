@@ -3,6 +3,7 @@ import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { ChevronDown } from 'lucide-react'
 import type { PickerGroup, PickerModel } from '../../../shared/bridge/procedures/providers'
+import { filterPickerGroups } from '../providers/filter-models'
 import { providerActions, useProviders } from '../providers/providers-store'
 
 const formatContext = (n?: number) => (n === undefined ? '' : n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 ? 1 : 0)}M` : `${Math.round(n / 1000)}K`)
@@ -51,13 +52,7 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
   const [showAll, setShowAll] = useState(false)
   const [groups, setGroups] = useState<PickerGroup[]>()
   const shown = groups ?? picker
-  const filtered = useMemo(() => {
-    const q = query.trim().toLowerCase()
-    return shown
-      // Without a query: the enabled models. A query searches every model of the provider.
-      .map((g) => ({ ...g, models: q ? g.models.filter((m) => `${m.displayName} ${m.id} ${g.provider.name}`.toLowerCase().includes(q)) : g.models.filter((m) => m.enabled) }))
-      .filter((g) => g.models.length > 0)
-  }, [shown, query])
+  const filtered = useMemo(() => filterPickerGroups(shown, query), [shown, query])
   const label = useModelLabel(current)
   const options = useMemo(() => filtered.flatMap((g) => g.models.map((m) => ({ providerId: g.provider.id, modelId: m.id }))), [filtered])
   const [active, setActive] = useState(0)

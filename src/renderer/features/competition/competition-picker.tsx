@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { COMPETITION_MAX_MODELS, sameModel } from '../../../shared/chat/competition'
 import { providerActions, useProviders } from '../providers/providers-store'
+import { filterPickerGroups } from '../providers/filter-models'
 import { competitionActions, useCompetition } from './competition-store'
 
 /**
@@ -15,12 +16,7 @@ export function CompetitionPicker() {
   const picker = useProviders((s) => s.picker)
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState('')
-  const groups = useMemo(() => {
-    const q = query.trim().toLowerCase()
-    return picker
-      .map((g) => ({ ...g, models: g.models.filter((m) => (q ? `${m.displayName} ${m.id} ${g.provider.name}`.toLowerCase().includes(q) : m.enabled)) }))
-      .filter((g) => g.models.length > 0)
-  }, [picker, query])
+  const groups = useMemo(() => filterPickerGroups(picker, query), [picker, query])
   const full = chosen.length >= COMPETITION_MAX_MODELS
   return (
     <div className="mb-2 flex flex-wrap items-center gap-1.5 text-xs" data-testid="competition-bar">

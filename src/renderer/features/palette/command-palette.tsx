@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { SearchHit } from '../../../shared/data/search'
+import { useMessageSearch } from '../search/use-message-search'
 import { bridge, useApp } from '../../stores/app-store'
 import { useRouter } from '../../stores/router-store'
 import { chatActions, useChat } from '../chat/chat-store'
@@ -24,35 +24,6 @@ interface Filters {
   to: string
 }
 const NO_FILTERS: Filters = { agentId: '', modelId: '', from: '', to: '' }
-const DAY = 86_400_000
-
-/** Message search for the palette: debounced, scoped to an agent, a model and a date range when set. */
-function useHits(query: string, filters: Filters): SearchHit[] | undefined {
-  const [hits, setHits] = useState<SearchHit[]>()
-  useEffect(() => {
-    const text = query.trim()
-    setHits(undefined)
-    if (!text) return
-    let live = true
-    const timer = setTimeout(() => {
-      const from = filters.from ? new Date(`${filters.from}T00:00:00`).getTime() : undefined
-      const to = filters.to ? new Date(`${filters.to}T00:00:00`).getTime() + DAY : undefined
-      void bridge()
-        .call('data.search', {
-          query: text,
-          scope: filters.agentId ? { kind: 'agent', agentId: filters.agentId } : { kind: 'all' },
-          limit: 20,
-          filters: { ...(filters.modelId ? { modelId: filters.modelId } : {}), ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) }
-        })
-        .then((r) => live && setHits(r.ok ? r.value : []))
-    }, 120)
-    return () => {
-      live = false
-      clearTimeout(timer)
-    }
-  }, [query, filters])
-  return hits
-}
 
 /**
  * Ctrl/Cmd+K: one list of actions, settings pages, agents, conversations and the messages the
@@ -72,7 +43,7 @@ export function CommandPalette() {
   const conversations = useChat((s) => s.conversations)
   const theme = useApp((s) => s.theme)
   const setTheme = useApp((s) => s.setTheme)
-  const hits = useHits(query, filters)
+  const hits = useMessageSearch(query, { ...filters, limit: 20 }, 120)
   const list = useRef<HTMLUListElement>(null)
 
   useEffect(() => {

@@ -700,7 +700,7 @@ export const en = {
     cost: 'Cost',
     total: 'Total ({{currency}})',
     empty: 'No usage in this period',
-    // issue 16 (branch s3-16)
+    // issue 16
     costUsd: 'Cost (USD)',
     totalUsd: 'Total in USD',
     rateNote: 'USD figures convert CNY prices at the fixed rate of {{rate}} CNY per USD (the pricing module\'s rate).',
@@ -710,7 +710,7 @@ export const en = {
     agentSpend: 'Spent {{cost}} on {{calls}} calls.',
     conversationCostTitle: 'This conversation\'s cost so far'
   },
-  // issue 16 (branch s3-16): the Data page
+  // issue 16: the Data page
   dataPage: {
     exportSelected: 'Export selected…',
     exportSelectedCount: 'Export {{count}} conversations',
@@ -736,7 +736,7 @@ export const en = {
     clean: 'Clean up',
     cleaned: 'Removed {{count}} unused files ({{size}}).'
   },
-  // issue 16 (branch s3-16): agent actions
+  // issue 16: agent actions
   agents: {
     duplicate: 'Duplicate',
     copyName: '{{name}} (copy)',
@@ -746,7 +746,7 @@ export const en = {
     deleteEmpty: 'Delete {{name}}? It has no conversations.',
     deleteWithConversations: 'Delete {{name}} and its {{count}} conversations? They are deleted with it. A backup is made first, so Settings → Data can restore them.'
   },
-  // issue 16 (branch s3-16): the Ctrl/Cmd+K command palette
+  // issue 16: the Ctrl/Cmd+K command palette
   palette: {
     title: 'Command palette',
     placeholder: 'Search conversations, messages, agents, settings and actions…',

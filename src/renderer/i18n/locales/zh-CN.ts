@@ -702,7 +702,7 @@ export const zhCN: Messages = {
     cost: '费用',
     total: '合计（{{currency}}）',
     empty: '此期间没有用量',
-    // issue 16 (branch s3-16)
+    // issue 16
     costUsd: '费用（美元）',
     totalUsd: '美元合计',
     rateNote: '美元金额按固定汇率 {{rate}} 人民币/美元换算人民币价格（与计价模块一致）。',
@@ -712,7 +712,7 @@ export const zhCN: Messages = {
     agentSpend: '已花费 {{cost}}，共 {{calls}} 次调用。',
     conversationCostTitle: '本对话目前的费用'
   },
-  // issue 16 (branch s3-16): the Data page
+  // issue 16: the Data page
   dataPage: {
     exportSelected: '导出所选…',
     exportSelectedCount: '导出 {{count}} 个对话',
@@ -738,7 +738,7 @@ export const zhCN: Messages = {
     clean: '清理',
     cleaned: '已删除 {{count}} 个未使用的文件（{{size}}）。'
   },
-  // issue 16 (branch s3-16): agent actions
+  // issue 16: agent actions
   agents: {
     duplicate: '复制',
     copyName: '{{name}}（副本）',
@@ -748,7 +748,7 @@ export const zhCN: Messages = {
     deleteEmpty: '删除 {{name}}？它没有对话。',
     deleteWithConversations: '删除 {{name}} 及其 {{count}} 个对话？对话会一并删除。删除前会先备份，可在“设置 → 数据”中恢复。'
   },
-  // issue 16 (branch s3-16): the Ctrl/Cmd+K command palette
+  // issue 16: the Ctrl/Cmd+K command palette
   palette: {
     title: '命令面板',
     placeholder: '搜索对话、消息、助手、设置和操作…',

@@ -24,26 +24,34 @@ export type ChatStreamEvent =
 const id = z.string().min(1).max(200)
 const image = z.object({ dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,/, 'must be a data URL of a PNG, JPEG, WebP or GIF image').max(30_000_000) })
 
+/** What a user's turn carries, for every procedure that starts one (chat.send, competition.start). */
+export const userTurnFields = {
+  conversationId: id.optional(),
+  agentId: id.optional(),
+  /** The message this one follows; defaults to the conversation's newest message. */
+  parentId: id.optional(),
+  text: z.string().max(2_000_000),
+  images: z.array(image).max(16).optional(),
+  /** Uploaded files (files.upload) whose extracted text goes with the message. */
+  files: z.array(id).max(32).optional(),
+  /** issue 15: the composer's controls (search, thinking…) for a conversation this message creates. */
+  parameters: modelParametersSchema.optional()
+}
+
+/** A turn needs something to say. */
+type TurnContent = { text: string; images?: unknown[] | undefined; files?: unknown[] | undefined }
+export const hasUserContent: [(v: TurnContent) => boolean, { message: string; path: PropertyKey[] }] = [
+  (v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0 || (v.files?.length ?? 0) > 0,
+  { message: 'a message needs text, an image or a file', path: ['text'] }
+]
+
 export const chatProcedures = {
   /** Sends a user message (creating the conversation if needed) and streams the reply. */
   'chat.send': stream<ChatStreamEvent, Message>()(
     z
-      .object({
-        conversationId: id.optional(),
-        agentId: id.optional(),
-        /** The message this one follows; defaults to the conversation's newest message. */
-        parentId: id.optional(),
-        text: z.string().max(2_000_000),
-        images: z.array(image).max(16).optional(),
-        /** Uploaded files (files.upload) whose extracted text goes with the message. */
-        files: z.array(id).max(32).optional(),
-        providerId: id.optional(),
-        modelId: id.optional(),
-        /** issue 15: the composer's controls (search, thinking…) for a conversation this message creates. */
-        parameters: modelParametersSchema.optional()
-      })
+      .object({ ...userTurnFields, providerId: id.optional(), modelId: id.optional() })
       .strict()
-      .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0 || (v.files?.length ?? 0) > 0, { message: 'a message needs text, an image or a file', path: ['text'] })
+      .refine(...hasUserContent)
   ),
   /** A new reply to the same user message; the earlier one stays as a branch. */
   'chat.regenerate': stream<ChatStreamEvent, Message>()(

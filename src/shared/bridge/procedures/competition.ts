@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { call } from '../define'
 import type { Conversation } from '../../data/conversation'
 import type { Message } from '../../data/message'
-import { modelParametersSchema } from '../../data/export-file'
+import { hasUserContent, userTurnFields } from './chat'
 import { COMPETITION_MAX_MODELS, COMPETITION_MIN_MODELS } from '../../chat/competition'
 
 /** One competing reply as started: attach to `streamId` (as a `chat.send` stream) to follow it. */
@@ -19,23 +19,16 @@ export interface CompetitionStarted {
 }
 
 const id = z.string().min(1).max(200)
-const image = z.object({ dataUrl: z.string().regex(/^data:image\/(png|jpeg|webp|gif);base64,/, 'must be a data URL of a PNG, JPEG, WebP or GIF image').max(30_000_000) })
 const model = z.object({ providerId: id, modelId: id }).strict()
 
 const startSchema = z
   .object({
-    conversationId: id.optional(),
-    agentId: id.optional(),
-    parentId: id.optional(),
-    text: z.string().max(2_000_000),
-    images: z.array(image).max(16).optional(),
-    files: z.array(id).max(32).optional(),
-    parameters: modelParametersSchema.optional(),
+    ...userTurnFields,
     /** The models that answer side by side (any providers, local included). */
     models: z.array(model).min(COMPETITION_MIN_MODELS).max(COMPETITION_MAX_MODELS)
   })
   .strict()
-  .refine((v) => v.text.trim().length > 0 || (v.images?.length ?? 0) > 0 || (v.files?.length ?? 0) > 0, { message: 'a message needs text, an image or a file', path: ['text'] })
+  .refine(...hasUserContent)
 
 export type CompetitionStartInput = z.output<typeof startSchema>
 
