@@ -6,7 +6,6 @@ import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import {
   DEFAULT_CHUNK_OVERLAP,
   DEFAULT_CHUNK_SIZE,
-  type ActiveIndexing,
   type IndexEvent,
   type IndexRunResult,
   type KnowledgeBase,
@@ -249,10 +248,6 @@ export class KnowledgeService {
   }
 
   // Indexing
-
-  active(): ActiveIndexing[] {
-    return [...this.running.entries()].map(([kbId, r]) => ({ kbId, streamId: r.streamId }))
-  }
 
   /** Starts indexing every base with waiting files (after start-up: what a crash interrupted). */
   resume(): void {

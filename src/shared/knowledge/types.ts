@@ -121,11 +121,6 @@ export interface IndexRunResult {
   flagged: number
 }
 
-export interface ActiveIndexing {
-  kbId: string
-  streamId: string
-}
-
 // Evaluation
 
 export interface Dataset {

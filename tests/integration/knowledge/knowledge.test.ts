@@ -83,9 +83,10 @@ describe('knowledge bases', () => {
     const events: unknown[] = []
     const root = writeTree({ 'a.md': '# A\n\nAlpha centauri is the closest star system.' })
     ok(await t.client.call('knowledge.addPaths', { kbId: base.id, paths: [root] }))
-    const [active] = ok(await t.client.call('knowledge.active', {}))
-    // The indexing run is a hub stream: attach to it like any other.
-    t.core.router.hub.attach(active!.streamId, 0, { events: (batch) => events.push(...batch), end: () => undefined })
+    // The indexing run is a task of the hub (kind knowledge): attach to it like any other stream.
+    const [active] = ok(await t.client.call('tasks.active', { kind: 'knowledge' }))
+    expect(active).toMatchObject({ kind: 'knowledge', meta: { kbId: base.id } })
+    t.core.router.hub.attach(active!.id, 0, { events: (batch) => events.push(...batch), end: () => undefined })
     await kb().idle(base.id)
     const waits = events.filter((e) => (e as { type: string }).type === 'waiting') as { retryInMs: number }[]
     expect(waits.map((w) => w.retryInMs)).toEqual([1000, 1000])

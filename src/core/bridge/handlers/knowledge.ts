@@ -21,7 +21,6 @@ export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
     'knowledge.upload': ({ kbId, name, dataBase64 }) => kb().addBytes(kbId, name, Buffer.from(dataBase64, 'base64')),
     'knowledge.removeFile': ({ fileId }) => kb().removeFile(fileId),
     'knowledge.retryFile': ({ fileId }) => kb().retry(fileId),
-    'knowledge.active': () => kb().active(),
     'knowledge.search': (input, c) => kb().search(input, c.signal),
     'knowledge.attached': ({ owner }) => kb().repo.attached(owner),
     'knowledge.attach': ({ owner, kbIds }) => kb().repo.setAttached(owner, kbIds),

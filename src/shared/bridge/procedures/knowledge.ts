@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { call, stream } from '../define'
 import type {
-  ActiveIndexing,
   Dataset,
   DatasetRecord,
   EvalEvent,
@@ -52,7 +51,6 @@ export const knowledgeProcedures = {
   /** Process a failed or flagged file again. */
   'knowledge.retryFile': call<KnowledgeFile>()(z.object({ fileId: id }).strict()),
   /** Bases being indexed now, with the hub stream of each. */
-  'knowledge.active': call<ActiveIndexing[]>()(z.object({}).strict()),
   /** Hybrid retrieval (vectors + bm25, fused by rank). */
   'knowledge.search': call<SearchHit[]>()(z.object({ kbIds: z.array(kbId).min(1).max(50), query: z.string().min(1).max(10_000), topK: z.number().int().min(1).max(100).optional() }).strict()),
   /** Bases attached to an agent or a conversation. */
