@@ -58,6 +58,10 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   const costs = await page.getByTestId('message-cost').allInnerTexts()
   const sum = costs.map(parseCost).reduce((a, b) => a + b, 0)
   expect(sum).toBeGreaterThan(0)
+  // The composer shows this conversation's running cost: the same sum (each shown cost is rounded).
+  await expect
+    .poll(async () => Math.abs(parseCost(await page.getByTestId('conversation-cost').innerText()) - sum))
+    .toBeLessThanOrEqual(3 * 5e-7 + 1e-9)
 
   await openApp(page, '#/settings')
   const usage = page.getByTestId('usage-section')

@@ -454,7 +454,10 @@ export class ChatService {
     this.deps.logUsage?.({
       scene: 'Conversation',
       ...(options.operation ? { operation: options.operation } : {}),
-      ...(options.mode ? { mode: options.mode, conversationId: conversation.id, messageId: final.id } : {}),
+      // Every reply names its conversation and message: per-conversation and per-agent spend (issue 16) add them up.
+      ...(options.mode ? { mode: options.mode } : {}),
+      conversationId: conversation.id,
+      messageId: final.id,
       providerId: model.providerId,
       modelId: model.modelId,
       usage,

@@ -26,6 +26,7 @@ import { usePrewarmTools } from '../tools/use-prewarm-tools'
 import { CompetitionPicker } from '../competition/competition-picker'
 import { competitionActions } from '../competition/competition-store'
 import { ArtifactPanelSlot } from '../artifacts/artifact-panel-slot'
+import { ConversationCost } from '../usage/spend'
 import { agentName, conversationTitle } from './display-names'
 import { draftKeyOf } from './drafts'
 import { MessageUndoToast } from './message-undo-toast'
@@ -200,6 +201,8 @@ export function ChatPage() {
           <MessageUndoToast />
           <Composer
             draftKey={draftKeyOf(conversationId)}
+            // issue 16: the running cost, refreshed when a reply ends (or a message comes or goes).
+            costNote={conversation ? <ConversationCost conversationId={conversation.id} refreshKey={`${path.length}:${isStreaming}`} /> : undefined}
             streaming={isStreaming}
             // Unknown (picker still loading, or a model the catalogue lacks): let the provider decide.
             vision={model ? Boolean(model.abilities.vision) : true}

@@ -30,6 +30,8 @@ export interface ComposerProps {
   draftKey?: string
   /** issue 17: the model's facts are still loading: the counter waits rather than change form. */
   tokensPending?: boolean
+  /** issue 16: what this conversation has cost so far (shown beside the key hints). */
+  costNote?: ReactNode
 }
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024
@@ -37,7 +39,7 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 /** Good enough to warn before sending, never used for billing (the same estimate as the core's). */
 export const estimateTextTokens = countTokens
 
-export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote, draftKey, tokensPending = false }: ComposerProps) {
+export function Composer({ streaming, vision, contextWindow, historyTokens, disabled, providerId, onSend, onStop, controls, tokenNote, draftKey, tokensPending = false, costNote }: ComposerProps) {
   const { t } = useTranslation()
   const [text, setTextState] = useState(() => (draftKey ? loadDraft(draftKey) : ''))
   // Every change is written through, so a reload or a crash of the page keeps what was typed.
@@ -216,7 +218,10 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
           )}
         </div>
         <div className="mt-1.5 flex justify-between text-[11px] text-zinc-500">
-          <span>{t('chat.keys')}</span>
+          <span className="flex min-w-0 items-center gap-2">
+            <span className="truncate">{t('chat.keys')}</span>
+            {costNote}
+          </span>
           <span data-testid="token-estimate" className={over ? 'font-medium text-red-600' : ''}>
             {tokensPending
               ? '\u00a0'
