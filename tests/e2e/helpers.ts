@@ -34,3 +34,21 @@ export async function configureProvider(page: Page, providerId: string, baseUrl:
   await expect(detail.getByTestId('provider-key-status')).toContainText(key.slice(-4))
   expect(await page.content()).not.toContain(key)
 }
+
+/**
+ * Types `text` into the composer and presses Enter until the fake server has seen the request
+ * (`answered()` counts the chat requests it answered), then waits for the reply to settle. An
+ * Enter pressed while the previous reply is being saved is not a send; it is pressed again then.
+ */
+export async function sendAndWait(page: Page, text: string, answered: () => number) {
+  const want = answered() + 1
+  await expect(async () => {
+    if (answered() < want) {
+      await page.getByTestId('composer-input').fill(text)
+      await page.getByTestId('composer-input').press('Enter')
+    }
+    await expect.poll(answered, { timeout: 2_000 }).toBe(want)
+  }).toPass({ timeout: 20_000 })
+  await expect(page.getByTestId('composer-input')).toHaveValue('')
+  await expect(page.locator('[data-testid="message-assistant"][aria-busy="true"]')).toHaveCount(0)
+}

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, openApp, sendAndWait, snap } from './helpers'
 
 // Issue 16: the usage table's figures are the per-message costs added up. This spec is the only
 // one that talks to gpt-4o (not -mini), so that model's row holds exactly its replies.
@@ -25,19 +25,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => fake.close())
 
-async function send(page: Page, text: string) {
-  const want = asked + 1
-  // An Enter pressed while the previous reply is being saved is not a send; press it again then.
-  await expect(async () => {
-    if (asked < want) {
-      await page.getByTestId('composer-input').fill(text)
-      await page.getByTestId('composer-input').press('Enter')
-    }
-    await expect.poll(() => asked, { timeout: 2_000 }).toBe(want)
-  }).toPass({ timeout: 20_000 })
-  await expect(page.getByTestId('composer-input')).toHaveValue('')
-  await expect(page.locator('[data-testid="message-assistant"][aria-busy="true"]')).toHaveCount(0)
-}
+const send = (page: Page, text: string) => sendAndWait(page, text, () => asked)
 
 const parseCost = (text: string) => Number(text.replace(/[^0-9.]/g, ''))
 

@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Upload } from 'lucide-react'
 import type { Agent } from '../../../shared/data/agent'
 import { agentFileName, agentToFile } from '../../../shared/data/agent-file'
 import type { AppError } from '../../../shared/errors/app-error'
+import { useFilePick } from '../../components/file-pick'
 import { bridge } from '../../stores/app-store'
 import { chatActions, useChat } from '../chat/chat-store'
 import { DataError } from '../data/data-error'
@@ -88,7 +89,6 @@ export function AgentActions({ agent, onClose }: { agent: Agent; onClose(): void
 /** Import one agent from its file (as a new agent, so the same file twice gives two). */
 export function ImportAgentButton({ className, rootClassName = '' }: { className: string; rootClassName?: string }) {
   const { t } = useTranslation()
-  const input = useRef<HTMLInputElement>(null)
   const [error, setError] = useState<AppError>()
   const read = async (file: File) => {
     setError(undefined)
@@ -101,23 +101,13 @@ export function ImportAgentButton({ className, rootClassName = '' }: { className
     useChat.setState((s) => ({ agents: [...s.agents, r.value], agentId: r.value.id }))
     location.hash = '/chat'
   }
+  const picker = useFilePick({ accept: 'application/json,.json', testId: 'agent-import-file', onFile: (file) => void read(file) })
   return (
     <span className={`relative inline-flex ${rootClassName}`}>
-      <button className={className} aria-label={t('agents.import')} title={t('agents.import')} onClick={() => input.current?.click()} data-testid="agent-import">
+      <button className={className} aria-label={t('agents.import')} title={t('agents.import')} onClick={picker.open} data-testid="agent-import">
         <Upload aria-hidden className="size-4" />
       </button>
-      <input
-        ref={input}
-        type="file"
-        accept="application/json,.json"
-        className="hidden"
-        data-testid="agent-import-file"
-        onChange={(e) => {
-          const file = e.target.files?.[0]
-          e.target.value = ''
-          if (file) void read(file)
-        }}
-      />
+      {picker.input}
       {error && (
         <div className="absolute top-full right-0 z-10 mt-1 w-60 font-normal normal-case">
           <DataError error={error} onClose={() => setError(undefined)} />

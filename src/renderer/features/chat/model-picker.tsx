@@ -4,7 +4,7 @@ import { Trans, useTranslation } from 'react-i18next'
 import { ChevronDown } from 'lucide-react'
 import type { PickerGroup, PickerModel } from '../../../shared/bridge/procedures/providers'
 import { filterPickerGroups } from '../providers/filter-models'
-import { providerActions, useProviders } from '../providers/providers-store'
+import { providerActions, usePickerDialog, useProviders } from '../providers/providers-store'
 
 const formatContext = (n?: number) => (n === undefined ? '' : n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 ? 1 : 0)}M` : `${Math.round(n / 1000)}K`)
 const symbol = (currency: string) => (currency === 'CNY' ? '¥' : currency === 'USD' ? '$' : `${currency} `)
@@ -47,7 +47,7 @@ export function useModelLabel(current?: { providerId: string; modelId: string })
 export function ModelPicker({ current, onPick }: { current?: { providerId: string; modelId: string }; onPick(providerId: string, modelId: string): void }) {
   const { t } = useTranslation()
   const picker = useProviders((s) => s.picker)
-  const [open, setOpen] = useState(false)
+  const [open, setOpen] = usePickerDialog()
   const [query, setQuery] = useState('')
   const [showAll, setShowAll] = useState(false)
   const [groups, setGroups] = useState<PickerGroup[]>()
@@ -92,10 +92,7 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
   return (
     <Dialog.Root
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next)
-        if (next) void providerActions.refreshPicker()
-      }}
+      onOpenChange={setOpen}
     >
       <Dialog.Trigger asChild>
         <button data-testid="model-picker" className="flex items-center gap-2 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">

@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { COMPETITION_MAX_MODELS, sameModel } from '../../../shared/chat/competition'
-import { providerActions, useProviders } from '../providers/providers-store'
+import { usePickerDialog, useProviders } from '../providers/providers-store'
 import { filterPickerGroups } from '../providers/filter-models'
 import { competitionActions, useCompetition } from './competition-store'
 
@@ -14,7 +14,7 @@ export function CompetitionPicker() {
   const { t } = useTranslation()
   const chosen = useCompetition((s) => s.models)
   const picker = useProviders((s) => s.picker)
-  const [open, setOpen] = useState(false)
+  const [open, setOpen] = usePickerDialog()
   const [query, setQuery] = useState('')
   const groups = useMemo(() => filterPickerGroups(picker, query), [picker, query])
   const full = chosen.length >= COMPETITION_MAX_MODELS
@@ -22,10 +22,7 @@ export function CompetitionPicker() {
     <div className="mb-2 flex flex-wrap items-center gap-1.5 text-xs" data-testid="competition-bar">
       <Dialog.Root
         open={open}
-        onOpenChange={(next) => {
-          setOpen(next)
-          if (next) void providerActions.refreshPicker()
-        }}
+        onOpenChange={setOpen}
       >
         <Dialog.Trigger asChild>
           <button

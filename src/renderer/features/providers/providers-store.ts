@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react'
 import { create } from 'zustand'
 import type { PickerGroup, PickerModel, ProviderSummary } from '../../../shared/bridge/procedures/providers'
 import type { AppError } from '../../../shared/errors/app-error'
@@ -74,4 +75,17 @@ export const providerActions = {
     return result
   },
   test: (providerId: string, modelId?: string) => bridge().call('providers.test', { providerId, ...(modelId ? { modelId } : {}) })
+}
+
+/**
+ * The open state of a dialog that picks models (the model picker, the competition picker): every
+ * opening refreshes the list first, so a key saved or a local server started a moment ago shows.
+ */
+export function usePickerDialog(): [open: boolean, onOpenChange: (next: boolean) => void] {
+  const [open, setOpen] = useState(false)
+  const onOpenChange = useCallback((next: boolean) => {
+    setOpen(next)
+    if (next) void providerActions.refreshPicker()
+  }, [])
+  return [open, onOpenChange]
 }

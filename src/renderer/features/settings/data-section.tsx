@@ -1,8 +1,9 @@
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { DataTransferProgress } from '../../../shared/bridge/procedures/data'
 import type { ImportReport } from '../../../shared/data/export-file'
 import type { AppError } from '../../../shared/errors/app-error'
+import { useFilePick } from '../../components/file-pick'
 import { bridge, useApp } from '../../stores/app-store'
 import { BackupsList } from './backups-list'
 import { DataError } from '../data/data-error'
@@ -52,7 +53,6 @@ export function DataSection() {
     setError(e)
   }
   const [preview, setPreview] = useState<{ source: Source; report: ImportReport }>()
-  const fileInput = useRef<HTMLInputElement>(null)
 
   const exportSelected = async (selection: Selection) => {
     setMessage(undefined)
@@ -122,6 +122,8 @@ export function DataSection() {
     await previewImport({ transferId: body.transferId })
   }
 
+  const picker = useFilePick({ accept: 'application/json,.json', testId: 'data-import-file', onFile: (file) => void choose(file) })
+
   /** The desktop: the shell's dialog picks the file; the core reads it from disk. */
   const chooseOnDesktop = async () => {
     setMessage(undefined)
@@ -159,21 +161,10 @@ export function DataSection() {
         <button disabled={Boolean(busy) || !info} onClick={() => setChoosing((c) => !c)} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-export-selected">
           {t('dataPage.exportSelected')}
         </button>
-                <button disabled={Boolean(busy) || !info} onClick={() => (browser ? fileInput.current?.click() : void chooseOnDesktop())} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
+                <button disabled={Boolean(busy) || !info} onClick={() => (browser ? picker.open() : void chooseOnDesktop())} className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700" data-testid="data-import">
           {t('dataTransfer.import')}
         </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept="application/json,.json"
-          className="hidden"
-          data-testid="data-import-file"
-          onChange={(e) => {
-            const file = e.target.files?.[0]
-            e.target.value = ''
-            if (file) void choose(file)
-          }}
-        />
+        {picker.input}
       </div>
       {choosing && <ExportChooser busy={Boolean(busy)} onExport={(selection) => void exportSelected(selection)} onClose={() => setChoosing(false)} />}
       {busy && (
