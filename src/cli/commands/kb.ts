@@ -80,10 +80,11 @@ export const kbCommand: CliCommand = {
         }
         const include = lists.get('include')
         const exclude = lists.get('exclude')
-        const { added, skipped } = await knowledge.addPaths(kb.id, rest.slice(1), { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) })
-        io.stderr.write(`${added.length} file(s) added${skipped ? `, ${skipped} skipped (not a readable kind)` : ''}; indexing…\n`)
+        const ids = new Set<string>()
+        const { added, skipped } = await knowledge.addPaths(kb.id, rest.slice(1), { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }, (file) => ids.add(file.id))
+        io.stderr.write(`${added} file(s) added${skipped ? `, ${skipped} skipped (not a readable kind)` : ''}; indexing…\n`)
         await knowledge.idle(kb.id)
-        const files = knowledge.files(kb.id).filter((f) => added.some((a) => a.id === f.id))
+        const files = knowledge.files(kb.id).filter((f) => ids.has(f.id))
         if (json) io.stdout.write(`${JSON.stringify(files)}\n`)
         else for (const f of files) io.stdout.write(`${f.status.padEnd(7)} ${f.name}${f.error ? `: ${f.error}` : ''}${f.flagged ? ` (flagged: ${f.flagged})` : ''}\n`)
         return files.some((f) => f.status === 'Error') ? 1 : 0

@@ -24,7 +24,16 @@ interface LiveStream {
   /** Set when the stream is background work a screen lists (a reply, an image task, a pull). */
   task?: { kind: TaskKind; meta: unknown }
   readonly startedAt: number
+  /** This stream's replay cap (see LOG_CAP_BY_KIND). */
+  readonly maxLog: number
 }
+
+/**
+ * Kinds whose events are states, not a text being built: a subscriber needs the newest ones
+ * only (a knowledge run's file states; the screen reads the files list itself). Keeping every
+ * state of a 10,000-file run for replay grew the heap by ~0.4 KB per file.
+ */
+const LOG_CAP_BY_KIND: Partial<Record<TaskKind, number>> = { knowledge: 1_000 }
 
 /** What a service needs of the hub to register its work as tasks and to stop it. */
 export interface TaskRegistry {
@@ -66,7 +75,8 @@ export class StreamHub implements TaskRegistry {
     task?: { kind: K; meta: TaskMetas[K] }
   ): string {
     const id = randomUUID()
-    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set(), startedAt: Date.now(), ...(task ? { task } : {}) }
+    const maxLog = Math.min(this.maxLog, (task && LOG_CAP_BY_KIND[task.kind]) ?? this.maxLog)
+    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set(), startedAt: Date.now(), maxLog, ...(task ? { task } : {}) }
     // A producer that throws at once is the caller's error, not a stream: nothing is registered.
     const iterator = run(stream.controller.signal, id)
     this.streams.set(id, stream)
@@ -96,10 +106,10 @@ export class StreamHub implements TaskRegistry {
         }
         const seq = stream.base + stream.log.length
         stream.log.push(step.value)
-        if (stream.log.length - stream.head > this.maxLog) {
+        if (stream.log.length - stream.head > stream.maxLog) {
           stream.head++
           // Compact once a cap's worth has fallen off: amortised O(1), unlike shift() per event.
-          if (stream.head >= this.maxLog) {
+          if (stream.head >= stream.maxLog) {
             stream.log = stream.log.slice(stream.head)
             stream.base += stream.head
             stream.head = 0

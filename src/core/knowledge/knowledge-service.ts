@@ -58,7 +58,8 @@ const message = (error: unknown): string =>
 const appError = (errorType: AppError['errorType'], text: string, status = 400): AppErrorException => new AppErrorException({ errorType, status, message: text } satisfies AppError)
 
 export interface AddPathsResult {
-  added: KnowledgeFile[]
+  /** How many files were added (those that failed at once included: they are listed with why). */
+  added: number
   /** Files in folders that are not a readable kind (images, archives…). */
   skipped: number
 }
@@ -206,11 +207,25 @@ export class KnowledgeService {
     return this.addBytes(kbId, name, bytes, filePath)
   }
 
-  /** Files and folders (recursively, with include/exclude globs). Unsupported files inside folders are skipped and counted. */
-  async addPaths(kbId: string, paths: readonly string[], patterns: { include?: string[]; exclude?: string[] } = {}): Promise<AddPathsResult> {
+  /**
+   * Files and folders (recursively, with include/exclude globs). Unsupported files inside folders
+   * are skipped and counted. Returns counts, not the records: a folder of 10,000 files must not
+   * hold 10,000 records while it is walked (the files list has them); `onAdded` sees each one.
+   */
+  async addPaths(
+    kbId: string,
+    paths: readonly string[],
+    patterns: { include?: string[]; exclude?: string[] } = {},
+    onAdded?: (file: KnowledgeFile) => void
+  ): Promise<AddPathsResult> {
     this.repo.require(kbId)
-    const added: KnowledgeFile[] = []
+    let added = 0
     let skipped = 0
+    const add = async (path: string) => {
+      const file = await this.addFile(kbId, path)
+      added++
+      onAdded?.(file)
+    }
     for (const p of paths) {
       const info = await stat(p).catch(() => undefined)
       if (info?.isDirectory()) {
@@ -219,9 +234,9 @@ export class KnowledgeService {
             skipped++
             continue
           }
-          added.push(await this.addFile(kbId, file))
+          await add(file)
         }
-      } else added.push(await this.addFile(kbId, p))
+      } else await add(p)
     }
     return { added, skipped }
   }

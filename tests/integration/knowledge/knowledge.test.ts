@@ -31,7 +31,7 @@ describe('knowledge bases', () => {
     const root = writeTree({ ...TOPICS, 'notes/skip.log': 'ignored by exclude', 'image.png': new Uint8Array([137, 80, 78, 71]), 'node_modules/x/readme.md': 'never read' })
     const base = await newBase()
     const added = ok(await t.client.call('knowledge.addPaths', { kbId: base.id, paths: [root], exclude: ['*.log'] }))
-    expect(added.added).toHaveLength(Object.keys(TOPICS).length)
+    expect(added.added).toBe(Object.keys(TOPICS).length)
     expect(added.skipped).toBe(1) // the PNG
     await kb().idle(base.id)
     const list = await files(base.id)

@@ -33,6 +33,16 @@ describe('stream hub replay cap', () => {
     expect(tail.first).toBe(18)
   })
 
+  it('keeps only the newest states of a knowledge run, however many files it indexes', async () => {
+    const hub = new StreamHub()
+    const id = hub.start('knowledge.index', () => count(5_000), { kind: 'knowledge', meta: { kbId: 'kb' } })
+    await vi.waitFor(() => expect(hub.running()).toEqual([]))
+    const all = await replay(hub, id, 0)
+    expect(all.events).toHaveLength(1_000)
+    expect(all.first).toBe(4_000)
+    expect(all.events.at(-1)).toBe(4_999)
+  })
+
   it('replays everything when the stream stays under the cap', async () => {
     const hub = new StreamHub({ maxLog: 100 })
     const id = hub.start('count', () => count(10))

@@ -96,7 +96,7 @@ export function BaseDetail({ base, onChanged }: { base: KnowledgeBaseSummary; on
           e.preventDefault()
           void run(async () => {
             const r = await call('knowledge.addPaths', { kbId: base.id, paths: [path.trim()], include: globs(include), exclude: globs(exclude) })
-            setNotice(t('knowledge.added', { count: r.added.length, skipped: r.skipped }))
+            setNotice(t('knowledge.added', { count: r.added, skipped: r.skipped }))
             setPath('')
           })
         }}

@@ -39,8 +39,8 @@ export const knowledgeProcedures = {
   'knowledge.setRerank': call<{ providerId: string; modelId: string } | null>()(z.object({ kbId, rerank: z.object({ providerId: id, modelId: id }).strict().nullable() }).strict()),
   /** A base's files with their status, stage, progress and failure reason. */
   'knowledge.files': call<KnowledgeFile[]>()(z.object({ kbId }).strict()),
-  /** Files and folders on this machine (folders recursively, filtered by include/exclude globs). */
-  'knowledge.addPaths': call<{ added: KnowledgeFile[]; skipped: number }>()(
+  /** Files and folders on this machine (folders recursively, filtered by include/exclude globs); how many were added and skipped. */
+  'knowledge.addPaths': call<{ added: number; skipped: number }>()(
     z.object({ kbId, paths: z.array(z.string().min(1).max(4096)).min(1).max(1000), include: patterns.optional(), exclude: patterns.optional() }).strict()
   ),
   /** A file picked in the page, as base64. */
