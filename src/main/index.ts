@@ -98,7 +98,7 @@ if (launch.action !== 'run') {
   })
 
   app.on('web-contents-created', (_event, contents) => {
-    guardWebContents(contents as unknown as GuardedContents, origins, (url) => void shell.openExternal(url))
+    guardWebContents(contents as unknown as GuardedContents, origins, (url) => void shell.openExternal(url), { devTools: !app.isPackaged })
     contents.on('destroyed', () => {
       sessions.get(contents.id)?.close()
       sessions.delete(contents.id)

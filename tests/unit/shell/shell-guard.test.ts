@@ -130,3 +130,41 @@ describe('preload', () => {
     expect(api.onMessage(() => undefined)).toBeTypeOf('function')
   })
 })
+
+describe('an artifact in its own window (issue 18)', () => {
+  const page = 'app://switchboard/artifact-sandbox/index.html'
+
+  it('is the one window the app opens: the artifact page of its own protocol, no preload, sandboxed', () => {
+    const { contents, opened } = guarded()
+    const decision = contents.openHandler!({ url: `${page}#eyJhIjoxfQ%3D%3D` }) as unknown as { action: string; overrideBrowserWindowOptions: { webPreferences: Record<string, unknown> } }
+    expect(decision.action).toBe('allow')
+    const prefs = decision.overrideBrowserWindowOptions.webPreferences
+    expect(prefs).not.toHaveProperty('preload')
+    expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false })
+    expect((contents.openHandler!({ url: `${page}?net=1#x` }) as { action: string }).action).toBe('allow')
+    expect(opened).toEqual([])
+  })
+
+  it.each([
+    ['the app itself', 'app://switchboard/index.html#/chat'],
+    ['another path of the runtime', 'app://switchboard/artifact-sandbox/pyodide/pyodide.js'],
+    ['other query parameters', `${page}?net=1&x=2`],
+    ['another host of the scheme', 'app://evil/artifact-sandbox/index.html'],
+    ['credentials in the address', 'app://user@switchboard/artifact-sandbox/index.html'],
+    ['the loopback runtime of browser mode', 'http://localhost:5405/artifact-sandbox/index.html']
+  ])('opens no window for %s', (_name, url) => {
+    const { contents } = guarded()
+    expect(contents.openHandler!({ url })).toEqual({ action: 'deny' })
+  })
+
+  it('keeps the artifact window on the artifact page, and lets it open nothing', () => {
+    const { contents } = guarded()
+    const child = new Contents()
+    contents.emit('did-create-window', { webContents: child }, { url: page })
+    expect(child.fire('will-navigate', 'app://switchboard/index.html')).toBe(true)
+    expect(child.fire('will-redirect', 'https://evil.example/')).toBe(true)
+    expect(child.fire('will-navigate', `${page}#other`)).toBe(false)
+    expect(child.openHandler!({ url: `${page}#again` })).toEqual({ action: 'deny' })
+    expect(child.openHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' })
+  })
+})

@@ -137,9 +137,11 @@ export default function ArtifactPanel({ versions, keyName, onAskFix }: { version
           <button className={button} onClick={download} data-testid="artifact-download">
             {t('artifacts.download')}
           </button>
-          {mode === 'browser' && runsInSandbox(artifact.type) && (
+          {runsInSandbox(artifact.type) && (
+            // Browser mode: a tab. The desktop: a window of its own, which the shell allows for
+            // this page alone, without the bridge (src/main/policy/artifact-window.ts).
             <button className={button} onClick={openInTab} data-testid="artifact-open-tab">
-              {t('artifacts.openInTab')}
+              {mode === 'browser' ? t('artifacts.openInTab') : t('artifacts.openInWindow')}
             </button>
           )}
           {runsInSandbox(artifact.type) && (

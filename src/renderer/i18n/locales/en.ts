@@ -13,6 +13,7 @@ export const en = {
     nextVersion: 'Next version',
     download: 'Download',
     openInTab: 'Open in a new tab',
+    openInWindow: 'Open in its own window',
     network: 'Network',
     networkHint: 'Let this artifact reach the internet. Off by default: artifacts run offline.',
     collapse: 'Collapse the artifact panel',

@@ -15,6 +15,7 @@ export const zhCN: Messages = {
     nextVersion: '下一版',
     download: '下载',
     openInTab: '在新标签页打开',
+    openInWindow: '在单独窗口中打开',
     network: '网络',
     networkHint: '允许此 Artifact 访问互联网。默认关闭：Artifact 离线运行。',
     collapse: '收起 Artifact 面板',
