@@ -26,6 +26,9 @@ interface LiveStream {
   readonly startedAt: number
   /** This stream's replay cap (see LOG_CAP_BY_KIND). */
   readonly maxLog: number
+  /** Resolves when the stream has ended (its result is set and its listeners told). */
+  readonly ended: Promise<void>
+  readonly markEnded: () => void
 }
 
 /**
@@ -76,7 +79,9 @@ export class StreamHub implements TaskRegistry {
   ): string {
     const id = randomUUID()
     const maxLog = Math.min(this.maxLog, (task && LOG_CAP_BY_KIND[task.kind]) ?? this.maxLog)
-    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set(), startedAt: Date.now(), maxLog, ...(task ? { task } : {}) }
+    let markEnded!: () => void
+    const ended = new Promise<void>((resolve) => (markEnded = resolve))
+    const stream: LiveStream = { id, proc, controller: new AbortController(), log: [], base: 0, head: 0, listeners: new Set(), startedAt: Date.now(), maxLog, ended, markEnded, ...(task ? { task } : {}) }
     // A producer that throws at once is the caller's error, not a stream: nothing is registered.
     const iterator = run(stream.controller.signal, id)
     this.streams.set(id, stream)
@@ -135,6 +140,7 @@ export class StreamHub implements TaskRegistry {
       }
     }
     stream.listeners.clear()
+    stream.markEnded()
     stream.expiry = setTimeout(() => this.streams.delete(stream.id), this.retainMs)
     stream.expiry.unref?.()
   }
@@ -159,6 +165,11 @@ export class StreamHub implements TaskRegistry {
     if (!stream || stream.result) return false
     stream.controller.abort()
     return true
+  }
+
+  /** Resolves when the stream has ended (at once for one that has ended or is unknown). */
+  settled(id: string): Promise<void> {
+    return this.streams.get(id)?.ended ?? Promise.resolve()
   }
 
   /** Streams still running (tests; screens list tasks). */

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
@@ -9,6 +10,9 @@ import { listBackups } from '../../../src/core/store'
 import { exportSelection } from '../../../src/core/store/export-selection'
 import type { ImportReport } from '../../../src/shared/data/export-file'
 import { streamResult } from '../stream-result'
+import { chatChunks, startFakeOpenAI } from '../../fixtures/fake-openai'
+import type { Message } from '../../../src/shared/data/message'
+import type { Result } from '../../../src/shared/errors/app-error'
 
 // Issue 16, Settings → Data: back up now, restore in place (after a copy), the data folder's space
 // and the clean-up of stored files nothing refers to, and exporting a selection.
@@ -59,6 +63,51 @@ describe('backups from the Data page', () => {
     ok(await client.call('data.conversations.create', { agentId: agent.id, title: 'After the restore' }))
     expect(store.integrityCheck()).toEqual(['ok'])
     expect(listBackups(store.dataDir).map((b) => b.reason)).toEqual(expect.arrayContaining(['manual', 'restore']))
+  })
+
+  it('a restore while a reply streams stops the reply first: it is kept in the safety copy, nothing writes into the restored data', async () => {
+    const fake = await startFakeOpenAI()
+    try {
+      const { client, store } = await start()
+      const made = ok(await client.call('data.backups.create', {}))
+      ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
+      ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-test-restore-0123456789' }))
+      const pieces = Array.from({ length: 400 }, (_, i) => `word${i} `)
+      fake.setDefault('/chat/completions', { kind: 'sse', chunks: chatChunks(pieces), delayMs: 25 })
+      const agentId = ok(await client.call('chat.sidebar', {})).defaultAgentId
+      const conversation = ok(await client.call('data.conversations.create', { agentId, title: 'Streaming', providerId: 'openai', modelId: 'gpt-4o-mini' }))
+      let deltas = 0
+      const ended = new Promise<Result<Message>>((resolve) =>
+        client.stream('chat.send', { conversationId: conversation.id, text: 'write a lot' } as never, { onEvent: () => void deltas++, onEnd: (r) => resolve(r as Result<Message>) })
+      )
+      await vi.waitFor(() => expect(deltas).toBeGreaterThan(5), { timeout: 10_000 })
+
+      const result = ok(await client.call('data.backups.restore', { at: made.at }))
+      // The reply was stopped before the data was replaced, and ended.
+      const reply = await ended
+      expect(ok(await client.call('tasks.active', {}))).toEqual([])
+      // The restored data is the backup's: no conversation, no message, nothing streaming.
+      expect(ok(await client.call('data.conversations.list', {}))).toEqual([])
+      expect(store.db.sqlite.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 0 })
+      expect(store.integrityCheck()).toEqual(['ok'])
+      // The stopped reply, with what had streamed, is in the safety copy made just before.
+      const copy = listBackups(store.dataDir).find((b) => b.at === result.safetyCopy.at)!
+      const saved = new Database(copy.file, { readonly: true })
+      try {
+        const rows = saved.prepare("SELECT role, status, text FROM messages WHERE conversation_id = ? ORDER BY seq").all(conversation.id) as { role: string; status: string; text: string }[]
+        expect(rows.map((r) => r.role)).toEqual(['user', 'assistant'])
+        expect(rows[1]!.status).not.toBe('streaming')
+        expect(rows[1]!.text).toContain('word0')
+      } finally {
+        saved.close()
+      }
+      // Nothing the stopped reply did afterwards reached the restored file.
+      await new Promise((r) => setTimeout(r, 200))
+      expect(store.db.sqlite.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 0 })
+      expect(reply.ok ? reply.value.status : reply.error.errorType).toBeDefined()
+    } finally {
+      await fake.close()
+    }
   })
 
   it('an unknown backup is NotFound and changes nothing; an unreadable one is refused before any copy is made', async () => {

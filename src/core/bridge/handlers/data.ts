@@ -70,7 +70,29 @@ async function* withProgress<P, T>(run: (onProgress: (progress: P) => void) => P
   }
 }
 
-export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks'>): DataHandlers {
+/** Background work that writes the store: replies (competition columns too), image tasks, indexing. Pulls do not. */
+const STORE_WRITERS = ['chat', 'image', 'knowledge'] as const
+const STOP_WAIT_MS = 15_000
+
+/**
+ * Before a restore replaces the database, whatever is writing to it is stopped and has ended:
+ * a reply streaming into the old data would otherwise write into the restored file, or be lost.
+ * Stopped replies are saved as stopped, so the safety copy made next holds them.
+ */
+async function stopStoreWriters(tasks: Pick<StreamHub, 'tasks' | 'cancel' | 'settled'>): Promise<void> {
+  const running = STORE_WRITERS.flatMap((kind) => tasks.tasks(kind))
+  if (running.length === 0) return
+  for (const task of running) tasks.cancel(task.id)
+  let timer: NodeJS.Timeout | undefined
+  const stopped = await Promise.race([
+    Promise.all(running.map((t) => tasks.settled(t.id))).then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)))
+  ])
+  clearTimeout(timer)
+  if (!stopped) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'A reply or an indexing run did not stop in time; nothing was restored. Try again in a moment.' })
+}
+
+export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks' | 'cancel' | 'settled'>): DataHandlers {
   let importing = false
   let restoring = false
   const agentsOf = (store: Store) => new AgentsService({ store, dataDir: ctx.dataDir, activeConversations: () => new Set(tasks.tasks('chat').map((t) => t.meta.conversationId)) })
@@ -174,6 +196,7 @@ export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks'>):
       if (restoring || importing) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'An import or restore is running; wait for it to finish.' })
       restoring = true
       try {
+        await stopStoreWriters(tasks)
         return await folder().restore(at)
       } finally {
         restoring = false

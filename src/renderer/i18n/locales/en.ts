@@ -725,7 +725,7 @@ export const en = {
     backUpNow: 'Back up now',
     backedUp: 'Backed up.',
     restore: 'Restore',
-    restoreConfirm: 'Replace your data with this backup? A copy of your current data is kept as a backup first.',
+    restoreConfirm: 'Replace your data with this backup? Replies and indexing that are running are stopped, then a copy of your current data is kept as a backup first.',
     restored: 'Restored the backup from {{date}}. Your data from before is kept as the backup from {{copy}}.',
     folder: 'Data folder',
     openFolder: 'Open folder',

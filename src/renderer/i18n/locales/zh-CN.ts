@@ -727,7 +727,7 @@ export const zhCN: Messages = {
     backUpNow: '立即备份',
     backedUp: '已备份。',
     restore: '恢复',
-    restoreConfirm: '用此备份替换当前数据？当前数据会先另存为一个备份。',
+    restoreConfirm: '用此备份替换当前数据？正在进行的回复和索引会先停止，当前数据会先另存为一个备份。',
     restored: '已恢复 {{date}} 的备份。之前的数据已保存为 {{copy}} 的备份。',
     folder: '数据文件夹',
     openFolder: '打开文件夹',
