@@ -12,6 +12,7 @@ import { ImagesPage } from './features/images/images-page'
 import { KnowledgePage } from './features/knowledge/knowledge-page'
 import { LocalModelsPage } from './features/local-models/local-models-page'
 import { SettingsPage } from './features/settings/settings-page'
+import { UsagePage } from './features/usage/usage-page'
 import { onMenuCommand, useApp } from './stores/app-store'
 import { useRouter, type Route } from './stores/router-store'
 import { useLayout } from './stores/layout-store'
@@ -29,6 +30,8 @@ function RouteView({ route }: { route: Route }) {
       return <LocalModelsPage />
     case 'knowledge':
       return <KnowledgePage />
+    case 'usage':
+      return <UsagePage />
     case 'settings':
       return <SettingsPage />
     default:

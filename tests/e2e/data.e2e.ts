@@ -261,7 +261,7 @@ test('a backup is restored: back up now, change the data, restore; the copy made
 
     await importThroughPage(page, writeJson('later.json', exportFile('e2e-later', 2, (i) => `Gone after the restore ${i}`)))
     await manual.getByTestId('backup-restore').click()
-    await expect(manual.getByTestId('backup-confirm')).toContainText('A copy of your current data is kept')
+    await expect(manual.getByTestId('backup-confirm')).toContainText('a copy of your current data is kept')
     await manual.getByTestId('backup-restore-confirm').click()
     // The page starts again from the restored data and says what happened.
     await expect(page.getByTestId('backups-note')).toContainText('Restored the backup from', { timeout: 30_000 })

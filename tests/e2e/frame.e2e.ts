@@ -18,7 +18,7 @@ test('shows start-up, then every route, in light and dark', async ({ page }) => 
     }).observe(document, { subtree: true, childList: true, attributes: true })
   })
   await openApp(page)
-  for (const route of ['chat', 'images', 'local-models', 'settings'] as const) {
+  for (const route of ['chat', 'images', 'local-models', 'knowledge', 'usage', 'settings'] as const) {
     await page.getByTestId(`nav-${route}`).click()
     await expect(page.getByTestId(`page-${route}`)).toBeVisible()
     await expect(page.getByTestId(`nav-${route}`)).toHaveAttribute('aria-current', 'page')
@@ -32,7 +32,7 @@ test('shows start-up, then every route, in light and dark', async ({ page }) => 
   await page.getByTestId('theme-dark').click()
   await expect(page.locator('html')).toHaveClass(/dark/)
   await expect(page.locator('body')).toHaveCSS('background-color', 'oklch(0.141 0.005 285.823)')
-  for (const route of ['chat', 'images', 'local-models', 'settings'] as const) {
+  for (const route of ['chat', 'images', 'local-models', 'knowledge', 'usage', 'settings'] as const) {
     await page.getByTestId(`nav-${route}`).click()
     await snap(page, `route-${route}-dark`)
   }

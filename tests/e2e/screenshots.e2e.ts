@@ -11,6 +11,7 @@ const PAGES = [
   { name: 'images', hash: '#/images', testId: 'page-images' },
   { name: 'local-models', hash: '#/local-models', testId: 'page-local-models' },
   { name: 'knowledge', hash: '#/knowledge', testId: 'page-knowledge' },
+  { name: 'usage', hash: '#/usage', testId: 'page-usage' },
   { name: 'settings', hash: '#/settings', testId: 'page-settings' }
 ] as const
 

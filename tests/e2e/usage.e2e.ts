@@ -51,7 +51,10 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
     .poll(async () => Math.abs(parseCost(await page.getByTestId('conversation-cost').innerText()) - sum))
     .toBeLessThanOrEqual(3 * 5e-7 + 1e-9)
 
-  await openApp(page, '#/settings')
+  // Usage is a page of its own in the navigation.
+  await openApp(page, '#/chat')
+  await page.getByTestId('nav-usage').click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Usage and cost')
   const usage = page.getByTestId('usage-section')
   await usage.getByTestId('usage-group').selectOption('model')
   const row = usage.getByTestId('usage-row').filter({ has: page.locator('td', { hasText: /^gpt-4o$/ }) })
@@ -93,6 +96,7 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   const agentCost = Math.max(...(await agentRows.locator('td:nth-child(5)').allInnerTexts()).map(parseCost))
   expect(agentCost).toBeGreaterThanOrEqual(sum - 1e-9)
   // Settings → Data lists the backups (a fresh data folder may have none yet).
+  await page.getByTestId('nav-settings').click()
   await expect(page.getByTestId('backups')).toBeVisible()
   await expect(page.getByTestId('backup-item').or(page.getByTestId('backups-empty')).first()).toBeVisible()
 })

@@ -3,7 +3,6 @@ export const SETTINGS_SECTIONS = [
   { id: 'settings-general', label: 'settings.appearance' },
   { id: 'settings-voice', label: 'polish.sectionVoice' },
   { id: 'settings-providers', label: 'providers.title' },
-  { id: 'settings-usage', label: 'usage.title' },
   { id: 'settings-data', label: 'polish.sectionData' },
   { id: 'settings-tools', label: 'polish.sectionTools' },
   { id: 'settings-about', label: 'settings.about' }

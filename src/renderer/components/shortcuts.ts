@@ -9,6 +9,7 @@ export type ShortcutId =
   | 'go-local-models'
   | 'go-knowledge'
   | 'go-settings'
+  | 'go-usage'
   | 'new-chat'
   | 'command-palette'
   | 'shortcuts'
@@ -40,6 +41,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'go-local-models', group: 'navigation', key: '3', mod: true },
   { id: 'go-settings', group: 'navigation', key: '4', mod: true },
   { id: 'go-knowledge', group: 'navigation', key: '5', mod: true },
+  { id: 'go-usage', group: 'navigation', key: '6', mod: true },
   { id: 'new-chat', group: 'chat', key: 'n', mod: true },
   { id: 'send', group: 'chat', key: 'Enter' },
   { id: 'newline', group: 'chat', key: 'Enter', shift: true },
@@ -53,7 +55,8 @@ export const NAV_SHORTCUTS: Partial<Record<ShortcutId, string>> = {
   'go-images': '/images',
   'go-local-models': '/local-models',
   'go-settings': '/settings',
-  'go-knowledge': '/knowledge'
+  'go-knowledge': '/knowledge',
+  'go-usage': '/usage'
 }
 
 interface KeyLike {

@@ -1,16 +1,17 @@
 import { useTranslation } from 'react-i18next'
-import { BookOpen, Cpu, Image, MessageSquare, PanelLeftClose, PanelLeftOpen, Settings, type LucideIcon } from 'lucide-react'
+import { BarChart3, BookOpen, Cpu, Image, MessageSquare, PanelLeftClose, PanelLeftOpen, Settings, type LucideIcon } from 'lucide-react'
 import { useRouter, type RouteName } from '../stores/router-store'
 import { useLayout } from '../stores/layout-store'
 import { RunningPullsIndicator } from '../features/local-models/running-pulls-indicator'
 import { useChat } from '../features/chat/chat-store'
 import { shortcutLabel } from './shortcuts'
 
-const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'settings'; icon: LucideIcon }[] = [
+const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'usage' | 'settings'; icon: LucideIcon }[] = [
   { route: 'chat', key: 'chat', icon: MessageSquare },
   { route: 'images', key: 'images', icon: Image },
   { route: 'local-models', key: 'localModels', icon: Cpu },
   { route: 'knowledge', key: 'knowledge', icon: BookOpen },
+  { route: 'usage', key: 'usage', icon: BarChart3 },
   { route: 'settings', key: 'settings', icon: Settings }
 ]
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 
-export const ROUTES = ['chat', 'images', 'local-models', 'knowledge', 'settings'] as const
+export const ROUTES = ['chat', 'images', 'local-models', 'knowledge', 'usage', 'settings'] as const
 export type RouteName = (typeof ROUTES)[number]
 
 export type Route = { name: RouteName; params: string[] } | { name: 'not-found'; path: string }

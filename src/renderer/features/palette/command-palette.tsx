@@ -12,7 +12,6 @@ import { matchesShortcut } from '../../components/shortcuts'
 const SETTINGS_SECTIONS = [
   { key: 'providers', testId: 'providers-section' },
   { key: 'voice', testId: 'voice-settings' },
-  { key: 'usage', testId: 'usage-section' },
   { key: 'data', testId: 'data-section' },
   { key: 'tools', testId: 'tools-settings' }
 ] as const
@@ -94,6 +93,7 @@ export function CommandPalette() {
       { id: 'page:images', kind: 'page', label: t('nav.images'), run: () => navigate('/images') },
       { id: 'page:local-models', kind: 'page', label: t('nav.localModels'), run: () => navigate('/local-models') },
       { id: 'page:knowledge', kind: 'page', label: t('knowledge.nav'), run: () => navigate('/knowledge') },
+      { id: 'page:usage', kind: 'page', label: t('usage.title'), run: () => navigate('/usage') },
       { id: 'page:settings', kind: 'page', label: t('nav.settings'), run: () => settings() },
       ...SETTINGS_SECTIONS.map<PaletteItem>((s) => ({ id: `page:settings-${s.key}`, kind: 'page', label: t(`palette.sections.${s.key}`), run: () => settings(s.testId) }))
     ]

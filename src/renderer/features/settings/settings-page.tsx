@@ -5,7 +5,6 @@ import { TitleModelSetting } from './title-model-setting'
 import { DataSection } from './data-section'
 import { SceneModelsSetting } from './scene-models-setting'
 import { SearchLimitsSetting } from './search-limits-setting'
-import { UsageSection } from '../usage/usage-section'
 import { VoiceSettings } from '../voice/voice-settings'
 import { ToolsSettings } from '../tools/tools-settings'
 import { LANGUAGES, type Language } from '../../i18n'
@@ -74,9 +73,6 @@ export function SettingsPage() {
         </div>
         <div className="max-w-6xl">
           <ProvidersSection />
-        </div>
-        <div id="settings-usage" className="max-w-3xl">
-          <UsageSection />
         </div>
         <div id="settings-data" className="max-w-3xl">
           <DataSection />

@@ -92,8 +92,7 @@ export function UsageSection() {
 
   const input = 'rounded-md border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700'
   return (
-    <section className="space-y-3" data-testid="usage-section">
-      <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('usage.title')}</h2>
+    <section className="space-y-3" data-testid="usage-section" aria-label={t('usage.title')}>
       <div className="flex flex-wrap items-end gap-2 text-sm">
         <label className="flex flex-col gap-1">
           {t('usage.from')}

@@ -106,7 +106,7 @@ export const en = {
     urlPlaceholder: 'https://example.com/article'
   },
   app: { name: 'Switchboard', tagline: 'Every model, one place' },
-  nav: { chat: 'Chat', images: 'Images', localModels: 'Local models', settings: 'Settings', primary: 'Main navigation' },
+  nav: { chat: 'Chat', images: 'Images', localModels: 'Local models', usage: 'Usage', settings: 'Settings', primary: 'Main navigation' },
   init: {
     title: 'Starting Switchboard',
     idle: 'Waiting to start',
@@ -760,7 +760,7 @@ export const en = {
     hint: '↑ ↓ to move · Enter to open · Esc to close',
     kinds: { action: 'Actions', page: 'Pages', agent: 'Agents', conversation: 'Conversations', message: 'Messages' },
     actions: { newChat: 'New chat', newAgent: 'New agent', backUp: 'Back up now', export: 'Export or import data', theme: 'Switch theme' },
-    sections: { providers: 'Settings → Providers', voice: 'Settings → Voice', usage: 'Settings → Usage and cost', data: 'Settings → Data', tools: 'Settings → Tools' }
+    sections: { providers: 'Settings → Providers', voice: 'Settings → Voice', data: 'Settings → Data', tools: 'Settings → Tools' }
   },
   // ---- settings, layout, local models and images polish (issue 17b)
   polish: {
@@ -797,6 +797,7 @@ export const en = {
       'go-local-models': 'Local models',
       'go-settings': 'Settings',
       'go-knowledge': 'Knowledge',
+      'go-usage': 'Usage',
       'new-chat': 'New chat',
       send: 'Send the message',
       newline: 'New line in the message',

@@ -108,7 +108,7 @@ export const zhCN: Messages = {
     urlPlaceholder: 'https://example.com/article'
   },
   app: { name: 'Switchboard', tagline: '所有模型，一处使用' },
-  nav: { chat: '对话', images: '图像', localModels: '本地模型', settings: '设置', primary: '主导航' },
+  nav: { chat: '对话', images: '图像', localModels: '本地模型', usage: '用量', settings: '设置', primary: '主导航' },
   init: {
     title: '正在启动 Switchboard',
     idle: '等待启动',
@@ -762,7 +762,7 @@ export const zhCN: Messages = {
     hint: '↑ ↓ 移动 · Enter 打开 · Esc 关闭',
     kinds: { action: '操作', page: '页面', agent: '助手', conversation: '对话', message: '消息' },
     actions: { newChat: '新对话', newAgent: '新助手', backUp: '立即备份', export: '导出或导入数据', theme: '切换主题' },
-    sections: { providers: '设置 → 服务商', voice: '设置 → 语音', usage: '设置 → 用量与费用', data: '设置 → 数据', tools: '设置 → 工具' }
+    sections: { providers: '设置 → 服务商', voice: '设置 → 语音', data: '设置 → 数据', tools: '设置 → 工具' }
   },
   // ---- settings, layout, local models and images polish (issue 17b)
   polish: {
@@ -799,6 +799,7 @@ export const zhCN: Messages = {
       'go-local-models': '本地模型',
       'go-settings': '设置',
       'go-knowledge': '知识库',
+      'go-usage': '用量',
       'new-chat': '新对话',
       send: '发送消息',
       newline: '在消息中换行',
