@@ -126,6 +126,7 @@ describe('query rewriting before knowledge retrieval', () => {
       const first = ok(await send({ agentId, text: FIRST }))
       const started = Date.now()
       const reply = ok(await send({ conversationId: first.conversationId, parentId: first.id, text: FOLLOW_UP }))
+      expect(rewrites()).toHaveLength(2)
       expect(Date.now() - started).toBeLessThan(9000)
       expect(reply.status).toBe('complete')
       expect(embedded()).toContain(FOLLOW_UP)
