@@ -12,12 +12,20 @@ export interface ReplyKnowledgeInput {
   /** Tokens the retrieved text may take. */
   budgetTokens: number
   signal: AbortSignal
+  /**
+   * Turns the question into a standalone search query (scene Search Intent Recognition, only when
+   * Settings chose its model). Called only when bases are attached; never throws: whatever goes
+   * wrong, it answers undefined and the question is searched as asked.
+   */
+  rewrite?(signal: AbortSignal): Promise<string | undefined>
 }
 
 export interface ReplyKnowledge {
   /** A system message the model reads before the conversation. */
   instructions: string
   sources: ReplySource[]
+  /** What was searched: the question, or its rewrite. */
+  query: string
   /** Keeps the same sources for another message of the turn (a later tool-loop step). */
   saveFor?(replyId: string): void
 }
@@ -59,8 +67,8 @@ export function packSources(hits: readonly SearchHit[], budgetTokens: number): {
 
 /**
  * What the chat service calls before each reply: the bases attached to the conversation and its
- * agent are searched with the question, the best chunks that fit the budget become a numbered
- * context, and the numbers are kept as the reply's sources.
+ * agent are searched with the question (or its rewrite, see `rewrite`), the best chunks that fit
+ * the budget become a numbered context, and the numbers are kept as the reply's sources.
  */
 export function replyContextHook(knowledge: KnowledgeService): ReplyKnowledgeHook {
   return async (input) => {
@@ -68,7 +76,9 @@ export function replyContextHook(knowledge: KnowledgeService): ReplyKnowledgeHoo
       ...new Set([...knowledge.repo.attached({ kind: 'agent', id: input.agentId }), ...knowledge.repo.attached({ kind: 'conversation', id: input.conversationId })])
     ]
     if (kbIds.length === 0 || !input.question.trim()) return undefined
-    const hits = await knowledge.search({ kbIds, query: input.question, topK: RETRIEVED_CHUNKS }, input.signal)
+    // Both the embedding and the keyword list search the rewritten query when there is one.
+    const query = (await input.rewrite?.(input.signal))?.trim() || input.question
+    const hits = await knowledge.search({ kbIds, query, topK: RETRIEVED_CHUNKS }, input.signal)
     const { text, sources } = packSources(hits, Math.min(MAX_KNOWLEDGE_TOKENS, input.budgetTokens))
     if (sources.length === 0) return undefined
     knowledge.repo.saveSources(input.replyId, sources)
@@ -78,6 +88,7 @@ export function replyContextHook(knowledge: KnowledgeService): ReplyKnowledgeHoo
         'If they do not contain the answer, say so.\n\n' +
         text,
       sources,
+      query,
       saveFor: (replyId) => knowledge.repo.saveSources(replyId, sources)
     }
   }

@@ -29,6 +29,7 @@ import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
 import type { ReplyKnowledge, ReplyKnowledgeHook } from '../knowledge/reply-context'
+import { logger } from '../log/logger'
 
 /** Decided once per user turn and shared by the tool loop's model calls. */
 interface TurnPlan {
@@ -106,6 +107,11 @@ type SendInput = {
   /** Controls chosen in the composer before the conversation existed. */
   parameters?: ModelParameters
 }
+
+/** How long the rewrite of a question for knowledge retrieval may take before the question is searched as asked. */
+export const QUERY_REWRITE_TIMEOUT_MS = 5000
+/** Earlier messages the rewrite reads to resolve "it" and "that one". */
+const QUERY_REWRITE_CONTEXT = 6
 
 const noModel = (): AppError => ({
   errorType: 'ModelNotFound',
@@ -380,6 +386,8 @@ export class ChatService {
     const imageParts: ContentPart[] = []
     let reasoningFrom: number | undefined
     let reasoningMs: number | undefined
+    /** The search query knowledge retrieval used, when it is a rewrite of the question. */
+    let knowledgeQuery: string | undefined
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
@@ -393,10 +401,19 @@ export class ChatService {
         const knowledge = this.knowledge
         const found = options.turn?.knowledge
           ? await options.turn.knowledge
-          : await knowledge({ agentId: agent.id, conversationId: conversation.id, question: messageText(question.content), replyId: writer.id, budgetTokens: budget, signal: ctx.signal })
+          : await knowledge({
+              agentId: agent.id,
+              conversationId: conversation.id,
+              question: messageText(question.content),
+              replyId: writer.id,
+              budgetTokens: budget,
+              signal: ctx.signal,
+              ...this.queryRewriter(conversation.id, history, question)
+            })
         if (options.turn && !options.turn.knowledge) options.turn.knowledge = Promise.resolve(found)
         else found?.saveFor?.(writer.id)
         if (found) messages.splice(messages[0]?.role === 'system' ? 1 : 0, 0, { role: 'system', content: found.instructions })
+        if (found && found.query !== messageText(question.content)) knowledgeQuery = found.query
       }
       const runtime = await this.deps.runtimeFor(model.providerId)
       if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
@@ -447,6 +464,7 @@ export class ChatService {
     const patch: MessagePatch = {}
     if (imageParts.length > 0) patch.content = [...finished.content, ...imageParts]
     if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
+    if (knowledgeQuery) patch.meta = { ...(patch.meta ?? finished.meta), knowledgeQuery }
     if (reasoningFrom !== undefined && finished.reasoning) patch.reasoning = { ...finished.reasoning, durationMs: reasoningMs ?? Date.now() - reasoningFrom }
     // issue 17: "you stopped it" is worded apart from a dropped connection (which keeps its error).
     if (ctx.signal.aborted && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
@@ -560,6 +578,48 @@ export class ChatService {
     } catch {
       return false
     }
+  }
+
+  /**
+   * Scene Search Intent Recognition for knowledge bases (issue 22): the latest question, with the
+   * messages before it, rewritten into one standalone search query. Only when Settings chose the
+   * scene's model (no fallback, so without one nothing extra is asked); capped at
+   * QUERY_REWRITE_TIMEOUT_MS and stopped with the reply. A failure is logged and the question is
+   * searched as asked: retrieval never fails a reply over its rewrite.
+   */
+  private queryRewriter(conversationId: string, history: readonly Message[], question: Message): { rewrite?: (signal: AbortSignal) => Promise<string | undefined> } {
+    if (!this.deps.sceneModel?.('Search Intent Recognition')) return {}
+    const rewrite = async (signal: AbortSignal): Promise<string | undefined> => {
+      const clip = (text: string) => (text.length > 1000 ? `${text.slice(0, 1000)} …` : text)
+      const at = history.indexOf(question)
+      const earlier = history
+        .slice(0, at < 0 ? history.length : at)
+        .filter((m) => (m.role === 'user' || m.role === 'assistant') && messageText(m.content).trim())
+        .slice(-QUERY_REWRITE_CONTEXT)
+        .map((m) => `${m.role}: ${clip(messageText(m.content))}`)
+      const latest = messageText(question.content).slice(0, 4000)
+      const timeout = AbortSignal.timeout(QUERY_REWRITE_TIMEOUT_MS)
+      try {
+        const { text } = await runScene(
+          this.sceneDeps(),
+          'Search Intent Recognition',
+          undefined,
+          [
+            { role: 'system', content: scenePrompts.knowledgeQuery },
+            { role: 'user', content: `${earlier.length ? `Conversation so far:\n${earlier.join('\n')}\n\n` : ''}Latest question: ${latest}` }
+          ],
+          { signal: AbortSignal.any([signal, timeout]), maxTokens: 128, conversationId }
+        )
+        const query = text.replace(/\s+/g, ' ').trim()
+        return query && query.length <= 1000 ? query : undefined
+      } catch (error) {
+        if (signal.aborted) return undefined
+        const why = timeout.aborted ? `it took longer than ${QUERY_REWRITE_TIMEOUT_MS / 1000} s` : undefined
+        logger.warn('knowledge', `rewriting the question for knowledge retrieval failed${why ? ` (${why})` : ''}; searching it as asked`, why ? undefined : error)
+        return undefined
+      }
+    }
+    return { rewrite }
   }
 
   /** A scene's model when Settings chose none: a small model of the conversation's provider, else its model. */

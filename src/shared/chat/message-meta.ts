@@ -38,4 +38,9 @@ export interface MessageMeta {
    * leaves its error, or the app closing mid-reply, which leaves neither).
    */
   interruptedBy?: 'user'
+  /**
+   * issue 22: on a reply that read knowledge bases, the search query retrieval used when it was a
+   * rewrite of the question (scene Search Intent Recognition); absent when the question was searched as asked.
+   */
+  knowledgeQuery?: string
 }

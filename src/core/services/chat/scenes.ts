@@ -38,7 +38,7 @@ export interface ModelRef {
 export interface SceneDeps {
   runtimeFor(providerId: string): Promise<ProviderRuntime>
   price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined>
-  logUsage?(entry: { scene: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
+  logUsage?(entry: { scene: string; conversationId?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
   /** The model chosen for a scene in Settings; undefined: the caller's fallback. */
   sceneModel?(scene: SceneName): ModelRef | undefined
 }
@@ -61,7 +61,7 @@ export async function runScene(
   scene: SceneName,
   fallback: ModelRef | undefined,
   messages: ChatMessage[],
-  options: { signal?: AbortSignal; maxTokens?: number } = {}
+  options: { signal?: AbortSignal; maxTokens?: number; conversationId?: string } = {}
 ): Promise<{ text: string; model: ModelRef }> {
   const model = deps.sceneModel?.(scene) ?? fallback
   if (!model) throw new AppErrorException({ errorType: 'ModelNotFound', status: 404, message: `Choose a model for the scene “${scene}” in Settings.` })
@@ -77,7 +77,7 @@ export async function runScene(
     if (event.type === 'error') failure = new AppErrorException(event.data)
   }
   const cost = usage ? await deps.price(model.providerId, model.modelId, usage, pricingContextOf(request)).catch(() => undefined) : undefined
-  deps.logUsage?.({ scene, providerId: model.providerId, modelId: model.modelId, usage, cost })
+  deps.logUsage?.({ scene, ...(options.conversationId ? { conversationId: options.conversationId } : {}), providerId: model.providerId, modelId: model.modelId, usage, cost })
   if (failure) throw failure
   if (options.signal?.aborted) throw new AppErrorException({ errorType: 'ProviderBizError', status: 499, message: 'Request was cancelled' })
   return { text: cleanSceneText(text), model }
@@ -91,6 +91,8 @@ export const scenePrompts = {
   translate: (language: string, from?: string) =>
     `You are a translator. Translate the user's text${from ? ` from ${from}` : ''} into ${language}. Keep formatting, code and links. Reply with the translation only.`,
   detect: 'Which language is the user’s text written in? Reply with its BCP 47 code only (for example en, zh-CN, fr).',
+  knowledgeQuery:
+    'Rewrite the latest question of the conversation below as one standalone query for searching documents: replace pronouns and references ("it", "that one", "the second") with what they mean in the earlier turns, and keep names, numbers and the question’s language. Reply with the query only.',
   searchIntent: 'Does answering the user’s message need a web search for current or specific facts? Reply with yes or no only.',
   agentTitle: 'From the system prompt below, write a short name (at most 5 words) for this assistant, in the prompt’s language. Reply with the name only.',
   agentDescription: 'From the system prompt below, write a one-sentence description of what this assistant does, in the prompt’s language. Reply with the sentence only.',

@@ -462,7 +462,8 @@ export const en = {
     generating: 'Generating…',
     agentDescription: 'Description',
     sceneModels: 'Models for background tasks',
-    sceneModelsHint: 'Titles, summaries, translations and the like run on these models; by default the conversation’s own model.',
+    sceneModelsHint:
+      'Titles, summaries, translations and the like run on these models; by default the conversation’s own model. A model chosen for the search decision also rewrites follow-up questions into standalone queries before knowledge bases are searched.',
     scene: {
       'Summary Topic Title': 'Conversation titles',
       'Summary History Messages': 'History summaries',

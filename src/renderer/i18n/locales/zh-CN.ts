@@ -464,7 +464,7 @@ export const zhCN: Messages = {
     generating: '生成中…',
     agentDescription: '描述',
     sceneModels: '后台任务使用的模型',
-    sceneModelsHint: '标题、摘要、翻译等任务使用这些模型；默认使用会话本身的模型。',
+    sceneModelsHint: '标题、摘要、翻译等任务使用这些模型；默认使用会话本身的模型。为搜索判断选定模型后，检索知识库前还会用它把追问改写为独立的检索语句。',
     scene: {
       'Summary Topic Title': '会话标题',
       'Summary History Messages': '历史摘要',
