@@ -78,8 +78,8 @@ async function startUp(): Promise<void> {
   const empty = mkdtempSync(join(tmpdir(), 'sb-bench-tools-0-'))
   const ten = mkdtempSync(join(tmpdir(), 'sb-bench-tools-10-'))
   // Both folders are made the same way (a started core, the default agent given its tools), so
-  // the only difference is the ten servers: a folder that has never been opened starts with
-  // migrations and first-run work, which is not what is measured here.
+  // the only difference is the ten servers. The baseline used to be a folder only the warm-up
+  // runs had opened, with no data at all: that measured data against none, not the servers.
   for (const [dataDir, servers] of [
     [empty, 0],
     [ten, 10]
