@@ -71,6 +71,38 @@ describe('the in-memory sign-bit index', () => {
   })
 })
 
+describe('the in-memory index and other connections', () => {
+  it('a change made through another connection (a backup restored in place) is seen by the next search', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sb-sign-'))
+    const { store } = openStore({ dataDir, dailyBackupMs: 0 })
+    try {
+      const repo = new KnowledgeRepository(store.db)
+      const kb = repo.create({ name: 'k', providerId: 'p', modelId: 'm', chunkSize: 1000, chunkOverlap: 0 })
+      const add = (r: KnowledgeRepository, n: number, v: number[]) => {
+        const file = r.addFile({ kbId: kb.id, name: `f${n}.md`, source: 's', path: `knowledge/${n}.md`, sha256: String(n), size: 1, status: 'Pending', stage: 'queued' })
+        r.saveChunks(file, [{ seq: 0, text: `text ${n}`, heading: null, page: null, start: 0, end: 6 }])
+        const [chunk] = r.unembedded(file.id, 1)
+        r.saveEmbeddings(kb.id, file.id, [{ id: chunk!.id, vector: v }], 'm')
+        r.publish(kb.id, file.id)
+        return chunk!.id
+      }
+      const first = add(repo, 1, [1, 1, 1, 1, -1, -1, -1, -1])
+      expect(repo.nearest(kb.id, [-1, -1, -1, -1, 1, 1, 1, 1], 5).map((r) => r.chunkId)).toEqual([first])
+      // Another connection to the same file writes the vectors of a new file, as SQLite's online
+      // backup does when a restore puts a backup in place.
+      const second = openStore({ dataDir, dailyBackupMs: 0 }).store
+      try {
+        const added = add(new KnowledgeRepository(second.db), 2, [-1, -1, -1, -1, 1, 1, 1, 1])
+        expect(repo.nearest(kb.id, [-1, -1, -1, -1, 1, 1, 1, 1], 1)[0]?.chunkId).toBe(added)
+      } finally {
+        second.close()
+      }
+    } finally {
+      store.close()
+    }
+  })
+})
+
 function hamming(a: Uint8Array, b: Uint8Array): number {
   let d = 0
   for (let i = 0; i < a.length; i++) {

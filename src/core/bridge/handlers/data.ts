@@ -197,7 +197,10 @@ export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks' | 
       restoring = true
       try {
         await stopStoreWriters(tasks)
-        return await folder().restore(at)
+        const result = await folder().restore(at)
+        // The restored data may hold files that were waiting to be indexed: index them now, as a start-up would.
+        ctx.knowledge?.resume()
+        return result
       } finally {
         restoring = false
       }

@@ -163,8 +163,13 @@ export function pickKeywordWords(words: readonly string[], docs: ReadonlyMap<str
 export class KnowledgeRepository {
   constructor(private readonly db: StoreDb) {}
 
-  /** Per base, its sign bits in memory for the k-NN candidate scan; dropped by any vec0 write. */
+  /**
+   * Per base, its sign bits in memory for the k-NN candidate scan; dropped by any vec0 write of
+   * this connection, and not used once another connection has written the file (SQLite's
+   * `data_version` moved): a backup restored in place is written by the backup's own connection.
+   */
   private readonly signIndexes = new Map<string, SignIndex>()
+  private signIndexesVersion = -1
 
   private get sqlite() {
     return this.db.sqlite
@@ -527,6 +532,11 @@ export class KnowledgeRepository {
       // vec0's scan slows with k; the self-check only asks whether a file is in the top ten.
       const rows = this.db.guard(() => this.db.prepare(`SELECT rowid AS id FROM ${vectorTable(kbId)} WHERE embedding MATCH vec_bit(?) AND k = ?`).all(bits, Math.min(k, IN_TRANSACTION_CANDIDATES)) as { id: number | bigint }[])
       return rows.map((r) => Number(r.id))
+    }
+    const version = this.db.guard(() => this.sqlite.pragma('data_version', { simple: true }) as number)
+    if (version !== this.signIndexesVersion) {
+      this.signIndexes.clear()
+      this.signIndexesVersion = version
     }
     let index = this.signIndexes.get(kbId)
     if (!index) {
