@@ -56,6 +56,8 @@ async function send(page: Page, text: string) {
 }
 
 const column = (page: Page, model: string) => page.locator(`[data-testid="competition-column"][data-model="${model}"]`)
+/** The columns on screen (at narrow widths the unselected tabs' panels are hidden). */
+const shownColumns = (page: Page) => page.locator('[data-testid="competition-column"]:visible')
 
 test('three models side by side: one fails, one is stopped, one is chosen; the next message continues from it; other branches stay switchable', async ({ page }) => {
   await newChatWithModel(page)
@@ -142,10 +144,46 @@ test('at 1024 px the columns become tabs; regenerate one column adds a version t
   const turn = page.getByTestId('competition-turn')
   await expect(turn).toHaveAttribute('data-layout', 'tabs')
   await expect(page.getByTestId('competition-tab')).toHaveCount(2)
-  await expect(page.getByTestId('competition-column')).toHaveCount(1)
-  await page.getByTestId('competition-tab').filter({ hasText: FAIL }).click()
-  await expect(page.getByTestId('competition-tab').filter({ hasText: FAIL })).toHaveAttribute('aria-selected', 'true')
+  await expect(shownColumns(page)).toHaveCount(1)
+  // A WAI-ARIA tabs widget: each tab names its panel, only the selected tab is in the Tab order,
+  // and the arrow keys (wrapping), Home and End move between tabs and show their panels.
+  const tabs = page.getByRole('tablist').getByRole('tab')
+  await expect(tabs).toHaveCount(2)
+  const fastTab = tabs.filter({ hasText: FAST })
+  const failTab = tabs.filter({ hasText: FAIL })
+  await fastTab.click()
+  await expect(fastTab).toHaveAttribute('aria-selected', 'true')
+  await expect(fastTab).toHaveAttribute('tabindex', '0')
+  await expect(failTab).toHaveAttribute('tabindex', '-1')
+  const fastPanel = page.locator(`#${await fastTab.getAttribute('aria-controls')}`)
+  await expect(fastPanel).toHaveAttribute('role', 'tabpanel')
+  await expect(fastPanel).toHaveAttribute('data-model', FAST)
+  await expect(fastPanel).toBeVisible()
+  await expect(fastPanel).toHaveAttribute('aria-labelledby', (await fastTab.getAttribute('id'))!)
+  await fastTab.press('ArrowRight')
+  await expect(failTab).toBeFocused()
+  await expect(failTab).toHaveAttribute('aria-selected', 'true')
+  await expect(failTab).toHaveAttribute('tabindex', '0')
+  await expect(fastTab).toHaveAttribute('tabindex', '-1')
+  await expect(page.locator(`#${await failTab.getAttribute('aria-controls')}`)).toBeVisible()
+  await expect(fastPanel).toBeHidden()
   await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  // Right from the last tab wraps to the first, Left from the first to the last; Home and End.
+  await page.keyboard.press('ArrowRight')
+  await expect(fastTab).toBeFocused()
+  await expect(fastPanel).toBeVisible()
+  await page.keyboard.press('ArrowLeft')
+  await expect(failTab).toBeFocused()
+  await expect(column(page, FAIL)).toBeVisible()
+  await page.keyboard.press('Home')
+  await expect(fastTab).toBeFocused()
+  await expect(fastTab).toHaveAttribute('aria-selected', 'true')
+  await expect(column(page, FAST)).toBeVisible()
+  await page.keyboard.press('End')
+  await expect(failTab).toBeFocused()
+  await expect(failTab).toHaveAttribute('aria-selected', 'true')
+  await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  await expect(shownColumns(page)).toHaveCount(1)
   // The error card's retry asks the same model again, as a second version in its column.
   await column(page, FAIL).getByTestId('error-action').click()
   await expect(column(page, FAIL).getByTestId('competition-versions')).toContainText('2/2')
@@ -159,5 +197,6 @@ test('at 1024 px the columns become tabs; regenerate one column adds a version t
   // Wider again: the same turn as columns.
   await page.setViewportSize({ width: 1280, height: 800 })
   await expect(turn).toHaveAttribute('data-layout', 'columns')
-  await expect(page.getByTestId('competition-column')).toHaveCount(2)
+  await expect(shownColumns(page)).toHaveCount(2)
+  await expect(page.getByRole('tablist')).toHaveCount(0)
 })

@@ -52,7 +52,9 @@ export function MessageList({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
     overscan: 6,
-    getItemKey: (index) => path[index]!.id
+    // An undecided competition's row keeps one key whichever reply is shown, so switching its
+    // tabs does not re-create it (the focused tab keeps the focus, a column its picked version).
+    getItemKey: (index) => (competing(path, index) ? `${path[index - 1]!.id}:competition` : path[index]!.id)
   })
   // Sibling positions change only when messages are added or removed, not while text streams in.
   const shape = messageSetKey(all)
@@ -80,6 +82,8 @@ export function MessageList({
       if (event.deltaY < 0) leave()
     }
     const onKey = (event: KeyboardEvent) => {
+      // Keys inside a tab list (the competition's tabs: Home/End move between tabs) do not scroll.
+      if (event.target instanceof Element && event.target.closest('[role="tablist"]')) return
       if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) leave()
     }
     const onTouch = () => leave()

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
@@ -45,11 +45,29 @@ export function CompetitionTurn({
   const { t } = useTranslation()
   const tabs = useMediaQuery(TABS_AT)
   const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, replies: c.replies }))
-  // The selected tab is the branch shown, so it survives the row being re-created (its key is that
-  // reply's id) and a regenerated column comes to the front.
+  // The selected tab is the branch shown, so it survives a reload and a regenerated column comes
+  // to the front.
   const tab = Math.max(0, columns.findIndex((c) => c.replies.some((r) => r.id === shownId)))
   const anyStreaming = columns.some((c) => c.replies.some((r) => streaming[r.id]))
-  const shown = tabs ? columns.filter((_, i) => i === Math.min(tab, columns.length - 1)) : columns
+  const selectedIndex = Math.min(tab, columns.length - 1)
+  const ids = useId()
+  const tabId = (i: number) => `${ids}-tab-${i}`
+  const panelId = (i: number) => `${ids}-panel-${i}`
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([])
+  const select = (i: number) => {
+    const newest = columns[i]?.replies[columns[i]!.replies.length - 1]
+    if (newest) competitionActions.show(newest)
+  }
+  // WAI-ARIA tabs: one tab in the Tab order (roving tabindex); Left/Right move between tabs
+  // (wrapping), Home/End go to the first/last; the tab moved to is shown at once.
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>, i: number) => {
+    const n = columns.length
+    const to = event.key === 'ArrowRight' ? (i + 1) % n : event.key === 'ArrowLeft' ? (i - 1 + n) % n : event.key === 'Home' ? 0 : event.key === 'End' ? n - 1 : -1
+    if (to < 0) return
+    event.preventDefault()
+    select(to)
+    tabRefs.current[to]?.focus()
+  }
   return (
     <section className="px-3 py-2" data-testid="competition-turn" data-layout={tabs ? 'tabs' : 'columns'} aria-label={t('competition.title')}>
       <div className="mb-2 flex items-center justify-between gap-2 px-3 text-xs text-zinc-500">
@@ -59,20 +77,23 @@ export function CompetitionTurn({
         </button>
       </div>
       {tabs && (
-        <div role="tablist" className="mb-2 flex gap-1 border-b border-zinc-200 px-3 dark:border-zinc-800" data-testid="competition-tabs">
+        <div role="tablist" aria-label={t('competition.title')} className="mb-2 flex gap-1 border-b border-zinc-200 px-3 dark:border-zinc-800" data-testid="competition-tabs">
           {columns.map((c, i) => {
-            const selected = i === Math.min(tab, columns.length - 1)
+            const selected = i === selectedIndex
             const live = c.replies.some((r) => streaming[r.id])
             return (
               <button
                 key={c.key}
+                ref={(el) => void (tabRefs.current[i] = el)}
+                type="button"
                 role="tab"
+                id={tabId(i)}
                 aria-selected={selected}
+                aria-controls={panelId(i)}
+                tabIndex={selected ? 0 : -1}
                 data-testid="competition-tab"
-                onClick={() => {
-                  const newest = c.replies[c.replies.length - 1]
-                  if (newest) competitionActions.show(newest)
-                }}
+                onClick={() => select(i)}
+                onKeyDown={(event) => onTabKey(event, i)}
                 className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${selected ? 'border-accent font-medium' : 'border-transparent text-zinc-500'}`}
               >
                 {c.label}
@@ -82,9 +103,18 @@ export function CompetitionTurn({
           })}
         </div>
       )}
-      <div className="grid gap-2" style={{ gridTemplateColumns: `repeat(${shown.length}, minmax(0, 1fr))` }}>
-        {shown.map((column) => (
-          <CompetitionColumn key={column.key} column={column} streaming={streaming} actions={actions} onErrorAction={onErrorAction} tabbed={tabs} />
+      {/* In tabs every column stays mounted as its tab's panel (hidden unless selected), so each
+          tab's aria-controls names a panel and a column keeps its picked version across switches. */}
+      <div className="grid gap-2" style={{ gridTemplateColumns: `repeat(${tabs ? 1 : columns.length}, minmax(0, 1fr))` }}>
+        {columns.map((column, i) => (
+          <CompetitionColumn
+            key={column.key}
+            column={column}
+            streaming={streaming}
+            actions={actions}
+            onErrorAction={onErrorAction}
+            panel={tabs ? { id: panelId(i), labelledBy: tabId(i), hidden: i !== selectedIndex } : undefined}
+          />
         ))}
       </div>
     </section>
@@ -96,13 +126,14 @@ function CompetitionColumn({
   streaming,
   actions,
   onErrorAction,
-  tabbed
+  panel
 }: {
   column: Column
   streaming: Record<string, true>
   actions: MessageActions
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
-  tabbed: boolean
+  /** At narrow widths the column is its tab's panel. */
+  panel?: { id: string; labelledBy: string; hidden: boolean }
 }) {
   const { t } = useTranslation()
   // The newest reply of this model unless the user stepped back to an earlier one in this column.
@@ -125,11 +156,11 @@ function CompetitionColumn({
   )
   return (
     <div
-      className={`flex min-w-0 flex-col rounded-lg border ${tabbed ? 'border-transparent' : 'border-zinc-200 dark:border-zinc-800'}`}
+      className={`${panel?.hidden ? 'hidden' : 'flex'} min-w-0 flex-col rounded-lg border ${panel ? 'border-transparent' : 'border-zinc-200 dark:border-zinc-800'}`}
       data-testid="competition-column"
       data-model={column.label}
       data-status={reply?.status}
-      role={tabbed ? 'tabpanel' : undefined}
+      {...(panel ? { role: 'tabpanel', id: panel.id, 'aria-labelledby': panel.labelledBy, hidden: panel.hidden, tabIndex: 0 } : {})}
     >
       <header className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
         <span className="mr-auto truncate text-xs font-semibold" title={column.key}>
