@@ -4,7 +4,8 @@ import { ChevronLeft, ChevronRight } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { competitionColumns, modelKey, type CompetitionMeta } from '../../../shared/chat/competition'
 import type { Message } from '../../../shared/data/message'
-import { chatActions } from '../chat/chat-store'
+import { isContinuation, replyChain } from '../chat/branches'
+import { chatActions, useChat } from '../chat/chat-store'
 import { errorAction } from '../chat/error-card'
 import { MessageBoundary } from '../chat/message-boundary'
 import { MessageView, type MessageActions } from '../chat/message-view'
@@ -48,7 +49,10 @@ export function CompetitionTurn({
   // The selected tab is the branch shown, so it survives a reload and a regenerated column comes
   // to the front.
   const tab = Math.max(0, columns.findIndex((c) => c.replies.some((r) => r.id === shownId)))
-  const anyStreaming = columns.some((c) => c.replies.some((r) => streaming[r.id]))
+  const branch = useChat((s) => s.branch)
+  // A column's reply goes on inside the column (a continuation, tool steps): live while any part is.
+  const liveColumn = (c: Column) => c.replies.some((r) => replyChain(all, r, branch).some((m) => streaming[m.id]))
+  const anyStreaming = columns.some(liveColumn)
   const selectedIndex = Math.min(tab, columns.length - 1)
   const ids = useId()
   const tabId = (i: number) => `${ids}-tab-${i}`
@@ -80,7 +84,7 @@ export function CompetitionTurn({
         <div role="tablist" aria-label={t('competition.title')} className="mb-2 flex gap-1 border-b border-zinc-200 px-3 dark:border-zinc-800" data-testid="competition-tabs">
           {columns.map((c, i) => {
             const selected = i === selectedIndex
-            const live = c.replies.some((r) => streaming[r.id])
+            const live = liveColumn(c)
             return (
               <button
                 key={c.key}
@@ -110,6 +114,8 @@ export function CompetitionTurn({
           <CompetitionColumn
             key={column.key}
             column={column}
+            all={all}
+            branch={branch}
             streaming={streaming}
             actions={actions}
             onErrorAction={onErrorAction}
@@ -123,12 +129,16 @@ export function CompetitionTurn({
 
 function CompetitionColumn({
   column,
+  all,
+  branch,
   streaming,
   actions,
   onErrorAction,
   panel
 }: {
   column: Column
+  all: LiveMessage[]
+  branch: Record<string, string>
   streaming: Record<string, true>
   actions: MessageActions
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
@@ -140,26 +150,35 @@ function CompetitionColumn({
   const [picked, setPicked] = useState<string>()
   const index = Math.max(0, picked ? column.replies.findIndex((r) => r.id === picked) : column.replies.length - 1)
   const reply = column.replies[index]
-  const live = reply ? Boolean(streaming[reply.id]) : false
-  // Regenerate in a column asks the same model again, as a new reply in this column.
+  // The reply and what goes on from it: a stopped reply's Continue streams its continuation here,
+  // in its own column (and tab panel), not below the columns.
+  const chain = reply ? replyChain(all, reply, branch) : []
+  const end = chain[chain.length - 1]
+  const streamingPart = chain.find((m) => streaming[m.id])
+  const live = Boolean(streamingPart)
+  // Regenerate in a column asks the same model again, as a new reply in this column (from any
+  // part of it: the column's reply is what is asked again).
   const columnActions = useMemo<MessageActions>(
     () => ({
       ...actions,
-      regenerate: (m) => void competitionActions.regenerate({ reply: m }),
-      deleteAndRegenerate: (m) => void competitionActions.regenerate({ reply: m }),
+      regenerate: (m) => void competitionActions.regenerate({ reply: column.replies.find((r) => r.id === m.id) ?? reply ?? m }),
+      deleteAndRegenerate: (m) => void competitionActions.regenerate({ reply: column.replies.find((r) => r.id === m.id) ?? reply ?? m }),
       switchBranch: (m, d) => {
         const next = column.replies[column.replies.findIndex((r) => r.id === m.id) + d]
         if (next) setPicked(next.id)
       }
     }),
-    [actions, column.replies]
+    [actions, column.replies, reply]
   )
+  const onPartError = (m: LiveMessage, fix?: 'trim') =>
+    // The error card's plain retry asks the column's model again, as a competing reply (logged as such).
+    !fix && m.error && errorAction(m.error) === 'retry' ? void competitionActions.regenerate({ reply: reply ?? m }) : onErrorAction(m, fix)
   return (
     <div
       className={`${panel?.hidden ? 'hidden' : 'flex'} min-w-0 flex-col rounded-lg border ${panel ? 'border-transparent' : 'border-zinc-200 dark:border-zinc-800'}`}
       data-testid="competition-column"
       data-model={column.label}
-      data-status={reply?.status}
+      data-status={end?.status}
       {...(panel ? { role: 'tabpanel', id: panel.id, 'aria-labelledby': panel.labelledBy, hidden: panel.hidden, tabIndex: 0 } : {})}
     >
       <header className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
@@ -178,7 +197,7 @@ function CompetitionColumn({
           </span>
         )}
         {live ? (
-          <button className={button} onClick={() => reply && chatActions.stop(reply.id)} data-testid="competition-stop">
+          <button className={button} onClick={() => streamingPart && chatActions.stop(streamingPart.id)} data-testid="competition-stop">
             {t('chat.stop')}
           </button>
         ) : (
@@ -199,17 +218,20 @@ function CompetitionColumn({
         )}
       </header>
       {reply ? (
-        <MessageBoundary content={reply.content}>
-          <MessageView
-            message={reply}
-            branchIndex={0}
-            branchCount={1}
-            streaming={live}
-            actions={columnActions}
-            // The error card's plain retry asks the column's model again, as a competing reply (logged as such).
-            onErrorAction={(m, fix) => (!fix && m.error && errorAction(m.error) === 'retry' ? void competitionActions.regenerate({ reply: m }) : onErrorAction(m, fix))}
-          />
-        </MessageBoundary>
+        chain.map((part, i) => (
+          <MessageBoundary key={part.id} content={part.content}>
+            <MessageView
+              message={part}
+              branchIndex={0}
+              branchCount={1}
+              streaming={Boolean(streaming[part.id])}
+              actions={columnActions}
+              onErrorAction={onPartError}
+              continued={isContinuation(chain[i + 1], part)}
+              continuation={isContinuation(part, chain[i - 1])}
+            />
+          </MessageBoundary>
+        ))
       ) : (
         <p className="p-3 text-xs text-zinc-500">{t('competition.starting')}</p>
       )}
