@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, PORT } from './helpers'
+import { configureProvider, PORT, snap } from './helpers'
 
 // Issue 18 (artifacts): the real app in browser mode, a fake OpenAI server streaming artifact
 // tags in small pieces (so the tag arrives cut mid-attribute), and the real sandbox runtime
@@ -27,6 +27,21 @@ const broken = `export default function Broken() {
   throw new Error('boom in the artifact')
 }`
 const python = `import math\nprint("hello from python", math.factorial(5))\nprint(sum(range(10)))`
+// A chart drawn with the standard library and shown with display(): SVG text, then PNG bytes
+// made by hand (zlib + struct); then matplotlib, which is not shipped.
+const chart = `from switchboard import display
+values = [3, 7, 5]
+bars = ''.join(f'<rect x="{10 + i * 30}" y="{80 - v * 10}" width="20" height="{v * 10}" fill="#4f46e5"/>' for i, v in enumerate(values))
+print("chart below")
+display(f'<svg xmlns="http://www.w3.org/2000/svg" width="100" height="80" viewBox="0 0 100 80">{bars}</svg>', alt="bar chart")
+print("a red square below")
+import struct, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+raw = b"".join(b"\\x00" + b"\\xff\\x00\\x00" * 4 for _ in range(4))
+display(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+print("now matplotlib")
+import matplotlib`
 const hostile = () => `<!doctype html><html><body><p id="p">hostile</p><script>
 const hit = (what) => '${beaconUrl}/' + what
 try { localStorage.setItem('hostile', '1') } catch (e) {}
@@ -60,6 +75,7 @@ test.beforeAll(async () => {
     if (last.includes('html v2')) return reply(`Updated.\n\n${artifact('greeting', 'html', 'Greeting', page1(2))}`)
     if (last.includes('counter')) return reply(`A counter:\n\n${artifact('counter', 'react', 'Counter', counter)}`)
     if (last.includes('broken')) return reply(artifact('broken', 'react', 'Broken', broken))
+    if (last.includes('chart')) return reply(`A chart:\n\n${artifact('chart', 'python', 'Chart', chart)}`)
     if (last.includes('python')) return reply(`A script:\n\n${artifact('script', 'python', 'Script', python)}`)
     if (last.includes('hostile')) return reply(artifact('hostile', 'html', 'Hostile', hostile()))
     if (last.includes('loop')) return reply(artifact('loop', 'html', 'Loop', loop))
@@ -178,6 +194,29 @@ test('a Python artifact prints its output (Pyodide from the app, offline)', asyn
   await expect(frame(page).locator('[data-python-output]')).toContainText('hello from python 120', { timeout: 90_000 })
   await expect(frame(page).locator('[data-python-output]')).toContainText('45')
   await expect(frame(page).locator('[data-python-status]')).toHaveAttribute('data-python-status', 'done')
+})
+
+test('a Python artifact shows images with display(), in order with its text; matplotlib says it is not available offline', async ({ page }) => {
+  test.setTimeout(120_000)
+  await offline(page)
+  await start(page)
+  await send(page, 'chart please')
+  const output = frame(page).locator('[data-python-output]')
+  await expect(frame(page).locator('[data-python-status]')).toHaveAttribute('data-python-status', 'error', { timeout: 90_000 })
+  // The SVG chart and the PNG square are images among the lines, where the program showed them.
+  const parts = await output.evaluate((el) => Array.from(el.childNodes).map((n) => (n instanceof HTMLImageElement ? `img ${n.dataset.pythonImage}` : (n.textContent ?? '').trim())))
+  expect(parts.filter(Boolean).slice(0, 5)).toEqual(['chart below', 'img image/svg+xml', 'a red square below', 'img image/png', 'now matplotlib'])
+  const images = output.locator('img[data-python-image]')
+  await expect(images).toHaveCount(2)
+  await expect(images.first()).toHaveAttribute('alt', 'bar chart')
+  await expect(images.first()).toHaveAttribute('src', /^blob:/)
+  await expect(images.nth(1)).toHaveAttribute('src', /^data:image\/png;base64,/)
+  // Both were loaded under the sandbox's policy (img-src data: blob:), at their own sizes.
+  await expect.poll(() => images.evaluateAll((list) => list.map((img) => (img as HTMLImageElement).naturalWidth))).toEqual([100, 4])
+  await expect(output).toContainText('"matplotlib" is not available offline')
+  await expect(output).toContainText('display()')
+  await expect(page.getByTestId('artifact-error')).toContainText('not available offline', { timeout: 20_000 })
+  await snap(page, 'artifact-python-display')
 })
 
 test('a hostile artifact reaches neither the network nor the app, and a looping one is stopped while the app stays responsive', async ({ page }) => {

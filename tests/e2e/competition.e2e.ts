@@ -20,6 +20,8 @@ test.beforeAll(async () => {
     const last = String(body.messages.at(-1)?.content ?? '')
     if (String(body.messages[0]?.content ?? '').startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Competition ', 'chat']) }
     if (body.model === FAIL) return { kind: 'json', status: 400, body: errorBody('This model refuses to compete today.', 'model_error') }
+    // A stopped reply's Continue (chat.continue) asks again with this instruction as the last message.
+    if (last.startsWith('Continue your previous answer')) return { kind: 'sse', delayMs: 30, chunks: chatChunks(['resumed ', 'where ', 'it ', 'stopped.']) }
     if (body.model === SLOW) return { kind: 'sse', delayMs: 80, chunks: chatChunks(Array.from({ length: 300 }, (_, i) => `slow${i} `)) }
     // The fast model answers in ~1.5 s, so it is still streaming when the slow one is stopped.
     const words = last.includes('next') ? ['Continuing ', 'from ', 'the ', 'chosen ', 'reply.'] : Array.from({ length: 30 }, (_, i) => `fast${i} `)
@@ -56,6 +58,10 @@ async function send(page: Page, text: string) {
 }
 
 const column = (page: Page, model: string) => page.locator(`[data-testid="competition-column"][data-model="${model}"]`)
+/** The columns on screen (at narrow widths the unselected tabs' panels are hidden). */
+/** Replies drawn in the chat outside the competition's columns. */
+const outsideColumns = (page: Page) => page.locator('[data-testid="message-list"] [data-testid="message-assistant"]:not([data-testid="competition-turn"] *)')
+const shownColumns = (page: Page) => page.locator('[data-testid="competition-column"]:visible')
 
 test('three models side by side: one fails, one is stopped, one is chosen; the next message continues from it; other branches stay switchable', async ({ page }) => {
   await newChatWithModel(page)
@@ -78,6 +84,16 @@ test('three models side by side: one fails, one is stopped, one is chosen; the n
   await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
   await expect(column(page, FAST)).toContainText('fast29')
   await expect(column(page, FAST).getByTestId('message-stats').getByTitle('Output tokens')).toHaveText('30')
+  // Continue the stopped column: the action is in that column, and so is its continuation (not
+  // below the columns); the spent Continue goes.
+  await expect(page.getByTestId('continue')).toHaveCount(1)
+  await column(page, SLOW).getByTestId('continue').click()
+  await expect(column(page, SLOW)).toContainText('resumed where it stopped.')
+  await expect(column(page, SLOW)).toHaveAttribute('data-status', 'complete')
+  await expect(column(page, SLOW).locator('[data-continuation="true"]')).toHaveCount(1)
+  await expect(page.getByTestId('continue')).toHaveCount(0)
+  await expect(outsideColumns(page)).toHaveCount(0)
+  await expect(column(page, FAST)).toContainText('fast29')
   await snap(page, 'competition-columns')
 
   // Continue with the fast reply: the columns give way to the ordinary chat, with its branches.
@@ -142,10 +158,46 @@ test('at 1024 px the columns become tabs; regenerate one column adds a version t
   const turn = page.getByTestId('competition-turn')
   await expect(turn).toHaveAttribute('data-layout', 'tabs')
   await expect(page.getByTestId('competition-tab')).toHaveCount(2)
-  await expect(page.getByTestId('competition-column')).toHaveCount(1)
-  await page.getByTestId('competition-tab').filter({ hasText: FAIL }).click()
-  await expect(page.getByTestId('competition-tab').filter({ hasText: FAIL })).toHaveAttribute('aria-selected', 'true')
+  await expect(shownColumns(page)).toHaveCount(1)
+  // A WAI-ARIA tabs widget: each tab names its panel, only the selected tab is in the Tab order,
+  // and the arrow keys (wrapping), Home and End move between tabs and show their panels.
+  const tabs = page.getByRole('tablist').getByRole('tab')
+  await expect(tabs).toHaveCount(2)
+  const fastTab = tabs.filter({ hasText: FAST })
+  const failTab = tabs.filter({ hasText: FAIL })
+  await fastTab.click()
+  await expect(fastTab).toHaveAttribute('aria-selected', 'true')
+  await expect(fastTab).toHaveAttribute('tabindex', '0')
+  await expect(failTab).toHaveAttribute('tabindex', '-1')
+  const fastPanel = page.locator(`#${await fastTab.getAttribute('aria-controls')}`)
+  await expect(fastPanel).toHaveAttribute('role', 'tabpanel')
+  await expect(fastPanel).toHaveAttribute('data-model', FAST)
+  await expect(fastPanel).toBeVisible()
+  await expect(fastPanel).toHaveAttribute('aria-labelledby', (await fastTab.getAttribute('id'))!)
+  await fastTab.press('ArrowRight')
+  await expect(failTab).toBeFocused()
+  await expect(failTab).toHaveAttribute('aria-selected', 'true')
+  await expect(failTab).toHaveAttribute('tabindex', '0')
+  await expect(fastTab).toHaveAttribute('tabindex', '-1')
+  await expect(page.locator(`#${await failTab.getAttribute('aria-controls')}`)).toBeVisible()
+  await expect(fastPanel).toBeHidden()
   await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  // Right from the last tab wraps to the first, Left from the first to the last; Home and End.
+  await page.keyboard.press('ArrowRight')
+  await expect(fastTab).toBeFocused()
+  await expect(fastPanel).toBeVisible()
+  await page.keyboard.press('ArrowLeft')
+  await expect(failTab).toBeFocused()
+  await expect(column(page, FAIL)).toBeVisible()
+  await page.keyboard.press('Home')
+  await expect(fastTab).toBeFocused()
+  await expect(fastTab).toHaveAttribute('aria-selected', 'true')
+  await expect(column(page, FAST)).toBeVisible()
+  await page.keyboard.press('End')
+  await expect(failTab).toBeFocused()
+  await expect(failTab).toHaveAttribute('aria-selected', 'true')
+  await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  await expect(shownColumns(page)).toHaveCount(1)
   // The error card's retry asks the same model again, as a second version in its column.
   await column(page, FAIL).getByTestId('error-action').click()
   await expect(column(page, FAIL).getByTestId('competition-versions')).toContainText('2/2')
@@ -159,5 +211,38 @@ test('at 1024 px the columns become tabs; regenerate one column adds a version t
   // Wider again: the same turn as columns.
   await page.setViewportSize({ width: 1280, height: 800 })
   await expect(turn).toHaveAttribute('data-layout', 'columns')
-  await expect(page.getByTestId('competition-column')).toHaveCount(2)
+  await expect(shownColumns(page)).toHaveCount(2)
+  await expect(page.getByRole('tablist')).toHaveCount(0)
+})
+
+test('at 1024 px a stopped column offers Continue in its own tab panel, and continues there', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 800 })
+  await newChatWithModel(page)
+  await chooseCompetitors(page, [FAST, SLOW])
+  await send(page, 'Stop one, then go on')
+  await expect(page.getByTestId('competition-turn')).toHaveAttribute('data-layout', 'tabs')
+  const slowTab = page.getByRole('tab', { name: SLOW, exact: true })
+  await slowTab.click()
+  await expect(column(page, SLOW)).toBeVisible()
+  await expect(column(page, SLOW)).toContainText('slow3')
+  await column(page, SLOW).getByTestId('competition-stop').click()
+  await expect(column(page, SLOW)).toHaveAttribute('data-status', 'interrupted')
+  // The Continue is in the stopped model's panel; the other panel has none.
+  await expect(column(page, SLOW).getByTestId('continue')).toBeVisible()
+  await expect(page.getByTestId('continue')).toHaveCount(1)
+  await column(page, SLOW).getByTestId('continue').click()
+  await expect(column(page, SLOW)).toContainText('resumed where it stopped.')
+  await expect(column(page, SLOW)).toHaveAttribute('data-status', 'complete')
+  await expect(slowTab).toHaveAttribute('aria-selected', 'true')
+  await expect(outsideColumns(page)).toHaveCount(0)
+  await expect(page.getByTestId('continue')).toHaveCount(0)
+  // The other tab still shows its own reply; back on the continued one, its continuation is there.
+  await page.getByRole('tab', { name: FAST, exact: true }).click()
+  await expect(column(page, FAST)).toContainText('fast29')
+  await slowTab.click()
+  await expect(column(page, SLOW)).toContainText('resumed where it stopped.')
+  // Continuing with it: the chosen reply and its continuation are the chat's, as one reply in two parts.
+  await column(page, SLOW).getByTestId('competition-choose').click()
+  await expect(page.getByTestId('competition-turn')).toHaveCount(0)
+  await expect(page.locator('[data-testid="message-assistant"][data-continuation="true"]')).toContainText('resumed where it stopped.')
 })

@@ -2,6 +2,8 @@
  * A Python artifact: Pyodide (from the npm package, copied into this runtime folder at build
  * time) in a worker, so a long computation never blocks this page. Output is shown as it
  * comes. Only the standard library is shipped: importing anything else says so clearly.
+ * Images: `display(...)` (a builtin, also `from switchboard import display`) shows SVG text,
+ * PNG/JPEG/GIF bytes or a `data:image/...` URL inline, in order with the printed text.
  *
  * The worker is a blob script that loads Pyodide by URL: a sandboxed page has an opaque origin,
  * and a worker script must be of the page's origin, which only a blob URL made here is. It is a
@@ -12,13 +14,21 @@
 const WORKER_SOURCE = `
 const post = (type, text) => self.postMessage({ type, text })
 self.onmessage = async (event) => {
-  const { indexURL, code } = event.data
+  const { indexURL, prelude, code } = event.data
   let py
   try {
     importScripts(indexURL + 'pyodide.js')
     py = await self.loadPyodide({ indexURL, packages: [] })
-    py.setStdout({ batched: (s) => post('stdout', s) })
-    py.setStderr({ batched: (s) => post('stderr', s) })
+    // Raw writes (line-buffered by Python), so a flush sends a partial line: display() flushes
+    // before its image, and the text printed before it comes first, even without a newline.
+    const writer = (type) => {
+      const decoder = new TextDecoder()
+      return { write: (bytes) => (post(type, decoder.decode(bytes, { stream: true })), bytes.length) }
+    }
+    py.setStdout(writer('stdout'))
+    py.setStderr(writer('stderr'))
+    py.registerJsModule('_switchboard_output', { image: (mime, data, alt) => self.postMessage({ type: 'image', mime, data, alt }) })
+    py.runPython(prelude, { globals: py.runPython('dict()') })
   } catch (error) {
     post('error', 'Python could not start: ' + (error && error.message ? error.message : String(error)))
     return
@@ -33,12 +43,66 @@ self.onmessage = async (event) => {
 }
 `
 
+/**
+ * Run before the program: the `switchboard` module and the `display` builtin. It flushes the
+ * text written so far first, so an image lands between the lines printed before and after it.
+ * Everything is sent as text: SVG as itself, a data URL as itself, bytes as base64.
+ */
+export const PYTHON_PRELUDE = String.raw`
+import base64 as _b64, builtins as _builtins, sys as _sys, types as _types
+from _switchboard_output import image as _image
+
+_SIGNATURES = ((b'\x89PNG\r\n\x1a\n', 'image/png'), (b'\xff\xd8\xff', 'image/jpeg'), (b'GIF87a', 'image/gif'), (b'GIF89a', 'image/gif'))
+_DATA_URL_TYPES = ('image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml')
+
+def _image_bytes(data):
+    data = bytes(data)
+    for signature, mime in _SIGNATURES:
+        if data.startswith(signature):
+            return mime, _b64.b64encode(data).decode('ascii')
+    raise ValueError('display() got bytes that are not a PNG, JPEG or GIF image')
+
+def display(obj, alt=''):
+    """Shows an image in the output, after the text printed so far: SVG text (str), PNG, JPEG
+    or GIF bytes, a data:image/... URL, or an object with _repr_svg_() or _repr_png_()."""
+    for method, kind in (('_repr_svg_', str), ('_repr_png_', bytes)):
+        make = getattr(obj, method, None)
+        if callable(make) and not isinstance(obj, (str, bytes, bytearray, memoryview)):
+            obj = make()
+            break
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        mime, data = _image_bytes(obj)
+    elif isinstance(obj, str):
+        text = obj.strip()
+        head = text[:300].lower()
+        if head.startswith('data:'):
+            mime = head[5:].split(';', 1)[0].split(',', 1)[0]
+            if mime not in _DATA_URL_TYPES:
+                raise ValueError('display() shows data:image/png, jpeg, gif, webp or svg+xml URLs, not data:' + mime)
+            data = text
+        elif head.startswith('<svg') or (head.startswith('<?xml') and '<svg' in text[:2000].lower()):
+            mime, data = 'image/svg+xml', text
+        else:
+            raise ValueError('display() takes SVG text that starts with <svg, or a data:image/... URL; to show text, use print()')
+    else:
+        raise TypeError('display() takes SVG text, image bytes or a data:image/... URL, not ' + type(obj).__name__)
+    _sys.stdout.flush()
+    _sys.stderr.flush()
+    _image(mime, data, str(alt))
+
+_module = _types.ModuleType('switchboard', 'Switchboard helpers for Python artifacts: display(image).')
+_module.display = display
+_sys.modules['switchboard'] = _module
+_builtins.display = display
+`
+
 /** Pyodide's messages for a module that is missing, rewritten to say why. */
 export function explainMissingModule(message: string): string {
   const match = /No module named '([^'.]+)|The module '([^']+)' is included in the Pyodide distribution/.exec(message)
   const name = match?.[1] ?? match?.[2]
   if (!name) return message
-  return `${message.trim()}\n\nThe package "${name}" is not available offline: Switchboard runs Python artifacts with the standard library only.`
+  const chart = /^(matplotlib|plotly|seaborn|bokeh|altair|pygal)$/.test(name) ? ' To show a chart, draw it as SVG text and pass it to display().' : ''
+  return `${message.trim()}\n\nThe package "${name}" is not available offline: Switchboard runs Python artifacts with the standard library only.${chart}`
 }
 
 export function runPython(code: string, onError: (message: string) => void): Promise<void> {
@@ -50,32 +114,35 @@ export function runPython(code: string, onError: (message: string) => void): Pro
   out.setAttribute('data-python-output', '')
   out.style.cssText = 'font:13px ui-monospace,monospace;white-space:pre-wrap;margin:0'
   document.body.replaceChildren(status, out)
-  const line = (text: string, colour?: string) => {
+  const write = (text: string, colour?: string) => {
     const span = document.createElement('span')
-    span.textContent = `${text}\n`
+    span.textContent = text
     if (colour) span.style.color = colour
     out.append(span)
   }
   const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }))
   const worker = new Worker(url)
   return new Promise((resolve) => {
-    worker.onmessage = (event: MessageEvent<{ type: string; text: string }>) => {
-      const { type, text } = event.data
+    worker.onmessage = (event: MessageEvent<{ type: string; text: string } | PythonImage>) => {
+      const data = event.data
+      if (data.type === 'image') return void out.append(imageElement(data as PythonImage))
+      const { type, text } = data as { type: string; text: string }
       if (type === 'started') {
         status.textContent = 'Running…'
         status.setAttribute('data-python-status', 'running')
-      } else if (type === 'stdout') line(text)
-      else if (type === 'stderr') line(text, '#b91c1c')
+      } else if (type === 'stdout') write(text)
+      else if (type === 'stderr') write(text, '#b91c1c')
       else if (type === 'done' || type === 'error') {
         status.textContent = type === 'done' ? 'Finished' : 'Failed'
         status.setAttribute('data-python-status', type)
         if (type === 'error') {
           const message = explainMissingModule(text)
-          line(message, '#b91c1c')
+          write(`${out.textContent && !out.textContent.endsWith('\n') ? '\n' : ''}${message}\n`, '#b91c1c')
           onError(message)
         }
         worker.terminate()
         URL.revokeObjectURL(url)
+        // The images' blob URLs stay: the page shows them until the artifact is closed.
         resolve()
       }
     }
@@ -83,6 +150,43 @@ export function runPython(code: string, onError: (message: string) => void): Pro
       onError(`Python could not start: ${event.message}`)
       resolve()
     }
-    worker.postMessage({ indexURL: new URL('pyodide/', location.href).href, code })
+    worker.postMessage({ indexURL: new URL('pyodide/', location.href).href, prelude: PYTHON_PRELUDE, code })
   })
+}
+
+/** An image a program showed with display(): SVG text, a data URL, or base64 image bytes. */
+export interface PythonImage {
+  type: 'image'
+  mime: string
+  data: string
+  alt: string
+}
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml']
+
+/**
+ * The `src` of an image from display(), or undefined for anything else. SVG becomes a blob: URL
+ * (an <img> never runs an SVG's scripts), bytes a data: URL; the sandbox's policy allows both.
+ */
+export function pythonImageSource(image: PythonImage, makeBlobUrl: (blob: Blob) => string): string | undefined {
+  if (!IMAGE_TYPES.includes(image.mime) || typeof image.data !== 'string') return undefined
+  if (image.data.startsWith('data:')) return image.data.toLowerCase().startsWith(`data:${image.mime}`) ? image.data : undefined
+  if (image.mime === 'image/svg+xml') return makeBlobUrl(new Blob([image.data], { type: 'image/svg+xml' }))
+  return /^[A-Za-z0-9+/]*={0,2}$/.test(image.data) ? `data:${image.mime};base64,${image.data}` : undefined
+}
+
+function imageElement(image: PythonImage): HTMLElement {
+  const src = pythonImageSource(image, (blob) => URL.createObjectURL(blob))
+  if (!src) {
+    const note = document.createElement('span')
+    note.textContent = 'display(): this image could not be shown.\n'
+    note.style.color = '#b91c1c'
+    return note
+  }
+  const img = document.createElement('img')
+  img.src = src
+  img.alt = image.alt || 'Image shown by the program'
+  img.setAttribute('data-python-image', image.mime)
+  img.style.cssText = 'display:block;max-width:100%;height:auto;margin:6px 0'
+  return img
 }

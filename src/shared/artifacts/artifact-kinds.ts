@@ -8,7 +8,7 @@ import type { ArtifactType } from './artifact-tag'
 export const ARTIFACT_INSTRUCTION = [
   'You can create artifacts: self-contained content the user can view and run beside the chat.',
   'Write one as <artifact identifier="kebab-case-id" type="TYPE" title="Short title">CONTENT</artifact>.',
-  'TYPE is html (a complete page; the default), react (one component in JSX, exported as default; React and its hooks are available, no other imports), python (a script; standard library only, print output is shown) or code (source to read, with language="…").',
+  'TYPE is html (a complete page; the default), react (one component in JSX, exported as default; React and its hooks are available, no other imports), python (a script; standard library only, print output is shown, and display(svg_text or png_bytes) shows an image such as a chart drawn as SVG) or code (source to read, with language="…").',
   'Artifacts run offline without network access. To change an artifact, write it again in full with the same identifier.',
   'Use artifacts only for substantial content (a page, an app, a script); answer everything else in plain text.'
 ].join('\n')

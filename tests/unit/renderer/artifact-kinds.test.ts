@@ -9,7 +9,7 @@ describe('artifact kinds', () => {
     expect(withArtifactInstruction('Be brief.', false)).toBe('Be brief.')
     expect(withArtifactInstruction('Be brief.', true)).toBe(`Be brief.\n\n${ARTIFACT_INSTRUCTION}`)
     expect(withArtifactInstruction('  ', true)).toBe(ARTIFACT_INSTRUCTION)
-    for (const word of ['identifier', 'type', 'title', 'html', 'react', 'python', 'code']) expect(ARTIFACT_INSTRUCTION).toContain(word)
+    for (const word of ['identifier', 'type', 'title', 'html', 'react', 'python', 'code', 'display(']) expect(ARTIFACT_INSTRUCTION).toContain(word)
   })
 
   it('offers html, svg and mermaid blocks and whole HTML documents as artifacts, nothing else', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { branchPositions, messageSetKey, sortConversations, visiblePath } from '../../../src/renderer/features/chat/branches'
+import { branchPositions, isContinuation, messageSetKey, replyChain, sortConversations, visiblePath } from '../../../src/renderer/features/chat/branches'
 import type { Message } from '../../../src/shared/data/message'
 import type { Conversation } from '../../../src/shared/data/conversation'
 
@@ -49,5 +49,18 @@ describe('branches', () => {
   it('sorts pinned conversations first, then the newest', () => {
     const c = (id: string, pinned: boolean, updatedAt: number): Conversation => ({ id, agentId: 'a', title: id, pinned, createdAt: 0, updatedAt })
     expect(sortConversations([c('old', false, 1), c('pin', true, 0), c('new', false, 5)]).map((x) => x.id)).toEqual(['pin', 'new', 'old'])
+  })
+
+  it('finds what goes on from a reply before the next user message (continuations, tool steps)', () => {
+    const reply = (id: string, parentId: string, status: Message['status'] = 'complete'): Message => ({ ...msg(id, parentId), role: 'assistant', status })
+    // u1 answered by a (stopped, then continued by c1 and, again, c2), and by b; u2 follows c1.
+    const all = [msg('u1'), reply('a', 'u1', 'interrupted'), reply('b', 'u1'), reply('c1', 'a', 'interrupted'), reply('c2', 'a'), reply('c1next', 'c1'), msg('u2', 'c1next')]
+    const a = all[1]!
+    expect(replyChain(all, a, {}).map((m) => m.id)).toEqual(['a', 'c2'])
+    expect(replyChain(all, a, { a: 'c1' }).map((m) => m.id)).toEqual(['a', 'c1', 'c1next'])
+    expect(replyChain(all, all[2]!, {}).map((m) => m.id)).toEqual(['b'])
+    expect(isContinuation(all[3], a)).toBe(true)
+    expect(isContinuation(all[5], all[4])).toBe(false)
+    expect(isContinuation(all[6], all[5])).toBe(false)
   })
 })

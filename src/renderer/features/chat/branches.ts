@@ -36,6 +36,26 @@ export function visiblePath<M extends Message>(messages: readonly M[], branch: R
   return path
 }
 
+/** `reply` answers the interrupted `partial` as its continuation (chat.continue). */
+export const isContinuation = (reply: Message | undefined, partial: Message | undefined): boolean =>
+  Boolean(reply && partial && partial.status === 'interrupted' && partial.role === 'assistant' && reply.role === 'assistant' && reply.parentId === partial.id)
+
+/**
+ * A reply and the assistant messages that go on from it before the next user message: its
+ * continuations (chat.continue) and tool steps, along the shown branch (or the newest).
+ */
+export function replyChain<M extends Message>(all: readonly M[], reply: M, branch: Record<string, string>): M[] {
+  const chain = [reply]
+  for (let at = reply; chain.length <= all.length; ) {
+    const children = all.filter((m) => m.parentId === at.id)
+    const next = children.find((m) => m.id === branch[at.id]) ?? children[children.length - 1]
+    if (!next || next.role !== 'assistant') break
+    chain.push(next)
+    at = next
+  }
+  return chain
+}
+
 /** [index, count] of every message among its siblings (one pass), for the branch switcher. */
 export function branchPositions(messages: readonly Message[]): Map<string, [number, number]> {
   const siblings = new Map<string, string[]>()

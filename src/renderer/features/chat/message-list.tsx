@@ -5,7 +5,7 @@ import { ArrowDown } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { MessageView, type MessageActions } from './message-view'
 import { MessageBoundary } from './message-boundary'
-import { branchPositions, messageSetKey } from './branches'
+import { branchPositions, isContinuation, messageSetKey } from './branches'
 import { chatActions, useChat } from './chat-store'
 import { CompetitionTurn } from '../competition/competition-turn'
 
@@ -16,9 +16,21 @@ const competing = (path: readonly LiveMessage[], index: number): boolean => {
 }
 import { followLatest } from './follow-latest'
 
-/** `reply` answers the interrupted `partial` as its continuation (chat.continue). */
-const isContinuation = (reply: LiveMessage | undefined, partial: LiveMessage | undefined) =>
-  Boolean(reply && partial && partial.status === 'interrupted' && partial.role === 'assistant' && reply.role === 'assistant' && reply.parentId === partial.id)
+/**
+ * The rows the list draws: the path, less the messages that go on from an undecided competition's
+ * reply (its continuation, its tool steps), which its column draws instead (issue 18).
+ */
+function listRows(path: LiveMessage[]): LiveMessage[] {
+  const rows: LiveMessage[] = []
+  let inCompetition = false
+  path.forEach((message, index) => {
+    if (competing(path, index)) inCompetition = true
+    else if (inCompetition && message.role === 'assistant') return
+    else inCompetition = false
+    rows.push(message)
+  })
+  return rows
+}
 
 /** Closer to the bottom than this counts as "at the bottom" (following the reply). */
 const AT_BOTTOM_PX = 80
@@ -30,7 +42,7 @@ const AT_BOTTOM_PX = 80
  * "Jump to latest"; sending (followLatest) or scrolling back down pins it again (issue 17).
  */
 export function MessageList({
-  path,
+  path: fullPath,
   all,
   streaming,
   actions,
@@ -43,6 +55,7 @@ export function MessageList({
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
 }) {
   const { t } = useTranslation()
+  const path = useMemo(() => listRows(fullPath), [fullPath])
   const scrollRef = useRef<HTMLDivElement>(null)
   const pinned = useRef(true)
   // The ref decides (it changes on every scroll event); the state only draws the button.
@@ -52,7 +65,9 @@ export function MessageList({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 140,
     overscan: 6,
-    getItemKey: (index) => path[index]!.id
+    // An undecided competition's row keeps one key whichever reply is shown, so switching its
+    // tabs does not re-create it (the focused tab keeps the focus, a column its picked version).
+    getItemKey: (index) => (competing(path, index) ? `${path[index - 1]!.id}:competition` : path[index]!.id)
   })
   // Sibling positions change only when messages are added or removed, not while text streams in.
   const shape = messageSetKey(all)
@@ -80,6 +95,8 @@ export function MessageList({
       if (event.deltaY < 0) leave()
     }
     const onKey = (event: KeyboardEvent) => {
+      // Keys inside a tab list (the competition's tabs: Home/End move between tabs) do not scroll.
+      if (event.target instanceof Element && event.target.closest('[role="tablist"]')) return
       if (['ArrowUp', 'PageUp', 'Home'].includes(event.key)) leave()
     }
     const onTouch = () => leave()
@@ -139,7 +156,8 @@ export function MessageList({
     virtualizer.scrollToIndex(index, { align: 'center' })
   }, [focusId, path, virtualizer])
 
-  const last = path[path.length - 1]
+  // The last message streaming (drawn in a competition's column or not) keeps the view following.
+  const last = fullPath[fullPath.length - 1]
   const lastSize = last ? last.content.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 1), 0) + (last.reasoning?.text.length ?? 0) : 0
   // Pinning to the bottom: one scrollTop write per frame. (virtualizer.scrollToIndex on every
   // update re-measured the scroll extent each time and cost ~20% of streaming time.)
@@ -151,7 +169,7 @@ export function MessageList({
       const el = scrollRef.current
       if (el && pinned.current) el.scrollTop = el.scrollHeight
     })
-  }, [path.length, lastSize])
+  }, [path.length, fullPath.length, lastSize])
   useEffect(() => () => (frame.current !== undefined ? cancelAnimationFrame(frame.current) : undefined), [])
 
   return (

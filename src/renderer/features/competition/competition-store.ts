@@ -62,9 +62,11 @@ export const competitionActions = {
     }
     const { currentId, messages, branch } = useChat.getState()
     const path = currentId ? visiblePath(messages[currentId] ?? [], branch) : []
-    const leaf = path[path.length - 1]
-    const parent = path[path.length - 2]
-    if (leaf?.role === 'assistant' && undecided(parent)) void competitionActions.choose(leaf)
+    // The reply on screen is the one right after the last user message (what follows it, a
+    // continuation or tool steps, goes on from that reply).
+    const turn = path.findLastIndex((m) => m.role === 'user')
+    const reply = turn >= 0 ? path[turn + 1] : undefined
+    if (reply?.role === 'assistant' && undecided(path[turn])) void competitionActions.choose(reply)
     return false
   },
 

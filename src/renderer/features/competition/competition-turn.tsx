@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react'
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 import { competitionColumns, modelKey, type CompetitionMeta } from '../../../shared/chat/competition'
 import type { Message } from '../../../shared/data/message'
-import { chatActions } from '../chat/chat-store'
+import { isContinuation, replyChain } from '../chat/branches'
+import { chatActions, useChat } from '../chat/chat-store'
 import { errorAction } from '../chat/error-card'
 import { MessageBoundary } from '../chat/message-boundary'
 import { MessageView, type MessageActions } from '../chat/message-view'
@@ -45,11 +46,32 @@ export function CompetitionTurn({
   const { t } = useTranslation()
   const tabs = useMediaQuery(TABS_AT)
   const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, replies: c.replies }))
-  // The selected tab is the branch shown, so it survives the row being re-created (its key is that
-  // reply's id) and a regenerated column comes to the front.
+  // The selected tab is the branch shown, so it survives a reload and a regenerated column comes
+  // to the front.
   const tab = Math.max(0, columns.findIndex((c) => c.replies.some((r) => r.id === shownId)))
-  const anyStreaming = columns.some((c) => c.replies.some((r) => streaming[r.id]))
-  const shown = tabs ? columns.filter((_, i) => i === Math.min(tab, columns.length - 1)) : columns
+  const branch = useChat((s) => s.branch)
+  // A column's reply goes on inside the column (a continuation, tool steps): live while any part is.
+  const liveColumn = (c: Column) => c.replies.some((r) => replyChain(all, r, branch).some((m) => streaming[m.id]))
+  const anyStreaming = columns.some(liveColumn)
+  const selectedIndex = Math.min(tab, columns.length - 1)
+  const ids = useId()
+  const tabId = (i: number) => `${ids}-tab-${i}`
+  const panelId = (i: number) => `${ids}-panel-${i}`
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([])
+  const select = (i: number) => {
+    const newest = columns[i]?.replies[columns[i]!.replies.length - 1]
+    if (newest) competitionActions.show(newest)
+  }
+  // WAI-ARIA tabs: one tab in the Tab order (roving tabindex); Left/Right move between tabs
+  // (wrapping), Home/End go to the first/last; the tab moved to is shown at once.
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>, i: number) => {
+    const n = columns.length
+    const to = event.key === 'ArrowRight' ? (i + 1) % n : event.key === 'ArrowLeft' ? (i - 1 + n) % n : event.key === 'Home' ? 0 : event.key === 'End' ? n - 1 : -1
+    if (to < 0) return
+    event.preventDefault()
+    select(to)
+    tabRefs.current[to]?.focus()
+  }
   return (
     <section className="px-3 py-2" data-testid="competition-turn" data-layout={tabs ? 'tabs' : 'columns'} aria-label={t('competition.title')}>
       <div className="mb-2 flex items-center justify-between gap-2 px-3 text-xs text-zinc-500">
@@ -59,20 +81,23 @@ export function CompetitionTurn({
         </button>
       </div>
       {tabs && (
-        <div role="tablist" className="mb-2 flex gap-1 border-b border-zinc-200 px-3 dark:border-zinc-800" data-testid="competition-tabs">
+        <div role="tablist" aria-label={t('competition.title')} className="mb-2 flex gap-1 border-b border-zinc-200 px-3 dark:border-zinc-800" data-testid="competition-tabs">
           {columns.map((c, i) => {
-            const selected = i === Math.min(tab, columns.length - 1)
-            const live = c.replies.some((r) => streaming[r.id])
+            const selected = i === selectedIndex
+            const live = liveColumn(c)
             return (
               <button
                 key={c.key}
+                ref={(el) => void (tabRefs.current[i] = el)}
+                type="button"
                 role="tab"
+                id={tabId(i)}
                 aria-selected={selected}
+                aria-controls={panelId(i)}
+                tabIndex={selected ? 0 : -1}
                 data-testid="competition-tab"
-                onClick={() => {
-                  const newest = c.replies[c.replies.length - 1]
-                  if (newest) competitionActions.show(newest)
-                }}
+                onClick={() => select(i)}
+                onKeyDown={(event) => onTabKey(event, i)}
                 className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${selected ? 'border-accent font-medium' : 'border-transparent text-zinc-500'}`}
               >
                 {c.label}
@@ -82,9 +107,20 @@ export function CompetitionTurn({
           })}
         </div>
       )}
-      <div className="grid gap-2" style={{ gridTemplateColumns: `repeat(${shown.length}, minmax(0, 1fr))` }}>
-        {shown.map((column) => (
-          <CompetitionColumn key={column.key} column={column} streaming={streaming} actions={actions} onErrorAction={onErrorAction} tabbed={tabs} />
+      {/* In tabs every column stays mounted as its tab's panel (hidden unless selected), so each
+          tab's aria-controls names a panel and a column keeps its picked version across switches. */}
+      <div className="grid gap-2" style={{ gridTemplateColumns: `repeat(${tabs ? 1 : columns.length}, minmax(0, 1fr))` }}>
+        {columns.map((column, i) => (
+          <CompetitionColumn
+            key={column.key}
+            column={column}
+            all={all}
+            branch={branch}
+            streaming={streaming}
+            actions={actions}
+            onErrorAction={onErrorAction}
+            panel={tabs ? { id: panelId(i), labelledBy: tabId(i), hidden: i !== selectedIndex } : undefined}
+          />
         ))}
       </div>
     </section>
@@ -93,43 +129,57 @@ export function CompetitionTurn({
 
 function CompetitionColumn({
   column,
+  all,
+  branch,
   streaming,
   actions,
   onErrorAction,
-  tabbed
+  panel
 }: {
   column: Column
+  all: LiveMessage[]
+  branch: Record<string, string>
   streaming: Record<string, true>
   actions: MessageActions
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
-  tabbed: boolean
+  /** At narrow widths the column is its tab's panel. */
+  panel?: { id: string; labelledBy: string; hidden: boolean }
 }) {
   const { t } = useTranslation()
   // The newest reply of this model unless the user stepped back to an earlier one in this column.
   const [picked, setPicked] = useState<string>()
   const index = Math.max(0, picked ? column.replies.findIndex((r) => r.id === picked) : column.replies.length - 1)
   const reply = column.replies[index]
-  const live = reply ? Boolean(streaming[reply.id]) : false
-  // Regenerate in a column asks the same model again, as a new reply in this column.
+  // The reply and what goes on from it: a stopped reply's Continue streams its continuation here,
+  // in its own column (and tab panel), not below the columns.
+  const chain = reply ? replyChain(all, reply, branch) : []
+  const end = chain[chain.length - 1]
+  const streamingPart = chain.find((m) => streaming[m.id])
+  const live = Boolean(streamingPart)
+  // Regenerate in a column asks the same model again, as a new reply in this column (from any
+  // part of it: the column's reply is what is asked again).
   const columnActions = useMemo<MessageActions>(
     () => ({
       ...actions,
-      regenerate: (m) => void competitionActions.regenerate({ reply: m }),
-      deleteAndRegenerate: (m) => void competitionActions.regenerate({ reply: m }),
+      regenerate: (m) => void competitionActions.regenerate({ reply: column.replies.find((r) => r.id === m.id) ?? reply ?? m }),
+      deleteAndRegenerate: (m) => void competitionActions.regenerate({ reply: column.replies.find((r) => r.id === m.id) ?? reply ?? m }),
       switchBranch: (m, d) => {
         const next = column.replies[column.replies.findIndex((r) => r.id === m.id) + d]
         if (next) setPicked(next.id)
       }
     }),
-    [actions, column.replies]
+    [actions, column.replies, reply]
   )
+  const onPartError = (m: LiveMessage, fix?: 'trim') =>
+    // The error card's plain retry asks the column's model again, as a competing reply (logged as such).
+    !fix && m.error && errorAction(m.error) === 'retry' ? void competitionActions.regenerate({ reply: reply ?? m }) : onErrorAction(m, fix)
   return (
     <div
-      className={`flex min-w-0 flex-col rounded-lg border ${tabbed ? 'border-transparent' : 'border-zinc-200 dark:border-zinc-800'}`}
+      className={`${panel?.hidden ? 'hidden' : 'flex'} min-w-0 flex-col rounded-lg border ${panel ? 'border-transparent' : 'border-zinc-200 dark:border-zinc-800'}`}
       data-testid="competition-column"
       data-model={column.label}
-      data-status={reply?.status}
-      role={tabbed ? 'tabpanel' : undefined}
+      data-status={end?.status}
+      {...(panel ? { role: 'tabpanel', id: panel.id, 'aria-labelledby': panel.labelledBy, hidden: panel.hidden, tabIndex: 0 } : {})}
     >
       <header className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
         <span className="mr-auto truncate text-xs font-semibold" title={column.key}>
@@ -147,7 +197,7 @@ function CompetitionColumn({
           </span>
         )}
         {live ? (
-          <button className={button} onClick={() => reply && chatActions.stop(reply.id)} data-testid="competition-stop">
+          <button className={button} onClick={() => streamingPart && chatActions.stop(streamingPart.id)} data-testid="competition-stop">
             {t('chat.stop')}
           </button>
         ) : (
@@ -168,17 +218,20 @@ function CompetitionColumn({
         )}
       </header>
       {reply ? (
-        <MessageBoundary content={reply.content}>
-          <MessageView
-            message={reply}
-            branchIndex={0}
-            branchCount={1}
-            streaming={live}
-            actions={columnActions}
-            // The error card's plain retry asks the column's model again, as a competing reply (logged as such).
-            onErrorAction={(m, fix) => (!fix && m.error && errorAction(m.error) === 'retry' ? void competitionActions.regenerate({ reply: m }) : onErrorAction(m, fix))}
-          />
-        </MessageBoundary>
+        chain.map((part, i) => (
+          <MessageBoundary key={part.id} content={part.content}>
+            <MessageView
+              message={part}
+              branchIndex={0}
+              branchCount={1}
+              streaming={Boolean(streaming[part.id])}
+              actions={columnActions}
+              onErrorAction={onPartError}
+              continued={isContinuation(chain[i + 1], part)}
+              continuation={isContinuation(part, chain[i - 1])}
+            />
+          </MessageBoundary>
+        ))
       ) : (
         <p className="p-3 text-xs text-zinc-500">{t('competition.starting')}</p>
       )}
