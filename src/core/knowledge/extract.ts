@@ -1,5 +1,5 @@
 import { AppErrorException } from '../../shared/errors/app-error'
-import { extractText } from '../files/extract-text'
+import { extractText, type ExtractOptions } from '../files/extract-text'
 import { fileKind } from '../files/file-kind'
 import { htmlToText } from './html-to-text'
 
@@ -30,8 +30,11 @@ export function knowledgeFormat(name: string): KnowledgeFormat | undefined {
 const failed = (name: string, reason: string) =>
   new AppErrorException({ errorType: 'FileExtractionError', status: 422, message: `The text of ${name} could not be read: ${reason}.` })
 
-/** The text of a file for chunking. Markdown headings in it (also made from DOCX and HTML ones) become chunk context. */
-export async function extractForKnowledge(bytes: Uint8Array, name: string): Promise<{ text: string; markdown: boolean }> {
+/**
+ * The text of a file for chunking. Markdown headings in it (also made from DOCX and HTML ones)
+ * become chunk context. With `handOver`, `bytes` may be taken (a PDF's buffer detached).
+ */
+export async function extractForKnowledge(bytes: Uint8Array, name: string, options: ExtractOptions = {}): Promise<{ text: string; markdown: boolean }> {
   const format = knowledgeFormat(name)
   if (!format) throw failed(name, 'this kind of file is not supported (text, Markdown, code, PDF, DOCX and HTML are)')
   if (bytes.length === 0) throw failed(name, 'the file is empty')
@@ -39,13 +42,14 @@ export async function extractForKnowledge(bytes: Uint8Array, name: string): Prom
     const mammoth = await import('mammoth')
     let html: string
     try {
-      html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value
+      // A Buffer over the same memory, not a copy.
+      html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value
     } catch {
       throw failed(name, 'it is not a valid DOCX document')
     }
     return { text: htmlToText(html), markdown: true }
   }
   if (format === 'html') return { text: htmlToText(await extractText(bytes, 'text', name)), markdown: true }
-  const text = await extractText(bytes, format === 'pdf' ? 'pdf' : 'text', name)
+  const text = await extractText(bytes, format === 'pdf' ? 'pdf' : 'text', name, options)
   return { text, markdown: format === 'markdown' || format === 'text' || format === 'pdf' }
 }

@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { createHash, randomUUID } from 'node:crypto'
+import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import {
   DEFAULT_CHUNK_OVERLAP,
@@ -51,6 +53,28 @@ const DEFAULT_BATCH = 64
 const queryOf = (text: string): string | undefined => text.split(/\s+/).filter(Boolean).slice(0, 24).join(' ') || undefined
 const DEFAULT_MAX_FILE = 512 * 1024 * 1024
 const SELF_CHECK_TOP_K = 10
+
+/** sha256 of bytes in 16 MB slices with a turn of the event loop between: hashing 500 MB at once would stall the core. */
+async function sha256InSlices(bytes: Uint8Array): Promise<string> {
+  const hash = createHash('sha256')
+  const slice = 16 * 1024 * 1024
+  for (let at = 0; at < bytes.length; at += slice) {
+    hash.update(bytes.subarray(at, at + slice))
+    if (at + slice < bytes.length) await new Promise((resolve) => setImmediate(resolve))
+  }
+  return hash.digest('hex')
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists, as another user's.
+    return (error as { code?: string }).code === 'EPERM'
+  }
+}
 
 const message = (error: unknown): string =>
   error instanceof AppErrorException ? error.error.message : error instanceof Error ? error.message : String(error)
@@ -157,23 +181,76 @@ export class KnowledgeService {
     return { sha256, path }
   }
 
+  /**
+   * A file on disk copied aside under the data folder and hashed in one streamed pass, so a file
+   * of hundreds of MB is never whole in memory here (issue 22: a 200 MB PDF). The copy is named
+   * by its hash only once `keep` is called, after the caller has checked the file did not change.
+   */
+  private async storeFrom(filePath: string): Promise<{ sha256: string; size: number; keep(name: string): Promise<string>; drop(): Promise<void> }> {
+    const dir = join(this.deps.dataDir, 'knowledge')
+    await mkdir(dir, { recursive: true })
+    const tmp = join(dir, `.incoming-${process.pid}-${randomUUID()}.tmp`)
+    const hash = createHash('sha256')
+    let size = 0
+    try {
+      await pipeline(
+        createReadStream(filePath),
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            hash.update(chunk)
+            size += chunk.length
+            done(null, chunk)
+          }
+        }),
+        createWriteStream(tmp)
+      )
+    } catch (error) {
+      await rm(tmp, { force: true })
+      throw error
+    }
+    const sha256 = hash.digest('hex')
+    return {
+      sha256,
+      size,
+      keep: async (name) => {
+        const path = this.storedPath(sha256, name)
+        const full = join(this.deps.dataDir, path)
+        if (await stat(full).then((s) => s.size === size, () => false)) await rm(tmp, { force: true })
+        else await rename(tmp, full)
+        return path
+      },
+      drop: () => rm(tmp, { force: true })
+    }
+  }
+
   private failed(kbId: string, name: string, source: string, reason: string, size = 0): KnowledgeFile {
     return this.repo.addFile({ kbId, name, source, path: null, sha256: null, size, status: 'Error', stage: 'failed', error: reason })
   }
 
-  /** Adds bytes (an upload, or a file read from disk) as a Pending file; the same content twice is one file. */
-  async addBytes(kbId: string, name: string, bytes: Uint8Array, source = `upload:${name}`): Promise<KnowledgeFile> {
-    this.repo.require(kbId)
-    if (!knowledgeFormat(name)) return this.failed(kbId, name, source, 'This kind of file is not supported (text, Markdown, code, PDF, DOCX and HTML are).', bytes.length)
-    if (bytes.length === 0) return this.failed(kbId, name, source, 'The file is empty.')
-    if (bytes.length > (this.deps.maxFileBytes ?? DEFAULT_MAX_FILE))
-      return this.failed(kbId, name, source, `The file is ${Math.round(bytes.length / 1e6)} MB; the largest a knowledge base reads is ${Math.round((this.deps.maxFileBytes ?? DEFAULT_MAX_FILE) / 1e6)} MB.`, bytes.length)
-    const { sha256, path } = await this.store(bytes, name)
-    const existing = this.repo.fileBySha(kbId, sha256)
+  /** Why a file of this name and size is refused before it is read, or undefined. */
+  private refusal(name: string, size: number): string | undefined {
+    const max = this.deps.maxFileBytes ?? DEFAULT_MAX_FILE
+    if (!knowledgeFormat(name)) return 'This kind of file is not supported (text, Markdown, code, PDF, DOCX and HTML are).'
+    if (size === 0) return 'The file is empty.'
+    if (size > max) return `The file is ${Math.round(size / 1e6)} MB; the largest a knowledge base reads is ${Math.round(max / 1e6)} MB.`
+    return undefined
+  }
+
+  /** A stored copy becomes a Pending file; the same content twice is one file. */
+  private register(kbId: string, name: string, source: string, stored: { sha256: string; path: string }, size: number): KnowledgeFile {
+    const existing = this.repo.fileBySha(kbId, stored.sha256)
     if (existing) return existing
-    const file = this.repo.addFile({ kbId, name, source, path, sha256, size: bytes.length, status: 'Pending', stage: 'queued' })
+    const file = this.repo.addFile({ kbId, name, source, path: stored.path, sha256: stored.sha256, size, status: 'Pending', stage: 'queued' })
     this.schedule(kbId)
     return file
+  }
+
+  /** Adds bytes (an upload, a web page, an import) as a Pending file; the same content twice is one file. */
+  async addBytes(kbId: string, name: string, bytes: Uint8Array, source = `upload:${name}`): Promise<KnowledgeFile> {
+    this.repo.require(kbId)
+    const refused = this.refusal(name, bytes.length)
+    if (refused) return this.failed(kbId, name, source, refused, bytes.length)
+    return this.register(kbId, name, source, await this.store(bytes, name), bytes.length)
   }
 
   /**
@@ -189,22 +266,34 @@ export class KnowledgeService {
     return this.addBytes(kbId, `${title}.md`, Buffer.from(`# ${page.title}\n\n<${page.url}>\n\n${page.markdown}\n`, 'utf8'), page.url)
   }
 
-  /** A file on this machine: read once, with its size and time checked again after, so a file being written is caught. */
+  /**
+   * A file on this machine: read once, streamed (hashed while it is copied under the data folder),
+   * with its size and time checked again after, so a file being written is caught.
+   */
   async addFile(kbId: string, filePath: string): Promise<KnowledgeFile> {
+    this.repo.require(kbId)
     const name = basename(filePath)
+    const unreadable = (error: unknown, size = 0) => this.failed(kbId, name, filePath, `The file could not be opened (${(error as { code?: string }).code ?? message(error)}).`, size)
     let before
     try {
       before = await stat(filePath)
     } catch (error) {
-      return this.failed(kbId, name, filePath, `The file could not be opened (${(error as { code?: string }).code ?? message(error)}).`)
+      return unreadable(error)
     }
-    const max = this.deps.maxFileBytes ?? DEFAULT_MAX_FILE
-    if (before.size > max) return this.failed(kbId, name, filePath, `The file is ${Math.round(before.size / 1e6)} MB; the largest a knowledge base reads is ${Math.round(max / 1e6)} MB.`, before.size)
-    const bytes = await readFile(filePath)
-    const after = await stat(filePath)
-    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || bytes.length !== after.size)
-      return this.failed(kbId, name, filePath, 'The file changed while it was being read. Process it again once it is saved.', after.size)
-    return this.addBytes(kbId, name, bytes, filePath)
+    const refused = this.refusal(name, before.size)
+    if (refused) return this.failed(kbId, name, filePath, refused, before.size)
+    let copy
+    try {
+      copy = await this.storeFrom(filePath)
+    } catch (error) {
+      return unreadable(error, before.size)
+    }
+    const after = await stat(filePath).catch(() => undefined)
+    if (!after || after.size !== before.size || after.mtimeMs !== before.mtimeMs || copy.size !== after.size) {
+      await copy.drop()
+      return this.failed(kbId, name, filePath, 'The file changed while it was being read. Process it again once it is saved.', after?.size ?? copy.size)
+    }
+    return this.register(kbId, name, filePath, { sha256: copy.sha256, path: await copy.keep(name) }, copy.size)
   }
 
   /**
@@ -266,7 +355,27 @@ export class KnowledgeService {
 
   /** Starts indexing every base with waiting files (after start-up: what a crash interrupted). */
   resume(): void {
+    this.sweepAside()
     for (const kbId of new Set(this.repo.pending().map((f) => f.kbId))) this.schedule(kbId)
+  }
+
+  /**
+   * Copies written aside by a process that died while adding a file (`.incoming-<pid>-….tmp`,
+   * `<sha256>.<ext>.<pid>.tmp`) are removed: a crash in the middle of copying a 500 MB file must
+   * not leave 500 MB behind. Another live process's (the CLI next to the app) are its own.
+   */
+  private sweepAside(): void {
+    const dir = join(this.deps.dataDir, 'knowledge')
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch {
+      return
+    }
+    for (const name of names) {
+      const pid = Number((/^\.incoming-(\d+)-.*\.tmp$/.exec(name) ?? /\.(\d+)\.tmp$/.exec(name))?.[1])
+      if (pid && !processAlive(pid)) rmSync(join(dir, name), { force: true })
+    }
   }
 
   schedule(kbId: string): void {
@@ -359,8 +468,9 @@ export class KnowledgeService {
       show({ status: 'Processing', stage: this.repo.isChunked(start.id) ? 'embedding' : 'reading' })
       if (!this.repo.isChunked(start.id)) {
         const bytes = await readFile(join(this.deps.dataDir, start.path!))
-        if (createHash('sha256').update(bytes).digest('hex') !== start.sha256) throw new Error('The stored copy of this file is damaged; add the file again.')
-        const { text, markdown } = await extractForKnowledge(bytes, start.name)
+        if ((await sha256InSlices(bytes)) !== start.sha256) throw new Error('The stored copy of this file is damaged; add the file again.')
+        // Handed over: nothing reads `bytes` after this, so PDF.js takes them instead of a copy.
+        const { text, markdown } = await extractForKnowledge(bytes, start.name, { handOver: true })
         show({ stage: 'chunking' })
         const chunks = chunkText(text, { size: kb.chunkSize, overlap: kb.chunkOverlap, markdown })
         if (chunks.length === 0) throw new Error('The file has no text to index.')

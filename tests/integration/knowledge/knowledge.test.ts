@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { KnowledgeFile } from '../../../src/shared/knowledge/types'
@@ -185,6 +185,8 @@ describe('knowledge bases', () => {
       clearInterval(timer)
     }
     await service.idle(base.id)
+    // The refused copies were streamed aside under the data folder: none is left there.
+    expect(readdirSync(join(t.dataDir, 'knowledge')).filter((n) => n.endsWith('.tmp'))).toEqual([])
 
     const other = writeTree({ 'keep.md': 'Owls hunt at night.', 'drop.md': 'Bats navigate by echolocation.' })
     ok(await t.client.call('knowledge.addPaths', { kbId: base.id, paths: [other] }))

@@ -54,6 +54,23 @@ describe('extractText', () => {
     expect(text).toContain('Quarterly revenue rose (slightly) 12%')
   })
 
+  it('copies a PDF for PDF.js unless the bytes are handed over, and then reads them in place (no second copy)', async () => {
+    const kept = minimalPdf('Kept by the caller')
+    expect(await extractText(kept, 'pdf', 'k.pdf')).toContain('Kept by the caller')
+    expect(kept.byteLength).toBeGreaterThan(0)
+    // A Buffer (what readFile gives) handed over: PDF.js refuses Buffers, so a plain view of its memory is passed and taken.
+    const given = Buffer.from(minimalPdf('Handed over to PDF.js'))
+    const whole = Buffer.from(given.buffer.slice(given.byteOffset, given.byteOffset + given.byteLength))
+    expect(await extractText(whole, 'pdf', 'h.pdf', { handOver: true })).toContain('Handed over to PDF.js')
+    expect(whole.buffer.byteLength).toBe(0)
+    // A view into a larger buffer (a pooled Buffer) is copied even when handed over: the rest is not ours to take.
+    const pooled = new Uint8Array(kept.byteLength + 8)
+    pooled.set(kept, 4)
+    const part = pooled.subarray(4, 4 + kept.byteLength)
+    expect(await extractText(part, 'pdf', 'p.pdf', { handOver: true })).toContain('Kept by the caller')
+    expect(pooled.byteLength).toBe(kept.byteLength + 8)
+  })
+
   it('refuses a broken PDF and one without text', async () => {
     const broken = await failure(extractText(bytes('%PDF-1.4 this is not really a pdf'), 'pdf', 'broken.pdf'))
     expect(broken.error.errorType).toBe('FileExtractionError')
