@@ -31,6 +31,8 @@ test('another server on 127.0.0.1 never receives the token cookie', async ({ pag
     expect(seen.length).toBeGreaterThan(0)
     for (const headers of seen) expect(headers.cookie ?? '').not.toContain(TOKEN)
   } finally {
+    // Chromium may hold a preconnected socket with no request on it yet; close() alone waits for it.
+    other.closeAllConnections()
     await new Promise<void>((r) => other.close(() => r()))
   }
 })

@@ -124,6 +124,6 @@ export class UsageLogRepository {
       total.costUsd += costInUsd(row.cost_total ?? 0, currency)
       totals.set(mapKey, total)
     }
-    return [...totals.values()].sort((a, b) => b.calls - a.calls || a.key.localeCompare(b.key))
+    return [...totals.values()].sort((a, b) => b.calls - a.calls || a.key.localeCompare(b.key) || (a.currency ?? '').localeCompare(b.currency ?? ''))
   }
 }
