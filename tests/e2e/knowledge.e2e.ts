@@ -38,6 +38,9 @@ test.beforeAll(async () => {
   fake.setDefault('/chat/completions', (req: RecordedRequest) => {
     const body = req.body as { messages: { role: string; content: unknown }[] }
     if (String(body.messages[0]?.content).startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Wifi']) }
+    // Scene Search Intent Recognition rewriting a follow-up for knowledge retrieval (the third test).
+    if (String(body.messages[0]?.content).startsWith('Rewrite the latest question')) return { kind: 'sse', chunks: chatChunks(['visitor parking on which level']) }
+    if (JSON.stringify(body.messages).includes('where do guests leave the car')) return { kind: 'sse', chunks: chatChunks(['On level minus two [1].']) }
     return { kind: 'sse', chunks: chatChunks(['The wifi password is periwinkle-giraffe-42 [1].']) }
   })
 })
@@ -133,4 +136,45 @@ test('a knowledge base attached to one conversation only is searched for that co
   await page.getByTestId('conversation-kb').click()
   await page.getByTestId('conversation-kb-panel').getByTestId('attach-kb-Handbook').uncheck()
   await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '0')
+})
+
+test('with a model chosen for Search Intent Recognition, a follow-up is searched as a standalone question, and the reply says what was searched', async ({ page }) => {
+  await openApp(page, '#/settings')
+  const scene = page.getByTestId('scene-model-Search Intent Recognition')
+  await scene.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o-mini')
+  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await expect(scene.getByTestId('model-chip-model')).toContainText('GPT-4o mini')
+
+  await page.getByTestId('nav-chat').click()
+  await page.getByTestId('new-chat').click()
+  await page.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill('gpt-4o-mini')
+  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await page.getByTestId('composer-input').fill('Hello again')
+  await page.getByTestId('composer-input').press('Enter')
+  await expect(page.getByTestId('message-assistant').last()).toContainText('periwinkle')
+  await page.getByTestId('conversation-kb').click()
+  await page.getByTestId('conversation-kb-panel').getByTestId('attach-kb-Handbook').check()
+  await page.keyboard.press('Escape')
+
+  await page.getByTestId('composer-input').fill('And where do guests leave the car?')
+  await page.getByTestId('composer-input').press('Enter')
+  const reply = page.getByTestId('message-assistant').last()
+  await expect(reply).toContainText('On level minus two')
+  await expect(reply.getByTestId('reply-sources-query')).toHaveText('Searched for: visitor parking on which level')
+  await expect(reply.getByTestId('reply-source').first()).toHaveText(/^\[1\] parking\.md/)
+  // The rewrite, not the question, was embedded for the search.
+  const embedded = fake.requestsTo('/embeddings').flatMap((r) => (r.body as { input: string[] }).input)
+  expect(embedded).toContain('visitor parking on which level')
+  expect(embedded).not.toContain('And where do guests leave the car?')
+  await snap(page, 'knowledge-rewritten-query')
+
+  // Leave the shared settings and conversation as they were.
+  await page.getByTestId('conversation-kb').click()
+  await page.getByTestId('conversation-kb-panel').getByTestId('attach-kb-Handbook').uncheck()
+  await page.keyboard.press('Escape')
+  await page.getByTestId('nav-settings').click()
+  await scene.getByRole('button', { name: 'Conversation’s model' }).click()
+  await expect(scene.getByTestId('model-chip-model')).toHaveCount(0)
 })

@@ -165,7 +165,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           <ReplyText messageId={message.id} createdAt={message.createdAt} text={linked} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
-        {!isUser && <ReplySources messageId={message.id} done={message.status !== 'streaming'} />}
+        {!isUser && <ReplySources messageId={message.id} done={message.status !== 'streaming'} query={message.meta?.knowledgeQuery} />}
         <MessageImages content={message.content} />
         <ToolCallsView message={message} streaming={streaming} />
         <SourceList sources={sources} messageId={message.id} />

@@ -4,8 +4,11 @@ import { useTranslation } from 'react-i18next'
 import type { ReplySource } from '../../../shared/knowledge/types'
 import { bridge } from '../../stores/app-store'
 
-/** The numbered sources under a reply; each opens the file at the chunk it came from. */
-export function ReplySources({ messageId, done }: { messageId: string; done: boolean }) {
+/**
+ * The numbered sources under a reply; each opens the file at the chunk it came from. `query` is
+ * what retrieval searched when it was a rewrite of the question (scene Search Intent Recognition).
+ */
+export function ReplySources({ messageId, done, query }: { messageId: string; done: boolean; query?: string }) {
   const { t } = useTranslation()
   const [sources, setSources] = useState<ReplySource[]>([])
   const [open, setOpen] = useState<ReplySource>()
@@ -23,6 +26,11 @@ export function ReplySources({ messageId, done }: { messageId: string; done: boo
   return (
     <div className="mt-2 border-t border-zinc-200 pt-2 text-xs dark:border-zinc-800" data-testid="reply-sources">
       <div className="mb-1 font-medium text-zinc-500">{t('knowledge.sources')}</div>
+      {query && (
+        <p className="mb-1 text-zinc-500" data-testid="reply-sources-query">
+          {t('knowledge.searchedFor', { query })}
+        </p>
+      )}
       <ol className="space-y-0.5">
         {sources.map((s) => (
           <li key={s.n}>

@@ -632,6 +632,7 @@ export const en = {
     searchButton: 'Search',
     noHits: 'Nothing found.',
     sources: 'Sources',
+    searchedFor: 'Searched for: {{query}}',
     sourceTitle: 'Source {{n}}: {{name}}',
     close: 'Close',
     attach: 'Knowledge bases',

@@ -633,6 +633,7 @@ export const zhCN: Messages = {
     searchButton: '搜索',
     noHits: '没有找到。',
     sources: '来源',
+    searchedFor: '检索内容：{{query}}',
     sourceTitle: '来源 {{n}}：{{name}}',
     close: '关闭',
     attach: '知识库',
