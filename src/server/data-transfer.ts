@@ -19,7 +19,7 @@ const json = (res: ServerResponse, status: number, body: object) => {
  * browser is past the token or holds a live password session (bound to its cookie). A page
  * from another site is refused by Origin as well.
  *
- *   POST <app path>data/upload              body: the file → { transferId } for data.importFile
+ *   POST <app path>data/upload              body: the file → { transferId } for data.importFile or knowledge.upload
  *   GET  <app path>data/download/<id>?name= → the file data.exportFile wrote for this browser
  */
 export const dataTransferRoute =

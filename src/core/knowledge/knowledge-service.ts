@@ -270,10 +270,11 @@ export class KnowledgeService {
    * A file on this machine: read once, streamed (hashed while it is copied under the data folder),
    * with its size and time checked again after, so a file being written is caught.
    */
-  async addFile(kbId: string, filePath: string): Promise<KnowledgeFile> {
+  async addFile(kbId: string, filePath: string, as: { name?: string; source?: string } = {}): Promise<KnowledgeFile> {
     this.repo.require(kbId)
-    const name = basename(filePath)
-    const unreadable = (error: unknown, size = 0) => this.failed(kbId, name, filePath, `The file could not be opened (${(error as { code?: string }).code ?? message(error)}).`, size)
+    const name = as.name ?? basename(filePath)
+    const source = as.source ?? filePath
+    const unreadable = (error: unknown, size = 0) => this.failed(kbId, name, source, `The file could not be opened (${(error as { code?: string }).code ?? message(error)}).`, size)
     let before
     try {
       before = await stat(filePath)
@@ -281,7 +282,7 @@ export class KnowledgeService {
       return unreadable(error)
     }
     const refused = this.refusal(name, before.size)
-    if (refused) return this.failed(kbId, name, filePath, refused, before.size)
+    if (refused) return this.failed(kbId, name, source, refused, before.size)
     let copy
     try {
       copy = await this.storeFrom(filePath)
@@ -291,9 +292,9 @@ export class KnowledgeService {
     const after = await stat(filePath).catch(() => undefined)
     if (!after || after.size !== before.size || after.mtimeMs !== before.mtimeMs || copy.size !== after.size) {
       await copy.drop()
-      return this.failed(kbId, name, filePath, 'The file changed while it was being read. Process it again once it is saved.', after?.size ?? copy.size)
+      return this.failed(kbId, name, source, 'The file changed while it was being read. Process it again once it is saved.', after?.size ?? copy.size)
     }
-    return this.register(kbId, name, filePath, { sha256: copy.sha256, path: await copy.keep(name) }, copy.size)
+    return this.register(kbId, name, source, { sha256: copy.sha256, path: await copy.keep(name) }, copy.size)
   }
 
   /**

@@ -1,4 +1,7 @@
+import { existsSync, rmSync } from 'node:fs'
 import type { Contract } from '../../../shared/bridge/contract'
+import { AppErrorException } from '../../../shared/errors/app-error'
+import { transferPath } from '../../store/transfers'
 import type { CoreContext } from '../../context'
 import { needs } from '../not-ready'
 import type { Implementation } from '../router'
@@ -18,7 +21,17 @@ export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
     'knowledge.files': ({ kbId }) => kb().files(kbId),
     'knowledge.addPaths': ({ kbId, paths, include, exclude }) => kb().addPaths(kbId, paths, { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }),
     'knowledge.addUrl': ({ kbId, url }) => kb().addUrl(kbId, url),
-    'knowledge.upload': ({ kbId, name, dataBase64 }) => kb().addBytes(kbId, name, Buffer.from(dataBase64, 'base64')),
+    'knowledge.upload': async ({ kbId, name, dataBase64, transferId }) => {
+      if (dataBase64 !== undefined) return kb().addBytes(kbId, name, Buffer.from(dataBase64, 'base64'))
+      const path = transferPath(ctx.dataDir, transferId!)
+      if (!path || !existsSync(path)) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'The upload is no longer there; choose the file again.' })
+      try {
+        // Streamed from the transfer file into the data folder: a 200 MB file is never whole in memory here.
+        return await kb().addFile(kbId, path, { name, source: `upload:${name}` })
+      } finally {
+        rmSync(path, { force: true })
+      }
+    },
     'knowledge.removeFile': ({ fileId }) => kb().removeFile(fileId),
     'knowledge.retryFile': ({ fileId }) => kb().retry(fileId),
     'knowledge.search': (input, c) => kb().search(input, c.signal),

@@ -5,12 +5,28 @@ import { buttonClass, field } from './create-base-form'
 import { FileRow } from './file-row'
 import { BaseExtras } from './base-extras'
 import { call, errorText } from './use-call'
+import { useApp } from '../../stores/app-store'
 
 const globs = (text: string) =>
   text
     .split(',')
     .map((g) => g.trim())
     .filter(Boolean)
+
+/**
+ * A picked file to the core. Browser mode uploads it over HTTP first (streamed to disk on the
+ * server: one WebSocket frame stops at 64 MB), the desktop sends it over IPC.
+ */
+async function uploadFile(kbId: string, file: File, mode: string | undefined): Promise<void> {
+  if (mode !== 'browser') {
+    await call('knowledge.upload', { kbId, name: file.name, dataBase64: await toBase64(file) })
+    return
+  }
+  const response = await fetch('data/upload', { method: 'POST', body: file })
+  const body = (await response.json().catch(() => ({}))) as { transferId?: string; error?: string }
+  if (!body.transferId) throw new Error(body.error ?? response.statusText)
+  await call('knowledge.upload', { kbId, name: file.name, transferId: body.transferId })
+}
 
 const toBase64 = async (file: File): Promise<string> => {
   const bytes = new Uint8Array(await file.arrayBuffer())
@@ -22,6 +38,7 @@ const toBase64 = async (file: File): Promise<string> => {
 /** One base: rename/delete, add files or folders, the files with their states, and a search to try it. */
 export function BaseDetail({ base, onChanged }: { base: KnowledgeBaseSummary; onChanged(): void }) {
   const { t } = useTranslation()
+  const mode = useApp((s) => s.info?.mode)
   const [files, setFiles] = useState<KnowledgeFile[]>([])
   const [path, setPath] = useState('')
   const [include, setInclude] = useState('')
@@ -121,7 +138,7 @@ export function BaseDetail({ base, onChanged }: { base: KnowledgeBaseSummary; on
             const picked = [...(e.target.files ?? [])]
             e.target.value = ''
             void run(async () => {
-              for (const file of picked) await call('knowledge.upload', { kbId: base.id, name: file.name, dataBase64: await toBase64(file) })
+              for (const file of picked) await uploadFile(base.id, file, mode)
             })
           }}
         />
