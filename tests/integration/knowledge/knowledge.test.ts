@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { KnowledgeFile } from '../../../src/shared/knowledge/types'
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../../fixtures/fake-embeddings'
+import { newTransfer } from '../../../src/core/store/transfers'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'
 
 let fake: FakeEmbeddingServer
@@ -212,5 +213,21 @@ describe('knowledge bases', () => {
     expect(fake.inputs[0]).toBe('Penguins live in the southern hemisphere.')
     expect(ok(await t.client.call('knowledge.delete', { id: base.id }))).toBe(true)
     expect(ok(await t.client.call('knowledge.list', {})).some((b) => b.id === base.id)).toBe(false)
+  })
+
+  it('an upload named by its transfer (browser mode) is streamed from the transfer file, which is then removed', async () => {
+    const base = await newBase('Uploads')
+    const { id, path } = newTransfer(t.dataDir)
+    writeFileSync(path, 'Emperor penguins huddle through the Antarctic winter.')
+    const file = ok(await t.client.call('knowledge.upload', { kbId: base.id, name: 'penguins.md', transferId: id }))
+    expect(file).toMatchObject({ name: 'penguins.md', source: 'upload:penguins.md', status: 'Pending' })
+    expect(existsSync(path)).toBe(false)
+    await kb().idle(base.id)
+    expect(byName(await files(base.id), 'penguins.md').status).toBe('Success')
+    // A transfer that is not there, or both forms at once, are refused with a reason.
+    const gone = await t.client.call('knowledge.upload', { kbId: base.id, name: 'x.md', transferId: id })
+    expect(!gone.ok && gone.error.message).toBe('The upload is no longer there; choose the file again.')
+    const both = await t.client.call('knowledge.upload', { kbId: base.id, name: 'x.md', transferId: id, dataBase64: 'eA==' })
+    expect(both.ok).toBe(false)
   })
 })
