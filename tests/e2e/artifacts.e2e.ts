@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, PORT, snap } from './helpers'
+import { configureProvider, pickModel, PORT, snap } from './helpers'
 
 // Issue 18 (artifacts): the real app in browser mode, a fake OpenAI server streaming artifact
 // tags in small pieces (so the tag arrives cut mid-attribute), and the real sandbox runtime
@@ -100,9 +100,7 @@ async function offline(page: Page) {
 async function start(page: Page) {
   await configureProvider(page, 'openai', fake.url, KEY)
   await page.getByTestId('nav-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
 }
 
 async function send(page: Page, text: string) {

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { startFakeHttpServer, type FakeServer } from '../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, geminiEvent } from '../fixtures/fake-google/gemini-sse'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, openApp, pickModel, snap } from './helpers'
 
 // Issue 15 in the real app (browser mode) against fake providers: web search with citations,
 // thinking on/off reaching the request body, a conversation compressed instead of refused,
@@ -77,12 +77,6 @@ test.afterAll(async () => {
   await gemini.close()
 })
 
-async function pick(page: Page, providerId: string, modelId: string) {
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill(modelId)
-  await page.getByTestId(`pick-${providerId}-${modelId}`).first().click()
-}
-
 async function newChat(page: Page) {
   await openApp(page, '#/chat')
   await page.getByTestId('new-chat').click()
@@ -99,7 +93,7 @@ const geminiBody = () => gemini.requests.filter((r) => !r.body.includes('You wri
 test('web search: the toggle reaches the request, the reply lists its sources and the marker links to them', async ({ page }) => {
   await configureProvider(page, 'google', gemini.url, 'AIza-e2e-controls-0123456789')
   await newChat(page)
-  await pick(page, 'google', 'gemini-2.5-flash')
+  await pickModel(page, 'google', 'gemini-2.5-flash')
   const search = page.getByTestId('control-search')
   await expect(search).toHaveAttribute('aria-pressed', 'false')
   await search.click()
@@ -118,7 +112,7 @@ test('web search: the toggle reaches the request, the reply lists its sources an
 
 test('thinking off and on (with a budget) reach the request body and show on the message', async ({ page }) => {
   await newChat(page)
-  await pick(page, 'google', 'gemini-2.5-flash')
+  await pickModel(page, 'google', 'gemini-2.5-flash')
   const thinking = page.getByTestId('control-thinking')
   await expect(thinking).toHaveAttribute('aria-pressed', 'true')
   await thinking.click()
@@ -142,7 +136,7 @@ test('thinking off and on (with a budget) reach the request body and show on the
 test('a conversation too long for the model is compressed instead of refused', async ({ page }) => {
   await configureProvider(page, 'openai', openai.url, KEY)
   await newChat(page)
-  await pick(page, 'openai', 'gpt-4')
+  await pickModel(page, 'openai', 'gpt-4')
   // gpt-4 reads 8,192 tokens; three messages of ~3,000 tokens each go over it.
   for (let i = 1; i <= 3; i++) {
     await send(page, `${'word '.repeat(12_000 / 5)}list ${i}`)
@@ -172,7 +166,7 @@ test('a conversation too long for the model is compressed instead of refused', a
 
 test('a message is translated and the translation stays under it after a reload', async ({ page }) => {
   await newChat(page)
-  await pick(page, 'openai', 'gpt-4o-mini')
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await send(page, 'Hello')
   const reply = page.getByTestId('message-assistant').last()
   await expect(reply).toContainText('Hello world')
@@ -186,7 +180,7 @@ test('a message is translated and the translation stays under it after a reload'
 
 test('agent settings generate a name, description and tags from the system prompt', async ({ page }) => {
   await openApp(page, '#/chat')
-  await pick(page, 'openai', 'gpt-4o-mini')
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await page.getByTestId('open-agent-settings').click()
   const dialog = page.getByTestId('agent-settings')
   await dialog.getByTestId('agent-system-prompt').fill('You suggest recipes from what is in the fridge.')
@@ -202,7 +196,7 @@ test('agent settings generate a name, description and tags from the system promp
 test('the title task runs after the reply and Esc cancels it', async ({ page }) => {
   titleDelayMs = 1500
   await newChat(page)
-  await pick(page, 'openai', 'gpt-4o-mini')
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await send(page, 'Name this later')
   await expect(page.getByTestId('message-assistant').last()).toContainText('Hello world')
   const title = page.getByTestId('conversation-title')
@@ -218,7 +212,7 @@ test('the title task runs after the reply and Esc cancels it', async ({ page }) 
 
 test('a tool call is shown as a formatted call marked not run, never as a reply that silently ends', async ({ page }) => {
   await newChat(page)
-  await pick(page, 'openai', 'gpt-4o-mini')
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await send(page, 'Use the weather tool for Paris')
   const call = page.getByTestId('message-assistant').last().getByTestId('tool-call')
   await expect(call).toContainText('get_weather()')

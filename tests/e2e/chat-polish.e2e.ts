@@ -5,7 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, snap, TOKEN } from './helpers'
+import { configureProvider, pickModel, snap, TOKEN } from './helpers'
 
 // Issue 17 (the chat half) in the real app against a fake OpenAI server: reply typography by
 // computed style in both themes, following the reply on send and "Jump to latest", retries
@@ -52,10 +52,8 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => fake.close())
 
-async function pickModel(page: Page) {
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+async function pickMini(page: Page) {
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await expect(page.getByTestId('model-chip-model')).toContainText('mini')
 }
 
@@ -68,7 +66,7 @@ async function newConversation(page: Page, first = 'hello there') {
   await configureProvider(page, 'openai', fake.url, KEY)
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await pickModel(page)
+  await pickMini(page)
   await send(page, first)
   await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
 }
@@ -271,7 +269,7 @@ test('the header chip names provider and model; the picker is a listbox with arr
   await page.getByTestId('model-search').fill('no-such-model-anywhere')
   await expect(page.getByTestId('model-picker-empty')).toHaveText('No model matches “no-such-model-anywhere”.')
   await page.keyboard.press('Escape')
-  await pickModel(page)
+  await pickMini(page)
 
   // The counter has one form from the first paint on: no "≈N tokens" before "≈N of M tokens".
   await page.addInitScript(() => {
@@ -317,7 +315,7 @@ test('the API-key dialog from a chat error shows the address already configured'
   fake.enqueue('/chat/completions', { kind: 'json', status: 401, body: errorBody('Incorrect API key provided', 'invalid_api_key') })
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await pickModel(page)
+  await pickMini(page)
   await send(page, 'key check')
   await page.getByTestId('error-card').getByTestId('error-action').click()
   await expect(page.getByTestId('api-key-proxy')).toHaveValue(fake.url)

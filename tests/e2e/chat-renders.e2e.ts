@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider } from './helpers'
+import { configureProvider, pickModel } from './helpers'
 
 // The chat page subscribes to the chat store with selectors: a reply streaming in another
 // conversation (a store change every ~50 ms) must re-render nothing on the page in view.
@@ -74,9 +74,7 @@ test('a reply streaming in another conversation re-renders nothing on the chat p
   page.on('websocket', (socket) => socket.on('framereceived', (frame) => void (String(frame.payload).includes('word') && wordFrames++)))
   await configureProvider(page, 'openai', fake.url, KEY)
   await page.getByTestId('nav-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
 
   // Conversation B: a finished reply. Conversation A: a slow one, still streaming.
   await send(page, 'a quick one')

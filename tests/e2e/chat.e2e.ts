@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, snap } from './helpers'
+import { configureProvider, pickModel, snap } from './helpers'
 
 // Issue 7's flow against the real app in browser mode and a fake OpenAI-compatible server:
 // add a key, pick a model, stream, stop, regenerate, edit, delete, switch and reload mid-stream,
@@ -36,10 +36,8 @@ test.afterAll(async () => fake.close())
 
 const addOpenAIKey = (page: Page, key: string) => configureProvider(page, 'openai', fake.url, key)
 
-async function pickModel(page: Page) {
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+async function pickMini(page: Page) {
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await expect(page.getByTestId('model-picker')).toContainText('mini')
 }
 
@@ -56,7 +54,7 @@ async function ownConversation(page: Page) {
   await addOpenAIKey(page, GOOD_KEY)
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await pickModel(page)
+  await pickMini(page)
   await sendMessage(page, 'hello there')
   await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
 }
@@ -64,7 +62,7 @@ async function ownConversation(page: Page) {
 test('add a key, pick a model, send and see the reply stream in', async ({ page }) => {
   await addOpenAIKey(page, GOOD_KEY)
   await page.getByTestId('nav-chat').click()
-  await pickModel(page)
+  await pickMini(page)
   await sendMessage(page, 'hello there')
   const reply = page.getByTestId('message-assistant').last()
   await expect(reply).toContainText('You said: hello there.')

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, openApp, pickModel, snap } from './helpers'
 
 // Issue 18, Chat Competition, against the real app in browser mode and a fake OpenAI-compatible
 // server that answers per model: gpt-4o-mini quickly, gpt-4o slowly (the user stops it), gpt-4.1
@@ -35,9 +35,7 @@ async function newChatWithModel(page: Page) {
   await configureProvider(page, 'openai', fake.url, KEY)
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill(FAST)
-  await page.getByTestId(`pick-openai-${FAST}`).first().click()
+  await pickModel(page, 'openai', FAST)
   await expect(page.getByTestId('model-picker')).toContainText('mini')
 }
 

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import { mkdirSync } from 'node:fs'
 
 export const TOKEN = 'e2e-token-0123456789abcdef'
@@ -51,4 +51,14 @@ export async function sendAndWait(page: Page, text: string, answered: () => numb
   }).toPass({ timeout: 20_000 })
   await expect(page.getByTestId('composer-input')).toHaveValue('')
   await expect(page.locator('[data-testid="message-assistant"][aria-busy="true"]')).toHaveCount(0)
+}
+
+/**
+ * Picks a model in a model picker the way a user does: open it, type the model's id, choose it.
+ * `within` is where the picker's button is (a Settings row, say); the dialog itself is portaled.
+ */
+export async function pickModel(page: Page, providerId: string, modelId: string, within: Page | Locator = page) {
+  await within.getByTestId('model-picker').click()
+  await page.getByTestId('model-search').fill(modelId)
+  await page.getByTestId(`pick-${providerId}-${modelId}`).first().click()
 }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { hashedVector } from '../fixtures/fake-embeddings/hashed-vectors'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { writeBigPdf } from '../fixtures/big-pdf'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, openApp, pickModel, snap } from './helpers'
 
 // Issue 22, done-when: build a knowledge base from a folder against a fake embedding server
 // with deterministic (hashed n-gram) vectors, ask a question whose answer sits in one file,
@@ -81,9 +81,7 @@ test('builds a knowledge base from a folder, and a reply cites the file that ans
   await openAgentSettings(page)
   await page.getByTestId('attach-kb-Handbook').check()
   await page.keyboard.press('Escape')
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await page.getByTestId('composer-input').fill('What is the office wifi password?')
   await page.getByTestId('composer-input').press('Enter')
   const reply = page.getByTestId('message-assistant').last()
@@ -128,9 +126,7 @@ test('a file picked in the page that is larger than one WebSocket frame (an 80 M
 test('a knowledge base attached to one conversation only is searched for that conversation’s replies', async ({ page }) => {
   await openApp(page, '#/chat')
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   // The button appears once the conversation exists (its first message).
   await expect(page.getByTestId('conversation-kb')).toHaveCount(0)
   await page.getByTestId('composer-input').fill('Hello there')
@@ -163,16 +159,12 @@ test('a knowledge base attached to one conversation only is searched for that co
 test('with a model chosen for Search Intent Recognition, a follow-up is searched as a standalone question, and the reply says what was searched', async ({ page }) => {
   await openApp(page, '#/settings')
   const scene = page.getByTestId('scene-model-Search Intent Recognition')
-  await scene.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini', scene)
   await expect(scene.getByTestId('model-chip-model')).toContainText('GPT-4o mini')
 
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await page.getByTestId('composer-input').fill('Hello again')
   await page.getByTestId('composer-input').press('Enter')
   await expect(page.getByTestId('message-assistant').last()).toContainText('periwinkle')

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai'
-import { configureProvider, openApp } from './helpers'
+import { configureProvider, openApp, pickModel } from './helpers'
 
 // Issue 17: both sidebars collapse and the window remembers it; at 1024×700 the chat header and
 // the composer stay on one line inside the window (bounding boxes); the shortcuts sheet.
@@ -53,10 +53,8 @@ test('at 1024×700 the chat header and composer never wrap or clip, with sidebar
   await configureProvider(page, 'openai', fake.url, 'sk-layout-test-0001')
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
   // The model with the most composer controls (reasoning mode, effort, verbosity, search).
-  await page.getByTestId('model-search').fill('gpt-5.6-sol')
-  await page.getByTestId('pick-openai-gpt-5.6-sol').first().click()
+  await pickModel(page, 'openai', 'gpt-5.6-sol')
   await page.getByTestId('composer-input').fill('A rather long question so that the title has something to say about layouts at narrow widths')
   await page.getByTestId('composer-input').press('Enter')
   await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')

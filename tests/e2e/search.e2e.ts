@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, openApp, sendAndWait, snap } from './helpers'
+import { configureProvider, openApp, pickModel, sendAndWait, snap } from './helpers'
 
 // Issue 16: the conversation search finds a word that only a reply contains (not the title,
 // not the question), shows it highlighted, and opens the conversation scrolled to that reply.
@@ -30,9 +30,7 @@ const send = (page: Page, text: string) => sendAndWait(page, text, () => asked)
 test('search finds a word from a reply, highlights it and jumps to the message', async ({ page }) => {
   await configureProvider(page, 'openai', fake.url, KEY)
   await page.getByTestId('nav-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await send(page, 'what about sorting?')
   for (let i = 0; i < 8; i++) await send(page, `filler question ${i}`)
   await openApp(page, '#/chat')
@@ -68,9 +66,7 @@ test('Ctrl/Cmd+K: the palette finds a message by a two-character Chinese query, 
   await configureProvider(page, 'openai', fake.url, KEY)
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await send(page, '请解释快速排序的原理')
   await openApp(page, '#/settings')
 

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { createServer, type Server } from 'node:http'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { XSS_CORPUS } from '../fixtures/xss-corpus'
-import { configureProvider, snap } from './helpers'
+import { configureProvider, pickModel, snap } from './helpers'
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 
@@ -68,9 +68,7 @@ async function newChat(page: Page) {
   await configureProvider(page, 'openai', fake.url, KEY)
   await page.getByTestId('nav-chat').click()
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
 }
 
 /** Every anchor and image in the conversation, as the DOM has them. */

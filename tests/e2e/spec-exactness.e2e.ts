@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai'
 import { pngBytes, startFakeImages, type FakeImages } from '../fixtures/fake-images/index'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, openApp, pickModel, snap } from './helpers'
 
 // Issue 14 in the real app (browser mode): Test connection with a chosen model, its messages in
 // Settings, and an image a chat reply produces shown in the message, after a reload too.
@@ -53,9 +53,7 @@ test('an image in a chat reply is shown in the message and kept after a reload',
       sse({ candidates: [{ content: { role: 'model', parts: [{ inlineData: { mimeType: 'image/png', data: B64 } }] }, finishReason: 'STOP', index: 0 }] })
   })
   await openApp(page, '#/chat')
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gemini-2.5-flash-image')
-  await page.getByTestId('pick-google-gemini-2.5-flash-image').first().click()
+  await pickModel(page, 'google', 'gemini-2.5-flash-image')
   await page.getByTestId('composer-input').fill('Draw a blue square')
   await page.getByTestId('composer-input').press('Enter')
   const reply = page.getByTestId('message-assistant').last()

@@ -5,7 +5,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startFakeToolProvider, type Decision, type FakeToolProvider, type ToolTurn } from '../fixtures/fake-tool-provider'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, openApp, pickModel, snap } from './helpers'
 
 // Issue 21 in the real app: Settings → Tools with the real filesystem MCP server (stdio) on a
 // temporary folder, a failing server, an agent that may use them, the approval card accepted
@@ -87,9 +87,7 @@ test('Settings → Tools: a working server is ready with its tools, a failing on
 test('an agent with the filesystem server answers from a file after the approval card is accepted', async ({ page }) => {
   await openApp(page, '#/chat')
   await page.getByTestId('new-agent').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await page.getByTestId('open-agent-settings').click()
   const dialog = page.getByTestId('agent-settings')
   await dialog.locator('[data-testid="agent-tool-server"][data-name="files"]').check()
@@ -158,9 +156,7 @@ test('the search toggle on a model without search of its own uses the app’s we
   await openApp(page, '#/chat')
   // A fresh agent with no tools of its own: the toggle alone brings web_search.
   await page.getByTestId('new-agent').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4.1-nano')
-  await page.getByTestId('pick-openai-gpt-4.1-nano').first().click()
+  await pickModel(page, 'openai', 'gpt-4.1-nano')
   const toggle = page.getByTestId('control-search')
   await expect(toggle).toBeVisible()
   await toggle.click()

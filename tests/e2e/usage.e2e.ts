@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, openApp, sendAndWait, snap } from './helpers'
+import { configureProvider, openApp, pickModel, sendAndWait, snap } from './helpers'
 
 // Issue 16: the usage table's figures are the per-message costs added up. This spec is the only
 // one whose gpt-4o (not -mini) replies have a priced cost (the competition spec stops its gpt-4o
@@ -34,9 +34,7 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   await configureProvider(page, 'openai', fake.url, KEY)
   await openApp(page, '#/chat')
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o')
-  await page.getByTestId('pick-openai-gpt-4o').first().click()
+  await pickModel(page, 'openai', 'gpt-4o')
   await expect(page.getByTestId('model-picker')).toContainText('GPT-4o')
   await expect(page.getByTestId('model-picker')).not.toContainText('mini')
   await send(page, 'first')

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { crc32, deflateSync } from 'node:zlib'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { minimalPdf } from '../fixtures/minimal-pdf'
-import { configureProvider, snap } from './helpers'
+import { configureProvider, pickModel, snap } from './helpers'
 
 // Issue 10 against the real app in browser mode and a fake OpenAI-compatible server with
 // audio endpoints: read aloud plays, dictation (Chromium's fake microphone) inserts the
@@ -77,9 +77,7 @@ async function setUp(page: Page) {
   await page.getByTestId('nav-chat').click()
   // A chat of this test's own: nothing depends on which conversation another test left on top.
   await page.getByTestId('new-chat').click()
-  await page.getByTestId('model-picker').click()
-  await page.getByTestId('model-search').fill('gpt-4o-mini')
-  await page.getByTestId('pick-openai-gpt-4o-mini').first().click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
   await expect(page.getByTestId('model-picker')).toContainText('mini')
 }
 
