@@ -230,4 +230,25 @@ describe('knowledge bases', () => {
     const both = await t.client.call('knowledge.upload', { kbId: base.id, name: 'x.md', transferId: id, dataBase64: 'eA==' })
     expect(both.ok).toBe(false)
   })
+
+  // Restoring a backup in place (issue 16) with knowledge bases in it: files the backup holds as
+  // waiting are indexed after the restore, as a start-up would, and search answers from the restored data.
+  it('files that were waiting in a restored backup are indexed, and search finds them', async () => {
+    const base = await newBase('Restored')
+    // A slow embedding service: the backup is made while every file still waits.
+    fake.delay(1500)
+    ok(await t.client.call('knowledge.addPaths', { kbId: base.id, paths: [writeTree(TOPICS)] }))
+    const backup = ok(await t.client.call('data.backups.create', {}))
+    fake.delay(0)
+    await kb().idle(base.id)
+    expect((await files(base.id)).every((f) => f.status === 'Success')).toBe(true)
+
+    ok(await t.client.call('data.backups.restore', { at: backup.at }))
+    await kb().idle(base.id)
+    const after = await files(base.id)
+    expect(after).toHaveLength(Object.keys(TOPICS).length)
+    expect(after.map((f) => [f.name, f.status])).toEqual(after.map((f) => [f.name, 'Success']))
+    const hits = ok(await t.client.call('knowledge.search', { kbIds: [base.id], query: 'what is the office wifi password?' }))
+    expect(hits[0]?.fileName).toBe('wifi.txt')
+  })
 })
