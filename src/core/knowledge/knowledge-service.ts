@@ -5,6 +5,7 @@ import { basename, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
+import { processRunning } from '../store/data-lock'
 import {
   DEFAULT_CHUNK_OVERLAP,
   DEFAULT_CHUNK_SIZE,
@@ -63,17 +64,6 @@ async function sha256InSlices(bytes: Uint8Array): Promise<string> {
     if (at + slice < bytes.length) await new Promise((resolve) => setImmediate(resolve))
   }
   return hash.digest('hex')
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it exists, as another user's.
-    return (error as { code?: string }).code === 'EPERM'
-  }
 }
 
 const message = (error: unknown): string =>
@@ -375,7 +365,7 @@ export class KnowledgeService {
     }
     for (const name of names) {
       const pid = Number((/^\.incoming-(\d+)-.*\.tmp$/.exec(name) ?? /\.(\d+)\.tmp$/.exec(name))?.[1])
-      if (pid && !processAlive(pid)) rmSync(join(dir, name), { force: true })
+      if (pid && !processRunning(pid)) rmSync(join(dir, name), { force: true })
     }
   }
 

@@ -35,14 +35,20 @@ function startTicks(pid: number): string | undefined {
   }
 }
 
+/** Whether a process with this id runs on this machine (EPERM: it does, as another user's). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM'
+  }
+}
+
 /** Whether the process that wrote `holder` is still running (on this machine). */
 export function holderAlive(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return true // cannot tell for another machine: assume it is
-  try {
-    process.kill(holder.pid, 0)
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EPERM') return false
-  }
+  if (!processRunning(holder.pid)) return false
   const ticks = startTicks(holder.pid)
   return !(holder.startTicks && ticks && ticks !== holder.startTicks)
 }
