@@ -170,6 +170,8 @@ export class KnowledgeRepository {
    */
   private readonly signIndexes = new Map<string, SignIndex>()
   private signIndexesVersion = -1
+  /** Whether this connection's temp fts5vocab table exists (see termDocs). */
+  private vocabMade = false
 
   private get sqlite() {
     return this.db.sqlite
@@ -568,7 +570,12 @@ export class KnowledgeRepository {
    * fts5vocab table is a temp table of this connection: nothing in the schema, nothing to migrate.
    */
   private termDocs(words: readonly string[]): Map<string, number> {
-    this.db.guard(() => this.sqlite.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.kb_chunks_vocab USING fts5vocab(main, kb_chunks_fts, row)'))
+    // Made once per connection; one made inside a transaction (the self-check's) may be rolled
+    // back with it, so only one made outside counts as made.
+    if (!this.vocabMade) {
+      this.db.guard(() => this.sqlite.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.kb_chunks_vocab USING fts5vocab(main, kb_chunks_fts, row)'))
+      this.vocabMade = !this.sqlite.inTransaction
+    }
     const rows = this.many<{ term: string; doc: number }>('SELECT term, doc FROM temp.kb_chunks_vocab WHERE term IN (SELECT value FROM json_each(?))', JSON.stringify(words))
     return new Map(rows.map((r) => [r.term, r.doc]))
   }
