@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { hashedVector } from '../fixtures/fake-embeddings/hashed-vectors'
+import { hashedEmbeddingsReply } from '../fixtures/fake-embeddings/hashed-vectors'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { writeBigPdf } from '../fixtures/big-pdf'
 import { configureProvider, openApp, pickModel, snap } from './helpers'
@@ -32,10 +32,7 @@ test.beforeAll(async () => {
     writeFileSync(join(folder, rel), text)
   }
   fake = await startFakeOpenAI()
-  fake.setDefault('/embeddings', (req: RecordedRequest) => {
-    const input = (req.body as { input: string[] }).input
-    return { kind: 'json', body: { object: 'list', model: 'text-embedding-3-small', data: input.map((text, index) => ({ object: 'embedding', index, embedding: hashedVector(text, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } } }
-  })
+  fake.setDefault('/embeddings', hashedEmbeddingsReply('text-embedding-3-small'))
   fake.setDefault('/chat/completions', (req: RecordedRequest) => {
     const body = req.body as { messages: { role: string; content: unknown }[] }
     if (String(body.messages[0]?.content).startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Wifi']) }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import type { KnowledgeEval } from '../../../src/shared/knowledge/types'
-import { hashedVector } from '../../fixtures/fake-embeddings'
+import { hashedEmbeddingsReply } from '../../fixtures/fake-embeddings'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'
 import { streamResult } from '../stream-result'
@@ -18,10 +18,7 @@ let kbId: string
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  fake.setDefault('/embeddings', (req) => {
-    const input = (req.body as { input: string[] }).input
-    return { kind: 'json', body: { object: 'list', model: 'm', data: input.map((text, index) => ({ object: 'embedding', index, embedding: hashedVector(text, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } } }
-  })
+  fake.setDefault('/embeddings', hashedEmbeddingsReply())
   t = await startCore(fake.url)
   const base = ok(await t.client.call('knowledge.create', { name: 'Everything', providerId: 'openai', modelId: 'text-embedding-3-small' }))
   kbId = base.id

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Result } from '../../../src/shared/errors/app-error'
-import { hashedVector } from '../../fixtures/fake-embeddings'
+import { hashedEmbeddingsReply } from '../../fixtures/fake-embeddings'
 import { startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'
 
@@ -23,10 +23,7 @@ function runStream<R>(client: BridgeClient<Contract>, proc: 'data.importFile' | 
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  fake.setDefault('/embeddings', (req) => {
-    const input = (req.body as { input: string[] }).input
-    return { kind: 'json', body: { object: 'list', model: 'm', data: input.map((text, index) => ({ object: 'embedding', index, embedding: hashedVector(text, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } } }
-  })
+  fake.setDefault('/embeddings', hashedEmbeddingsReply())
   source = await startCore(fake.url)
   kbId = ok(await source.client.call('knowledge.create', { name: 'Handbook', providerId: 'openai', modelId: 'text-embedding-3-small', chunkSize: 500, chunkOverlap: 50 })).id
   ok(await source.client.call('knowledge.addPaths', { kbId, paths: [writeTree(TOPICS)] }))

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hashedVector } from '../../fixtures/fake-embeddings'
+import { hashedEmbeddingsReply } from '../../fixtures/fake-embeddings'
 import { startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { ok, startCore, type TestCore } from './helpers'
 
@@ -26,10 +26,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => web.listen(0, '127.0.0.1', r))
   origin = `http://127.0.0.1:${(web.address() as AddressInfo).port}`
   fake = await startFakeOpenAI()
-  fake.setDefault('/embeddings', (req) => {
-    const input = (req.body as { input: string[] }).input
-    return { kind: 'json', body: { object: 'list', model: 'm', data: input.map((text, index) => ({ object: 'embedding', index, embedding: hashedVector(text, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } } }
-  })
+  fake.setDefault('/embeddings', hashedEmbeddingsReply())
   t = await startCore(fake.url)
   kbId = ok(await t.client.call('knowledge.create', { name: 'Coast', providerId: 'openai', modelId: 'text-embedding-3-small' })).id
 })

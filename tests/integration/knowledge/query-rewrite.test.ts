@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { scenePrompts } from '../../../src/core/services/chat/scenes'
-import { hashedVector } from '../../fixtures/fake-embeddings'
+import { hashedEmbeddingsReply } from '../../fixtures/fake-embeddings'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type FakeResponse, type RecordedRequest } from '../../fixtures/fake-openai'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'
 
@@ -31,10 +31,7 @@ let rewriteResponse: () => FakeResponse = () => ({ kind: 'sse', chunks: chatChun
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  fake.setDefault('/embeddings', (req) => {
-    const input = (req.body as { input: string[] }).input
-    return { kind: 'json', body: { object: 'list', model: 'm', data: input.map((text, index) => ({ object: 'embedding', index, embedding: hashedVector(text, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } } }
-  })
+  fake.setDefault('/embeddings', hashedEmbeddingsReply())
   fake.setDefault('/chat/completions', (req) => (isRewrite(req) ? rewriteResponse() : { kind: 'sse', chunks: chatChunks(['See [1].']) }))
   t = await startCore(fake.url)
   const kbId = ok(await t.client.call('knowledge.create', { name: 'Office', providerId: 'openai', modelId: 'text-embedding-3-small' })).id

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rerankUrl } from '../../../src/core/knowledge/rerank'
-import { hashedVector } from '../../fixtures/fake-embeddings'
+import { hashedEmbeddingsReply } from '../../fixtures/fake-embeddings'
 import { startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { overlapScore, startFakeRerank, type FakeRerank } from '../../fixtures/fake-rerank'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'
@@ -16,10 +16,7 @@ const QUERY = 'what is the office wifi password for the guest network'
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  fake.setDefault('/embeddings', (req) => {
-    const input = (req.body as { input: string[] }).input
-    return { kind: 'json', body: { object: 'list', model: 'm', data: input.map((text, index) => ({ object: 'embedding', index, embedding: hashedVector(text, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } } }
-  })
+  fake.setDefault('/embeddings', hashedEmbeddingsReply())
   rerank = await startFakeRerank()
   t = await startCore(fake.url)
   ok(await t.client.call('providers.update', { providerId: 'siliconcloud', baseURL: `${rerank.origin}/v1` }))

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
-import { hashedVector } from '../../fixtures/fake-embeddings'
+import { hashedEmbeddingsReply } from '../../fixtures/fake-embeddings'
 import { startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { startFakeToolProvider, type FakeToolProvider } from '../../fixtures/fake-tool-provider'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'
@@ -19,10 +19,7 @@ const QUESTION = 'What is the office wifi password?'
 
 beforeAll(async () => {
   embeddings = await startFakeOpenAI()
-  embeddings.setDefault('/embeddings', (req) => {
-    const input = (req.body as { input: string[] }).input
-    return { kind: 'json', body: { object: 'list', model: 'm', data: input.map((text, index) => ({ object: 'embedding', index, embedding: hashedVector(text, 64) })), usage: { prompt_tokens: 1, total_tokens: 1 } } }
-  })
+  embeddings.setDefault('/embeddings', hashedEmbeddingsReply())
   model = await startFakeToolProvider((turn) =>
     turn.results.length ? { text: 'It is periwinkle-giraffe-42 [1].' } : { calls: [{ name: 'web_search', args: { query: 'office wifi' } }] }
   )
