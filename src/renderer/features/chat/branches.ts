@@ -7,12 +7,8 @@ export function sortConversations(list: Conversation[]): Conversation[] {
   return [...list].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
 }
 
-/**
- * The messages on screen: from the root, at each step the selected child (or the one a competition
- * chose, or the newest).
- * Roots are the messages without a parent; branches are siblings under one parent.
- */
-export function visiblePath<M extends Message>(messages: readonly M[], branch: Record<string, string>): M[] {
+/** Each message's children by its parent's id ('' for the roots), in the order given. */
+function childrenByParent<M extends Message>(messages: readonly M[]): Map<string, M[]> {
   const children = new Map<string, M[]>()
   for (const m of messages) {
     const key = m.parentId ?? ''
@@ -20,6 +16,16 @@ export function visiblePath<M extends Message>(messages: readonly M[], branch: R
     if (list) list.push(m)
     else children.set(key, [m])
   }
+  return children
+}
+
+/**
+ * The messages on screen: from the root, at each step the selected child (or the one a competition
+ * chose, or the newest).
+ * Roots are the messages without a parent; branches are siblings under one parent.
+ */
+export function visiblePath<M extends Message>(messages: readonly M[], branch: Record<string, string>): M[] {
+  const children = childrenByParent(messages)
   const path: M[] = []
   let key = ''
   let previous: M | undefined
@@ -45,9 +51,10 @@ export const isContinuation = (reply: Message | undefined, partial: Message | un
  * continuations (chat.continue) and tool steps, along the shown branch (or the newest).
  */
 export function replyChain<M extends Message>(all: readonly M[], reply: M, branch: Record<string, string>): M[] {
+  const byParent = childrenByParent(all)
   const chain = [reply]
   for (let at = reply; chain.length <= all.length; ) {
-    const children = all.filter((m) => m.parentId === at.id)
+    const children = byParent.get(at.id) ?? []
     const next = children.find((m) => m.id === branch[at.id]) ?? children[children.length - 1]
     if (!next || next.role !== 'assistant') break
     chain.push(next)
