@@ -17,6 +17,9 @@ import { agentFromRow, agentToRow } from './repositories/agents'
 import { conversationFromRow, conversationToRow, topicFromRow } from './repositories/conversations'
 import { messageFromRow, messageToRow } from './repositories/message-rows'
 import { importedEndpoints, providerRowFromImport, providerToExport } from './provider-rows'
+import { checkImportedSettings } from '../security/imported-settings'
+import type { ClientReach } from '../security/client-policy'
+import { duplicateIds } from './import-checks'
 
 /** A row export left out because it could not be read (damage on disk). Ids only: never content. */
 export interface DamagedRow {
@@ -111,6 +114,8 @@ export interface ImportOptions {
   dryRun?: boolean
   /** Set the provider endpoints the file holds (only after the user saw them). */
   applyEndpoints?: boolean
+  /** Who asked: the file's settings pass the same policy as that client's own procedures (the strictest when not said). */
+  reach?: ClientReach
 }
 
 class DryRunRollback extends Error {}
@@ -124,7 +129,12 @@ export function importData(db: StoreDb, file: ExportFile, options: ImportOptions
     endpointsApplied: applyEndpoints,
     ...(options.dryRun ? { dryRun: true } : {})
   }
-  const { agents, conversations, topics, messages, settings, providers = [] } = file.data
+  const { agents, conversations, topics, messages, providers = [] } = file.data
+  const checked = checkImportedSettings(file.data.settings, options.reach ?? 'remote')
+  const settings = checked.settings
+  const duplicates = duplicateIds(file.data)
+  if (checked.refused.length) report.refusedSettings = checked.refused
+  if (duplicates.length) report.duplicates = duplicates
   const exists = (table: 'agents' | 'conversations' | 'topics' | 'messages', id: string) =>
     db.first(db.q.selectFrom(table).select('id').where('id', '=', id)) !== undefined
   const count = (kind: keyof ImportReport['added'], added: boolean) => void (added ? report.added[kind]++ : report.skipped[kind]++)
@@ -168,7 +178,6 @@ export function importData(db: StoreDb, file: ExportFile, options: ImportOptions
         count('messages', add)
       }
       for (const [key, value] of Object.entries(settings)) {
-        if (/api[-_]?key|secret|password/i.test(key)) continue
         const add = db.first(db.q.selectFrom('settings').select('key').where('key', '=', key)) === undefined
         if (add) db.run(db.q.insertInto('settings').values({ key, value: JSON.stringify(value) }))
         count('settings', add)

@@ -27,6 +27,9 @@ import { importedEndpoints, providerRowFromImport } from './provider-rows'
 import { agentToRow } from './repositories/agents'
 import { conversationToRow } from './repositories/conversations'
 import { messageToRow } from './repositories/message-rows'
+import { checkImportedSettings } from '../security/imported-settings'
+import type { ClientReach } from '../security/client-policy'
+import { duplicateIds } from './import-checks'
 
 export interface ImportProgress {
   phase: 'reading' | 'checking' | 'importing' | 'undoing'
@@ -50,6 +53,8 @@ export interface ImportFileOptions {
    * adds them and indexes them again; their attachments name agents this import added).
    */
   onKnowledgeBases?: (bases: KnowledgeExport[]) => Promise<void>
+  /** Who asked: the file's settings pass the same policy as that client's own procedures (the strictest when not said). */
+  reach?: ClientReach
 }
 
 const fail = (reason: string) => storeError(StoreErrorType.ImportFailed, importFailedMessage(reason), 400)
@@ -207,6 +212,9 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
   if (options.signal?.aborted) throw cancelled()
   const text = await readText(path, pacer, report('reading'))
   const file = await parseInSlices(text, pacer, report('checking'))
+  const checkedSettings = checkImportedSettings(file.settings, options.reach ?? 'remote')
+  file.settings = checkedSettings.settings
+  const duplicates = duplicateIds(file)
   const write = !options.dryRun
   const applyEndpoints = options.applyEndpoints === true
   const result: ImportReport = {
@@ -214,7 +222,9 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
     skipped: { agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 },
     endpoints: [],
     endpointsApplied: applyEndpoints && write,
-    ...(write ? {} : { dryRun: true })
+    ...(write ? {} : { dryRun: true }),
+    ...(checkedSettings.refused.length ? { refusedSettings: checkedSettings.refused } : {}),
+    ...(duplicates.length ? { duplicates } : {})
   }
   const importId = randomUUID()
   if (write) db.sqlite.exec(JOURNAL)
@@ -286,7 +296,6 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
     {
       items: Object.entries(file.settings),
       one: ([key, value]: [string, unknown]) => {
-        if (/api[-_]?key|secret|password/i.test(key)) return
         const add = db.sqlite.prepare('SELECT 1 FROM settings WHERE key = ?').get(key) === undefined
         if (add && write) db.run(db.q.insertInto('settings').values({ key, value: JSON.stringify(value) }))
         if (add) added('settings', key)

@@ -173,4 +173,14 @@ export interface ImportReport {
   endpointsApplied: boolean
   /** True for a preview: the counts of a real import, but nothing was changed. */
   dryRun?: boolean
+  /** Settings of the file left out (unknown, malformed, or not allowed from this client), with why. */
+  refusedSettings?: RefusedSetting[]
+  /** Rows whose id came earlier in the same file: the first one is imported, these are not. */
+  duplicates?: { kind: keyof ImportCounts; id: string; index: number }[]
+}
+
+/** A setting an import did not write as it came; `key` may name a part (`toolServers.0`). */
+export interface RefusedSetting {
+  key: string
+  reason: string
 }

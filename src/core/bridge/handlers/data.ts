@@ -15,6 +15,8 @@ import { backupSummary, DataFolderService } from '../../services/data-folder-ser
 import { AgentsService } from '../../services/agents-service'
 import { writeFileSync } from 'node:fs'
 import { PRIVATE_FILE_MODE } from '../../files/private-files'
+import { clientReach } from '../../security/client-policy'
+import { recheckRestoredSettings } from '../../security/imported-settings'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
 
@@ -141,6 +143,7 @@ export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks' | 
             importFile(store.db, path, {
               dryRun: input.dryRun,
               applyEndpoints: input.applyEndpoints,
+              reach: clientReach(ctx),
               signal,
               onProgress,
               // Knowledge bases come after the rest (their attachments name agents the import just added).
@@ -197,7 +200,10 @@ export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks' | 
       restoring = true
       try {
         await stopStoreWriters(tasks)
+        const settingsBefore = requireStore(ctx).settings.get()
         const result = await folder().restore(at)
+        // A browser-mode client restores through the same settings policy as an import.
+        recheckRestoredSettings(requireStore(ctx).settings, settingsBefore, clientReach(ctx))
         // The restored data may hold files that were waiting to be indexed: index them now, as a start-up would.
         ctx.knowledge?.resume()
         return result

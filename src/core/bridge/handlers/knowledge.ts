@@ -4,6 +4,7 @@ import { AppErrorException } from '../../../shared/errors/app-error'
 import { transferPath } from '../../store/transfers'
 import type { CoreContext } from '../../context'
 import { needs } from '../not-ready'
+import { refuseHostPaths } from '../../security/client-policy'
 import type { Implementation } from '../router'
 
 type KnowledgeHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `knowledge.${string}`>>
@@ -19,7 +20,11 @@ export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
     'knowledge.delete': ({ id }) => kb().delete(id),
     'knowledge.setRerank': ({ kbId, rerank }) => kb().setRerankModel(kbId, rerank ?? undefined) ?? null,
     'knowledge.files': ({ kbId }) => kb().files(kbId),
-    'knowledge.addPaths': ({ kbId, paths, include, exclude }) => kb().addPaths(kbId, paths, { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }),
+    'knowledge.addPaths': ({ kbId, paths, include, exclude }) => {
+      // Reading host files by path is for the person at the host; a browser uploads them.
+      refuseHostPaths(ctx)
+      return kb().addPaths(kbId, paths, { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) })
+    },
     'knowledge.addUrl': ({ kbId, url }) => kb().addUrl(kbId, url),
     'knowledge.upload': async ({ kbId, name, dataBase64, transferId }) => {
       if (dataBase64 !== undefined) return kb().addBytes(kbId, name, Buffer.from(dataBase64, 'base64'))

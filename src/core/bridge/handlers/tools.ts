@@ -1,5 +1,5 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
+import { clientReach, refuseProgramServers, refuseWideningToolSettings } from '../../security/client-policy'
 import type { CoreContext } from '../../context'
 import { needs } from '../not-ready'
 import { parseMcpServersJson } from '../../tools/import-mcp-servers'
@@ -10,18 +10,8 @@ type ToolHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `tool
 /** Settings → Tools and the approval cards. */
 export function toolHandlers(ctx: CoreContext): ToolHandlers {
   const tools = needs(ctx, 'tools', 'Tools')
-  // A stdio server is a program the core starts on this machine. Someone who reaches browser
-  // mode over the network with the access password must not get to run programs here, so
-  // there only remote (http/sse) servers can be added; the desktop app and loopback mode can.
-  const exposed = () => ctx.mode === 'browser' && Boolean(ctx.access?.password)
-  const refuseStdio = (servers: readonly { transport?: string }[]) => {
-    if (exposed() && servers.some((s) => s.transport === 'stdio'))
-      throw new AppErrorException({
-        errorType: 'ValidationError',
-        status: 403,
-        message: 'With an access password, browser mode does not start programs on the host: add an HTTP server here, or add this one from the desktop app or a loopback browser session.'
-      })
-  }
+  // What a client may make the host run or reach is decided in one place (client-policy.ts).
+  const refuseStdio = (servers: readonly { transport?: string }[]) => refuseProgramServers(ctx, servers)
   return {
     'tools.servers': () => tools().statuses(),
     'tools.addServer': (input) => {
@@ -37,11 +27,12 @@ export function toolHandlers(ctx: CoreContext): ToolHandlers {
     'tools.connect': ({ ids }) => tools().connect(ids),
     'tools.restart': ({ id }) => tools().restart(id),
     'tools.import': ({ json }) => {
-      if (exposed()) refuseStdio(parseMcpServersJson(json))
+      if (clientReach(ctx) === 'remote') refuseStdio(parseMcpServersJson(json))
       return tools().importServers(json)
     },
     'tools.settings': () => tools().toolSettings(),
     'tools.updateSettings': (patch) => {
+      refuseWideningToolSettings(ctx, patch)
       const current = tools().toolSettings()
       return tools().updateToolSettings({
         ...(patch.stepLimit !== undefined ? { stepLimit: patch.stepLimit } : {}),

@@ -11,7 +11,10 @@ const KINDS = ['agents', 'conversations', 'topics', 'messages', 'settings', 'pro
 export function ImportSummary({ report }: { report: ImportReport }) {
   const { t } = useTranslation()
   const rows = KINDS.filter((k) => report.added[k] + report.skipped[k] > 0)
+  const refused = report.refusedSettings ?? []
+  const duplicates = report.duplicates ?? []
   return (
+    <>
     <table className="w-full text-left text-sm" data-testid="import-summary">
       <thead className="text-xs text-zinc-500">
         <tr>
@@ -34,5 +37,23 @@ export function ImportSummary({ report }: { report: ImportReport }) {
         ))}
       </tbody>
     </table>
+    {refused.length > 0 && (
+      <div className="text-sm" data-testid="import-refused-settings">
+        <p className="font-medium">{t('dataPage.refusedSettings')}</p>
+        <ul className="list-disc pl-5">
+          {refused.slice(0, 50).map((r) => (
+            <li key={r.key}>
+              <code>{r.key}</code>: {r.reason}
+            </li>
+          ))}
+        </ul>
+      </div>
+    )}
+    {duplicates.length > 0 && (
+      <p className="text-sm" data-testid="import-duplicates">
+        {t('dataPage.duplicates', { count: duplicates.length, first: `${duplicates[0]!.kind} ${duplicates[0]!.id} (#${duplicates[0]!.index + 1})` })}
+      </p>
+    )}
+    </>
   )
 }

@@ -107,6 +107,8 @@ export function BaseDetail({ base, onChanged }: { base: KnowledgeBaseSummary; on
         </span>
       </div>
 
+      {/* A path names a file on the machine the core runs on: the desktop's own. A browser uploads instead. */}
+      {mode !== 'browser' && (
       <form
         className="grid grid-cols-[1fr_auto] gap-2"
         onSubmit={(e) => {
@@ -126,6 +128,7 @@ export function BaseDetail({ base, onChanged }: { base: KnowledgeBaseSummary; on
         <span />
         <input value={exclude} onChange={(e) => setExclude(e.target.value)} placeholder={t('knowledge.exclude')} aria-label={t('knowledge.exclude')} className={field} data-testid="kb-exclude" />
       </form>
+      )}
       <BaseExtras key={base.id} base={base} onChanged={() => void load().then(onChanged)} />
       <label className="inline-block cursor-pointer text-sm text-accent">
         {t('knowledge.upload')}

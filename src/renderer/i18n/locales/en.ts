@@ -722,6 +722,8 @@ export const en = {
     untitled: 'Untitled',
     summaryNew: 'New',
     summaryExisting: 'Already here (kept as is)',
+    refusedSettings: 'Settings in the file that were not imported:',
+    duplicates: '{{count}} row(s) repeat an id used earlier in the same file and were not imported (first: {{first}}).',
     kinds: { agents: 'Agents', conversations: 'Conversations', topics: 'Topics', messages: 'Messages', settings: 'Settings', providers: 'Provider settings' },
     dismiss: 'Dismiss',
     backUpNow: 'Back up now',

@@ -723,6 +723,8 @@ export const zhCN: Messages = {
     untitled: '无标题',
     summaryNew: '新增',
     summaryExisting: '已存在（保持不变）',
+    refusedSettings: '文件中未导入的设置：',
+    duplicates: '{{count}} 行与同一文件中前面的 id 重复，未导入（第一个：{{first}}）。',
     kinds: { agents: '助手', conversations: '对话', topics: '话题', messages: '消息', settings: '设置', providers: '服务商设置' },
     dismiss: '关闭',
     backUpNow: '立即备份',
