@@ -3,6 +3,7 @@ import { parseHTML } from 'linkedom'
 import TurndownService from 'turndown'
 import { pluginException } from '../tool-errors'
 import { safeFetch } from './fetch-policy'
+import type { Resolve } from './address-policy'
 
 /** Pages larger than this are refused (before parsing). */
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024
@@ -18,11 +19,11 @@ export const readWebPageSchema = {
 /** fetch → readable article (Readability over linkedom's DOM) → markdown (turndown), capped. */
 export async function readWebPage(
   args: Record<string, unknown>,
-  options: { allowPrivate: boolean; signal?: AbortSignal; fetch?: typeof fetch }
+  options: { allowPrivate: boolean; signal?: AbortSignal; fetch?: typeof fetch; resolve?: Resolve }
 ): Promise<{ title: string; url: string; markdown: string }> {
   const raw = args['url']
   if (typeof raw !== 'string') throw pluginException('PluginApiParamsError', 'read_web_page needs a "url" string.')
-  const page = await safeFetch(raw, { allowPrivate: options.allowPrivate, maxBytes: MAX_PAGE_BYTES, ...(options.signal ? { signal: options.signal } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) })
+  const page = await safeFetch(raw, { allowPrivate: options.allowPrivate, maxBytes: MAX_PAGE_BYTES, ...(options.signal ? { signal: options.signal } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.resolve ? { resolve: options.resolve } : {}) })
   if (page.status >= 400) throw pluginException('PluginServerError', `${page.url.host} answered ${page.status}.`)
   if (!/html|xml|text\/plain|^$/.test(page.contentType)) throw pluginException('PluginServerError', `${page.url.host} sent ${page.contentType}, not a web page.`)
   let title = page.url.toString()
