@@ -56,6 +56,12 @@ const f = document.createElement('iframe'); f.src = hit('iframe'); document.body
 try { window.open(hit('popup')) } catch (e) {}
 setTimeout(() => { location.href = hit('self') }, 300)
 </script></body></html>`
+// Switches its own page to the network policy and reports from there.
+const flip = () => `<!doctype html><html><body><p id="p">flip</p><script>
+const u = new URL(location.href)
+if (u.searchParams.get('net') !== '1') { u.searchParams.set('net', '1'); location.replace(u.toString()) }
+else fetch('${beaconUrl}/flipped').catch(() => {})
+</script></body></html>`
 const loop = `<!doctype html><html><body><p>looping</p><script>setTimeout(() => { for (;;) {} }, 300)</script></body></html>`
 
 test.beforeAll(async () => {
@@ -78,6 +84,7 @@ test.beforeAll(async () => {
     if (last.includes('chart')) return reply(`A chart:\n\n${artifact('chart', 'python', 'Chart', chart)}`)
     if (last.includes('python')) return reply(`A script:\n\n${artifact('script', 'python', 'Script', python)}`)
     if (last.includes('hostile')) return reply(artifact('hostile', 'html', 'Hostile', hostile()))
+    if (last.includes('flip')) return reply(artifact('flip', 'html', 'Flip', flip()))
     if (last.includes('loop')) return reply(artifact('loop', 'html', 'Loop', loop))
     return reply('Nothing to build.')
   })
@@ -265,4 +272,21 @@ test('a hostile artifact reaches neither the network nor the app, and a looping 
   await page.waitForTimeout(2000)
   expect(await rendererCpu()).toBeLessThan(cpuBefore + 1)
   expect(beaconHits).toEqual([])
+})
+
+test('an artifact cannot switch its own network policy on: the network stays the user’s choice per artifact', async ({ page }) => {
+  test.setTimeout(60_000)
+  beaconHits = []
+  await start(page)
+  await send(page, 'flip')
+  // It loads its page again with net=1; the app does not send its code to a page it did not load.
+  await expect(page.getByTestId('artifact-frame').or(page.getByTestId('artifact-reloaded'))).toBeAttached({ timeout: 15_000 })
+  await page.waitForTimeout(4000)
+  expect(beaconHits).toEqual([])
+  await expect(page.getByTestId('artifact-reloaded')).toBeVisible()
+
+  // Allowed by the user, the same artifact reaches the network from the page the app loaded.
+  await page.getByTestId('artifact-network').check()
+  await expect.poll(() => beaconHits, { timeout: 15_000 }).toEqual(['/flipped'])
+  await expect(page.getByTestId('artifact-reloaded')).toHaveCount(0)
 })

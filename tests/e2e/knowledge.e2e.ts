@@ -70,7 +70,7 @@ test('builds a knowledge base from uploaded files, and a reply cites the file th
   await snap(page, 'knowledge-indexed')
 
   // Retrieval works from the page too.
-  await page.getByTestId('kb-search').fill('when is lunch served')
+  await page.getByTestId('kb-search').fill('when does the canteen serve lunch')
   await page.getByTestId('kb-search').press('Enter')
   await expect(page.getByTestId('kb-hits').locator('li').first()).toContainText('canteen.md')
 

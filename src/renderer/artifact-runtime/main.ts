@@ -53,8 +53,14 @@ window.addEventListener('message', (event: MessageEvent<ToRuntime>) => {
   else if (data.type === 'render' && typeof data.content === 'string') void render(data.artifactType, data.content, String(data.title ?? ''))
 })
 
-if (embedded) send({ type: 'ready' })
-else if (location.hash.length > 1) {
+const params = new URLSearchParams(location.search)
+const network = params.get('net') === '1'
+if (embedded) send({ type: 'ready', load: params.get('load'), net: network })
+else if (network) {
+  // Opened as a page of its own, nothing but this address says what it may do, and an artifact
+  // can navigate its own page to any address: a page of its own never runs with the network.
+  document.body.textContent = 'Artifacts with network access run inside Switchboard only.'
+} else if (location.hash.length > 1) {
   try {
     const bytes = Uint8Array.from(atob(decodeURIComponent(location.hash.slice(1))), (c) => c.charCodeAt(0))
     const payload = JSON.parse(new TextDecoder().decode(bytes)) as { artifactType: ArtifactRuntimeType; content: string; title: string }

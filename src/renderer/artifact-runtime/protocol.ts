@@ -7,7 +7,8 @@ export type ArtifactRuntimeType = 'html' | 'svg' | 'react' | 'python'
 export type ToRuntime = { type: 'render'; artifactType: ArtifactRuntimeType; content: string; title: string } | { type: 'ping'; n: number }
 
 export type FromRuntime =
-  | { type: 'ready' }
+  /** `load` and `net` as the runtime page was loaded with: the app checks they are the load it made. */
+  | { type: 'ready'; load: string | null; net: boolean }
   | { type: 'pong'; n: number }
   | { type: 'rendered' }
   | { type: 'error'; message: string }

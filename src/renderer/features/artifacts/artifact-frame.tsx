@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { FromRuntime, ToRuntime, ArtifactRuntimeType } from '../../artifact-runtime/protocol'
-import { artifactSandboxUrl, heartbeatVerdict, PING_EVERY_MS, type HeartbeatState } from './heartbeat'
+import { artifactSandboxUrl, heartbeatVerdict, newLoadNonce, PING_EVERY_MS, type HeartbeatState } from './heartbeat'
 
 /**
  * Runs one artifact in the sandboxed runtime page: `sandbox="allow-scripts"` without
@@ -26,12 +26,21 @@ export function ArtifactFrame({
   const { t } = useTranslation()
   const ref = useRef<HTMLIFrameElement>(null)
   const [hung, setHung] = useState(false)
+  /** The frame said `ready` a second time: it navigated itself (to another policy, say) and was stopped. */
+  const [reloaded, setReloaded] = useState(false)
   const [run, setRun] = useState(0)
+  // One nonce per load of the frame; the artifact's code goes to that load once, never to a page
+  // the frame loaded by itself afterwards (which could carry another network policy).
+  // A page the artifact loads by itself (same nonce, another policy) is told apart by its second `ready`.
+  const [nonce] = useState(newLoadNonce)
+  const load = `${nonce}-${run}-${network ? 1 : 0}`
+  const rendered = useRef<string | undefined>(undefined)
   const onErrorRef = useRef(onError)
   onErrorRef.current = onError
 
   useEffect(() => {
     setHung(false)
+    setReloaded(false)
   }, [type, content, network])
 
   useEffect(() => {
@@ -45,6 +54,12 @@ export function ArtifactFrame({
       if (event.source !== frame.contentWindow || !event.data || typeof event.data !== 'object') return
       const data = event.data
       if (data.type === 'ready') {
+        if (data.load !== load) return
+        if (rendered.current === load || data.net !== network) {
+          setReloaded(true)
+          return
+        }
+        rendered.current = load
         state.ready = true
         state.waitingSince = undefined
         post({ type: 'render', artifactType: type, content, title })
@@ -66,7 +81,28 @@ export function ArtifactFrame({
       clearInterval(timer)
       window.removeEventListener('message', onMessage)
     }
-  }, [type, content, title, network, run, hung])
+  }, [type, content, title, network, run, hung, load])
+
+  if (reloaded) {
+    return (
+      <div className="grid h-full place-items-center p-6 text-center" data-testid="artifact-reloaded">
+        <div className="space-y-3">
+          <p className="text-sm font-medium text-amber-700 dark:text-amber-400">{t('artifacts.reloaded')}</p>
+          <p className="text-xs text-zinc-500">{t('artifacts.reloadedHint')}</p>
+          <button
+            className="rounded-md border border-zinc-300 px-3 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+            onClick={() => {
+              setRun((r) => r + 1)
+              setReloaded(false)
+            }}
+            data-testid="artifact-restart"
+          >
+            {t('artifacts.restart')}
+          </button>
+        </div>
+      </div>
+    )
+  }
 
   if (hung) {
     return (
@@ -93,7 +129,7 @@ export function ArtifactFrame({
       key={`${run}:${network ? 1 : 0}`}
       ref={ref}
       title={title}
-      src={artifactSandboxUrl(location.origin, network)}
+      src={artifactSandboxUrl(location.origin, network, load)}
       sandbox="allow-scripts"
       referrerPolicy="no-referrer"
       allow=""

@@ -62,7 +62,8 @@ export default function ArtifactPanel({ versions, keyName, onAskFix }: { version
   }
   const openInTab = () => {
     const fragment = encodeArtifactFragment({ artifactType: artifact.type, content: artifact.content, title: artifact.title })
-    window.open(`${artifactSandboxUrl(location.origin, allowed)}#${fragment}`, '_blank', 'noopener,noreferrer')
+    // A page of its own always runs without the network (nothing but its address could say otherwise).
+    window.open(`${artifactSandboxUrl(location.origin, false)}#${fragment}`, '_blank', 'noopener,noreferrer')
   }
 
   return (

@@ -24,9 +24,20 @@ export function heartbeatVerdict(state: HeartbeatState, now: number): 'ok' | 'hu
   return state.waitingSince !== undefined && now - state.waitingSince > HUNG_AFTER_MS ? 'hung' : 'ok'
 }
 
-/** The sandbox page's address (`appOrigin` is the app's; see artifactSandboxOrigin), `?net=1` when allowed. */
-export function artifactSandboxUrl(appOrigin: string, network: boolean): string {
-  return `${artifactSandboxOrigin(appOrigin)}/artifact-sandbox/index.html${network ? '?net=1' : ''}`
+/**
+ * The sandbox page's address (`appOrigin` is the app's; see artifactSandboxOrigin), `net=1` when
+ * allowed. An embedded frame also carries `load`, a nonce of this one load: the runtime says it
+ * back in its `ready`, and the app renders into that load once only (see ArtifactFrame).
+ */
+export function artifactSandboxUrl(appOrigin: string, network: boolean, load?: string): string {
+  const query = [...(load ? [`load=${encodeURIComponent(load)}`] : []), ...(network ? ['net=1'] : [])].join('&')
+  return `${artifactSandboxOrigin(appOrigin)}/artifact-sandbox/index.html${query ? `?${query}` : ''}`
+}
+
+/** A fresh nonce for one load of the runtime frame. */
+export function newLoadNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(18))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
 /** The fragment "open in a new tab" carries the artifact in (the page is never told by a server). */

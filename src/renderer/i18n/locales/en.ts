@@ -23,6 +23,8 @@ export const en = {
     askFix: 'Ask the model to fix',
     stopped: 'Stopped: not responding',
     stoppedHint: 'The artifact kept its page busy (an endless loop?) and was shut down. The app was not affected.',
+    reloaded: 'Stopped: the artifact reloaded its page',
+    reloadedHint: 'It tried to load its page again (perhaps to change its network setting) and was shut down. Whether it may use the network is your choice, with the checkbox above.',
     restart: 'Run again',
     types: { html: 'HTML page', svg: 'SVG image', react: 'React component', python: 'Python script', code: 'Code', mermaid: 'Mermaid diagram' }
   },

@@ -25,6 +25,8 @@ export const zhCN: Messages = {
     askFix: '让模型修复',
     stopped: '已停止：无响应',
     stoppedHint: '该 Artifact 一直占用页面（可能是死循环），已被关闭。应用本身未受影响。',
+    reloaded: '已停止：Artifact 重新加载了自己的页面',
+    reloadedHint: '它试图重新加载页面（可能是为了更改网络设置），已被关闭。是否允许其联网由你通过上方的复选框决定。',
     restart: '重新运行',
     types: { html: 'HTML 页面', svg: 'SVG 图像', react: 'React 组件', python: 'Python 脚本', code: '代码', mermaid: 'Mermaid 图表' }
   },
