@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import { processRunning } from '../store/data-lock'
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../files/private-files'
 import {
   DEFAULT_CHUNK_OVERLAP,
   DEFAULT_CHUNK_SIZE,
@@ -163,9 +164,9 @@ export class KnowledgeService {
     const full = join(this.deps.dataDir, path)
     const exists = await stat(full).then((s) => s.size === bytes.length, () => false)
     if (!exists) {
-      await mkdir(join(this.deps.dataDir, 'knowledge'), { recursive: true })
+      ensurePrivateDir(join(this.deps.dataDir, 'knowledge'))
       const tmp = `${full}.${process.pid}.tmp`
-      await writeFile(tmp, bytes)
+      await writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE })
       await rename(tmp, full)
     }
     return { sha256, path }
@@ -178,7 +179,8 @@ export class KnowledgeService {
    */
   private async storeFrom(filePath: string): Promise<{ sha256: string; size: number; keep(name: string): Promise<string>; drop(): Promise<void> }> {
     const dir = join(this.deps.dataDir, 'knowledge')
-    await mkdir(dir, { recursive: true })
+    // Owner only, as the rest of the data folder: these are copies of the user's documents.
+    ensurePrivateDir(dir)
     const tmp = join(dir, `.incoming-${process.pid}-${randomUUID()}.tmp`)
     const hash = createHash('sha256')
     let size = 0
@@ -192,7 +194,7 @@ export class KnowledgeService {
             done(null, chunk)
           }
         }),
-        createWriteStream(tmp)
+        createWriteStream(tmp, { mode: PRIVATE_FILE_MODE })
       )
     } catch (error) {
       await rm(tmp, { force: true })
