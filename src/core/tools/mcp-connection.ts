@@ -18,6 +18,8 @@ export const MAX_TOOLS_PER_SERVER = 128
 const STDERR_TAIL_CHARS = 4000
 const MAX_BACKOFF_MS = 60_000
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000
+/** A per-call timeout shorter than this still gives a program this long to start and answer initialize. */
+export const MIN_CONNECT_TIMEOUT_MS = 5_000
 
 export interface ServerSecrets {
   env: Record<string, string>
@@ -88,8 +90,13 @@ export class McpConnection {
     return this.config.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
   }
 
+  /**
+   * The server's own timeout when it has one (the user set it for this server), with a few
+   * seconds at least for its program to start; else the service's, else 30 s (npx may download).
+   */
   private get connectTimeoutMs(): number {
-    return this.options.connectTimeoutMs ?? Math.max(DEFAULT_CONNECT_TIMEOUT_MS, this.timeoutMs)
+    if (this.config.timeoutMs !== undefined) return Math.max(MIN_CONNECT_TIMEOUT_MS, this.config.timeoutMs)
+    return this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
   }
 
   private set(patch: Partial<ToolServerStatus>): void {

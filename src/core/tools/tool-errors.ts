@@ -49,6 +49,15 @@ export function toPluginError(error: unknown, where: { server: string; tool?: st
         return pluginError('PluginServerError', `${name} failed: ${detail}`)
     }
   }
+  // The SDK checks every message against the protocol's schemas; a failure is a list of issues
+  // (a ZodError), whose message is that list as JSON: say what was wrong in a sentence instead.
+  const issues = (error as { issues?: unknown } | undefined)?.issues
+  if (error instanceof Error && Array.isArray(issues) && issues.length > 0) {
+    const first = issues[0] as { path?: unknown[]; message?: string }
+    const where = Array.isArray(first.path) && first.path.length ? `${first.path.map(String).join('.')}: ` : ''
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''
+    return pluginError('PluginServerError', `${name} answered with something that is not valid MCP: ${where}${String(first.message ?? 'invalid').slice(0, 160)}${more}.`)
+  }
   if (error instanceof Error && error.name === 'AbortError') return pluginError('PluginGatewayError', `${name} was cancelled.`)
   const message = error instanceof Error ? error.message : String(error)
   return pluginError('PluginGatewayError', `Could not reach ${where.server}: ${message}`)
