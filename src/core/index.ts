@@ -100,7 +100,7 @@ export function createCore(options: CoreOptions): Core {
   return {
     router,
     context,
-    services: () => context.services.get('store', 'Your data') && context.services.built()!,
+    services: () => context.services.all('Switchboard'),
     async close() {
       const services = context.services.built()
       if (services) await closeServices(services, { hub: router.hub })

@@ -1,5 +1,5 @@
 import type { StreamHub } from './bridge/stream-hub'
-import type { CoreContext } from './context'
+import type { LocalFeature } from './local'
 import { readAppSettings } from '../shared/data/app-settings'
 import type { JsonObject } from '../shared/data/json'
 import type { Store } from './store'
@@ -52,7 +52,7 @@ export interface Services {
 
 /** What the root is given: the environment, the opened store and keychain, and the hub. */
 export interface RootInput {
-  env: Pick<CoreContext, 'version' | 'mode' | 'dataDir' | 'local' | 'openExternal'>
+  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; openExternal?: ((url: string) => void) | undefined }
   store: Store
   secrets: Secrets
   hub: StreamHub

@@ -26,17 +26,24 @@ type Usable<T> = Exclude<T, Unavailable>
  */
 export class ServiceAccess {
   private current: Services | undefined
+  /** What start-up has opened so far (the store answers while the keychain probe still runs). */
+  private early: Partial<Services> = {}
 
   constructor(private readonly init: () => Pick<InitService, 'state'>) {}
 
   /** The service, or the error a caller should see while it cannot be used. */
   get<K extends keyof Services>(key: K, what: string): Usable<Services[K]> {
-    const services = this.current
-    if (!services) throw notReady({ init: this.init() }, what)
-    const part = services[key]
+    const part = this.current ? this.current[key] : this.early[key]
+    if (part === undefined) throw notReady({ init: this.init() }, what)
     if (isUnavailable(part))
       throw new AppErrorException({ errorType: 'DataNotReady', status: 503, message: `${what} is not available: ${sentence(part.reason)}.` })
     return part as Usable<Services[K]>
+  }
+
+  /** The whole graph, or the not-ready error before start-up built it (tests reach past the bridge with it). */
+  all(what: string): Services {
+    if (!this.current) throw notReady({ init: this.init() }, what)
+    return this.current
   }
 
   /** The whole graph once built (shutdown, tests); undefined before start-up built it. */
@@ -44,9 +51,15 @@ export class ServiceAccess {
     return this.current
   }
 
+  /** Parts opened before the graph is built (the store, before the keychain answers). */
+  provide(parts: Partial<Services>): void {
+    this.early = { ...parts }
+  }
+
   /** Set by the root's start-up step; cleared before a retried start-up builds a new graph. */
   set(services: Services | undefined): void {
     this.current = services
+    this.early = {}
   }
 }
 

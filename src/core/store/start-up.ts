@@ -25,6 +25,8 @@ export function storeInitStep(context: CoreContext, hub: StreamHub, secretsOptio
       }
       const owner = context.mode === 'desktop' ? 'the desktop app' : context.mode === 'browser' ? 'browser mode (npm run serve)' : 'a test'
       const opened = openStore({ dataDir: context.dataDir, report, lockOwner: owner })
+      // Your data answers while the keychain is still being probed; the rest waits for the graph.
+      context.services.provide({ store: opened.store })
       try {
         report('Opening the keychain')
         secrets ??= await Secrets.open(secretsOptions.service || secretsOptions.backend || context.mode !== 'test' ? secretsOptions : { service: 'switchboard-test' })
@@ -33,6 +35,7 @@ export function storeInitStep(context: CoreContext, hub: StreamHub, secretsOptio
         context.services.set(services)
       } catch (error) {
         // Nothing half-built stays open: a retry opens the store again.
+        context.services.provide({})
         opened.store.close()
         throw error
       }
