@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: everything — typecheck, lint, build, unit + integration (vitest), end-to-end
+// `npm test`: everything — typecheck, lint, import cycles in src/core, build, unit + integration (vitest), end-to-end
 // (Playwright in browser mode). On Linux the OS keychain is real in tests: when no keyring
 // session is running, this re-runs itself inside `dbus-run-session` with an unlocked
 // gnome-keyring and HOME/XDG folders in a temporary directory (never the user's own keyring).
@@ -57,6 +57,8 @@ rmSync(join(root, 'test-results'), { recursive: true, force: true })
 mkdirSync(join(root, 'test-results'), { recursive: true })
 step('typecheck', bin('tsc'), ['-b'])
 step('lint', bin('eslint'), ['.', '--max-warnings=0'])
+// No import cycle inside src/core (madge exits non-zero on one).
+step('cycles', bin('madge'), ['--circular', '--extensions', 'ts', '--ts-config', 'tsconfig.node.json', 'src/core'])
 step('build', bin('electron-vite'), ['build'])
 step('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-report.json'])
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

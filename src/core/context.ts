@@ -1,24 +1,17 @@
 import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
-import type { Store } from './store'
-import type { Secrets } from './secrets'
 import type { LocalFeature } from './local'
-import type { ChatService } from './services/chat-service'
-import type { ImageService } from './services/image-service'
-import type { ProviderService } from './services/provider-service'
-import type { SpeechService } from './services/speech-service'
-import type { AttachmentService } from './services/attachment-service'
-import type { EmbeddingService } from './services/embedding-service'
-import type { ToolService } from './tools/tool-service'
-import type { KnowledgeService } from './knowledge/knowledge-service'
-import type { EvalService } from './knowledge/eval-service'
+import type { ServiceAccess } from './services-access'
 
 /** The desktop shell's file dialogs (Electron only): the chosen path, or undefined when cancelled. */
 export interface FileDialog {
   choose(purpose: 'import' | 'export', suggestedName: string): Promise<string | undefined>
 }
 
-/** What every handler can reach. Features add their services here as they land (one field each). */
+/**
+ * What every handler can reach: the environment the core runs in, start-up, and the one
+ * accessor of the services the composition root (root.ts) builds once the store is open.
+ */
 export interface CoreContext {
   version: string
   mode: 'desktop' | 'browser' | 'test'
@@ -27,21 +20,10 @@ export interface CoreContext {
   access?: AccessPolicy
   /** Set by the Electron shell; absent in browser mode, the CLI and tests that do not give one. */
   fileDialog?: FileDialog
+  /** Local model servers: needs no store, so it answers in every start-up state. */
   local: LocalFeature
-  /** Opened by the 'migrating' start-up step; undefined until then. */
-  store?: Store
-  /** Opened by the same step; keys live in the OS keychain (or in memory, reported). */
-  secrets?: Secrets
-  /** Built once the store and keychain are open. */
-  providers?: ProviderService
-  chat?: ChatService
-  speech?: SpeechService
-  attachments?: AttachmentService
-  embeddings?: EmbeddingService
-  images?: ImageService
-  tools?: ToolService
   /** Opens an address in the user's browser (desktop only: an OAuth sign-in of a tool server). */
   openExternal?: (url: string) => void
-  knowledge?: KnowledgeService
-  knowledgeEvals?: EvalService
+  /** Every other service: `services.get('chat', 'Chat')` answers not-ready until start-up built them. */
+  services: ServiceAccess
 }

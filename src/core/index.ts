@@ -6,15 +6,10 @@ import { localHandlers } from './bridge/handlers/local'
 import { dataHandlers } from './bridge/handlers/data'
 import { chatHandlers } from './bridge/handlers/chat'
 import { providerHandlers } from './bridge/handlers/providers'
-import { chatInitStep } from './services/chat-start-up'
-import { voiceFilesInitStep } from './services/voice-files-start-up'
 import { speechHandlers } from './bridge/handlers/speech'
 import { fileHandlers } from './bridge/handlers/files'
-import { imageInitStep } from './services/image-start-up'
 import { imageHandlers } from './bridge/handlers/images'
 import { toolHandlers } from './bridge/handlers/tools'
-import { toolsInitStep } from './tools/tools-start-up'
-import { knowledgeInitStep } from './knowledge/knowledge-start-up'
 import { knowledgeHandlers } from './bridge/handlers/knowledge'
 import { taskHandlers } from './bridge/handlers/tasks'
 import { StreamHub } from './bridge/stream-hub'
@@ -27,6 +22,8 @@ import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
+import { ServiceAccess } from './services-access'
+import { closeServices, type Services } from './root'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -46,13 +43,15 @@ export interface CoreOptions {
 export interface Core {
   router: Router<Contract>
   context: CoreContext
+  /** Every service, once start-up built them (tests reach past the bridge with it); throws the not-ready error before. */
+  services(): Services
   close(): Promise<void>
 }
 
 /**
- * Builds the application: services, the router that exposes them, and start-up.
- * Each feature adds its service to the context, its start-up step, and its handlers:
- * one line each in the marked places below.
+ * Builds the application: start-up, the router that exposes the services, and the services
+ * themselves, which the composition root (root.ts) builds in the 'migrating' step once the
+ * store and keychain are open. A feature adds one line to the root and its handlers below.
  */
 export function createCore(options: CoreOptions): Core {
   // The one hub of background work: streams and the tasks they are (issue 19).
@@ -65,7 +64,8 @@ export function createCore(options: CoreOptions): Core {
     access: options.access,
     ...(options.fileDialog ? { fileDialog: options.fileDialog } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
-    local: createLocalFeature(options.dataDir)
+    local: createLocalFeature(options.dataDir),
+    services: new ServiceAccess(() => context.init)
   }
   const steps: InitStep[] = [
     {
@@ -76,20 +76,14 @@ export function createCore(options: CoreOptions): Core {
         configureLogFile(options.dataDir)
       }
     },
-    storeInitStep(context, options.secrets),
-    chatInitStep(context, () => hub),
-    voiceFilesInitStep(context),
-    imageInitStep(context, () => hub),
-    toolsInitStep(context),
-    knowledgeInitStep(context, () => hub),
-    // feature start-up steps go here
+    storeInitStep(context, hub, options.secrets),
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
     ...localHandlers(context.local, hub),
-    ...dataHandlers(context, hub),
+    ...dataHandlers(context),
     ...chatHandlers(context),
     ...providerHandlers(context),
     ...speechHandlers(context),
@@ -98,7 +92,7 @@ export function createCore(options: CoreOptions): Core {
     ...toolHandlers(context),
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
-    ...competitionHandlers(context, () => hub)
+    ...competitionHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
@@ -106,14 +100,13 @@ export function createCore(options: CoreOptions): Core {
   return {
     router,
     context,
+    services: () => context.services.all('Switchboard'),
     async close() {
-      context.knowledge?.close()
-      router.hub.close()
-      // Every tool server stopped (stdio children killed) before the store closes.
-      await context.tools?.close()
+      const services = context.services.built()
+      if (services) await closeServices(services, { hub: router.hub })
+      else router.hub.close()
       await context.local.close()
-      context.store?.close()
-      // feature shutdown goes here
+      services?.store.close()
     }
   }
 }

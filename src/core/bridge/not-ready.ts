@@ -1,5 +1,5 @@
 import { AppErrorException } from '../../shared/errors/app-error'
-import type { CoreContext } from '../context'
+import type { InitState } from '../../shared/app/init-state'
 
 /** Drops a trailing full stop so a reason can be embedded in a sentence without doubling it. */
 export const sentence = (text: string) => text.trim().replace(/[.。]+$/u, '')
@@ -9,7 +9,7 @@ export const sentence = (text: string) => text.trim().replace(/[.。]+$/u, '')
  * is true: start-up failed and why, or start-up is still running and at which step, never
  * "still starting" about a start-up that already gave up.
  */
-export function notReady(ctx: Pick<CoreContext, 'init'>, what: string): AppErrorException {
+export function notReady(ctx: { init: { readonly state: InitState } }, what: string): AppErrorException {
   const state = ctx.init.state
   if (state.phase === 'error') {
     return new AppErrorException({
@@ -27,16 +27,4 @@ export function notReady(ctx: Pick<CoreContext, 'init'>, what: string): AppError
     status: 503,
     message: `Switchboard is still starting${step}, so ${what.toLowerCase()} is not available yet. Try again in a moment.`
   })
-}
-
-/**
- * The one not-ready guard of the handlers: a getter for a part of the core that throws the
- * truthful `notReady` error while that part does not exist (`const chat = needs(ctx, 'chat', 'Chat')`).
- */
-export function needs<K extends keyof CoreContext>(ctx: CoreContext, key: K, what: string): () => NonNullable<CoreContext[K]> {
-  return () => {
-    const part = ctx[key]
-    if (part === undefined || part === null) throw notReady(ctx, what)
-    return part as NonNullable<CoreContext[K]>
-  }
 }

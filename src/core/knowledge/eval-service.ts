@@ -26,7 +26,30 @@ const JUDGE =
 
 /** Datasets and eval runs. An eval is a task of the stream hub (`knowledge.runEval`). */
 export class EvalService {
-  constructor(readonly deps: EvalServiceDeps) {}
+  constructor(private readonly deps: EvalServiceDeps) {}
+
+  // Datasets and past runs, as the evaluation page reads and edits them.
+  datasets() {
+    return this.deps.evals.datasets()
+  }
+  records(datasetId: number) {
+    return this.deps.evals.records(datasetId)
+  }
+  updateRecord(id: number, patch: { question: string; ideal?: string | null; referenceFiles?: string[] }) {
+    return this.deps.evals.updateRecord(id, patch)
+  }
+  deleteRecord(id: number) {
+    return this.deps.evals.deleteRecord(id)
+  }
+  deleteDataset(id: number) {
+    return this.deps.evals.deleteDataset(id)
+  }
+  evals(kbId?: string) {
+    return this.deps.evals.evals(kbId)
+  }
+  evalRecords(evalId: string) {
+    return this.deps.evals.evalRecords(evalId)
+  }
 
   importDataset(input: { name: string; format: 'csv' | 'jsonl'; text: string; datasetId?: number }) {
     const parsed = parseDataset(input.text, input.format)

@@ -97,6 +97,22 @@ export class KnowledgeService {
     return this.deps.repo
   }
 
+  // Attachments and a reply's sources
+
+  /** The bases attached to an agent or a conversation. */
+  attached(owner: { kind: 'agent' | 'conversation'; id: string }): string[] {
+    return this.repo.attached(owner)
+  }
+
+  setAttached(owner: { kind: 'agent' | 'conversation'; id: string }, kbIds: readonly string[]): string[] {
+    return this.repo.setAttached(owner, kbIds)
+  }
+
+  /** The knowledge a reply cited, by message id. */
+  sources(messageIds: readonly string[]) {
+    return this.repo.sources(messageIds)
+  }
+
   // Bases
 
   list(): KnowledgeBaseSummary[] {

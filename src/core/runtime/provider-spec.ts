@@ -1,6 +1,6 @@
 import type { CredentialField } from '../../shared/bridge/procedures/providers'
 import type { ErrorTypeName } from '../../shared/errors/catalogue'
-import type { ErrorFacts } from './errors/map-provider-error'
+import type { ProviderErrorRule } from './errors/map-provider-error'
 import type { OpenAICompatibleConfig } from './openai-compatible/config'
 import type { ProviderCredentials, ProviderFactory } from './types'
 
@@ -10,8 +10,7 @@ export interface CredentialFieldSpec extends Pick<CredentialField, 'name' | 'sec
   env: readonly string[]
 }
 
-/** A provider's own error rule, tried before the generic mapping; undefined falls through. */
-export type ProviderErrorRule = (facts: ErrorFacts) => { errorType: ErrorTypeName; message?: string } | undefined
+export type { ProviderErrorRule }
 
 /**
  * Everything the app knows about one provider, in one place. The card facts (name, default

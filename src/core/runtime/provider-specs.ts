@@ -2,6 +2,7 @@ import type { OpenAICompatibleConfig } from './openai-compatible/config'
 import { openAICompatibleProviders } from './openai-compatible/providers/index'
 import { credentialsFromEnv, type CredentialFieldSpec, type ProviderSpec } from './provider-spec'
 import type { ProviderCredentials, ProviderFactory } from './types'
+import type { ProviderErrorRules } from './errors/map-provider-error'
 import { anthropicSpec } from './providers/anthropic/anthropic-spec'
 import { azureSpec } from './providers/azure/azure-spec'
 import { bedrockSpec } from './providers/bedrock/bedrock-spec'
@@ -29,11 +30,7 @@ function buildSpecs(): Map<string, ProviderSpec> {
 }
 
 let specs: Map<string, ProviderSpec> | undefined
-/**
- * Every built-in provider's spec by id. Built on first use, not at import: the runtimes import
- * the error mapping, which reads these specs, so a table built at import time would see
- * half-initialised modules.
- */
+/** Every built-in provider's spec by id, built on first use (most commands need none of them). */
 export function providerSpecs(): ReadonlyMap<string, ProviderSpec> {
   specs ??= buildSpecs()
   return specs
@@ -41,6 +38,12 @@ export function providerSpecs(): ReadonlyMap<string, ProviderSpec> {
 
 /** The spec of a built-in provider; undefined for a custom OpenAI-compatible id. */
 export const providerSpec = (id: string): ProviderSpec | undefined => providerSpecs().get(id)
+
+/** A built-in provider's own error rules, for mapping an error outside its runtime (a test, a log). */
+export const errorRulesOf = (id: string): ProviderErrorRules => {
+  const spec = providerSpec(id)
+  return { mapError: spec?.mapError, errorFallback: spec?.errorFallback }
+}
 
 /** Native adapters by id (derived from the specs). */
 export function nativeFactory(id: string): ProviderFactory | undefined {

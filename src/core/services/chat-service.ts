@@ -8,9 +8,6 @@ import { messageText, type ContentPart, type Message, type MessagePatch } from '
 import type { ChosenOptions } from '../../shared/chat/message-meta'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import type { StreamEvent } from '../../shared/stream/events'
-import type { UsageRecord } from '../../shared/stream/usage'
-import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
-import { pricingContextOf } from '../runtime/pricing-context'
 import type { ProviderRuntime } from '../runtime/types'
 import { countTokens } from '../../shared/tokens/count-tokens'
 import { messageTokens, pathTo, planHistory, type HistoryPlan } from '../../shared/chat/history-window'
@@ -30,6 +27,8 @@ import type { ConversationsRepository } from '../store/repositories/conversation
 import type { MessagesRepository } from '../store/repositories/messages'
 import type { ReplyKnowledge, ReplyKnowledgeHook } from '../knowledge/reply-context'
 import { logger } from '../log/logger'
+import type { ModelCaller } from './model-caller'
+import type { UsageMode, UsageOperation } from '../../shared/data/usage-log'
 
 /** Decided once per user turn and shared by the tool loop's model calls. */
 interface TurnPlan {
@@ -54,28 +53,26 @@ export interface ChatServiceDeps {
   agents: AgentsRepository
   conversations: ConversationsRepository
   messages: MessagesRepository
+  /** The one model caller: every model call of a reply or a scene runs, is priced and logged through it. */
+  caller: ModelCaller
   /** The runtime of a provider with the user's credentials (key from the keychain, base URL from settings). */
   runtimeFor(providerId: string): Promise<ProviderRuntime>
   modelFacts(providerId: string, modelId: string): Promise<ModelFacts | undefined>
-  /** Prices a usage record with the catalogue's pricing of the model; undefined when unpriced. */
-  price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined>
-  /** Usage log by scene and operation (product.md §8). */
-  logUsage?(entry: { scene: string; operation?: string; mode?: string; conversationId?: string; messageId?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
-  /** The model that summarises topic titles (scene Summary Topic Title); default: the chat's model. */
-  titleModel?(): { providerId: string; modelId: string } | undefined
   /** Search limits from Settings: xAI results per search (1..30), Anthropic's max searches per reply. */
   searchLimits?(): { maxResults?: number; maxUses?: number }
   /** A local model's context length chosen by the user (Ollama num_ctx), per provider and model. */
   contextLength?(providerId: string, modelId: string): number | undefined
-  /** The model chosen for a scene in Settings (issue 15); undefined: the caller's fallback. */
-  sceneModel?(scene: SceneName): ModelRef | undefined
   /** The hub's task registry: a running reply is a `chat` task (listed, re-followed, stopped by message id). */
   tasks: TaskRegistry
   idleTimeoutMs?: number
   /** Stores an image a reply produced (base64_image) as a file, offered in the gallery too. */
-  saveImage?(input: ChatImageInput): Promise<{ fileId: string; mimeType: string; width?: number; height?: number }>
-  /** Tools (issue 21): the agent's tool set and the step runner; absent → replies never call tools. */
-  tools?: ChatToolsHook
+  saveImage(input: ChatImageInput): Promise<{ fileId: string; mimeType: string; width?: number; height?: number }>
+  /** The agent's tool set and the step runner. */
+  tools: ChatToolsHook
+  /** Extracted text of attached files. */
+  fileContext(fileIds: readonly string[]): { name: string; text: string }[]
+  /** Retrieval from attached knowledge bases before each reply. */
+  knowledge: ReplyKnowledgeHook
 }
 
 export interface ChatImageInput {
@@ -125,36 +122,18 @@ const noModel = (): AppError => ({
  * `streaming` row flushed about once a second.
  */
 export class ChatService {
-  /** Extracted text of attached files (set by the attachments start-up step). */
-  private fileContext?: (fileIds: readonly string[]) => { name: string; text: string }[]
-
   constructor(private readonly deps: ChatServiceDeps) {}
-
-  useFileContext(read: (fileIds: readonly string[]) => { name: string; text: string }[]): void {
-    this.fileContext = read
-  }
-
-  /** Retrieval from attached knowledge bases before each reply (set by the knowledge start-up step). */
-  private knowledge?: ReplyKnowledgeHook
-  useKnowledge(hook: ReplyKnowledgeHook): void {
-    this.knowledge = hook
-  }
 
   /** Attached files as text the model reads before the user's words (a part per file). */
   private fileParts(m: Message): { type: 'text'; text: string }[] {
-    if (m.role !== 'user' || !m.files?.length || !this.fileContext) return []
-    return this.fileContext(m.files).map((f) => ({ type: 'text', text: `<file name=${JSON.stringify(f.name)}>\n${f.text}\n</file>` }))
+    if (m.role !== 'user' || !m.files?.length) return []
+    return this.deps.fileContext(m.files).map((f) => ({ type: 'text', text: `<file name=${JSON.stringify(f.name)}>\n${f.text}\n</file>` }))
   }
 
   /** The agent a first run goes straight to chatting with. */
   defaultAgent(): Agent {
     const existing = this.deps.agents.list()[0]
     return existing ?? this.deps.agents.create({ name: DEFAULT_AGENT_NAME, avatar: '💬' })
-  }
-
-  /** Tools (issue 21): set by the tools start-up step once the tool service exists. */
-  useTools(hook: ChatToolsHook): void {
-    this.deps.tools = hook
   }
 
   /** Deletes a message; its replies are re-attached to its parent so no later turn is lost. */
@@ -309,7 +288,7 @@ export class ChatService {
     const params = { ...agent.parameters, ...conversation.parameters }
     // Decided once per user turn, not per tool-loop step: search (and where it goes), retrieval.
     const turn = await this.turnPlan(conversation, model, parent, params, ctx.signal)
-    const tools = this.deps.tools ? await this.deps.tools.prepare(agent.id, { search: turn.searchRoute === 'app-tool' }).catch(() => undefined) : undefined
+    const tools = await this.deps.tools.prepare(agent.id, { search: turn.searchRoute === 'app-tool' }).catch(() => undefined)
     let at = parent
     let final: Message | undefined
     const citations: GroundingCitation[] = []
@@ -338,7 +317,7 @@ export class ChatService {
       const partial: ToolResult[] = []
       // While its tools run the step is still the reply's live message: Stop and re-attach find it.
       if (ctx.streamId) this.deps.tasks.describe(ctx.streamId, 'chat', { conversationId: conversation.id, messageId })
-      const outcome: ToolStepOutcome = yield* this.deps.tools!.step(tools.offered, calls, {
+      const outcome: ToolStepOutcome = yield* this.deps.tools.step(tools.offered, calls, {
         messageId,
         signal: ctx.signal,
         ...(ctx.autoApprove ? { autoApprove: true } : {}),
@@ -380,8 +359,7 @@ export class ChatService {
 
     let stopReason: string | undefined
     let error: AppError | undefined
-    let usage: UsageRecord | undefined
-    let pricing: ChatPricingContext | undefined
+    let cost: CostBreakdown | undefined
     let chosen: ChosenOptions | undefined
     const imageParts: ContentPart[] = []
     let reasoningFrom: number | undefined
@@ -394,11 +372,11 @@ export class ChatService {
       const messages: ChatMessage[] = toChatMessages(withArtifactInstruction(agent.systemPrompt, params.artifacts), plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
       if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
       const question = [...history].reverse().find((m) => m.role === 'user')
-      if (this.knowledge && question) {
+      if (question) {
         // What is left of the window after the history plan and the reply goes to retrieved text (issue 22).
         const budget = facts?.contextWindowTokens ? facts.contextWindowTokens - plan.tokens - (facts.maxOutput ?? 4096) : Number.MAX_SAFE_INTEGER
         // Retrieved once per user turn: later steps of the tool loop reuse it and cite the same sources.
-        const knowledge = this.knowledge
+        const knowledge = this.deps.knowledge
         const found = options.turn?.knowledge
           ? await options.turn.knowledge
           : await knowledge({
@@ -415,8 +393,6 @@ export class ChatService {
         if (found) messages.splice(messages[0]?.role === 'system' ? 1 : 0, 0, { role: 'system', content: found.instructions })
         if (found && found.query !== messageText(question.content)) knowledgeQuery = found.query
       }
-      const runtime = await this.deps.runtimeFor(model.providerId)
-      if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
       const turn = options.turn ?? (await this.turnPlan(conversation, model, parent, params, ctx.signal))
       const built = buildChatRequest(this.controlInput(model, facts), messages, params, { search: turn.search, ...(turn.searchRoute ? { searchRoute: turn.searchRoute } : {}) })
       const request = built.request
@@ -430,15 +406,28 @@ export class ChatService {
       if (contextLength) request.contextLength = contextLength
       chosen = built.chosen
       if (Object.keys(chosen).length > 0) yield { type: 'options', data: chosen }
-      pricing = pricingContextOf(request)
-      const events = runtime.chat(request, { signal: ctx.signal, idleTimeoutMs: this.deps.idleTimeoutMs })
-      for await (const event of events as AsyncIterable<StreamEvent>) {
+      const { model: _model, messages: _messages, ...requestParams } = request
+      const events = this.deps.caller.run({
+        target: model,
+        scene: 'Conversation',
+        messages: request.messages,
+        params: requestParams,
+        ...(options.operation ? { operation: options.operation as UsageOperation } : {}),
+        ...(options.mode ? { mode: options.mode as UsageMode } : {}),
+        // Every reply names its conversation and message: per-conversation and per-agent spend add them up.
+        conversationId: conversation.id,
+        messageId: writer.id,
+        signal: ctx.signal,
+        call: { ...(this.deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: this.deps.idleTimeoutMs } : {}) }
+      })
+      let next = await events.next()
+      for (; !next.done; next = await events.next()) {
+        const event = next.value as StreamEvent
         // A stop the user asked for is not an error: the reply is kept as interrupted.
         if (event.type === 'error' && ctx.signal.aborted) continue
         writer.apply(event)
         // issue 14: an image in the reply is kept as a file (the writer keeps no images).
         if (event.type === 'base64_image') imageParts.push(await this.storeImage(event.data, { conversation, model, parent, messageId: writer.id }))
-        if (event.type === 'usage') usage = event.data
         if (event.type === 'stop') stopReason = event.data
         if (event.type === 'error') error = event.data
         // issue 17: how long it reasoned (first reasoning to first answer) is kept with the reply.
@@ -446,6 +435,7 @@ export class ChatService {
         else if (reasoningFrom !== undefined && reasoningMs === undefined && (event.type === 'text' || event.type === 'tool_calls')) reasoningMs = Date.now() - reasoningFrom
         yield event
       }
+      cost = next.value.cost
     } catch (thrown) {
       error =
         thrown instanceof AppErrorException
@@ -453,7 +443,6 @@ export class ChatService {
           : { errorType: 'AgentRuntimeError', status: 470, message: thrown instanceof Error ? thrown.message : String(thrown) }
       yield { type: 'error', data: error }
     }
-    const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage, pricing).catch(() => undefined) : undefined
     if (cost) yield { type: 'cost', data: cost }
     // Stopped by the user, or closed without the provider's end marker: the partial text stays.
     const interrupted = ctx.signal.aborted || stopReason === 'cancelled' || stopReason === 'interrupted'
@@ -469,18 +458,6 @@ export class ChatService {
     // issue 17: "you stopped it" is worded apart from a dropped connection (which keeps its error).
     if (ctx.signal.aborted && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
-    this.deps.logUsage?.({
-      scene: 'Conversation',
-      ...(options.operation ? { operation: options.operation } : {}),
-      // Every reply names its conversation and message: per-conversation and per-agent spend (issue 16) add them up.
-      ...(options.mode ? { mode: options.mode } : {}),
-      conversationId: conversation.id,
-      messageId: final.id,
-      providerId: model.providerId,
-      modelId: model.modelId,
-      usage,
-      cost
-    })
     return { message: final, status }
   }
 
@@ -560,7 +537,7 @@ export class ChatService {
     const search = await this.wantsSearch(params, lastUser, model, signal)
     if (!search) return { search }
     const facts = await this.deps.modelFacts(model.providerId, model.modelId)
-    const appSearch = this.deps.tools ? await this.deps.tools.searchAvailable().catch(() => false) : false
+    const appSearch = await this.deps.tools.searchAvailable().catch(() => false)
     const searchRoute = chooseSearchRoute(this.controlInput(model, facts), params, appSearch)
     return { search, ...(searchRoute ? { searchRoute } : {}) }
   }
@@ -588,7 +565,7 @@ export class ChatService {
    * searched as asked: retrieval never fails a reply over its rewrite.
    */
   private queryRewriter(conversationId: string, history: readonly Message[], question: Message): { rewrite?: (signal: AbortSignal) => Promise<string | undefined> } {
-    if (!this.deps.sceneModel?.('Search Intent Recognition')) return {}
+    if (!this.deps.caller.sceneChoice('Search Intent Recognition')) return {}
     const rewrite = async (signal: AbortSignal): Promise<string | undefined> => {
       const clip = (text: string) => (text.length > 1000 ? `${text.slice(0, 1000)} …` : text)
       const at = history.indexOf(question)
@@ -629,20 +606,14 @@ export class ChatService {
   }
 
   private sceneDeps() {
-    return {
-      runtimeFor: this.deps.runtimeFor,
-      price: this.deps.price,
-      ...(this.deps.logUsage ? { logUsage: this.deps.logUsage } : {}),
-      sceneModel: (scene: SceneName) => this.deps.sceneModel?.(scene) ?? (scene === 'Summary Topic Title' ? this.deps.titleModel?.() : undefined)
-    }
+    return this.deps.caller
   }
 
-  /** A base64_image event as an image_file part (a data URL part when no image store is wired, e.g. in the CLI). */
+  /** A base64_image event as an image_file part (kept in the image store, offered in the gallery). */
   private async storeImage(
     image: { image: string; mimeType: string },
     at: { conversation: Conversation; model: { providerId: string; modelId: string }; parent: Message; messageId: string }
   ): Promise<ContentPart> {
-    if (!this.deps.saveImage) return { type: 'image_url', imageUrl: { url: `data:${image.mimeType};base64,${image.image}` } }
     const saved = await this.deps.saveImage({
       base64: image.image,
       mimeType: image.mimeType,

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module'
-import type { SqliteDb } from './database'
+import type BetterSqlite3 from 'better-sqlite3'
+
+type SqliteDb = BetterSqlite3.Database
 
 /**
  * sqlite-vec ships its loadable extension as one optional npm package per platform. Loading it

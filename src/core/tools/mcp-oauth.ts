@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
-import type { ToolSecretStore } from './tool-service'
 
 /** The keychain entry of a server's OAuth state: the registered client (with any secret) and the tokens. */
 export const oauthSecretName = (serverId: string) => `tool-server-oauth.${serverId}`
@@ -190,4 +189,11 @@ export class McpOAuth implements OAuthClientProvider {
     if (scope === 'client') await this.save({ client: undefined, redirectUrl: undefined })
     if (scope === 'tokens') await this.save({ tokens: undefined })
   }
+}
+
+/** The keychain, as far as tools need it. */
+export interface ToolSecretStore {
+  set(name: string, value: string): Promise<unknown>
+  delete(name: string): Promise<unknown>
+  readForRuntime(name: string): Promise<string | undefined>
 }

@@ -22,7 +22,7 @@ import {
   type ToolSettings
 } from '../../shared/tools/types'
 import { McpConnection, type ServerSecrets } from './mcp-connection'
-import { McpOAuth, OAuthCallbackServer, oauthSecretName } from './mcp-oauth'
+import { McpOAuth, OAuthCallbackServer, oauthSecretName, type ToolSecretStore } from './mcp-oauth'
 import { parseMcpServersJson } from './import-mcp-servers'
 import { pluginError, toPluginError } from './tool-errors'
 import { exposedToolName } from './tool-names'
@@ -36,12 +36,7 @@ export interface ToolSettingsStore {
   set(patch: Record<string, JsonValue | undefined>): unknown
 }
 
-/** The keychain, as far as tools need it. */
-export interface ToolSecretStore {
-  set(name: string, value: string): Promise<unknown>
-  delete(name: string): Promise<unknown>
-  readForRuntime(name: string): Promise<string | undefined>
-}
+export type { ToolSecretStore }
 
 export interface ToolServiceOptions {
   /** First restart delay after a crash (tests shorten it). */

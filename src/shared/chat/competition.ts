@@ -1,4 +1,7 @@
 import type { Message } from '../data/message'
+import type { CompetitionMeta, CompetitionModel } from './message-meta'
+
+export type { CompetitionMeta, CompetitionModel }
 
 /**
  * Chat Competition (issue 18): one user message answered by 2–4 models at once. The replies are
@@ -10,18 +13,6 @@ import type { Message } from '../data/message'
 export const COMPETITION_MODE = 'Chat Competition'
 export const COMPETITION_MIN_MODELS = 2
 export const COMPETITION_MAX_MODELS = 4
-
-export interface CompetitionModel {
-  providerId: string
-  modelId: string
-}
-
-/** Kept in the user message's meta. */
-export interface CompetitionMeta {
-  models: CompetitionModel[]
-  /** The reply the conversation continues from; absent while the user has not chosen. */
-  chosenId?: string
-}
 
 export const sameModel = (a: CompetitionModel, b: { providerId?: string; modelId?: string }): boolean => a.providerId === b.providerId && a.modelId === b.modelId
 

@@ -1,4 +1,3 @@
-import type { CompetitionMeta } from './competition'
 
 /**
  * What a message carries beyond its content (issue 15): the options the user chose for the
@@ -43,4 +42,17 @@ export interface MessageMeta {
    * rewrite of the question (scene Search Intent Recognition); absent when the question was searched as asked.
    */
   knowledgeQuery?: string
+}
+
+/** A model a Chat Competition asked (chat/competition.ts). */
+export interface CompetitionModel {
+  providerId: string
+  modelId: string
+}
+
+/** Kept in the user message's meta. */
+export interface CompetitionMeta {
+  models: CompetitionModel[]
+  /** The reply the conversation continues from; absent while the user has not chosen. */
+  chosenId?: string
 }

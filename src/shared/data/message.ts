@@ -3,7 +3,6 @@ import type { MessageMeta } from '../chat/message-meta'
 import type { Grounding, RetryNotice, Speed, ToolCall } from '../stream/events'
 import type { UsageRecord } from '../stream/usage'
 import type { CostBreakdown } from './cost'
-import type { ToolResultPart } from '../tools/types'
 
 export type MessageRole = 'system' | 'user' | 'assistant' | 'tool' | 'function'
 
@@ -91,3 +90,9 @@ export const messageText = (content: readonly ContentPart[]): string =>
     .filter((part): part is Extract<ContentPart, { type: 'text' }> => part.type === 'text')
     .map((part) => part.text)
     .join('\n')
+
+/** MCP tool results as we keep them: text and JSON are text; images as data; resources by uri. */
+export type ToolResultPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string }

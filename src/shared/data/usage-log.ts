@@ -7,6 +7,7 @@ export const USAGE_SCENES = [
   'Conversation',
   'Emoji Picker',
   'Fetch Plugin API',
+  'Knowledge Base Evaluation',
   'Language Detect',
   'Search Intent Recognition',
   'Summary Agent Description',

@@ -1,4 +1,4 @@
-import type { ToolResult } from '../data/message'
+import type { ToolResult, ToolResultPart } from '../data/message'
 
 /**
  * Tools (issue 21): MCP servers and built-in tools the core runs for a model, with the
@@ -132,8 +132,4 @@ export type ToolStreamEvent =
   /** A step of the loop finished: the assistant message with its calls and their results. */
   | { type: 'tool_step'; data: { messageId: string; toolResults: ToolResult[] } }
 
-/** MCP tool results as we keep them: text and JSON are text; images as data; resources by uri. */
-export type ToolResultPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mimeType: string; data: string }
-  | { type: 'resource'; uri: string; mimeType?: string; text?: string }
+export type { ToolResultPart }

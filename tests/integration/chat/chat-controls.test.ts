@@ -85,7 +85,7 @@ async function chatWith(providerId: string, modelId: string, parameters: ModelPa
 }
 
 const lastBody = (server: FakeServer) => server.requests.at(-1)!.json as Record<string, any>
-const usageScenes = () => core.context.store!.usage.list({}).map((u) => u.scene)
+const usageScenes = () => core.services().store.usage.list({}).map((u) => u.scene)
 
 describe('thinking and caching reach the wire', () => {
   it('Anthropic: default sends no thinking and caches the prompt; the message shows the choice', async () => {
@@ -97,7 +97,7 @@ describe('thinking and caching reach the wire', () => {
     expect(message.meta?.options).toEqual({ thinking: false, caching: true })
     expect(run.events.find((e) => e.type === 'options')).toEqual({ type: 'options', data: { thinking: false, caching: true } })
     // Kept with the message, not only announced in the stream.
-    const stored = core.context.store!.messages.require(message.id)
+    const stored = core.services().store.messages.require(message.id)
     expect(stored.meta?.options).toEqual({ thinking: false, caching: true })
   })
 
@@ -237,8 +237,8 @@ describe('long conversations', () => {
     // Store the earlier turns directly (cheaper than sending them while the window allows).
     let parentId: string | undefined
     for (let i = 0; i < turns; i++) {
-      const user: Message = core.context.store!.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: long(i) }], ...(parentId ? { parentId } : {}) })
-      const reply: Message = core.context.store!.messages.create({ conversationId: conversation.id, role: 'assistant', content: [{ type: 'text', text: 'short reply' }], parentId: user.id })
+      const user: Message = core.services().store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: long(i) }], ...(parentId ? { parentId } : {}) })
+      const reply: Message = core.services().store.messages.create({ conversationId: conversation.id, role: 'assistant', content: [{ type: 'text', text: 'short reply' }], parentId: user.id })
       parentId = reply.id
     }
     return conversation
@@ -318,7 +318,7 @@ describe('scenes', () => {
     expect(translated.meta?.translations).toEqual({ 'zh-CN': '你好，世界' })
     const translatorBody = openai.requestsTo('/chat/completions').at(-1)!.body as { messages: { content: string }[] }
     expect(translatorBody.messages[0]!.content).toBe(scenePrompts.translate('zh-CN', 'en'))
-    expect(core.context.store!.messages.require(message.id).meta?.translations?.['zh-CN']).toBe('你好，世界')
+    expect(core.services().store.messages.require(message.id).meta?.translations?.['zh-CN']).toBe('你好，世界')
     expect(usageScenes()).toEqual(expect.arrayContaining(['Language Detect', 'Translator']))
   })
 
@@ -373,7 +373,7 @@ describe('scenes', () => {
     expect(ok(await client.call('data.conversations.get', { id: message.conversationId })).title).toBe('')
     // It really was running: the title request reached the provider before the cancel.
     expect(openai.requestsTo('/chat/completions').at(-1)!.body).toMatchObject({ messages: [{ content: scenePrompts.title }, expect.anything()] })
-    expect(core.context.store!.messages.require(message.id).status).toBe('complete')
+    expect(core.services().store.messages.require(message.id).status).toBe('complete')
   })
 })
 

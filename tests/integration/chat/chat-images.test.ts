@@ -67,7 +67,7 @@ describe('images in chat replies', () => {
 
     // The file: once per content, named by its sha256, with the exact bytes.
     const sha = createHash('sha256').update(PNG).digest('hex')
-    const record = core.context.store!.files.get(part.fileId)!
+    const record = core.services().store.files.get(part.fileId)!
     expect(record.sha256).toBe(sha)
     expect(record.path).toBe(`images/${sha.slice(0, 2)}/${sha.slice(0, 16)}.png`)
     expect(readFileSync(join(dataDir, record.path)).equals(Buffer.from(PNG))).toBe(true)

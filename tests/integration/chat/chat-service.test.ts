@@ -100,7 +100,7 @@ describe('chat service', () => {
       ['user', 'Say hello', 'complete'],
       ['assistant', 'Hello there', 'complete']
     ])
-    const usage = core.context.store!.usage.list({})
+    const usage = core.services().store.usage.list({})
     expect(usage.some((u) => u.scene === 'Conversation')).toBe(true)
     expect(usage.some((u) => u.scene === 'Summary Topic Title')).toBe(true)
   })
@@ -143,7 +143,7 @@ describe('chat service', () => {
     const text = messageText(final.value.content)
     expect(text.startsWith('w0 w1 w2 w3 w4')).toBe(true)
     expect(text.length).toBeLessThan(200 * 4)
-    const stored = core.context.store!.messages.get(final.value.id)!
+    const stored = core.services().store.messages.get(final.value.id)!
     expect(stored.status).toBe('interrupted')
     expect(messageText(stored.content)).toBe(text)
     // issue 17: the page words "you stopped it" apart from a dropped connection.
@@ -158,7 +158,7 @@ describe('chat service', () => {
     // Three chunks apart at 40 ms each: from the first reasoning to the first text.
     expect(final.reasoning?.durationMs).toBeGreaterThanOrEqual(60)
     expect(final.reasoning?.durationMs).toBeLessThan(5000)
-    expect(core.context.store!.messages.get(final.id)!.reasoning?.durationMs).toBe(final.reasoning?.durationMs)
+    expect(core.services().store.messages.get(final.id)!.reasoning?.durationMs).toBe(final.reasoning?.durationMs)
   })
 
   it('a connection that drops mid-reply is interrupted with its error, not marked as stopped by the user (issue 17)', async () => {
@@ -167,7 +167,7 @@ describe('chat service', () => {
     expect(final.status).toBe('interrupted')
     expect(final.error?.errorType).toBe('ProviderNetworkError')
     expect(final.meta?.interruptedBy).toBeUndefined()
-    expect(core.context.store!.messages.get(final.id)!.meta?.interruptedBy).toBeUndefined()
+    expect(core.services().store.messages.get(final.id)!.meta?.interruptedBy).toBeUndefined()
   })
 
   it('a running reply is listed and can be re-attached from the start by another window', async () => {
@@ -205,10 +205,10 @@ describe('chat service', () => {
 
   it('editing a user message makes a new branch from the same parent and replies to it', async () => {
     const first = reply(await send({ text: 'Typo questoin' }))
-    const user = core.context.store!.messages.get(first.parentId!)!
+    const user = core.services().store.messages.get(first.parentId!)!
     fake.reset()
     const edited = reply(await run((h) => client.stream('chat.editAndResend', { messageId: user.id, text: 'Typo question' }, h)))
-    const newUser = core.context.store!.messages.get(edited.parentId!)!
+    const newUser = core.services().store.messages.get(edited.parentId!)!
     expect(messageText(newUser.content)).toBe('Typo question')
     expect(newUser.parentId).toBe(user.parentId)
     const body = fake.requestsTo('/chat/completions')[0]!.body as { messages: { content: string }[] }
@@ -221,7 +221,7 @@ describe('chat service', () => {
     const userB = b.parentId!
     const removed = await client.call('chat.deleteMessage', { messageId: a.id })
     expect(removed).toEqual({ ok: true, value: 1 })
-    expect(core.context.store!.messages.get(userB)!.parentId).toBe(a.parentId)
+    expect(core.services().store.messages.get(userB)!.parentId).toBe(a.parentId)
   })
 
   it('refuses a message with neither text nor image, naming the field', async () => {
@@ -260,7 +260,7 @@ describe('chat service', () => {
   })
 
   it('never writes the key into the database', async () => {
-    core.context.store!.db.sqlite.pragma('wal_checkpoint(TRUNCATE)')
+    core.services().store.db.sqlite.pragma('wal_checkpoint(TRUNCATE)')
     for (const file of readdirSync(dataDir)) {
       if (!file.startsWith('switchboard.db')) continue
       expect(readFileSync(join(dataDir, file)).includes(Buffer.from(KEY))).toBe(false)

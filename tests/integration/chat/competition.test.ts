@@ -135,7 +135,7 @@ describe('chat competition', () => {
     expect(all.filter((m) => m.parentId === started.userMessage.id).map((m) => m.modelId).sort()).toEqual([FAIL.modelId, STALL.modelId, FAST.modelId].sort())
 
     // The usage log has the mode for each reply (the failed and the stopped one too).
-    const usage = core.context.store!.usage.list({}).filter((u) => u.conversationId === started.conversation.id && u.scene === 'Conversation')
+    const usage = core.services().store.usage.list({}).filter((u) => u.conversationId === started.conversation.id && u.scene === 'Conversation')
     expect(usage.map((u) => [u.messageId, u.modelId, u.mode]).sort()).toEqual(
       [
         [fastDone.id, FAST.modelId, 'Chat Competition'],
@@ -160,7 +160,7 @@ describe('chat competition', () => {
     await Promise.all(all.replies.map((r) => follow(r.streamId).done))
     const siblings = ok(await client.call('chat.messages', { conversationId: started.conversation.id })).filter((m) => m.parentId === started.userMessage.id)
     expect(siblings).toHaveLength(5)
-    const usage = core.context.store!.usage.list({}).filter((u) => u.conversationId === started.conversation.id && u.scene === 'Conversation')
+    const usage = core.services().store.usage.list({}).filter((u) => u.conversationId === started.conversation.id && u.scene === 'Conversation')
     expect(usage).toHaveLength(5)
     expect(usage.every((u) => u.mode === 'Chat Competition')).toBe(true)
     expect(usage.filter((u) => u.operation === 'Regenerate Message')).toHaveLength(3)
@@ -204,7 +204,7 @@ describe('chat competition', () => {
     // Both providers received the same user message.
     const asked = ollama.requests.filter((r) => r.path === '/api/chat').at(-1)!.body as { messages: { role: string; content: string }[] }
     expect(asked.messages.at(-1)).toMatchObject({ role: 'user', content: 'Cloud or local?' })
-    const usage = core.context.store!.usage.list({}).filter((u) => u.conversationId === started.conversation.id)
+    const usage = core.services().store.usage.list({}).filter((u) => u.conversationId === started.conversation.id)
     expect(usage.filter((u) => u.mode === 'Chat Competition').map((u) => u.providerId).sort()).toEqual(['ollama', 'openai'])
   })
 

@@ -69,7 +69,7 @@ describe('chat cost of lookup-priced units', () => {
 
   it('Claude: a cache write is priced at its 5-minute rate next to the cache read', async () => {
     const usage = { inputCacheMissTokens: 1000, inputCachedTokens: 2000, inputWriteCacheTokens: 4000, totalInputTokens: 7000, outputTextTokens: 500, totalOutputTokens: 500 }
-    const cost = await core.context.providers!.price('anthropic', 'claude-sonnet-4-6', usage)
+    const cost = await core.services().providers.price('anthropic', 'claude-sonnet-4-6', usage)
     expect(cost?.items?.find((i) => i.name === 'textInput_cacheWrite')).toMatchObject({ units: 4000, rate: 3.75 })
     expect(cost?.items?.find((i) => i.name === 'textInput_cacheRead')).toMatchObject({ units: 2000, rate: 0.3 })
     expect(cost?.total).toBeCloseTo(0.003 + 0.0006 + 0.015 + 0.0075, 10)

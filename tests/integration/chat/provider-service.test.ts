@@ -36,7 +36,7 @@ describe('provider credentials beyond a key', () => {
     expect(text).not.toContain('AKIAEXAMPLEKEYID0001')
     expect(text).not.toContain('wJalrXUtnFEMI')
     expect(full.value.credentialFields.find((f) => f.name === 'region')?.value).toBe('eu-west-1')
-    const credentials = await core.context.providers!.credentials('bedrock')
+    const credentials = await core.services().providers.credentials('bedrock')
     expect(credentials).toMatchObject({ accessKeyId: 'AKIAEXAMPLEKEYID0001', region: 'eu-west-1' })
   })
 

@@ -37,7 +37,7 @@ describe('typed app settings', () => {
 
   it('a stored value in another shape (an older version, a hand edit) reads as not set instead of reaching the app', async () => {
     // Written straight into the table, the way an older build or a hand edit would leave it.
-    core.context.store!.settings.set({ voice: { tts: 'nova', stt: 'whisper' }, titleModel: 'gpt-4o-mini', theme: 'dark' })
+    core.services().store.settings.set({ voice: { tts: 'nova', stt: 'whisper' }, titleModel: 'gpt-4o-mini', theme: 'dark' })
     expect(await client.call('data.settings.get', {})).toEqual({ ok: true, value: {} })
     const speech = await client.call('speech.settings', {})
     if (!speech.ok) throw new Error(speech.error.message)

@@ -34,7 +34,7 @@ describe('one procedure per action', () => {
   })
 
   it('deleting a message re-attaches its children to its parent (no dangling parent)', async () => {
-    const store = core.context.store!
+    const store = core.services().store
     const agent = store.agents.create({ name: 'Tree' })
     const conversation = store.conversations.create({ agentId: agent.id })
     const root = store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'root' }] })
@@ -53,12 +53,12 @@ describe('one procedure per action', () => {
   it('providers.update is the one way to set an endpoint: it refuses a non-URL and stores a URL where the runtime reads it', async () => {
     const bad = await client.call('providers.update', { providerId: 'openai', baseURL: 'javascript:alert(1)' })
     expect(bad).toMatchObject({ ok: false, error: { errorType: 'ValidationError' } })
-    expect(core.context.store!.providers.get('openai').baseUrl).toBeUndefined()
+    expect(core.services().store.providers.get('openai').baseUrl).toBeUndefined()
     const good = await client.call('providers.update', { providerId: 'openai', baseURL: 'https://proxy.example.com/v1' })
     expect(good).toMatchObject({ ok: true, value: { id: 'openai', baseURL: 'https://proxy.example.com/v1' } })
-    expect(core.context.store!.providers.get('openai').baseUrl).toBe('https://proxy.example.com/v1')
+    expect(core.services().store.providers.get('openai').baseUrl).toBe('https://proxy.example.com/v1')
     // An empty value puts the default back.
     expect(await client.call('providers.update', { providerId: 'openai', baseURL: '' })).toMatchObject({ ok: true })
-    expect(core.context.store!.providers.get('openai').baseUrl).toBeUndefined()
+    expect(core.services().store.providers.get('openai').baseUrl).toBeUndefined()
   })
 })

@@ -72,7 +72,7 @@ describe('browser mode moves import and export files over authenticated HTTP', (
     const { transferId } = (await upload.json()) as { transferId: string }
     const imported = await runStream<{ added: { messages: number } }>(client, 'data.importFile', { transferId })
     expect(imported.ok && imported.value.added.messages).toBe(500)
-    expect(core.context.store!.messages.count()).toBe(500)
+    expect(core.services().store.messages.count()).toBe(500)
 
     const exported = await runStream<{ transferId: string; fileName: string; bytes: number }>(client, 'data.exportFile', {})
     if (!exported.ok) throw new Error(exported.error.message)

@@ -56,7 +56,7 @@ describe('desktop import and export through the shell’s file dialog', () => {
       }
     })
     folder = source.dir
-    const store = source.core.context.store!
+    const store = source.core.services().store
     const agent = store.agents.create({ name: 'Kept' })
     const conversation = store.conversations.create({ agentId: agent.id, title: 'Kept chat' })
     for (let i = 0; i < 50; i++) store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: `message ${i}` }] })
@@ -74,7 +74,7 @@ describe('desktop import and export through the shell’s file dialog', () => {
     expect(ok(preview.end).added.messages).toBe(50)
     const imported = await runStream<{ added: { messages: number } }>(other.client, 'data.importFile', { path: picked!.path })
     expect(ok(imported.end).added.messages).toBe(50)
-    expect(other.core.context.store!.messages.count()).toBe(50)
+    expect(other.core.services().store.messages.count()).toBe(50)
   })
 
   it('a cancelled dialog is null and writes nothing; browser mode has no dialog and says so', async () => {

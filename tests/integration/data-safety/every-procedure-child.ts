@@ -32,7 +32,14 @@ const waitFor = async (check: () => boolean, ms: number) => {
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
 }
 if (mode === 'settled') await waitFor(() => isTerminal(core.context.init.state.phase), 20_000)
-else await waitFor(() => core.context.store !== undefined, 20_000)
+else
+  await waitFor(() => {
+    try {
+      return core.context.services.get('store', 'Your data') !== undefined
+    } catch {
+      return false
+    }
+  }, 20_000)
 
 type Answer = { proc: string; kind: string; outcome: 'ok' | 'error' | 'pending'; errorType?: string; message?: string }
 const answers: Answer[] = []

@@ -45,7 +45,7 @@ describe.runIf(process.platform !== 'win32')('files on disk are private (POSIX)'
     await client.call('data.conversations.create', { agentId: agent.value.id, title: 'x' })
     const upload = await client.call('files.upload', { name: 'notes.txt', mimeType: 'text/plain', dataBase64: Buffer.from('secret notes').toString('base64') })
     expect(upload.ok).toBe(true)
-    const store = core.context.store!
+    const store = core.services().store
     expect(store.backups?.backup('auto')).toBe(true)
 
     expect(mode(dataDir)).toBe(0o700)

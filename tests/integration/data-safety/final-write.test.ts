@@ -48,7 +48,7 @@ describe('a failed final write never leaves a reply streaming', () => {
     if (!first.ok) throw new Error(first.error.message)
     const conversationId = first.value.conversationId
 
-    const sqlite = core.context.store!.db.sqlite
+    const sqlite = core.services().store.db.sqlite
     const big = Array.from({ length: 40 }, (_, i) => `${i} ${'x'.repeat(4000)} `)
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(big), delayMs: 5 })
     let full = false

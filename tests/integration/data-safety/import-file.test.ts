@@ -65,16 +65,16 @@ describe('import and export files at real sizes', () => {
     const imported = await runStream<{ phase: string }, { added: { messages: number; conversations: number } }>(target.client, 'data.importFile', { path: exported })
     if (!imported.result.ok) throw new Error(imported.result.error.message)
     expect(imported.result.value.added).toMatchObject({ messages: 3000, conversations: 30 })
-    expect(target.core.context.store!.messages.count()).toBe(3000)
+    expect(target.core.services().store.messages.count()).toBe(3000)
     expect(imported.events.length).toBeGreaterThan(0)
     // The same file through the store's one-transaction import gives the same result (the formats are one).
     const third = await startCore(join(temp(), 'c'))
-    expect(third.core.context.store!.import(readFileSync(exported, 'utf8')).added.messages).toBe(3000)
+    expect(third.core.services().store.import(readFileSync(exported, 'utf8')).added.messages).toBe(3000)
   })
 
   it('a cancelled import leaves the database exactly as before', async () => {
     const { core, client } = await startCore(join(temp(), 'd'))
-    const before = core.context.store!.export('t').data
+    const before = core.services().store.export('t').data
     const file = join(temp(), 'in.json')
     writeBigExport(file, 20_000)
     let cancelled = false
@@ -87,7 +87,7 @@ describe('import and export files at real sizes', () => {
     expect(cancelled).toBe(true)
     expect(run.result.ok).toBe(false)
     expect(!run.result.ok && run.result.error.message).toMatch(/cancelled\. Nothing was changed/)
-    expect(core.context.store!.export('t').data).toEqual(before)
+    expect(core.services().store.export('t').data).toEqual(before)
   })
 
   it('browser mode does not read or write server paths', async () => {

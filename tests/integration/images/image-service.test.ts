@@ -55,9 +55,9 @@ beforeEach(() => {
 
 /** The real service with short polling and the given number of slots (handlers read it lazily). */
 function useService(maxConcurrent: number) {
-  const providers = core.context.providers!
-  core.context.images = new ImageService({
-    store: core.context.store!,
+  const providers = core.services().providers
+  core.services().images = new ImageService({
+    store: core.services().store,
     dataDir,
     runtimeFor: (id) => providers.runtime(id),
     tasks: core.router.hub,
@@ -96,7 +96,7 @@ describe('image service', () => {
     expect(generation).toMatchObject({ status: 'Success', providerId: 'openai', modelId: 'gpt-image-1', prompt: 'a quiet harbour' })
     expect(generation.parameters).toMatchObject({ size: '1024x1024', prompt: 'a quiet harbour' })
     expect(generation.results).toEqual([{ fileId: expect.any(String), width: 64, height: 48 }])
-    const file = core.context.store!.files.get(generation.results[0]!.fileId)!
+    const file = core.services().store.files.get(generation.results[0]!.fileId)!
     expect(file).toMatchObject({ mimeType: 'image/png', size: PNG.length, sha256: createHash('sha256').update(PNG).digest('hex') })
     expect(readFileSync(join(dataDir, file.path)).equals(Buffer.from(PNG))).toBe(true)
     const data = ok(await client.call('images.file', { fileId: file.id }))
@@ -121,7 +121,7 @@ describe('image service', () => {
     const generation = ok(await generate('bfl', 'flux-dev', {}).done)
     expect(generation.parameters['seed']).toBeNull()
     expect(generation.results[0]!.seed).toBe(987)
-    const stored = core.context.store!.images.get(generation.id)!
+    const stored = core.services().store.images.get(generation.id)!
     expect(stored.results[0]!.seed).toBe(987)
   })
 
@@ -197,7 +197,7 @@ describe('image service', () => {
     const second = ok(await generate('openai', 'gpt-image-1', { prompt: 'twice the same bytes' }).done)
     const fileId = first.results[0]!.fileId
     expect(second.results[0]!.fileId).toBe(fileId)
-    const file = core.context.store!.files.get(fileId)!
+    const file = core.services().store.files.get(fileId)!
 
     expect(ok(await client.call('images.delete', { id: first.id }))).toEqual({ deleted: true, filesRemoved: 0 })
     expect(existsSync(join(dataDir, file.path))).toBe(true)
@@ -206,7 +206,7 @@ describe('image service', () => {
     const ids = ok(await client.call('data.images.list', {})).map((g) => g.id)
     expect(ids).not.toContain(first.id)
     expect(ids).not.toContain(second.id)
-    expect(core.context.store!.files.get(fileId)).toBeUndefined()
+    expect(core.services().store.files.get(fileId)).toBeUndefined()
   })
 
   it('a queued task can be cancelled before it starts', async () => {

@@ -45,7 +45,7 @@ async function core(dataDir?: string): Promise<TestCore> {
   cores.push(t)
   return t
 }
-const service = (t: TestCore) => t.core.context.knowledge!
+const service = (t: TestCore) => t.core.services().knowledge
 const newBase = async (t: TestCore) => ok(await t.client.call('knowledge.create', { name: 'Reports', providerId: 'openai', modelId: 'text-embedding-3-small' }))
 
 const sha256Of = (path: string): Promise<string> =>

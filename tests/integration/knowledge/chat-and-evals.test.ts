@@ -23,7 +23,7 @@ beforeAll(async () => {
   const base = ok(await t.client.call('knowledge.create', { name: 'Everything', providerId: 'openai', modelId: 'text-embedding-3-small' }))
   kbId = base.id
   ok(await t.client.call('knowledge.addPaths', { kbId, paths: [writeTree(TOPICS)] }))
-  await t.core.context.knowledge!.idle(kbId)
+  await t.core.services().knowledge.idle(kbId)
 })
 afterAll(async () => {
   await t.core.close()
@@ -167,7 +167,7 @@ describe('export and import', () => {
     const other = await startCore(fake.url)
     try {
       ok(await streamResult(other.client, 'data.importFile', { path }))
-      await other.core.context.knowledge!.idle(kbId)
+      await other.core.services().knowledge.idle(kbId)
       const files = ok(await other.client.call('knowledge.files', { kbId }))
       expect(files.map((f) => f.status)).toEqual(files.map(() => 'Success'))
       const [hit] = ok(await other.client.call('knowledge.search', { kbIds: [kbId], query: 'tallest volcano', topK: 1 }))
@@ -190,13 +190,15 @@ describe('LLM-judged answers', () => {
         text: [JSON.stringify({ question: 'How high is Olympus Mons?', ideal: 'About 22 km', referenceFiles: ['mars.md'] }), JSON.stringify({ question: 'What is the wifi password?', ideal: 'periwinkle-giraffe-42', referenceFiles: 'wifi.txt' })].join('\n')
       })
     )
+    const usage = { prompt_tokens: 1000, completion_tokens: 10, total_tokens: 1010 }
     fake.enqueue(
       '/chat/completions',
-      { kind: 'sse', chunks: chatChunks(['About 22 kilometres.']) },
-      { kind: 'sse', chunks: chatChunks(['CORRECT']) },
-      { kind: 'sse', chunks: chatChunks(['I do not know.']) },
-      { kind: 'sse', chunks: chatChunks(['INCORRECT']) }
+      { kind: 'sse', chunks: chatChunks(['About 22 kilometres.'], { usage }) },
+      { kind: 'sse', chunks: chatChunks(['CORRECT'], { usage }) },
+      { kind: 'sse', chunks: chatChunks(['I do not know.'], { usage }) },
+      { kind: 'sse', chunks: chatChunks(['INCORRECT'], { usage }) }
     )
+    const before = ok(await t.client.call('data.usage.list', { scene: 'Knowledge Base Evaluation' })).length
     const run = ok(
       await new Promise<Result<KnowledgeEval>>((resolve) =>
         t.client.stream('knowledge.runEval', { knowledgeBaseId: kbId, name: 'judged', datasetId: imported.dataset.id, answerWith: { providerId: 'openai', modelId: 'gpt-4o-mini' } }, { onEvent: () => undefined, onEnd: resolve })
@@ -212,5 +214,12 @@ describe('LLM-judged answers', () => {
     const bodies = fake.requestsTo('/chat/completions').slice(-4).map((r) => JSON.stringify(r.body))
     expect(bodies[0]).toContain('[1] mars.md')
     expect(bodies[1]).toContain('Ideal: About 22 km')
+    // The answers and the judge are model calls like any other: each is in Usage, priced.
+    const logged = ok(await t.client.call('data.usage.list', { scene: 'Knowledge Base Evaluation' }))
+    expect(logged.length - before).toBe(4)
+    for (const entry of logged.slice(0, 4)) {
+      expect(entry).toMatchObject({ providerId: 'openai', modelId: 'gpt-4o-mini', usage: { totalInputTokens: 1000 } })
+      expect(entry.cost?.total).toBeGreaterThan(0)
+    }
   })
 })

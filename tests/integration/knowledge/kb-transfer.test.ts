@@ -27,7 +27,7 @@ beforeAll(async () => {
   source = await startCore(fake.url)
   kbId = ok(await source.client.call('knowledge.create', { name: 'Handbook', providerId: 'openai', modelId: 'text-embedding-3-small', chunkSize: 500, chunkOverlap: 50 })).id
   ok(await source.client.call('knowledge.addPaths', { kbId, paths: [writeTree(TOPICS)] }))
-  await source.core.context.knowledge!.idle(kbId)
+  await source.core.services().knowledge.idle(kbId)
   agentId = (ok(await source.client.call('data.agents.create', { name: 'Office helper' } as never)) as { id: string }).id
   ok(await source.client.call('knowledge.attach', { owner: { kind: 'agent', id: agentId }, kbIds: [kbId] }))
 })
@@ -40,7 +40,7 @@ async function expectRebuilt(target: TestCore) {
   const bases = ok(await target.client.call('knowledge.list', {}))
   expect(bases.map((b) => b.name)).toEqual(['Handbook'])
   expect(bases[0]).toMatchObject({ id: kbId, chunkSize: 500, chunkOverlap: 50 })
-  await target.core.context.knowledge!.idle(kbId)
+  await target.core.services().knowledge.idle(kbId)
   const files = ok(await target.client.call('knowledge.files', { kbId }))
   expect(files).toHaveLength(Object.keys(TOPICS).length)
   expect(files.every((f) => f.status === 'Success')).toBe(true)

@@ -48,7 +48,7 @@ describe('web pages in a knowledge base', () => {
     ok(await t.client.call('tools.updateSettings', { allowPrivateAddresses: true }))
     const file = ok(await t.client.call('knowledge.addUrl', { kbId, url: `${origin}/lighthouse` }))
     expect(file).toMatchObject({ name: 'Lighthouse keeping.md', source: `${origin}/lighthouse` })
-    await t.core.context.knowledge!.idle(kbId)
+    await t.core.services().knowledge.idle(kbId)
     const [indexed] = ok(await t.client.call('knowledge.files', { kbId }))
     expect(indexed!.status).toBe('Success')
     const hits = ok(await t.client.call('knowledge.search', { kbIds: [kbId], query: 'how often do fog signals sound' }))

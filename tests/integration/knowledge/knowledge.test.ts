@@ -20,7 +20,7 @@ afterAll(async () => {
 })
 beforeEach(() => fake.reset())
 
-const kb = () => t.core.context.knowledge!
+const kb = () => t.core.services().knowledge
 async function newBase(name = 'Notes', extra: { chunkSize?: number } = {}) {
   return ok(await t.client.call('knowledge.create', { name, providerId: 'openai', modelId: 'text-embedding-3-small', ...extra }))
 }

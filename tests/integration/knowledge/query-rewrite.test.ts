@@ -36,7 +36,7 @@ beforeAll(async () => {
   t = await startCore(fake.url)
   const kbId = ok(await t.client.call('knowledge.create', { name: 'Office', providerId: 'openai', modelId: 'text-embedding-3-small' })).id
   ok(await t.client.call('knowledge.addPaths', { kbId, paths: [writeTree({ ...TOPICS, 'notes/router.txt': ROUTER })] }))
-  await t.core.context.knowledge!.idle(kbId)
+  await t.core.services().knowledge.idle(kbId)
   agentId = (ok(await t.client.call('data.agents.create', { name: 'Office helper' } as never)) as { id: string }).id
   ok(await t.client.call('knowledge.attach', { owner: { kind: 'agent', id: agentId }, kbIds: [kbId] }))
 })
@@ -94,7 +94,7 @@ describe('query rewriting before knowledge retrieval', () => {
     // The reply keeps what was searched.
     expect(reply.meta?.knowledgeQuery).toBe(REWRITTEN)
     // The rewrite is in the usage log under its scene and the conversation.
-    const logged = t.core.context.store!.usage.list({}).filter((u) => u.scene === SCENE && u.conversationId === reply.conversationId)
+    const logged = t.core.services().store.usage.list({}).filter((u) => u.scene === SCENE && u.conversationId === reply.conversationId)
     expect(logged).toHaveLength(2)
     expect(logged[0]).toMatchObject({ providerId: 'openai', modelId: 'gpt-4o-mini' })
     expect(logged.some((u) => u.usage?.totalTokens === 52)).toBe(true)

@@ -23,7 +23,7 @@ beforeAll(async () => {
   ok(await t.client.call('providers.setKey', { providerId: 'siliconcloud', apiKey: 'sk-rerank-test-0123456789' }))
   kbId = ok(await t.client.call('knowledge.create', { name: 'Everything', providerId: 'openai', modelId: 'text-embedding-3-small' })).id
   ok(await t.client.call('knowledge.addPaths', { kbId, paths: [writeTree(TOPICS)] }))
-  await t.core.context.knowledge!.idle(kbId)
+  await t.core.services().knowledge.idle(kbId)
 })
 afterAll(async () => {
   await t.core.close()
@@ -67,7 +67,7 @@ describe('reranking with a provider rerank model', () => {
     expect(hits).toHaveLength(5)
     expect(hits[0]!.fileName).toBe('wifi.txt')
     expect(hits.every((h) => h.rerankScore === undefined)).toBe(true)
-    expect(t.core.context.knowledge!.lastRerankError).toMatch(/500/)
+    expect(t.core.services().knowledge.lastRerankError).toMatch(/500/)
   })
 
   it('null removes the rerank model; deleting the base forgets it', async () => {

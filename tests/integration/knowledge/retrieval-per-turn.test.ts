@@ -30,7 +30,7 @@ beforeAll(async () => {
   ok(await t.client.call('providers.setKey', { providerId: 'anthropic', apiKey: 'sk-ant-turn-0123456789' }))
   const kbId = ok(await t.client.call('knowledge.create', { name: 'Notes', providerId: 'openai', modelId: 'text-embedding-3-small' })).id
   ok(await t.client.call('knowledge.addPaths', { kbId, paths: [writeTree(TOPICS)] }))
-  await t.core.context.knowledge!.idle(kbId)
+  await t.core.services().knowledge.idle(kbId)
   const agentId = ok(await t.client.call('chat.sidebar', {})).defaultAgentId
   ok(await t.client.call('knowledge.attach', { owner: { kind: 'agent', id: agentId }, kbIds: [kbId] }))
   ok(await t.client.call('tools.updateSettings', { search: { provider: 'searxng', url: `http://127.0.0.1:${(searx.address() as AddressInfo).port}` } }))

@@ -110,7 +110,7 @@ describe('an exposed browser mode (access password)', () => {
     const settings = await t.call('tools.settings', {})
     expect(settings.ok && settings.value).toMatchObject({ allowPrivateAddresses: false, stepLimit: 5 })
     // Nothing unknown was written to the settings table.
-    expect(Object.keys(t.core.context.store!.settings.get()).sort()).toEqual(['tools'])
+    expect(Object.keys(t.core.services().store.settings.get()).sort()).toEqual(['tools'])
   })
 
   it('refuses adding knowledge by host path and turning on private addresses', async () => {

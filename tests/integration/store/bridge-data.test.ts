@@ -36,7 +36,7 @@ describe('data and keys over the bridge', () => {
     if (!agent.ok) throw new Error(agent.error.message)
     const conversation = await client.call('data.conversations.create', { agentId: agent.value.id, title: 'Bugs' })
     if (!conversation.ok) throw new Error(conversation.error.message)
-    core.context.store!.messages.create({ conversationId: conversation.value.id, role: 'user', content: [{ type: 'text', text: 'segfault in the parser' }] })
+    core.services().store.messages.create({ conversationId: conversation.value.id, role: 'user', content: [{ type: 'text', text: 'segfault in the parser' }] })
     const page = await client.call('chat.messages', { conversationId: conversation.value.id })
     expect(page.ok && page.value.map((m) => m.content)).toEqual([[{ type: 'text', text: 'segfault in the parser' }]])
     const hits = await client.call('data.search', { query: 'parser', scope: { kind: 'agent', agentId: agent.value.id } })
@@ -109,7 +109,7 @@ describe('data and keys over the bridge', () => {
     if (!list.ok) throw new Error(list.error.message)
     expect(list.value.providers.find((p) => p.id === 'openai')).toMatchObject({ hasKey: true, last4: key.slice(-4) })
     expect(list.value.providers.find((p) => p.id === 'anthropic')).toMatchObject({ hasKey: false })
-    expect(await core.context.secrets!.readForRuntime('openai')).toBe(key)
+    expect(await core.services().secrets.readForRuntime('openai')).toBe(key)
     // One procedure sets a key: no second spelling (secrets.set) that skips the provider's rules.
     expect(Object.keys(core.router.contract).filter((p) => /^secrets\.|^data\.providers\./.test(p))).toEqual([])
     const setters = Object.keys(core.router.contract).filter((p) => /setKey|secrets\.set/.test(p))
@@ -118,18 +118,18 @@ describe('data and keys over the bridge', () => {
     expect(bad.ok).toBe(false)
     expect(JSON.stringify(bad)).not.toContain(key)
     expect((await client.call('providers.removeKey', { providerId: 'openai' })).ok).toBe(true)
-    expect(await core.context.secrets!.readForRuntime('openai')).toBeUndefined()
+    expect(await core.services().secrets.readForRuntime('openai')).toBeUndefined()
   })
 
   it('a corrupt database is restored from the newest backup at start-up and the user is told', async () => {
     dir = mkdtempSync(join(tmpdir(), 'sb-core-'))
     const first = await start(new MemoryBackend(), dir)
-    first.core.context.store!.agents.create({ name: 'Survivor' })
+    first.core.services().store.agents.create({ name: 'Survivor' })
     // Force the start-up backup, then damage the file.
     const { makeBackup } = await import('../../../src/core/store/backup')
-    makeBackup(first.core.context.store!.db.sqlite, dir, 'daily', 1)
-    first.core.context.store!.backups?.stop() // no backup on quit: the test needs a change the backup lacks
-    first.core.context.store!.agents.create({ name: 'After the backup' })
+    makeBackup(first.core.services().store.db.sqlite, dir, 'daily', 1)
+    first.core.services().store.backups?.stop() // no backup on quit: the test needs a change the backup lacks
+    first.core.services().store.agents.create({ name: 'After the backup' })
     await first.core.close()
     core = undefined
     writeFileSync(databasePath(dir), Buffer.alloc(4096, 7))

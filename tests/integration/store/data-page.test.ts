@@ -30,7 +30,7 @@ async function start() {
   core = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
   await core.context.init.start()
   const { client } = createInProcessClient(core.router)
-  return { client, dir, store: core.context.store! }
+  return { client, dir, store: core.services().store }
 }
 
 const ok = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {

@@ -59,13 +59,13 @@ describe('an API key never leaves the keychain', () => {
         replies.push(result)
         return result as { ok: boolean; value?: never }
       }
-      expect(core.context.secrets!.status.persistent).toBe(true)
+      expect(core.services().secrets.status.persistent).toBe(true)
 
       await call('providers.setKey', { providerId: 'openai', apiKey: KEY })
       await call('providers.list', {})
       await call('providers.list', { all: true, type: 'image' })
       // The runtime reads it, as a provider call would.
-      expect(await core.context.secrets!.readForRuntime('openai')).toBe(KEY)
+      expect(await core.services().secrets.readForRuntime('openai')).toBe(KEY)
 
       // Mistakes that could echo the key: a bad key name, a key pasted into a URL field or a setting.
       await call('providers.setKey', { providerId: `openai ${KEY}`, apiKey: KEY })
@@ -77,7 +77,7 @@ describe('an API key never leaves the keychain', () => {
       // A normal session: an agent, a conversation, a streamed reply, usage.
       const agent = (await call('data.agents.create', { name: 'Leak check' })).value as unknown as { id: string }
       const conversation = (await call('data.conversations.create', { agentId: agent.id })).value as unknown as { id: string }
-      const store = core.context.store!
+      const store = core.services().store
       store.messages.create({ conversationId: conversation.id, role: 'user', content: [{ type: 'text', text: 'hello' }] })
       const writer = store.messages.beginStreaming({ conversationId: conversation.id, providerId: 'openai', modelId: 'gpt-4o' })
       writer.appendText('hi there')

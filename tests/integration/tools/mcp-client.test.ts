@@ -179,8 +179,8 @@ describe('tool servers in the app', () => {
     const [ready] = ok(await client.call('tools.connect', { ids: [status.id] }))
     expect(ready!.state).toBe('ready')
     // The env value reached the server (get-env echoes its environment)…
-    const offered = (await core.core.context.tools!.toolsFor({ servers: [status.id], builtins: [] })).find((t) => t.tool === 'get-env')!
-    const { result } = await core.core.context.tools!.execute(offered, call(offered.exposedName, {}), { messageId: 'm', signal: new AbortController().signal })
+    const offered = (await core.core.services().tools.toolsFor({ servers: [status.id], builtins: [] })).find((t) => t.tool === 'get-env')!
+    const { result } = await core.core.services().tools.execute(offered, call(offered.exposedName, {}), { messageId: 'm', signal: new AbortController().signal })
     expect(result.content).toContain('very-secret-token-42')
     // …but no file in the data folder holds it.
     for (const name of readdirSync(dataDir)) {

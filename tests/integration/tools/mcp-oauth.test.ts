@@ -78,7 +78,7 @@ describe('OAuth sign-in for a remote MCP server', () => {
     expect(server.provider.grants).toEqual(['authorization_code'])
 
     // The tool runs with the bearer token the server issued.
-    const tools = core!.context.tools!
+    const tools = core!.services().tools
     const offered = (await tools.toolsFor({ servers: [id], builtins: [] }))[0]!
     const { result } = await tools.execute(offered, { id: 'c1', type: 'function', function: { name: offered.exposedName, arguments: '{"greeting":"hi"}' } }, { messageId: 'm', signal: new AbortController().signal })
     expect(result.content).toBe(`hi ${registered.client!.client_id}`)
@@ -97,7 +97,7 @@ describe('OAuth sign-in for a remote MCP server', () => {
   it('an expired access token is refreshed with the refresh token and the call goes through', async () => {
     const before = (await stored(id)).tokens!
     server.provider.expireAccessTokens()
-    const tools = core!.context.tools!
+    const tools = core!.services().tools
     const offered = (await tools.toolsFor({ servers: [id], builtins: [] }))[0]!
     const { result } = await tools.execute(offered, { id: 'c2', type: 'function', function: { name: offered.exposedName, arguments: '{}' } }, { messageId: 'm', signal: new AbortController().signal })
     expect(result.outcome).toBe('ok')

@@ -120,7 +120,7 @@ describe('through the app in browser mode, default settings', () => {
       expect(added.ok).toBe(false)
       const offered = { exposedName: 'read_web_page', serverId: 'builtin', serverName: 'Built-in', tool: 'read_web_page', chatTool: {} } as unknown as OfferedTool
       const call = { id: 'c1', type: 'function', function: { name: 'read_web_page', arguments: JSON.stringify({ url: `http://${host}:${port}/` }) } } as unknown as ToolCall
-      const { result } = await core.context.tools!.execute(offered, call, { messageId: 'm1', signal: new AbortController().signal })
+      const { result } = await core.services().tools.execute(offered, call, { messageId: 'm1', signal: new AbortController().signal })
       expect(result).toMatchObject({ isError: true, errorType: 'PluginApiParamsError' })
     }
     expect(hits).toBe(before)

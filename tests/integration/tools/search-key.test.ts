@@ -21,7 +21,7 @@ it('a web-search key goes to the keychain under the provider’s name and nowher
   const key = 'tvly-search-key-0123456789'
   const set = await core.router.call('tools.setSearchKey', { provider: 'tavily', apiKey: key })
   expect(set.ok).toBe(true)
-  expect(await core.context.secrets!.readForRuntime(searchKeyName('tavily'))).toBe(key)
+  expect(await core.services().secrets.readForRuntime(searchKeyName('tavily'))).toBe(key)
   // SearXNG takes no key: the schema refuses one.
   expect((await core.router.call('tools.setSearchKey', { provider: 'searxng', apiKey: key })).ok).toBe(false)
   await core.close()

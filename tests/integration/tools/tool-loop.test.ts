@@ -182,7 +182,7 @@ describe('tool loop with the filesystem MCP server', () => {
     decide = () => ({ text: 'hello' })
     const first = ok((await sendAndAnswer(t.client, { text: 'Hi' })).result)
     // What a crash mid-tool leaves: the step with its calls, no results, and a later reply under it.
-    const messages = t.core.context.store!.messages
+    const messages = t.core.services().store.messages
     const step = messages.create({ conversationId: first.conversationId, parentId: first.id, role: 'assistant', status: 'complete', content: [], toolCalls: [{ id: 'call_crash', type: 'function', function: { name: 'files__read_text_file', arguments: '{"path":"x"}' } }] })
     const after = messages.create({ conversationId: first.conversationId, parentId: step.id, role: 'assistant', status: 'interrupted', content: [{ type: 'text', text: 'partial' }] })
     decide = (turn) => ({ text: `seen: ${turn.results.map((r) => `${r.callId}=${r.content}`).join()}` })

@@ -5,6 +5,7 @@ import type { ErrorTypeName } from '../../../src/shared/errors/catalogue'
 import type { StreamEvent } from '../../../src/shared/stream/events'
 import type { Pricing } from '../../../src/shared/pricing/types'
 import { mapProviderError } from '../../../src/core/runtime/errors/map-provider-error'
+import { errorRulesOf } from '../../../src/core/runtime/provider-specs'
 import { ChatCompletionsTransformer, type OpenAIChatChunk } from '../../../src/core/runtime/openai-compatible/chat-completions-transformer'
 import { ResponsesTransformer } from '../../../src/core/runtime/openai-compatible/responses-transformer'
 import { runChatStream, type ChunkTransformer } from '../../../src/core/runtime/stream/run-chat-stream'
@@ -130,7 +131,7 @@ async function run<C>(transformer: ChunkTransformer<C>, chunks: unknown[], provi
       })()
     },
     transformer,
-    mapError: (error, aborted) => mapProviderError(error, { provider, aborted }),
+    mapError: (error, aborted) => mapProviderError(error, { provider, aborted, rules: errorRulesOf(provider) }),
     sawEndMarker: () => true
   }))
     events.push(event)

@@ -5,7 +5,7 @@ import { CREDENTIAL_FIELD_NAMES } from '../../../src/shared/bridge/procedures/pr
 import { listProviderCards } from '../../../src/shared/catalogue/loader'
 import { mapProviderError } from '../../../src/core/runtime/errors/map-provider-error'
 import { openAICompatibleProviders } from '../../../src/core/runtime/openai-compatible/providers/index'
-import { credentialFieldsOf, envCredentialsOf, providerSpecs, usesApiKey } from '../../../src/core/runtime/provider-specs'
+import { credentialFieldsOf, envCredentialsOf, errorRulesOf, providerSpecs, usesApiKey } from '../../../src/core/runtime/provider-specs'
 import { hasNativeAdapter, resolveProviderFactory } from '../../../src/core/runtime/registry'
 import { createOpenAICompatibleRuntime } from '../../../src/core/runtime/openai-compatible/create-runtime'
 
@@ -70,7 +70,7 @@ describe('a provider is one definition (ProviderSpec)', () => {
     ] as const) {
       const spec = providerSpecs().get(provider)!
       const rule = spec.mapError?.({ status, message: 'Request not allowed' })
-      const mapped = mapProviderError(apiError(status, 'Request not allowed'), { provider })
+      const mapped = mapProviderError(apiError(status, 'Request not allowed'), { provider, rules: errorRulesOf(provider) })
       expect(mapped.errorType, provider).toBe(expected)
       if (rule) expect(mapped.errorType, provider).toBe(rule.errorType)
     }

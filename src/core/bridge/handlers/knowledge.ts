@@ -3,7 +3,7 @@ import type { Contract } from '../../../shared/bridge/contract'
 import { AppErrorException } from '../../../shared/errors/app-error'
 import { transferPath } from '../../store/transfers'
 import type { CoreContext } from '../../context'
-import { needs } from '../not-ready'
+import { needs } from '../../services-access'
 import { refuseHostPaths } from '../../security/client-policy'
 import type { Implementation } from '../router'
 
@@ -12,7 +12,6 @@ type KnowledgeHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, 
 export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
   const kb = needs(ctx, 'knowledge', 'Knowledge bases')
   const ev = needs(ctx, 'knowledgeEvals', 'Knowledge-base evaluation')
-  const evals = () => ev().deps.evals
   return {
     'knowledge.list': () => kb().list(),
     'knowledge.create': (input) => kb().create(input),
@@ -40,17 +39,17 @@ export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
     'knowledge.removeFile': ({ fileId }) => kb().removeFile(fileId),
     'knowledge.retryFile': ({ fileId }) => kb().retry(fileId),
     'knowledge.search': (input, c) => kb().search(input, c.signal),
-    'knowledge.attached': ({ owner }) => kb().repo.attached(owner),
-    'knowledge.attach': ({ owner, kbIds }) => kb().repo.setAttached(owner, kbIds),
-    'knowledge.sources': ({ messageIds }) => kb().repo.sources(messageIds),
-    'knowledge.datasets': () => evals().datasets(),
+    'knowledge.attached': ({ owner }) => kb().attached(owner),
+    'knowledge.attach': ({ owner, kbIds }) => kb().setAttached(owner, kbIds),
+    'knowledge.sources': ({ messageIds }) => kb().sources(messageIds),
+    'knowledge.datasets': () => ev().datasets(),
     'knowledge.importDataset': (input) => ev().importDataset(input),
-    'knowledge.datasetRecords': ({ datasetId }) => evals().records(datasetId),
-    'knowledge.updateRecord': ({ id, ...patch }) => evals().updateRecord(id, patch),
-    'knowledge.deleteRecord': ({ id }) => evals().deleteRecord(id),
-    'knowledge.deleteDataset': ({ datasetId }) => evals().deleteDataset(datasetId),
+    'knowledge.datasetRecords': ({ datasetId }) => ev().records(datasetId),
+    'knowledge.updateRecord': ({ id, ...patch }) => ev().updateRecord(id, patch),
+    'knowledge.deleteRecord': ({ id }) => ev().deleteRecord(id),
+    'knowledge.deleteDataset': ({ datasetId }) => ev().deleteDataset(datasetId),
     'knowledge.runEval': (input, c) => ev().run(input, c.signal),
-    'knowledge.evals': ({ knowledgeBaseId }) => evals().evals(knowledgeBaseId),
-    'knowledge.evalRecords': ({ evalId }) => evals().evalRecords(evalId)
+    'knowledge.evals': ({ knowledgeBaseId }) => ev().evals(knowledgeBaseId),
+    'knowledge.evalRecords': ({ evalId }) => ev().evalRecords(evalId)
   }
 }

@@ -1,5 +1,5 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { needs } from '../not-ready'
+import { needs } from '../../services-access'
 import type { CoreContext } from '../../context'
 import type { Implementation } from '../router'
 

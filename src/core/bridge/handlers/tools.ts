@@ -1,7 +1,7 @@
 import type { Contract } from '../../../shared/bridge/contract'
 import { clientReach, refuseProgramServers, refuseWideningToolSettings } from '../../security/client-policy'
 import type { CoreContext } from '../../context'
-import { needs } from '../not-ready'
+import { needs } from '../../services-access'
 import { parseMcpServersJson } from '../../tools/import-mcp-servers'
 import type { Implementation } from '../router'
 

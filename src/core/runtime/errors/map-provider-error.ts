@@ -3,7 +3,6 @@ import { matchErrorPattern, refineErrorCode } from '../../../shared/errors/class
 import { maskEndpoint, redactText, redactValue } from '../../../shared/errors/redact'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime-error'
 import type { ErrorTypeName } from '../../../shared/errors/catalogue'
-import { providerSpec } from '../provider-specs'
 
 export interface ErrorContext {
   provider: string
@@ -15,6 +14,18 @@ export interface ErrorContext {
   aborted?: boolean
   /** Azure: the deployment the request went to (added to DeploymentNotFound errors). */
   deploymentId?: string
+  /** The provider's own rules, from its spec; each runtime passes its own (no lookup here, so no provider imports the registry). */
+  rules?: ProviderErrorRules
+}
+
+/** A provider's own error rule, tried before the generic mapping; undefined falls through. */
+export type ProviderErrorRule = (facts: ErrorFacts) => { errorType: ErrorTypeName; message?: string } | undefined
+
+/** What a provider's spec adds to the generic mapping. */
+export interface ProviderErrorRules {
+  mapError?: ProviderErrorRule | undefined
+  /** What an unmatched HTTP failure becomes instead of the status buckets (Google: ProviderBizError). */
+  errorFallback?: ErrorTypeName | undefined
 }
 
 /** What we read off any thrown value: the OpenAI SDK's APIError, a fetch TypeError, plain objects. */
@@ -96,8 +107,8 @@ export function mapProviderError(error: unknown, ctx: ErrorContext): AppError {
   const make = (type: ErrorTypeName, text = message) => runtimeError(type, text, ctx.provider, Object.keys(detail).length ? detail : undefined)
 
   const status = facts.status
-  // The provider's own rules (its spec, ../provider-specs) come before the generic ones.
-  const spec = providerSpec(ctx.provider)
+  // The provider's own rules (its spec's, passed by its runtime) come before the generic ones.
+  const spec = ctx.rules
   const own = spec?.mapError?.(facts)
   if (own) return make(own.errorType, own.message ?? message)
   if (status === 401) return make('InvalidProviderAPIKey')

@@ -76,7 +76,8 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   const secrets = [apiKey]
 
   // The config's mapError hook is the provider's spec rule: mapProviderError applies it.
-  const mapError = (error: unknown, aborted = false): AppError => mapProviderError(error, { provider: id, secrets, baseURL, aborted })
+  const rules = { mapError: config.mapError }
+  const mapError = (error: unknown, aborted = false): AppError => mapProviderError(error, { provider: id, secrets, baseURL, aborted, rules })
   const fail = (error: unknown, options: CallOptions): never => {
     throw new AppErrorException(mapError(error, options.signal?.aborted ?? false))
   }

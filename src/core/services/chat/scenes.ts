@@ -1,10 +1,5 @@
-import { AppErrorException } from '../../../shared/errors/app-error'
-import type { CostBreakdown } from '../../../shared/data/cost'
 import type { UsageScene } from '../../../shared/data/usage-log'
-import type { UsageRecord } from '../../../shared/stream/usage'
-import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
-import { pricingContextOf } from '../../runtime/pricing-context'
-import type { ChatMessage, ChatRequest, ProviderRuntime } from '../../runtime/types'
+import type { ChatMessage } from '../../runtime/types'
 
 /** The scenes of product.md §8 that run a model call of their own (besides Conversation). */
 export type SceneName = Extract<
@@ -35,12 +30,16 @@ export interface ModelRef {
   modelId: string
 }
 
+/** What a scene runs through: the one model caller (services/model-caller.ts), which resolves the scene's model from Settings, prices and logs. */
 export interface SceneDeps {
-  runtimeFor(providerId: string): Promise<ProviderRuntime>
-  price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined>
-  logUsage?(entry: { scene: string; conversationId?: string; providerId: string; modelId: string; usage?: UsageRecord; cost?: CostBreakdown }): void
-  /** The model chosen for a scene in Settings; undefined: the caller's fallback. */
-  sceneModel?(scene: SceneName): ModelRef | undefined
+  text(input: {
+    scene: SceneName
+    target?: ModelRef
+    messages: ChatMessage[]
+    params?: { max_tokens?: number }
+    signal?: AbortSignal
+    conversationId?: string
+  }): Promise<{ text: string; model: ModelRef }>
 }
 
 /** Removes what models wrap answers in: think blocks, surrounding quotes, a trailing full stop. */
@@ -63,24 +62,15 @@ export async function runScene(
   messages: ChatMessage[],
   options: { signal?: AbortSignal; maxTokens?: number; conversationId?: string } = {}
 ): Promise<{ text: string; model: ModelRef }> {
-  const model = deps.sceneModel?.(scene) ?? fallback
-  if (!model) throw new AppErrorException({ errorType: 'ModelNotFound', status: 404, message: `Choose a model for the scene “${scene}” in Settings.` })
-  const runtime = await deps.runtimeFor(model.providerId)
-  if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
-  const request: ChatRequest = { model: model.modelId, stream: true, messages, ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}) }
-  let text = ''
-  let usage: UsageRecord | undefined
-  let failure: AppErrorException | undefined
-  for await (const event of runtime.chat(request, { idleTimeoutMs: 30_000, ...(options.signal ? { signal: options.signal } : {}) })) {
-    if (event.type === 'text') text += event.data
-    if (event.type === 'usage') usage = event.data
-    if (event.type === 'error') failure = new AppErrorException(event.data)
-  }
-  const cost = usage ? await deps.price(model.providerId, model.modelId, usage, pricingContextOf(request)).catch(() => undefined) : undefined
-  deps.logUsage?.({ scene, ...(options.conversationId ? { conversationId: options.conversationId } : {}), providerId: model.providerId, modelId: model.modelId, usage, cost })
-  if (failure) throw failure
-  if (options.signal?.aborted) throw new AppErrorException({ errorType: 'ProviderBizError', status: 499, message: 'Request was cancelled' })
-  return { text: cleanSceneText(text), model }
+  const { text, model } = await deps.text({
+    scene,
+    ...(fallback ? { target: fallback } : {}),
+    messages,
+    ...(options.maxTokens ? { params: { max_tokens: options.maxTokens } } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.conversationId ? { conversationId: options.conversationId } : {})
+  })
+  return { text, model }
 }
 
 /** The prompts of each scene: one place, so tests and fake servers can recognise them. */

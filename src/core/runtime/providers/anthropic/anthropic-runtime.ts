@@ -13,6 +13,7 @@ import { anthropicChunkTransformer } from './anthropic-chunk-transformer'
 import { claudeMaxOutput } from './anthropic-models'
 import { buildAnthropicPayload, type AnthropicChatMessage, type AnthropicPayloadOptions } from './build-anthropic-payload'
 import { logged } from '../../../log/logger'
+import { anthropicErrorRules } from './anthropic-error-rule'
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com'
 
@@ -38,7 +39,7 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
         defaultHeaders: { ...options?.headers, 'x-api-key': apiKey },
         ...(options?.fetch ? { fetch: options.fetch } : {})
       })
-    const mapError = (error: unknown, aborted = false) => mapProviderError(error, { provider, secrets: [apiKey], baseURL, aborted })
+    const mapError = (error: unknown, aborted = false) => mapProviderError(error, { provider, secrets: [apiKey], baseURL, aborted, rules: anthropicErrorRules })
 
     return {
       id: provider,

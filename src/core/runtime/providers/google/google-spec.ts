@@ -1,6 +1,6 @@
 import { nativeSpec } from '../../provider-spec'
-import { googleErrorRule } from './google-error-rule'
+import { googleErrorRules } from './google-error-rule'
 import { createGoogleRuntime } from './google-runtime'
 
 /** Google Gemini: its own error words; any other HTTP failure is a ProviderBizError (no status buckets). */
-export const googleSpec = nativeSpec({ id: 'google', factory: createGoogleRuntime, mapError: googleErrorRule, errorFallback: 'ProviderBizError' })
+export const googleSpec = nativeSpec({ id: 'google', factory: createGoogleRuntime, ...googleErrorRules })

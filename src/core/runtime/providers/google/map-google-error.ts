@@ -2,6 +2,7 @@ import type { AppError } from '../../../../shared/errors/app-error'
 import { redactText } from '../../../../shared/errors/redact'
 import { isAbortError, isConnectionError, mapProviderError, readErrorFacts } from '../../errors/map-provider-error'
 import { runtimeError } from '../../runtime-error'
+import { googleErrorRules } from './google-error-rule'
 import type { ErrorTypeName } from '../../../../shared/errors/catalogue'
 
 export interface GoogleErrorContext {
@@ -30,9 +31,9 @@ function providerMessage(raw: string): { message: string; body?: unknown } {
  * 400 'API key not valid' → InvalidProviderAPIKey, 429 → QuotaLimitReached, others ProviderBizError.
  */
 export function mapGoogleError(error: unknown, ctx: GoogleErrorContext): AppError {
-  if (ctx.aborted || isAbortError(error)) return mapProviderError(error, { ...ctx, aborted: true })
+  if (ctx.aborted || isAbortError(error)) return mapProviderError(error, { ...ctx, aborted: true, rules: googleErrorRules })
   const facts = readErrorFacts(error)
-  if (facts.status === undefined && isConnectionError(error)) return mapProviderError(error, ctx)
+  if (facts.status === undefined && isConnectionError(error)) return mapProviderError(error, { ...ctx, rules: googleErrorRules })
   const { message: rawMessage, body } = providerMessage(facts.message)
   const message = redactText(rawMessage, ctx.secrets)
   const detail: Record<string, unknown> = {}

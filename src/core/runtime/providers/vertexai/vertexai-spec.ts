@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { nativeSpec } from '../../provider-spec'
-import { googleErrorRule } from '../google/google-error-rule'
+import { googleErrorRules } from '../google/google-error-rule'
 import { createVertexRuntime } from './vertex-runtime'
 
 /**
@@ -26,6 +26,5 @@ export const vertexaiSpec = nativeSpec({
       return {}
     }
   },
-  mapError: googleErrorRule,
-  errorFallback: 'ProviderBizError'
+  ...googleErrorRules
 })

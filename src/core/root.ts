@@ -1,0 +1,173 @@
+import type { StreamHub } from './bridge/stream-hub'
+import type { LocalFeature } from './local'
+import { readAppSettings } from '../shared/data/app-settings'
+import type { JsonObject } from '../shared/data/json'
+import type { Store } from './store'
+import type { Secrets } from './secrets'
+import { logger } from './log/logger'
+import { ProviderService } from './services/provider-service'
+import { AttachmentService } from './services/attachment-service'
+import { EmbeddingService } from './services/embedding-service'
+import { SpeechService } from './services/speech-service'
+import { ImageService } from './services/image-service'
+import { ToolService } from './tools/tool-service'
+import { chatToolsHook } from './tools/chat-tools'
+import { readWebPage } from './tools/builtin/read-web-page'
+import { KnowledgeRepository } from './store/repositories/knowledge'
+import { KnowledgeEvalsRepository } from './store/repositories/knowledge-evals'
+import { KnowledgeService } from './knowledge/knowledge-service'
+import { EvalService } from './knowledge/eval-service'
+import { replyContextHook } from './knowledge/reply-context'
+import { rerankDocuments } from './knowledge/rerank'
+import { ChatService } from './services/chat-service'
+import { Competition } from './services/chat/competition'
+import { AgentsService } from './services/agents-service'
+import { DataFolderService } from './services/data-folder-service'
+import { DataTransferService } from './services/data-transfer-service'
+import { ModelCaller } from './services/model-caller'
+import type { AccessPolicy } from './bridge/session'
+import { clientReach } from './security/client-policy'
+
+/**
+ * Every service of the core, built. No field is optional: the graph exists whole or not at all
+ * (before the store opens, `ServiceAccess` answers not-ready). A part that may fail on its own
+ * (a native engine) is typed `Service | Unavailable` here, never left undefined.
+ */
+export interface Services {
+  store: Store
+  secrets: Secrets
+  providers: ProviderService
+  caller: ModelCaller
+  attachments: AttachmentService
+  embeddings: EmbeddingService
+  speech: SpeechService
+  images: ImageService
+  tools: ToolService
+  knowledge: KnowledgeService
+  knowledgeEvals: EvalService
+  chat: ChatService
+  competition: Competition
+  agents: AgentsService
+  dataFolder: DataFolderService
+  dataTransfer: DataTransferService
+}
+
+/** What the root is given: the environment, the opened store and keychain, and the hub. */
+export interface RootInput {
+  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; access?: AccessPolicy | undefined; openExternal?: ((url: string) => void) | undefined }
+  store: Store
+  secrets: Secrets
+  hub: StreamHub
+}
+
+/**
+ * The composition root: the one place that knows the whole graph. Each service gets what it
+ * needs in its constructor, built in dependency order; adding a feature is one line here
+ * (and its handlers in index.ts).
+ */
+export function buildServices({ env, store, secrets, hub }: RootInput): Services {
+  const { dataDir } = env
+  const providers = new ProviderService(store, secrets, env.local.detection)
+  const runtimeFor = (providerId: string) => providers.runtime(providerId)
+  const caller = new ModelCaller({
+    runtimeFor,
+    price: (providerId, modelId, usage, context) => providers.price(providerId, modelId, usage, context),
+    logUsage: (entry) => {
+      try {
+        store.usage.add(entry as Parameters<typeof store.usage.add>[0])
+      } catch (error) {
+        // The usage log must never fail a reply, but a lost entry is logged.
+        logger.warn('usage', 'recording a usage entry failed', error)
+      }
+    },
+    // Each scene's model from Settings (`sceneModels`, keyed by scene name); titles also have their own setting.
+    sceneModel: (scene) => {
+      const app = store.settings.app()
+      const chosen = app.sceneModels?.[scene]
+      if (chosen) return chosen
+      const title = scene === 'Summary Topic Title' ? app.titleModel : undefined
+      return title ? { providerId: title.providerId, modelId: title.modelId } : undefined
+    }
+  })
+  const attachments = new AttachmentService({ files: store.files, dataDir })
+  const embeddings = new EmbeddingService({ runtimeFor })
+  const speech = new SpeechService({
+    runtimeFor,
+    providers: () => providers.summaries(),
+    models: (providerId) => providers.models(providerId),
+    storedSettings: () => store.settings.app().voice,
+    dataDir
+  })
+  const images = new ImageService({ store, dataDir, runtimeFor, tasks: hub })
+  // It connects nothing: servers start on first use (or when Settings → Tools asks), so start-up never waits for them.
+  const tools = new ToolService(store.settings, secrets, env.openExternal ? { openExternal: env.openExternal } : {})
+  const knowledge = new KnowledgeService({
+    repo: new KnowledgeRepository(store.db),
+    dataDir,
+    embed: (providerId, modelId) => (texts, options) => embeddings.create({ providerId, modelId, input: texts }, options),
+    startStream: (proc, run, task) => hub.start(proc, (signal) => run(signal), task),
+    cancelStream: (id) => hub.cancel(id),
+    rerankModels: {
+      get: () => readAppSettings(store.settings.get()).knowledgeRerank ?? {},
+      set: (next) => store.settings.set({ knowledgeRerank: Object.keys(next).length ? (next as unknown as JsonObject) : null })
+    },
+    // The address policy is the tools' one (Settings → Tools: private addresses off by default).
+    readWebPage: (url, signal) => readWebPage({ url }, { allowPrivate: tools.toolSettings().allowPrivateAddresses, ...(signal ? { signal } : {}) }),
+    rerank: async (model, query, documents, topN, signal) => rerankDocuments(await providers.credentials(model.providerId), model, query, documents, topN, signal ? { signal } : {})
+  })
+  const evalsRepo = new KnowledgeEvalsRepository(store.db)
+  evalsRepo.repairInterrupted()
+  const knowledgeEvals = new EvalService({
+    evals: evalsRepo,
+    knowledge,
+    // The judge and the answers are model calls like any other: priced and in the usage log.
+    complete: async (model, system, user, signal) =>
+      (await caller.text({ target: model, scene: 'Knowledge Base Evaluation', messages: [{ role: 'system', content: system }, { role: 'user', content: user }], signal, clean: false })).text
+  })
+  const chat = new ChatService({
+    agents: store.agents,
+    conversations: store.conversations,
+    messages: store.messages,
+    caller,
+    runtimeFor,
+    modelFacts: (providerId, modelId) => providers.modelFacts(providerId, modelId),
+    searchLimits: () => {
+      const { searchMaxResults: maxResults, searchMaxUses: maxUses } = store.settings.app()
+      return { ...(maxResults ? { maxResults } : {}), ...(maxUses ? { maxUses } : {}) }
+    },
+    // The settings are parsed once per change, not once per question a reply asks (store.settings.app()).
+    contextLength: (providerId, modelId) => store.settings.app().contextLengths?.[`${providerId}/${modelId}`],
+    tasks: hub,
+    saveImage: (input) => images.saveChatImage(input),
+    fileContext: (fileIds) => attachments.context(fileIds),
+    knowledge: replyContextHook(knowledge),
+    tools: chatToolsHook(tools)
+  })
+  const competition = new Competition({
+    chat,
+    agents: store.agents,
+    conversations: store.conversations,
+    messages: store.messages,
+    startStream: (run) => hub.start('chat.send', run)
+  })
+  const agents = new AgentsService({ store, dataDir, activeConversations: () => new Set(hub.tasks('chat').map((t) => t.meta.conversationId)) })
+  const dataFolder = new DataFolderService({ store, dataDir, mode: env.mode })
+  const dataTransfer = new DataTransferService({ store, dataDir, mode: env.mode, reach: clientReach(env), version: env.version, knowledge, folder: dataFolder, tasks: hub })
+  return { store, secrets, providers, caller, attachments, embeddings, speech, images, tools, knowledge, knowledgeEvals, chat, competition, agents, dataFolder, dataTransfer }
+}
+
+/** What start-up does once the graph exists: the default agent, and indexing a crash interrupted. */
+export function startServices(services: Services): void {
+  services.chat.defaultAgent()
+  services.knowledge.resume()
+}
+
+/**
+ * Shutdown in reverse dependency order: indexing stops, then (when the core ends) the hub's
+ * streams, then every tool server (stdio children killed); the store is closed by its owner last.
+ */
+export async function closeServices(services: Services, options: { hub?: StreamHub } = {}): Promise<void> {
+  services.knowledge.close()
+  options.hub?.close()
+  await services.tools.close()
+}
