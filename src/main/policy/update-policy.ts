@@ -112,3 +112,19 @@ export function updateFeedConfigured(url: string | undefined): boolean {
 export function parseUpdateMode(value: unknown): UpdateMode {
   return UPDATE_MODES.includes(value as UpdateMode) ? (value as UpdateMode) : 'notify'
 }
+
+/** An updater failure in words (electron-updater's errors carry a code; the network's an errno). */
+export function updateErrorMessage(error: unknown, feedUrl: string): string {
+  const code = (error as { code?: unknown } | null)?.code
+  const message = error instanceof Error ? error.message : String(error)
+  if (code === 'ERR_UPDATER_CHANNEL_FILE_NOT_FOUND') {
+    const file = /"([^"]+\.yml)"/.exec(message)?.[1] ?? 'the channel file'
+    return `The update server at ${feedUrl} has no update for this system yet (${file} is missing).`
+  }
+  if (typeof code === 'string' && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH)$/.test(code)) {
+    return `The update server at ${feedUrl} could not be reached (${code}). Check your connection; Switchboard tries again later.`
+  }
+  if (/sha512 checksum mismatch/i.test(message)) return 'The downloaded update was damaged (its checksum did not match), so it was not installed. Switchboard downloads it again at the next check.'
+  if (/ENOSPC/.test(message) || code === 'ENOSPC') return 'The disk is full, so the update could not be downloaded. Free some space and check again.'
+  return `The update failed: ${message.split('\n')[0]}`
+}
