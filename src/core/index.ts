@@ -27,6 +27,7 @@ import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
+import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -41,6 +42,8 @@ export interface CoreOptions {
   secrets?: OpenSecretsOptions
   /** Opens an address in the user's browser (the desktop shell passes its checked shell.openExternal). */
   openExternal?: (url: string) => void
+  /** The installed desktop app's updater and command-line installer (the Electron shell passes them; `app.update.*`). */
+  updater?: UpdaterPort
 }
 
 export interface Core {
@@ -98,7 +101,8 @@ export function createCore(options: CoreOptions): Core {
     ...toolHandlers(context),
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
-    ...competitionHandlers(context, () => hub)
+    ...competitionHandlers(context, () => hub),
+    ...updateHandlers(options.updater, APP_VERSION)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
