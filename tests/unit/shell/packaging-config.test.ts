@@ -13,7 +13,7 @@ interface PlatformConfig {
   hardenedRuntime?: boolean
   entitlements: string
   notarize?: boolean
-  files: string[]
+  files?: string[]
 }
 const config = parse(readFileSync('electron-builder.yml', 'utf8')) as Record<string, unknown> & {
   mac: PlatformConfig
@@ -106,15 +106,18 @@ describe('electron-builder.yml', () => {
   })
 })
 
-// electron-builder's own matcher: the files rules, then the platform's, applied to node_modules
-// as electron-builder applies them (an include of everything, then the exclusions in order).
+// electron-builder's own matcher and macros: the files rules applied to node_modules as
+// electron-builder applies them (an include of everything, then the exclusions in order), for
+// a build of `os`/`arch` run on that OS (${platform} is the OS electron-builder runs on).
 const { FileMatcher } = require('app-builder-lib/out/fileMatcher.js') as {
   FileMatcher: new (from: string, to: string, expand: (s: string) => string, patterns: string[]) => { createFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean }
 }
-function kept(platform: 'mac' | 'win' | 'linux', path: string) {
-  const patterns = [...config.files, ...config[platform].files]
-  const forModules = path.startsWith('node_modules/') ? ['node_modules/**', ...patterns.filter((p) => p.startsWith('!'))] : patterns
-  return new FileMatcher('/app', '/app', (s) => s, forModules).createFilter()(`/app/${path}`, { isDirectory: () => false })
+const { expandMacro } = require('app-builder-lib/out/util/macroExpander.js') as { expandMacro(pattern: string, arch: string, appInfo: object, extra: object): string }
+const NODE_PLATFORM = { mac: 'darwin', win: 'win32', linux: 'linux' } as const
+function kept(os: 'mac' | 'win' | 'linux', path: string, arch = 'x64') {
+  const expand = (pattern: string) => expandMacro(pattern, arch, {}, { os, '/*': '{,/**/*}' }).replace(process.platform, NODE_PLATFORM[os])
+  const forModules = path.startsWith('node_modules/') ? ['node_modules/**', ...config.files.filter((p) => p.startsWith('!'))] : config.files
+  return new FileMatcher('/app', '/app', expand, forModules).createFilter()(`/app/${path}`, { isDirectory: () => false })
 }
 const { Minimatch } = require('minimatch') as { Minimatch: new (p: string, o: object) => { match(path: string): boolean } }
 const unpacked = (path: string) => config.asarUnpack.some((p) => new Minimatch(p, { dot: true }).match(path))
@@ -130,11 +133,19 @@ describe('what goes into app.asar, and what is unpacked beside it', () => {
     expect(kept('linux', 'out/main/index.js.map')).toBe(false)
   })
 
-  it('carries each OS’s own SQLite prebuilds only', () => {
+  it('has no platform-level files list (electron-builder would use it instead of the top-level one)', () => {
+    for (const os of ['mac', 'win', 'linux'] as const) expect(config[os].files, os).toBeUndefined()
+  })
+
+  it('carries each target’s own SQLite prebuild only', () => {
+    expect(kept('linux', 'node_modules/better-sqlite3/prebuilds/linux-arm64.node')).toBe(false)
+    expect(kept('linux', 'node_modules/better-sqlite3/prebuilds/linux-arm64.node', 'arm64')).toBe(true)
+    expect(kept('linux', 'node_modules/better-sqlite3/prebuilds/linuxmusl-x64.node')).toBe(false)
+    expect(kept('mac', 'node_modules/better-sqlite3/prebuilds/darwin-x64.node', 'arm64')).toBe(false)
     expect(kept('linux', 'node_modules/better-sqlite3/prebuilds/linux-x64.node')).toBe(true)
     expect(kept('linux', 'node_modules/better-sqlite3/prebuilds/darwin-arm64.node')).toBe(false)
     expect(kept('linux', 'node_modules/better-sqlite3/prebuilds/win32-x64.node')).toBe(false)
-    expect(kept('mac', 'node_modules/better-sqlite3/prebuilds/darwin-arm64.node')).toBe(true)
+    expect(kept('mac', 'node_modules/better-sqlite3/prebuilds/darwin-arm64.node', 'arm64')).toBe(true)
     expect(kept('mac', 'node_modules/better-sqlite3/prebuilds/linux-x64.node')).toBe(false)
     expect(kept('win', 'node_modules/better-sqlite3/prebuilds/win32-x64.node')).toBe(true)
     expect(kept('win', 'node_modules/better-sqlite3/prebuilds/linuxmusl-x64.node')).toBe(false)
@@ -147,8 +158,12 @@ describe('what goes into app.asar, and what is unpacked beside it', () => {
     expect(kept('linux', 'node_modules/@node-llama-cpp/linux-x64-vulkan/bins/linux-x64-vulkan/x.so')).toBe(false)
     expect(kept('linux', 'node_modules/@node-llama-cpp/linux-armv7l/bins/linux-armv7l/llama-addon.node')).toBe(false)
     expect(kept('linux', 'node_modules/@node-llama-cpp/mac-arm64-metal/bins/mac-arm64-metal/llama-addon.node')).toBe(false)
-    expect(kept('mac', 'node_modules/@node-llama-cpp/mac-arm64-metal/bins/mac-arm64-metal/llama-addon.node')).toBe(true)
+    expect(kept('mac', 'node_modules/@node-llama-cpp/mac-arm64-metal/bins/mac-arm64-metal/llama-addon.node', 'arm64')).toBe(true)
     expect(kept('mac', 'node_modules/@node-llama-cpp/win-x64/bins/win-x64/llama-addon.node')).toBe(false)
+    expect(kept('mac', 'node_modules/@node-llama-cpp/mac-arm64-metal/bins/mac-arm64-metal/llama-addon.node', 'x64')).toBe(false)
+    expect(kept('mac', 'node_modules/@node-llama-cpp/mac-x64/bins/mac-x64/llama-addon.node', 'x64')).toBe(true)
+    expect(kept('linux', 'node_modules/@node-llama-cpp/linux-arm64/bins/linux-arm64/llama-addon.node')).toBe(false)
+    expect(kept('linux', 'node_modules/@node-llama-cpp/linux-arm64/bins/linux-arm64/llama-addon.node', 'arm64')).toBe(true)
     expect(kept('win', 'node_modules/@node-llama-cpp/win-x64/bins/win-x64/llama-addon.node')).toBe(true)
     expect(kept('win', 'node_modules/@node-llama-cpp/win-x64-cuda/bins/win-x64-cuda/ggml-cuda.dll')).toBe(false)
     expect(kept('linux', 'node_modules/node-llama-cpp/llama/gitRelease.bundle')).toBe(false)
