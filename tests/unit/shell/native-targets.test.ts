@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -181,5 +182,21 @@ describe('every target electron-builder.yml builds', () => {
   it('runs the check after packing', () => {
     expect(config.afterPack).toBe('./scripts/packaging/after-pack.mjs')
     expect(Object.keys(NATIVE_TARGETS)).toContain('linux-x64')
+  })
+})
+
+describe('install-target.mjs', () => {
+  const run = (...args: string[]) => spawnSync(process.execPath, ['scripts/packaging/install-target.mjs', ...args], { encoding: 'utf8', env: { ...process.env, PATH: '' } })
+
+  it('refuses a target lacking a component before installing anything', () => {
+    const refused = run('win32', 'arm64')
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toContain('win32 arm64 cannot be packaged: no published build of sqliteVec')
+  })
+
+  it('says how to call it', () => {
+    const usage = run()
+    expect(usage.status).toBe(2)
+    expect(usage.stderr).toContain('Usage: node scripts/packaging/install-target.mjs <darwin|win32|linux> <x64|arm64>')
   })
 })
