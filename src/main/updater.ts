@@ -8,7 +8,7 @@ import electronUpdater, { type ProgressInfo, type UpdateInfo } from 'electron-up
 import type { UpdaterPort } from '../core/bridge/handlers/updates'
 import type { CommandLineStatus, UpdateMode, UpdateStatus } from '../shared/bridge/procedures/updates'
 import { shimPlan } from './policy/command-line'
-import { decideUpdate, parseUpdateMode, updateErrorMessage, updateFeedConfigured } from './policy/update-policy'
+import { channelOf, decideUpdate, parseUpdateMode, updateErrorMessage, updateFeedConfigured } from './policy/update-policy'
 
 // Electron glue only: electron-updater does the fetching, downloading and installing; every
 // decision (which release, the rollout, the messages, where the shim goes) is in ./policy.
@@ -22,14 +22,15 @@ interface UpdateSettings {
   channel: string
 }
 
-function readSettings(file: string): UpdateSettings {
+/** A pre-release build (1.3.0-beta.2) follows its own channel (beta*.yml); a release follows latest. */
+function readSettings(file: string, version: string): UpdateSettings {
   let stored: Partial<UpdateSettings> = {}
   try {
     stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<UpdateSettings>
   } catch {
     // First run, or a damaged file: defaults.
   }
-  const settings = { mode: parseUpdateMode(stored.mode), installId: typeof stored.installId === 'string' && stored.installId ? stored.installId : randomUUID(), channel: typeof stored.channel === 'string' ? stored.channel : 'latest' }
+  const settings = { mode: parseUpdateMode(stored.mode), installId: typeof stored.installId === 'string' && stored.installId ? stored.installId : randomUUID(), channel: typeof stored.channel === 'string' ? stored.channel : channelOf(version) }
   if (settings.installId !== stored.installId) writeSettings(file, settings)
   return settings
 }
@@ -64,7 +65,7 @@ export interface ShellUpdaterOptions {
 export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & { start(): void } {
   const { autoUpdater } = electronUpdater
   const settingsFile = join(options.userData, 'updates.json')
-  const settings = readSettings(settingsFile)
+  const settings = readSettings(settingsFile, options.version)
   const url = feedUrl(options.resourcesPath)
   const listeners = new Set<(status: UpdateStatus) => void>()
   let status: UpdateStatus = { phase: 'idle', mode: settings.mode, currentVersion: options.version }
@@ -85,6 +86,9 @@ export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & 
   }
 
   autoUpdater.autoDownload = false
+  // Setting a channel makes electron-updater allow downgrades; decideUpdate refuses them anyway,
+  // and allowDowngrade is set back after it.
+  if (settings.channel !== 'latest') autoUpdater.channel = settings.channel
   autoUpdater.allowDowngrade = false
   autoUpdater.autoInstallOnAppQuit = settings.mode === 'automatic'
   autoUpdater.isUserWithinRollout = (info: UpdateInfo) => {
