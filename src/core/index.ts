@@ -24,6 +24,7 @@ import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
 import { ServiceAccess } from './services-access'
 import { closeServices, type Services } from './root'
+import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -38,6 +39,8 @@ export interface CoreOptions {
   secrets?: OpenSecretsOptions
   /** Opens an address in the user's browser (the desktop shell passes its checked shell.openExternal). */
   openExternal?: (url: string) => void
+  /** The installed desktop app's updater and command-line installer (the Electron shell passes them; `app.update.*`). */
+  updater?: UpdaterPort
 }
 
 export interface Core {
@@ -92,7 +95,8 @@ export function createCore(options: CoreOptions): Core {
     ...toolHandlers(context),
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
-    ...competitionHandlers(context)
+    ...competitionHandlers(context),
+    ...updateHandlers(options.updater, APP_VERSION)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -16,6 +17,8 @@ export interface LockHolder {
   since: number
   /** The process's start time (Linux), so a pid reused by an unrelated process is not taken for the holder. */
   startTicks?: string
+  /** The machine's id (it stays when the hostname changes, as macOS's does with the network). */
+  machine?: string
 }
 
 export interface DataLock {
@@ -45,10 +48,48 @@ export function processRunning(pid: number): boolean {
   }
 }
 
+let cachedMachineId: string | undefined | null = null
+
+/**
+ * This machine's stable id: systemd's machine-id on Linux, the hardware UUID on macOS, the
+ * installation's MachineGuid on Windows; undefined when it cannot be read.
+ */
+export function machineId(): string | undefined {
+  if (cachedMachineId !== null) return cachedMachineId
+  cachedMachineId = undefined
+  try {
+    if (process.platform === 'linux') {
+      for (const file of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+        try {
+          const id = readFileSync(file, 'utf8').trim()
+          if (id) return (cachedMachineId = id)
+        } catch {
+          // Try the next place.
+        }
+      }
+    } else if (process.platform === 'darwin') {
+      const out = execFileSync('/usr/sbin/ioreg', ['-rd1', '-c', 'IOPlatformExpertDevice'], { encoding: 'utf8', timeout: 2000 })
+      cachedMachineId = /"IOPlatformUUID" = "([^"]+)"/.exec(out)?.[1]
+    } else if (process.platform === 'win32') {
+      const out = execFileSync('reg', ['query', 'HKLM\\SOFTWARE\\Microsoft\\Cryptography', '/v', 'MachineGuid'], { encoding: 'utf8', timeout: 2000, windowsHide: true })
+      cachedMachineId = /MachineGuid\s+REG_SZ\s+(\S+)/.exec(out)?.[1]
+    }
+  } catch {
+    // Unknown: the hostname decides.
+  }
+  return cachedMachineId
+}
+
+/** Whether a lock holder is this machine: by machine id when both sides know it (the hostname may have changed since), else by hostname. */
+export function sameMachine(holder: Pick<LockHolder, 'host' | 'machine'>, here: { host: string; machine?: string | undefined }): boolean {
+  if (holder.machine && here.machine) return holder.machine === here.machine
+  return holder.host === here.host
+}
+
 /** Whether the process that wrote `holder` is still running (on this machine). */
-export function holderAlive(holder: LockHolder): boolean {
-  if (holder.host !== hostname()) return true // cannot tell for another machine: assume it is
-  if (!processRunning(holder.pid)) return false
+export function holderAlive(holder: LockHolder, here: { host: string; machine?: string | undefined } = { host: hostname(), machine: machineId() }, running = processRunning): boolean {
+  if (!sameMachine(holder, here)) return true // cannot tell for another machine: assume it is
+  if (!running(holder.pid)) return false
   const ticks = startTicks(holder.pid)
   return !(holder.startTicks && ticks && ticks !== holder.startTicks)
 }
@@ -57,7 +98,14 @@ function readHolder(file: string): LockHolder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>
     if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') {
-      return { pid: parsed.pid, host: parsed.host, app: String(parsed.app ?? 'Switchboard'), since: Number(parsed.since ?? 0), ...(parsed.startTicks ? { startTicks: parsed.startTicks } : {}) }
+      return {
+        pid: parsed.pid,
+        host: parsed.host,
+        app: String(parsed.app ?? 'Switchboard'),
+        since: Number(parsed.since ?? 0),
+        ...(parsed.startTicks ? { startTicks: parsed.startTicks } : {}),
+        ...(typeof parsed.machine === 'string' && parsed.machine ? { machine: parsed.machine } : {})
+      }
     }
   } catch {
     // Unreadable or half-written: decided below.
@@ -66,11 +114,11 @@ function readHolder(file: string): LockHolder | undefined {
 }
 
 export function inUseMessage(dataDir: string, holder: LockHolder): string {
-  const where = holder.host === hostname() ? '' : ` on ${holder.host}`
+  const where = sameMachine(holder, { host: hostname(), machine: machineId() }) ? '' : ` on ${holder.host}`
   const since = holder.since ? ` since ${new Date(holder.since).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''
   return (
     `The data folder ${dataDir} is already in use by another Switchboard (${holder.app}, process ${holder.pid}${where}${since}). ` +
-    'Two at once would overwrite each other\'s replies, so this one did not open it. Close the other one, or start this one with another data folder.'
+    'Two at once would overwrite each other\'s replies, so this one did not open it. Close the other one, or start this one with another data folder (--data-dir DIR, or the SWITCHBOARD_DATA_DIR environment variable).'
   )
 }
 
@@ -92,7 +140,8 @@ export function acquireDataLock(folder: string, app = 'Switchboard'): DataLock {
   }
   ensurePrivateDir(dataDir)
   const file = join(dataDir, LOCK_FILE)
-  const me: LockHolder = { pid: process.pid, host: hostname(), app, since: Date.now(), ...(startTicks(process.pid) ? { startTicks: startTicks(process.pid)! } : {}) }
+  const machine = machineId()
+  const me: LockHolder = { pid: process.pid, host: hostname(), app, since: Date.now(), ...(startTicks(process.pid) ? { startTicks: startTicks(process.pid)! } : {}), ...(machine ? { machine } : {}) }
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(file, 'wx', 0o600)

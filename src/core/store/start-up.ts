@@ -4,6 +4,8 @@ import { buildServices, closeServices, startServices } from '../root'
 import { Secrets, type OpenSecretsOptions } from '../secrets'
 import type { InitStep } from '../services/init-service'
 import { openStore } from './open-store'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { nativeLoadError } from '../../shared/errors/native-load-error'
 
 /**
  * The 'migrating' start-up step: opens, checks and migrates the database, repairs what a
@@ -24,7 +26,14 @@ export function storeInitStep(context: CoreContext, hub: StreamHub, secretsOptio
         previous.store.close()
       }
       const owner = context.mode === 'desktop' ? 'the desktop app' : context.mode === 'browser' ? 'browser mode (npm run serve)' : 'a test'
-      const opened = openStore({ dataDir: context.dataDir, report, lockOwner: owner })
+      let opened: ReturnType<typeof openStore>
+      try {
+        opened = openStore({ dataDir: context.dataDir, report, lockOwner: owner })
+      } catch (error) {
+        // SQLite's prebuild on a Linux older than it was built for: say so instead of a loader stack.
+        const unsupported = nativeLoadError(error, 'The database (SQLite)')
+        throw unsupported ? new AppErrorException(unsupported) : error
+      }
       // Your data answers while the keychain is still being probed; the rest waits for the graph.
       context.services.provide({ store: opened.store })
       try {

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { commandNotFound } from './command-not-found'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -150,7 +151,7 @@ export class McpConnection {
         void this.completeSignIn(oauth, state, transport)
         throw pluginException('PluginSettingsInvalid', message)
       }
-      const mapped = toPluginError(error, { server: this.config.name, timeoutMs: this.connectTimeoutMs })
+      const mapped = (c.transport === 'stdio' ? commandNotFound(error, c.name, c.command, getDefaultEnvironment()['PATH']) : undefined) ?? toPluginError(error, { server: this.config.name, timeoutMs: this.connectTimeoutMs })
       this.set({ state: 'error', error: mapped.message, tools: [], stderrTail: this.stderrTail || undefined })
       throw new AppErrorException(mapped)
     }

@@ -83,13 +83,18 @@ describe('what the built app imports at run time', () => {
     expect(help).toMatch(/Usage: switchboard <command>/)
   })
 
-  it('the packaged app leaves out the entries it never runs (server and CLI)', () => {
+  it('the packaged app leaves out the server, and ships the CLI that its executable runs for a command', () => {
     const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { files: string[] }
-    expect(config.files).toEqual(expect.arrayContaining(['out/**', '!out/main/server.js', '!out/main/cli.js']))
-    // …which is safe only while nothing main loads imports them (shared code lives in chunks/).
+    expect(config.files).toEqual(expect.arrayContaining(['out/**', '!out/main/server.js']))
+    expect(config.files).not.toContain('!out/main/cli.js')
+    // Leaving the server out is safe only while nothing main loads imports it (shared code lives in chunks/).
     for (const file of files(join(out, 'main'))) {
       const { static: s, dynamic: d } = importsOf(readFileSync(file, 'utf8'))
-      expect({ file, imports: [...s, ...d].filter((spec) => /(^|\/)(server|cli)\.js$/.test(spec)) }).toEqual({ file, imports: [] })
+      expect({ file, imports: [...s, ...d].filter((spec) => /(^|\/)server\.js$/.test(spec)) }).toEqual({ file, imports: [] })
     }
+    // Main loads the CLI only when launched with a command: by its URL, never at start.
+    const main = readFileSync(join(out, 'main/index.js'), 'utf8')
+    expect(main).toContain('new URL("./cli.js", import.meta.url)')
+    expect(importsOf(main).static.filter((spec) => /cli\.js$/.test(spec))).toEqual([])
   })
 })

@@ -11,6 +11,7 @@ import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 import { SignOutButton } from '../../components/sign-out-button'
 import { SettingsIndex } from '../../components/settings-index'
+import { CommandLineSetting, UpdatesSection } from './updates-section'
 
 const THEMES: ThemePreference[] = ['light', 'dark', 'system']
 
@@ -88,6 +89,8 @@ export function SettingsPage() {
             </p>
           )}
           {info?.passwordRequired && <SignOutButton />}
+          <UpdatesSection />
+          <CommandLineSetting />
         </section>
       </div>
       </div>

@@ -167,6 +167,31 @@ export const en = {
     useChatModel: "Use the chat's model",
     mode: { desktop: 'Desktop app', browser: 'Browser mode', test: 'Test' }
   },
+  updates: {
+    title: 'Updates',
+    unavailable: 'Not available here.',
+    mode: 'Install updates',
+    modes: { automatic: 'Automatically', notify: 'Ask me', off: 'Off' },
+    phase: {
+      unavailable: 'Updates are not available.',
+      idle: 'Switchboard {{current}}.',
+      checking: 'Checking for updates…',
+      'up-to-date': 'Switchboard {{current}} is up to date.',
+      available: 'Switchboard {{version}} is available.',
+      downloading: 'Downloading Switchboard {{version}}…',
+      downloaded: 'Switchboard {{version}} is ready. Restart to update; your data is backed up before it is migrated.',
+      error: 'The update did not complete.'
+    },
+    progress: 'Downloaded {{percent}} %',
+    check: 'Check for updates',
+    download: 'Download {{version}}',
+    restart: 'Restart to update',
+    cliTitle: 'Command-line tool',
+    cliHint: 'Puts the switchboard command on your PATH, to chat, pull models and search knowledge bases from a terminal.',
+    cliInstalled: 'Installed at {{file}}.',
+    cliInstall: 'Install command-line tool',
+    cliReinstall: 'Install again'
+  },
   // issue 18: Chat Competition
   competition: {
     title: 'Chat Competition',

@@ -169,6 +169,31 @@ export const zhCN: Messages = {
     useChatModel: '使用对话模型',
     mode: { desktop: '桌面应用', browser: '浏览器模式', test: '测试' }
   },
+  updates: {
+    title: '更新',
+    unavailable: '此处不可用。',
+    mode: '安装更新',
+    modes: { automatic: '自动', notify: '询问我', off: '关闭' },
+    phase: {
+      unavailable: '无法更新。',
+      idle: 'Switchboard {{current}}。',
+      checking: '正在检查更新…',
+      'up-to-date': 'Switchboard {{current}} 已是最新版本。',
+      available: 'Switchboard {{version}} 可用。',
+      downloading: '正在下载 Switchboard {{version}}…',
+      downloaded: 'Switchboard {{version}} 已就绪。重启即可更新；迁移数据前会先备份。',
+      error: '更新未完成。'
+    },
+    progress: '已下载 {{percent}}%',
+    check: '检查更新',
+    download: '下载 {{version}}',
+    restart: '重启以更新',
+    cliTitle: '命令行工具',
+    cliHint: '将 switchboard 命令加入 PATH，即可在终端中对话、拉取模型和检索知识库。',
+    cliInstalled: '已安装于 {{file}}。',
+    cliInstall: '安装命令行工具',
+    cliReinstall: '重新安装'
+  },
   // issue 18: Chat Competition
   competition: {
     title: '模型竞技',
