@@ -3,6 +3,7 @@ import { parseFlags } from '../command'
 import { CATALOGUE_PROVIDER_IDS } from '../../../catalogue/index'
 import { isCatalogueProviderId, loadMergedProviderModels } from '../../shared/catalogue/loader'
 import { MODEL_TYPES, type MergedModel, type ModelType } from '../../shared/catalogue/types'
+import { runRemoteModels } from './models-remote'
 
 /** `switchboard models <provider> [--type T] [--json]`: the builtin catalogue of one provider. */
 export const modelsCommand: CliCommand = {
@@ -27,7 +28,7 @@ export const modelsCommand: CliCommand = {
       return 2
     }
     // --remote: the provider's live list through the runtime (issue 4).
-    if (remote) return (await import('./models-remote')).runRemoteModels(providerId, flags, io, type as ModelType | undefined)
+    if (remote) return runRemoteModels(providerId, flags, io, type as ModelType | undefined)
     const all = await loadMergedProviderModels(providerId)
     const models = type ? all.filter((m) => m.type === (type as ModelType)) : all
     if (flags.get('json') === true) {

@@ -16,7 +16,7 @@ const competing = (path: readonly LiveMessage[], index: number): boolean => {
 import { followLatest } from './follow-latest'
 
 // A competition's side-by-side turn is rare in a conversation: its code loads when one is shown.
-const CompetitionTurn = lazy(() => import('../competition/competition-turn').then((m) => ({ default: m.CompetitionTurn })))
+const CompetitionTurn = lazy(() => import('./competition/competition-turn').then((m) => ({ default: m.CompetitionTurn })))
 
 /**
  * The rows the list draws: the path, less the messages that go on from an undecided competition's
