@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import WebSocket from 'ws'
+import { appPathFor } from '../../src/server/server'
 import { fmt, report } from './util'
 
 /**
@@ -107,6 +108,8 @@ async function firstAnswer(args: string[], port: number, path: string, message: 
       })
       if (answered) return performance.now() - started
       if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}`)
+      // A server that refuses the socket (a wrong path or token) would otherwise be asked forever.
+      if (performance.now() - started > 60_000) throw new Error(`${args.join(' ')}: no answer on ${path} within 60 s`)
       await new Promise((r) => setTimeout(r, 2))
     }
   } finally {
@@ -196,7 +199,7 @@ export default async function startupBench(): Promise<void> {
     const dataDir = mkdtempSync(join(tmpdir(), 'sb-startup-data-'))
     let port = await freePort()
     bridge.server.push(
-      await firstAnswer([join(root, 'out/main/server.js'), '--port', String(port), '--token', TOKEN], port, `/bridge?token=${TOKEN}`, call, { ...process.env, SWITCHBOARD_DATA_DIR: dataDir })
+      await firstAnswer([join(root, 'out/main/server.js'), '--port', String(port), '--token', TOKEN], port, `${appPathFor(TOKEN)}bridge?token=${TOKEN}`, call, { ...process.env, SWITCHBOARD_DATA_DIR: dataDir })
     )
     port = await freePort()
     bridge.bare.push(await firstAnswer([baselineScript, String(port)], port, '/', call, process.env))
