@@ -37,10 +37,10 @@ export default defineConfig({
   main: {
     build: {
       // Everything in `dependencies` stays external (installed next to the app); devDependencies
-      // that run in main are bundled: `ws` (the server only), zod and kysely (decision 19).
+      // that run in main are bundled: `ws` (the server only), zod and kysely (decision 21).
       externalizeDeps: true,
       rollupOptions: {
-        // One build for the three Node entries (decision 19): the Electron main process, the
+        // One build for the three Node entries (decision 21): the Electron main process, the
         // browser-mode server (`npm run serve`) and the `switchboard` CLI share their chunks of
         // core, and none of them needs a TypeScript loader at run time.
         input: { index: resolve('src/main/index.ts'), server: resolve('src/server/main.ts'), cli: resolve('src/cli/main.ts') }

@@ -16,6 +16,13 @@ export interface CliIO {
   env: NodeJS.ProcessEnv
 }
 
+/** All of stdin as UTF-8 text (a prompt or input lines piped in, or `-`). */
+export async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
+  const parts: Buffer[] = []
+  for await (const chunk of stdin) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
+  return Buffer.concat(parts).toString('utf8')
+}
+
 /** Bad usage (an unknown flag, a flag without its value): main prints it and exits 2. */
 export class UsageError extends Error {}
 

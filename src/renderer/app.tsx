@@ -1,24 +1,37 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ErrorBoundary } from './components/error-boundary'
 import { NotFoundPage } from './components/error-pages'
-import { Sidebar } from './components/sidebar'
+import { Sidebar } from './sidebar'
 import { ShortcutsSheet } from './components/shortcuts-sheet'
 import { NAV_SHORTCUTS, matchesShortcut, type ShortcutId } from './components/shortcuts'
 import { StartupView } from './components/startup-view'
 import { UnlockDialog } from './components/unlock-dialog'
 import { ChatPage } from './features/chat/chat-page'
-import { ImagesPage } from './features/images/images-page'
-import { KnowledgePage } from './features/knowledge/knowledge-page'
-import { LocalModelsPage } from './features/local-models/local-models-page'
-import { SettingsPage } from './features/settings/settings-page'
-import { UsagePage } from './features/usage/usage-page'
 import { onMenuCommand, useApp } from './stores/app-store'
 import { useRouter, type Route } from './stores/router-store'
 import { useLayout } from './stores/layout-store'
 import { chatActions } from './features/chat/chat-store'
 import { providerActions } from './features/providers/providers-store'
 import { CommandPalette } from './features/palette/command-palette'
+
+// Chat is the page the app opens on; every other page loads its feature the first time it is
+// visited, so the code the window needs to start stays small (the startup bench measures it).
+const ImagesPage = lazy(() => import('./features/images/images-page').then((m) => ({ default: m.ImagesPage })))
+const LocalModelsPage = lazy(() => import('./features/local-models/local-models-page').then((m) => ({ default: m.LocalModelsPage })))
+const KnowledgePage = lazy(() => import('./features/knowledge/knowledge-page').then((m) => ({ default: m.KnowledgePage })))
+const UsagePage = lazy(() => import('./features/usage/usage-page').then((m) => ({ default: m.UsagePage })))
+const SettingsPage = lazy(() => import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })))
+
+/** While a page's code loads: a quiet line in the page's place, announced to screen readers. */
+function PageLoading() {
+  const { t } = useTranslation()
+  return (
+    <div role="status" aria-live="polite" data-testid="page-loading" className="p-6 text-sm text-zinc-500">
+      {t('page.loading')}
+    </div>
+  )
+}
 
 function RouteView({ route }: { route: Route }) {
   switch (route.name) {
@@ -108,7 +121,9 @@ export function App() {
           </div>
         )}
         <ErrorBoundary resetKey={route.name}>
-          <RouteView route={route} />
+          <Suspense fallback={<PageLoading />}>
+            <RouteView route={route} />
+          </Suspense>
         </ErrorBoundary>
       </main>
       <ShortcutsSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />

@@ -1,10 +1,8 @@
 import type { CliCommand, CliIO } from '../command'
-import { parseFlags } from '../command'
+import { parseFlags, readStdin } from '../command'
 import { AppErrorException } from '../../shared/errors/app-error'
 import type { StreamEvent } from '../../shared/stream/events'
-import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import type { ChatMessage, ChatRequest, ReasoningEffort } from '../../core/runtime/types'
-import { runToolChat } from '../tool-chat'
 
 const USAGE =
   'switchboard chat <provider>/<model> [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [--tool-server COMMAND|URL]... [--yes] [PROMPT | -]'
@@ -29,12 +27,6 @@ export class BufferedWriter {
   }
 }
 
-export async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  const parts: Buffer[] = []
-  for await (const chunk of stdin) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
-  return Buffer.concat(parts).toString('utf8')
-}
-
 function number(flags: Map<string, string | true>, name: string): number | undefined {
   const value = flags.get(name)
   if (value === undefined) return undefined
@@ -53,6 +45,8 @@ export const chatCommand: CliCommand = {
       strings: ['base-url', 'api-key-env', 'system', 'temperature', 'top-p', 'max-tokens', 'reasoning-effort', 'idle-timeout'],
       repeatable: ['tool-server']
     })
+    // The runtime and its SDKs load when the command runs, not when `--help` lists it (commands/index.ts).
+    const { parseTarget, runtimeForCli } = await import('../../core/runtime/key-source')
     const target = parseTarget(positionals[0])
     if (!target) {
       io.stderr.write(`Usage: ${USAGE}\n`)
@@ -119,7 +113,7 @@ export const chatCommand: CliCommand = {
       const idleTimeoutMs = idle === undefined ? undefined : idle * 1000
       // Tools (issue 21): with --tool-server the reply runs through the tool loop.
       if (toolServers.length)
-        await runToolChat(runtime, request, toolServers, { yes: flags.get('yes') === true, json, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) }, io, onEvent)
+        await (await import('../tool-chat')).runToolChat(runtime, request, toolServers, { yes: flags.get('yes') === true, json, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) }, io, onEvent)
       else for await (const event of runtime.chat(request, { signal: controller.signal, idleTimeoutMs })) onEvent(event)
       if (!json) out.write('\n')
       out.flush()

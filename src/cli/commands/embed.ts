@@ -1,8 +1,5 @@
 import type { CliCommand, CliIO } from '../command'
-import { parseFlags } from '../command'
-import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
-import { readStdin } from './chat'
-import { embeddingsOutput } from '../../core/services/embedding-service'
+import { parseFlags, readStdin } from '../command'
 
 const USAGE = 'switchboard embed <provider>/<model> [--base-url URL] [--api-key-env VAR] [--dimensions N] [--json] [TEXT… | -]'
 
@@ -16,6 +13,7 @@ export const embedCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'dimensions'] })
+    const [{ parseTarget, runtimeForCli }, { embeddingsOutput }] = await Promise.all([import('../../core/runtime/key-source'), import('../../core/services/embedding-service')])
     const target = parseTarget(positionals[0])
     if (!target) {
       io.stderr.write(`Usage: ${USAGE}\n`)

@@ -6,9 +6,7 @@ import type { ImageParamValues } from '../../shared/image-params/types'
 import { validateImageParams } from '../../shared/image-params/validate'
 import { IMAGE_EXTENSIONS, sniffImageMime } from '../../shared/images/image-dimensions'
 import { imageUrlToBase64 } from '../../shared/utils/image-url-to-base64'
-import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import type { ImagePollingOptions } from '../../core/runtime/images/polling'
-import { catalogueImageModel } from '../../core/services/image-service'
 
 const USAGE =
   'switchboard image <provider>/<model> [--base-url URL] [--api-key-env VAR] [--size S | --aspect-ratio R | --width W --height H] [--steps N] [--cfg N] [--seed N] [--image FILE]... --out DIR PROMPT'
@@ -48,6 +46,7 @@ export const imageCommand: CliCommand = {
       return 2
     }
     const { flags, lists, positionals } = parsed
+    const [{ parseTarget, runtimeForCli }, { catalogueImageModel }] = await Promise.all([import('../../core/runtime/key-source'), import('../../core/services/image-service')])
     const target = parseTarget(positionals[0])
     const out = flags.get('out')
     const prompt = positionals.slice(1).join(' ').trim()

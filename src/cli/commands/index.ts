@@ -11,5 +11,10 @@ import { transcribeCommand } from './transcribe'
 import { imageCommand } from './image'
 import { kbCommand } from './kb'
 
-/** Every CLI command; each lives in its own file here (one import and one entry per command). */
+/**
+ * Every CLI command; each lives in its own file here (one import and one entry per command).
+ * A command file imports statically only what its name, usage and flag checks need; the core it
+ * runs on (runtime, SDKs, store, tools, knowledge) it imports inside `run`, so `switchboard --help`,
+ * `providers` and `models` start without loading any of it (tests/unit/cli/cli-startup-graph.test.ts).
+ */
 export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand]

@@ -3,10 +3,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { headlessKnowledge } from '../../core/knowledge/headless'
 import type { KnowledgeService } from '../../core/knowledge/knowledge-service'
-import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
-import { openStore } from '../../core/store'
 import type { KnowledgeEval } from '../../shared/knowledge/types'
 
 const USAGE = `switchboard kb <command> [--data-dir DIR] [--base-url URL] [--api-key-env VAR] [--json]
@@ -50,6 +47,11 @@ export const kbCommand: CliCommand = {
       return 2
     }
     const json = flags.get('json') === true
+    const [{ headlessKnowledge }, { parseTarget, runtimeForCli }, { openStore }] = await Promise.all([
+      import('../../core/knowledge/headless'),
+      import('../../core/runtime/key-source'),
+      import('../../core/store')
+    ])
     const { store } = openStore({ dataDir: dataDirFrom(flags, io.env), dailyBackupMs: 0 })
     const { knowledge, evals, hub } = headlessKnowledge(store, (providerId) => runtimeForCli(providerId, flags, io.env))
     try {

@@ -1,6 +1,5 @@
 import type { CliIO } from '../command'
 import type { ModelType } from '../../shared/catalogue/types'
-import { runtimeForCli } from '../../core/runtime/key-source'
 import type { RemoteModelCard } from '../../core/runtime/types'
 
 const abilities = (m: RemoteModelCard) =>
@@ -14,6 +13,7 @@ const context = (n: number | undefined) => (n === undefined ? '' : n >= 1000 ? `
  * processed by the catalogue's model-list rules. Unknown ids work with --base-url.
  */
 export async function runRemoteModels(providerId: string, flags: Map<string, string | true>, io: CliIO, type?: ModelType): Promise<number> {
+  const { runtimeForCli } = await import('../../core/runtime/key-source')
   const runtime = await runtimeForCli(providerId, flags, io.env)
   if (!runtime.models) {
     io.stderr.write(`${providerId} cannot list its models.\n`)

@@ -1,7 +1,5 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { OllamaManager } from '../../core/local/ollama-manager'
-import { normaliseOllamaBaseUrl } from '../../core/runtime/providers/ollama/ollama-client'
 import { formatBytes } from '../../shared/local/format'
 import { cliOllamaUrl } from './pull'
 
@@ -11,6 +9,7 @@ export const psCommand: CliCommand = {
   usage: 'switchboard ps [--base-url URL] [--json]',
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags } = parseFlags(args, { booleans: ['json'], strings: ['base-url'] })
+    const [{ OllamaManager }, { normaliseOllamaBaseUrl }] = await Promise.all([import('../../core/local/ollama-manager'), import('../../core/runtime/providers/ollama/ollama-client')])
     const baseUrl = normaliseOllamaBaseUrl(cliOllamaUrl(flags.get('base-url'), io.env))
     const running = await new OllamaManager(() => baseUrl).running()
     if (flags.get('json') === true) {

@@ -1,6 +1,5 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { PullService } from '../../core/services/pull-service'
 import { formatBytes, formatDuration, formatRate, percent } from '../../shared/local/format'
 import type { PullSnapshot } from '../../shared/local/pull-progress'
 
@@ -32,6 +31,7 @@ export const pullCommand: CliCommand = {
     }
     const json = flags.get('json') === true
     const tty = Boolean(io.stdout.isTTY) && !json
+    const { PullService } = await import('../../core/services/pull-service')
     const service = new PullService({ throttleMs: tty ? 100 : json ? 100 : 1000 })
     const start = service.start({ model, baseUrl: cliOllamaUrl(flags.get('base-url'), io.env), insecure: flags.get('insecure') === true })
     const onSignal = () => service.cancel(start.id)

@@ -1,7 +1,5 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { OllamaManager } from '../../core/local/ollama-manager'
-import { normaliseOllamaBaseUrl } from '../../core/runtime/providers/ollama/ollama-client'
 import { cliOllamaUrl } from './pull'
 
 export const rmCommand: CliCommand = {
@@ -14,6 +12,7 @@ export const rmCommand: CliCommand = {
       io.stderr.write(`Usage: ${rmCommand.usage}\n`)
       return 2
     }
+    const [{ OllamaManager }, { normaliseOllamaBaseUrl }] = await Promise.all([import('../../core/local/ollama-manager'), import('../../core/runtime/providers/ollama/ollama-client')])
     const manager = new OllamaManager(() => normaliseOllamaBaseUrl(cliOllamaUrl(flags.get('base-url'), io.env)))
     let failed = 0
     for (const model of positionals) {

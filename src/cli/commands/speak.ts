@@ -1,9 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import type { CliCommand, CliIO } from '../command'
-import { parseFlags } from '../command'
-import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
+import { parseFlags, readStdin } from '../command'
 import type { TextToSpeechRequest } from '../../core/runtime/types'
-import { readStdin } from './chat'
 
 const USAGE = 'switchboard speak <provider>/<model> --out FILE|- [--voice NAME] [--format mp3|opus|aac|flac|wav|pcm] [--speed N] [--base-url URL] [--api-key-env VAR] [TEXT | -]'
 const FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm']
@@ -15,6 +13,7 @@ export const speakCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, positionals } = parseFlags(args, { strings: ['base-url', 'api-key-env', 'out', 'format', 'speed', 'voice'] })
+    const { parseTarget, runtimeForCli } = await import('../../core/runtime/key-source')
     const target = parseTarget(positionals[0])
     const out = flags.get('out')
     if (!target || typeof out !== 'string') {

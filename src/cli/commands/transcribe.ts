@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
-import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 
 const USAGE = 'switchboard transcribe <provider>/<model> FILE [--language CODE] [--prompt TEXT] [--base-url URL] [--api-key-env VAR] [--json]'
 
@@ -15,6 +14,7 @@ export const transcribeCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'language', 'prompt'] })
+    const { parseTarget, runtimeForCli } = await import('../../core/runtime/key-source')
     const target = parseTarget(positionals[0])
     const file = positionals[1]
     if (!target || !file) {

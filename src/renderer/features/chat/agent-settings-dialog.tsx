@@ -13,7 +13,7 @@ import { Bot } from 'lucide-react'
 import { AgentToolsField } from '../tools/agent-tools-field'
 import { AttachKnowledge } from '../knowledge/attach-knowledge'
 import { AgentSpend } from '../usage/spend'
-import { AgentActions } from '../agents/agent-actions'
+import { AgentActions } from './agent-actions'
 
 const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3 py-1.5 text-sm dark:border-zinc-700'
 

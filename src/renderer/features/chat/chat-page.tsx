@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useTranslation } from 'react-i18next'
 import { MessageSquare } from 'lucide-react'
@@ -7,7 +7,6 @@ import { planHistory } from '../../../shared/chat/history-window'
 import { countTokens } from '../../../shared/tokens/count-tokens'
 import { useRouter } from '../../stores/router-store'
 import { providerActions, useProviders } from '../providers/providers-store'
-import { ApiKeyDialog } from './api-key-dialog'
 import { messageSetKey } from './branches'
 import { chatActions, entriesFor, useChat, useVisiblePath } from './chat-store'
 import { Composer } from './composer'
@@ -21,10 +20,9 @@ import { ErrorCard, errorAction } from './error-card'
 import { MessageList } from './message-list'
 import type { MessageActions } from './message-view'
 import { ModelPicker } from './model-picker'
-import { AgentSettingsDialog } from './agent-settings-dialog'
 import { usePrewarmTools } from '../tools/use-prewarm-tools'
-import { CompetitionPicker } from '../competition/competition-picker'
-import { competitionActions } from '../competition/competition-store'
+import { CompetitionPicker } from './competition/competition-picker'
+import { competitionActions } from './competition/competition-store'
 import { ArtifactPanelSlot } from '../artifacts/artifact-panel-slot'
 import { ConversationCost } from '../usage/spend'
 import { agentName, conversationTitle } from './display-names'
@@ -32,6 +30,10 @@ import { draftKeyOf } from './drafts'
 import { MessageUndoToast } from './message-undo-toast'
 import { QueuedMessages } from './queued-messages'
 import { useStableContextWindow } from './use-stable-context-window'
+
+// Dialogs the page opens on demand load their code the first time they open.
+const ApiKeyDialog = lazy(() => import('./api-key-dialog').then((m) => ({ default: m.ApiKeyDialog })))
+const AgentSettingsDialog = lazy(() => import('./agent-settings-dialog').then((m) => ({ default: m.AgentSettingsDialog })))
 
 const EMPTY: Message[] = []
 
@@ -238,8 +240,10 @@ export function ChatPage() {
         </div>
       </section>
       <ArtifactPanelSlot conversationId={conversationId} messages={path} onAskFix={(text) => chatActions.send(text, [], current)} />
-      {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}
-      {keyFor && <ApiKeyDialog providerId={keyFor.providerId} open onClose={() => setKeyFor(undefined)} onRetry={keyFor.retry} />}
+      <Suspense fallback={null}>
+        {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}
+        {keyFor && <ApiKeyDialog providerId={keyFor.providerId} open onClose={() => setKeyFor(undefined)} onRetry={keyFor.retry} />}
+      </Suspense>
     </div>
   )
 }

@@ -5,7 +5,7 @@ import { isPictureAvatar } from './avatar'
 import { sortConversations } from './branches'
 import { dateGroup } from './date-group'
 import { chatActions, useChat } from './chat-store'
-import { ImportAgentButton } from '../agents/agent-actions'
+import { ImportAgentButton } from './agent-actions'
 import { MessageCircle, Pencil, Pin, PinOff, Plus, Trash2 } from 'lucide-react'
 import { agentName, conversationTitle, DEFAULT_AGENT_AVATAR } from './display-names'
 

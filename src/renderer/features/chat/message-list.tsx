@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ArrowDown } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
@@ -7,7 +7,6 @@ import { MessageView, type MessageActions } from './message-view'
 import { MessageBoundary } from './message-boundary'
 import { branchPositions, isContinuation, messageSetKey } from './branches'
 import { chatActions, useChat } from './chat-store'
-import { CompetitionTurn } from '../competition/competition-turn'
 
 /** issue 18: the reply at `index` answers a competition the user has not decided yet. */
 const competing = (path: readonly LiveMessage[], index: number): boolean => {
@@ -15,6 +14,9 @@ const competing = (path: readonly LiveMessage[], index: number): boolean => {
   return path[index]!.role === 'assistant' && Boolean(parent?.meta?.competition && !parent.meta.competition.chosenId)
 }
 import { followLatest } from './follow-latest'
+
+// A competition's side-by-side turn is rare in a conversation: its code loads when one is shown.
+const CompetitionTurn = lazy(() => import('./competition/competition-turn').then((m) => ({ default: m.CompetitionTurn })))
 
 /**
  * The rows the list draws: the path, less the messages that go on from an undecided competition's
@@ -191,7 +193,9 @@ export function MessageList({
                 style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
                 {competing(path, item.index) ? (
                   // issue 18: an undecided Chat Competition shows all its replies side by side.
-                  <CompetitionTurn userMessage={prev!} shownId={message.id} meta={prev!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
+                  <Suspense fallback={<div className="h-24" />}>
+                    <CompetitionTurn userMessage={prev!} shownId={message.id} meta={prev!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
+                  </Suspense>
                 ) : (
                   <MessageBoundary content={message.content}>
                     <MessageView

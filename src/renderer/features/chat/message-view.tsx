@@ -11,7 +11,7 @@ import { ChosenOptionsLine, SourceList, SummaryMarker, Translations } from './me
 import { chatActions } from './chat-store'
 import { ToolCallsView } from '../tools/tool-calls-view'
 import { ReplySources } from '../knowledge/reply-sources'
-import { ReplyText } from '../artifacts/reply-text'
+import { ReplyText } from './reply-text'
 import { InterruptedNote, RetryNote } from './message-status'
 import { useModelLabel } from './model-picker'
 

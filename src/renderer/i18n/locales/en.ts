@@ -123,6 +123,7 @@ export const en = {
     step: 'Step {{n}} of {{total}}'
   },
   connection: { connecting: 'Connecting to the core…', reconnecting: 'Connection lost, reconnecting…' },
+  page: { loading: 'Loading…' },
   unlock: {
     title: 'Unlock Switchboard',
     description: 'This Switchboard is protected with an access password.',

@@ -125,6 +125,7 @@ export const zhCN: Messages = {
     step: '第 {{n}} 步，共 {{total}} 步'
   },
   connection: { connecting: '正在连接核心服务…', reconnecting: '连接已断开，正在重连…' },
+  page: { loading: '正在加载…' },
   unlock: {
     title: '解锁 Switchboard',
     description: '此 Switchboard 已设置访问密码。',

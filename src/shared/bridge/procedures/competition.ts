@@ -34,7 +34,7 @@ export type CompetitionStartInput = z.output<typeof startSchema>
 
 /**
  * Chat Competition (issue 18). Each reply is its own stream in the core's hub (listed by
- * `chat.active`, stopped by `chat.stop`), so these are calls that return the streams' ids.
+ * `tasks.active({ kind: 'chat' })`, stopped by `chat.stop`), so these are calls that return the streams' ids.
  */
 export const competitionProcedures = {
   /** Sends once: one user message, one reply per model, streaming side by side. */

@@ -1,8 +1,8 @@
 import { useEffect, useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
 import { parseReply, type ParsedArtifact } from '../../../shared/artifacts/artifact-tag'
-import { Markdown } from '../chat/markdown/markdown'
-import { artifactActions } from './artifact-store'
+import { Markdown } from './markdown/markdown'
+import { artifactActions } from '../artifacts/artifact-store'
 
 /** Replies written after this page loaded are "new": their artifact opens by itself once. */
 const PAGE_LOADED_AT = Date.now()

@@ -6,7 +6,7 @@ import { agentFileName, agentToFile } from '../../../shared/data/agent-file'
 import type { AppError } from '../../../shared/errors/app-error'
 import { useFilePick } from '../../components/file-pick'
 import { bridge } from '../../stores/app-store'
-import { chatActions, useChat } from '../chat/chat-store'
+import { chatActions, useChat } from './chat-store'
 import { DataError } from '../data/data-error'
 import { saveBlob } from '../data/format'
 

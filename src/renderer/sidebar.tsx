@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import { BarChart3, BookOpen, Cpu, Image, MessageSquare, PanelLeftClose, PanelLeftOpen, Settings, type LucideIcon } from 'lucide-react'
-import { useRouter, type RouteName } from '../stores/router-store'
-import { useLayout } from '../stores/layout-store'
-import { RunningPullsIndicator } from '../features/local-models/running-pulls-indicator'
-import { useChat } from '../features/chat/chat-store'
-import { shortcutLabel } from './shortcuts'
+import { useRouter, type RouteName } from './stores/router-store'
+import { useLayout } from './stores/layout-store'
+import { RunningPullsIndicator } from './features/local-models/running-pulls-indicator'
+import { useChat } from './features/chat/chat-store'
+import { shortcutLabel } from './components/shortcuts'
 
 const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'usage' | 'settings'; icon: LucideIcon }[] = [
   { route: 'chat', key: 'chat', icon: MessageSquare },

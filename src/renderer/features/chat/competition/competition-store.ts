@@ -1,10 +1,10 @@
 import { create } from 'zustand'
-import type { CompetitionStarted } from '../../../shared/bridge/procedures/competition'
-import { COMPETITION_MAX_MODELS, COMPETITION_MIN_MODELS, sameModel, type CompetitionModel } from '../../../shared/chat/competition'
-import type { Message } from '../../../shared/data/message'
-import { bridge } from '../../stores/app-store'
-import { visiblePath } from '../chat/branches'
-import { chatActions, followStream, useChat } from '../chat/chat-store'
+import type { CompetitionStarted } from '../../../../shared/bridge/procedures/competition'
+import { COMPETITION_MAX_MODELS, COMPETITION_MIN_MODELS, sameModel, type CompetitionModel } from '../../../../shared/chat/competition'
+import type { Message } from '../../../../shared/data/message'
+import { bridge } from '../../../stores/app-store'
+import { visiblePath } from '../branches'
+import { chatActions, followStream, useChat } from '../chat-store'
 
 interface CompetitionState {
   /** The models the next message goes to; two or more make the composer send a competition. */

@@ -1,9 +1,9 @@
 import * as Dialog from '@radix-ui/react-dialog'
 import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { COMPETITION_MAX_MODELS, sameModel } from '../../../shared/chat/competition'
-import { usePickerDialog, useProviders } from '../providers/providers-store'
-import { filterPickerGroups } from '../providers/filter-models'
+import { COMPETITION_MAX_MODELS, sameModel } from '../../../../shared/chat/competition'
+import { usePickerDialog, useProviders } from '../../providers/providers-store'
+import { filterPickerGroups } from '../../providers/filter-models'
 import { competitionActions, useCompetition } from './competition-store'
 
 /**
