@@ -8,6 +8,7 @@ export const USAGE_SCENES = [
   'Emoji Picker',
   'Fetch Plugin API',
   'Language Detect',
+  'Local API',
   'Search Intent Recognition',
   'Summary Agent Description',
   'Summary Agent Tags',
@@ -39,6 +40,8 @@ export interface UsageLogEntry {
   usage?: UsageRecord
   cost?: CostBreakdown
   durationMs?: number
+  /** The local API key that made the call. */
+  apiKeyId?: string
 }
 
 export type UsageLogInput = Omit<UsageLogEntry, 'id' | 'at'> & { at?: number }
