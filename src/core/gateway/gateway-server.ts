@@ -237,17 +237,30 @@ async function firstEvents(events: AsyncIterable<StreamEvent>): Promise<{ head: 
     const next = await iterator.next()
     if (next.done) return { head, rest: iterator }
     head.push(next.value)
-    if (next.value.type === 'error') throw GatewayError.fromAppError(next.value.data)
+    if (next.value.type === 'error') {
+      // Closing the iterator lets the backend finish its call (and log it) before the answer.
+      await iterator.return?.()
+      throw GatewayError.fromAppError(next.value.data)
+    }
     if (next.value.type !== 'retry' && next.value.type !== 'speed') return { head, rest: iterator }
   }
 }
 
+/** The head, then the rest; a consumer that stops early (an error, a client gone) closes the backend's call. */
 async function* all(head: StreamEvent[], rest: AsyncIterator<StreamEvent>): AsyncGenerator<StreamEvent> {
-  yield* head
-  for (;;) {
-    const next = await rest.next()
-    if (next.done) return
-    yield next.value
+  let finished = false
+  try {
+    yield* head
+    for (;;) {
+      const next = await rest.next()
+      if (next.done) {
+        finished = true
+        return
+      }
+      yield next.value
+    }
+  } finally {
+    if (!finished) await rest.return?.()
   }
 }
 

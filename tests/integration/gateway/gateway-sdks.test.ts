@@ -41,7 +41,7 @@ beforeAll(async () => {
   core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-gateway-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
   await core.context.init.start()
   const client = createInProcessClient(core.router).client
-  ok(await client.call('providers.update', { providerId: 'openai', baseURL: `${fake.url}/v1` }))
+  ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-upstream-SECRET-0123456789' }))
   ok(await client.call('providers.setModelEnabled', { providerId: 'openai', modelId: 'gpt-4o-mini', enabled: true }))
   const created = newApiKey()
