@@ -12,6 +12,7 @@ import type { EmbeddingService } from './services/embedding-service'
 import type { ToolService } from './tools/tool-service'
 import type { KnowledgeService } from './knowledge/knowledge-service'
 import type { EvalService } from './knowledge/eval-service'
+import type { GatewayService } from './gateway/gateway-service'
 
 /** The desktop shell's file dialogs (Electron only): the chosen path, or undefined when cancelled. */
 export interface FileDialog {
@@ -44,4 +45,6 @@ export interface CoreContext {
   openExternal?: (url: string) => void
   knowledge?: KnowledgeService
   knowledgeEvals?: EvalService
+  /** The local API (OpenAI- and Anthropic-compatible), on when Settings turns it on. */
+  gateway?: GatewayService
 }

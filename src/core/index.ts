@@ -20,6 +20,8 @@ import { taskHandlers } from './bridge/handlers/tasks'
 import { StreamHub } from './bridge/stream-hub'
 import { competitionHandlers } from './bridge/handlers/competition'
 import { storeInitStep } from './store/start-up'
+import { gatewayInitStep } from './gateway/gateway-start-up'
+import { localApiHandlers } from './bridge/handlers/local-api'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
 import type { AccessPolicy } from './bridge/session'
@@ -41,6 +43,8 @@ export interface CoreOptions {
   secrets?: OpenSecretsOptions
   /** Opens an address in the user's browser (the desktop shell passes its checked shell.openExternal). */
   openExternal?: (url: string) => void
+  /** `switchboard api serve --host/--port`: where the local API listens in this process. */
+  localApi?: { host?: string; port?: number }
 }
 
 export interface Core {
@@ -82,6 +86,7 @@ export function createCore(options: CoreOptions): Core {
     imageInitStep(context, () => hub),
     toolsInitStep(context),
     knowledgeInitStep(context, () => hub),
+    gatewayInitStep(context, options.localApi),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
@@ -98,7 +103,8 @@ export function createCore(options: CoreOptions): Core {
     ...toolHandlers(context),
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
-    ...competitionHandlers(context, () => hub)
+    ...competitionHandlers(context, () => hub),
+    ...localApiHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
@@ -108,6 +114,7 @@ export function createCore(options: CoreOptions): Core {
     context,
     async close() {
       context.knowledge?.close()
+      await context.gateway?.close()
       router.hub.close()
       // Every tool server stopped (stdio children killed) before the store closes.
       await context.tools?.close()
