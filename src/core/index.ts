@@ -44,7 +44,7 @@ export interface CoreOptions {
   /** Opens an address in the user's browser (the desktop shell passes its checked shell.openExternal). */
   openExternal?: (url: string) => void
   /** `switchboard api serve --host/--port`: where the local API listens in this process. */
-  localApi?: { host?: string; port?: number }
+  localApi?: { host?: string; port?: number; serve?: boolean }
 }
 
 export interface Core {

@@ -45,8 +45,8 @@ export interface GatewayServiceDeps {
   backend: GatewayBackend
   /** Whether this caller may change the API (a remote browser-mode client may not: it widens what the host serves). */
   mayChange(): boolean
-  /** Overrides from `switchboard api serve --host/--port` for this process. */
-  listen?: { host?: string; port?: number }
+  /** Overrides from `switchboard api serve --host/--port` for this process; `serve` runs it whatever Settings says. */
+  listen?: { host?: string; port?: number; serve?: boolean }
 }
 
 const refused = (message: string, status = 400) => new AppErrorException({ errorType: 'ValidationError', status, message })
@@ -85,7 +85,7 @@ export class GatewayService {
       await this.server?.close()
       this.server = undefined
       this.error = undefined
-      if (!config.enabled) return
+      if (!config.enabled && !this.deps.listen?.serve) return
       const { host, port } = this.address(config)
       const usable = config.keys.some((k) => k.revokedAt === undefined)
       if (!isLoopbackHost(host) && !usable) {
@@ -116,6 +116,11 @@ export class GatewayService {
     }
     this.starting = (this.starting ?? Promise.resolve()).then(run, run)
     await this.starting
+  }
+
+  /** Resolves once the last start or stop has settled (the CLI waits for it before printing the address). */
+  async settled(): Promise<void> {
+    await this.starting?.catch(() => undefined)
   }
 
   status(): LocalApiStatus {

@@ -4,7 +4,7 @@ import { createAppGatewayBackend } from './app-backend'
 import { GatewayService } from './gateway-service'
 
 /** Builds the local API once providers and the store exist, and starts it when Settings has it on. */
-export function gatewayInitStep(context: CoreContext, listen?: { host?: string; port?: number }): InitStep {
+export function gatewayInitStep(context: CoreContext, listen?: { host?: string; port?: number; serve?: boolean }): InitStep {
   return {
     phase: 'migrating',
     run() {
