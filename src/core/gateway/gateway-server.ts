@@ -334,9 +334,9 @@ async function streamChatCompletion(res: ServerResponse, events: AsyncIterable<S
       sse.end()
       return
     }
-    for (const chunk of chunks.push(event)) await sse.data(chunk)
+    for (const chunk of chunks.push(event)) await sse.write(`data: ${chunk}\n\n`)
   }
-  for (const chunk of chunks.finish(includeUsage)) await sse.data(chunk)
+  for (const chunk of chunks.finish(includeUsage)) await sse.write(`data: ${chunk}\n\n`)
   await sse.write('data: [DONE]\n\n')
   sse.end()
 }
