@@ -24,6 +24,8 @@ export interface CoreContext {
   local: LocalFeature
   /** Opens an address in the user's browser (desktop only: an OAuth sign-in of a tool server). */
   openExternal?: (url: string) => void
+  /** `switchboard api serve --host/--port`: where the local API listens in this process, and that it runs whatever Settings says. */
+  localApi?: { host?: string; port?: number; serve?: boolean }
   /** Every other service: `services.get('chat', 'Chat')` answers not-ready until start-up built them. */
   services: ServiceAccess
 }

@@ -15,6 +15,7 @@ import { taskHandlers } from './bridge/handlers/tasks'
 import { StreamHub } from './bridge/stream-hub'
 import { competitionHandlers } from './bridge/handlers/competition'
 import { storeInitStep } from './store/start-up'
+import { localApiHandlers } from './bridge/handlers/local-api'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
 import type { AccessPolicy } from './bridge/session'
@@ -41,6 +42,8 @@ export interface CoreOptions {
   openExternal?: (url: string) => void
   /** The installed desktop app's updater and command-line installer (the Electron shell passes them; `app.update.*`). */
   updater?: UpdaterPort
+  /** `switchboard api serve --host/--port`: where the local API listens in this process. */
+  localApi?: CoreContext['localApi']
 }
 
 export interface Core {
@@ -67,6 +70,7 @@ export function createCore(options: CoreOptions): Core {
     access: options.access,
     ...(options.fileDialog ? { fileDialog: options.fileDialog } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.localApi ? { localApi: options.localApi } : {}),
     local: createLocalFeature(options.dataDir),
     services: new ServiceAccess(() => context.init)
   }
@@ -96,7 +100,8 @@ export function createCore(options: CoreOptions): Core {
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
     ...competitionHandlers(context),
-    ...updateHandlers(options.updater, APP_VERSION)
+    ...updateHandlers(options.updater, APP_VERSION),
+    ...localApiHandlers(context)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)

@@ -27,6 +27,8 @@ import { DataTransferService } from './services/data-transfer-service'
 import { ModelCaller } from './services/model-caller'
 import type { AccessPolicy } from './bridge/session'
 import { clientReach } from './security/client-policy'
+import { GatewayService } from './gateway/gateway-service'
+import { createAppGatewayBackend } from './gateway/app-backend'
 
 /**
  * Every service of the core, built. No field is optional: the graph exists whole or not at all
@@ -50,11 +52,12 @@ export interface Services {
   agents: AgentsService
   dataFolder: DataFolderService
   dataTransfer: DataTransferService
+  gateway: GatewayService
 }
 
 /** What the root is given: the environment, the opened store and keychain, and the hub. */
 export interface RootInput {
-  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; access?: AccessPolicy | undefined; openExternal?: ((url: string) => void) | undefined }
+  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; access?: AccessPolicy | undefined; localApi?: { host?: string; port?: number; serve?: boolean } | undefined; openExternal?: ((url: string) => void) | undefined }
   store: Store
   secrets: Secrets
   hub: StreamHub
@@ -153,13 +156,22 @@ export function buildServices({ env, store, secrets, hub }: RootInput): Services
   const agents = new AgentsService({ store, dataDir, activeConversations: () => new Set(hub.tasks('chat').map((t) => t.meta.conversationId)) })
   const dataFolder = new DataFolderService({ store, dataDir, mode: env.mode })
   const dataTransfer = new DataTransferService({ store, dataDir, mode: env.mode, reach: clientReach(env), version: env.version, knowledge, folder: dataFolder, tasks: hub })
-  return { store, secrets, providers, caller, attachments, embeddings, speech, images, tools, knowledge, knowledgeEvals, chat, competition, agents, dataFolder, dataTransfer }
+  const gateway = new GatewayService({
+    settings: store.settings,
+    backend: createAppGatewayBackend({ caller, providers, usage: store.usage }),
+    // A remote browser-mode client may use the app, never widen what the host serves.
+    mayChange: () => clientReach(env) !== 'remote',
+    ...(env.localApi ? { listen: env.localApi } : {})
+  })
+  return { store, secrets, providers, caller, attachments, embeddings, speech, images, tools, knowledge, knowledgeEvals, chat, competition, agents, dataFolder, dataTransfer, gateway }
 }
 
 /** What start-up does once the graph exists: the default agent, and indexing a crash interrupted. */
 export function startServices(services: Services): void {
   services.chat.defaultAgent()
   services.knowledge.resume()
+  // Not awaited: a port in use must not hold start-up; the status says why it is not running.
+  void services.gateway.apply()
 }
 
 /**
@@ -168,6 +180,7 @@ export function startServices(services: Services): void {
  */
 export async function closeServices(services: Services, options: { hub?: StreamHub } = {}): Promise<void> {
   services.knowledge.close()
+  await services.gateway.close()
   options.hub?.close()
   await services.tools.close()
 }

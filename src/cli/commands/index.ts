@@ -10,6 +10,7 @@ import { speakCommand } from './speak'
 import { transcribeCommand } from './transcribe'
 import { imageCommand } from './image'
 import { kbCommand } from './kb'
+import { apiCommand } from './api'
 
 /**
  * Every CLI command; each lives in its own file here (one import and one entry per command).
@@ -17,4 +18,4 @@ import { kbCommand } from './kb'
  * runs on (runtime, SDKs, store, tools, knowledge) it imports inside `run`, so `switchboard --help`,
  * `providers` and `models` start without loading any of it (tests/unit/cli/cli-startup-graph.test.ts).
  */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, apiCommand]

@@ -8,6 +8,7 @@ import type { StreamEvent } from '../../shared/stream/events'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { ToolStreamEvent } from '../../shared/tools/types'
 import { pricingContextOf } from '../runtime/pricing-context'
+import { countTokens } from '../../shared/tokens/count-tokens'
 import type { CallOptions, ChatMessage, ChatRequest, ProviderRuntime, ToolCall } from '../runtime/types'
 import { runToolStep, toolTurnMessages } from '../tools/tool-loop'
 import type { OfferedTool, ToolService } from '../tools/tool-service'
@@ -25,6 +26,8 @@ export interface UsageEntry {
   modelId: string
   usage?: UsageRecord
   cost?: CostBreakdown
+  /** The local API key that made the call (Usage per key, its spend cap). */
+  apiKeyId?: string
 }
 
 export interface ModelCallerDeps {
@@ -65,6 +68,13 @@ export interface CallInput {
   location?: UsageLocation
   conversationId?: string
   messageId?: string
+  /** The local API key that made the call. */
+  apiKeyId?: string
+  /**
+   * When the stream ends without the provider's usage (a client hung up, the call was stopped),
+   * count what was produced with the app's tokenizer so the spend is not lost (the local API).
+   */
+  estimateUsage?: boolean
   signal?: AbortSignal
   /** Runtime call options (idle timeout, retries). */
   call?: Omit<CallOptions, 'signal'>
@@ -121,6 +131,7 @@ export class ModelCaller {
     const loop = input.tools
     let usage: UsageRecord | undefined
     let error: (StreamEvent & { type: 'error' }) | undefined
+    let produced = ''
     let thrown = false
     let result: CallResult | undefined
     try {
@@ -131,13 +142,20 @@ export class ModelCaller {
         let text = ''
         let stepUsage: UsageRecord | undefined
         for await (const event of chat(request, options)) {
-          if (event.type === 'usage') stepUsage = event.data
+          if (event.type === 'usage') {
+            stepUsage = event.data
+            produced = ''
+          }
           if (event.type === 'error') error ??= event
           if (event.type === 'tool_calls') calls = mergeToolCalls(calls, event.data)
           if (event.type === 'text') text += event.data
+          if (input.estimateUsage && (event.type === 'text' || event.type === 'reasoning')) produced += event.data
+          if (input.estimateUsage && event.type === 'tool_calls') produced += event.data.map((c) => c.function.arguments).join('')
           yield event
         }
         if (stepUsage) usage = addUsage(usage, stepUsage)
+        else usage = estimated(usage, produced)
+        produced = ''
         if (!loop || error || calls.length === 0 || input.signal?.aborted) break
         // The same step runner, approvals and errors as a chat reply, with the history in memory.
         const clean = calls.map((c) => ({ id: c.id, type: 'function', function: c.function, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) }))
@@ -150,6 +168,8 @@ export class ModelCaller {
       thrown = true
       throw cause
     } finally {
+      // A consumer that stopped mid-step (a client that hung up) leaves its text here, unpriced so far.
+      usage = estimated(usage, produced)
       // Written before the caller sees the end (or the error): a reply's spend is never lost.
       const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage, pricingContextOf(base)).catch(() => undefined) : undefined
       this.log(input, model, usage, cost)
@@ -184,12 +204,20 @@ export class ModelCaller {
       ...(input.location ? { location: input.location } : {}),
       ...(input.conversationId ? { conversationId: input.conversationId } : {}),
       ...(input.messageId ? { messageId: input.messageId } : {}),
+      ...(input.apiKeyId ? { apiKeyId: input.apiKeyId } : {}),
       providerId: model.providerId,
       modelId: model.modelId,
       usage,
       cost
     })
   }
+}
+
+/** What was produced without the provider's usage, counted by the app's tokenizer (nothing when empty). */
+function estimated(total: UsageRecord | undefined, produced: string): UsageRecord | undefined {
+  if (!produced) return total
+  const tokens = countTokens(produced)
+  return addUsage(total, { totalOutputTokens: tokens, outputTextTokens: tokens })
 }
 
 /** A tool loop's calls add up: each step reports its own usage. */

@@ -122,6 +122,8 @@ export interface UsageLogTable {
   currency: string | null
   total_tokens: number | null
   duration_ms: number | null
+  /** The local API key that made the call (calls through the local API only). */
+  api_key_id: string | null
 }
 
 export interface SettingsTable {

@@ -5,5 +5,6 @@ export const SETTINGS_SECTIONS = [
   { id: 'settings-providers', label: 'providers.title' },
   { id: 'settings-data', label: 'polish.sectionData' },
   { id: 'settings-tools', label: 'polish.sectionTools' },
+  { id: 'settings-local-api', label: 'localApi.title' },
   { id: 'settings-about', label: 'settings.about' }
 ] as const

@@ -11,6 +11,7 @@ import { knowledgeProcedures } from './procedures/knowledge'
 import { taskProcedures } from './procedures/tasks'
 import { competitionProcedures } from './procedures/competition'
 import { updateProcedures } from './procedures/updates'
+import { localApiProcedures } from './procedures/local-api'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -30,6 +31,7 @@ export const contract = {
   ...taskProcedures,
   ...competitionProcedures,
   ...updateProcedures,
+  ...localApiProcedures,
   // store:
   ...dataProcedures
 } as const

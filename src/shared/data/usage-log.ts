@@ -9,6 +9,7 @@ export const USAGE_SCENES = [
   'Fetch Plugin API',
   'Knowledge Base Evaluation',
   'Language Detect',
+  'Local API',
   'Search Intent Recognition',
   'Summary Agent Description',
   'Summary Agent Tags',
@@ -40,6 +41,8 @@ export interface UsageLogEntry {
   usage?: UsageRecord
   cost?: CostBreakdown
   durationMs?: number
+  /** The local API key that made the call. */
+  apiKeyId?: string
 }
 
 export type UsageLogInput = Omit<UsageLogEntry, 'id' | 'at'> & { at?: number }

@@ -56,6 +56,8 @@ export function baseChatBody(request: ChatRequest): ChatBody {
   if (defined(request.frequency_penalty)) body.frequency_penalty = request.frequency_penalty
   if (defined(request.presence_penalty)) body.presence_penalty = request.presence_penalty
   if (request.tools?.length) body.tools = request.tools
+  if (request.tools?.length && request.tool_choice) body['tool_choice'] = request.tool_choice
+  if (request.response_format) body['response_format'] = request.response_format
   if (request.reasoning_effort) body.reasoning_effort = request.reasoning_effort
   if (request.verbosity) body.verbosity = request.verbosity
   if (request.user) body.user = request.user

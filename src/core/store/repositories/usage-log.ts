@@ -20,7 +20,8 @@ const fromRow = (row: UsageLogRow): UsageLogEntry => ({
   messageId: opt(row.message_id),
   usage: fromJson<UsageRecord>(row.usage),
   cost: fromJson<CostBreakdown>(row.cost),
-  durationMs: opt(row.duration_ms)
+  durationMs: opt(row.duration_ms),
+  apiKeyId: opt(row.api_key_id)
 })
 
 export type UsageGroup = 'scene' | 'operation' | 'provider' | 'model' | 'day' | 'agent' | 'conversation'
@@ -69,7 +70,8 @@ export class UsageLogRepository {
         cost_total: entry.cost?.total ?? null,
         currency: entry.cost?.currency ?? null,
         total_tokens: totalTokens,
-        duration_ms: entry.durationMs ?? null
+        duration_ms: entry.durationMs ?? null,
+        api_key_id: entry.apiKeyId ?? null
       })
     )
     return entry
@@ -87,6 +89,14 @@ export class UsageLogRepository {
       query = query.where('conversation_id', 'in', (eb) => eb.selectFrom('conversations').select('id').where('agent_id', '=', agentId))
     }
     return query
+  }
+
+  /** What one local API key has spent (USD) and how many calls it made: its cap is checked against this. */
+  spentByKey(apiKeyId: string): { usd: number; calls: number } {
+    const rows = this.db.all(this.db.q.selectFrom('usage_log').select(['cost_total', 'currency']).where('api_key_id', '=', apiKeyId))
+    let usd = 0
+    for (const row of rows) usd += costInUsd(row.cost_total ?? 0, row.currency ?? undefined)
+    return { usd, calls: rows.length }
   }
 
   /** Newest first. */

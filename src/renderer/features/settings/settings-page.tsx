@@ -7,6 +7,7 @@ import { SceneModelsSetting } from './scene-models-setting'
 import { SearchLimitsSetting } from './search-limits-setting'
 import { VoiceSettings } from '../voice/voice-settings'
 import { ToolsSettings } from '../tools/tools-settings'
+import { LocalApiSection } from '../local-api/local-api-section'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 import { SignOutButton } from '../../components/sign-out-button'
@@ -80,6 +81,9 @@ export function SettingsPage() {
         </div>
         <div id="settings-tools" className="max-w-3xl">
           <ToolsSettings />
+        </div>
+        <div id="settings-local-api" className="max-w-3xl">
+          <LocalApiSection />
         </div>
         <section className="space-y-1" id="settings-about">
           <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('settings.about')}</h2>

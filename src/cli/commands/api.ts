@@ -1,0 +1,114 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { CliCommand, CliIO } from '../command'
+import { parseFlags } from '../command'
+
+const USAGE = `switchboard api <command> [--data-dir DIR]
+  api serve [--host HOST] [--port N]        runs the local API until Ctrl-C (whatever Settings says)
+  api keys [--json]                          lists the keys (never the keys themselves)
+  api key-create NAME [--model ID]… [--rate-limit N] [--spend-cap USD]
+                                             prints a new key once; --model limits it (provider/model, provider/*)
+  api key-revoke ID
+Clients call http://HOST:PORT/v1 with the key as "Authorization: Bearer …" (OpenAI) or "x-api-key" (Anthropic).`
+
+function dataDirFrom(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): string {
+  const flag = flags.get('data-dir')
+  if (typeof flag === 'string') return flag
+  if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
+  const home = homedir()
+  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Switchboard', 'data')
+  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Switchboard', 'data')
+  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
+}
+
+/** `switchboard api`: the OpenAI- and Anthropic-compatible local API, headless, over the app's data folder. */
+export const apiCommand: CliCommand = {
+  name: 'api',
+  summary: 'The local OpenAI/Anthropic-compatible API: serve it, manage its keys',
+  usage: USAGE,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { flags, lists, positionals } = parseFlags(args, { booleans: ['json'], strings: ['data-dir', 'host', 'port', 'rate-limit', 'spend-cap'], repeatable: ['model'] })
+    const [sub, ...rest] = positionals
+    if (!sub || !['serve', 'keys', 'key-create', 'key-revoke'].includes(sub) || (sub !== 'serve' && sub !== 'keys' && !rest[0])) {
+      io.stderr.write(`Usage: ${USAGE}\n`)
+      return 2
+    }
+    const port = typeof flags.get('port') === 'string' ? Number(flags.get('port')) : undefined
+    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+      io.stderr.write(`--port takes a whole number from 0 to 65535.\n`)
+      return 2
+    }
+    const host = typeof flags.get('host') === 'string' ? (flags.get('host') as string) : undefined
+    const dataDir = dataDirFrom(flags, io.env)
+    const [{ createCore }, { acquireDataLock }, { createInProcessClient }] = await Promise.all([import('../../core'), import('../../core/store/data-lock'), import('../../core/bridge/in-process')])
+    // One owner per data folder, as for the app and browser mode.
+    let lock: { release(): void }
+    try {
+      lock = acquireDataLock(dataDir, 'the command line (switchboard api)')
+    } catch (error) {
+      io.stderr.write(`${(error as { error?: { message?: string } }).error?.message ?? String(error)}\n`)
+      return 1
+    }
+    const core = createCore({ dataDir, mode: 'desktop', localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
+    const client = createInProcessClient(core.router).client
+    try {
+      const state = await core.context.init.start()
+      if (state.phase !== 'ready') {
+        io.stderr.write(`Switchboard could not open its data: ${state.detail ?? 'unknown reason'}\n`)
+        return 1
+      }
+      if (sub === 'keys') {
+        const status = await client.call('localApi.status', {})
+        if (!status.ok) throw new Error(status.error.message)
+        if (flags.get('json') === true) io.stdout.write(`${JSON.stringify(status.value.keys)}\n`)
+        else if (status.value.keys.length === 0) io.stdout.write(`No keys yet: switchboard api key-create NAME\n`)
+        else
+          for (const k of status.value.keys)
+            io.stdout.write(`${k.id}  ${k.name}  ${k.prefix}…  ${k.revokedAt ? 'revoked' : 'active'}  ${k.calls} calls  $${k.spentUsd.toFixed(4)}${k.spendCapUsd !== undefined ? ` of $${k.spendCapUsd}` : ''}\n`)
+        return 0
+      }
+      if (sub === 'key-create') {
+        const num = (name: string) => (typeof flags.get(name) === 'string' ? Number(flags.get(name)) : undefined)
+        const made = await client.call('localApi.createKey', {
+          name: rest[0]!,
+          ...(lists.get('model')?.length ? { allowedModels: lists.get('model')! } : {}),
+          ...(num('rate-limit') !== undefined ? { rateLimitPerMinute: num('rate-limit')! } : {}),
+          ...(num('spend-cap') !== undefined ? { spendCapUsd: num('spend-cap')! } : {})
+        })
+        if (!made.ok) {
+          io.stderr.write(`${made.error.message}\n`)
+          return 1
+        }
+        io.stdout.write(flags.get('json') === true ? `${JSON.stringify({ ...made.value.key, secret: made.value.secret })}\n` : `${made.value.secret}\n`)
+        if (flags.get('json') !== true) io.stderr.write(`Key "${made.value.key.name}" (${made.value.key.id}). It is shown only now: keep it somewhere safe.\n`)
+        return 0
+      }
+      if (sub === 'key-revoke') {
+        const revoked = await client.call('localApi.revokeKey', { id: rest[0]! })
+        if (!revoked.ok) {
+          io.stderr.write(`${revoked.error.message}\n`)
+          return 1
+        }
+        io.stdout.write(`Revoked.\n`)
+        return 0
+      }
+      await core.services().gateway.settled()
+      const status = await client.call('localApi.status', {})
+      if (!status.ok) throw new Error(status.error.message)
+      if (!status.value.url) {
+        io.stderr.write(`The local API did not start: ${status.value.error ?? 'unknown reason'}\n`)
+        return 1
+      }
+      if (!status.value.keys.some((k) => !k.revokedAt)) io.stderr.write(`No key exists yet, so every call will be refused: switchboard api key-create NAME\n`)
+      io.stdout.write(`Local API on ${status.value.url}/v1 (OpenAI) and ${status.value.url}/v1/messages (Anthropic). Ctrl-C stops it.\n`)
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve)
+        process.once('SIGTERM', resolve)
+      })
+      return 0
+    } finally {
+      await core.close()
+      lock.release()
+    }
+  }
+}

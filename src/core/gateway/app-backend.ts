@@ -1,0 +1,88 @@
+import { AppErrorException, type AppError } from '../../shared/errors/app-error'
+import type { ProviderList, PickerModel } from '../../shared/bridge/procedures/providers'
+import type { StreamEvent } from '../../shared/stream/events'
+import type { UsageRecord } from '../../shared/stream/usage'
+import type { CostBreakdown } from '../../shared/data/cost'
+import type { UsageLogInput } from '../../shared/data/usage-log'
+import { logger } from '../log/logger'
+import type { ChatRequest, ProviderRuntime } from '../runtime/types'
+import type { CallEvent, CallInput } from '../services/model-caller'
+import type { GatewayBackend, GatewayModel } from './backend'
+
+/** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */
+export interface AppBackendDeps {
+  caller: { run(input: CallInput): AsyncGenerator<CallEvent, unknown> }
+  providers: {
+    list(options: { type?: 'chat' | 'image' }): Promise<ProviderList>
+    models(providerId: string): Promise<PickerModel[]>
+    runtime(providerId: string): Promise<ProviderRuntime>
+    price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined>
+  }
+  usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number } }
+}
+
+const failure = (thrown: unknown, providerId: string): AppError =>
+  thrown instanceof AppErrorException
+    ? thrown.error
+    : { errorType: 'AgentRuntimeError', status: 470, provider: providerId, message: thrown instanceof Error ? thrown.message : String(thrown) }
+
+/**
+ * The gateway over the app: every chat call goes through the one model caller, so it uses the
+ * same runtimes (clamping, error mapping, retries before the first byte, idle watchdog), the
+ * same keys from the keychain, the same pricing, and writes one usage-log line under the scene
+ * "Local API" with the key that made it — also when the client hangs up mid-stream.
+ */
+export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
+  return {
+    async models() {
+      const list = await deps.providers.list({ type: 'chat' })
+      const out: GatewayModel[] = []
+      const seen = new Set<string>()
+      for (const group of list.picker) {
+        // Embedding models are not in the chat picker; the provider's full list has them.
+        const models = await deps.providers.models(group.provider.id).catch(() => group.models)
+        for (const m of models) {
+          if (!m.enabled || (m.type !== 'chat' && m.type !== 'embedding')) continue
+          const id = `${group.provider.id}/${m.id}`
+          if (seen.has(id)) continue
+          seen.add(id)
+          out.push({ id, providerId: group.provider.id, modelId: m.id, type: m.type })
+        }
+      }
+      return out
+    },
+
+    async *chat(target, request: ChatRequest, context): AsyncGenerator<StreamEvent> {
+      const { model: _model, messages, ...params } = request
+      try {
+        const run = deps.caller.run({ target, scene: 'Local API', messages, params, apiKeyId: context.keyId, estimateUsage: true, signal: context.signal })
+        for await (const event of run) {
+          // Tool events of the app's own loop never occur here (no tools are run for a client).
+          if (event.type.startsWith('tool_') && event.type !== 'tool_calls') continue
+          yield event as StreamEvent
+        }
+      } catch (thrown) {
+        yield { type: 'error', data: failure(thrown, target.providerId) }
+      }
+    },
+
+    async embed(target, input, context) {
+      const runtime = await deps.providers.runtime(target.providerId)
+      if (!runtime.embeddings) throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider: target.providerId, message: `${target.providerId} does not offer embeddings.` })
+      const started = Date.now()
+      const result = await runtime.embeddings({ model: target.modelId, input, ...(context.dimensions ? { dimensions: context.dimensions } : {}) }, { signal: context.signal })
+      // Embeddings are not chat: the caller does not run them, so their line is written here, the same way.
+      const tokens = result.usage?.promptTokens ?? result.usage?.totalTokens
+      const usage: UsageRecord | undefined = tokens ? { totalInputTokens: tokens, inputTextTokens: tokens, totalTokens: tokens } : undefined
+      const cost = usage ? await deps.providers.price(target.providerId, target.modelId, usage).catch(() => undefined) : undefined
+      try {
+        deps.usage.add({ scene: 'Local API', providerId: target.providerId, modelId: target.modelId, apiKeyId: context.keyId, durationMs: Date.now() - started, ...(usage ? { usage } : {}), ...(cost ? { cost } : {}) })
+      } catch (error) {
+        logger.warn('local-api', 'recording a usage entry failed', error)
+      }
+      return result
+    },
+
+    spent: (keyId) => deps.usage.spentByKey(keyId)
+  }
+}

@@ -1,0 +1,36 @@
+import type { ChatRequest, EmbeddingsResult } from '../runtime/types'
+import type { StreamEvent } from '../../shared/stream/events'
+
+export interface GatewayTarget {
+  providerId: string
+  modelId: string
+}
+
+export interface GatewayModel {
+  /** `provider/model`. */
+  id: string
+  providerId: string
+  modelId: string
+  type: string
+}
+
+export interface GatewayCallContext {
+  signal: AbortSignal
+  /** The key that made the call: its spend is logged under it (Usage, per key). */
+  keyId: string
+  /** Which API the call came in through, for the usage log. */
+  api: 'chat.completions' | 'responses' | 'messages' | 'embeddings'
+}
+
+/**
+ * What the gateway needs from the app: the models it may offer and one way to call them. The
+ * app's implementation goes through the same runtime, keys, pricing and usage log as the chat.
+ */
+export interface GatewayBackend {
+  models(): Promise<GatewayModel[]>
+  /** Events as every runtime emits them; never throws (errors are `error` events). Logs usage when it ends. */
+  chat(target: GatewayTarget, request: ChatRequest, context: GatewayCallContext): AsyncIterable<StreamEvent>
+  embed(target: GatewayTarget, input: string[], context: GatewayCallContext & { dimensions?: number }): Promise<EmbeddingsResult>
+  /** What a key has spent, in USD, and how many calls it made. */
+  spent(keyId: string): { usd: number; calls: number }
+}

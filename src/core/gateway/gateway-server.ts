@@ -1,0 +1,411 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import type { ZodType } from 'zod'
+import type { StreamEvent } from '../../shared/stream/events'
+import type { ChatRequest } from '../runtime/types'
+import { logger } from '../log/logger'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { GatewayError, anthropicError, openAIError } from './gateway-error'
+import { RateLimiter, findKey, hostAllowed, modelAllowed, originAllowed, presentedKey, type StoredApiKey } from './access'
+import type { GatewayBackend, GatewayCallContext, GatewayTarget } from './backend'
+import { ChatCompletionChunks, ChatCompletionCollector, chatCompletionSchema, chatCompletionToRequest } from './wire/openai-chat'
+import { AnthropicMessageEvents, anthropicMessagesSchema, anthropicToRequest, collectAnthropicMessage, type AnthropicEvent } from './wire/anthropic-messages'
+import { ResponsesEvents, responsesSchema, responsesToRequest } from './wire/openai-responses'
+import { embeddingsSchema, embeddingsResponse } from './wire/openai-embeddings'
+
+/** What the server reads on every request, so Settings changes apply without a restart. */
+export interface GatewayAccessConfig {
+  keys: readonly StoredApiKey[]
+  aliases: Readonly<Record<string, string>>
+  allowedOrigins: readonly string[]
+  allowedHosts: readonly string[]
+}
+
+export interface GatewayServerOptions {
+  host: string
+  port: number
+  backend: GatewayBackend
+  config(): GatewayAccessConfig
+  /** Largest request body (bytes). Default 32 MiB: images travel base64 inside JSON. */
+  maxBodyBytes?: number
+  /** Tests shorten time. */
+  now?: () => number
+}
+
+export interface GatewayServer {
+  url: string
+  close(): Promise<void>
+}
+
+type Api = 'openai' | 'anthropic'
+
+/**
+ * The local API: OpenAI's Chat Completions, Responses, Embeddings and Models, and Anthropic's
+ * Messages, over node:http. Every request is checked in the same order: Host, Origin, key,
+ * rate limit, spend cap, body size, body shape, model; each refusal in the caller's API shape.
+ */
+export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
+  const limiter = new RateLimiter(options.now)
+  const maxBody = options.maxBodyBytes ?? 32 * 1024 * 1024
+  const server = createServer((req, res) => {
+    const api: Api = (req.url ?? '').startsWith('/v1/messages') ? 'anthropic' : 'openai'
+    handle(req, res).catch((error: unknown) => {
+      const failure =
+        error instanceof GatewayError
+          ? error
+          : error instanceof AppErrorException
+            ? GatewayError.fromAppError(error.error)
+            : new GatewayError('api', 'The local API failed to answer; see the app log.')
+      if (!(error instanceof GatewayError) && !(error instanceof AppErrorException)) logger.warn('local-api', 'request failed', error)
+      sendError(res, api, failure)
+    })
+  })
+  // A stalled client must not hold a socket forever; streams keep theirs open while they write.
+  server.headersTimeout = 30_000
+  server.requestTimeout = 120_000
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const config = options.config()
+    if (!hostAllowed(req.headers.host, options.host, config.allowedHosts)) {
+      throw new GatewayError('permission', `The Host ${JSON.stringify(req.headers.host ?? '')} is not allowed: add it under Settings → Local API → Allowed host names.`)
+    }
+    const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined
+    if (!originAllowed(origin, config.allowedOrigins)) {
+      throw new GatewayError('permission', `Requests from web pages at ${origin} are not allowed: add the origin under Settings → Local API → Allowed origins.`)
+    }
+    if (origin) {
+      res.setHeader('access-control-allow-origin', origin)
+      res.setHeader('vary', 'Origin')
+    }
+    if (req.method === 'OPTIONS' && origin) {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-headers': 'authorization, content-type, x-api-key, anthropic-version, anthropic-beta, openai-organization, openai-project, x-stainless-*',
+        'access-control-max-age': '600'
+      })
+      res.end()
+      return
+    }
+    const url = new URL(req.url ?? '/', 'http://gateway.invalid')
+    const route = `${req.method ?? 'GET'} ${url.pathname.replace(/\/+$/, '')}`
+    const known = ['GET /v1/models', 'POST /v1/chat/completions', 'POST /v1/embeddings', 'POST /v1/responses', 'POST /v1/messages']
+    if (!known.includes(route)) throw new GatewayError('not_found', `There is no ${route} here. The local API serves ${known.join(', ')}.`)
+    const key = findKey(config.keys, presentedKey(req.headers))
+    limiter.take(key)
+    if (key.spendCapUsd !== undefined && route !== 'GET /v1/models') {
+      const spent = options.backend.spent(key.id).usd
+      if (spent >= key.spendCapUsd) {
+        throw new GatewayError('quota', `The key "${key.name}" has spent $${spent.toFixed(4)} of its $${key.spendCapUsd} cap. Raise the cap in Settings → Local API.`)
+      }
+    }
+    if (route === 'GET /v1/models') return listModels(res, key, config)
+    const body = await readJson(req, maxBody)
+    const controller = new AbortController()
+    // The client went away: stop the upstream call (its usage is logged for what was produced).
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort()
+    })
+    const context = (kind: GatewayCallContext['api']): GatewayCallContext => ({ signal: controller.signal, keyId: key.id, api: kind })
+    switch (route) {
+      case 'POST /v1/chat/completions': {
+        const input = parse(chatCompletionSchema, body)
+        const target = resolve(input.model, key, config)
+        const request = chatCompletionToRequest(input, target.modelId)
+        const events = options.backend.chat(target, request, context('chat.completions'))
+        return input.stream ? streamChatCompletion(res, events, input.model, input.stream_options?.include_usage === true) : answerChatCompletion(res, events, input.model)
+      }
+      case 'POST /v1/responses': {
+        const input = parse(responsesSchema, body)
+        const target = resolve(input.model, key, config)
+        const events = options.backend.chat(target, responsesToRequest(input, target.modelId), context('responses'))
+        const encoder = new ResponsesEvents(`resp_${randomBytes(12).toString('hex')}`, input.model, Math.floor(Date.now() / 1000), input)
+        return input.stream ? streamResponses(res, events, encoder) : answerResponses(res, events, encoder)
+      }
+      case 'POST /v1/messages': {
+        const input = parse(anthropicMessagesSchema, body)
+        const target = resolve(input.model, key, config)
+        const events = options.backend.chat(target, anthropicToRequest(input, target.modelId), context('messages'))
+        const encoder = new AnthropicMessageEvents(`msg_${randomBytes(12).toString('hex')}`, input.model)
+        return input.stream ? streamAnthropic(res, events, encoder) : answerAnthropic(res, events, encoder)
+      }
+      case 'POST /v1/embeddings': {
+        const input = parse(embeddingsSchema, body)
+        const target = resolve(input.model, key, config)
+        const texts = typeof input.input === 'string' ? [input.input] : input.input
+        const result = await options.backend.embed(target, texts, { ...context('embeddings'), ...(input.dimensions ? { dimensions: input.dimensions } : {}) })
+        return sendJson(res, 200, embeddingsResponse(result, input.model, input.encoding_format ?? 'float'))
+      }
+    }
+  }
+
+  async function listModels(res: ServerResponse, key: StoredApiKey, config: GatewayAccessConfig): Promise<void> {
+    const models = await options.backend.models()
+    const created = Math.floor(Date.now() / 1000)
+    const data = [
+      ...models.filter((m) => modelAllowed(key, [m.id])).map((m) => ({ id: m.id, object: 'model', created, owned_by: m.providerId })),
+      ...Object.entries(config.aliases)
+        .filter(([alias, id]) => modelAllowed(key, [alias, id]))
+        .map(([alias, id]) => ({ id: alias, object: 'model', created, owned_by: id.split('/')[0] ?? 'switchboard' }))
+    ]
+    sendJson(res, 200, { object: 'list', data })
+  }
+
+  function resolve(model: string, key: StoredApiKey, config: GatewayAccessConfig): GatewayTarget {
+    const aliased = config.aliases[model]
+    const id = aliased ?? model
+    const slash = id.indexOf('/')
+    if (slash <= 0 || slash === id.length - 1) {
+      throw new GatewayError('not_found', `The model ${JSON.stringify(model)} is not known here: use provider/model (GET /v1/models lists them) or an alias from Settings → Local API.`, 'model')
+    }
+    if (!modelAllowed(key, aliased ? [model, id] : [id])) throw new GatewayError('permission', `The key "${key.name}" may not use ${model}.`, 'model')
+    return { providerId: id.slice(0, slash), modelId: id.slice(slash + 1) }
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      resolveListen()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done())
+        server.closeAllConnections()
+      })
+  }
+}
+
+function parse<T>(schema: ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]!
+  const path = issue.path.join('.')
+  throw GatewayError.invalid(`${path ? `${path}: ` : ''}${issue.message}`, path || undefined)
+}
+
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? NaN)
+  if (declared > limit) {
+    req.resume()
+    throw new GatewayError('too_large', `The request body is ${declared} bytes; the local API takes at most ${limit}.`)
+  }
+  const type = req.headers['content-type'] ?? ''
+  if (!/^application\/json\b/i.test(type)) throw GatewayError.invalid('Send the body as JSON (Content-Type: application/json).')
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > limit) throw new GatewayError('too_large', `The request body is over ${limit} bytes, the most the local API takes.`)
+    chunks.push(chunk)
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  } catch {
+    throw GatewayError.invalid('The body is not valid JSON.')
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+function sendError(res: ServerResponse, api: Api, error: GatewayError): void {
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  if (error.retryAfter) res.setHeader('retry-after', String(error.retryAfter))
+  sendJson(res, error.status, api === 'anthropic' ? anthropicError(error) : openAIError(error))
+}
+
+/**
+ * Reads events until the first one that says something (text, a tool call, a stop, an error),
+ * so an upstream that fails at once is answered with an HTTP error instead of a 200 stream.
+ */
+async function firstEvents(events: AsyncIterable<StreamEvent>): Promise<{ head: StreamEvent[]; rest: AsyncIterator<StreamEvent> }> {
+  const iterator = events[Symbol.asyncIterator]()
+  const head: StreamEvent[] = []
+  for (;;) {
+    const next = await iterator.next()
+    if (next.done) return { head, rest: iterator }
+    head.push(next.value)
+    if (next.value.type === 'error') {
+      // Closing the iterator lets the backend finish its call (and log it) before the answer.
+      await iterator.return?.()
+      throw GatewayError.fromAppError(next.value.data)
+    }
+    if (next.value.type !== 'retry' && next.value.type !== 'speed') return { head, rest: iterator }
+  }
+}
+
+/** The head, then the rest; a consumer that stops early (an error, a client gone) closes the backend's call. */
+async function* all(head: StreamEvent[], rest: AsyncIterator<StreamEvent>): AsyncGenerator<StreamEvent> {
+  let finished = false
+  try {
+    yield* head
+    for (;;) {
+      const next = await rest.next()
+      if (next.done) {
+        finished = true
+        return
+      }
+      yield next.value
+    }
+  } finally {
+    if (!finished) await rest.return?.()
+  }
+}
+
+/**
+ * An SSE writer that gathers the events of one macrotask into one socket write (a 200,000-chunk
+ * stream would otherwise be 200,000 writes), and waits for the socket when the client is slow.
+ */
+class SseWriter {
+  private pending: string[] = []
+  private pendingBytes = 0
+  private scheduled = false
+
+  constructor(private readonly res: ServerResponse) {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' })
+  }
+
+  private flush(): boolean {
+    this.scheduled = false
+    if (this.pending.length === 0 || this.res.destroyed) return true
+    const text = this.pending.join('')
+    this.pending = []
+    this.pendingBytes = 0
+    return this.res.write(text)
+  }
+
+  async write(text: string): Promise<void> {
+    if (this.res.destroyed) return
+    this.pending.push(text)
+    this.pendingBytes += text.length
+    if (!this.scheduled) {
+      this.scheduled = true
+      setImmediate(() => this.flush())
+    }
+    if (this.pendingBytes < 256 * 1024) return
+    if (this.flush()) return
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.res.off('drain', done)
+        this.res.off('close', done)
+        resolve()
+      }
+      this.res.once('drain', done)
+      this.res.once('close', done)
+    })
+  }
+
+  data(value: unknown): Promise<void> {
+    return this.write(`data: ${JSON.stringify(value)}\n\n`)
+  }
+
+  event(name: string, value: unknown): Promise<void> {
+    return this.write(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`)
+  }
+
+  end(): void {
+    this.flush()
+    if (!this.res.destroyed) this.res.end()
+  }
+}
+
+const completionId = (): string => `chatcmpl-${randomBytes(12).toString('hex')}`
+
+async function streamChatCompletion(res: ServerResponse, events: AsyncIterable<StreamEvent>, model: string, includeUsage: boolean): Promise<void> {
+  const { head, rest } = await firstEvents(events)
+  const sse = new SseWriter(res)
+  const chunks = new ChatCompletionChunks(completionId(), model, Math.floor(Date.now() / 1000))
+  for await (const event of all(head, rest)) {
+    if (event.type === 'error') {
+      // OpenAI's SDK raises an APIError for a `data: {"error": …}` line.
+      await sse.data(openAIError(GatewayError.fromAppError(event.data)))
+      sse.end()
+      return
+    }
+    for (const chunk of chunks.push(event)) await sse.write(`data: ${chunk}\n\n`)
+  }
+  for (const chunk of chunks.finish(includeUsage)) await sse.write(`data: ${chunk}\n\n`)
+  await sse.write('data: [DONE]\n\n')
+  sse.end()
+}
+
+async function answerChatCompletion(res: ServerResponse, events: AsyncIterable<StreamEvent>, model: string): Promise<void> {
+  const collector = new ChatCompletionCollector()
+  for await (const event of events) {
+    if (event.type === 'error') throw GatewayError.fromAppError(event.data)
+    collector.push(event)
+  }
+  sendJson(res, 200, collector.result(completionId(), model, Math.floor(Date.now() / 1000)))
+}
+
+async function streamResponses(res: ServerResponse, events: AsyncIterable<StreamEvent>, encoder: ResponsesEvents): Promise<void> {
+  const { head, rest } = await firstEvents(events)
+  const sse = new SseWriter(res)
+  const send = async (list: Array<Record<string, unknown>>): Promise<void> => {
+    for (const e of list) await sse.event(e['type'] as string, e)
+  }
+  await send(encoder.start())
+  for await (const event of all(head, rest)) {
+    if (event.type === 'error') {
+      const failure = GatewayError.fromAppError(event.data)
+      await send(encoder.fail(openAIError(failure).error.type, failure.message))
+      sse.end()
+      return
+    }
+    await send(encoder.push(event))
+  }
+  await send(encoder.finish())
+  sse.end()
+}
+
+async function answerResponses(res: ServerResponse, events: AsyncIterable<StreamEvent>, encoder: ResponsesEvents): Promise<void> {
+  for await (const event of events) {
+    if (event.type === 'error') throw GatewayError.fromAppError(event.data)
+    encoder.push(event)
+  }
+  const done = encoder.finish()
+  sendJson(res, 200, done[done.length - 1]!['response'])
+}
+
+async function streamAnthropic(res: ServerResponse, events: AsyncIterable<StreamEvent>, encoder: AnthropicMessageEvents): Promise<void> {
+  const { head, rest } = await firstEvents(events)
+  const sse = new SseWriter(res)
+  const send = async (list: AnthropicEvent[]): Promise<void> => {
+    for (const e of list) await sse.event(e.type, e)
+  }
+  await send(encoder.start())
+  for await (const event of all(head, rest)) {
+    if (event.type === 'error') {
+      await sse.event('error', anthropicError(GatewayError.fromAppError(event.data)))
+      sse.end()
+      return
+    }
+    await send(encoder.push(event))
+  }
+  await send(encoder.finish())
+  sse.end()
+}
+
+async function answerAnthropic(res: ServerResponse, events: AsyncIterable<StreamEvent>, encoder: AnthropicMessageEvents): Promise<void> {
+  const list: AnthropicEvent[] = [...encoder.start()]
+  for await (const event of events) {
+    if (event.type === 'error') throw GatewayError.fromAppError(event.data)
+    list.push(...encoder.push(event))
+  }
+  list.push(...encoder.finish())
+  sendJson(res, 200, collectAnthropicMessage(list))
+}
+
+export type { ChatRequest }

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { AppErrorException } from '../../shared/errors/app-error'
+import type { LocalApiKey, LocalApiKeyInput, LocalApiSettingsPatch, LocalApiStatus } from '../../shared/bridge/procedures/local-api'
+import { logger } from '../log/logger'
+import { isLoopbackHost, newApiKey, type StoredApiKey } from './access'
+import type { GatewayBackend } from './backend'
+import { startGatewayServer, type GatewayServer } from './gateway-server'
+
+/** The settings row the local API keeps: its switch, address, keys (hashes only), aliases, origins. */
+export const LOCAL_API_SETTINGS_KEY = 'localApi'
+
+export const DEFAULT_LOCAL_API_PORT = 4315
+
+const storedKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.number(),
+  revokedAt: z.number().optional(),
+  allowedModels: z.array(z.string()).optional(),
+  rateLimitPerMinute: z.number().optional(),
+  spendCapUsd: z.number().optional()
+})
+
+const storedSchema = z.object({
+  enabled: z.boolean().default(false),
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65_535).default(DEFAULT_LOCAL_API_PORT),
+  keys: z.array(storedKeySchema).default([]),
+  aliases: z.record(z.string(), z.string()).default({}),
+  allowedOrigins: z.array(z.string()).default([]),
+  allowedHosts: z.array(z.string()).default([])
+})
+export type LocalApiConfig = z.infer<typeof storedSchema>
+
+export interface GatewaySettingsStore {
+  get(): Record<string, unknown>
+  set(patch: Record<string, unknown>): unknown
+}
+
+export interface GatewayServiceDeps {
+  settings: GatewaySettingsStore
+  backend: GatewayBackend
+  /** Whether this caller may change the API (a remote browser-mode client may not: it widens what the host serves). */
+  mayChange(): boolean
+  /** Overrides from `switchboard api serve --host/--port` for this process; `serve` runs it whatever Settings says. */
+  listen?: { host?: string; port?: number; serve?: boolean }
+}
+
+const refused = (message: string, status = 400) => new AppErrorException({ errorType: 'ValidationError', status, message })
+
+/**
+ * The local API as a feature: its settings, its keys, and the server running while it is on.
+ * Off by default; loopback by default; any other address only once a key exists, and Settings
+ * shows a warning for it.
+ */
+export class GatewayService {
+  private server: GatewayServer | undefined
+  private error: string | undefined
+  private starting: Promise<void> | undefined
+
+  constructor(private readonly deps: GatewayServiceDeps) {}
+
+  config(): LocalApiConfig {
+    const parsed = storedSchema.safeParse(this.deps.settings.get()[LOCAL_API_SETTINGS_KEY] ?? {})
+    if (parsed.success) return parsed.data
+    logger.warn('local-api', 'the stored local API settings are not valid; using the defaults (off)')
+    return storedSchema.parse({})
+  }
+
+  private save(config: LocalApiConfig): void {
+    this.deps.settings.set({ [LOCAL_API_SETTINGS_KEY]: config })
+  }
+
+  private address(config: LocalApiConfig): { host: string; port: number } {
+    return { host: this.deps.listen?.host ?? config.host, port: this.deps.listen?.port ?? config.port }
+  }
+
+  /** Starts or stops the server to match the settings (at start-up and after each change). */
+  async apply(): Promise<void> {
+    const run = async (): Promise<void> => {
+      const config = this.config()
+      await this.server?.close()
+      this.server = undefined
+      this.error = undefined
+      if (!config.enabled && !this.deps.listen?.serve) return
+      const { host, port } = this.address(config)
+      const usable = config.keys.some((k) => k.revokedAt === undefined)
+      if (!isLoopbackHost(host) && !usable) {
+        this.error = `The local API listens on ${host} only once a key exists: create one first.`
+        return
+      }
+      try {
+        this.server = await startGatewayServer({
+          host,
+          port,
+          backend: this.deps.backend,
+          // Read per request: a revoked key or a new alias applies at once.
+          config: () => {
+            const now = this.config()
+            return { keys: now.keys, aliases: now.aliases, allowedOrigins: now.allowedOrigins, allowedHosts: now.allowedHosts }
+          }
+        })
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        this.error =
+          code === 'EADDRINUSE'
+            ? `Port ${port} is in use by another program: choose another port.`
+            : code === 'EADDRNOTAVAIL'
+              ? `This machine has no address ${host}.`
+              : `The local API could not start: ${(error as Error).message}`
+        logger.warn('local-api', 'the local API could not start', error)
+      }
+    }
+    this.starting = (this.starting ?? Promise.resolve()).then(run, run)
+    await this.starting
+  }
+
+  /** Resolves once the last start or stop has settled (the CLI waits for it before printing the address). */
+  async settled(): Promise<void> {
+    await this.starting?.catch(() => undefined)
+  }
+
+  status(): LocalApiStatus {
+    const config = this.config()
+    const { host, port } = this.address(config)
+    return {
+      enabled: config.enabled,
+      host,
+      port,
+      ...(this.server ? { url: this.server.url } : {}),
+      ...(this.error ? { error: this.error } : {}),
+      keys: config.keys.map((k) => this.describe(k)),
+      aliases: config.aliases,
+      allowedOrigins: config.allowedOrigins,
+      allowedHosts: config.allowedHosts,
+      canChange: this.deps.mayChange()
+    }
+  }
+
+  private describe(key: StoredApiKey): LocalApiKey {
+    const spent = this.deps.backend.spent(key.id)
+    return {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      createdAt: key.createdAt,
+      ...(key.revokedAt !== undefined ? { revokedAt: key.revokedAt } : {}),
+      ...(key.allowedModels ? { allowedModels: key.allowedModels } : {}),
+      ...(key.rateLimitPerMinute ? { rateLimitPerMinute: key.rateLimitPerMinute } : {}),
+      ...(key.spendCapUsd !== undefined ? { spendCapUsd: key.spendCapUsd } : {}),
+      spentUsd: spent.usd,
+      calls: spent.calls
+    }
+  }
+
+  private guard(): void {
+    if (!this.deps.mayChange())
+      throw refused('With an access password, browser mode cannot change the local API: it would widen what this machine serves. Change it from the desktop app or a loopback browser session.', 403)
+  }
+
+  async update(patch: LocalApiSettingsPatch): Promise<LocalApiStatus> {
+    this.guard()
+    const config = { ...this.config() }
+    for (const [key, value] of Object.entries(patch)) if (value !== undefined) (config as Record<string, unknown>)[key] = value
+    if (config.enabled && !isLoopbackHost(config.host) && !config.keys.some((k) => k.revokedAt === undefined)) {
+      throw refused(`Create a key before the local API listens on ${config.host}: anyone on the network could otherwise reach it.`)
+    }
+    this.save(config)
+    await this.apply()
+    return this.status()
+  }
+
+  async createKey(input: LocalApiKeyInput): Promise<{ key: LocalApiKey; secret: string }> {
+    this.guard()
+    const config = this.config()
+    const made = newApiKey()
+    const key: StoredApiKey = {
+      id: randomUUID(),
+      name: input.name,
+      prefix: made.prefix,
+      hash: made.hash,
+      createdAt: Date.now(),
+      ...(input.allowedModels?.length ? { allowedModels: input.allowedModels } : {}),
+      ...(input.rateLimitPerMinute ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}),
+      ...(input.spendCapUsd !== undefined ? { spendCapUsd: input.spendCapUsd } : {})
+    }
+    this.save({ ...config, keys: [...config.keys, key] })
+    // A server waiting for its first key (a LAN address) can start now.
+    if (config.enabled && !this.server) await this.apply()
+    return { key: this.describe(key), secret: made.secret }
+  }
+
+  async revokeKey(id: string): Promise<LocalApiStatus> {
+    this.guard()
+    const config = this.config()
+    if (!config.keys.some((k) => k.id === id)) throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That key no longer exists.' })
+    this.save({ ...config, keys: config.keys.map((k) => (k.id === id && k.revokedAt === undefined ? { ...k, revokedAt: Date.now() } : k)) })
+    return this.status()
+  }
+
+  async close(): Promise<void> {
+    await this.starting?.catch(() => undefined)
+    await this.server?.close()
+    this.server = undefined
+  }
+}

@@ -1,0 +1,246 @@
+import { z } from 'zod'
+import type { ChatContentPart, ChatMessage, ChatRequest } from '../../runtime/types'
+import type { StreamEvent, StopReason } from '../../../shared/stream/events'
+import type { UsageRecord } from '../../../shared/stream/usage'
+import { ToolCallAssembler, parseArguments } from './tool-call-assembler'
+import { GatewayError } from '../gateway-error'
+
+// Anthropic's Messages API (`POST /v1/messages`) as clients send it, turned into the runtime's
+// request, and the runtime's events written back as Anthropic's stream events.
+
+const imageSource = z.union([
+  z.object({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
+  z.object({ type: z.literal('url'), url: z.string() })
+])
+const textBlock = z.object({ type: z.literal('text'), text: z.string() })
+const imageBlock = z.object({ type: z.literal('image'), source: imageSource })
+const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() })
+const toolResultBlock = z.object({
+  type: z.literal('tool_result'),
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(z.union([textBlock, imageBlock]))]).optional(),
+  is_error: z.boolean().optional()
+})
+const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() })
+const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() })
+const block = z.union([textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock])
+
+export const anthropicMessagesSchema = z.object({
+  model: z.string().min(1),
+  max_tokens: z.number().int().positive(),
+  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(block)]) })).min(1),
+  system: z.union([z.string(), z.array(textBlock)]).optional(),
+  stream: z.boolean().optional(),
+  temperature: z.number().min(0).max(1).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  top_k: z.number().int().optional(),
+  stop_sequences: z.array(z.string()).optional(),
+  tools: z.array(z.object({ name: z.string().min(1).max(128), description: z.string().optional(), input_schema: z.record(z.string(), z.unknown()), type: z.string().optional() })).optional(),
+  tool_choice: z.object({ type: z.enum(['auto', 'any', 'tool', 'none']), name: z.string().optional() }).optional(),
+  thinking: z.union([z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().positive() }), z.object({ type: z.literal('disabled') })]).optional(),
+  metadata: z.object({ user_id: z.string().optional() }).optional()
+})
+export type AnthropicMessagesBody = z.infer<typeof anthropicMessagesSchema>
+
+const imageUrl = (source: z.infer<typeof imageSource>): string => (source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url)
+
+export function anthropicToRequest(body: AnthropicMessagesBody, modelId: string): ChatRequest {
+  const messages: ChatMessage[] = []
+  if (body.system !== undefined) {
+    const text = typeof body.system === 'string' ? body.system : body.system.map((b) => b.text).join('\n\n')
+    if (text) messages.push({ role: 'system', content: text })
+  }
+  for (const message of body.messages) {
+    if (typeof message.content === 'string') {
+      messages.push({ role: message.role, content: message.content })
+      continue
+    }
+    if (message.role === 'user') {
+      // Tool results answer the previous assistant turn; they go first, as the runtime's own turns.
+      const parts: ChatContentPart[] = []
+      for (const b of message.content) {
+        if (b.type === 'tool_result') {
+          const content = typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : '[image]')).join('\n')
+          messages.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error ? `Error: ${content}` : content })
+        } else if (b.type === 'text') parts.push({ type: 'text', text: b.text })
+        else if (b.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(b.source) } })
+        else throw GatewayError.invalid(`A user message cannot hold a ${b.type} block.`, 'messages')
+      }
+      if (parts.length > 0) messages.push({ role: 'user', content: parts.every((p) => p.type === 'text') ? parts.map((p) => (p as { text: string }).text).join('\n') : parts })
+      continue
+    }
+    const out: ChatMessage = { role: 'assistant', content: null }
+    let text = ''
+    for (const b of message.content) {
+      if (b.type === 'text') text += b.text
+      else if (b.type === 'tool_use') (out.tool_calls ??= []).push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } })
+      else if (b.type === 'thinking') out.reasoning = { content: b.thinking, ...(b.signature ? { signature: b.signature } : {}) }
+      else if (b.type === 'redacted_thinking') out.reasoning = { content: '', signature: b.data, redacted: true }
+      else throw GatewayError.invalid(`An assistant message cannot hold a ${b.type} block.`, 'messages')
+    }
+    out.content = text || null
+    messages.push(out)
+  }
+  const request: ChatRequest = { model: modelId, messages, max_tokens: body.max_tokens, stream: true }
+  if (body.temperature !== undefined) request.temperature = body.temperature
+  if (body.top_p !== undefined) request.top_p = body.top_p
+  if (body.metadata?.user_id) request.user = body.metadata.user_id
+  if (body.thinking) request.thinking = body.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: body.thinking.budget_tokens } : { type: 'disabled' }
+  const tools = body.tools ?? []
+  for (const tool of tools) {
+    if (tool.type !== undefined && tool.type !== 'custom') throw GatewayError.invalid(`The server tool ${JSON.stringify(tool.type)} is not offered through Switchboard; define it as a client tool.`, 'tools')
+  }
+  if (tools.length > 0 && body.tool_choice?.type !== 'none') {
+    request.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.input_schema } }))
+    const choice = body.tool_choice
+    if (choice?.type === 'any') request.tool_choice = 'required'
+    else if (choice?.type === 'tool' && choice.name) request.tool_choice = { type: 'function', function: { name: choice.name } }
+  }
+  return request
+}
+
+export function anthropicStopReason(stop: StopReason | undefined, calledTools: boolean): 'end_turn' | 'max_tokens' | 'tool_use' | 'refusal' {
+  if (stop === 'length') return 'max_tokens'
+  if (stop === 'content_filter') return 'refusal'
+  if (stop === 'tool_calls' || calledTools) return 'tool_use'
+  return 'end_turn'
+}
+
+export function anthropicUsage(usage: UsageRecord | undefined): { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number } {
+  const cached = usage?.inputCachedTokens ?? 0
+  const written = usage?.inputWriteCacheTokens ?? 0
+  const input = usage?.inputCacheMissTokens ?? Math.max(0, (usage?.totalInputTokens ?? 0) - cached - written)
+  return {
+    input_tokens: input,
+    output_tokens: usage?.totalOutputTokens ?? 0,
+    ...(cached ? { cache_read_input_tokens: cached } : {}),
+    ...(written ? { cache_creation_input_tokens: written } : {})
+  }
+}
+
+export interface AnthropicEvent {
+  type: string
+  [field: string]: unknown
+}
+
+/** Turns runtime events into Anthropic's stream events (message_start … message_stop). */
+export class AnthropicMessageEvents {
+  private readonly tools = new ToolCallAssembler()
+  private next = 0
+  private current: { index: number; kind: 'text' | 'thinking' | 'tool_use' } | undefined
+  private readonly toolBlocks = new Map<number, number>()
+  private readonly open = new Set<number>()
+  usage: UsageRecord | undefined
+  stop: StopReason | undefined
+
+  constructor(
+    private readonly id: string,
+    private readonly model: string
+  ) {}
+
+  start(): AnthropicEvent[] {
+    return [
+      {
+        type: 'message_start',
+        message: { id: this.id, type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } }
+      },
+      { type: 'ping' }
+    ]
+  }
+
+  private openBlock(kind: 'text' | 'thinking' | 'tool_use', contentBlock: Record<string, unknown>, out: AnthropicEvent[]): number {
+    if (this.current) this.closeBlock(this.current.index, out)
+    const index = this.next++
+    this.current = { index, kind }
+    this.open.add(index)
+    out.push({ type: 'content_block_start', index, content_block: contentBlock })
+    return index
+  }
+
+  private closeBlock(index: number, out: AnthropicEvent[]): void {
+    if (!this.open.delete(index)) return
+    out.push({ type: 'content_block_stop', index })
+    if (this.current?.index === index) this.current = undefined
+  }
+
+  push(event: StreamEvent): AnthropicEvent[] {
+    const out: AnthropicEvent[] = []
+    switch (event.type) {
+      case 'text': {
+        if (!event.data) break
+        const index = this.current?.kind === 'text' ? this.current.index : this.openBlock('text', { type: 'text', text: '' }, out)
+        out.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: event.data } })
+        break
+      }
+      case 'reasoning': {
+        if (event.redacted) {
+          const index = this.openBlock('thinking', { type: 'redacted_thinking', data: event.signature ?? '' }, out)
+          this.closeBlock(index, out)
+          break
+        }
+        const index = this.current?.kind === 'thinking' ? this.current.index : this.openBlock('thinking', { type: 'thinking', thinking: '', signature: '' }, out)
+        if (event.data) out.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: event.data } })
+        if (event.signature) {
+          out.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: event.signature } })
+          this.closeBlock(index, out)
+        }
+        break
+      }
+      case 'tool_calls':
+        for (const d of this.tools.add(event.data)) {
+          let index = this.toolBlocks.get(d.index)
+          if (index === undefined) {
+            index = this.openBlock('tool_use', { type: 'tool_use', id: d.id, name: d.name, input: {} }, out)
+            this.toolBlocks.set(d.index, index)
+          }
+          if (d.argumentsDelta) out.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: d.argumentsDelta } })
+        }
+        break
+      case 'usage':
+        this.usage = event.data
+        break
+      case 'stop':
+        this.stop = event.data
+        break
+      default:
+        break
+    }
+    return out
+  }
+
+  finish(): AnthropicEvent[] {
+    const out: AnthropicEvent[] = []
+    for (const index of [...this.open].sort((a, b) => a - b)) this.closeBlock(index, out)
+    const usage = anthropicUsage(this.usage)
+    out.push({ type: 'message_delta', delta: { stop_reason: anthropicStopReason(this.stop, this.tools.size > 0), stop_sequence: null }, usage })
+    out.push({ type: 'message_stop' })
+    return out
+  }
+}
+
+/** Applies Anthropic stream events to one message object: the non-streamed answer is built from the same events. */
+export function collectAnthropicMessage(events: readonly AnthropicEvent[]): Record<string, unknown> {
+  let message: Record<string, unknown> = {}
+  const content: Array<Record<string, unknown>> = []
+  const json = new Map<number, string>()
+  for (const event of events) {
+    if (event.type === 'message_start') message = { ...(event['message'] as Record<string, unknown>) }
+    else if (event.type === 'content_block_start') content[event['index'] as number] = { ...(event['content_block'] as Record<string, unknown>) }
+    else if (event.type === 'content_block_delta') {
+      const index = event['index'] as number
+      const target = content[index]!
+      const delta = event['delta'] as Record<string, string>
+      if (delta['type'] === 'text_delta') target['text'] = `${target['text'] as string}${delta['text']}`
+      else if (delta['type'] === 'thinking_delta') target['thinking'] = `${target['thinking'] as string}${delta['thinking']}`
+      else if (delta['type'] === 'signature_delta') target['signature'] = delta['signature']
+      else if (delta['type'] === 'input_json_delta') json.set(index, (json.get(index) ?? '') + delta['partial_json'])
+    } else if (event.type === 'message_delta') {
+      const delta = event['delta'] as Record<string, unknown>
+      message['stop_reason'] = delta['stop_reason']
+      message['stop_sequence'] = delta['stop_sequence']
+      message['usage'] = event['usage']
+    }
+  }
+  for (const [index, text] of json) content[index]!['input'] = parseArguments(text)
+  return { ...message, content: content.filter(Boolean) }
+}

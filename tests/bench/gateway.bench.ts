@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import OpenAI from 'openai'
+import { fmt, medianMs, report } from './util'
+
+/**
+ * The local API's cost: a 200,000-chunk stream read by the `openai` SDK through the gateway
+ * (its own process: the app's runtime, the Chat Completions encoder, the SSE writer) against the
+ * same SDK reading the upstream fake directly (the fake in a third process). Goals: ≤ 1.15×
+ * wall time, and ≤ 5 ms added time to the first token.
+ */
+const CHUNKS = 200_000
+const KEY = 'sk-bench-0000000000'
+
+function child(source: string): Promise<{ line: string; proc: ChildProcess }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-gw-bench-'))
+  const script = join(dir, 'run.mts')
+  writeFileSync(script, source)
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    proc.stdout!.once('data', (d: Buffer) => resolve({ line: d.toString().trim(), proc }))
+    proc.once('exit', (code) => reject(new Error(`bench child exited with ${code}`)))
+  })
+}
+
+const src = (path: string) => JSON.stringify(pathToFileURL(join(import.meta.dirname, path)).href)
+
+export default async function gatewayBench(): Promise<void> {
+  const upstream = await child(
+    `import { startFakeOpenAI, chatChunks } from ${src('../fixtures/fake-openai/index.ts')}\n` +
+      `const fake = await startFakeOpenAI()\n` +
+      `fake.setDefault('/chat/completions', (req) => req.body.messages[0].content === 'short' ? { kind: 'sse', chunks: chatChunks(['hi']) } : { kind: 'bulk', count: ${CHUNKS}, text: 'x' })\n` +
+      `console.log(fake.url)\n` +
+      `process.stdin.on('end', () => process.exit(0)); process.stdin.resume()\n`
+  )
+  const gateway = await child(
+    `import { startGatewayServer } from ${src('../../src/core/gateway/gateway-server.ts')}\n` +
+      `import { createAppGatewayBackend } from ${src('../../src/core/gateway/app-backend.ts')}\n` +
+      `import { newApiKey } from ${src('../../src/core/gateway/access.ts')}\n` +
+      `import { createProviderRuntime } from ${src('../../src/core/runtime/registry.ts')}\n` +
+      `import { ModelCaller } from ${src('../../src/core/services/model-caller.ts')}\n` +
+      `const key = newApiKey()\n` +
+      `const runtime = createProviderRuntime('openai', { apiKey: ${JSON.stringify(KEY)}, baseURL: ${JSON.stringify(upstream.line)} })\n` +
+      `const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })\n` +
+      `const backend = createAppGatewayBackend({ caller, providers: { list: async () => ({ providers: [], picker: [] }), models: async () => [], runtime: async () => runtime, price: async () => undefined }, usage: { add() {}, spentByKey: () => ({ usd: 0, calls: 0 }) } })\n` +
+      `const server = await startGatewayServer({ host: '127.0.0.1', port: 0, backend, config: () => ({ keys: [{ id: 'b', name: 'bench', prefix: key.prefix, hash: key.hash, createdAt: 0 }], aliases: {}, allowedOrigins: [], allowedHosts: [] }) })\n` +
+      `console.log(JSON.stringify({ url: server.url, secret: key.secret }))\n` +
+      `process.stdin.on('end', () => process.exit(0)); process.stdin.resume()\n`
+  )
+  const { url, secret } = JSON.parse(gateway.line) as { url: string; secret: string }
+  try {
+    const direct = new OpenAI({ apiKey: KEY, baseURL: upstream.line, maxRetries: 0 })
+    const through = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    const read = (client: OpenAI, model: string) => async () => {
+      let text = ''
+      const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'go' }], stream: true, stream_options: { include_usage: true } })
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+      if (text.length !== CHUNKS) throw new Error(`read ${text.length} characters`)
+    }
+    const first = (client: OpenAI, model: string) => async () => {
+      const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'short' }], stream: true })
+      for await (const chunk of stream) if (chunk.choices[0]?.delta?.content) break
+    }
+    const bare = await medianMs(read(direct, 'gpt-4o-mini'), 5, 1)
+    const ours = await medianMs(read(through, 'openai/gpt-4o-mini'), 5, 1)
+    report(`${CHUNKS.toLocaleString('en')} chunks through the gateway`, ours, 'SDK direct', bare, 'ms', '≤ 1.15×')
+    const ttftBare = await medianMs(first(direct, 'gpt-4o-mini'), 30, 5)
+    const ttftOurs = await medianMs(first(through, 'openai/gpt-4o-mini'), 30, 5)
+    console.log(`time to first token: gateway ${fmt(ttftOurs)} vs direct ${fmt(ttftBare)}: added ${fmt(ttftOurs - ttftBare)}   goal: ≤ 5 ms`)
+  } finally {
+    gateway.proc.stdin!.end()
+    upstream.proc.stdin!.end()
+  }
+}

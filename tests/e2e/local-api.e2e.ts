@@ -1,0 +1,67 @@
+import { expect, test } from '@playwright/test'
+import { createServer } from 'node:net'
+import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai'
+import { configureProvider, openApp, snap } from './helpers'
+
+// Settings → Local API as a user meets it: create a key (shown once), turn the API on, call it
+// from another program with that key, see the call counted under the key, revoke it.
+let fake: FakeOpenAI
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI()
+  fake.setDefault('/chat/completions', { kind: 'sse', chunks: chatChunks(['from the gateway'], { usage: { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 } }) })
+})
+test.afterAll(async () => fake.close())
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+test('a key made in Settings lets another program use the configured models, until it is revoked', async ({ page }) => {
+  await configureProvider(page, 'openai', fake.url, 'sk-e2e-local-api-0123456789')
+  const port = await freePort()
+  await openApp(page, '#/settings')
+  const section = page.getByTestId('local-api-section')
+  await section.scrollIntoViewIfNeeded()
+  await expect(section.getByTestId('local-api-state')).toHaveText('Off')
+  await section.getByTestId('local-api-port').fill(String(port))
+  await section.getByTestId('local-api-port').blur()
+  await section.getByTestId('local-api-key-name').fill('my editor')
+  await section.getByTestId('local-api-create-key').click()
+  const secretBox = section.getByTestId('local-api-secret')
+  await expect(secretBox).toContainText('not shown again')
+  const secret = (await secretBox.locator('code').innerText()).trim()
+  expect(secret).toMatch(/^sb-/)
+  // The examples carry the new key, ready to copy.
+  await expect(section.locator('pre').first()).toContainText(secret)
+
+  await section.getByTestId('local-api-enabled').check()
+  await expect(section.getByTestId('local-api-state')).toHaveText(`Running at http://127.0.0.1:${port}/v1`)
+  await snap(page, 'settings-local-api')
+
+  const call = () =>
+    fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+    })
+  const reply = await call()
+  expect(reply.status).toBe(200)
+  expect(((await reply.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe('from the gateway')
+
+  await page.reload()
+  const key = page.getByTestId('local-api-key').filter({ hasText: 'my editor' })
+  await expect(key).toContainText('1 call')
+  // The key itself is never shown again, only its first characters.
+  await expect(page.getByTestId('local-api-section')).not.toContainText(secret)
+  await key.getByRole('button', { name: 'Revoke the key my editor' }).click()
+  await expect(key).toContainText('Revoked')
+  expect((await call()).status).toBe(401)
+
+  await page.getByTestId('local-api-enabled').uncheck()
+  await expect(page.getByTestId('local-api-state')).toHaveText('Off')
+})
