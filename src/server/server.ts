@@ -15,7 +15,7 @@ import { createHostAllowList } from './host-allow-list'
 import { AttemptLimiter, type AttemptLimits } from './attempt-limiter'
 import { AccessSessions, type SessionLifetimes } from './access-sessions'
 import { FORBIDDEN_PAGE } from './forbidden-page'
-import { dataTransferRoute } from './data-transfer'
+import { dataTransferRoute, type TransferLimits } from './data-transfer'
 
 export interface BrowserServerOptions {
   core: Core
@@ -41,6 +41,8 @@ export interface BrowserServerOptions {
    * A route returns true when it answered.
    */
   routes?: readonly BrowserRoute[]
+  /** Upload caps of the data routes (tests make them small). */
+  transferLimits?: TransferLimits
 }
 
 export type BrowserRoute = (req: IncomingMessage, res: ServerResponse, context: { path: string; signedIn: boolean }) => boolean
@@ -130,7 +132,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
 
   const cookieAttributes = `HttpOnly; SameSite=Strict; Path=${appPath}`
   // Import/export files travel over HTTP, behind the same checks as the socket.
-  const routes: readonly BrowserRoute[] = [dataTransferRoute(core), ...(options.routes ?? [])]
+  const routes: readonly BrowserRoute[] = [dataTransferRoute(core, options.transferLimits), ...(options.routes ?? [])]
 
   const serveFile = (req: IncomingMessage, res: ServerResponse, relative: string, extraHeaders: Record<string, string>) => {
     let path: string

@@ -4,7 +4,7 @@ import { AppErrorException } from '../../../shared/errors/app-error'
 import { needs } from '../not-ready'
 import { importFile } from '../../store/import-file'
 import { exportToFile } from '../../store/export-to-file'
-import { newTransfer, transferPath } from '../../store/transfers'
+import { newTransfer, removeTransfer, transferPath } from '../../store/transfers'
 import type { Implementation } from '../router'
 import type { StreamHub } from '../stream-hub'
 import type { CoreContext } from '../../context'
@@ -154,6 +154,8 @@ export function dataHandlers(ctx: CoreContext, tasks: Pick<StreamHub, 'tasks' | 
           importing = false
           // The import (or its undo) wrote settings rows without the repository.
           store.settings.invalidate()
+          // An upload is read by one import; a preview keeps it for the real run (old ones are swept).
+          if (!input.dryRun) removeTransfer(ctx.dataDir, input.transferId)
         }
       )
     },
