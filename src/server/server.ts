@@ -123,7 +123,10 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
   const staticRoot = resolve(options.staticDir)
   const password = core.context.access?.password
   const passwordMode = Boolean(password)
-  const appPath = passwordMode ? '/' : appPathFor(token)
+  // Both modes live under this path, so their cookies (the token's, the password session's
+  // browser cookie) are never sent to another server on the same host; the printed `/` of
+  // password mode redirects here.
+  const appPath = appPathFor(token)
   const hostAllowed = createHostAllowList({ host: options.host, allowedHosts: options.allowedHosts })
   const limiter = new AttemptLimiter(now, options.attemptLimits)
   const sessions = new AccessSessions(now, options.sessionLifetimes)
@@ -215,6 +218,11 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
         forbidden(res)
         return
       }
+    }
+    if (passwordMode && !url.pathname.startsWith(appPath)) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(404).end()
+      res.writeHead(303, { Location: appPath, 'Cache-Control': 'no-store' }).end()
+      return
     }
     const relative = url.pathname.slice(appPath.length - 1)
     if (passwordMode && relative === '/sign-out') return signOut(req, res)
@@ -390,7 +398,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : options.port
       const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host
-      const url = passwordMode ? `http://${shownHost}:${port}/` : `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
+      const url = passwordMode ? `http://${shownHost}:${port}${appPath}` : `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
       resolveStart({
         server,
         url,

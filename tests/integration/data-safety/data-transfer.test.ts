@@ -38,7 +38,7 @@ async function start(password?: string, options: { transferLimits?: TransferLimi
   })
   const origin = new URL(server.url).origin
   // Token mode serves the app (and so these routes) under a path derived from the token.
-  return { dir, core, origin, base: password ? origin : `${origin}${appPathFor(TOKEN).slice(0, -1)}`, client: createInProcessClient(core.router).client }
+  return { dir, core, origin, base: `${origin}${appPathFor(TOKEN).slice(0, -1)}`, client: createInProcessClient(core.router).client }
 }
 
 const runStream = <R>(client: ReturnType<typeof createInProcessClient>['client'], proc: string, input: object) =>
@@ -52,7 +52,7 @@ const cookie = { Cookie: `switchboard_token=${TOKEN}` }
 /** Signs a browser in with the password over the socket, as the unlock dialog does; returns its cookie. */
 async function signedInBrowser(origin: string, password: string) {
   const browser = (await fetch(`${origin}/`)).headers.get('set-cookie')!.split(';')[0]!
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/bridge`, { headers: { Cookie: browser, Origin: origin } })
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}${appPathFor(TOKEN)}bridge`, { headers: { Cookie: browser, Origin: origin } })
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
   const answer = await new Promise<{ result: { ok: boolean } }>((resolve) => {
     ws.once('message', (data) => resolve(JSON.parse(String(data)) as { result: { ok: boolean } }))

@@ -34,7 +34,7 @@ async function start(password?: string) {
     await core.close()
   })
   const origin = new URL(server.url).origin
-  const base = password ? origin : `${origin}${appPathFor(TOKEN).slice(0, -1)}`
+  const base = `${origin}${appPathFor(TOKEN).slice(0, -1)}`
   let cookie: string
   if (password) cookie = (await fetch(`${origin}/`)).headers.get('set-cookie')!.split(';')[0]!
   else cookie = `switchboard_token=${TOKEN}`
