@@ -2,11 +2,18 @@ import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Core } from '../core'
 import type { BrowserRoute } from './server'
-import { newTransfer, transferPath } from '../core/store/transfers'
+import { newTransfer, sweepTransfers, transferPath, transfersSize } from '../core/store/transfers'
 import { PRIVATE_FILE_MODE } from '../core/files/private-files'
 
 /** Larger than any export we write; a cap so a client cannot fill the disk through this door. */
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024
+/** All transfers together (uploads waiting for their import, exports waiting to be downloaded). */
+export const MAX_TRANSFERS_BYTES = 4 * 1024 * 1024 * 1024
+
+export interface TransferLimits {
+  maxUploadBytes: number
+  maxTotalBytes: number
+}
 
 const json = (res: ServerResponse, status: number, body: object) => {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body))
@@ -22,9 +29,10 @@ const json = (res: ServerResponse, status: number, body: object) => {
  *   POST <app path>data/upload              body: the file → { transferId } for data.importFile or knowledge.upload
  *   GET  <app path>data/download/<id>?name= → the file data.exportFile wrote for this browser
  */
-export const dataTransferRoute =
-  (core: Core): BrowserRoute =>
-  (req, res, { path, signedIn }) => {
+export const dataTransferRoute = (core: Core, limits: TransferLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, maxTotalBytes: MAX_TRANSFERS_BYTES }): BrowserRoute => {
+  // What a previous run left (an upload cut by a crash, an export never downloaded) is of no use now.
+  sweepTransfers(core.context.dataDir)
+  return (req, res, { path, signedIn }) => {
     if (!path.startsWith('/data/')) return false
     const origin = req.headers.origin
     const sameOrigin = !origin || origin === `http://${req.headers.host}` || origin === `https://${req.headers.host}`
@@ -33,7 +41,7 @@ export const dataTransferRoute =
       return true
     }
     if (req.method === 'POST' && path === '/data/upload') {
-      upload(req, res, core.context.dataDir)
+      upload(req, res, core.context.dataDir, limits)
       return true
     }
     const download = /^\/data\/download\/([A-Za-z0-9_-]{8,64})$/.exec(path)
@@ -56,11 +64,20 @@ export const dataTransferRoute =
     json(res, 404, { error: 'No such data route.' })
     return true
   }
+}
 
-function upload(req: IncomingMessage, res: ServerResponse, dataDir: string): void {
+const FOLDER_FULL = 'Too many uploads are waiting to be imported; finish or cancel those imports, or wait a moment, and try again.'
+
+function upload(req: IncomingMessage, res: ServerResponse, dataDir: string, limits: TransferLimits): void {
   const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > MAX_UPLOAD_BYTES) {
+  if (declared > limits.maxUploadBytes) {
     json(res, 413, { error: 'The file is too large to import.' })
+    req.resume()
+    return
+  }
+  const room = limits.maxTotalBytes - transfersSize(dataDir)
+  if (declared > room) {
+    json(res, 507, { error: FOLDER_FULL })
     req.resume()
     return
   }
@@ -78,7 +95,8 @@ function upload(req: IncomingMessage, res: ServerResponse, dataDir: string): voi
   }
   req.on('data', (chunk: Buffer) => {
     received += chunk.length
-    if (received > MAX_UPLOAD_BYTES) fail(413, 'The file is too large to import.')
+    if (received > limits.maxUploadBytes) fail(413, 'The file is too large to import.')
+    else if (received > room) fail(507, FOLDER_FULL)
   })
   req.on('aborted', () => fail(400, 'The upload was interrupted.'))
   out.on('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ENOSPC' ? 507 : 500, error.code === 'ENOSPC' ? 'The disk is full; free some space and try again.' : 'The upload could not be saved.'))

@@ -15,7 +15,7 @@ import { createHostAllowList } from './host-allow-list'
 import { AttemptLimiter, type AttemptLimits } from './attempt-limiter'
 import { AccessSessions, type SessionLifetimes } from './access-sessions'
 import { FORBIDDEN_PAGE } from './forbidden-page'
-import { dataTransferRoute } from './data-transfer'
+import { dataTransferRoute, type TransferLimits } from './data-transfer'
 
 export interface BrowserServerOptions {
   core: Core
@@ -41,6 +41,8 @@ export interface BrowserServerOptions {
    * A route returns true when it answered.
    */
   routes?: readonly BrowserRoute[]
+  /** Upload caps of the data routes (tests make them small). */
+  transferLimits?: TransferLimits
 }
 
 export type BrowserRoute = (req: IncomingMessage, res: ServerResponse, context: { path: string; signedIn: boolean }) => boolean
@@ -121,7 +123,10 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
   const staticRoot = resolve(options.staticDir)
   const password = core.context.access?.password
   const passwordMode = Boolean(password)
-  const appPath = passwordMode ? '/' : appPathFor(token)
+  // Both modes live under this path, so their cookies (the token's, the password session's
+  // browser cookie) are never sent to another server on the same host; the printed `/` of
+  // password mode redirects here.
+  const appPath = appPathFor(token)
   const hostAllowed = createHostAllowList({ host: options.host, allowedHosts: options.allowedHosts })
   const limiter = new AttemptLimiter(now, options.attemptLimits)
   const sessions = new AccessSessions(now, options.sessionLifetimes)
@@ -130,7 +135,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
 
   const cookieAttributes = `HttpOnly; SameSite=Strict; Path=${appPath}`
   // Import/export files travel over HTTP, behind the same checks as the socket.
-  const routes: readonly BrowserRoute[] = [dataTransferRoute(core), ...(options.routes ?? [])]
+  const routes: readonly BrowserRoute[] = [dataTransferRoute(core, options.transferLimits), ...(options.routes ?? [])]
 
   const serveFile = (req: IncomingMessage, res: ServerResponse, relative: string, extraHeaders: Record<string, string>) => {
     let path: string
@@ -213,6 +218,11 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
         forbidden(res)
         return
       }
+    }
+    if (passwordMode && !url.pathname.startsWith(appPath)) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(404).end()
+      res.writeHead(303, { Location: appPath, 'Cache-Control': 'no-store' }).end()
+      return
     }
     const relative = url.pathname.slice(appPath.length - 1)
     if (passwordMode && relative === '/sign-out') return signOut(req, res)
@@ -388,7 +398,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : options.port
       const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host
-      const url = passwordMode ? `http://${shownHost}:${port}/` : `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
+      const url = passwordMode ? `http://${shownHost}:${port}${appPath}` : `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
       resolveStart({
         server,
         url,

@@ -9,7 +9,7 @@ import { exportSelection } from '../store/export-selection'
 import { exportToFile } from '../store/export-to-file'
 import { importFile } from '../store/import-file'
 import type { Store } from '../store/store'
-import { newTransfer, transferPath } from '../store/transfers'
+import { newTransfer, removeTransfer, transferPath } from '../store/transfers'
 import type { DataFolderService } from './data-folder-service'
 import type { ClientReach } from '../security/client-policy'
 import { recheckRestoredSettings } from '../security/imported-settings'
@@ -130,6 +130,8 @@ export class DataTransferService {
         this.importing = false
         // The import (or its undo) wrote settings rows without the repository.
         store.settings.invalidate()
+        // An upload is read by one import; a preview keeps it for the real run (old ones are swept).
+        if (!input.dryRun) removeTransfer(this.deps.dataDir, input.transferId)
       }
     )
   }

@@ -144,24 +144,51 @@ interface Parsed {
 
 const ELEMENT_SCHEMAS = { agents: agentSchema, conversations: conversationSchema, topics: topicSchema, messages: messageSchema, providers: providerExportSchema, knowledgeBases: knowledgeExportSchema } as const
 
+/** Largest row (one agent, message…) read from a file: a bigger one is refused before it is parsed. Knowledge bases carry their files and are exempt. */
+export const MAX_IMPORT_ROW_CHARS = 16 * 1024 * 1024
+const mb = (chars: number) => Math.round(chars / (1024 * 1024))
+
+/** What JSON value the text holds at the top, for a message. */
+const topLevelKind = (text: string): string => {
+  const first = text.trimStart()[0]
+  if (first === '{') return 'object'
+  if (first === '[') return 'array'
+  if (first === '"') return 'string'
+  if (first === undefined) return 'nothing'
+  return /[-\d]/.test(first) ? 'number' : 'value'
+}
+
 /** Takes the file apart element by element (validating each with the export schema), yielding as it goes. */
 async function parseInSlices(text: string, pacer: Pacer, progress: (done: number, total: number) => void): Promise<Parsed> {
   const parsed: Parsed = { header: {}, agents: [], conversations: [], topics: [], messages: [], settings: {}, providers: [], knowledgeBases: [] }
   const seen = new Set<string>()
+  const kind = topLevelKind(text)
+  if (kind !== 'object') throw fail(`the file holds a JSON ${kind}, not an export object. Nothing was changed; choose a file made with "Export data".`)
+  // Where the scan is, for a message that says where the file is wrong.
+  let at = 'the top of the file'
+  const sized = (start: number, end: number, where: string) => {
+    if (end - start > MAX_IMPORT_ROW_CHARS)
+      throw fail(`${where} is ${mb(end - start)} MB; the largest row an import reads is ${mb(MAX_IMPORT_ROW_CHARS)} MB. Nothing was changed.`)
+  }
   try {
     await walkObject(text, 0, async (key, start) => {
       if (key !== 'data') {
+        at = key
         const end = valueEnd(text, start)
+        sized(start, end, key)
         parsed.header[key] = JSON.parse(text.slice(start, end))
         return end
       }
       if (parsed.header['format'] !== undefined && parsed.header['format'] !== EXPORT_FORMAT) throw notOurs()
       const version = parsed.header['version']
       if (typeof version === 'number' && version > EXPORT_VERSION) throw incompatible(version)
+      at = 'data'
       return walkObject(text, start, async (kind, valueStart) => {
         seen.add(kind)
+        at = `data.${kind}`
         if (kind === 'settings') {
           const end = valueEnd(text, valueStart)
+          sized(valueStart, end, at)
           const checked = jsonObjectSchema.safeParse(JSON.parse(text.slice(valueStart, end)))
           if (!checked.success) throw fail(`data.settings: ${checked.error.issues[0]!.message}. Nothing was changed.`)
           parsed.settings = checked.data as JsonObject
@@ -171,12 +198,16 @@ async function parseInSlices(text: string, pacer: Pacer, progress: (done: number
         if (!schema) throw fail(`data.${kind}: not part of a Switchboard export. Nothing was changed.`)
         const list = (parsed as unknown as Record<string, unknown[]>)[kind]!
         return walkArray(text, valueStart, async (s, e) => {
+          at = `data.${kind}.${list.length}`
+          if (kind !== 'knowledgeBases') sized(s, e, at)
           const checked = schema.safeParse(JSON.parse(text.slice(s, e)))
           if (!checked.success) {
             const issue = checked.error.issues[0]!
             throw fail(`data.${kind}.${list.length}${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}. Nothing was changed.`)
           }
           list.push(checked.data)
+          // A file cut short fails while the next row is scanned: name that row.
+          at = `data.${kind}.${list.length}`
           progress(e, text.length)
           await pacer.pace()
         })
@@ -184,7 +215,10 @@ async function parseInSlices(text: string, pacer: Pacer, progress: (done: number
     })
   } catch (error) {
     if (error instanceof AppErrorException) throw error
-    throw fail('the file is not valid JSON; it may be truncated or damaged. Nothing was changed; export it again and retry.')
+    // The parser and the checks walk nested values; a file nested thousands deep overflows them.
+    if (error instanceof RangeError) throw fail(`${at} is nested too deeply to read. Nothing was changed.`)
+    const detail = error instanceof Error && error.message ? ` (${error.message.slice(0, 120)})` : ''
+    throw fail(`the file is not valid JSON at ${at}${detail}; it may be truncated or damaged. Nothing was changed; export it again and retry.`)
   }
   if (parsed.header['format'] !== EXPORT_FORMAT) throw notOurs()
   const version = parsed.header['version']

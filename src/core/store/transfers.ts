@@ -26,3 +26,39 @@ export function newTransfer(dataDir: string, now = Date.now()): { id: string; pa
   const id = randomBytes(18).toString('base64url')
   return { id, path: join(dir, `${id}.json`) }
 }
+
+/** Every transfer is of one server run: at start-up none is wanted (an upload cut by a crash included). */
+export function sweepTransfers(dataDir: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(transfersDir(dataDir))
+  } catch {
+    return
+  }
+  for (const name of names) rmSync(join(transfersDir(dataDir), name), { force: true })
+}
+
+/** Bytes held by transfers now (uploads being written included). */
+export function transfersSize(dataDir: string): number {
+  let total = 0
+  let names: string[]
+  try {
+    names = readdirSync(transfersDir(dataDir))
+  } catch {
+    return 0
+  }
+  for (const name of names) {
+    try {
+      total += statSync(join(transfersDir(dataDir), name)).size
+    } catch {
+      // Removed meanwhile.
+    }
+  }
+  return total
+}
+
+/** An upload's file once the import that read it has ended (a preview keeps it for the real run). */
+export function removeTransfer(dataDir: string, id: string | undefined): void {
+  const path = id ? transferPath(dataDir, id) : undefined
+  if (path) rmSync(path, { force: true })
+}

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,6 +10,7 @@ import WebSocket from 'ws'
 import type { StreamHandlers } from '../../../src/shared/bridge/client'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeBigExport } from './big-export'
+import type { TransferLimits } from '../../../src/server/data-transfer'
 
 const TOKEN = 'transfer-test-token-0123456789'
 const cleanups: Array<() => Promise<void> | void> = []
@@ -17,22 +18,27 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 
-async function start(password?: string) {
+async function start(password?: string, options: { transferLimits?: TransferLimits; leftover?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'sb-transfer-'))
+  if (options.leftover) {
+    // As a crash in the middle of an upload leaves it.
+    mkdirSync(join(dir, 'data', 'transfers'), { recursive: true })
+    writeFileSync(join(dir, 'data', 'transfers', 'cut-by-a-crash-0001.json'), Buffer.alloc(1024))
+  }
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
   const staticDir = join(dir, 'renderer')
   mkdirSync(staticDir, { recursive: true })
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html>')
   const core: Core = createCore({ dataDir: join(dir, 'data'), mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
   await core.context.init.start()
-  const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, answerDelayMs: 1 })
+  const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, answerDelayMs: 1, ...(options.transferLimits ? { transferLimits: options.transferLimits } : {}) })
   cleanups.push(async () => {
     await server.close()
     await core.close()
   })
   const origin = new URL(server.url).origin
   // Token mode serves the app (and so these routes) under a path derived from the token.
-  return { dir, core, origin, base: password ? origin : `${origin}${appPathFor(TOKEN).slice(0, -1)}`, client: createInProcessClient(core.router).client }
+  return { dir, core, origin, base: `${origin}${appPathFor(TOKEN).slice(0, -1)}`, client: createInProcessClient(core.router).client }
 }
 
 const runStream = <R>(client: ReturnType<typeof createInProcessClient>['client'], proc: string, input: object) =>
@@ -46,7 +52,7 @@ const cookie = { Cookie: `switchboard_token=${TOKEN}` }
 /** Signs a browser in with the password over the socket, as the unlock dialog does; returns its cookie. */
 async function signedInBrowser(origin: string, password: string) {
   const browser = (await fetch(`${origin}/`)).headers.get('set-cookie')!.split(';')[0]!
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/bridge`, { headers: { Cookie: browser, Origin: origin } })
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}${appPathFor(TOKEN)}bridge`, { headers: { Cookie: browser, Origin: origin } })
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
   const answer = await new Promise<{ result: { ok: boolean } }>((resolve) => {
     ws.once('message', (data) => resolve(JSON.parse(String(data)) as { result: { ok: boolean } }))
@@ -98,4 +104,27 @@ describe('browser mode moves import and export files over authenticated HTTP', (
     const ok = await fetch(`${locked.base}/data/upload`, { method: 'POST', body: '{}', headers: { Cookie: browser.Cookie } })
     expect(ok.status).toBe(200)
   })
+
+  it('an upload is removed once its import ends (a preview keeps it), partials are swept at start-up, and the folder is capped in total', async () => {
+    const { dir, base, client } = await start(undefined, { leftover: true, transferLimits: { maxUploadBytes: 1024 * 1024, maxTotalBytes: 1536 * 1024 } })
+    const transfers = join(dir, 'data', 'transfers')
+    expect(readdirSync(transfers)).toEqual([])
+
+    const file = join(dir, 'export.json')
+    writeBigExport(file, 20)
+    const { transferId } = (await (await fetch(`${base}/data/upload`, { method: 'POST', headers: cookie, body: readFileSync(file) })).json()) as { transferId: string }
+    const preview = await runStream<{ dryRun?: boolean }>(client, 'data.importFile', { transferId, dryRun: true })
+    expect(preview.ok && preview.value.dryRun).toBe(true)
+    expect(readdirSync(transfers)).toHaveLength(1)
+    const imported = await runStream(client, 'data.importFile', { transferId })
+    expect(imported.ok).toBe(true)
+    expect(readdirSync(transfers)).toEqual([])
+
+    const mb = Buffer.alloc(1024 * 1024, 0x20)
+    expect((await fetch(`${base}/data/upload`, { method: 'POST', headers: cookie, body: mb })).status).toBe(200)
+    const second = await fetch(`${base}/data/upload`, { method: 'POST', headers: cookie, body: mb })
+    expect(second.status).toBe(507)
+    expect(((await second.json()) as { error: string }).error).toMatch(/Too many uploads are waiting/)
+    expect(readdirSync(transfers)).toHaveLength(1)
+  }, 60_000)
 })

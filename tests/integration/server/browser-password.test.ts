@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ServerResponse } from 'node:http'
 import { AttemptLimiter, DEFAULT_ATTEMPT_LIMITS } from '../../../src/server/attempt-limiter'
-import { PRE_AUTH_BYTES } from '../../../src/server/server'
+import { appPathFor, PRE_AUTH_BYTES } from '../../../src/server/server'
 import type { ServerMessage } from '../../../src/shared/bridge/protocol'
-import { PASSWORD, cleanup, closed, openSocket, rawGet, request, requestAll, start } from './server-harness'
+import { PASSWORD, TOKEN, cleanup, closed, openSocket, rawGet, request, requestAll, start } from './server-harness'
 
 afterEach(cleanup)
+
+/** Password mode lives under the same unguessable path as token mode; `/` redirects there. */
+const APP = appPathFor(TOKEN)
 
 /** A clock the test moves by hand, so waits are checked without waiting. */
 function manualClock() {
@@ -23,10 +26,24 @@ async function browserCookie(base: string) {
 }
 
 describe('browser mode with an access password', () => {
+  it('scopes the browser cookie to the app path (other servers on this host never receive it), and / leads there', async () => {
+    const { base, port } = await start(PASSWORD, { answerDelayMs: 5 })
+    const root = await rawGet(port, '/')
+    expect(root.status).toBe(303)
+    expect(root.headers.location).toBe(APP)
+    const page = await rawGet(port, APP)
+    expect(page.status).toBe(200)
+    const cookie = String(page.headers['set-cookie'])
+    expect(cookie).toContain(`Path=${APP}`)
+    expect(cookie).not.toContain('Path=/;')
+    expect((await rawGet(port, '/bridge', {}, 'POST')).status).toBe(404)
+    expect((await fetch(`${base}/`)).url).toBe(`${base}${APP}`)
+  })
+
   it('loads the page but answers the bridge only after the password, telling nothing else before it', async () => {
     const { base } = await start(PASSWORD, { answerDelayMs: 5 })
     expect((await fetch(`${base}/`)).status).toBe(200)
-    const ws = await openSocket(`${base.replace('http', 'ws')}/bridge`)
+    const ws = await openSocket(`${base.replace('http', 'ws')}${APP}bridge`)
     const info = await request(ws, { t: 'call', id: 1, proc: 'app.info', input: {} })
     const value = info.t === 'result' && info.result.ok ? (info.result.value as Record<string, unknown>) : {}
     expect(value['passwordRequired']).toBe(true)
@@ -49,7 +66,7 @@ describe('browser mode with an access password', () => {
   it('backs off after five wrong passwords per address, refuses even the right one while waiting, and logs the address', async () => {
     const clock = manualClock()
     const { base, logs } = await start(PASSWORD, { answerDelayMs: 5, now: clock.now })
-    const ws = await openSocket(`${base.replace('http', 'ws')}/bridge`)
+    const ws = await openSocket(`${base.replace('http', 'ws')}${APP}bridge`)
     for (let i = 0; i < 5; i++) {
       const answer = await request(ws, { t: 'auth', id: i, password: `wrong guess ${i}` })
       expect(authError(answer)?.errorType).toBe('InvalidAccessCode')
@@ -62,7 +79,7 @@ describe('browser mode with an access password', () => {
     expect(retryAfter(refused)).toBeGreaterThan(0)
     expect(retryAfter(refused)).toBeLessThanOrEqual(1000)
     // Another socket from the same address waits too.
-    const other = await openSocket(`${base.replace('http', 'ws')}/bridge`)
+    const other = await openSocket(`${base.replace('http', 'ws')}${APP}bridge`)
     expect(authError(await request(other, { t: 'auth', id: 1, password: PASSWORD }))?.errorType).toBe('TooManyAttempts')
     clock.advance(1000)
     const sixth = await request(ws, { t: 'auth', id: 11, password: 'wrong again' })
@@ -79,7 +96,7 @@ describe('browser mode with an access password', () => {
   it('locks an address for minutes after twenty failures', async () => {
     const clock = manualClock()
     const { base } = await start(PASSWORD, { answerDelayMs: 1, now: clock.now })
-    const ws = await openSocket(`${base.replace('http', 'ws')}/bridge`)
+    const ws = await openSocket(`${base.replace('http', 'ws')}${APP}bridge`)
     let last: ServerMessage | undefined
     for (let i = 0; i < 20; i++) {
       last = await request(ws, { t: 'auth', id: i, password: `wrong guess ${i}` })
@@ -95,7 +112,7 @@ describe('browser mode with an access password', () => {
 
   it('looks at one guess at a time: pipelined guesses are refused without being checked', async () => {
     const { base, logs } = await start(PASSWORD, { answerDelayMs: 50 })
-    const ws = await openSocket(`${base.replace('http', 'ws')}/bridge`)
+    const ws = await openSocket(`${base.replace('http', 'ws')}${APP}bridge`)
     const guesses = Array.from({ length: 30 }, (_, i) => ({ t: 'auth', id: i, password: i === 29 ? PASSWORD : `guess number ${i}` }))
     const answers = await requestAll(ws, guesses)
     const checked = answers.filter((a) => authError(a)?.errorType !== 'TooManyAttempts')
@@ -118,7 +135,7 @@ describe('browser mode with an access password', () => {
 
   it('accepts only a few small frames before the password, large ones after it', async () => {
     const { base } = await start(PASSWORD, { answerDelayMs: 1 })
-    const url = `${base.replace('http', 'ws')}/bridge`
+    const url = `${base.replace('http', 'ws')}${APP}bridge`
     const big = JSON.stringify({ t: 'call', id: 1, proc: 'diag.echo', input: { value: 'x'.repeat(PRE_AUTH_BYTES * 4) } })
     const early = await openSocket(url)
     const earlyClosed = closed(early)
@@ -139,7 +156,7 @@ describe('browser mode with an access password', () => {
   it('binds session keys to the browser cookie, expires them when idle and after an absolute lifetime, and signs out', async () => {
     const clock = manualClock()
     const { base, port } = await start(PASSWORD, { answerDelayMs: 1, now: clock.now, sessionLifetimes: { idleMs: 60_000, absoluteMs: 300_000 } })
-    const wsUrl = `${base.replace('http', 'ws')}/bridge`
+    const wsUrl = `${base.replace('http', 'ws')}${APP}bridge`
     const cookieA = await browserCookie(base)
     const cookieB = await browserCookie(base)
     expect(cookieA).not.toBe(cookieB)
@@ -180,7 +197,7 @@ describe('browser mode with an access password', () => {
     const thirdAuth = await request(third, { t: 'auth', id: 1, password: PASSWORD })
     const thirdKey = thirdAuth.t === 'auth' && thirdAuth.result.ok ? thirdAuth.result.value.sessionKey : ''
     const thirdClosed = closed(third)
-    const out = await rawGet(port, '/sign-out', { cookie: cookieA, Origin: base }, 'POST')
+    const out = await rawGet(port, `${APP}sign-out`, { cookie: cookieA, Origin: base }, 'POST')
     expect(out.status).toBe(204)
     expect(String(out.headers['set-cookie'])).toMatch(/Max-Age=0/)
     expect(await thirdClosed).toBe(4401)
@@ -189,7 +206,7 @@ describe('browser mode with an access password', () => {
     expect(answer.t === 'auth' && answer.result.ok).toBe(false)
     again.close()
     // Sign-out from another site is refused.
-    expect((await rawGet(port, '/sign-out', { cookie: cookieB, Origin: 'https://evil.example' }, 'POST')).status).toBe(405)
+    expect((await rawGet(port, `${APP}sign-out`, { cookie: cookieB, Origin: 'https://evil.example' }, 'POST')).status).toBe(405)
   })
 })
 
@@ -204,11 +221,11 @@ describe('further HTTP endpoints', () => {
     }
     const { base, port } = await start(PASSWORD, { answerDelayMs: 1, routes: [route] })
     const cookie = await browserCookie(base)
-    expect((await rawGet(port, '/export', { Host: 'evil.example' })).status).toBe(421)
-    expect((await rawGet(port, '/export', { cookie })).status).toBe(401)
-    const ws = await openSocket(`${base.replace('http', 'ws')}/bridge`, { cookie })
+    expect((await rawGet(port, `${APP}export`, { Host: 'evil.example' })).status).toBe(421)
+    expect((await rawGet(port, `${APP}export`, { cookie })).status).toBe(401)
+    const ws = await openSocket(`${base.replace('http', 'ws')}${APP}bridge`, { cookie })
     await request(ws, { t: 'auth', id: 1, password: PASSWORD })
-    expect((await rawGet(port, '/export', { cookie })).status).toBe(200)
+    expect((await rawGet(port, `${APP}export`, { cookie })).status).toBe(200)
     expect(seen).toEqual([
       { path: '/export', signedIn: false },
       { path: '/export', signedIn: true }

@@ -34,7 +34,7 @@ async function start(password?: string) {
     await core.close()
   })
   const origin = new URL(server.url).origin
-  const base = password ? origin : `${origin}${appPathFor(TOKEN).slice(0, -1)}`
+  const base = `${origin}${appPathFor(TOKEN).slice(0, -1)}`
   let cookie: string
   if (password) cookie = (await fetch(`${origin}/`)).headers.get('set-cookie')!.split(';')[0]!
   else cookie = `switchboard_token=${TOKEN}`
@@ -123,6 +123,10 @@ describe('an exposed browser mode (access password)', () => {
     expect(!widened.ok && widened.error.status).toBe(403)
     const settings = await t.call('tools.settings', {})
     expect(settings.ok && settings.value.allowPrivateAddresses).toBe(false)
+    // A stdio server the owner left switched off is not switched on from here (that starts it).
+    const owners = await t.core.services().tools.addServer({ name: 'owner', transport: 'stdio', command: '/bin/true', enabled: false })
+    const switched = await t.call('tools.setEnabled', { id: owners.id, enabled: true })
+    expect(!switched.ok && switched.error.status).toBe(403)
     // Settings that do not widen anything stay open to the signed-in user.
     expect((await t.call('tools.updateSettings', { stepLimit: 7, allowPrivateAddresses: false })).ok).toBe(true)
   })

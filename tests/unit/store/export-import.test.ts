@@ -37,7 +37,7 @@ function populated() {
   const streaming = store.messages.beginStreaming({ conversationId: conversation.id, parentId: q.id })
   streaming.appendText('unfinished')
   streaming.flush()
-  store.settings.set({ language: 'en', theme: 'dark' })
+  store.settings.set({ searchMaxUses: 3, titleModel: { providerId: 'openai', modelId: 'gpt-4o-mini' } })
   store.providers.update('ollama', { enabled: true, baseUrl: 'http://127.0.0.1:11434', modelOverrides: { 'llama3:8b': { enabled: true } } })
   return { store, agent, conversation, streamingId: streaming.id }
 }
@@ -62,12 +62,12 @@ describe('export and import', () => {
     const { store } = populated()
     const json = JSON.stringify(store.export('x'))
     const target = fresh()
-    target.settings.set({ theme: 'light' })
+    target.settings.set({ searchMaxUses: 7 })
     target.import(json)
     const second = target.import(json)
     expect(second.added).toEqual({ agents: 0, conversations: 0, topics: 0, messages: 0, settings: 0, providers: 0 })
     expect(second.skipped).toMatchObject({ agents: 1, messages: 3 })
-    expect(target.settings.get().theme).toBe('light')
+    expect(target.settings.get()['searchMaxUses']).toBe(7)
   })
 
   it('a file from a newer version fails with the file-incompatible text and changes nothing', () => {
@@ -130,5 +130,15 @@ describe('export and import', () => {
     const json = JSON.stringify(file)
     expect(json).not.toMatch(/apiKey|api_key|secret/i)
     expect(json).not.toContain('fetched-model-x')
+  })
+
+  it('settings that are not the app’s (unknown keys, wrong shapes) are left out and reported', () => {
+    const { store } = populated()
+    const file = store.export('x')
+    file.data.settings = { ...file.data.settings, theme: 'dark', searchMaxResults: 'many' }
+    const target = fresh()
+    const report = target.import(JSON.stringify(file))
+    expect(report.refusedSettings?.map((r) => r.key).sort()).toEqual(['searchMaxResults', 'theme'])
+    expect(Object.keys(target.settings.get()).sort()).toEqual(['searchMaxUses', 'titleModel'])
   })
 })

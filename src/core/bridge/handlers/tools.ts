@@ -23,7 +23,11 @@ export function toolHandlers(ctx: CoreContext): ToolHandlers {
       return tools().updateServer(id, server)
     },
     'tools.removeServer': ({ id }) => tools().removeServer(id),
-    'tools.setEnabled': ({ id, enabled }) => tools().setEnabled(id, enabled),
+    'tools.setEnabled': ({ id, enabled }) => {
+      // Switching a stdio server on starts its program: the owner's choice, like adding one.
+      if (enabled) refuseStdio(tools().configs().filter((c) => c.id === id && !c.enabled))
+      return tools().setEnabled(id, enabled)
+    },
     'tools.connect': ({ ids }) => tools().connect(ids),
     'tools.restart': ({ id }) => tools().restart(id),
     'tools.import': ({ json }) => {
