@@ -5,6 +5,7 @@ import type { StreamEvent } from '../../shared/stream/events'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import type { ChatMessage, ChatRequest, ReasoningEffort } from '../../core/runtime/types'
 import { runToolChat } from '../tool-chat'
+import { ModelCaller } from '../../core/services/model-caller'
 
 const USAGE =
   'switchboard chat <provider>/<model> [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [--tool-server COMMAND|URL]... [--yes] [PROMPT | -]'
@@ -120,7 +121,13 @@ export const chatCommand: CliCommand = {
       // Tools (issue 21): with --tool-server the reply runs through the tool loop.
       if (toolServers.length)
         await runToolChat(runtime, request, toolServers, { yes: flags.get('yes') === true, json, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) }, io, onEvent)
-      else for await (const event of runtime.chat(request, { signal: controller.signal, idleTimeoutMs })) onEvent(event)
+      else {
+        // The one model caller (no usage log in the CLI): the same call path as the app's.
+        const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })
+        const { model, messages: sent, ...params } = request
+        const call = caller.run({ target: { providerId: target.providerId, modelId: model }, scene: 'Conversation', messages: sent, params, signal: controller.signal, call: { idleTimeoutMs } })
+        for await (const event of call) onEvent(event as StreamEvent)
+      }
       if (!json) out.write('\n')
       out.flush()
       err.flush()
