@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises'
 import type { CliIO } from './command'
 import { ToolService } from '../core/tools/tool-service'
-import { runHeadlessToolLoop } from '../core/tools/headless-loop'
+import { ModelCaller } from '../core/services/model-caller'
 import type { JsonValue } from '../shared/data/json'
 import { DEFAULT_STEP_LIMIT } from '../shared/tools/types'
 import type { ChatRequest, ProviderRuntime, StreamEvent } from '../core/runtime/types'
@@ -31,11 +31,17 @@ export async function runToolChat(
     const offered = await service.toolsFor({ servers: ids, builtins: [] })
     const ask = !options.yes && io.stdin.isTTY === true ? createInterface({ input: io.stdin, output: io.stderr }) : undefined
     try {
-      const loop = runHeadlessToolLoop(runtime, request, service, offered, {
+      // The one model caller, with the one tool loop; the CLI keeps no usage log and prices nothing here.
+      const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })
+      const { model, messages, ...params } = request
+      const loop = caller.run({
+        target: { providerId: runtime.id, modelId: model },
+        scene: 'Conversation',
+        messages,
+        params,
+        tools: { service, offered, stepLimit: options.stepLimit ?? DEFAULT_STEP_LIMIT, autoApprove: options.yes },
         signal: options.signal,
-        stepLimit: options.stepLimit ?? DEFAULT_STEP_LIMIT,
-        autoApprove: options.yes,
-        ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {})
+        call: options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}
       })
       for await (const event of loop) {
         if (event.type === 'tool_approval') {

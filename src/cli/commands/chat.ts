@@ -114,7 +114,14 @@ export const chatCommand: CliCommand = {
       // Tools (issue 21): with --tool-server the reply runs through the tool loop.
       if (toolServers.length)
         await (await import('../tool-chat')).runToolChat(runtime, request, toolServers, { yes: flags.get('yes') === true, json, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) }, io, onEvent)
-      else for await (const event of runtime.chat(request, { signal: controller.signal, idleTimeoutMs })) onEvent(event)
+      else {
+        // The one model caller (no usage log in the CLI): the same call path as the app's.
+        const { ModelCaller } = await import('../../core/services/model-caller')
+        const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })
+        const { model, messages: sent, ...params } = request
+        const call = caller.run({ target: { providerId: target.providerId, modelId: model }, scene: 'Conversation', messages: sent, params, signal: controller.signal, call: { idleTimeoutMs } })
+        for await (const event of call) onEvent(event as StreamEvent)
+      }
       if (!json) out.write('\n')
       out.flush()
       err.flush()

@@ -10,7 +10,6 @@ import type { ToolStreamEvent } from '../../shared/tools/types'
 import { pricingContextOf } from '../runtime/pricing-context'
 import { countTokens } from '../../shared/tokens/count-tokens'
 import type { CallOptions, ChatMessage, ChatRequest, ProviderRuntime, ToolCall } from '../runtime/types'
-import { runToolStep, toolTurnMessages } from '../tools/tool-loop'
 import type { OfferedTool, ToolService } from '../tools/tool-service'
 import { SCENES, cleanSceneText, type ModelRef, type SceneName } from './chat/scenes'
 
@@ -127,8 +126,10 @@ export class ModelCaller {
     const chat = runtime.chat.bind(runtime)
     const messages = [...input.messages]
     const base: ChatRequest = { stream: true, ...input.params, model: model.modelId, messages }
-    const options: CallOptions = { idleTimeoutMs: 30_000, ...input.call, ...(input.signal ? { signal: input.signal } : {}) }
+    const options: CallOptions = { ...input.call, ...(input.signal ? { signal: input.signal } : {}) }
     const loop = input.tools
+    // Loaded only for a tool loop: a plain call (the CLI's chat) never loads the tool code.
+    const steps = loop ? await import('../tools/tool-loop') : undefined
     let usage: UsageRecord | undefined
     let error: (StreamEvent & { type: 'error' }) | undefined
     let produced = ''
@@ -160,9 +161,9 @@ export class ModelCaller {
         // The same step runner, approvals and errors as a chat reply, with the history in memory.
         const clean = calls.map((c) => ({ id: c.id, type: 'function', function: c.function, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) }))
         messages.push({ role: 'assistant', content: text, tool_calls: clean })
-        const outcome = yield* runToolStep(loop.service, loop.offered, clean, { messageId: `headless-${step}`, signal: input.signal ?? new AbortController().signal, autoApprove: loop.autoApprove })
+        const outcome = yield* steps!.runToolStep(loop.service, loop.offered, clean, { messageId: `headless-${step}`, signal: input.signal ?? new AbortController().signal, autoApprove: loop.autoApprove })
         for (const result of outcome.results) yield { type: 'tool_result', data: result }
-        messages.push(...toolTurnMessages(clean, outcome.results))
+        messages.push(...steps!.toolTurnMessages(clean, outcome.results))
       }
     } catch (cause) {
       thrown = true

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { convertAnthropicUsage, type AnthropicUsageEvent } from '../../../src/shared/stream/usage-converters/anthropic'
-import { convertGoogleUsage, type GoogleUsageMetadata } from '../../../src/shared/stream/usage-converters/google'
+import { convertAnthropicUsage, type AnthropicUsageEvent } from '../../../src/core/runtime/providers/anthropic/anthropic-usage'
+import { convertGoogleUsage, type GoogleUsageMetadata } from '../../../src/core/runtime/providers/google/google-usage'
 import type { UsageRecord } from '../../../src/shared/stream/usage'
 import { loadUsageVectors } from './conformance-vectors'
 

@@ -1,5 +1,5 @@
 import type { GroundingCitation, StreamEvent } from '../../../shared/stream/events'
-import { convertOpenAIUsage, type OpenAIChatUsage } from '../../../shared/stream/openai-usage'
+import { convertOpenAIUsage, type OpenAIChatUsage } from './openai-usage'
 import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
 import type { Pricing } from '../../../shared/pricing/types'
 import { withCost } from '../usage-cost'

@@ -1,5 +1,5 @@
 import type { GroundingCitation, StreamEvent } from '../../../shared/stream/events'
-import { convertOpenAIResponseUsage, type OpenAIResponsesUsage } from '../../../shared/stream/openai-usage'
+import { convertOpenAIResponseUsage, type OpenAIResponsesUsage } from './openai-usage'
 import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
 import type { Pricing } from '../../../shared/pricing/types'
 import { runtimeError } from '../runtime-error'

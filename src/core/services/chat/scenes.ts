@@ -39,6 +39,7 @@ export interface SceneDeps {
     params?: { max_tokens?: number }
     signal?: AbortSignal
     conversationId?: string
+    call?: { idleTimeoutMs?: number }
   }): Promise<{ text: string; model: ModelRef }>
 }
 
@@ -66,6 +67,8 @@ export async function runScene(
     scene,
     ...(fallback ? { target: fallback } : {}),
     messages,
+    // A scene is a short answer: a stalled stream is given up sooner than a reply.
+    call: { idleTimeoutMs: 30_000 },
     ...(options.maxTokens ? { params: { max_tokens: options.maxTokens } } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.conversationId ? { conversationId: options.conversationId } : {})

@@ -1,6 +1,6 @@
 import type { StreamEvent, ToolCall } from '../../../../shared/stream/events'
 import type { UsageRecord } from '../../../../shared/stream/usage'
-import { convertAnthropicUsage, type AnthropicRawUsage } from '../../../../shared/stream/usage-converters/anthropic'
+import { convertAnthropicUsage, type AnthropicRawUsage } from './anthropic-usage'
 
 /**
  * One Anthropic Messages stream event as the SDK yields it (and as Bedrock relays it for

@@ -1,6 +1,6 @@
 import type { Grounding, StreamEvent, ToolCall } from '../../../../shared/stream/events'
 import type { UsageRecord } from '../../../../shared/stream/usage'
-import { convertGoogleUsage, type GoogleUsageMetadata } from '../../../../shared/stream/usage-converters/google'
+import { convertGoogleUsage, type GoogleUsageMetadata } from './google-usage'
 import { blockReasonMessage, isBlockingFinishReason } from './google-block-reasons'
 
 /** The parts of a `GenerateContentResponse` chunk we read (Gemini API and Vertex AI alike). */

@@ -1,4 +1,4 @@
-import type { UsageRecord } from '../usage'
+import type { UsageRecord } from '../../../../shared/stream/usage'
 
 export interface GoogleModalityCount {
   modality?: string

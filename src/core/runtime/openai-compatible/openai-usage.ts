@@ -1,4 +1,4 @@
-import type { UsageRecord } from './usage'
+import type { UsageRecord } from '../../../shared/stream/usage'
 
 /** The `usage` object of an OpenAI(-compatible) chat completion, with the extensions we meet in the wild. */
 export interface OpenAIChatUsage {

@@ -1,4 +1,4 @@
-import type { UsageRecord } from '../usage'
+import type { UsageRecord } from '../../../../shared/stream/usage'
 
 /** The usage-bearing parts of Anthropic's stream events (also what Bedrock relays for Claude). */
 export interface AnthropicUsageEvent {

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { ModelCaller, type UsageEntry } from '../../../src/core/services/model-caller'
+import type { ChatRequest, ProviderRuntime } from '../../../src/core/runtime/types'
+import type { StreamEvent } from '../../../src/shared/stream/events'
+
+/** A runtime that answers each call with the next script (events, or a thrown error). */
+function scriptedRuntime(scripts: (StreamEvent[] | Error)[]): { runtime: ProviderRuntime; requests: ChatRequest[] } {
+  const requests: ChatRequest[] = []
+  const runtime: ProviderRuntime = {
+    id: 'fake',
+    async *chat(request) {
+      requests.push(request)
+      const script = scripts.shift()
+      if (!script) throw new Error('no more scripts')
+      if (script instanceof Error) throw script
+      yield* script
+    }
+  }
+  return { runtime, requests }
+}
+
+function caller(runtime: ProviderRuntime, sceneModel?: { providerId: string; modelId: string }) {
+  const logged: UsageEntry[] = []
+  const priced: string[] = []
+  const instance = new ModelCaller({
+    runtimeFor: async () => runtime,
+    price: async (providerId, modelId, usage) => {
+      priced.push(`${providerId}/${modelId}`)
+      return { currency: 'USD', total: (usage.totalTokens ?? 0) / 1000 }
+    },
+    logUsage: (entry) => logged.push(entry),
+    sceneModel: () => sceneModel
+  })
+  return { instance, logged, priced }
+}
+
+describe('the model caller', () => {
+  it('prices and logs a call with its scene, conversation and message', async () => {
+    const { runtime, requests } = scriptedRuntime([[{ type: 'text', data: 'hi' }, { type: 'usage', data: { totalTokens: 2000 } }, { type: 'stop', data: 'stop' }]])
+    const { instance, logged } = caller(runtime)
+    const result = await instance.text({ target: { providerId: 'p', modelId: 'm' }, scene: 'Conversation', messages: [{ role: 'user', content: 'q' }], params: { max_tokens: 5 }, conversationId: 'c1', messageId: 'm1' })
+    expect(result).toMatchObject({ text: 'hi', cost: { total: 2 } })
+    expect(requests[0]).toMatchObject({ model: 'm', max_tokens: 5, stream: true })
+    expect(logged).toEqual([{ scene: 'Conversation', conversationId: 'c1', messageId: 'm1', providerId: 'p', modelId: 'm', usage: { totalTokens: 2000 }, cost: { currency: 'USD', total: 2 } }])
+  })
+
+  it('a background scene runs on the model chosen in Settings, not the call target', async () => {
+    const { runtime, requests } = scriptedRuntime([[{ type: 'text', data: '"A title."' }]])
+    const { instance, logged } = caller(runtime, { providerId: 'small', modelId: 'tiny' })
+    const result = await instance.text({ target: { providerId: 'p', modelId: 'big' }, scene: 'Summary Topic Title', messages: [] })
+    expect(requests[0]?.model).toBe('tiny')
+    expect(result.text).toBe('A title.')
+    expect(logged[0]).toMatchObject({ scene: 'Summary Topic Title', providerId: 'small', modelId: 'tiny' })
+  })
+
+  it('a call that throws is still logged, then the error reaches the caller', async () => {
+    const { runtime } = scriptedRuntime([new Error('socket closed')])
+    const { instance, logged } = caller(runtime)
+    await expect(instance.text({ target: { providerId: 'p', modelId: 'm' }, scene: 'Translator', messages: [] })).rejects.toThrow('socket closed')
+    expect(logged).toHaveLength(1)
+    expect(logged[0]).toMatchObject({ scene: 'Translator', providerId: 'p', modelId: 'm' })
+    expect(logged[0]?.usage).toBeUndefined()
+  })
+
+  it('a provider error event is logged with what was spent and thrown by text()', async () => {
+    const { runtime } = scriptedRuntime([[{ type: 'usage', data: { totalTokens: 1000 } }, { type: 'error', data: { errorType: 'QuotaLimitReached', status: 429, message: 'slow down' } }]])
+    const { instance, logged } = caller(runtime)
+    await expect(instance.text({ target: { providerId: 'p', modelId: 'm' }, scene: 'Knowledge Base Evaluation', messages: [] })).rejects.toThrow('slow down')
+    expect(logged[0]).toMatchObject({ scene: 'Knowledge Base Evaluation', usage: { totalTokens: 1000 }, cost: { total: 1 } })
+  })
+
+  it('without a target or a scene model it names the fix', async () => {
+    const { runtime } = scriptedRuntime([])
+    const { instance, logged } = caller(runtime)
+    await expect(instance.text({ scene: 'Language Detect', messages: [] })).rejects.toThrow(/Choose a model for the scene “Language Detect” in Settings/)
+    expect(logged).toEqual([])
+  })
+})
