@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { defaultDataDir } from '../core/store/data-dir'
 
 export interface ServeOptions {
   host: string
@@ -27,13 +27,7 @@ export const isLoopbackHost = (host: string) => LOOPBACK.has(host) || /^127\.\d+
 
 export const MIN_PASSWORD_LENGTH = 8
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
-  const home = homedir()
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Switchboard', 'data')
-  if (platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Switchboard', 'data')
-  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
-}
+export { defaultDataDir }
 
 const USAGE =
   'Options: --host H --port P --data-dir DIR --allowed-host NAME --new-token --token T ' +

@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
 import { headlessKnowledge } from '../../core/knowledge/headless'
 import type { KnowledgeService } from '../../core/knowledge/knowledge-service'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
 import { openStore } from '../../core/store'
+import { defaultDataDir } from '../../core/store/data-dir'
 import type { KnowledgeEval } from '../../shared/knowledge/types'
 
 const USAGE = `switchboard kb <command> [--data-dir DIR] [--base-url URL] [--api-key-env VAR] [--json]
@@ -20,12 +19,7 @@ KB is a knowledge base's id or name. The data folder defaults to the app's (SWIT
 /** The app's data folder, as the desktop app and `npm run serve` use it. */
 function dataDirFrom(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): string {
   const flag = flags.get('data-dir')
-  if (typeof flag === 'string') return flag
-  if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
-  const home = homedir()
-  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Switchboard', 'data')
-  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Switchboard', 'data')
-  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
+  return typeof flag === 'string' ? flag : defaultDataDir(env)
 }
 
 function findBase(knowledge: KnowledgeService, ref: string | undefined) {
