@@ -42,6 +42,8 @@ export interface CoreContext {
   tools?: ToolService
   /** Opens an address in the user's browser (desktop only: an OAuth sign-in of a tool server). */
   openExternal?: (url: string) => void
+  /** Provider keys from the environment when none is stored (browser mode; see CoreOptions.keyEnv). */
+  keyEnv?: NodeJS.ProcessEnv
   knowledge?: KnowledgeService
   knowledgeEvals?: EvalService
 }

@@ -41,6 +41,11 @@ export interface CoreOptions {
   secrets?: OpenSecretsOptions
   /** Opens an address in the user's browser (the desktop shell passes its checked shell.openExternal). */
   openExternal?: (url: string) => void
+  /**
+   * Where provider keys are read when none is stored: `<PROVIDER>_API_KEY` (and Bedrock's AWS
+   * variables), as the CLI reads them. Browser mode passes its environment; tests their own.
+   */
+  keyEnv?: NodeJS.ProcessEnv
 }
 
 export interface Core {
@@ -65,6 +70,7 @@ export function createCore(options: CoreOptions): Core {
     access: options.access,
     ...(options.fileDialog ? { fileDialog: options.fileDialog } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
     local: createLocalFeature(options.dataDir)
   }
   const steps: InitStep[] = [

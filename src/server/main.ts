@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { createCore } from '../core'
 import { lockDataFolderOrExit } from './data-folder-lock'
 import { MIN_PASSWORD_LENGTH, parseServeArgs } from './options'
@@ -33,6 +34,10 @@ if (options.passwordSource === 'argument') {
 const core = createCore({
   dataDir: options.dataDir,
   mode: 'browser',
+  // Without a keychain (a headless server) keys come from <PROVIDER>_API_KEY, or from the
+  // encrypted key file when a passphrase is given.
+  keyEnv: process.env,
+  secrets: { keyFile: { path: join(options.dataDir, 'keys.enc'), ...(options.keyPassphrase ? { passphrase: options.keyPassphrase } : {}) } },
   access: password ? { password, sessionKeys: new Set() } : undefined
 })
 

@@ -17,6 +17,8 @@ export interface ServeOptions {
   promptPassword: boolean
   /** Extra Host names the server may be reached under (a reverse proxy's name, a LAN DNS name). */
   allowedHosts: string[]
+  /** Unlocks the encrypted key file used when no keychain answers (--key-passphrase-file, SWITCHBOARD_KEY_PASSPHRASE[_FILE]). */
+  keyPassphrase?: string
   dataDir: string
   staticDir: string
 }
@@ -31,7 +33,7 @@ export { defaultDataDir }
 
 const USAGE =
   'Options: --host H --port P --data-dir DIR --allowed-host NAME --new-token --token T ' +
-  '--password-file FILE --password-prompt --password PW (or SWITCHBOARD_ACCESS_PASSWORD)'
+  '--password-file FILE --password-prompt --password PW (or SWITCHBOARD_ACCESS_PASSWORD) --key-passphrase-file FILE (or SWITCHBOARD_KEY_PASSPHRASE)'
 const SERVE_OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
@@ -42,7 +44,8 @@ const SERVE_OPTIONS = {
   'static-dir': { type: 'string' },
   token: { type: 'string' },
   'new-token': { type: 'boolean' },
-  'allowed-host': { type: 'string', multiple: true }
+  'allowed-host': { type: 'string', multiple: true },
+  'key-passphrase-file': { type: 'string' }
 } as const
 
 /**
@@ -91,6 +94,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     }
   }
   if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) return { error: `The access password must have at least ${MIN_PASSWORD_LENGTH} characters.` }
+  let keyPassphrase = env['SWITCHBOARD_KEY_PASSPHRASE'] || undefined
+  const passphraseFile = values.get('key-passphrase-file') ?? (env['SWITCHBOARD_KEY_PASSPHRASE_FILE'] || undefined)
+  if (passphraseFile !== undefined) {
+    try {
+      keyPassphrase = readFileSync(passphraseFile, 'utf8').replace(/\r?\n$/, '')
+    } catch (e) {
+      return { error: `Cannot read the key passphrase file ${passphraseFile}: ${(e as Error).message}` }
+    }
+  }
   const token = values.get('token') ?? (env['SWITCHBOARD_TOKEN'] || undefined)
   if (token !== undefined && token.length < 16) return { error: 'The token must have at least 16 characters.' }
   return {
@@ -102,6 +114,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     passwordSource,
     promptPassword,
     allowedHosts,
+    ...(keyPassphrase ? { keyPassphrase } : {}),
     dataDir: values.get('data-dir') ?? defaultDataDir(env),
     staticDir: values.get('static-dir') ?? join(import.meta.dirname, '../../out/renderer')
   }

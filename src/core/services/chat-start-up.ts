@@ -13,7 +13,7 @@ export function chatInitStep(context: CoreContext, hub: () => StreamHub): InitSt
       const store = context.store
       const secrets = context.secrets
       if (!store || !secrets) throw new Error('The local data could not be opened, so chat cannot start.')
-      const providers = new ProviderService(store, secrets, context.local.detection)
+      const providers = new ProviderService(store, secrets, context.local.detection, context.keyEnv)
       context.providers = providers
       context.chat = new ChatService({
         agents: store.agents,

@@ -13,7 +13,8 @@ import { chatLookupParams, type ChatPricingContext } from '../../shared/pricing/
 import type { Pricing } from '../../shared/pricing/types'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
-import { credentialFieldsOf, usesApiKey } from '../runtime/provider-specs'
+import { credentialFieldsOf, envCredentialsOf, usesApiKey } from '../runtime/provider-specs'
+import { envKeyName } from '../runtime/key-source'
 import { createProviderRuntime } from '../runtime/registry'
 import type { ProviderCredentials, ProviderRuntime, RemoteModelCard } from '../runtime/types'
 import { describeKey, type Secrets } from '../secrets'
@@ -25,6 +26,8 @@ const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as re
 
 interface StoredCredentials {
   apiKey?: string
+  /** The environment variable the key came from, when none was stored. */
+  keyEnv?: string
   fields: Partial<Record<CredentialField['name'], string>>
 }
 
@@ -115,7 +118,9 @@ export class ProviderService {
   constructor(
     private readonly store: Store,
     private readonly secrets: Secrets,
-    private readonly detection?: DetectionService
+    private readonly detection?: DetectionService,
+    /** Keys when none is stored: `<PROVIDER>_API_KEY`, as the CLI reads them (browser mode's environment). */
+    private readonly env: NodeJS.ProcessEnv = {}
   ) {
     secrets.onChange((name) => this.stored.delete(name.split('.')[0]!))
   }
@@ -125,13 +130,18 @@ export class ProviderService {
     let entry = this.stored.get(providerId)
     if (!entry) {
       const read = async (): Promise<StoredCredentials> => {
-        const apiKey = await this.secrets.readForRuntime(providerId)
+        const stored = await this.secrets.readForRuntime(providerId)
+        // A stored key wins; without one, the variable the CLI reads (a headless server's usual way).
+        const keyEnv = envKeyName(providerId)
+        const fromEnv = stored === undefined ? this.env[keyEnv]?.trim() || undefined : undefined
+        const apiKey = stored ?? fromEnv
         const fields: StoredCredentials['fields'] = {}
+        const envFields = envCredentialsOf(providerId, this.env)
         for (const field of credentialFieldsOf(providerId)) {
-          const value = await this.secrets.readForRuntime(`${providerId}.${field.name}`)
+          const value = (await this.secrets.readForRuntime(`${providerId}.${field.name}`)) ?? envFields[field.name]
           if (value !== undefined) fields[field.name] = value
         }
-        return { ...(apiKey !== undefined ? { apiKey } : {}), fields }
+        return { ...(apiKey !== undefined ? { apiKey } : {}), ...(fromEnv ? { keyEnv } : {}), fields }
       }
       entry = read()
       this.stored.set(providerId, entry)
@@ -213,10 +223,13 @@ export class ProviderService {
       id: card.id,
       name: card.name,
       sdkType: card.sdkType ?? 'openai',
-      enabled: settings.enabled,
+      // A key from the environment enables a provider the user never touched, as saving a key does.
+      enabled: settings.enabled || (stored.keyEnv !== undefined && settings.updatedAt === 0),
       hasKey: key.hasKey,
       ...(key.last4 ? { last4: key.last4 } : {}),
       keyPersistent: this.secrets.status.persistent,
+      ...(stored.keyEnv ? { keyEnv: stored.keyEnv } : {}),
+      ...(this.secrets.status.reason && !this.secrets.status.persistent ? { keyMemoryReason: this.secrets.status.reason } : {}),
       ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
       ...(card.defaultBaseURL ? { defaultBaseURL: card.defaultBaseURL } : {}),
       ...(card.proxyPlaceholder ? { proxyPlaceholder: card.proxyPlaceholder } : {}),

@@ -32,6 +32,7 @@ import { draftKeyOf } from './drafts'
 import { MessageUndoToast } from './message-undo-toast'
 import { QueuedMessages } from './queued-messages'
 import { useStableContextWindow } from './use-stable-context-window'
+import { KeyStorageNote } from '../providers/key-storage-note'
 
 const EMPTY: Message[] = []
 
@@ -186,6 +187,7 @@ export function ChatPage() {
                   {t('chat.addKey')}
                 </a>
               )}
+              {!current && <KeyStorageNote />}
             </div>
           </div>
         ) : (

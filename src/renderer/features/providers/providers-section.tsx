@@ -6,6 +6,7 @@ import { Plus, Search } from 'lucide-react'
 import type { FetchedModels, PickerModel, ProviderSummary } from '../../../shared/bridge/procedures/providers'
 import { ProviderIcon } from './provider-icon'
 import { CustomModelAbilities, CustomProviderForm } from './custom-provider-form'
+import { KeyStorageNote } from './key-storage-note'
 import { orderProviders } from './provider-order'
 import { providerActions, useProviders } from './providers-store'
 
@@ -167,7 +168,13 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
             )}
           </div>
           <p className="text-xs text-zinc-500" data-testid="provider-key-status">
-            {provider.hasKey ? (provider.last4 ? t('providers.keySaved', { last4: provider.last4 }) : t('providers.keySavedShort')) : t('providers.noKey')}
+            {provider.keyEnv
+              ? t('providers.keyFromEnv', { name: provider.keyEnv, last4: provider.last4 ?? '' })
+              : provider.hasKey
+                ? provider.last4
+                  ? t('providers.keySaved', { last4: provider.last4 })
+                  : t('providers.keySavedShort')
+                : t('providers.noKey')}
             {provider.apiKeyUrl && (
               <>
                 {' · '}
@@ -177,7 +184,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
               </>
             )}
           </p>
-          {!provider.keyPersistent && <p className="text-xs text-amber-700 dark:text-amber-400">{t('providers.keyMemory')}</p>}
+          {!provider.keyPersistent && <KeyStorageNote />}
         </form>
       )}
       {!provider.custom && (

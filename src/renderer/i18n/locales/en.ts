@@ -288,7 +288,9 @@ export const en = {
     keySaved: 'Key saved · ends in {{last4}}',
     keySavedShort: 'Key saved',
     noKey: 'No key',
-    keyMemory: 'No system keychain answered: keys are kept in memory until Switchboard quits.',
+    keysNotKept:
+      'Keys saved in Settings are lost whenever the server restarts here: no system keychain answered. Start it with OPENAI_API_KEY-style variables (<PROVIDER>_API_KEY), or with SWITCHBOARD_KEY_PASSPHRASE to keep keys in an encrypted file (README: “Keys on a headless machine”).',
+    keyFromEnv: 'Key from the environment variable {{name}} · ends in {{last4}}',
     getKey: 'Get a key',
     save: 'Save',
     remove: 'Remove key',

@@ -290,7 +290,9 @@ export const zhCN: Messages = {
     keySaved: '已保存 · 尾号 {{last4}}',
     keySavedShort: '已保存',
     noKey: '未设置',
-    keyMemory: '系统钥匙串不可用：密钥仅保存在内存中，退出 Switchboard 后失效。',
+    keysNotKept:
+      '此处没有可用的系统钥匙串：在设置中保存的 Key 会在服务重启后丢失。请在启动时设置 <PROVIDER>_API_KEY 形式的环境变量（如 OPENAI_API_KEY），或设置 SWITCHBOARD_KEY_PASSPHRASE 将 Key 保存在加密文件中（见 README「无桌面环境的机器上的 Key」）。',
+    keyFromEnv: 'Key 来自环境变量 {{name}} · 末四位 {{last4}}',
     getKey: '获取密钥',
     save: '保存',
     remove: '删除密钥',

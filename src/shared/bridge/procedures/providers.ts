@@ -30,6 +30,10 @@ export interface ProviderSummary {
   last4?: string
   /** False when no OS keychain answered: the key lives in memory until the app quits. */
   keyPersistent: boolean
+  /** Why keys are kept in memory only, and how to keep them (when `keyPersistent` is false). */
+  keyMemoryReason?: string
+  /** The environment variable the key comes from (none stored; browser mode reads `<PROVIDER>_API_KEY`). */
+  keyEnv?: string
   baseURL?: string
   defaultBaseURL?: string
   proxyPlaceholder?: string
