@@ -203,6 +203,13 @@ export class ProviderService {
     return status
   }
 
+  /** A local server's address as Settings shows it: the one the Local models page set, if any. */
+  private localAddress(providerId: string): { baseURL?: string } | undefined {
+    if (!isLocal(providerId) || !this.detection) return undefined
+    const endpoint = this.detection.endpoints()[providerId]
+    return endpoint.custom ? { baseURL: endpoint.baseUrl } : {}
+  }
+
   async summary(providerId: string): Promise<ProviderSummary> {
     const card = this.card(providerId)
     const settings = this.store.providers.get(providerId)
@@ -230,7 +237,7 @@ export class ProviderService {
       keyPersistent: this.secrets.status.persistent,
       ...(stored.keyEnv ? { keyEnv: stored.keyEnv } : {}),
       ...(this.secrets.status.reason && !this.secrets.status.persistent ? { keyMemoryReason: this.secrets.status.reason } : {}),
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      ...(this.localAddress(providerId) ?? (settings.baseUrl ? { baseURL: settings.baseUrl } : {})),
       ...(card.defaultBaseURL ? { defaultBaseURL: card.defaultBaseURL } : {}),
       ...(card.proxyPlaceholder ? { proxyPlaceholder: card.proxyPlaceholder } : {}),
       ...(card.apiKeyUrl ? { apiKeyUrl: card.apiKeyUrl } : {}),
@@ -340,7 +347,8 @@ export class ProviderService {
     if (stored.apiKey) credentials.apiKey = stored.apiKey
     const baseURL = settings.baseUrl ?? settings.proxyUrl ?? card?.defaultBaseURL
     if (baseURL) credentials.baseURL = baseURL
-    if (isLocal(providerId) && !settings.baseUrl && this.detection) {
+    // A local server has one address, the Local models page's (detection): chats go where models are pulled.
+    if (isLocal(providerId) && this.detection) {
       const detected = this.detection.baseUrl(providerId)
       // The detection URL is the server root; the OpenAI-style local servers serve under /v1.
       credentials.baseURL = providerId === 'ollama' ? detected : `${detected.replace(/\/+$/, '')}/v1`
@@ -417,11 +425,13 @@ export class ProviderService {
 
   async update(providerId: string, patch: { enabled?: boolean; baseURL?: string }): Promise<ProviderSummary> {
     this.card(providerId)
+    // A local server's address is kept in one place, the detection's, whichever page edits it.
+    const local = isLocal(providerId) && this.detection !== undefined
     this.store.providers.update(providerId, {
       ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-      ...(patch.baseURL !== undefined ? { baseUrl: patch.baseURL || undefined } : {})
+      ...(patch.baseURL !== undefined ? { baseUrl: local ? undefined : patch.baseURL || undefined } : {})
     })
-    if (isLocal(providerId) && patch.baseURL !== undefined && this.detection) {
+    if (local && patch.baseURL !== undefined && this.detection) {
       await this.detection.setBaseUrl(providerId, patch.baseURL || null)
       this.detected.delete(providerId)
     }
