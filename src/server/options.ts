@@ -48,6 +48,25 @@ const SERVE_OPTIONS = {
   'key-passphrase-file': { type: 'string' }
 } as const
 
+/** `serve --help` or `-h` anywhere among the arguments: print SERVE_HELP instead of starting. */
+export const wantsHelp = (argv: readonly string[]): boolean => argv.some((a) => a === '--help' || a === '-h')
+
+/** What `serve --help` prints. */
+export const SERVE_HELP = `Usage: npm run serve -- [options]   (or: node out/main/server.js [options], which restarts without rebuilding)
+
+Runs Switchboard in a browser: prints an address with ?token=… to open (only that link signs a
+browser in; the bare address does not).
+
+  --port N                 port to listen on (default 5199; SWITCHBOARD_PORT)
+  --host H                 address to bind (default 127.0.0.1; anything else needs a password)
+  --data-dir DIR           data folder (default the app's; SWITCHBOARD_DATA_DIR)
+  --password-file FILE     access password from a file (or SWITCHBOARD_ACCESS_PASSWORD, --password-prompt)
+  --allowed-host NAME      a DNS name the server may be reached under (repeatable)
+  --token T                the sign-in token (default: kept in the data folder); --new-token replaces it
+  --key-passphrase-file F  passphrase of the encrypted key file used without a keychain
+                           (or SWITCHBOARD_KEY_PASSPHRASE); keys also come from <PROVIDER>_API_KEY
+  -h, --help               this text`
+
 /**
  * Parses `npm run serve -- [--host H] [--port P] [--password-file F | --password-prompt] ...`.
  * Binding beyond loopback exposes the app to the network, so it needs a password.
