@@ -28,4 +28,6 @@ export interface CoreContext {
   localApi?: { host?: string; port?: number; serve?: boolean }
   /** Every other service: `services.get('chat', 'Chat')` answers not-ready until start-up built them. */
   services: ServiceAccess
+  /** Provider keys from the environment when none is stored (browser mode; see CoreOptions.keyEnv). */
+  keyEnv?: NodeJS.ProcessEnv
 }

@@ -44,6 +44,11 @@ export interface CoreOptions {
   updater?: UpdaterPort
   /** `switchboard api serve --host/--port`: where the local API listens in this process. */
   localApi?: CoreContext['localApi']
+  /**
+   * Where provider keys are read when none is stored: `<PROVIDER>_API_KEY` (and Bedrock's AWS
+   * variables), as the CLI reads them. Browser mode passes its environment; tests their own.
+   */
+  keyEnv?: NodeJS.ProcessEnv
 }
 
 export interface Core {
@@ -72,6 +77,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...(options.localApi ? { localApi: options.localApi } : {}),
     local: createLocalFeature(options.dataDir),
+    ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
     services: new ServiceAccess(() => context.init)
   }
   const steps: InitStep[] = [

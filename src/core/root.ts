@@ -57,7 +57,7 @@ export interface Services {
 
 /** What the root is given: the environment, the opened store and keychain, and the hub. */
 export interface RootInput {
-  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; access?: AccessPolicy | undefined; localApi?: { host?: string; port?: number; serve?: boolean } | undefined; openExternal?: ((url: string) => void) | undefined }
+  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; access?: AccessPolicy | undefined; localApi?: { host?: string; port?: number; serve?: boolean } | undefined; keyEnv?: NodeJS.ProcessEnv | undefined; openExternal?: ((url: string) => void) | undefined }
   store: Store
   secrets: Secrets
   hub: StreamHub
@@ -70,7 +70,7 @@ export interface RootInput {
  */
 export function buildServices({ env, store, secrets, hub }: RootInput): Services {
   const { dataDir } = env
-  const providers = new ProviderService(store, secrets, env.local.detection)
+  const providers = new ProviderService(store, secrets, env.local.detection, env.keyEnv)
   const runtimeFor = (providerId: string) => providers.runtime(providerId)
   const caller = new ModelCaller({
     runtimeFor,

@@ -4,16 +4,19 @@ import { useRouter, type RouteName } from './stores/router-store'
 import { useLayout } from './stores/layout-store'
 import { RunningPullsIndicator } from './features/local-models/running-pulls-indicator'
 import { useChat } from './features/chat/chat-store'
-import { shortcutLabel } from './components/shortcuts'
+import { NAV_ORDER, shortcutLabel, type NavRoute } from './components/shortcuts'
 
-const ITEMS: { route: RouteName; key: 'chat' | 'images' | 'localModels' | 'knowledge' | 'usage' | 'settings'; icon: LucideIcon }[] = [
-  { route: 'chat', key: 'chat', icon: MessageSquare },
-  { route: 'images', key: 'images', icon: Image },
-  { route: 'local-models', key: 'localModels', icon: Cpu },
-  { route: 'knowledge', key: 'knowledge', icon: BookOpen },
-  { route: 'usage', key: 'usage', icon: BarChart3 },
-  { route: 'settings', key: 'settings', icon: Settings }
-]
+type NavKey = 'chat' | 'images' | 'localModels' | 'knowledge' | 'usage' | 'settings'
+const LOOK: Record<NavRoute, { key: NavKey; icon: LucideIcon }> = {
+  chat: { key: 'chat', icon: MessageSquare },
+  images: { key: 'images', icon: Image },
+  'local-models': { key: 'localModels', icon: Cpu },
+  knowledge: { key: 'knowledge', icon: BookOpen },
+  usage: { key: 'usage', icon: BarChart3 },
+  settings: { key: 'settings', icon: Settings }
+}
+/** In NAV_ORDER, the order Ctrl/Cmd+1…6 follow. */
+const ITEMS: { route: RouteName; key: NavKey; icon: LucideIcon }[] = NAV_ORDER.map((route) => ({ route, ...LOOK[route] }))
 
 /** The app's navigation; collapses to an icon rail (remembered per window, Ctrl/Cmd+B). */
 export function Sidebar() {

@@ -1,12 +1,17 @@
+import { join } from 'node:path'
 import { createCore } from '../core'
 import { lockDataFolderOrExit } from './data-folder-lock'
-import { MIN_PASSWORD_LENGTH, parseServeArgs } from './options'
+import { MIN_PASSWORD_LENGTH, parseServeArgs, SERVE_HELP, wantsHelp } from './options'
 import { promptPassword } from './password-prompt'
 import { startBrowserServer } from './server'
 import { loadOrCreateToken } from './token-store'
 
 // `npm run serve`: Switchboard in a browser. The core runs here in Node; the page talks to it
 // over a WebSocket on the same origin.
+if (wantsHelp(process.argv.slice(2))) {
+  console.log(SERVE_HELP)
+  process.exit(0)
+}
 const options = parseServeArgs(process.argv.slice(2), process.env, process.stdin.isTTY === true)
 if ('error' in options) {
   console.error(options.error)
@@ -33,6 +38,10 @@ if (options.passwordSource === 'argument') {
 const core = createCore({
   dataDir: options.dataDir,
   mode: 'browser',
+  // Without a keychain (a headless server) keys come from <PROVIDER>_API_KEY, or from the
+  // encrypted key file when a passphrase is given.
+  keyEnv: process.env,
+  secrets: { keyFile: { path: join(options.dataDir, 'keys.enc'), ...(options.keyPassphrase ? { passphrase: options.keyPassphrase } : {}) } },
   access: password ? { password, sessionKeys: new Set() } : undefined
 })
 
@@ -55,6 +64,18 @@ const started = await startBrowserServer({
   port: options.port,
   token,
   allowedHosts: options.allowedHosts
+}).catch(async (error: unknown) => {
+  // A port in use is a set-up mistake, not a crash: say which port and how to pick another.
+  const code = (error as { code?: unknown }).code
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error
+  console.error(
+    code === 'EADDRINUSE'
+      ? `Port ${options.port} on ${options.host} is already in use (another Switchboard, or another program). Choose another with --port N (or SWITCHBOARD_PORT), or stop the other one.`
+      : `Port ${options.port} on ${options.host} may not be used by this user. Choose a port above 1023 with --port N.`
+  )
+  await core.close()
+  dataLock.release()
+  process.exit(1)
 })
 close = started.close
 console.log(`Switchboard is running in browser mode.\nOpen ${started.url}`)

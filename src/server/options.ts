@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { defaultDataDir } from '../core/store/data-dir'
 
 export interface ServeOptions {
   host: string
@@ -17,6 +17,8 @@ export interface ServeOptions {
   promptPassword: boolean
   /** Extra Host names the server may be reached under (a reverse proxy's name, a LAN DNS name). */
   allowedHosts: string[]
+  /** Unlocks the encrypted key file used when no keychain answers (--key-passphrase-file, SWITCHBOARD_KEY_PASSPHRASE[_FILE]). */
+  keyPassphrase?: string
   dataDir: string
   staticDir: string
 }
@@ -27,17 +29,11 @@ export const isLoopbackHost = (host: string) => LOOPBACK.has(host) || /^127\.\d+
 
 export const MIN_PASSWORD_LENGTH = 8
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
-  const home = homedir()
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Switchboard', 'data')
-  if (platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Switchboard', 'data')
-  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
-}
+export { defaultDataDir }
 
 const USAGE =
   'Options: --host H --port P --data-dir DIR --allowed-host NAME --new-token --token T ' +
-  '--password-file FILE --password-prompt --password PW (or SWITCHBOARD_ACCESS_PASSWORD)'
+  '--password-file FILE --password-prompt --password PW (or SWITCHBOARD_ACCESS_PASSWORD) --key-passphrase-file FILE (or SWITCHBOARD_KEY_PASSPHRASE)'
 const SERVE_OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
@@ -48,8 +44,28 @@ const SERVE_OPTIONS = {
   'static-dir': { type: 'string' },
   token: { type: 'string' },
   'new-token': { type: 'boolean' },
-  'allowed-host': { type: 'string', multiple: true }
+  'allowed-host': { type: 'string', multiple: true },
+  'key-passphrase-file': { type: 'string' }
 } as const
+
+/** `serve --help` or `-h` anywhere among the arguments: print SERVE_HELP instead of starting. */
+export const wantsHelp = (argv: readonly string[]): boolean => argv.some((a) => a === '--help' || a === '-h')
+
+/** What `serve --help` prints. */
+export const SERVE_HELP = `Usage: npm run serve -- [options]   (or: node out/main/server.js [options], which restarts without rebuilding)
+
+Runs Switchboard in a browser: prints an address with ?token=… to open (only that link signs a
+browser in; the bare address does not).
+
+  --port N                 port to listen on (default 5199; SWITCHBOARD_PORT)
+  --host H                 address to bind (default 127.0.0.1; anything else needs a password)
+  --data-dir DIR           data folder (default the app's; SWITCHBOARD_DATA_DIR)
+  --password-file FILE     access password from a file (or SWITCHBOARD_ACCESS_PASSWORD, --password-prompt)
+  --allowed-host NAME      a DNS name the server may be reached under (repeatable)
+  --token T                the sign-in token (default: kept in the data folder); --new-token replaces it
+  --key-passphrase-file F  passphrase of the encrypted key file used without a keychain
+                           (or SWITCHBOARD_KEY_PASSPHRASE); keys also come from <PROVIDER>_API_KEY
+  -h, --help               this text`
 
 /**
  * Parses `npm run serve -- [--host H] [--port P] [--password-file F | --password-prompt] ...`.
@@ -97,6 +113,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     }
   }
   if (password !== undefined && password.length < MIN_PASSWORD_LENGTH) return { error: `The access password must have at least ${MIN_PASSWORD_LENGTH} characters.` }
+  let keyPassphrase = env['SWITCHBOARD_KEY_PASSPHRASE'] || undefined
+  const passphraseFile = values.get('key-passphrase-file') ?? (env['SWITCHBOARD_KEY_PASSPHRASE_FILE'] || undefined)
+  if (passphraseFile !== undefined) {
+    try {
+      keyPassphrase = readFileSync(passphraseFile, 'utf8').replace(/\r?\n$/, '')
+    } catch (e) {
+      return { error: `Cannot read the key passphrase file ${passphraseFile}: ${(e as Error).message}` }
+    }
+  }
   const token = values.get('token') ?? (env['SWITCHBOARD_TOKEN'] || undefined)
   if (token !== undefined && token.length < 16) return { error: 'The token must have at least 16 characters.' }
   return {
@@ -108,6 +133,7 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     passwordSource,
     promptPassword,
     allowedHosts,
+    ...(keyPassphrase ? { keyPassphrase } : {}),
     dataDir: values.get('data-dir') ?? defaultDataDir(env),
     staticDir: values.get('static-dir') ?? join(import.meta.dirname, '../../out/renderer')
   }

@@ -208,6 +208,9 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
       return
     }
     if (url.pathname.startsWith(ARTIFACT_SANDBOX_PATH)) return serveArtifactRuntime(req, res, url)
+    // Browsers ask for it at the root, where the path-scoped token cookie is not sent: "no icon",
+    // not a 403 logged on every page load. It holds nothing.
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204, { 'Cache-Control': 'max-age=86400' }).end()
     if (!passwordMode) {
       if (sameSecret(url.searchParams.get('token'), token)) {
         // Trade the token in the address for a path-scoped cookie, and leave the address.

@@ -51,6 +51,10 @@ test('Settings → Your data: import previews the file, asks about its provider 
   await snap(page, 'data-import-preview')
   await preview.getByTestId('data-import-confirm').click()
   await expect(section.getByTestId('data-message')).toContainText('Imported 4 conversations and 400 messages', { timeout: 30_000 })
+  // The page shows the imported data at once, without a reload by hand (issue 29).
+  await page.getByTestId('nav-chat').click()
+  await expect(page.getByTestId('agent-list')).toContainText('Imported')
+  await page.getByTestId('nav-settings').click()
 
   const download = page.waitForEvent('download')
   await section.getByTestId('data-export').click()

@@ -53,11 +53,11 @@ test('switches language to Chinese and back', async ({ page }) => {
   await expect(page.getByTestId('nav-chat')).toHaveText('Chat')
 })
 
-test('keyboard: Ctrl+2 opens Images, Ctrl+4 Settings', async ({ page }) => {
+test('keyboard: Ctrl+2 opens Images, Ctrl+6 Settings (the sidebar order)', async ({ page }) => {
   await openApp(page)
   await page.keyboard.press('Control+2')
   await expect(page.getByTestId('page-images')).toBeVisible()
-  await page.keyboard.press('Control+4')
+  await page.keyboard.press('Control+6')
   await expect(page.getByTestId('page-settings')).toBeVisible()
 })
 

@@ -1,7 +1,6 @@
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
+import { dataDirFrom } from '../data-dir'
 
 const USAGE = `switchboard api <command> [--data-dir DIR]
   api serve [--host HOST] [--port N]        runs the local API until Ctrl-C (whatever Settings says)
@@ -10,16 +9,6 @@ const USAGE = `switchboard api <command> [--data-dir DIR]
                                              prints a new key once; --model limits it (provider/model, provider/*)
   api key-revoke ID
 Clients call http://HOST:PORT/v1 with the key as "Authorization: Bearer …" (OpenAI) or "x-api-key" (Anthropic).`
-
-function dataDirFrom(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): string {
-  const flag = flags.get('data-dir')
-  if (typeof flag === 'string') return flag
-  if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
-  const home = homedir()
-  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Switchboard', 'data')
-  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Switchboard', 'data')
-  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
-}
 
 /** `switchboard api`: the OpenAI- and Anthropic-compatible local API, headless, over the app's data folder. */
 export const apiCommand: CliCommand = {

@@ -5,7 +5,7 @@ import type { StreamEvent } from '../../shared/stream/events'
 import type { ChatMessage, ChatRequest, ReasoningEffort } from '../../core/runtime/types'
 
 const USAGE =
-  'switchboard chat <provider>/<model> [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [--tool-server COMMAND|URL]... [--yes] [PROMPT | -]'
+  'switchboard chat <provider>/<model> (custom:<id>/<model> for a custom provider) [--data-dir DIR] [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [--tool-server COMMAND|URL]... [--yes] [PROMPT | -]'
 
 /** Exit statuses: 0 stopped normally, 1 provider error, 2 usage, 3 interrupted, 130 cancelled (Ctrl-C). */
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 3, cancelled: 130 } as const
@@ -42,7 +42,7 @@ export const chatCommand: CliCommand = {
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, lists, positionals } = parseFlags(args, {
       booleans: ['json', 'yes'],
-      strings: ['base-url', 'api-key-env', 'system', 'temperature', 'top-p', 'max-tokens', 'reasoning-effort', 'idle-timeout'],
+      strings: ['data-dir', 'base-url', 'api-key-env', 'system', 'temperature', 'top-p', 'max-tokens', 'reasoning-effort', 'idle-timeout'],
       repeatable: ['tool-server']
     })
     // The runtime and its SDKs load when the command runs, not when `--help` lists it (commands/index.ts).

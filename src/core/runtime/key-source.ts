@@ -4,6 +4,8 @@ import { createProviderRuntime } from './registry'
 import { runtimeError } from './runtime-error'
 import type { ProviderCredentials, ProviderRuntime } from './types'
 import { envCredentialsOf } from './provider-specs'
+import { customProviderId, isCustomProviderId } from '../../shared/data/custom-provider'
+import { defaultDataDir } from '../store/data-dir'
 
 /** `<PROVIDER>_API_KEY`: the provider id upper-cased, anything but letters and digits as `_`. */
 export const envKeyName = (providerId: string, suffix = 'API_KEY'): string => `${providerId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`
@@ -36,7 +38,8 @@ export async function resolveProviderKey(options: KeySourceOptions): Promise<Res
   }
   const fromEnv = options.env[envKeyName(options.providerId)]?.trim()
   if (fromEnv) return { apiKey: fromEnv, source: 'env' }
-  if (openAICompatibleConfig(options.providerId).keyless || !options.keychain) return { source: 'none' }
+  // A custom provider's key is optional but still kept in the keychain when the user gave one.
+  if ((openAICompatibleConfig(options.providerId).keyless && !isCustomProviderId(options.providerId)) || !options.keychain) return { source: 'none' }
   try {
     const stored = await options.keychain(options.providerId)
     if (stored) return { apiKey: stored, source: 'keychain' }
@@ -62,18 +65,37 @@ export function parseTarget(target: string | undefined): { providerId: string; m
   return { providerId: target.slice(0, slash), model: target.slice(slash + 1) }
 }
 
+/** The CLI names a custom provider `custom:<id>`; inside the app its provider id is `custom-<id>`. */
+export const cliProviderId = (providerId: string): string => (providerId.startsWith('custom:') ? customProviderId(providerId.slice('custom:'.length)) : providerId)
+
+/** A custom provider's address as the app's data folder keeps it (`--data-dir`, else the app's folder). */
+async function customBaseURL(providerId: string, flags: Map<string, string | true>, env: NodeJS.ProcessEnv): Promise<string> {
+  const flag = flags.get('data-dir')
+  const dataDir = typeof flag === 'string' ? flag : defaultDataDir(env)
+  const { readCustomProviders } = await import('../store/read-custom-providers')
+  const found = readCustomProviders(dataDir).find((c) => customProviderId(c.slug) === providerId)
+  if (!found)
+    throw new AppErrorException(
+      runtimeError('UnknownProvider', `No custom provider ${providerId.replace('custom-', 'custom:')} in the data folder ${dataDir}: add it in Settings → Providers, or pass --base-url.`, providerId)
+    )
+  return found.baseUrl
+}
+
 /**
  * The runtime a CLI command uses: key from `--api-key-env` / `<PROVIDER>_API_KEY` / keychain,
- * base URL from `--base-url` or `<PROVIDER>_BASE_URL`. Throws AppErrorException for bad credentials.
+ * base URL from `--base-url` or `<PROVIDER>_BASE_URL` (a custom provider's from the data folder).
+ * Throws AppErrorException for bad credentials.
  */
-export async function runtimeForCli(providerId: string, flags: Map<string, string | true>, env: NodeJS.ProcessEnv, keychain = keychainKey): Promise<ProviderRuntime> {
+export async function runtimeForCli(target: string, flags: Map<string, string | true>, env: NodeJS.ProcessEnv, keychain = keychainKey): Promise<ProviderRuntime> {
+  const providerId = cliProviderId(target)
   const apiKeyEnv = flags.get('api-key-env')
   const key = await resolveProviderKey({ providerId, env, apiKeyEnv: typeof apiKeyEnv === 'string' ? apiKeyEnv : undefined, keychain })
   const baseURL = flags.get('base-url')
   const extra = envCredentialsOf(providerId, env)
   const credentials: ProviderCredentials = { ...extra }
   if (key.apiKey) credentials.apiKey = key.apiKey
-  const url = typeof baseURL === 'string' ? baseURL : (env[envKeyName(providerId, 'BASE_URL')] ?? extra.baseURL)
+  let url = typeof baseURL === 'string' ? baseURL : (env[envKeyName(providerId, 'BASE_URL')] ?? extra.baseURL)
+  if (!url && isCustomProviderId(providerId)) url = await customBaseURL(providerId, flags, env)
   if (url) credentials.baseURL = url
   return createProviderRuntime(providerId, credentials)
 }

@@ -2,6 +2,7 @@ import type { KeychainStatus, KeyInfo } from '../../shared/data/key-info'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { MemoryBackend, type KeyringBackend } from './keyring-backend'
 import { napiKeyringBackend, type KeyringModule } from './napi-keyring-backend'
+import { EncryptedKeyFile, KeyFileError } from './key-file-backend'
 
 export const DEFAULT_SERVICE = 'Switchboard'
 const NAME = /^[a-z0-9][a-z0-9._:-]{0,99}$/i
@@ -58,7 +59,15 @@ export interface OpenSecretsOptions {
   timeoutMs?: number
   /** Loads @napi-rs/keyring; tests pass a failing one to stand for a build without its binary. */
   loadKeyring?: () => Promise<KeyringModule>
+  /**
+   * Where keys go when no keychain answers (a headless server): a file encrypted with this
+   * passphrase. Without a passphrase keys stay in memory, and the reason says how to give one.
+   */
+  keyFile?: { path: string; passphrase?: string }
 }
+
+/** How to keep keys across restarts without a keychain (said with every "keys are in memory" reason). */
+export const KEY_FILE_HINT = 'To keep them across restarts without a keychain, start Switchboard with SWITCHBOARD_KEY_PASSPHRASE (or SWITCHBOARD_KEY_PASSPHRASE_FILE) set: keys are then kept in an encrypted key file in the data folder. Keys in <PROVIDER>_API_KEY variables (OPENAI_API_KEY…) are read too.'
 
 /**
  * API keys: set, delete, has, last four, and read for the runtime only. Nothing here returns
@@ -73,10 +82,11 @@ export class Secrets {
   private constructor(
     backend: KeyringBackend | undefined,
     reason: string | undefined,
-    private readonly timeoutMs: number
+    private readonly timeoutMs: number,
+    kind: 'keychain' | 'file' = 'keychain'
   ) {
     this.current = backend ?? this.memory
-    this.state = backend ? { backend: 'keychain', persistent: true } : { backend: 'memory', persistent: false, reason }
+    this.state = backend ? { backend: kind, persistent: true, ...(reason ? { reason } : {}) } : { backend: 'memory', persistent: false, reason }
   }
 
   /** Probes the keychain once; if it does not answer, keys live in memory and `status` says why. */
@@ -91,7 +101,16 @@ export class Secrets {
         }))
       await withTimeout(backend.get('switchboard:probe'), timeoutMs)
     } catch (error) {
-      return new Secrets(undefined, keychainReason(error), timeoutMs)
+      const reason = keychainReason(error)
+      const keyFile = options.keyFile
+      if (!keyFile?.passphrase) return new Secrets(undefined, keyFile ? `${reason} ${KEY_FILE_HINT}` : reason, timeoutMs)
+      try {
+        const file = await EncryptedKeyFile.open(keyFile.path, keyFile.passphrase)
+        return new Secrets(file, `No system keychain answered: keys are kept in the encrypted key file ${keyFile.path}.`, timeoutMs, 'file')
+      } catch (fileError) {
+        const why = fileError instanceof KeyFileError ? fileError.message : `The key file ${keyFile.path} could not be opened.`
+        return new Secrets(undefined, `${why} Keys you enter are kept in memory for this session only.`, timeoutMs)
+      }
     }
     return new Secrets(backend, undefined, timeoutMs)
   }

@@ -15,7 +15,8 @@ import type { ModelControlInput } from '../../shared/chat/model-controls'
 import { buildChatRequest, chooseSearchRoute, type SearchRoute } from './chat/request-options'
 import { toChatMessages } from './chat/to-chat-messages'
 import { withArtifactInstruction } from '../../shared/artifacts/artifact-kinds'
-import { smallModelOf } from './chat/scene-default-model'
+import { sceneDefaultModel } from './chat/scene-default-model'
+import { cleanTitle, fallbackTitle } from './chat/title-text'
 import { runScene, scenePrompts, type ModelRef, type SceneName } from './chat/scenes'
 import type { ChatMessage, ChatTool } from '../runtime/types'
 import type { GroundingCitation } from '../../shared/stream/events'
@@ -599,10 +600,9 @@ export class ChatService {
     return { rewrite }
   }
 
-  /** A scene's model when Settings chose none: a small model of the conversation's provider, else its model. */
+  /** A scene's model when Settings chose none (./chat/scene-default-model). */
   private async sceneFallback(base: ModelRef | undefined): Promise<ModelRef | undefined> {
-    if (!base) return undefined
-    return (await smallModelOf(base.providerId).catch(() => undefined)) ?? base
+    return sceneDefaultModel(base)
   }
 
   private sceneDeps() {
@@ -640,11 +640,21 @@ export class ChatService {
     const agent = this.deps.agents.get(conversation.agentId)
     const fallback = reply.providerId && reply.modelId ? { providerId: reply.providerId, modelId: reply.modelId } : agent ? this.pickModel(conversation, agent) : undefined
     const exchange = [...this.path(conversation.id, reply.id)].map((m) => `${m.role}: ${messageText(m.content).slice(0, 2000)}`).join('\n')
-    const { text } = await runScene(this.sceneDeps(), 'Summary Topic Title', await this.sceneFallback(fallback), [
+    // A title that cannot be made (the model is not served, it answered nothing usable) is the
+    // first words of the first message, not "New chat" for ever; a cancelled one is not made.
+    const made = await runScene(this.sceneDeps(), 'Summary Topic Title', await this.sceneFallback(fallback), [
       { role: 'system', content: scenePrompts.title },
       { role: 'user', content: exchange }
-    ], { signal: ctx.signal, maxTokens: 32 })
-    const title = text.replace(/[.。]+$/, '').split('\n')[0]?.trim().slice(0, 80)
+    ], { signal: ctx.signal, maxTokens: 32 }).then(
+      ({ text }) => cleanTitle(text),
+      (error: unknown) => {
+        if (ctx.signal.aborted) throw error
+        logger.warn('chat', 'the title model failed; the conversation is named after its first message', error)
+        return ''
+      }
+    )
+    const firstUser = all.find((m) => m.role === 'user')
+    const title = made || (firstUser ? fallbackTitle(messageText(firstUser.content)) : '')
     // A title set meanwhile (renamed by the user) wins.
     if (!title || !untitled(this.deps.conversations.require(conversation.id).title)) return undefined
     this.deps.conversations.update(conversation.id, { title })

@@ -4,6 +4,8 @@ import { processModelList, type ModelListEntry } from '../../shared/catalogue/mo
 import type { CatalogueModel, ProviderCard } from '../../shared/catalogue/types'
 import type { CostBreakdown } from '../../shared/data/cost'
 import type { FetchedModel as StoredFetchedModel } from '../../shared/data/provider-settings'
+import { customProviderId, customProviderSchema, isCustomProviderId, type CustomProvider } from '../../shared/data/custom-provider'
+import type { JsonValue } from '../../shared/data/json'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { LOCAL_SERVER_KINDS, type LocalServerKind, type LocalServerStatus } from '../../shared/local/local-servers'
 import { computeChatCost } from '../../shared/pricing/chat-cost'
@@ -11,7 +13,8 @@ import { chatLookupParams, type ChatPricingContext } from '../../shared/pricing/
 import type { Pricing } from '../../shared/pricing/types'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
-import { credentialFieldsOf, usesApiKey } from '../runtime/provider-specs'
+import { credentialFieldsOf, envCredentialsOf, usesApiKey } from '../runtime/provider-specs'
+import { envKeyName } from '../runtime/key-source'
 import { createProviderRuntime } from '../runtime/registry'
 import type { ProviderCredentials, ProviderRuntime, RemoteModelCard } from '../runtime/types'
 import { describeKey, type Secrets } from '../secrets'
@@ -23,6 +26,8 @@ const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as re
 
 interface StoredCredentials {
   apiKey?: string
+  /** The environment variable the key came from, when none was stored. */
+  keyEnv?: string
   fields: Partial<Record<CredentialField['name'], string>>
 }
 
@@ -59,6 +64,39 @@ function toPickerModel(providerId: string, m: CatalogueModel | ModelListEntry, s
   }
 }
 
+/** What a custom provider shows where a catalogue provider shows its card: its own name and address. */
+function customCard(custom: CustomProvider): ProviderCard {
+  return {
+    id: customProviderId(custom.slug),
+    name: custom.name,
+    url: custom.baseUrl,
+    defaultBaseURL: custom.baseUrl,
+    sdkType: 'openai',
+    showModelFetcher: true,
+    supportResponsesApi: false,
+    showApiKey: true,
+    modelCount: custom.models.length,
+    modelTypes: { chat: custom.models.length }
+  }
+}
+
+/** A typed (or ability-edited) model of a custom provider as a processed list entry. */
+function customEntry(m: CustomProvider['models'][number]): ModelListEntry {
+  return {
+    id: m.id,
+    displayName: m.displayName ?? m.id,
+    type: 'chat',
+    enabled: true,
+    ...(m.contextWindowTokens !== undefined ? { contextWindowTokens: m.contextWindowTokens } : {}),
+    functionCall: Boolean(m.functionCall),
+    reasoning: Boolean(m.reasoning),
+    vision: Boolean(m.vision),
+    search: false,
+    imageOutput: false,
+    video: false
+  }
+}
+
 function storedToFetched(models: readonly StoredFetchedModel[]) {
   return models.map((m) => ({ id: m.id, ...(m.displayName ? { displayName: m.displayName } : {}), ...(m.enabled !== undefined ? { enabled: m.enabled } : {}), ...(m.extra ?? {}) }))
 }
@@ -80,7 +118,9 @@ export class ProviderService {
   constructor(
     private readonly store: Store,
     private readonly secrets: Secrets,
-    private readonly detection?: DetectionService
+    private readonly detection?: DetectionService,
+    /** Keys when none is stored: `<PROVIDER>_API_KEY`, as the CLI reads them (browser mode's environment). */
+    private readonly env: NodeJS.ProcessEnv = {}
   ) {
     secrets.onChange((name) => this.stored.delete(name.split('.')[0]!))
   }
@@ -90,13 +130,18 @@ export class ProviderService {
     let entry = this.stored.get(providerId)
     if (!entry) {
       const read = async (): Promise<StoredCredentials> => {
-        const apiKey = await this.secrets.readForRuntime(providerId)
+        const stored = await this.secrets.readForRuntime(providerId)
+        // A stored key wins; without one, the variable the CLI reads (a headless server's usual way).
+        const keyEnv = envKeyName(providerId)
+        const fromEnv = stored === undefined ? this.env[keyEnv]?.trim() || undefined : undefined
+        const apiKey = stored ?? fromEnv
         const fields: StoredCredentials['fields'] = {}
+        const envFields = envCredentialsOf(providerId, this.env)
         for (const field of credentialFieldsOf(providerId)) {
-          const value = await this.secrets.readForRuntime(`${providerId}.${field.name}`)
+          const value = (await this.secrets.readForRuntime(`${providerId}.${field.name}`)) ?? envFields[field.name]
           if (value !== undefined) fields[field.name] = value
         }
-        return { ...(apiKey !== undefined ? { apiKey } : {}), fields }
+        return { ...(apiKey !== undefined ? { apiKey } : {}), ...(fromEnv ? { keyEnv } : {}), fields }
       }
       entry = read()
       this.stored.set(providerId, entry)
@@ -107,7 +152,46 @@ export class ProviderService {
   }
 
   private card(providerId: string): ProviderCard {
-    return getProviderCard(providerId)
+    const custom = isCustomProviderId(providerId) ? this.customOf(providerId) : undefined
+    return custom ? customCard(custom) : getProviderCard(providerId)
+  }
+
+  /** The user's own OpenAI-compatible providers, as stored in the settings table. */
+  customProviders(): CustomProvider[] {
+    return this.store.settings.app().customProviders ?? []
+  }
+
+  private customOf(providerId: string): CustomProvider | undefined {
+    return this.customProviders().find((c) => customProviderId(c.slug) === providerId)
+  }
+
+  /**
+   * Adds (`create`) or changes a custom provider; a key given here goes to the keychain like any
+   * provider's. A slug already taken is refused on create, so two providers never share a key.
+   */
+  async saveCustom(input: CustomProvider, options: { create: boolean; apiKey?: string }): Promise<ProviderSummary> {
+    const parsed = customProviderSchema.safeParse(input)
+    if (!parsed.success) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: `Custom provider: ${parsed.error.issues[0]?.path.join('.') || 'value'} ${parsed.error.issues[0]?.message ?? 'is not valid'}.` })
+    const custom = parsed.data
+    const list = this.customProviders()
+    const at = list.findIndex((c) => c.slug === custom.slug)
+    if (options.create && at >= 0) throw new AppErrorException({ errorType: 'ValidationError', status: 409, message: `A custom provider with the id ${custom.slug} exists already: pick another name or id.` })
+    if (!options.create && at < 0) this.card(customProviderId(custom.slug)) // throws the typed unknown-provider error
+    const next = at >= 0 ? list.map((c, i) => (i === at ? custom : c)) : [...list, custom]
+    this.store.settings.set({ customProviders: next as unknown as JsonValue })
+    const id = customProviderId(custom.slug)
+    if (options.apiKey?.trim()) await this.secrets.set(id, options.apiKey.trim())
+    if (options.create) this.store.providers.update(id, { enabled: true })
+    return this.summary(id)
+  }
+
+  /** Removes a custom provider with its settings and its key. */
+  async removeCustom(providerId: string): Promise<void> {
+    const custom = this.customOf(providerId)
+    if (!custom) return void this.card(providerId)
+    this.store.settings.set({ customProviders: this.customProviders().filter((c) => c !== custom) as unknown as JsonValue })
+    this.store.providers.delete(providerId)
+    await this.secrets.delete(providerId)
   }
 
   private async localStatus(kind: LocalServerKind, maxAgeMs = 5000): Promise<LocalServerStatus | undefined> {
@@ -119,13 +203,22 @@ export class ProviderService {
     return status
   }
 
+  /** A local server's address as Settings shows it: the one the Local models page set, if any. */
+  private localAddress(providerId: string): { baseURL?: string } | undefined {
+    if (!isLocal(providerId) || !this.detection) return undefined
+    const endpoint = this.detection.endpoints()[providerId]
+    return endpoint.custom ? { baseURL: endpoint.baseUrl } : {}
+  }
+
   async summary(providerId: string): Promise<ProviderSummary> {
     const card = this.card(providerId)
     const settings = this.store.providers.get(providerId)
     const stored = await this.keychain(providerId)
     const key = describeKey(providerId, stored.apiKey)
     const local = isLocal(providerId)
-    const needsKey = !local && card.showApiKey !== false
+    const custom = isCustomProviderId(providerId) ? this.customOf(providerId) : undefined
+    // A custom server may need no key (a local gateway): it is usable once added.
+    const needsKey = !local && !custom && card.showApiKey !== false
     const running = local ? (await this.localStatus(providerId))?.running ?? false : undefined
     const credentialFields: CredentialField[] = []
     for (const { name, secret, required } of credentialFieldsOf(providerId)) {
@@ -137,11 +230,14 @@ export class ProviderService {
       id: card.id,
       name: card.name,
       sdkType: card.sdkType ?? 'openai',
-      enabled: settings.enabled,
+      // A key from the environment enables a provider the user never touched, as saving a key does.
+      enabled: settings.enabled || (stored.keyEnv !== undefined && settings.updatedAt === 0),
       hasKey: key.hasKey,
       ...(key.last4 ? { last4: key.last4 } : {}),
       keyPersistent: this.secrets.status.persistent,
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      ...(stored.keyEnv ? { keyEnv: stored.keyEnv } : {}),
+      ...(this.secrets.status.reason && !this.secrets.status.persistent ? { keyMemoryReason: this.secrets.status.reason } : {}),
+      ...(this.localAddress(providerId) ?? (settings.baseUrl ? { baseURL: settings.baseUrl } : {})),
       ...(card.defaultBaseURL ? { defaultBaseURL: card.defaultBaseURL } : {}),
       ...(card.proxyPlaceholder ? { proxyPlaceholder: card.proxyPlaceholder } : {}),
       ...(card.apiKeyUrl ? { apiKeyUrl: card.apiKeyUrl } : {}),
@@ -150,12 +246,14 @@ export class ProviderService {
       available: local ? Boolean(running) : !needsKey || hasCredentials,
       canFetchModels: card.showModelFetcher,
       usesApiKey: usesApiKey(providerId) && !local,
-      credentialFields
+      credentialFields,
+      ...(custom ? { custom } : {})
     }
   }
 
   summaries(): Promise<ProviderSummary[]> {
-    return Promise.all(listProviderCards().map((card) => this.summary(card.id)))
+    const ids = [...listProviderCards().map((card) => card.id), ...this.customProviders().map((c) => customProviderId(c.slug))]
+    return Promise.all(ids.map((id) => this.summary(id)))
   }
 
   /** Settings' list and the picker's groups in one call: the summaries are built once for both. */
@@ -166,6 +264,7 @@ export class ProviderService {
 
   /** Built-in models, then the fetched list processed per product.md §4, with the user's overrides. */
   async models(providerId: string): Promise<PickerModel[]> {
+    if (isCustomProviderId(providerId)) return this.customModels(providerId)
     if (!isCatalogueProviderId(providerId)) this.card(providerId) // throws the typed unknown-provider error
     const builtin = await loadProviderModels(providerId)
     const settings = this.store.providers.get(providerId)
@@ -202,6 +301,28 @@ export class ProviderService {
   }
 
   /**
+   * A custom provider's models: the ones typed by hand, then its fetched list. The server's own
+   * list is what it serves, so a fetched model is offered unless switched off; abilities the user
+   * set for a model win over the guesses made from its id.
+   */
+  private customModels(providerId: string): PickerModel[] {
+    const custom = this.customOf(providerId)
+    if (!custom) return void this.card(providerId) as never
+    const settings = this.store.providers.get(providerId)
+    const overrides = settings.modelOverrides
+    const fetchedName = new Map(settings.fetchedModels.map((f) => [f.id, f.displayName]))
+    const out = new Map<string, PickerModel>()
+    for (const m of custom.models) {
+      const entry = customEntry({ ...m, displayName: m.displayName ?? fetchedName.get(m.id) })
+      out.set(m.id, toPickerModel(providerId, entry, 'custom', overrides[m.id]?.enabled ?? true))
+    }
+    for (const m of processModelList(storedToFetched(settings.fetchedModels))) {
+      if (!out.has(m.id) && m.type === 'chat') out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? true))
+    }
+    return [...out.values()]
+  }
+
+  /**
    * Providers with their models of `type` (each with its enabled flag: the picker lists the
    * enabled ones and lets a search reach the rest); by default only the usable providers.
    */
@@ -220,13 +341,14 @@ export class ProviderService {
 
   async credentials(providerId: string): Promise<ProviderCredentials> {
     const settings = this.store.providers.get(providerId)
-    const card = isCatalogueProviderId(providerId) ? this.card(providerId) : undefined
+    const card = isCatalogueProviderId(providerId) || isCustomProviderId(providerId) ? this.card(providerId) : undefined
     const credentials: ProviderCredentials = {}
     const stored = await this.keychain(providerId)
     if (stored.apiKey) credentials.apiKey = stored.apiKey
     const baseURL = settings.baseUrl ?? settings.proxyUrl ?? card?.defaultBaseURL
     if (baseURL) credentials.baseURL = baseURL
-    if (isLocal(providerId) && !settings.baseUrl && this.detection) {
+    // A local server has one address, the Local models page's (detection): chats go where models are pulled.
+    if (isLocal(providerId) && this.detection) {
       const detected = this.detection.baseUrl(providerId)
       // The detection URL is the server root; the OpenAI-style local servers serve under /v1.
       credentials.baseURL = providerId === 'ollama' ? detected : `${detected.replace(/\/+$/, '')}/v1`
@@ -240,11 +362,11 @@ export class ProviderService {
   }
 
   async modelFacts(providerId: string, modelId: string): Promise<ModelFacts | undefined> {
-    if (!isCatalogueProviderId(providerId)) return undefined
+    if (!isCatalogueProviderId(providerId) && !isCustomProviderId(providerId)) return undefined
     // Called on every reply. For cloud providers the built-in entry wins in models() anyway, so
     // read it directly; only a miss (a fetched-only model) or a local server (whose live list is
     // authoritative) needs the full model list.
-    if (!isLocal(providerId)) {
+    if (!isLocal(providerId) && !isCustomProviderId(providerId)) {
       const builtin = (await loadProviderModels(providerId)).find((m) => m.id === modelId)
       if (builtin)
         return {
@@ -303,11 +425,13 @@ export class ProviderService {
 
   async update(providerId: string, patch: { enabled?: boolean; baseURL?: string }): Promise<ProviderSummary> {
     this.card(providerId)
+    // A local server's address is kept in one place, the detection's, whichever page edits it.
+    const local = isLocal(providerId) && this.detection !== undefined
     this.store.providers.update(providerId, {
       ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-      ...(patch.baseURL !== undefined ? { baseUrl: patch.baseURL || undefined } : {})
+      ...(patch.baseURL !== undefined ? { baseUrl: local ? undefined : patch.baseURL || undefined } : {})
     })
-    if (isLocal(providerId) && patch.baseURL !== undefined && this.detection) {
+    if (local && patch.baseURL !== undefined && this.detection) {
       await this.detection.setBaseUrl(providerId, patch.baseURL || null)
       this.detected.delete(providerId)
     }
@@ -329,7 +453,8 @@ export class ProviderService {
   async fetchModels(providerId: string): Promise<FetchedModels> {
     const before = this.store.providers.get(providerId).fetchedModels
     // On a first fetch "new" means beyond the built-in list; later, beyond the last fetch.
-    const known = new Set(before.length > 0 ? before.map((m) => m.id) : (await loadProviderModels(providerId)).map((m) => m.id))
+    const builtin = isCustomProviderId(providerId) ? (this.customOf(providerId)?.models ?? []) : await loadProviderModels(providerId)
+    const known = new Set(before.length > 0 ? before.map((m) => m.id) : builtin.map((m) => m.id))
     const runtime = await this.runtime(providerId)
     if (!runtime.models) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${this.card(providerId).name} does not offer a model list.` })
     const result = await runtime.models()

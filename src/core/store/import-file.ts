@@ -15,6 +15,7 @@ import {
   type ImportReport
 } from '../../shared/data/export-file'
 import type { Agent } from '../../shared/data/agent'
+import { DEFAULT_AGENT_NAME } from '../../shared/chat/default-names'
 import type { Conversation, Topic } from '../../shared/data/conversation'
 import type { JsonObject } from '../../shared/data/json'
 import type { Message } from '../../shared/data/message'
@@ -235,6 +236,19 @@ const incompatible = (version: number) =>
   storeError(StoreErrorType.FileIncompatible, FILE_INCOMPATIBLE_MESSAGE, 409, { fileVersion: version, supported: EXPORT_VERSION })
 
 /**
+ * The file's default agent mapped to this folder's (imported id → id here), when both exist
+ * under different ids: the oldest agent of the default name on each side. Empty otherwise (the
+ * same id is skipped as usual; a folder without one keeps the file's).
+ */
+function defaultAgentMerge(db: StoreDb, agents: readonly Agent[]): Map<string, string> {
+  const theirs = agents.filter((a) => a.name === DEFAULT_AGENT_NAME).sort((a, b) => a.createdAt - b.createdAt)[0]
+  const ours = db.sqlite.prepare('SELECT id FROM agents WHERE name = ? ORDER BY created_at, id LIMIT 1').get(DEFAULT_AGENT_NAME) as { id: string } | undefined
+  if (!theirs || !ours || theirs.id === ours.id) return new Map()
+  if (db.sqlite.prepare('SELECT 1 FROM agents WHERE id = ?').get(theirs.id) !== undefined) return new Map()
+  return new Map([[theirs.id, ours.id]])
+}
+
+/**
  * Imports an export file from disk at any size: read and parsed in slices, written in small
  * transactions with a journal, so the event loop never stalls for long (other windows and
  * streams keep going) and the result is still all or nothing — a failure or a cancel removes
@@ -275,6 +289,9 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
     }
   }
   const conversationAgent = new Map<string, string>()
+  // Every data folder makes its own default agent on first start, so a file from another one
+  // brings a second "Just Chat": its conversations go under the one here instead.
+  const mergedAgents = defaultAgentMerge(db, file.agents)
   const total = file.agents.length + file.conversations.length + file.topics.length + file.messages.length + Object.keys(file.settings).length + file.providers.length
   let done = 0
 
@@ -282,6 +299,7 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
     {
       items: file.agents,
       one: (agent: Agent) => {
+        if (mergedAgents.has(agent.id)) return void result.skipped.agents++
         const add = !exists('agents', agent.id)
         if (add && write) db.run(db.q.insertInto('agents').values(agentToRow(agent)))
         if (add) added('agents', agent.id)
@@ -290,7 +308,9 @@ export async function importFile(db: StoreDb, path: string, options: ImportFileO
     },
     {
       items: file.conversations,
-      one: (conversation: Conversation) => {
+      one: (imported: Conversation) => {
+        const merged = mergedAgents.get(imported.agentId)
+        const conversation = merged ? { ...imported, agentId: merged } : imported
         if (!exists('agents', conversation.agentId))
           throw fail(`conversation ${conversation.id} belongs to agent ${conversation.agentId}, which is neither in the file nor in Switchboard. Nothing was changed.`)
         conversationAgent.set(conversation.id, conversation.agentId)

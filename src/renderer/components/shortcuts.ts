@@ -31,17 +31,19 @@ export interface Shortcut {
   shift?: boolean
 }
 
+/**
+ * The pages in the sidebar's order, top to bottom: the sidebar draws them in this order and
+ * Ctrl/Cmd+1…6 open them in this order, so the numbers follow what the user sees.
+ */
+export const NAV_ORDER = ['chat', 'images', 'local-models', 'knowledge', 'usage', 'settings'] as const
+export type NavRoute = (typeof NAV_ORDER)[number]
+
 export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'command-palette', group: 'general', key: 'k', mod: true },
   { id: 'shortcuts', group: 'general', key: '/', mod: true },
   { id: 'toggle-nav', group: 'general', key: 'b', mod: true },
   { id: 'toggle-conversations', group: 'general', key: 'b', mod: true, shift: true },
-  { id: 'go-chat', group: 'navigation', key: '1', mod: true },
-  { id: 'go-images', group: 'navigation', key: '2', mod: true },
-  { id: 'go-local-models', group: 'navigation', key: '3', mod: true },
-  { id: 'go-settings', group: 'navigation', key: '4', mod: true },
-  { id: 'go-knowledge', group: 'navigation', key: '5', mod: true },
-  { id: 'go-usage', group: 'navigation', key: '6', mod: true },
+  ...NAV_ORDER.map((route, i): Shortcut => ({ id: `go-${route}`, group: 'navigation', key: String(i + 1), mod: true })),
   { id: 'new-chat', group: 'chat', key: 'n', mod: true },
   { id: 'send', group: 'chat', key: 'Enter' },
   { id: 'newline', group: 'chat', key: 'Enter', shift: true },
@@ -50,14 +52,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
 ]
 
 /** The routes the navigation shortcuts open. */
-export const NAV_SHORTCUTS: Partial<Record<ShortcutId, string>> = {
-  'go-chat': '/chat',
-  'go-images': '/images',
-  'go-local-models': '/local-models',
-  'go-settings': '/settings',
-  'go-knowledge': '/knowledge',
-  'go-usage': '/usage'
-}
+export const NAV_SHORTCUTS: Partial<Record<ShortcutId, string>> = Object.fromEntries(NAV_ORDER.map((route) => [`go-${route}`, `/${route}`]))
 
 interface KeyLike {
   key: string

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { VoiceSettings } from '../bridge/procedures/speech'
+import { customProvidersSchema, type CustomProvider } from './custom-provider'
 
 /**
  * App-wide preferences kept in the database's settings table: exactly these keys. Theme and
@@ -23,6 +24,8 @@ export interface AppSettings {
   contextLengths?: Record<string, number>
   /** Each knowledge base's rerank model (issue 22), keyed by the base's id; absent → no reranking. */
   knowledgeRerank?: Record<string, ModelRef>
+  /** The user's own OpenAI-compatible providers (Settings → Providers → Add custom provider); written only by ProviderService. */
+  customProviders?: CustomProvider[]
 }
 
 export interface ModelRef {
@@ -43,7 +46,8 @@ export const appSettingsSchemas = {
   searchMaxUses: z.number().int().min(1).max(10_000),
   // Clamped to 2048..128000 on the wire (providers.md), so a bigger wish is kept as said.
   contextLengths: z.record(z.string().min(1).max(400), z.number().int().min(1).max(10_000_000)),
-  knowledgeRerank: z.record(z.string().min(1).max(64), modelRef)
+  knowledgeRerank: z.record(z.string().min(1).max(64), modelRef),
+  customProviders: customProvidersSchema
 } satisfies { [K in keyof Required<AppSettings>]: z.ZodType<Required<AppSettings>[K]> }
 
 /** A change to the settings: a key set to `null` goes back to its default. */

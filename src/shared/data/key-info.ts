@@ -8,7 +8,8 @@ export interface KeyInfo {
 
 /** Where keys are kept. `persistent: false` means in memory for this session only: the UI says so, with `reason`. */
 export interface KeychainStatus {
-  backend: 'keychain' | 'memory'
+  /** `file`: no keychain here, keys are kept in the passphrase-encrypted key file (headless servers). */
+  backend: 'keychain' | 'file' | 'memory'
   persistent: boolean
   /** Why the keychain is not used, and the fix. */
   reason?: string

@@ -327,3 +327,13 @@ export function googleBlockReasonText(reason: string | undefined, locale: Locale
   const entry = (reason !== undefined && isGoogleBlockReason(reason) ? GOOGLE_BLOCK_TEXT[reason] : undefined) ?? GOOGLE_BLOCK_TEXT['default']!
   return entry[locale === 'en' ? 0 : 1]
 }
+
+/**
+ * The status to show the user: what the provider answered (an HTTP 500 kept in `detail.status`)
+ * rather than the catalogue's status for the type (503 for ProviderServiceUnavailable), which
+ * named a status the server never sent.
+ */
+export function shownErrorStatus(error: { status?: number; detail?: unknown }): number | undefined {
+  const http = (error.detail as { status?: unknown } | undefined)?.status
+  return typeof http === 'number' ? http : error.status
+}

@@ -333,14 +333,14 @@ describe('scenes', () => {
     expect(usageScenes()).toEqual(expect.arrayContaining(['Summary Agent Title', 'Summary Agent Description', 'Summary Agent Tags']))
   })
 
-  it('each scene uses the model chosen for it in Settings, else a small model of the conversation’s provider', async () => {
+  it('each scene uses the model chosen for it in Settings, else the conversation’s own model', async () => {
     ok(await client.call('data.settings.set', { patch: { sceneModels: { Translator: { providerId: 'openai', modelId: 'gpt-4o' } } } }))
     const { message } = await chatWith('openai', 'gpt-4o-mini', {})
     openai.reset()
     ok(await client.call('chat.translate', { messageId: message.id, language: 'fr' }))
     const models = openai.requestsTo('/chat/completions').map((r) => (r.body as { model: string }).model)
-    // Language Detect has no choice: the cheapest priced chat model of OpenAI in the catalogue.
-    expect(models).toEqual(['gpt-4.1-nano', 'gpt-4o'])
+    // Language Detect has no choice: the conversation's own model, as Settings says.
+    expect(models).toEqual(['gpt-4o-mini', 'gpt-4o'])
     ok(await client.call('data.settings.set', { patch: { sceneModels: null } }))
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SHORTCUTS, matchesShortcut, shortcutKeys, type Shortcut } from '../../../src/renderer/components/shortcuts'
+import { NAV_ORDER, NAV_SHORTCUTS, SHORTCUTS, matchesShortcut, shortcutKeys, type Shortcut } from '../../../src/renderer/components/shortcuts'
 import { en } from '../../../src/renderer/i18n/locales/en'
 import { zhCN } from '../../../src/renderer/i18n/locales/zh-CN'
 import { orderProviders } from '../../../src/renderer/features/providers/provider-order'
@@ -57,5 +57,14 @@ describe('Settings → Providers order (issue 17)', () => {
     expect(monogram('LM Studio')).toBe('LS')
     expect(monogram('Taichu')).toBe('TA')
     expect(monogram('302.AI')).toBe('3A')
+  })
+})
+
+describe('Ctrl/Cmd+1…6', () => {
+  it('follow the sidebar order, top to bottom', () => {
+    expect([...NAV_ORDER]).toEqual(['chat', 'images', 'local-models', 'knowledge', 'usage', 'settings'])
+    const byKey = SHORTCUTS.filter((s) => s.group === 'navigation').sort((a, b) => Number(a.key) - Number(b.key))
+    expect(byKey.map((s) => NAV_SHORTCUTS[s.id])).toEqual(NAV_ORDER.map((route) => `/${route}`))
+    expect(byKey.map((s) => s.key)).toEqual(['1', '2', '3', '4', '5', '6'])
   })
 })

@@ -11,9 +11,13 @@ describe('usage CSV and cost text', () => {
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"')
   })
 
-  it('reads like a message cost line: ¥ for CNY, $ for USD, six decimals below a cent', () => {
+  it('reads like a message cost line: ¥ for CNY, $ for USD, six decimals below a cent, no trailing zeros', () => {
     expect(formatUsageCost(0.000907, 'USD')).toBe('$0.000907')
-    expect(formatUsageCost(1.5, 'CNY')).toBe('¥1.5000')
-    expect(formatUsageCost(2, 'EUR')).toBe('EUR 2.0000')
+    expect(formatUsageCost(0.0009, 'USD')).toBe('$0.0009')
+    expect(formatUsageCost(1.5, 'CNY')).toBe('¥1.50')
+    expect(formatUsageCost(1.23456, 'USD')).toBe('$1.2346')
+    expect(formatUsageCost(2, 'EUR')).toBe('EUR 2.00')
+    // Nothing spent (an agent never used, a day without calls) is not "$0.000000".
+    expect(formatUsageCost(0, 'USD')).toBe('$0.00')
   })
 })

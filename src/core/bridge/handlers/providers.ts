@@ -22,6 +22,8 @@ export function providerHandlers(ctx: CoreContext): ProviderHandlers {
     'providers.setModelEnabled': ({ providerId, modelId, enabled }) => providers().setModelEnabled(providerId, modelId, enabled),
     'providers.setModelsEnabled': ({ providerId, modelIds, enabled }) => providers().setModelsEnabled(providerId, modelIds, enabled),
     'providers.fetchModels': ({ providerId }) => providers().fetchModels(providerId),
+    'providers.saveCustom': ({ custom, create, apiKey }) => providers().saveCustom(custom, { create, ...(apiKey ? { apiKey } : {}) }),
+    'providers.removeCustom': async ({ providerId }) => (await providers().removeCustom(providerId), { ok: true as const }),
     'providers.test': ({ providerId, modelId }) => providers().test(providerId, modelId)
   }
 }

@@ -24,13 +24,17 @@ import { buildResponsesBody } from './responses-payload'
 import { ResponsesTransformer, type ResponsesEvent } from './responses-transformer'
 import { openAIImagesHook } from '../images/compatible-hooks'
 import { logged } from '../../log/logger'
+import { isCustomProviderId } from '../../../shared/data/custom-provider'
 
 /** Placeholder the SDK needs for keyless local servers; it is not a secret. */
 const NO_KEY = 'no-key-required'
 
-/** Config for an id we do not know: a custom OpenAI-compatible endpoint, everything offered. */
+/**
+ * Config for an id we do not know: a custom OpenAI-compatible endpoint, everything offered.
+ * A provider the user added (`custom-…`) may be a gateway that wants no key: its key is optional.
+ */
 function genericConfig(id: string): OpenAICompatibleConfig {
-  return { id, baseURL: '', embeddings: true, textToSpeech: true, speechToText: true, createImage: openAIImagesHook }
+  return { id, baseURL: '', embeddings: true, textToSpeech: true, speechToText: true, createImage: openAIImagesHook, ...(isCustomProviderId(id) ? { keyless: true } : {}) }
 }
 
 /** The OpenAI-compatible config for a provider id (the generic one for unknown ids). */

@@ -30,6 +30,7 @@ import { draftKeyOf } from './drafts'
 import { MessageUndoToast } from './message-undo-toast'
 import { QueuedMessages } from './queued-messages'
 import { useStableContextWindow } from './use-stable-context-window'
+import { KeyStorageNote } from '../providers/key-storage-note'
 
 // Dialogs the page opens on demand load their code the first time they open.
 const ApiKeyDialog = lazy(() => import('./api-key-dialog').then((m) => ({ default: m.ApiKeyDialog })))
@@ -188,6 +189,7 @@ export function ChatPage() {
                   {t('chat.addKey')}
                 </a>
               )}
+              {!current && <KeyStorageNote />}
             </div>
           </div>
         ) : (

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import type { AppError } from '../../../shared/errors/app-error'
-import { describeAppError, type Locale } from '../../../shared/errors/catalogue'
+import { describeAppError, shownErrorStatus, type Locale } from '../../../shared/errors/catalogue'
 import type { Message } from '../../../shared/data/message'
 import { missingOllamaModel, PullMissingModel } from '../local-models/pull-missing-model'
 
@@ -42,7 +42,7 @@ export function ErrorCard({ error, message, onAction }: { error: AppError; messa
       {action === 'ollama-help' && <p className="mt-2 text-xs text-red-700 dark:text-red-300">{t('chat.ollamaHelp')}</p>}
       {error.message && error.message !== text.title && (
         <details className="mt-2 text-xs text-red-700/80 dark:text-red-300/80">
-          <summary className="cursor-pointer">{t('chat.errorDetail', { type: error.errorType, status: error.status ?? '–' })}</summary>
+          <summary className="cursor-pointer">{t('chat.errorDetail', { type: error.errorType, status: shownErrorStatus(error) ?? '–' })}</summary>
           <pre className="mt-1 whitespace-pre-wrap">{error.message}</pre>
         </details>
       )}

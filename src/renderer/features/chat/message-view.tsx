@@ -14,6 +14,7 @@ import { ReplySources } from '../knowledge/reply-sources'
 import { ReplyText } from './reply-text'
 import { InterruptedNote, RetryNote } from './message-status'
 import { useModelLabel } from './model-picker'
+import { formatUsageCost } from '../usage/usage-format'
 
 export interface MessageActions {
   copy(message: Message): void
@@ -26,8 +27,7 @@ export interface MessageActions {
 }
 
 const formatNumber = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString())
-const formatCost = (total: number, currency: string) =>
-  `${currency === 'CNY' ? '¥' : currency === 'USD' ? '$' : `${currency} `}${total < 0.01 ? total.toFixed(6) : total.toFixed(4)}`
+const formatCost = formatUsageCost
 
 function Stats({ message }: { message: Message }) {
   const { t } = useTranslation()

@@ -5,6 +5,7 @@ import { ChevronDown } from 'lucide-react'
 import type { PickerGroup, PickerModel } from '../../../shared/bridge/procedures/providers'
 import { filterPickerGroups } from '../providers/filter-models'
 import { providerActions, usePickerDialog, useProviders } from '../providers/providers-store'
+import { KeyStorageNote } from '../providers/key-storage-note'
 
 const formatContext = (n?: number) => (n === undefined ? '' : n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 ? 1 : 0)}M` : `${Math.round(n / 1000)}K`)
 const symbol = (currency: string) => (currency === 'CNY' ? '¥' : currency === 'USD' ? '$' : `${currency} `)
@@ -164,6 +165,7 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
                     }}
                   />
                 )}
+                {!query.trim() && <KeyStorageNote />}
               </p>
             )}
             {filtered.map((group) => (

@@ -8,16 +8,16 @@ export const monogram = (name: string): string => {
 }
 
 /**
- * A provider's logo, drawn in the text colour (a CSS mask over the monochrome SVG, so it
+ * A provider's logo (or the letters a custom provider chose), drawn in the text colour (a CSS mask over the monochrome SVG, so it
  * follows the theme); a monogram when the icon set has none. Decorative: the name is always
  * written next to it.
  */
-export function ProviderIcon({ id, name, className = 'size-5' }: { id: string; name: string; className?: string }) {
+export function ProviderIcon({ id, name, letters, className = 'size-5' }: { id: string; name: string; letters?: string; className?: string }) {
   const url = PROVIDER_ICONS[id]
-  if (!url) {
+  if (!url || letters) {
     return (
       <span aria-hidden data-provider-icon="monogram" className={`grid shrink-0 place-items-center rounded bg-zinc-200 text-[9px] font-semibold text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200 ${className}`}>
-        {monogram(name)}
+        {letters ? letters.toUpperCase() : monogram(name)}
       </span>
     )
   }

@@ -2,9 +2,11 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { describeError } from '../../../shared/errors/catalogue'
 import type { AppError } from '../../../shared/errors/app-error'
-import { Search } from 'lucide-react'
+import { Plus, Search } from 'lucide-react'
 import type { FetchedModels, PickerModel, ProviderSummary } from '../../../shared/bridge/procedures/providers'
 import { ProviderIcon } from './provider-icon'
+import { CustomModelAbilities, CustomProviderForm } from './custom-provider-form'
+import { KeyStorageNote } from './key-storage-note'
 import { orderProviders } from './provider-order'
 import { providerActions, useProviders } from './providers-store'
 
@@ -69,6 +71,9 @@ function CredentialInput({ provider, field, onError }: { provider: ProviderSumma
 
 const LISTED = 12
 
+/** The detail pane's value for "Add custom provider" (no provider id has this form). */
+const ADD_CUSTOM = ':add-custom'
+
 /** What "Fetch model list" found: how many, which are new and which went away; new ones enable in one step. */
 function FetchResult({ providerId, fetched, models }: { providerId: string; fetched: FetchedModels; models: readonly PickerModel[] }) {
   const { t } = useTranslation()
@@ -129,6 +134,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
   }
   return (
     <div className="space-y-4 px-4 py-4" data-testid={`provider-detail-${provider.id}`}>
+      {provider.custom && <CustomProviderForm key={JSON.stringify(provider.custom)} existing={provider} onSaved={() => undefined} />}
       {provider.credentialFields.length > 0 && (
         <div className="grid gap-3 sm:grid-cols-2">
           {provider.credentialFields.map((field) => (
@@ -162,7 +168,13 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
             )}
           </div>
           <p className="text-xs text-zinc-500" data-testid="provider-key-status">
-            {provider.hasKey ? (provider.last4 ? t('providers.keySaved', { last4: provider.last4 }) : t('providers.keySavedShort')) : t('providers.noKey')}
+            {provider.keyEnv
+              ? t('providers.keyFromEnv', { name: provider.keyEnv, last4: provider.last4 ?? '' })
+              : provider.hasKey
+                ? provider.last4
+                  ? t('providers.keySaved', { last4: provider.last4 })
+                  : t('providers.keySavedShort')
+                : t('providers.noKey')}
             {provider.apiKeyUrl && (
               <>
                 {' · '}
@@ -172,9 +184,10 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
               </>
             )}
           </p>
-          {!provider.keyPersistent && <p className="text-xs text-amber-700 dark:text-amber-400">{t('providers.keyMemory')}</p>}
+          {!provider.keyPersistent && <KeyStorageNote />}
         </form>
       )}
+      {!provider.custom && (
       <label className="block space-y-1.5">
         <span className="block text-xs font-medium">{t('providers.baseUrl')}</span>
         <input
@@ -187,6 +200,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
           className={input}
         />
       </label>
+      )}
       <div className="flex flex-wrap items-center gap-2">
         {chatModels.length > 0 && (
           <select
@@ -256,9 +270,9 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
           </h4>
           <ul className="max-h-64 space-y-0.5 overflow-y-auto pr-1">
             {models.map((m) => (
-              <li key={m.id}>
-                <label className="flex items-center justify-between gap-2 rounded px-1 py-0.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
-                  <span className="truncate">
+              <li key={m.id} className="flex items-center gap-2">
+                <label className="flex min-w-0 flex-1 items-center justify-between gap-2 rounded px-1 py-0.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                  <span className="min-w-0 flex-1 truncate">
                     {m.displayName} <span className="text-xs text-zinc-500">{m.id}</span>
                   </span>
                   <input
@@ -268,6 +282,8 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
                     data-testid={`model-toggle-${m.id}`}
                   />
                 </label>
+                {/* Outside the row's label: a label's control is its first input, which must stay the model's switch. */}
+                {provider.custom && <CustomModelAbilities provider={provider} modelId={m.id} />}
               </li>
             ))}
           </ul>
@@ -289,7 +305,7 @@ function ProviderRow({ provider: p, selected, onSelect }: { provider: ProviderSu
           selected ? 'bg-zinc-200/70 font-medium dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-800/60'
         }`}
       >
-        <ProviderIcon id={p.id} name={p.name} />
+        <ProviderIcon id={p.id} name={p.name} {...(p.custom?.monogram ? { letters: p.custom.monogram } : {})} />
         <span className="min-w-0 flex-1 truncate">{p.name}</span>
         <span className="shrink-0 text-xs text-zinc-500">
           {p.local ? (
@@ -317,6 +333,7 @@ export function ProvidersSection() {
   }, [])
   const { pinned, rest } = useMemo(() => orderProviders(providers, query, i18n.language), [providers, query, i18n.language])
   const selected = providers.find((p) => p.id === open)
+  const adding = open === ADD_CUSTOM
   return (
     <section className="@container space-y-3" data-testid="providers-section" id="settings-providers" aria-labelledby="providers-title">
       <h2 id="providers-title" className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">
@@ -324,6 +341,17 @@ export function ProvidersSection() {
       </h2>
       <div className="grid gap-4 @2xl:grid-cols-[15rem_minmax(0,1fr)]">
         <div className="space-y-2">
+          <button
+            type="button"
+            onClick={() => setOpen(ADD_CUSTOM)}
+            aria-current={adding ? 'true' : undefined}
+            data-testid="provider-add-custom"
+            title={t('providers.custom.addHint')}
+            className={`flex w-full items-center gap-2 rounded-md border border-dashed border-zinc-300 px-2.5 py-1.5 text-left text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 ${adding ? 'bg-zinc-100 dark:bg-zinc-800' : ''}`}
+          >
+            <Plus aria-hidden className="size-4 shrink-0" />
+            <span className="min-w-0 flex-1 truncate">{t('providers.custom.add')}</span>
+          </button>
           <label className="relative block">
             <span className="sr-only">{t('providers.search')}</span>
             <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-zinc-400" />
@@ -354,11 +382,14 @@ export function ProvidersSection() {
           </div>
         </div>
         <div className="min-w-0 rounded-lg border border-zinc-200 dark:border-zinc-800">
-          {selected ? (
+          {adding ? (
+            <CustomProviderForm onSaved={(id) => setOpen(id)} />
+          ) : selected ? (
             <>
               <div className="flex items-center gap-2.5 px-4 pt-4">
-                <ProviderIcon id={selected.id} name={selected.name} className="size-6" />
+                <ProviderIcon id={selected.id} name={selected.name} className="size-6" {...(selected.custom?.monogram ? { letters: selected.custom.monogram } : {})} />
                 <h3 className="text-base font-semibold">{selected.name}</h3>
+                {selected.custom && <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-[10px] text-zinc-600 uppercase dark:bg-zinc-800 dark:text-zinc-300">{t('providers.custom.badge')}</span>}
               </div>
               <ProviderDetail key={selected.id} provider={selected} />
             </>

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react'
 import { create } from 'zustand'
 import type { PickerGroup, PickerModel, ProviderSummary } from '../../../shared/bridge/procedures/providers'
+import type { CustomProvider } from '../../../shared/data/custom-provider'
 import type { AppError } from '../../../shared/errors/app-error'
 import { bridge } from '../../stores/app-store'
 
@@ -71,6 +72,20 @@ export const providerActions = {
   async fetchModels(providerId: string) {
     const result = await bridge().call('providers.fetchModels', { providerId })
     if (result.ok) useProviders.setState((s) => ({ models: { ...s.models, [providerId]: result.value.models } }))
+    await providerActions.refreshPicker()
+    return result
+  },
+  /** Adds or changes a custom provider, then reloads the list (a new one appears in it) and its models. */
+  async saveCustom(custom: CustomProvider, options: { create: boolean; apiKey?: string }) {
+    const result = await bridge().call('providers.saveCustom', { custom, ...options })
+    if (result.ok) {
+      await providerActions.refreshPicker()
+      await providerActions.models(result.value.id)
+    }
+    return result
+  },
+  async removeCustom(providerId: string) {
+    const result = await bridge().call('providers.removeCustom', { providerId })
     await providerActions.refreshPicker()
     return result
   },

@@ -54,7 +54,11 @@ export function BackupsList({ refreshKey, onChange }: { refreshKey?: number; onC
   }
 
   if (!backups) return null
-  const holds = (b: BackupSummary) => (b.holds ? t('backups.holds', { conversations: b.holds.conversations, messages: b.holds.messages, agents: b.holds.agents }) : t('backups.unreadable'))
+  const holds = (b: BackupSummary) => (b.holds ? t('backups.holds', {
+          conversations: t('backups.conversations', { count: b.holds.conversations }),
+          messages: t('backups.messages', { count: b.holds.messages }),
+          agents: t('backups.agents', { count: b.holds.agents })
+        }) : t('backups.unreadable'))
   return (
     <div className="space-y-2" data-testid="backups">
       <div className="flex items-center gap-3">

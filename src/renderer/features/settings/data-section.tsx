@@ -19,6 +19,9 @@ const percent = (p?: DataTransferProgress) => (p && p.total > 0 ? Math.min(100, 
 const size = formatBytes
 
 /** Runs a data stream procedure as a promise, reporting progress; `cancel` aborts it in the core. */
+/** The import's result, kept across the reload that follows it. */
+const IMPORTED_NOTE_KEY = 'switchboard.importedNote'
+
 function run<R>(proc: 'data.importFile' | 'data.exportFile', input: object, onProgress: (p: DataTransferProgress) => void, onCancel: (cancel: () => void) => void) {
   return new Promise<{ ok: true; value: R } | { ok: false; error: AppError }>((resolve) => {
     const start = bridge().stream as unknown as (
@@ -43,7 +46,12 @@ export function DataSection() {
   const { info } = useApp()
   const browser = info?.mode === 'browser'
   const [busy, setBusy] = useState<Busy>()
-  const [message, setMessage] = useState<string>()
+  const [message, setMessage] = useState<string | undefined>(() => {
+    // Said once after the reload that follows an import (see `confirm`).
+    const saved = sessionStorage.getItem(IMPORTED_NOTE_KEY) ?? undefined
+    sessionStorage.removeItem(IMPORTED_NOTE_KEY)
+    return saved
+  })
   const [error, setError] = useState<AppError>()
   const [choosing, setChoosing] = useState(false)
   /** Bumped after an import or a backup, so the backups list and the space figures read again. */
@@ -145,8 +153,16 @@ export function DataSection() {
     setPreview(undefined)
     const r = await importReport(source, { applyEndpoints })
     if (!r.ok) return fail(r.error)
-    setMessage(t('dataTransfer.done', { conversations: r.value.added.conversations, messages: r.value.added.messages }))
-    setRefreshKey((k) => k + 1)
+    const done = t('dataTransfer.done', { conversations: r.value.added.conversations, messages: r.value.added.messages })
+    const added = Object.values(r.value.added).reduce((a, b) => a + b, 0)
+    if (added === 0) {
+      setMessage(done)
+      return setRefreshKey((k) => k + 1)
+    }
+    // Every screen holds data read before the import (the chat's agents and conversations, the
+    // providers): start them all again from the data as it is now, as after a restore.
+    sessionStorage.setItem(IMPORTED_NOTE_KEY, done)
+    location.reload()
   }
 
   const phaseText = busy?.progress ? t(`dataTransfer.${busy.progress.phase === 'exporting' ? 'exporting' : busy.progress.phase === 'importing' ? 'importing' : busy.progress.phase === 'undoing' ? 'undoing' : 'checking'}`, { percent: percent(busy.progress) }) : '…'

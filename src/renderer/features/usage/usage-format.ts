@@ -2,8 +2,15 @@ import type { UsageSummaryRow } from '../../../shared/data/usage-log'
 
 const symbol = (currency: string | undefined) => (currency === 'CNY' ? '¥' : currency === 'USD' || !currency ? '$' : `${currency} `)
 
-/** The same rounding as a message's cost line, so the totals read the same as the messages. */
-export const formatUsageCost = (total: number, currency: string | undefined) => `${symbol(currency)}${total < 0.01 ? total.toFixed(6) : total.toFixed(4)}`
+/** Up to `digits` decimals without trailing zeros, but always cents ("$0.00", "$1.50", "$0.0009"). */
+const amount = (total: number, digits: number) => total.toFixed(digits).replace(/(\.\d\d\d*?)0+$/, '$1')
+
+/**
+ * A cost as the messages, the usage page and the agents show it: six decimals below a cent
+ * (where model calls cost), four above, without trailing zeros; nothing spent is "$0.00", not
+ * "$0.000000".
+ */
+export const formatUsageCost = (total: number, currency: string | undefined) => `${symbol(currency)}${amount(total, total < 0.01 ? 6 : 4)}`
 
 /** A CSV cell: quoted when it holds a comma, quote or line break (RFC 4180). */
 export const csvCell = (v: string | number) => (/[",\n\r]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))

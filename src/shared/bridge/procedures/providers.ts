@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { call } from '../define'
 import { endpointUrlSchema } from '../../data/endpoint-url'
+import { customProviderSchema, type CustomProvider } from '../../data/custom-provider'
 
 /**
  * The names a credential field can have: the union of the fields the provider specs declare
@@ -29,6 +30,10 @@ export interface ProviderSummary {
   last4?: string
   /** False when no OS keychain answered: the key lives in memory until the app quits. */
   keyPersistent: boolean
+  /** Why keys are kept in memory only, and how to keep them (when `keyPersistent` is false). */
+  keyMemoryReason?: string
+  /** The environment variable the key comes from (none stored; browser mode reads `<PROVIDER>_API_KEY`). */
+  keyEnv?: string
   baseURL?: string
   defaultBaseURL?: string
   proxyPlaceholder?: string
@@ -43,6 +48,8 @@ export interface ProviderSummary {
   /** Whether the provider takes a plain API key at all (Bedrock and Vertex do not). */
   usesApiKey: boolean
   credentialFields: CredentialField[]
+  /** A provider the user added (Settings → Providers → Add custom provider): its definition. */
+  custom?: CustomProvider
 }
 
 export interface PickerModel {
@@ -124,6 +131,12 @@ export const providerProcedures = {
    * compare it with the list fetched before (what the user sees changed).
    */
   'providers.fetchModels': call<FetchedModels>()(z.object({ providerId }).strict()),
+  /** Adds (`create`) or changes a custom OpenAI-compatible provider; `apiKey` goes to the keychain. */
+  'providers.saveCustom': call<ProviderSummary>()(
+    z.object({ custom: customProviderSchema, create: z.boolean(), apiKey: z.string().trim().max(10_000).optional() }).strict()
+  ),
+  /** Removes a custom provider, its settings and its key. */
+  'providers.removeCustom': call<{ ok: true }>()(z.object({ providerId }).strict()),
   /** Test connection: one tiny request with the provider's check model. */
   'providers.test': call<{ ok: true; modelId: string; ms: number }>()(z.object({ providerId, modelId: z.string().min(1).max(300).optional() }).strict())
 } as const

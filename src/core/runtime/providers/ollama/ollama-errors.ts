@@ -33,13 +33,28 @@ export function isServiceUnavailable(error: unknown): boolean {
 }
 
 /** Maps whatever the SDK threw to the catalogue (providers.md §8). */
+/**
+ * The words of a failure. A server of another kind (an OpenAI-style one) answers
+ * `{"error": {"message": …}}`: the ollama client makes that object its error's message, which
+ * reads "[object Object]"; the object itself is kept on `error.error`.
+ */
+function errorMessageOf(error: unknown): string {
+  const inner = (error as { error?: unknown } | null)?.error
+  if (inner !== null && typeof inner === 'object') {
+    const text = (inner as { message?: unknown }).message
+    return typeof text === 'string' && text ? text : JSON.stringify(inner).slice(0, 500)
+  }
+  if (error instanceof Error) return error.message
+  return typeof error === 'object' && error !== null ? JSON.stringify(error).slice(0, 500) : String(error)
+}
+
 export function toOllamaError(error: unknown, model?: string): AppError {
   if (error instanceof AppErrorException) return error.error
   if (isAbort(error)) return { errorType: 'ProviderBizError', message: 'Request was cancelled', status: 499, provider: 'ollama' }
   if (isServiceUnavailable(error)) {
     return { errorType: OllamaErrorType.ServiceUnavailable, message: OLLAMA_UNAVAILABLE_MESSAGE, status: STATUS.OllamaServiceUnavailable, provider: 'ollama' }
   }
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessageOf(error)
   const name = error instanceof Error ? error.name : 'Error'
   const statusCode = (error as { status_code?: number } | null)?.status_code
   const detail: OllamaBizDetail = { message, name, ...(statusCode !== undefined ? { status_code: statusCode } : {}) }
