@@ -27,6 +27,7 @@ import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
+import { closeBuiltinEngine, configureBuiltinEngine } from './engine'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -86,6 +87,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
+  configureBuiltinEngine({ dataDir: options.dataDir })
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
     ...localHandlers(context.local, hub),
@@ -113,6 +115,7 @@ export function createCore(options: CoreOptions): Core {
       await context.tools?.close()
       await context.local.close()
       context.store?.close()
+      await closeBuiltinEngine()
       // feature shutdown goes here
     }
   }

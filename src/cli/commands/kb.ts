@@ -18,7 +18,7 @@ const USAGE = `switchboard kb <command> [--data-dir DIR] [--base-url URL] [--api
 KB is a knowledge base's id or name. The data folder defaults to the app's (SWITCHBOARD_DATA_DIR overrides).`
 
 /** The app's data folder, as the desktop app and `npm run serve` use it. */
-function dataDirFrom(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): string {
+export function dataDirFrom(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): string {
   const flag = flags.get('data-dir')
   if (typeof flag === 'string') return flag
   if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
