@@ -56,4 +56,23 @@ describe('the built-in engine through the app', () => {
     expect(ps.models.map((m) => m.modelId)).toEqual(['tiny'])
     expect(ps.pid).not.toBe(process.pid)
   }, 90_000)
+
+  it('indexes a knowledge base with the built-in engine offline and finds the document', async () => {
+    const src = join(dir, 'docs')
+    mkdirSync(src)
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync(join(src, 'lighthouse.md'), 'The lighthouse keeper climbs the spiral stairs every night to light the lamp.')
+    writeFileSync(join(src, 'bread.md'), 'Sourdough bread needs a starter, flour, water and salt, and a long slow rise.')
+    const base = ok(await client.call('knowledge.create', { name: 'Offline', providerId: 'builtin', modelId: 'tiny' }))
+    ok(await client.call('knowledge.addPaths', { kbId: base.id, paths: [src] }))
+    await core.context.knowledge!.idle(base.id)
+    const files = ok(await client.call('knowledge.files', { kbId: base.id }))
+    expect(files.map((f) => [f.name, f.status]).sort()).toEqual([
+      ['bread.md', 'Success'],
+      ['lighthouse.md', 'Success']
+    ])
+    const hits = ok(await client.call('knowledge.search', { kbIds: [base.id], query: 'lighthouse keeper lamp', topK: 2 }))
+    expect(hits.length).toBeGreaterThan(0)
+    expect(JSON.stringify(hits[0])).toContain('lighthouse')
+  }, 120_000)
 })
