@@ -28,6 +28,7 @@ import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
 import { closeBuiltinEngine, configureBuiltinEngine } from './engine'
+import { engineHandlers } from './bridge/handlers/engine'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -100,7 +101,8 @@ export function createCore(options: CoreOptions): Core {
     ...toolHandlers(context),
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
-    ...competitionHandlers(context, () => hub)
+    ...competitionHandlers(context, () => hub),
+    ...engineHandlers()
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)

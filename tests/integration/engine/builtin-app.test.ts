@@ -57,6 +57,21 @@ describe('the built-in engine through the app', () => {
     expect(ps.pid).not.toBe(process.pid)
   }, 90_000)
 
+  it('offers the models found on disk in the picker with no key, and shows what is loaded with the real memory on the Local models page', async () => {
+    const list = ok(await client.call('providers.list', {}))
+    const group = list.picker.find((g) => g.provider.id === 'builtin')
+    expect(group?.provider).toMatchObject({ name: 'Local (built-in)', available: true, local: true })
+    expect(group?.models.map((m) => m.id)).toEqual(['tiny'])
+    const status = ok(await client.call('engine.status', {}))
+    expect(status.models).toMatchObject([{ id: 'tiny', source: 'library' }])
+    expect(status.loaded).toMatchObject([{ modelId: 'tiny', contextSize: 2048, contextReason: 'trained' }])
+    expect(status.rssBytes).toBeGreaterThan(10_000_000)
+    const refused = await client.call('engine.addPath', { path: 'relative/model.gguf' })
+    expect(refused.ok).toBe(false)
+    expect(ok(await client.call('engine.unload', { model: 'tiny' }))).toEqual({ unloaded: true })
+    expect(ok(await client.call('engine.status', {})).loaded).toEqual([])
+  }, 60_000)
+
   it('indexes a knowledge base with the built-in engine offline and finds the document', async () => {
     const src = join(dir, 'docs')
     mkdirSync(src)
