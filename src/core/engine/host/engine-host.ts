@@ -165,7 +165,9 @@ export function runEngineHost(port: HostPort): void {
           push('text', chunk.text)
         }
         const common = {
-          maxTokens: params.maxTokens,
+          // Without a limit a model that never emits its end token would generate forever
+          // (the engine shifts its context): one context's worth is the most a reply may take.
+          maxTokens: params.maxTokens ?? entry.context.contextSize,
           temperature: params.temperature,
           topP: params.topP,
           signal: controller.signal,

@@ -203,6 +203,8 @@ export const en = {
     imageTooLarge: '{{name}} is larger than 20 MB.',
     removeImage: 'Remove image',
     pickModelFirst: 'Pick a model above to start chatting.',
+    offlineTitle: 'Chat offline with a local model',
+    offlineBody: 'No provider is set up. These models are on this computer and run in the app itself, with no key and no other program:',
     addKey: 'Add an API key in Settings → Providers',
     copy: 'Copy',
     copied: 'Copied',

@@ -205,6 +205,8 @@ export const zhCN: Messages = {
     imageTooLarge: '{{name}} 超过 20 MB。',
     removeImage: '移除图片',
     pickModelFirst: '请在上方选择一个模型开始对话。',
+    offlineTitle: '使用本地模型离线聊天',
+    offlineBody: '尚未设置任何服务商。以下模型就在这台电脑上，由应用自身运行，无需密钥或其他程序：',
     addKey: '在 设置 → 服务商 中添加 API Key',
     copy: '复制',
     copied: '已复制',
