@@ -164,6 +164,15 @@ describe('the built-in runtime with the real engine and the tiny model', () => {
     expect(h.engine.client.starts).toBe(0)
   })
 
+  it('says an architecture newer than the bundled llama.cpp is not supported by the built-in engine, and the engine stays up', async () => {
+    writeFileSync(join(h.dataDir, 'models', 'future.gguf'), encodeGguf(tinyLlamaGguf({ architecture: 'futurenet9' })))
+    const events = await collect(runtime.chat!(ask({ model: 'future' })))
+    expect(errorOf(events)?.errorType).toBe('CapabilityNotSupported')
+    expect(errorOf(events)?.message).toMatch(/"futurenet9" is not supported by the built-in engine/)
+    expect(stopOf(await collect(runtime.chat!(ask())))).toBe('length')
+    expect(h.engine.client.starts).toBe(1)
+  }, 60_000)
+
   it('names an unknown model and how to add one', async () => {
     const events = await collect(runtime.chat!(ask({ model: 'nope' })))
     expect(errorOf(events)?.errorType).toBe('ModelNotFound')

@@ -49,10 +49,22 @@ export function runEngineHost(port: HostPort): void {
   const models = new Map<string, Loaded>()
   const loading = new Map<string, Promise<Loaded>>()
   const aborts = new Map<number, AbortController>()
+  const recentLogs: string[] = []
 
   const llama = async (): Promise<Llama> => {
-    llamaPromise ??= import('node-llama-cpp').then(({ getLlama }) =>
-      getLlama({ gpu: process.env.SWITCHBOARD_ENGINE_GPU === 'auto' ? 'auto' : false, build: 'never', logLevel: 'error' as never, progressLogs: false })
+    llamaPromise ??= import('node-llama-cpp').then(({ getLlama, LlamaLogLevel }) =>
+      getLlama({
+        gpu: process.env.SWITCHBOARD_ENGINE_GPU === 'auto' ? 'auto' : false,
+        build: 'never',
+        logLevel: LlamaLogLevel.warn,
+        progressLogs: false,
+        // llama.cpp says why a load failed only in its log (the thrown error is "Failed to load model").
+        logger: (level, message) => {
+          recentLogs.push(message)
+          if (recentLogs.length > 40) recentLogs.shift()
+          if (level === LlamaLogLevel.error || level === LlamaLogLevel.fatal) process.stderr.write(`[engine] ${message}\n`)
+        }
+      })
     )
     return llamaPromise
   }
@@ -72,10 +84,12 @@ export function runEngineHost(port: HostPort): void {
     const promise = (async () => {
       const engine = await llama()
       let model: LlamaModel
+      recentLogs.length = 0
       try {
         model = await engine.loadModel({ modelPath: params.path })
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
+        const logged = recentLogs.filter((l) => /error/i.test(l)).map((l) => l.trim())
+        const message = [error instanceof Error ? error.message : String(error), ...logged.slice(-2)].join(': ')
         const arch = /unknown model architecture: '([^']+)'/i.exec(message)
         if (arch) throw new HostError('unsupported-architecture', `The model's architecture "${arch[1]}" is not supported by the built-in engine (llama.cpp ${engine.llamaCppRelease.release}). Run it with Ollama or LM Studio, or wait for an app update.`)
         throw new HostError('load-failed', `The engine could not load ${params.path}: ${message}`)
