@@ -33,7 +33,8 @@ const valid: Record<string, string[]> = {
   speak: ['openai/tts-1', '--out', '-', 'hi'],
   transcribe: ['openai/whisper-1', 'a.wav'],
   image: ['openai/dall-e-3', '--out', '/tmp', 'a lighthouse'],
-  kb: ['list']
+  kb: ['list'],
+  builtin: ['list']
 }
 
 describe('CLI flags (node:util parseArgs, strict)', () => {
