@@ -26,6 +26,8 @@ import { configureLogFile } from './log/logger'
 import { ServiceAccess } from './services-access'
 import { closeServices, type Services } from './root'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
+import { closeBuiltinEngine, configureBuiltinEngine } from './engine'
+import { engineHandlers } from './bridge/handlers/engine'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -93,6 +95,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
+  configureBuiltinEngine({ dataDir: options.dataDir })
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
     ...localHandlers(context.local, hub),
@@ -107,7 +110,8 @@ export function createCore(options: CoreOptions): Core {
     ...taskHandlers(hub),
     ...competitionHandlers(context),
     ...updateHandlers(options.updater, APP_VERSION),
-    ...localApiHandlers(context)
+    ...localApiHandlers(context),
+    ...engineHandlers()
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
@@ -122,6 +126,7 @@ export function createCore(options: CoreOptions): Core {
       else router.hub.close()
       await context.local.close()
       services?.store.close()
+      await closeBuiltinEngine()
     }
   }
 }

@@ -18,4 +18,5 @@ import { apiCommand } from './api'
  * runs on (runtime, SDKs, store, tools, knowledge) it imports inside `run`, so `switchboard --help`,
  * `providers` and `models` start without loading any of it (tests/unit/cli/cli-startup-graph.test.ts).
  */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, apiCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, apiCommand, builtinCommand]
+import { builtinCommand } from './builtin'

@@ -76,7 +76,7 @@ export interface ChatRequest {
   /** Local servers (Ollama num_ctx): the user's per-model context length; wins over the computed one. */
   contextLength?: number
   /** Force or forbid tool use (OpenAI's tool_choice), where the provider takes it. */
-  tool_choice?: 'auto' | 'required' | { type: 'function'; function: { name: string } }
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } }
   /** Structured output: JSON mode or a JSON schema (OpenAI's response_format), where the provider takes it. */
   response_format?: ResponseFormat
 }

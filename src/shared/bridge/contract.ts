@@ -12,6 +12,7 @@ import { taskProcedures } from './procedures/tasks'
 import { competitionProcedures } from './procedures/competition'
 import { updateProcedures } from './procedures/updates'
 import { localApiProcedures } from './procedures/local-api'
+import { engineProcedures } from './procedures/engine'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -32,6 +33,7 @@ export const contract = {
   ...competitionProcedures,
   ...updateProcedures,
   ...localApiProcedures,
+  ...engineProcedures,
   // store:
   ...dataProcedures
 } as const

@@ -33,7 +33,8 @@ const valid: Record<string, string[]> = {
   speak: ['openai/tts-1', '--out', '-', 'hi'],
   transcribe: ['openai/whisper-1', 'a.wav'],
   image: ['openai/dall-e-3', '--out', '/tmp', 'a lighthouse'],
-  kb: ['list']
+  kb: ['list'],
+  builtin: ['list']
 }
 
 describe('CLI flags (node:util parseArgs, strict)', () => {
@@ -61,7 +62,7 @@ describe('CLI flags (node:util parseArgs, strict)', () => {
   it('known flags still parse in both spellings (--type=image, --json)', async () => {
     const a = io()
     expect(await main(['providers', '--json'], a.io)).toBe(0)
-    expect(JSON.parse(a.out())).toHaveLength(58)
+    expect(JSON.parse(a.out())).toHaveLength(59)
     const b = io()
     expect(await main(['models', 'openai', '--type=image', '--json'], b.io)).toBe(0)
     expect((JSON.parse(b.out()) as Array<{ type: string }>).every((m) => m.type === 'image')).toBe(true)

@@ -74,6 +74,8 @@ export function ChatPage() {
       : agent?.providerId && agent.modelId
         ? { providerId: agent.providerId, modelId: agent.modelId }
         : undefined
+  // With no provider set up, the models the built-in engine found on disk are the way to start.
+  const offline = picker.find((g) => g.provider.id === 'builtin')?.models.filter((m) => m.enabled) ?? []
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
   // issue 17: the counter keeps one form while the picker's lists refresh.
   const contextWindow = useStableContextWindow(current, model?.contextWindowTokens)
@@ -183,7 +185,27 @@ export function ChatPage() {
           <div className="grid flex-1 place-items-center p-8 text-center">
             <div className="max-w-md space-y-2">
               <MessageSquare aria-hidden className="mx-auto size-10 text-accent" strokeWidth={1.6} />
-              <p className="text-sm text-zinc-600 dark:text-zinc-400">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
+              {!current && offline.length > 0 && picker.every((g) => g.provider.id === 'builtin') ? (
+                <div className="space-y-2" data-testid="chat-offline">
+                  <p className="text-sm font-medium">{t('chat.offlineTitle')}</p>
+                  <p className="text-xs text-zinc-500">{t('chat.offlineBody')}</p>
+                  <ul className="space-y-1">
+                    {offline.map((m) => (
+                      <li key={m.id}>
+                        <button
+                          onClick={() => void chatActions.setModel('builtin', m.id)}
+                          data-testid={`chat-offline-${m.id}`}
+                          className="rounded-md border border-zinc-300 px-3 py-1 font-mono text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                        >
+                          {m.displayName ?? m.id}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ) : (
+                <p className="text-sm text-zinc-600 dark:text-zinc-400">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
+              )}
               {!current && picker.length === 0 && (
                 <a href="#/settings" className="text-sm text-accent underline">
                   {t('chat.addKey')}

@@ -1,0 +1,39 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { writeTinyLlamaGguf } from '../fixtures/gguf/tiny-llama'
+import { openApp, pickModel } from './helpers'
+
+// The built-in engine through the whole app in browser mode: a GGUF in the app's models folder is
+// found, loaded by the engine process on the Local models page with its real memory shown, and a
+// reply streams into the chat from it with no key and no other program.
+test.describe.configure({ mode: 'serial' })
+test.beforeAll(() => {
+  const models = join(process.env['E2E_DATA_DIR']!, 'main', 'models')
+  mkdirSync(models, { recursive: true })
+  writeTinyLlamaGguf(join(models, 'tiny-e2e.gguf'))
+})
+
+test('the Local models page lists the model on disk, loads it and shows the engine memory', async ({ page }) => {
+  await openApp(page, '#/local-models')
+  const row = page.getByTestId('builtin-row-tiny-e2e')
+  await expect(row).toBeVisible({ timeout: 15_000 })
+  await expect(row).toContainText('App folder')
+  await page.getByTestId('builtin-load-tiny-e2e').click()
+  await expect(row).toContainText('2,048 tokens', { timeout: 30_000 })
+  await expect(page.getByTestId('builtin-memory')).toContainText('in use (measured)', { timeout: 15_000 })
+  await page.getByTestId('builtin-unload-tiny-e2e').click()
+  await expect(page.getByTestId('builtin-load-tiny-e2e')).toBeVisible({ timeout: 15_000 })
+})
+
+test('a reply from the built-in engine streams into the chat', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('new-chat').click()
+  await pickModel(page, 'builtin', 'tiny-e2e')
+  await page.getByTestId('composer-input').fill('Hello there')
+  await page.getByTestId('composer-input').press('Enter')
+  const reply = page.getByTestId('message-assistant').last()
+  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 60_000 })
+  expect(((await reply.textContent()) ?? '').length).toBeGreaterThan(10)
+  await expect(reply.getByTestId('message-stats')).toContainText('tok/s')
+})
