@@ -178,7 +178,7 @@ export class DownloadService {
         job.phase = 'paused'
       } else if (signal.aborted) {
         job.phase = 'cancelled'
-        await Promise.all(files.map((f) => (this.inflight.has(f.dest) ? undefined : removePartial(f.dest)))).catch(logged('models', 'removing a cancelled download'))
+        await this.removeUnshared(job, signal).catch(logged('models', 'removing a cancelled download'))
       } else {
         job.phase = 'error'
         job.error = error instanceof DownloadError ? { code: error.code, message: error.message } : { code: 'internal', message: error instanceof Error ? error.message : String(error) }
@@ -190,6 +190,16 @@ export class DownloadService {
     if (isFinalDownloadPhase(job.phase)) {
       const expiry = setTimeout(() => this.jobs.get(job.id) === job && job.phase === 'success' && this.jobs.delete(job.id), this.options.retainMs ?? 10 * 60_000)
       expiry.unref?.()
+    }
+  }
+
+  /** Removes a cancelled download's partial files, once their transfers stopped, unless another download still wants them. */
+  private async removeUnshared(job: Job, signal: AbortSignal): Promise<void> {
+    for (const f of job.plan.files) {
+      const flight = this.inflight.get(f.dest)
+      if (flight?.owner === signal) await flight.promise.catch(() => undefined)
+      const wanted = [...this.jobs.values()].some((j) => j !== job && !isFinalDownloadPhase(j.phase) && j.plan.files.some((g) => g.dest === f.dest))
+      if (!wanted) await removePartial(f.dest)
     }
   }
 

@@ -138,7 +138,13 @@ async function transfer(target: FileTarget, hooks: FileDownloadHooks, options: F
             throw new DownloadError(`The server resumed at byte ${start} instead of ${offset}.`, 'http', 206)
           }
         }
-        offset = await pump(response, handle, hash, offset, target.sizeBytes, hooks)
+        const pos = { offset }
+        try {
+          await pump(response, handle, hash, pos, target.sizeBytes, hooks)
+        } finally {
+          // A drop mid-body still advanced the partial: the next Range starts after those bytes.
+          offset = pos.offset
+        }
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason ?? error
         if (error instanceof DownloadError && error.code !== 'network') throw error
@@ -175,10 +181,10 @@ async function transfer(target: FileTarget, hooks: FileDownloadHooks, options: F
   await rm(statePath(target.dest), { force: true })
 }
 
-/** Streams a body into the file and the hash; returns the new offset. Writes in ~1 MB batches. */
-async function pump(response: Response, handle: FileHandle, hash: Hash, offset: number, size: number, hooks: FileDownloadHooks): Promise<number> {
+/** Streams a body into the file and the hash, advancing `pos.offset` as bytes land. Writes in ~1 MB batches. */
+async function pump(response: Response, handle: FileHandle, hash: Hash, pos: { offset: number }, size: number, hooks: FileDownloadHooks): Promise<void> {
   const reader = response.body?.getReader()
-  if (!reader) return offset
+  if (!reader) return
   let batch: Buffer[] = []
   let batched = 0
   const flush = async () => {
@@ -189,26 +195,25 @@ async function pump(response: Response, handle: FileHandle, hash: Hash, offset: 
     await handle.write(buf)
     // Hashed after it is on disk: the hash always covers exactly the partial's bytes.
     hash.update(buf)
-    offset += buf.length
-    hooks.progress(offset)
+    pos.offset += buf.length
+    hooks.progress(pos.offset)
   }
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
       let chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
-      if (offset + batched + chunk.length > size) chunk = chunk.subarray(0, size - offset - batched)
+      if (pos.offset + batched + chunk.length > size) chunk = chunk.subarray(0, size - pos.offset - batched)
       batch.push(chunk)
       batched += chunk.length
       if (batched >= WRITE_BATCH) await flush()
-      if (offset + batched >= size) break
+      if (pos.offset + batched >= size) break
     }
   } finally {
     // Whatever arrived before a drop is good data: keep it.
     await flush()
     await reader.cancel().catch(() => undefined)
   }
-  return offset
 }
 
 async function hashFile(path: string, hash: Hash): Promise<void> {
