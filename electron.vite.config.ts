@@ -43,7 +43,13 @@ export default defineConfig({
         // One build for the three Node entries (decision 19): the Electron main process, the
         // browser-mode server (`npm run serve`) and the `switchboard` CLI share their chunks of
         // core, and none of them needs a TypeScript loader at run time.
-        input: { index: resolve('src/main/index.ts'), server: resolve('src/server/main.ts'), cli: resolve('src/cli/main.ts') }
+        input: {
+          index: resolve('src/main/index.ts'),
+          server: resolve('src/server/main.ts'),
+          cli: resolve('src/cli/main.ts'),
+          // The built-in engine's own process (llama.cpp): a crash there never takes the core down.
+          'engine-host': resolve('src/main/engine-host.ts')
+        }
       }
     }
   },

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path'
 // them; a bare `vitest run` or `npm test -- unit` builds here when out/ is missing or older than
 // a source file, so no test ever runs a stale build.
 const root = resolve(import.meta.dirname, '..')
-const outputs = ['out/main/index.js', 'out/main/cli.js', 'out/main/server.js', 'out/preload/index.cjs'].map((f) => join(root, f))
+const outputs = ['out/main/index.js', 'out/main/cli.js', 'out/main/server.js', 'out/main/engine-host.js', 'out/preload/index.cjs'].map((f) => join(root, f))
 
 function newestSource(dir: string): number {
   let newest = 0

@@ -10,9 +10,10 @@ import { googleSpec } from './providers/google/google-spec'
 import { ollamaSpec } from './providers/ollama/ollama-spec'
 import { vertexaiSpec } from './providers/vertexai/vertexai-spec'
 import { bflSpec, falSpec } from './images/image-provider-specs'
+import { builtinSpec } from './providers/builtin/builtin-spec'
 
 /** Providers with their own (non-OpenAI-wire) adapter. */
-const NATIVE_SPECS: readonly ProviderSpec[] = [anthropicSpec, azureSpec, bedrockSpec, cloudflareSpec, googleSpec, ollamaSpec, vertexaiSpec, bflSpec, falSpec]
+const NATIVE_SPECS: readonly ProviderSpec[] = [anthropicSpec, azureSpec, bedrockSpec, cloudflareSpec, googleSpec, ollamaSpec, vertexaiSpec, bflSpec, falSpec, builtinSpec]
 
 /** An OpenAI-compatible config is the whole spec of its provider: a key, no extra fields, its mapError hook. */
 function compatibleSpec(config: OpenAICompatibleConfig): ProviderSpec {

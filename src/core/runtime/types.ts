@@ -75,6 +75,10 @@ export interface ChatRequest {
   user?: string
   /** Local servers (Ollama num_ctx): the user's per-model context length; wins over the computed one. */
   contextLength?: number
+  /** A reply that must match a JSON schema (the built-in engine enforces it with a grammar, then checks it). */
+  response_format?: { type: 'json_schema'; json_schema: { name?: string; schema: Record<string, unknown> } }
+  /** Whether the model must call a tool (`required`, or this one), may (`auto`, the default) or must not (`none`). */
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } }
 }
 
 // ---------------------------------------------------------------- credentials and options

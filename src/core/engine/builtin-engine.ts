@@ -1,0 +1,379 @@
+import { availableParallelism, totalmem } from 'node:os'
+import { basename, isAbsolute, join } from 'node:path'
+import { stat } from 'node:fs/promises'
+import { EngineClient, EngineError, type ChatStreamItem } from './engine-client'
+import type { EngineSpawner } from './engine-process'
+import { EngineSettings } from './engine-settings'
+import { GgufFormatError, kvCacheBytes, readGgufHeader, type GgufHeader } from './gguf-header'
+import { discoverModels, type DiscoveredModel, type DiscoveryOptions, type DiscoveryProblem } from './model-discovery'
+import type { ChatParams, EmbedResult, EngineStatus } from './protocol'
+
+/** Context used when a GGUF does not say what it was trained for. */
+const FALLBACK_CONTEXT = 4096
+/** The largest default context: a 128k-token KV cache is rarely wanted and costs gigabytes. */
+export const DEFAULT_CONTEXT_CAP = 16_384
+/** The smallest context worth loading a model for. */
+const MIN_CONTEXT = 512
+/** Compute buffers and the engine's own overhead beyond weights and KV cache (measured ~40-60 MB for small models). */
+const OVERHEAD_BYTES = 64 * 1024 * 1024
+
+export type LoadRefusalReason = 'too-large' | 'bad-file'
+
+/** A load the budget does not allow. The message has the figures; `loadAnyway` overrides it. */
+export class ModelTooLargeError extends EngineError {
+  constructor(
+    message: string,
+    readonly figures: { neededBytes: number; weightsBytes: number; contextBytes: number; contextSize: number; budgetBytes: number; totalBytes: number }
+  ) {
+    super('load-failed', message)
+    this.name = 'ModelTooLargeError'
+  }
+}
+
+export class ModelFileError extends EngineError {
+  constructor(message: string, readonly reason: GgufFormatError['reason'] | 'missing' | 'unknown-model') {
+    super('load-failed', message)
+    this.name = 'ModelFileError'
+  }
+}
+
+export interface LoadPlan {
+  modelId: string
+  path: string
+  name: string
+  contextSize: number
+  trainedContextSize?: number
+  /** Why the context is what it is, for the status page (never a silent cap). */
+  contextReason: 'user' | 'trained' | 'capped-default' | 'capped-memory'
+  weightsBytes: number
+  contextBytes: number
+  neededBytes: number
+  budgetBytes: number
+  architecture?: string
+}
+
+export interface BuiltinModel extends DiscoveredModel {
+  loaded: boolean
+  contextSize?: number
+  lastUsedAt?: number
+}
+
+export interface BuiltinPsEntry extends LoadPlan {
+  lastUsedAt: number
+  busy: number
+  /** Until when the keep-alive holds it (undefined: kept until unloaded). */
+  expiresAt?: number
+}
+
+export interface BuiltinPs {
+  running: boolean
+  pid?: number
+  spawnKind: string
+  /** The engine process's resident memory, measured by the engine. */
+  rssBytes?: number
+  budgetBytes: number
+  totalBytes: number
+  threads: number
+  models: BuiltinPsEntry[]
+}
+
+export interface BuiltinEngineOptions {
+  spawner: EngineSpawner
+  dataDir?: string
+  settings?: EngineSettings
+  /** Where to look besides the user's paths and <dataDir>/models (tests point these at temp folders). */
+  discovery?: Omit<DiscoveryOptions, 'dataDir' | 'userPaths'>
+  totalMemoryBytes?: number
+  cpuCount?: number
+  now?: () => number
+}
+
+interface LoadedEntry {
+  plan: LoadPlan
+  lastUsedAt: number
+  busy: number
+  timer?: ReturnType<typeof setTimeout>
+  expiresAt?: number
+}
+
+const GB = 1024 ** 3
+export const formatBytes = (bytes: number): string => (bytes >= GB ? `${(bytes / GB).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1024 ** 2))} MB`)
+
+/** One thread on 2 cores or fewer (measured several times faster than two there); else half the cores, at most 8. */
+export function defaultThreads(cpus: number): number {
+  return cpus <= 2 ? 1 : Math.min(8, Math.floor(cpus / 2))
+}
+
+/**
+ * The built-in engine as the core sees it: which models exist, which are loaded, and the policy:
+ * load on first use, a context from the GGUF capped by what fits, a memory budget shared by the
+ * loaded models (least recently used leaves first), keep-alive and idle unload. llama.cpp itself
+ * runs in the engine process (EngineClient); nothing here loads a model into the core.
+ */
+export class BuiltinEngine {
+  readonly client: EngineClient
+  readonly settings: EngineSettings
+  private readonly loaded = new Map<string, LoadedEntry>()
+  private readonly loading = new Map<string, Promise<LoadPlan>>()
+  private discovered: { at: number; result: Promise<{ models: DiscoveredModel[]; problems: DiscoveryProblem[] }> } | undefined
+  private readonly now: () => number
+
+  constructor(private readonly options: BuiltinEngineOptions) {
+    this.client = new EngineClient(options.spawner)
+    this.settings = options.settings ?? new EngineSettings(options.dataDir ? join(options.dataDir, 'engine-settings.json') : undefined)
+    this.now = options.now ?? Date.now
+    // A crash empties the engine: nothing is loaded any more, and the next request loads again.
+    this.client.onExit(() => {
+      for (const entry of this.loaded.values()) clearTimeout(entry.timer)
+      this.loaded.clear()
+    })
+  }
+
+  get totalBytes(): number {
+    return this.options.totalMemoryBytes ?? totalmem()
+  }
+
+  get budgetBytes(): number {
+    return this.settings.get().memoryBudgetBytes ?? Math.floor(this.totalBytes * 0.75)
+  }
+
+  get threads(): number {
+    return this.settings.get().threads ?? defaultThreads(this.options.cpuCount ?? availableParallelism())
+  }
+
+  /** Models on disk, discovered again at most every 5 s (a list page polls; the disk is not walked each time). */
+  async discover(fresh = false): Promise<{ models: DiscoveredModel[]; problems: DiscoveryProblem[] }> {
+    if (fresh || !this.discovered || this.now() - this.discovered.at > 5000) {
+      const result = discoverModels({ ...this.options.discovery, ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}), userPaths: this.settings.get().modelPaths })
+      this.discovered = { at: this.now(), result }
+      result.catch(() => (this.discovered = undefined))
+    }
+    return this.discovered.result
+  }
+
+  async list(): Promise<{ models: BuiltinModel[]; problems: DiscoveryProblem[] }> {
+    const { models, problems } = await this.discover()
+    return {
+      problems,
+      models: models.map((m) => {
+        const entry = this.loaded.get(m.id)
+        return { ...m, loaded: entry !== undefined, ...(entry ? { contextSize: entry.plan.contextSize, lastUsedAt: entry.lastUsedAt } : {}) }
+      })
+    }
+  }
+
+  /**
+   * A model by the name `builtin/<name>` gives: an id from discovery, or an absolute .gguf path
+   * (run in place; its id is the path).
+   */
+  async resolve(name: string): Promise<{ id: string; path: string; name: string }> {
+    const asPath = name.startsWith('/') || isAbsolute(name) ? name : /\.gguf$/i.test(name) && isAbsolute(`/${name}`) ? `/${name}` : undefined
+    if (asPath && /\.gguf$/i.test(asPath)) {
+      try {
+        await stat(asPath)
+      } catch {
+        throw new ModelFileError(`No model file at ${asPath}.`, 'missing')
+      }
+      return { id: asPath, path: asPath, name: basename(asPath).replace(/\.gguf$/i, '') }
+    }
+    const { models } = await this.discover()
+    const found = models.find((m) => m.id === name) ?? (await this.discover(true)).models.find((m) => m.id === name)
+    if (!found) {
+      const known = models.map((m) => m.id).slice(0, 8)
+      throw new ModelFileError(
+        `The built-in engine has no model "${name}". ${known.length ? `Models found: ${known.join(', ')}.` : 'No models were found on disk.'} Add a .gguf file in Local models, or run a file directly with builtin/<absolute path>.gguf.`,
+        'unknown-model'
+      )
+    }
+    return { id: found.id, path: found.path, name: found.name }
+  }
+
+  /** What loading this model would take, from its GGUF header: context, weights, KV cache, against the budget. */
+  async plan(name: string): Promise<LoadPlan> {
+    const model = await this.resolve(name)
+    let header: GgufHeader
+    let size: number
+    try {
+      header = await readGgufHeader(model.path)
+      size = (await stat(model.path)).size
+    } catch (error) {
+      if (error instanceof GgufFormatError) throw new ModelFileError(`${model.name}: ${error.message}`, error.reason)
+      throw new ModelFileError(`${model.name}: the file cannot be read (${error instanceof Error ? error.message : String(error)}).`, 'missing')
+    }
+    if (header.fileKind === 'mmproj' || header.architecture === 'clip') {
+      throw new ModelFileError(`${model.name} is a vision projector, not a chat model; vision is not supported by the built-in engine.`, 'not-gguf')
+    }
+    const discovered = (await this.discover()).models.find((m) => m.id === model.id)
+    const weightsBytes = discovered?.sizeBytes ?? size
+    const budget = this.budgetBytes
+    const trained = header.contextLength
+    const user = this.settings.get().contextSizes[model.id]
+    let contextSize: number
+    let contextReason: LoadPlan['contextReason']
+    if (user) {
+      contextSize = trained ? Math.min(user, trained) : user
+      contextReason = 'user'
+    } else {
+      const wanted = trained ?? FALLBACK_CONTEXT
+      contextSize = Math.min(wanted, DEFAULT_CONTEXT_CAP)
+      contextReason = contextSize < wanted ? 'capped-default' : 'trained'
+      // Halve the context until the model fits beside the budget (others may be unloaded for it).
+      const kv = (ctx: number) => kvCacheBytes(header, ctx) ?? 0
+      while (contextSize > MIN_CONTEXT * 2 && weightsBytes + kv(contextSize) + OVERHEAD_BYTES > budget) {
+        contextSize = Math.floor(contextSize / 2)
+        contextReason = 'capped-memory'
+      }
+    }
+    const contextBytes = kvCacheBytes(header, contextSize) ?? 0
+    const plan: LoadPlan = {
+      modelId: model.id,
+      path: model.path,
+      name: discovered?.name ?? model.name,
+      contextSize,
+      contextReason,
+      weightsBytes,
+      contextBytes,
+      neededBytes: weightsBytes + contextBytes + OVERHEAD_BYTES,
+      budgetBytes: budget
+    }
+    if (trained !== undefined) plan.trainedContextSize = trained
+    if (header.architecture) plan.architecture = header.architecture
+    return plan
+  }
+
+  /**
+   * Loads a model unless it is loaded; two loads of one model at once share one. Models used least
+   * recently leave first to make room; a model that does not fit the budget even alone is refused
+   * with the figures, unless `loadAnyway`.
+   */
+  async load(name: string, opts: { loadAnyway?: boolean } = {}): Promise<LoadPlan> {
+    const model = await this.resolve(name)
+    const existing = this.loaded.get(model.id)
+    if (existing) {
+      existing.lastUsedAt = this.now()
+      return existing.plan
+    }
+    const pending = this.loading.get(model.id)
+    if (pending) return pending
+    const promise = (async () => {
+      const plan = await this.plan(model.id === model.path ? model.path : model.id)
+      if (!opts.loadAnyway && plan.neededBytes > plan.budgetBytes) {
+        throw new ModelTooLargeError(
+          `${plan.name} needs about ${formatBytes(plan.neededBytes)} (weights ${formatBytes(plan.weightsBytes)} + context ${formatBytes(plan.contextBytes)} for ${plan.contextSize.toLocaleString('en')} tokens), more than the memory budget of ${formatBytes(plan.budgetBytes)} (of ${formatBytes(this.totalBytes)} on this machine). Choose a smaller model or context, raise the budget in Local models, or load it anyway.`,
+          { neededBytes: plan.neededBytes, weightsBytes: plan.weightsBytes, contextBytes: plan.contextBytes, contextSize: plan.contextSize, budgetBytes: plan.budgetBytes, totalBytes: this.totalBytes }
+        )
+      }
+      await this.makeRoom(plan)
+      await this.client.load({ modelId: plan.modelId, path: plan.path, contextSize: plan.contextSize, threads: this.threads })
+      this.loaded.set(plan.modelId, { plan, lastUsedAt: this.now(), busy: 0 })
+      this.scheduleIdle(plan.modelId)
+      return plan
+    })().finally(() => this.loading.delete(model.id))
+    this.loading.set(model.id, promise)
+    return promise
+  }
+
+  /** Unloads idle models, least recently used first, until `plan` fits the budget beside the rest. */
+  private async makeRoom(plan: LoadPlan): Promise<void> {
+    const used = () => [...this.loaded.values()].reduce((a, e) => a + e.plan.neededBytes, 0)
+    const idle = [...this.loaded.values()].filter((e) => e.busy === 0).sort((a, b) => a.lastUsedAt - b.lastUsedAt)
+    while (used() + plan.neededBytes > plan.budgetBytes && idle.length) await this.unload(idle.shift()!.plan.modelId)
+  }
+
+  private scheduleIdle(modelId: string): void {
+    const entry = this.loaded.get(modelId)
+    if (!entry) return
+    clearTimeout(entry.timer)
+    delete entry.timer
+    delete entry.expiresAt
+    const keepAlive = this.settings.get().keepAliveMs
+    if (keepAlive < 0 || entry.busy > 0) return
+    entry.expiresAt = this.now() + keepAlive
+    entry.timer = setTimeout(() => {
+      void this.unload(modelId, { stopWhenEmpty: true }).catch(() => undefined)
+    }, keepAlive)
+    entry.timer.unref?.()
+  }
+
+  async unload(name: string, opts: { stopWhenEmpty?: boolean } = {}): Promise<boolean> {
+    const id = this.loaded.has(name) ? name : (await this.resolve(name).catch(() => undefined))?.id
+    const entry = id ? this.loaded.get(id) : undefined
+    if (!id || !entry) return false
+    clearTimeout(entry.timer)
+    this.loaded.delete(id)
+    await this.client.unload(id).catch(() => undefined)
+    // With nothing loaded the engine process has no reason to hold memory.
+    if (opts.stopWhenEmpty && this.loaded.size === 0 && this.loading.size === 0) await this.client.stop()
+    return true
+  }
+
+  private use(modelId: string): () => void {
+    const entry = this.loaded.get(modelId)
+    if (!entry) return () => undefined
+    entry.busy++
+    entry.lastUsedAt = this.now()
+    clearTimeout(entry.timer)
+    return () => {
+      entry.busy--
+      entry.lastUsedAt = this.now()
+      this.scheduleIdle(modelId)
+    }
+  }
+
+  /** A chat with a model, loading it first if needed. Chunks, then `done`; a crash throws after the chunks so far. */
+  async *chat(name: string, params: Omit<ChatParams, 'modelId'>, signal?: AbortSignal): AsyncGenerator<ChatStreamItem> {
+    const plan = await this.load(name)
+    const release = this.use(plan.modelId)
+    try {
+      yield* this.client.chat({ ...params, modelId: plan.modelId }, signal)
+    } finally {
+      release()
+    }
+  }
+
+  async embed(name: string, inputs: string[]): Promise<EmbedResult> {
+    const plan = await this.load(name)
+    const release = this.use(plan.modelId)
+    try {
+      return await this.client.embed(plan.modelId, inputs)
+    } finally {
+      release()
+    }
+  }
+
+  async ps(): Promise<BuiltinPs> {
+    let status: EngineStatus | undefined
+    try {
+      status = await this.client.status()
+    } catch {
+      status = undefined
+    }
+    const out: BuiltinPs = {
+      running: this.client.running,
+      spawnKind: this.client.spawnKind,
+      budgetBytes: this.budgetBytes,
+      totalBytes: this.totalBytes,
+      threads: this.threads,
+      models: [...this.loaded.values()].map((e) => ({ ...e.plan, lastUsedAt: e.lastUsedAt, busy: e.busy, ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}) }))
+    }
+    if (status) {
+      out.pid = status.pid
+      out.rssBytes = status.rssBytes
+      for (const m of out.models) {
+        const real = status.models.find((s) => s.modelId === m.modelId)
+        if (real) {
+          m.weightsBytes = real.weightsBytes
+          m.contextBytes = real.contextBytes
+          m.contextSize = real.contextSize
+        }
+      }
+    }
+    return out
+  }
+
+  async close(): Promise<void> {
+    for (const entry of this.loaded.values()) clearTimeout(entry.timer)
+    this.loaded.clear()
+    await this.client.stop()
+  }
+}

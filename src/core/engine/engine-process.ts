@@ -1,0 +1,87 @@
+import { fork } from 'node:child_process'
+import type { EngineReply, EngineRequest } from './protocol'
+
+/**
+ * One running engine host, however it was started. The shell chooses how (decision in
+ * docs/decisions.md): an Electron utilityProcess on the desktop, child_process.fork in browser
+ * mode, the CLI and tests. The core sees only this.
+ */
+export interface EngineProcess {
+  readonly pid: number | undefined
+  send(message: EngineRequest): void
+  onMessage(handler: (message: EngineReply) => void): void
+  /** Called once when the process ends, for whatever reason (a crash or kill included). */
+  onExit(handler: (info: { code: number | null; signal: string | null }) => void): void
+  kill(): void
+  /**
+   * Whether requests are open. An idle engine must not keep a short-lived process (the CLI)
+   * alive, and a busy one must: a spawner that can, holds the process only while busy.
+   */
+  setBusy?(busy: boolean): void
+}
+
+export interface EngineSpawner {
+  /** What the status shows: 'child process' or 'utility process'. */
+  readonly kind: string
+  spawn(): EngineProcess
+}
+
+export interface ForkSpawnerOptions {
+  /** The built host entry (out/main/engine-host.js). */
+  entry: string
+  execArgv?: string[]
+  env?: NodeJS.ProcessEnv
+}
+
+/** The engine in a Node child process over the fork IPC channel. */
+export function forkSpawner(options: ForkSpawnerOptions): EngineSpawner {
+  return {
+    kind: 'child process',
+    spawn() {
+      const child = fork(options.entry, [], {
+        execArgv: options.execArgv ?? [],
+        env: options.env ?? process.env,
+        // The host's own output (llama.cpp warnings) goes to our stderr, not into the IPC channel.
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        serialization: 'advanced'
+      })
+      let exited = false
+      const exitHandlers: Array<(info: { code: number | null; signal: string | null }) => void> = []
+      const exit = (code: number | null, signal: string | null): void => {
+        if (exited) return
+        exited = true
+        for (const h of exitHandlers) h({ code, signal })
+      }
+      child.on('exit', (code, signal) => exit(code, signal))
+      child.on('error', () => exit(null, 'spawn-error'))
+      return {
+        get pid() {
+          return child.pid
+        },
+        send(message) {
+          if (!exited && child.connected) child.send(message)
+        },
+        onMessage(handler) {
+          child.on('message', (m) => handler(m as EngineReply))
+        },
+        onExit(handler) {
+          exitHandlers.push(handler)
+        },
+        kill() {
+          if (!exited) child.kill('SIGKILL')
+        },
+        setBusy(busy) {
+          if (exited) return
+          const channel = child.channel as { ref?: () => void; unref?: () => void } | undefined
+          if (busy) {
+            child.ref()
+            channel?.ref?.()
+          } else {
+            child.unref()
+            channel?.unref?.()
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,295 @@
+import type {
+  ChatModelFunctions,
+  ChatHistoryItem,
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaEmbeddingContext,
+  LlamaModel,
+  LlamaChatResponseChunk,
+  Token
+} from 'node-llama-cpp'
+import type { ChatDone, ChatParams, EmbedParams, EngineErrorData, EngineReply, EngineRequest, EngineStatus, LoadParams } from '../protocol'
+
+/**
+ * The engine host: runs in its own process (a child process, or an Electron utility process on the
+ * desktop) so that a crash or an out-of-memory kill inside llama.cpp never takes the core down.
+ * It holds the loaded models and answers the core's requests (../protocol.ts); all policy (which
+ * model, what context, when to unload) is the core's.
+ */
+export interface HostPort {
+  send(message: EngineReply): void
+  onMessage(handler: (message: EngineRequest) => void): void
+}
+
+interface Loaded {
+  params: LoadParams
+  model: LlamaModel
+  context: LlamaContext
+  sequence: LlamaContextSequence
+  embedding?: Promise<LlamaEmbeddingContext>
+  /** One generation at a time per model: the context has one sequence. */
+  queue: Promise<unknown>
+}
+
+class HostError extends Error {
+  constructor(readonly code: EngineErrorData['code'], message: string) {
+    super(message)
+  }
+}
+
+export function runEngineHost(port: HostPort): void {
+  let llamaPromise: Promise<Llama> | undefined
+  const models = new Map<string, Loaded>()
+  const loading = new Map<string, Promise<Loaded>>()
+  const aborts = new Map<number, AbortController>()
+
+  const llama = async (): Promise<Llama> => {
+    llamaPromise ??= import('node-llama-cpp').then(({ getLlama }) =>
+      getLlama({ gpu: process.env.SWITCHBOARD_ENGINE_GPU === 'auto' ? 'auto' : false, build: 'never', logLevel: 'error' as never, progressLogs: false })
+    )
+    return llamaPromise
+  }
+
+  const loaded = (modelId: string): Loaded => {
+    const entry = models.get(modelId)
+    if (!entry) throw new HostError('not-loaded', `The model ${modelId} is not loaded in the engine.`)
+    return entry
+  }
+
+  const load = async (params: LoadParams): Promise<Loaded> => {
+    const existing = models.get(params.modelId)
+    if (existing && existing.params.path === params.path && existing.params.contextSize === params.contextSize) return existing
+    if (existing) await unload(params.modelId)
+    const pending = loading.get(params.modelId)
+    if (pending) return pending
+    const promise = (async () => {
+      const engine = await llama()
+      let model: LlamaModel
+      try {
+        model = await engine.loadModel({ modelPath: params.path })
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        const arch = /unknown model architecture: '([^']+)'/i.exec(message)
+        if (arch) throw new HostError('unsupported-architecture', `The model's architecture "${arch[1]}" is not supported by the built-in engine (llama.cpp ${engine.llamaCppRelease.release}). Run it with Ollama or LM Studio, or wait for an app update.`)
+        throw new HostError('load-failed', `The engine could not load ${params.path}: ${message}`)
+      }
+      try {
+        const context = await model.createContext({ contextSize: params.contextSize, threads: params.threads, sequences: 1 })
+        const entry: Loaded = { params, model, context, sequence: context.getSequence(), queue: Promise.resolve() }
+        models.set(params.modelId, entry)
+        return entry
+      } catch (error) {
+        await model.dispose()
+        throw new HostError('load-failed', `The engine could not make a ${params.contextSize}-token context for ${params.modelId}: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    })().finally(() => loading.delete(params.modelId))
+    loading.set(params.modelId, promise)
+    return promise
+  }
+
+  const unload = async (modelId: string): Promise<void> => {
+    const entry = models.get(modelId)
+    if (!entry) return
+    models.delete(modelId)
+    await entry.queue.catch(() => undefined)
+    if (entry.embedding) await (await entry.embedding.catch(() => undefined))?.dispose()
+    await entry.context.dispose()
+    await entry.model.dispose()
+  }
+
+  const serial = <T>(entry: Loaded, run: () => Promise<T>): Promise<T> => {
+    const next = entry.queue.then(run, run)
+    entry.queue = next.catch(() => undefined)
+    return next
+  }
+
+  const chat = async (id: number, params: ChatParams): Promise<ChatDone> => {
+    const entry = loaded(params.modelId)
+    const controller = new AbortController()
+    aborts.set(id, controller)
+    const received = performance.now()
+    try {
+      return await serial(entry, async () => {
+        const { LlamaChat } = await import('node-llama-cpp')
+        const engine = await llama()
+        const chat = new LlamaChat({ contextSequence: entry.sequence, autoDisposeSequence: false })
+        const meterBefore = entry.sequence.tokenMeter.getState()
+        let firstAt: number | undefined
+        let lastAt: number | undefined
+        let outputTokens = 0
+        let promptTokens: number | undefined
+        const onToken = (tokens: Token[]): void => {
+          const now = performance.now()
+          if (firstAt === undefined) {
+            firstAt = now
+            promptTokens = Math.max(0, entry.sequence.contextTokens.length - tokens.length)
+          }
+          lastAt = now
+          outputTokens += tokens.length
+        }
+        const onResponseChunk = (chunk: LlamaChatResponseChunk): void => {
+          if (!chunk.text) return
+          if (chunk.type === 'segment') {
+            if (chunk.segmentType === 'thought') port.send({ id, type: 'chunk', chunk: { kind: 'reasoning', text: chunk.text } })
+            return
+          }
+          port.send({ id, type: 'chunk', chunk: { kind: 'text', text: chunk.text } })
+        }
+        const common = {
+          maxTokens: params.maxTokens,
+          temperature: params.temperature,
+          topP: params.topP,
+          signal: controller.signal,
+          stopOnAbortSignal: true,
+          onToken,
+          onResponseChunk
+        }
+        const history = params.history as ChatHistoryItem[]
+        let result: Awaited<ReturnType<typeof chat.generateResponse>>
+        let functionCalls: ChatDone['functionCalls']
+        try {
+          if (params.forceFunctionCall && params.functions?.length) {
+            // A forced call (tool_choice required or named): the grammar admits only
+            // {"name": <one of the tools>, "arguments": <its parameters>}.
+            const candidates = params.functions.filter((f) => params.forceFunctionCall === true || f.name === params.forceFunctionCall)
+            if (!candidates.length) throw new HostError('bad-request', `No tool named ${String(params.forceFunctionCall)}.`)
+            const schema = {
+              oneOf: candidates.map((f) => ({
+                type: 'object',
+                properties: { name: { const: f.name }, arguments: f.params ?? { type: 'object', properties: {} } },
+                required: ['name', 'arguments']
+              }))
+            }
+            const grammar = await engine.createGrammarForJsonSchema(schema as never)
+            result = await chat.generateResponse(history, { ...common, onResponseChunk: undefined, grammar })
+            if (result.metadata.stopReason === 'maxTokens') {
+              throw new HostError('failed', `The tool call was cut off by the token limit (${params.maxTokens ?? '?'} tokens) before its arguments were complete; allow more tokens.`)
+            }
+            if (result.metadata.stopReason !== 'abort') {
+              const parsed = JSON.parse(result.response) as { name: string; arguments: unknown }
+              functionCalls = [{ name: parsed.name, params: parsed.arguments }]
+            }
+          } else if (params.jsonSchema) {
+            const grammar = await engine.createGrammarForJsonSchema(params.jsonSchema as never)
+            result = await chat.generateResponse(history, { ...common, grammar })
+          } else if (params.functions?.length) {
+            const functions: ChatModelFunctions = Object.fromEntries(
+              params.functions.map((f) => [f.name, { ...(f.description ? { description: f.description } : {}), ...(f.params ? { params: f.params as never } : {}) }])
+            )
+            result = await chat.generateResponse(history, { ...common, functions, documentFunctionParams: true })
+            if (result.functionCalls?.length) functionCalls = result.functionCalls.map((c) => ({ name: c.functionName, params: c.params }))
+          } else {
+            result = await chat.generateResponse(history, common)
+          }
+        } finally {
+          chat.dispose({ disposeSequence: false })
+        }
+        const meter = entry.sequence.tokenMeter.diff(meterBefore)
+        const prompt = promptTokens ?? Math.max(0, entry.sequence.contextTokens.length - outputTokens)
+        const done: ChatDone = {
+          stopReason: functionCalls ? 'functionCalls' : result.metadata.stopReason,
+          text: result.response,
+          promptTokens: prompt,
+          cachedPromptTokens: Math.max(0, prompt - meter.usedInputTokens),
+          outputTokens
+        }
+        if (functionCalls) done.functionCalls = functionCalls
+        if (firstAt !== undefined) done.ttftMs = firstAt - received
+        if (firstAt !== undefined && lastAt !== undefined && lastAt > firstAt && outputTokens > 1) done.tokensPerSecond = (outputTokens - 1) / ((lastAt - firstAt) / 1000)
+        return done
+      })
+    } finally {
+      aborts.delete(id)
+    }
+  }
+
+  const embed = async (params: EmbedParams): Promise<{ embeddings: number[][]; tokens: number }> => {
+    const entry = loaded(params.modelId)
+    return serial(entry, async () => {
+      // One thread: the embedding context's default thread count was many times slower on small machines.
+      entry.embedding ??= entry.model.createEmbeddingContext({ threads: entry.params.threads, contextSize: Math.min(entry.params.contextSize, 4096) })
+      const ctx = await entry.embedding
+      const embeddings: number[][] = []
+      let tokens = 0
+      for (const input of params.inputs) {
+        tokens += entry.model.tokenize(input).length
+        embeddings.push([...(await ctx.getEmbeddingFor(input)).vector])
+      }
+      return { embeddings, tokens }
+    })
+  }
+
+  const status = async (): Promise<EngineStatus> => {
+    const out: EngineStatus = {
+      pid: process.pid,
+      rssBytes: process.memoryUsage().rss,
+      models: [...models.values()].map((m) => ({
+        modelId: m.params.modelId,
+        path: m.params.path,
+        contextSize: m.context.contextSize,
+        trainedContextSize: m.model.trainContextSize,
+        weightsBytes: m.model.size,
+        contextBytes: m.context.stateSize,
+        ...(m.model.fileInfo.metadata.general?.architecture ? { architecture: String(m.model.fileInfo.metadata.general.architecture) } : {})
+      }))
+    }
+    if (llamaPromise) {
+      const engine = await llamaPromise
+      out.llamaCppRelease = engine.llamaCppRelease.release
+      if (engine.gpu) {
+        const vram = await engine.getVramState()
+        out.vram = { total: vram.total, used: vram.used }
+      }
+    }
+    return out
+  }
+
+  const reply = (id: number, work: () => Promise<unknown>): void => {
+    work().then(
+      (data) => port.send({ id, type: 'result', data: data ?? null }),
+      (error: unknown) =>
+        port.send({
+          id,
+          type: 'error',
+          error: error instanceof HostError ? { code: error.code, message: error.message } : { code: 'failed', message: error instanceof Error ? error.message : String(error) }
+        })
+    )
+  }
+
+  port.onMessage((message) => {
+    switch (message.type) {
+      case 'load':
+        reply(message.id, async () => {
+          const entry = await load(message.params)
+          return (await status()).models.find((m) => m.modelId === entry.params.modelId)
+        })
+        break
+      case 'unload':
+        reply(message.id, () => unload(message.params.modelId))
+        break
+      case 'chat':
+        chat(message.id, message.params).then(
+          (data) => port.send({ id: message.id, type: 'done', data }),
+          (error: unknown) =>
+            port.send({
+              id: message.id,
+              type: 'error',
+              error: error instanceof HostError ? { code: error.code, message: error.message } : { code: 'failed', message: error instanceof Error ? error.message : String(error) }
+            })
+        )
+        break
+      case 'embed':
+        reply(message.id, () => embed(message.params))
+        break
+      case 'status':
+        reply(message.id, status)
+        break
+      case 'abort':
+        aborts.get(message.target)?.abort()
+        reply(message.id, async () => undefined)
+        break
+    }
+  })
+  port.send({ id: 0, type: 'ready', data: { pid: process.pid } })
+}
