@@ -3,6 +3,7 @@ import type { InitService } from './services/init-service'
 import type { Store } from './store'
 import type { Secrets } from './secrets'
 import type { LocalFeature } from './local'
+import type { ModelsLibraryFeature } from './models-library'
 import type { ChatService } from './services/chat-service'
 import type { ImageService } from './services/image-service'
 import type { ProviderService } from './services/provider-service'
@@ -28,6 +29,8 @@ export interface CoreContext {
   /** Set by the Electron shell; absent in browser mode, the CLI and tests that do not give one. */
   fileDialog?: FileDialog
   local: LocalFeature
+  /** Finding, fitting and downloading models (Hugging Face, the Ollama registry, models on disk). */
+  modelsLibrary: ModelsLibraryFeature
   /** Opened by the 'migrating' start-up step; undefined until then. */
   store?: Store
   /** Opened by the same step; keys live in the OS keychain (or in memory, reported). */

@@ -22,6 +22,7 @@ import { competitionHandlers } from './bridge/handlers/competition'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
+import { createModelsLibraryFeature, modelsLibraryHandlers, modelsLibraryInitStep } from './models-library'
 import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
@@ -65,8 +66,11 @@ export function createCore(options: CoreOptions): Core {
     access: options.access,
     ...(options.fileDialog ? { fileDialog: options.fileDialog } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
-    local: createLocalFeature(options.dataDir)
+    local: createLocalFeature(options.dataDir),
+    modelsLibrary: undefined as unknown as CoreContext['modelsLibrary']
   }
+  // Built after the context object: it reads the keychain from it once start-up opened it.
+  context.modelsLibrary = createModelsLibraryFeature(context)
   const steps: InitStep[] = [
     {
       phase: 'loadingDependencies',
@@ -82,6 +86,7 @@ export function createCore(options: CoreOptions): Core {
     imageInitStep(context, () => hub),
     toolsInitStep(context),
     knowledgeInitStep(context, () => hub),
+    modelsLibraryInitStep(context),
     // feature start-up steps go here
     ...(options.extraInitSteps ?? [])
   ]
@@ -98,7 +103,8 @@ export function createCore(options: CoreOptions): Core {
     ...toolHandlers(context),
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
-    ...competitionHandlers(context, () => hub)
+    ...competitionHandlers(context, () => hub),
+    ...modelsLibraryHandlers(context.modelsLibrary, hub)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
@@ -112,6 +118,7 @@ export function createCore(options: CoreOptions): Core {
       // Every tool server stopped (stdio children killed) before the store closes.
       await context.tools?.close()
       await context.local.close()
+      await context.modelsLibrary.close()
       context.store?.close()
       // feature shutdown goes here
     }

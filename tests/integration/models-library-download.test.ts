@@ -47,7 +47,7 @@ afterEach(async () => {
 function library(dataDir = mkdtempSync(join(tmpdir(), 'sb-lib-')), extra: Partial<ConstructorParameters<typeof ModelsLibrary>[0]> = {}) {
   const lib = new ModelsLibrary({
     dataDir,
-    folders: { own: join(dataDir, 'models') },
+    folders: { dataDir },
     memory: () => ({ freeRamBytes: 16e9 }),
     retryDelayMs: 10,
     throttleMs: 20,
@@ -132,7 +132,7 @@ describe('model library: downloads that never start over', () => {
     expect(existsSync(`${last.path}.part`)).toBe(false)
     expectMonotonic(seen)
     const onDisk = await lib.onDisk()
-    expect(onDisk.map((e) => [e.name, e.owner])).toContainEqual(['acme/Tiny-Chat-GGUF/tiny-chat-Q4_K_M.gguf', 'switchboard'])
+    expect(onDisk.map((e) => [e.name, e.owner])).toContainEqual(['tiny-chat-Q4_K_M', 'switchboard'])
   })
 
   it('resumes from the bytes on disk when the connection drops at 30 %, 60 % and 90 %', async () => {
@@ -300,8 +300,7 @@ describe('model library: Ollama models without Ollama', () => {
     expect(last.phase, last.error?.message).toBe('success')
     expect(last.path).toBe(join(lib.modelsDir, 'ollama', 'blobs', `sha256-${sha256(model)}`))
     expect(fileSha(last.path!)).toBe(sha256(model))
-    const host = new URL(registry.url).host
-    const manifest = JSON.parse(readFileSync(join(lib.modelsDir, 'ollama', 'manifests', host, 'library', 'tinychat', '1m'), 'utf8')) as { layers: unknown[] }
+    const manifest = JSON.parse(readFileSync(join(lib.modelsDir, 'ollama', 'manifests', 'registry.ollama.ai', 'library', 'tinychat', '1m'), 'utf8')) as { layers: unknown[] }
     expect(manifest.layers).toHaveLength(3)
     expectMonotonic(seen)
     expect((await lib.onDisk()).map((e) => [e.name, e.owner, e.path])).toContainEqual(['tinychat:1m', 'switchboard', last.path])
@@ -324,7 +323,7 @@ describe('model library: Ollama models without Ollama', () => {
       join(ollamaDir, 'manifests', 'registry.ollama.ai', 'library', 'tiny', 'latest'),
       JSON.stringify({ schemaVersion: 2, config: { digest: `sha256:${'0'.repeat(64)}`, size: 1 }, layers: [{ mediaType: 'application/vnd.ollama.image.model', digest: `sha256:${digest}`, size: model.length }] })
     )
-    const lib = new ModelsLibrary({ dataDir, folders: { own: join(dataDir, 'models'), ollama: ollamaDir } })
+    const lib = new ModelsLibrary({ dataDir, folders: { dataDir, ollama: ollamaDir } })
     libraries.push(lib)
     const entry = (await lib.onDisk()).find((e) => e.owner === 'ollama')!
     expect(entry).toMatchObject({ name: 'tiny:latest', path: join(ollamaDir, 'blobs', `sha256-${digest}`), sizeBytes: model.length })

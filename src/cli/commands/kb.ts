@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
-import { join } from 'node:path'
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
+import { dataDirFrom } from '../data-dir'
 import { headlessKnowledge } from '../../core/knowledge/headless'
 import type { KnowledgeService } from '../../core/knowledge/knowledge-service'
 import { parseTarget, runtimeForCli } from '../../core/runtime/key-source'
@@ -16,17 +15,6 @@ const USAGE = `switchboard kb <command> [--data-dir DIR] [--base-url URL] [--api
   kb search KB QUERY [--top N]
   kb eval KB DATASET.(csv|jsonl) [--k N]
 KB is a knowledge base's id or name. The data folder defaults to the app's (SWITCHBOARD_DATA_DIR overrides).`
-
-/** The app's data folder, as the desktop app and `npm run serve` use it. */
-function dataDirFrom(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): string {
-  const flag = flags.get('data-dir')
-  if (typeof flag === 'string') return flag
-  if (env['SWITCHBOARD_DATA_DIR']) return env['SWITCHBOARD_DATA_DIR']
-  const home = homedir()
-  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'Switchboard', 'data')
-  if (process.platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Switchboard', 'data')
-  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Switchboard', 'data')
-}
 
 function findBase(knowledge: KnowledgeService, ref: string | undefined) {
   const all = knowledge.list()

@@ -92,16 +92,28 @@ export class DownloadService {
     this.throttleMs = options.throttleMs ?? 110
   }
 
-  /** Starts a download, or returns the one already known for the same model. */
-  start(plan: DownloadPlan): DownloadSnapshot {
+  /**
+   * Starts a download, or returns the one already known for the same model. The first
+   * snapshot already counts the bytes on disk: a resumed download never shows 0 %.
+   */
+  async start(plan: DownloadPlan): Promise<DownloadSnapshot> {
     if (this.closed) throw new AppErrorException({ errorType: 'InternalError', message: 'Switchboard is shutting down.' })
+    const onDisk = await Promise.all(plan.files.map((f) => bytesOnDisk(f.dest, f.sizeBytes)))
     for (const job of this.jobs.values()) {
       if (job.plan.ref !== plan.ref) continue
       if (!isFinalDownloadPhase(job.phase) && job.phase !== 'paused') return job.last
       this.jobs.delete(job.id)
       if (job.phase === 'paused') return this.launch({ ...job, plan, userPaused: false })
     }
-    return this.launch(this.newJob(randomUUID(), plan))
+    const job = this.newJob(randomUUID(), plan)
+    this.seed(job, onDisk)
+    return this.launch(job)
+  }
+
+  private seed(job: Job, onDisk: number[]): void {
+    const files = job.plan.files
+    job.agg.seed(files.map((f, i) => ({ digest: f.dest, completedBytes: onDisk[i]!, totalBytes: f.sizeBytes, resumedBytes: 0, done: false })))
+    job.resumedBytes = onDisk.reduce((a, b) => a + b, 0)
   }
 
   private newJob(id: string, plan: DownloadPlan): Job {
@@ -354,9 +366,7 @@ export class DownloadService {
     for (const entry of Array.isArray(saved) ? saved : []) {
       if (!entry?.plan?.files || this.jobs.has(entry.id)) continue
       const job = this.newJob(entry.id, entry.plan)
-      const onDisk = await Promise.all(entry.plan.files.map((f) => bytesOnDisk(f.dest, f.sizeBytes)))
-      job.agg.seed(entry.plan.files.map((f, i) => ({ digest: f.dest, completedBytes: onDisk[i]!, totalBytes: f.sizeBytes, resumedBytes: 0, done: false })))
-      job.resumedBytes = onDisk.reduce((a, b) => a + b, 0)
+      this.seed(job, await Promise.all(entry.plan.files.map((f) => bytesOnDisk(f.dest, f.sizeBytes))))
       job.phase = 'paused'
       job.userPaused = entry.userPaused
       job.last = this.snapshot(job)

@@ -18,6 +18,8 @@ export interface LibrarySettings {
 
 export interface LibraryOptions {
   dataDir: string
+  /** A hub address for this run only (the CLI's --hub / HF_ENDPOINT), over the saved setting. */
+  hubEndpoint?: string
   fetch?: typeof fetch
   /** The Hugging Face token (keychain in the app, HF_TOKEN in the CLI). */
   hfToken?: () => Promise<string | undefined>
@@ -67,7 +69,7 @@ export class ModelsLibrary {
   }
 
   private hub(settings: LibrarySettings): HfHub {
-    return new HfHub({ endpoint: settings.hubEndpoint, token: this.options.hfToken, fetch: this.options.fetch })
+    return new HfHub({ endpoint: this.options.hubEndpoint || settings.hubEndpoint, token: this.options.hfToken, fetch: this.options.fetch })
   }
 
   async settings(): Promise<LibrarySettings> {
@@ -99,7 +101,7 @@ export class ModelsLibrary {
   }
 
   private folders(): ModelFolders {
-    return this.options.folders ?? defaultModelFolders(this.modelsDir)
+    return this.options.folders ?? defaultModelFolders(this.options.dataDir)
   }
 
   /** Hugging Face, the Ollama library and the disk in one list; a source that fails is reported, the others still answer. */
@@ -169,7 +171,7 @@ export class ModelsLibrary {
     if (!parsed) throw new DownloadError(`"${ref}" is not a model reference: use hf:owner/repo[:QUANT] or ollama:name[:tag].`, 'notFound')
     if (parsed.kind === 'ollama') {
       const plan = await this.registry.plan(parsed.name, join(this.modelsDir, 'ollama'))
-      return { snapshot: this.downloads.start(plan) }
+      return { snapshot: await this.downloads.start(plan) }
     }
     const details = await this.repo(parsed.repo, options.contextTokens)
     const candidates = details.files.filter((f) => !f.projector)
@@ -198,7 +200,7 @@ export class ModelsLibrary {
       mainPath: join(dir, ...file.path.split('/')),
       auth: 'hf'
     }
-    return { snapshot: this.downloads.start(plan), details, file }
+    return { snapshot: await this.downloads.start(plan), details, file }
   }
 
   async onDisk(): Promise<LibraryEntry[]> {

@@ -70,7 +70,8 @@ export class OllamaRegistry {
     const { namespace, name, tag } = parsed
     const { manifest, text } = await this.manifest(namespace, name, tag)
     const blob = (digest: string) => join(storeDir, 'blobs', digest.replace(':', '-'))
-    const host = new URL(this.base).host
+    // Saved under the library's own host whatever address served it (a mirror, a test registry): the name is the library's.
+    const host = 'registry.ollama.ai'
     const model = manifest.layers.find((l) => l.mediaType === MODEL_LAYER)
     if (!model) throw new DownloadError(`"${name}:${tag}" has no model layer.`, 'http')
     return {

@@ -10,6 +10,7 @@ import { toolProcedures } from './procedures/tools'
 import { knowledgeProcedures } from './procedures/knowledge'
 import { taskProcedures } from './procedures/tasks'
 import { competitionProcedures } from './procedures/competition'
+import { modelsLibraryProcedures } from './procedures/models-library'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -28,6 +29,7 @@ export const contract = {
   ...knowledgeProcedures,
   ...taskProcedures,
   ...competitionProcedures,
+  ...modelsLibraryProcedures,
   // store:
   ...dataProcedures
 } as const

@@ -129,6 +129,8 @@ export const ERROR_CATALOGUE = {
   ExportCancelled: t(499, ['The export was cancelled.', 'No file was written.'], ['导出已取消。', '未写入任何文件。']),
   // ---- knowledge bases (src/core/knowledge)
   EmbeddingDimensionMismatch: t(422, ['The embedding model returned vectors of another size than this knowledge base holds.', 'Pick the model it was built with, or change its model so everything is embedded again.'], ['嵌入模型返回的向量维度与该知识库不一致。', '请选择构建时使用的模型，或更换模型以重新嵌入全部内容。']),
+  // ---- the model library (src/core/models-library)
+  ModelLibraryError: t(400, ['The model could not be found, checked or downloaded.', 'The detail says why and what to do (a token, a smaller quantisation, free space).'], ['无法查找、检查或下载该模型。', '详情中写明了原因与解决办法（令牌、更小的量化版本或释放空间）。']),
   // ---- browser mode (src/server)
   TooManyAttempts: t(429, ['Too many wrong passwords.', 'Wait for the time shown, then try again.'], ['密码错误次数过多。', '请等待所示时间后再试。'], true)
 } satisfies Record<string, CatalogueEntry>
