@@ -27,6 +27,8 @@ export interface DownloadServiceOptions {
   fetch?: typeof fetch
   /** Minimum gap between two published updates of one download (ms). */
   throttleMs?: number
+  /** Longest gap between two updates while bytes arrive slower than 5 % per update (ms). */
+  heartbeatMs?: number
   retryDelayMs?: number
   /** Request headers for a plan's `auth` (the Hugging Face token from the keychain). */
   authHeaders?: (auth: 'hf') => Promise<Record<string, string>>
@@ -54,6 +56,7 @@ interface Job {
   watchers: Set<Watcher>
   last: DownloadSnapshot
   lastPublishAt: number
+  publishedBytes: number
   publishTimer?: NodeJS.Timeout
   startedAt: number
   finishedAt?: number
@@ -72,6 +75,8 @@ interface Inflight {
 }
 
 const LIST_FILE = 'downloads.json'
+/** Share of the total that makes an update worth sending before the heartbeat. */
+const PUBLISH_STEP = 0.05
 
 /**
  * Model downloads owned by the core: several at once, each aggregated over its files into
@@ -85,11 +90,13 @@ export class DownloadService {
   private readonly jobs = new Map<string, Job>()
   private readonly inflight = new Map<string, Inflight>()
   private readonly throttleMs: number
+  private readonly heartbeatMs: number
   private closed = false
   private saving = Promise.resolve()
 
   constructor(private readonly options: DownloadServiceOptions) {
     this.throttleMs = options.throttleMs ?? 110
+    this.heartbeatMs = options.heartbeatMs ?? 1000
   }
 
   /**
@@ -128,6 +135,7 @@ export class DownloadService {
       watchers: new Set(),
       last: undefined as unknown as DownloadSnapshot,
       lastPublishAt: 0,
+      publishedBytes: 0,
       startedAt: Date.now(),
       userPaused: false
     }
@@ -394,6 +402,16 @@ export class DownloadService {
 
   private schedulePublish(job: Job): void {
     if (job.publishTimer) return
+    // A fast download moves the bar in steps of 5 %; a slow one still refreshes speed and time left every second.
+    const moved = job.agg.totalBytes > 0 ? (job.agg.completedBytes - job.publishedBytes) / job.agg.totalBytes : 1
+    const since = performance.now() - job.lastPublishAt
+    if (moved < PUBLISH_STEP && since < this.heartbeatMs) {
+      job.publishTimer = setTimeout(() => {
+        job.publishTimer = undefined
+        if (!isFinalDownloadPhase(job.phase)) this.publish(job)
+      }, this.heartbeatMs - since)
+      return
+    }
     const wait = job.lastPublishAt + this.throttleMs - performance.now()
     if (wait <= 0) return this.publish(job)
     job.publishTimer = setTimeout(() => {
@@ -408,6 +426,7 @@ export class DownloadService {
       job.publishTimer = undefined
     }
     job.lastPublishAt = performance.now()
+    job.publishedBytes = job.agg.completedBytes
     job.rate.add(job.lastPublishAt, Math.max(0, job.agg.completedBytes - job.resumedBytes))
     job.last = this.snapshot(job)
     for (const watcher of job.watchers) {

@@ -181,38 +181,56 @@ async function transfer(target: FileTarget, hooks: FileDownloadHooks, options: F
   await rm(statePath(target.dest), { force: true })
 }
 
-/** Streams a body into the file and the hash, advancing `pos.offset` as bytes land. Writes in ~1 MB batches. */
+/**
+ * Streams a body into the file and the hash, advancing `pos.offset` as bytes land. Writes go
+ * in ~1 MB batches with one write in flight while the next batch is read (a write awaited
+ * before each read halves the throughput); a batch is hashed once it is written, so the hash
+ * always covers exactly the partial's bytes.
+ */
 async function pump(response: Response, handle: FileHandle, hash: Hash, pos: { offset: number }, size: number, hooks: FileDownloadHooks): Promise<void> {
   const reader = response.body?.getReader()
   if (!reader) return
   let batch: Buffer[] = []
   let batched = 0
+  let queued = pos.offset
+  let inFlight: Promise<void> | undefined
   const flush = async () => {
     if (batched === 0) return
-    const buf = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched)
+    const bufs = batch
+    const length = batched
     batch = []
     batched = 0
-    await handle.write(buf)
-    // Hashed after it is on disk: the hash always covers exactly the partial's bytes.
-    hash.update(buf)
-    pos.offset += buf.length
-    hooks.progress(pos.offset)
+    queued += length
+    if (inFlight) await inFlight
+    // writev: the chunks as they came, no copy into one buffer.
+    inFlight = handle.writev(bufs).then(({ bytesWritten }) => {
+      if (bytesWritten !== length) throw new Error(`A write to the partial file stopped after ${bytesWritten} of ${length} bytes.`)
+      for (const b of bufs) hash.update(b)
+      pos.offset += length
+      hooks.progress(pos.offset)
+    })
+    // Awaited at the next flush or at the end; never an unhandled rejection meanwhile.
+    inFlight.catch(() => undefined)
   }
   try {
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
       let chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength)
-      if (pos.offset + batched + chunk.length > size) chunk = chunk.subarray(0, size - pos.offset - batched)
+      if (queued + batched + chunk.length > size) chunk = chunk.subarray(0, size - queued - batched)
       batch.push(chunk)
       batched += chunk.length
       if (batched >= WRITE_BATCH) await flush()
-      if (pos.offset + batched >= size) break
+      if (queued + batched >= size) break
     }
   } finally {
     // Whatever arrived before a drop is good data: keep it.
-    await flush()
-    await reader.cancel().catch(() => undefined)
+    try {
+      await flush()
+      await inFlight
+    } finally {
+      await reader.cancel().catch(() => undefined)
+    }
   }
 }
 

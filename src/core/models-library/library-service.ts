@@ -28,6 +28,7 @@ export interface LibraryOptions {
   folders?: ModelFolders
   ollamaRegistry?: string
   throttleMs?: number
+  heartbeatMs?: number
   retryDelayMs?: number
   diskSpace?: (path: string) => Promise<number | undefined>
 }
@@ -62,6 +63,7 @@ export class ModelsLibrary {
       modelsDir: this.modelsDir,
       fetch: options.fetch,
       throttleMs: options.throttleMs,
+      heartbeatMs: options.heartbeatMs,
       retryDelayMs: options.retryDelayMs,
       diskSpace: options.diskSpace,
       authHeaders: async () => this.hub(await this.settings()).headers()
