@@ -32,7 +32,16 @@ export default async function downloadBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sb-download-bench-'))
   try {
     // Hashing alone: the same bytes (the server's repeated block), sha256 and nothing else.
-    const first = Buffer.from(await (await fetch(url, { headers: { Range: 'bytes=0-' } })).arrayBuffer().then((b) => b.slice(0, BLOCK)))
+    const reader = (await fetch(url)).body!.getReader()
+    const head: Buffer[] = []
+    for (let got = 0; got < BLOCK; ) {
+      const { value } = await reader.read()
+      if (!value) break
+      head.push(Buffer.from(value))
+      got += value.byteLength
+    }
+    await reader.cancel()
+    const first = Buffer.concat(head).subarray(0, BLOCK)
     const h0 = process.cpuUsage()
     const hash = createHash('sha256')
     for (let pos = 0; pos < BYTES; pos += BLOCK) hash.update(first.subarray(0, Math.min(BLOCK, BYTES - pos)))

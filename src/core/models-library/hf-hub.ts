@@ -90,7 +90,8 @@ export class HfHub {
     const doFetch = this.options.fetch ?? fetch
     let response: Response
     try {
-      response = await doFetch(`${this.endpoint}${path}`, { headers: { Accept: 'application/json', ...(await this.headers()) } })
+      // A hub that never answers (no network, a wrong mirror) is an error in 20 s, not a search that never ends.
+      response = await doFetch(`${this.endpoint}${path}`, { headers: { Accept: 'application/json', ...(await this.headers()) }, signal: AbortSignal.timeout(20_000) })
     } catch (error) {
       throw new DownloadError(`Could not reach ${new URL(this.endpoint).host} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}). Check the network, or set a mirror address for the hub.`, 'network')
     }

@@ -92,9 +92,10 @@ export class ModelsLibrary {
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DownloadError('The hub mirror must be an http(s) address.', 'http')
     }
     const settings: LibrarySettings = endpoint ? { hubEndpoint: endpoint.replace(/\/+$/, '') } : {}
+    // In effect at once: a search sent right after the save must already use the new address.
+    this.settingsCache = settings
     await mkdir(this.options.dataDir, { recursive: true })
     await writeFile(join(this.options.dataDir, 'models-library.json'), JSON.stringify(settings))
-    this.settingsCache = settings
     return settings
   }
 

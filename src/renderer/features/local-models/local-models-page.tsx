@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
 import { InstalledModelsTable } from './installed-models-table'
+import { ModelLibrarySection } from './model-library-section'
 import { useLocalModels } from './local-models-store'
 import { PullPanel } from './pull-panel'
 import { onPullFinished, usePulls } from './pulls-store'
@@ -62,6 +63,9 @@ export function LocalModelsPage() {
             {actionError.message}
           </p>
         )}
+        <Section title={t('library.title')}>
+          <ModelLibrarySection />
+        </Section>
         <Section title={t('local.pullTitle')}>
           <PullPanel />
         </Section>
