@@ -3,7 +3,7 @@ import type { ProviderCard, ProviderCatalogueFile } from '../src/shared/catalogu
 import providersFile from './providers.json' with { type: 'json' }
 
 /** Every provider id of the built-in catalogue, in catalogue order. */
-export const CATALOGUE_PROVIDER_IDS = ["ai21","ai302","ai360","aihubmix","anthropic","azure","azureai","baichuan","bedrock","bfl","cloudflare","cohere","deepseek","fal","fireworksai","giteeai","github","google","groq","higress","huggingface","hunyuan","infiniai","internlm","jina","lmstudio","minimax","mistral","modelscope","moonshot","novita","nvidia","ollama","openai","openrouter","perplexity","ppio","qiniu","qwen","sambanova","search1api","sensenova","siliconcloud","spark","stepfun","taichu","tencentcloud","togetherai","upstage","v0","vertexai","vllm","volcengine","wenxin","xai","xinference","zeroone","zhipu"] as const
+export const CATALOGUE_PROVIDER_IDS = ["ai21","ai302","ai360","aihubmix","anthropic","azure","azureai","baichuan","bedrock","bfl","cloudflare","cohere","deepseek","fal","fireworksai","giteeai","github","google","groq","higress","huggingface","hunyuan","infiniai","internlm","jina","lmstudio","minimax","mistral","modelscope","moonshot","novita","nvidia","ollama","openai","openrouter","perplexity","ppio","qiniu","qwen","sambanova","search1api","sensenova","siliconcloud","spark","stepfun","taichu","tencentcloud","togetherai","upstage","v0","vertexai","vllm","volcengine","wenxin","xai","xinference","zeroone","zhipu","builtin"] as const
 
 export type CatalogueProviderId = (typeof CATALOGUE_PROVIDER_IDS)[number]
 
@@ -74,5 +74,6 @@ export const catalogueLoaders: Record<CatalogueProviderId, () => Promise<Provide
   xai: () => import('./models/xai.json', { with: { type: 'json' } }).then(asFile),
   xinference: () => import('./models/xinference.json', { with: { type: 'json' } }).then(asFile),
   zeroone: () => import('./models/zeroone.json', { with: { type: 'json' } }).then(asFile),
-  zhipu: () => import('./models/zhipu.json', { with: { type: 'json' } }).then(asFile)
+  zhipu: () => import('./models/zhipu.json', { with: { type: 'json' } }).then(asFile),
+  builtin: () => import('./models/builtin.json', { with: { type: 'json' } }).then(asFile)
 }

@@ -22,7 +22,10 @@ interface Facts {
   models: Record<string, Json[]>
 }
 
-const facts = JSON.parse(readFileSync(source, 'utf8')) as Facts
+const reference = JSON.parse(readFileSync(source, 'utf8')) as Facts
+// Providers that are the app's own (the built-in engine), not the reference's: appended after them.
+const own = JSON.parse(readFileSync(join(root, 'catalogue', 'source', 'own-providers.json'), 'utf8')) as Facts
+const facts: Facts = { providers: [...reference.providers, ...own.providers], models: { ...reference.models, ...own.models } }
 
 // Field order of a model entry in our files; unknown fields keep their place after these.
 const MODEL_KEYS = [

@@ -28,6 +28,8 @@ import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
+import { closeBuiltinEngine, configureBuiltinEngine } from './engine'
+import { engineHandlers } from './bridge/handlers/engine'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -91,6 +93,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
+  configureBuiltinEngine({ dataDir: options.dataDir })
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
     ...localHandlers(context.local, hub),
@@ -104,7 +107,8 @@ export function createCore(options: CoreOptions): Core {
     ...knowledgeHandlers(context),
     ...taskHandlers(hub),
     ...competitionHandlers(context, () => hub),
-    ...modelsLibraryHandlers(context.modelsLibrary, hub)
+    ...modelsLibraryHandlers(context.modelsLibrary, hub),
+    ...engineHandlers()
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
@@ -120,6 +124,7 @@ export function createCore(options: CoreOptions): Core {
       await context.local.close()
       await context.modelsLibrary.close()
       context.store?.close()
+      await closeBuiltinEngine()
       // feature shutdown goes here
     }
   }

@@ -8,6 +8,8 @@ import { buildContentSecurityPolicy } from '../shared/security/csp'
 import { artifactSandboxPolicyFor } from '../shared/security/artifact-sandbox-policy'
 import { isSafeExternalUrl, type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
+import { configureBuiltinEngine } from '../core/engine'
+import { desktopEngineSpawner } from './engine-spawner'
 import { BridgeSession } from '../core/bridge/session'
 import { acquireDataLock, type DataLock } from '../core/store/data-lock'
 import { AppErrorException } from '../shared/errors/app-error'
@@ -143,6 +145,8 @@ if (launch.action !== 'run') {
       return chosenPath(purpose, result)
     }
     // A remote tool server's OAuth sign-in opens in the user's browser (https only, as every link).
+    // The built-in engine runs in a utility process beside this one (out/main/engine-host.js).
+    configureBuiltinEngine({ spawner: desktopEngineSpawner(join(import.meta.dirname, 'engine-host.js')) })
     core = createCore({
       dataDir: dataDir(),
       mode: 'desktop',

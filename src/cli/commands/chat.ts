@@ -88,8 +88,12 @@ export const chatCommand: CliCommand = {
     const err = new BufferedWriter(io.stderr, 1)
     const controller = new AbortController()
     const onSigint = () => controller.abort()
+    const cleanup: Array<() => Promise<void>> = []
     process.once('SIGINT', onSigint)
     try {
+      // The built-in engine finds models in the app's data folder, and stops with the command.
+      const engine = target.providerId === 'builtin' ? await (await import('./builtin')).configureCliEngine(new Map(), io.env) : undefined
+      if (engine) cleanup.push(() => engine.closeBuiltinEngine())
       const runtime = await runtimeForCli(target.providerId, flags, io.env)
       if (!runtime.chat) {
         io.stderr.write(`${target.providerId} does not offer chat.\n`)
@@ -141,6 +145,7 @@ export const chatCommand: CliCommand = {
       throw e
     } finally {
       process.removeListener('SIGINT', onSigint)
+      for (const step of cleanup) await step()
     }
   }
 }

@@ -10,6 +10,7 @@ import { speakCommand } from './speak'
 import { transcribeCommand } from './transcribe'
 import { imageCommand } from './image'
 import { kbCommand } from './kb'
+import { builtinCommand } from './builtin'
 
 /** Every CLI command; each lives in its own file here (one import and one entry per command). */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, builtinCommand]

@@ -91,6 +91,8 @@ export interface BuiltinEngineOptions {
 interface LoadedEntry {
   plan: LoadPlan
   lastUsedAt: number
+  /** Increases with every use: orders uses within one clock millisecond. */
+  order: number
   busy: number
   timer?: ReturnType<typeof setTimeout>
   expiresAt?: number
@@ -117,6 +119,7 @@ export class BuiltinEngine {
   private readonly loading = new Map<string, Promise<LoadPlan>>()
   private discovered: { at: number; result: Promise<{ models: DiscoveredModel[]; problems: DiscoveryProblem[] }> } | undefined
   private readonly now: () => number
+  private uses = 0
 
   constructor(private readonly options: BuiltinEngineOptions) {
     this.client = new EngineClient(options.spawner)
@@ -251,6 +254,7 @@ export class BuiltinEngine {
     const existing = this.loaded.get(model.id)
     if (existing) {
       existing.lastUsedAt = this.now()
+      existing.order = ++this.uses
       return existing.plan
     }
     const pending = this.loading.get(model.id)
@@ -265,7 +269,7 @@ export class BuiltinEngine {
       }
       await this.makeRoom(plan)
       await this.client.load({ modelId: plan.modelId, path: plan.path, contextSize: plan.contextSize, threads: this.threads })
-      this.loaded.set(plan.modelId, { plan, lastUsedAt: this.now(), busy: 0 })
+      this.loaded.set(plan.modelId, { plan, lastUsedAt: this.now(), order: ++this.uses, busy: 0 })
       this.scheduleIdle(plan.modelId)
       return plan
     })().finally(() => this.loading.delete(model.id))
@@ -276,7 +280,7 @@ export class BuiltinEngine {
   /** Unloads idle models, least recently used first, until `plan` fits the budget beside the rest. */
   private async makeRoom(plan: LoadPlan): Promise<void> {
     const used = () => [...this.loaded.values()].reduce((a, e) => a + e.plan.neededBytes, 0)
-    const idle = [...this.loaded.values()].filter((e) => e.busy === 0).sort((a, b) => a.lastUsedAt - b.lastUsedAt)
+    const idle = [...this.loaded.values()].filter((e) => e.busy === 0).sort((a, b) => a.order - b.order)
     while (used() + plan.neededBytes > plan.budgetBytes && idle.length) await this.unload(idle.shift()!.plan.modelId)
   }
 
@@ -312,6 +316,7 @@ export class BuiltinEngine {
     if (!entry) return () => undefined
     entry.busy++
     entry.lastUsedAt = this.now()
+    entry.order = ++this.uses
     clearTimeout(entry.timer)
     return () => {
       entry.busy--

@@ -218,6 +218,8 @@ export class EngineClient {
     const proc = this.proc
     if (!proc) return
     this.stopping = true
+    // Held until it has gone, or a short-lived process (the CLI) would end while waiting for it.
+    proc.setBusy?.(true)
     await new Promise<void>((resolve) => {
       proc.onExit(() => resolve())
       proc.kill()

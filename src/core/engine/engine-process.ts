@@ -85,3 +85,15 @@ export function forkSpawner(options: ForkSpawnerOptions): EngineSpawner {
     }
   }
 }
+
+export type EngineSpawnChoice = 'utility-process' | 'child-process'
+
+/**
+ * How the engine process starts. Under Electron a utilityProcess: Electron's own process for
+ * Node work, started with the app's runtime (no ELECTRON_RUN_AS_NODE child of the app binary,
+ * which macOS hardened runtime and some antivirus treat as a second app). Everywhere else (browser
+ * mode under Node, the CLI, tests) a child process forked from Node.
+ */
+export function chooseEngineSpawn(shell: { electron: boolean; utilityProcess: boolean }): EngineSpawnChoice {
+  return shell.electron && shell.utilityProcess ? 'utility-process' : 'child-process'
+}

@@ -157,7 +157,9 @@ async function transfer(target: FileTarget, hooks: FileDownloadHooks, options: F
         await delay((options.retryDelayMs ?? 250) * Math.max(1, stalled), options.signal)
       }
     }
-    await handle.sync()
+    // No fsync: it made a 2 GB download several times slower than the copy it follows, and
+    // peers (huggingface_hub, Ollama) rename without one. After a power cut the file may need
+    // downloading again; bytes on disk are never trusted without their sha256 (docs/decisions.md 63).
   } catch (error) {
     if (isDiskFull(error)) throw diskFull(target.dest)
     throw error

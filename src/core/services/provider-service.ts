@@ -20,6 +20,8 @@ import type { ModelFacts } from './chat-service'
 import { logged } from '../log/logger'
 
 const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as readonly string[]).includes(id)
+/** The built-in engine: local, always available (no server to detect), its models are the GGUF files found on disk. */
+const BUILTIN = 'builtin'
 
 interface StoredCredentials {
   apiKey?: string
@@ -124,9 +126,9 @@ export class ProviderService {
     const settings = this.store.providers.get(providerId)
     const stored = await this.keychain(providerId)
     const key = describeKey(providerId, stored.apiKey)
-    const local = isLocal(providerId)
+    const local = isLocal(providerId) || providerId === BUILTIN
     const needsKey = !local && card.showApiKey !== false
-    const running = local ? (await this.localStatus(providerId))?.running ?? false : undefined
+    const running = providerId === BUILTIN ? true : local ? (await this.localStatus(providerId as LocalServerKind))?.running ?? false : undefined
     const credentialFields: CredentialField[] = []
     for (const { name, secret, required } of credentialFieldsOf(providerId)) {
       const value = stored.fields[name]
@@ -171,7 +173,7 @@ export class ProviderService {
     const settings = this.store.providers.get(providerId)
     const overrides = settings.modelOverrides
     const out = new Map<string, PickerModel>()
-    if (isLocal(providerId) && (await this.localStatus(providerId))?.running) {
+    if (providerId === BUILTIN || (isLocal(providerId) && (await this.localStatus(providerId))?.running)) {
       // A running local server offers what it has installed, and only that: its live list
       // (processed like any provider's) replaces the built-in entries it may not serve. Each
       // installed model is offered unless the user switched it off; the §4 `enabled` of the

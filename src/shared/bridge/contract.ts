@@ -11,6 +11,7 @@ import { knowledgeProcedures } from './procedures/knowledge'
 import { taskProcedures } from './procedures/tasks'
 import { competitionProcedures } from './procedures/competition'
 import { modelsLibraryProcedures } from './procedures/models-library'
+import { engineProcedures } from './procedures/engine'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -30,6 +31,7 @@ export const contract = {
   ...taskProcedures,
   ...competitionProcedures,
   ...modelsLibraryProcedures,
+  ...engineProcedures,
   // store:
   ...dataProcedures
 } as const

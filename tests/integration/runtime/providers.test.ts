@@ -32,7 +32,7 @@ function installListRoutes(f: FakeOpenAI) {
 describe('every OpenAI-compatible provider id', () => {
   it('is registered for every catalogue provider served by the OpenAI wire, and the config base URL equals the card', () => {
     for (const card of providerCards) {
-      const native = ['anthropic', 'google', 'vertexai', 'bedrock', 'azure', 'cloudflare', 'ollama', 'bfl', 'fal'].includes(card.id)
+      const native = ['anthropic', 'google', 'vertexai', 'bedrock', 'azure', 'cloudflare', 'ollama', 'bfl', 'fal', 'builtin'].includes(card.id)
       if (native) continue
       const config = openAICompatibleProviders[card.id]
       expect(config, card.id).toBeDefined()

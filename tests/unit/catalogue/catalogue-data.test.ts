@@ -16,10 +16,13 @@ const SPEC_PROVIDER_IDS =
     ', '
   )
 
+// The app's own providers (catalogue/source/own-providers.json): the built-in engine.
+const OWN_PROVIDER_IDS = ['builtin']
+
 describe('catalogue data', () => {
-  it('has a data file and a provider card for every provider id of product.md §1', () => {
-    expect([...CATALOGUE_PROVIDER_IDS].sort()).toEqual([...SPEC_PROVIDER_IDS].sort())
-    expect(providerCards.map((c) => c.id).sort()).toEqual([...SPEC_PROVIDER_IDS].sort())
+  it('has a data file and a provider card for every provider id of product.md §1, and for the app\'s own', () => {
+    expect([...CATALOGUE_PROVIDER_IDS].sort()).toEqual([...SPEC_PROVIDER_IDS, ...OWN_PROVIDER_IDS].sort())
+    expect(providerCards.map((c) => c.id).sort()).toEqual([...SPEC_PROVIDER_IDS, ...OWN_PROVIDER_IDS].sort())
   })
 
   it('validates every file and card against the zod schemas', async () => {

@@ -38,6 +38,6 @@ describe('switchboard models / providers', () => {
   it('providers lists every provider card', async () => {
     const c = capture()
     expect(await main(['providers', '--json'], c.io)).toBe(0)
-    expect((JSON.parse(c.out()) as unknown[]).length).toBe(58)
+    expect((JSON.parse(c.out()) as unknown[]).length).toBe(59) // product.md §1's 58 and the built-in engine
   })
 })

@@ -17,7 +17,7 @@ describe('lazy loading (product.md §1: model lists are loaded lazily by provide
   it('parses no provider file until one is asked for, then only that one', async () => {
     // This test file runs in its own fork, so the module cache starts empty.
     expect(loadedProviderIds()).toEqual([])
-    expect(listProviderCards()).toHaveLength(58)
+    expect(listProviderCards()).toHaveLength(59) // product.md §1's 58 and the built-in engine
     expect(loadedProviderIds()).toEqual([])
     const deepseek = await loadProviderModels('deepseek')
     expect(deepseek.length).toBeGreaterThan(0)

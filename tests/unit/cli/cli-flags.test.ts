@@ -61,7 +61,7 @@ describe('CLI flags (node:util parseArgs, strict)', () => {
   it('known flags still parse in both spellings (--type=image, --json)', async () => {
     const a = io()
     expect(await main(['providers', '--json'], a.io)).toBe(0)
-    expect(JSON.parse(a.out())).toHaveLength(58)
+    expect(JSON.parse(a.out())).toHaveLength(59)
     const b = io()
     expect(await main(['models', 'openai', '--type=image', '--json'], b.io)).toBe(0)
     expect((JSON.parse(b.out()) as Array<{ type: string }>).every((m) => m.type === 'image')).toBe(true)

@@ -1,4 +1,5 @@
 import type {
+  ChatWrapper,
   ChatModelFunctions,
   ChatHistoryItem,
   Llama,
@@ -27,10 +28,15 @@ interface Loaded {
   model: LlamaModel
   context: LlamaContext
   sequence: LlamaContextSequence
+  /** Resolved once at load: resolving it (rendering the model's Jinja template) takes ~0.3-0.9 s, every LlamaChat would pay it. */
+  chatWrapper: ChatWrapper
   embedding?: Promise<LlamaEmbeddingContext>
   /** One generation at a time per model: the context has one sequence. */
   queue: Promise<unknown>
 }
+
+/** Longest a streamed chunk waits to be joined with the next (far below what a reader notices). */
+const COALESCE_MS = 8
 
 class HostError extends Error {
   constructor(readonly code: EngineErrorData['code'], message: string) {
@@ -76,7 +82,9 @@ export function runEngineHost(port: HostPort): void {
       }
       try {
         const context = await model.createContext({ contextSize: params.contextSize, threads: params.threads, sequences: 1 })
-        const entry: Loaded = { params, model, context, sequence: context.getSequence(), queue: Promise.resolve() }
+        const { resolveChatWrapper, GeneralChatWrapper } = await import('node-llama-cpp')
+        const chatWrapper = resolveChatWrapper(model) ?? new GeneralChatWrapper()
+        const entry: Loaded = { params, model, context, sequence: context.getSequence(), chatWrapper, queue: Promise.resolve() }
         models.set(params.modelId, entry)
         return entry
       } catch (error) {
@@ -113,7 +121,7 @@ export function runEngineHost(port: HostPort): void {
       return await serial(entry, async () => {
         const { LlamaChat } = await import('node-llama-cpp')
         const engine = await llama()
-        const chat = new LlamaChat({ contextSequence: entry.sequence, autoDisposeSequence: false })
+        const chat = new LlamaChat({ contextSequence: entry.sequence, chatWrapper: entry.chatWrapper, autoDisposeSequence: false })
         const meterBefore = entry.sequence.tokenMeter.getState()
         let firstAt: number | undefined
         let lastAt: number | undefined
@@ -128,13 +136,33 @@ export function runEngineHost(port: HostPort): void {
           lastAt = now
           outputTokens += tokens.length
         }
+        // The first chunk goes at once (time to first token); later ones of the same kind are
+        // joined for up to COALESCE_MS, so a fast model does not pay one IPC message per token.
+        let pending: { kind: 'text' | 'reasoning'; text: string } | undefined
+        let lastSent = 0
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const flush = (): void => {
+          if (timer) clearTimeout(timer)
+          timer = undefined
+          if (!pending) return
+          port.send({ id, type: 'chunk', chunk: pending })
+          pending = undefined
+          lastSent = performance.now()
+        }
+        const push = (kind: 'text' | 'reasoning', text: string): void => {
+          if (pending && pending.kind !== kind) flush()
+          pending = pending ? { kind, text: pending.text + text } : { kind, text }
+          const wait = lastSent + COALESCE_MS - performance.now()
+          if (wait <= 0) flush()
+          else timer ??= setTimeout(flush, wait)
+        }
         const onResponseChunk = (chunk: LlamaChatResponseChunk): void => {
           if (!chunk.text) return
           if (chunk.type === 'segment') {
-            if (chunk.segmentType === 'thought') port.send({ id, type: 'chunk', chunk: { kind: 'reasoning', text: chunk.text } })
+            if (chunk.segmentType === 'thought') push('reasoning', chunk.text)
             return
           }
-          port.send({ id, type: 'chunk', chunk: { kind: 'text', text: chunk.text } })
+          push('text', chunk.text)
         }
         const common = {
           maxTokens: params.maxTokens,
@@ -184,6 +212,7 @@ export function runEngineHost(port: HostPort): void {
           }
         } finally {
           chat.dispose({ disposeSequence: false })
+          flush()
         }
         const meter = entry.sequence.tokenMeter.diff(meterBefore)
         const prompt = promptTokens ?? Math.max(0, entry.sequence.contextTokens.length - outputTokens)

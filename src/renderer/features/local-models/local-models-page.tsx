@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
+import { BuiltinModels } from './builtin-models'
 import { InstalledModelsTable } from './installed-models-table'
 import { ModelLibrarySection } from './model-library-section'
 import { useLocalModels } from './local-models-store'
@@ -47,6 +48,9 @@ export function LocalModelsPage() {
     <Page title={t('pages.localTitle')} testId="page-local-models">
       <div className="max-w-6xl space-y-8" data-loaded={loaded}>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('pages.localEmpty')}</p>
+        <Section title={t('local.builtin.title')}>
+          <BuiltinModels />
+        </Section>
         <Section
           title={t('local.servers')}
           action={

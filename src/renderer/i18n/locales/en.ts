@@ -480,6 +480,25 @@ export const en = {
     searchMaxUses: 'Searches per reply (Anthropic)'
   },
   local: {
+    builtin: {
+      title: 'Built-in engine',
+      intro: 'Runs GGUF models inside Switchboard, with no other program. Models already on disk (Ollama, LM Studio, this app\'s models folder, files you add) are used where they are, never copied.',
+      none: 'No GGUF model found on this computer. Add a .gguf file or a folder of them.',
+      addPath: 'Add a file or folder',
+      pathPlaceholder: '/path/to/model.gguf or a folder',
+      add: 'Add',
+      remove: 'Remove',
+      load: 'Load',
+      unload: 'Unload',
+      loadAnyway: 'Load anyway',
+      loaded: 'Loaded',
+      memory: 'Engine memory: {{rss}} in use (measured), budget {{budget}} of {{total}}, {{threads}} thread(s)',
+      notRunning: 'The engine is not running; it starts when a model is first used.',
+      contextLine: '{{context}} tokens ({{reason}})',
+      reason: { user: 'your setting', trained: 'the model\'s own', 'capped-default': 'capped by default', 'capped-memory': 'reduced to fit memory' },
+      source: { user: 'Added', library: 'App folder', ollama: 'Ollama', lmstudio: 'LM Studio' },
+      col: { name: 'Model', source: 'From', size: 'Size', state: 'State' }
+    },
     servers: 'Local servers',
     checkAgain: 'Check again',
     running: 'Running',

@@ -481,6 +481,25 @@ export const zhCN: Messages = {
     searchMaxUses: '每次回复的搜索次数（Anthropic）'
   },
   local: {
+    builtin: {
+      title: '内置引擎',
+      intro: '在 Switchboard 内直接运行 GGUF 模型，无需其他程序。磁盘上已有的模型（Ollama、LM Studio、本应用的模型文件夹、你添加的文件）原地使用，不会复制。',
+      none: '这台电脑上没有找到 GGUF 模型。添加一个 .gguf 文件或包含它们的文件夹。',
+      addPath: '添加文件或文件夹',
+      pathPlaceholder: '/path/to/model.gguf 或文件夹',
+      add: '添加',
+      remove: '移除',
+      load: '加载',
+      unload: '卸载',
+      loadAnyway: '仍然加载',
+      loaded: '已加载',
+      memory: '引擎内存：实测占用 {{rss}}，预算 {{budget}}（共 {{total}}），{{threads}} 个线程',
+      notRunning: '引擎未运行；首次使用模型时启动。',
+      contextLine: '{{context}} 个 token（{{reason}}）',
+      reason: { user: '你的设置', trained: '模型自带', 'capped-default': '默认上限', 'capped-memory': '为适应内存而缩小' },
+      source: { user: '已添加', library: '应用文件夹', ollama: 'Ollama', lmstudio: 'LM Studio' },
+      col: { name: '模型', source: '来源', size: '大小', state: '状态' }
+    },
     servers: '本地服务',
     checkAgain: '重新检测',
     running: '运行中',

@@ -1,0 +1,90 @@
+import type { CliCommand, CliIO } from '../command'
+import { parseFlags, UsageError } from '../command'
+
+import type * as EngineNs from '../../core/engine'
+
+type EngineModule = typeof EngineNs
+
+const USAGE = `switchboard builtin list|load|unload|ps [NAME] [--load-anyway] [--data-dir DIR] [--json]
+  list          models found on disk (Ollama's, LM Studio's, the app's models folder, added files), with the context and memory a load would take
+  load NAME     load a model into the engine and report its real memory use and context (NAME: an id from list, or an absolute .gguf path)
+  unload NAME   unload a model
+  ps            what the engine has loaded
+The CLI runs its own engine for the length of one command; the app's engine is shown on its Local models page.`
+
+/** Points the engine at the app's data folder (its models folder and engine settings). Lazy: only commands that use the engine load it. */
+export async function configureCliEngine(flags: Map<string, string | true>, env: NodeJS.ProcessEnv): Promise<EngineModule> {
+  const [{ dataDirFrom }, engine] = await Promise.all([import('../data-dir'), import('../../core/engine')])
+  engine.configureBuiltinEngine({ dataDir: dataDirFrom(flags, env) })
+  return engine
+}
+
+const pad = (rows: string[][]): string => {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('   ').trimEnd()).join('\n') + '\n'
+}
+
+export const builtinCommand: CliCommand = {
+  name: 'builtin',
+  summary: 'Models of the built-in engine: list, load, unload, ps',
+  usage: USAGE,
+  async run(args: string[], io: CliIO): Promise<number> {
+    const { flags, positionals } = parseFlags(args, { booleans: ['json', 'load-anyway'], strings: ['data-dir'] })
+    const [action, name] = positionals
+    const json = flags.get('json') === true
+    const { builtinEngine, closeBuiltinEngine, formatBytes } = await configureCliEngine(flags, io.env)
+    const engine = builtinEngine()
+    try {
+      switch (action) {
+        case 'list': {
+          const { models, problems } = await engine.list()
+          const plans = await Promise.all(models.map((m) => engine.plan(m.id).catch((e: unknown) => (e instanceof Error ? e.message : String(e)))))
+          if (json) {
+            io.stdout.write(`${JSON.stringify({ models: models.map((m, i) => ({ ...m, plan: plans[i] })), problems })}\n`)
+            return 0
+          }
+          if (!models.length) io.stdout.write('No GGUF models found. Add one in the app (Local models), pull one with Ollama, or run a file: switchboard chat builtin/ABSOLUTE/PATH.gguf\n')
+          else {
+            const rows = models.map((m, i) => {
+              const p = plans[i]!
+              return [m.id, m.source, formatBytes(m.sizeBytes), typeof p === 'string' ? '' : p.contextSize.toLocaleString('en'), typeof p === 'string' ? `unusable: ${p}` : formatBytes(p.neededBytes)]
+            })
+            io.stdout.write(pad([['NAME', 'SOURCE', 'SIZE', 'CONTEXT', 'MEMORY'], ...rows]))
+          }
+          for (const p of problems) io.stderr.write(`warning: ${p.message}\n`)
+          return 0
+        }
+        case 'load': {
+          if (!name) throw new UsageError('load needs a model name')
+          await engine.load(name, { loadAnyway: flags.get('load-anyway') === true })
+          const ps = await engine.ps()
+          if (json) io.stdout.write(`${JSON.stringify(ps)}\n`)
+          else {
+            const m = ps.models[0]!
+            io.stdout.write(
+              `Loaded ${m.name}: context ${m.contextSize.toLocaleString('en')} tokens (${m.contextReason}), weights ${formatBytes(m.weightsBytes)}, context memory ${formatBytes(m.contextBytes)}; engine process ${formatBytes(ps.rssBytes ?? 0)} resident, ${ps.threads} thread(s).\n`
+            )
+          }
+          return 0
+        }
+        case 'unload': {
+          if (!name) throw new UsageError('unload needs a model name')
+          const done = await engine.unload(name)
+          io.stdout.write(json ? `${JSON.stringify({ unloaded: done })}\n` : done ? `Unloaded ${name}.\n` : `${name} is not loaded.\n`)
+          return 0
+        }
+        case 'ps': {
+          const ps = await engine.ps()
+          if (json) io.stdout.write(`${JSON.stringify(ps)}\n`)
+          else if (!ps.models.length) io.stdout.write('No model is loaded in this command\'s engine (the CLI runs one per command; the app shows its own on the Local models page).\n')
+          else io.stdout.write(pad([['NAME', 'CONTEXT', 'WEIGHTS'], ...ps.models.map((m) => [m.modelId, String(m.contextSize), formatBytes(m.weightsBytes)])]))
+          return 0
+        }
+        default:
+          throw new UsageError(action ? `unknown action '${action}'` : 'an action is needed')
+      }
+    } finally {
+      await closeBuiltinEngine()
+    }
+  }
+}

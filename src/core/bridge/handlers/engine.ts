@@ -1,0 +1,68 @@
+import { AppErrorException } from '../../../shared/errors/app-error'
+import type { Contract } from '../../../shared/bridge/contract'
+import type { engineProcedures } from '../../../shared/bridge/procedures/engine'
+import type { BuiltinStatus } from '../../../shared/engine/builtin-status'
+import { builtinEngine } from '../../engine'
+import { engineAppError } from '../../runtime/providers/builtin/builtin-runtime'
+import type { Implementation } from '../router'
+
+type EngineNames = keyof typeof engineProcedures & keyof Contract
+type EngineHandlers = Pick<Implementation<Contract>, EngineNames>
+
+const fail = (error: unknown): never => {
+  throw new AppErrorException(engineAppError(error, 'builtin'))
+}
+
+async function status(): Promise<BuiltinStatus> {
+  const engine = builtinEngine()
+  const [{ models, problems }, ps] = await Promise.all([engine.list(), engine.ps()])
+  const out: BuiltinStatus = {
+    models: models.map((m) => ({ id: m.id, name: m.name, source: m.source, path: m.path, sizeBytes: m.sizeBytes, loaded: m.loaded, ...(m.contextSize ? { contextSize: m.contextSize } : {}) })),
+    problems: problems.map((p) => ({ source: p.source, path: p.path, message: p.message, ...(p.name ? { name: p.name } : {}) })),
+    running: ps.running,
+    budgetBytes: ps.budgetBytes,
+    totalBytes: ps.totalBytes,
+    threads: ps.threads,
+    spawnKind: ps.spawnKind,
+    modelPaths: [...engine.settings.get().modelPaths],
+    loaded: ps.models.map((m) => ({
+      modelId: m.modelId,
+      name: m.name,
+      contextSize: m.contextSize,
+      contextReason: m.contextReason,
+      weightsBytes: m.weightsBytes,
+      contextBytes: m.contextBytes,
+      ...(m.trainedContextSize ? { trainedContextSize: m.trainedContextSize } : {}),
+      ...(m.expiresAt ? { expiresAt: m.expiresAt } : {})
+    }))
+  }
+  if (ps.rssBytes !== undefined) out.rssBytes = ps.rssBytes
+  return out
+}
+
+/** The built-in engine on the Local models page. */
+export function engineHandlers(): EngineHandlers {
+  return {
+    'engine.status': () => status(),
+    'engine.load': async ({ model, loadAnyway }) => {
+      const engine = builtinEngine()
+      const plan = await engine.load(model, { loadAnyway: loadAnyway === true }).catch(fail)
+      const loaded = (await status()).loaded.find((m) => m.modelId === plan.modelId)
+      return loaded ?? { modelId: plan.modelId, name: plan.name, contextSize: plan.contextSize, contextReason: plan.contextReason, weightsBytes: plan.weightsBytes, contextBytes: plan.contextBytes }
+    },
+    'engine.unload': async ({ model }) => ({ unloaded: await builtinEngine().unload(model).catch(fail) }),
+    'engine.addPath': async ({ path }) => {
+      const engine = builtinEngine()
+      const paths = engine.settings.get().modelPaths
+      if (!paths.includes(path)) engine.settings.update({ modelPaths: [...paths, path] })
+      await engine.discover(true)
+      return status()
+    },
+    'engine.removePath': async ({ path }) => {
+      const engine = builtinEngine()
+      engine.settings.update({ modelPaths: engine.settings.get().modelPaths.filter((p) => p !== path) })
+      await engine.discover(true)
+      return status()
+    }
+  }
+}
