@@ -43,6 +43,8 @@ export class DownloadError extends Error {
 const partPath = (dest: string) => `${dest}.part`
 const statePath = (dest: string) => `${dest}.part.json`
 const WRITE_BATCH = 1024 * 1024
+/** Batches queued for writing before reading waits (~4 MB in memory per download). */
+const MAX_PENDING = 4
 
 interface PartState {
   url: string
@@ -185,7 +187,7 @@ async function transfer(target: FileTarget, hooks: FileDownloadHooks, options: F
 
 /**
  * Streams a body into the file and the hash, advancing `pos.offset` as bytes land. Writes go
- * in ~1 MB batches with one write in flight while the next batch is read (a write awaited
+ * in ~1 MB batches, up to four queued in order while reading goes on (a write awaited
  * before each read halves the throughput); a batch is hashed once it is written, so the hash
  * always covers exactly the partial's bytes.
  */
@@ -196,6 +198,7 @@ async function pump(response: Response, handle: FileHandle, hash: Hash, pos: { o
   let batched = 0
   let queued = pos.offset
   let inFlight: Promise<void> | undefined
+  const queue: Array<Promise<void>> = []
   const flush = async () => {
     if (batched === 0) return
     const bufs = batch
@@ -203,14 +206,17 @@ async function pump(response: Response, handle: FileHandle, hash: Hash, pos: { o
     batch = []
     batched = 0
     queued += length
-    if (inFlight) await inFlight
+    // Up to MAX_PENDING batches queued in order behind each other; reading waits only beyond that.
+    if (queue.length >= MAX_PENDING) await queue.shift()
     // writev: the chunks as they came, no copy into one buffer.
-    inFlight = handle.writev(bufs).then(({ bytesWritten }) => {
+    inFlight = (inFlight ?? Promise.resolve()).then(async () => {
+      const { bytesWritten } = await handle.writev(bufs)
       if (bytesWritten !== length) throw new Error(`A write to the partial file stopped after ${bytesWritten} of ${length} bytes.`)
       for (const b of bufs) hash.update(b)
       pos.offset += length
       hooks.progress(pos.offset)
     })
+    queue.push(inFlight)
     // Awaited at the next flush or at the end; never an unhandled rejection meanwhile.
     inFlight.catch(() => undefined)
   }
