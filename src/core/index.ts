@@ -18,6 +18,7 @@ import { storeInitStep } from './store/start-up'
 import { localApiHandlers } from './bridge/handlers/local-api'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
+import { createModelsLibraryFeature, modelsLibraryHandlers, modelsLibraryInitStep } from './models-library'
 import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
@@ -80,8 +81,11 @@ export function createCore(options: CoreOptions): Core {
     ...(options.localApi ? { localApi: options.localApi } : {}),
     local: createLocalFeature(options.dataDir),
     ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
+    modelsLibrary: undefined as unknown as CoreContext['modelsLibrary'],
     services: new ServiceAccess(() => context.init)
   }
+  // Built after the context object: it reads the keychain from it once start-up opened it.
+  context.modelsLibrary = createModelsLibraryFeature({ dataDir: options.dataDir, secrets: () => context.services.built()?.secrets })
   const steps: InitStep[] = [
     {
       phase: 'loadingDependencies',
@@ -92,6 +96,7 @@ export function createCore(options: CoreOptions): Core {
       }
     },
     storeInitStep(context, hub, options.secrets),
+    modelsLibraryInitStep(context),
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
@@ -111,7 +116,8 @@ export function createCore(options: CoreOptions): Core {
     ...competitionHandlers(context),
     ...updateHandlers(options.updater, APP_VERSION),
     ...localApiHandlers(context),
-    ...engineHandlers()
+    ...engineHandlers(),
+    ...modelsLibraryHandlers(context.modelsLibrary, hub)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
@@ -125,6 +131,7 @@ export function createCore(options: CoreOptions): Core {
       if (services) await closeServices(services, { hub: router.hub })
       else router.hub.close()
       await context.local.close()
+      await context.modelsLibrary.close()
       services?.store.close()
       await closeBuiltinEngine()
     }

@@ -9,10 +9,21 @@ import { runRemoteModels } from './models-remote'
 export const modelsCommand: CliCommand = {
   name: 'models',
   summary: "List a provider's built-in models",
-  usage: `switchboard models <provider> [--type ${MODEL_TYPES.join('|')}] [--remote [--base-url URL] [--api-key-env VAR]] [--json]`,
+  usage: `switchboard models <provider> [--type ${MODEL_TYPES.join('|')}] [--remote [--base-url URL] [--api-key-env VAR]] [--json]
+  switchboard models search QUERY [--hub URL] [--data-dir DIR] [--json]     (Hugging Face GGUF, the Ollama library, models on disk)
+  switchboard models files OWNER/REPO [--ctx N] [--hub URL] [--json]        (quantisations with size and memory fit)`,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, { booleans: ['json', 'remote'], strings: ['base-url', 'api-key-env', 'type'] })
+    const { flags, positionals } = parseFlags(args, { booleans: ['json', 'remote'], strings: ['base-url', 'api-key-env', 'type', 'hub', 'data-dir', 'ctx'] })
     const providerId = positionals[0]
+    if ((providerId === 'search' || providerId === 'files') && !isCatalogueProviderId(providerId)) {
+      const arg = positionals.slice(1).join(' ')
+      if (!arg) {
+        io.stderr.write(`Usage: ${this.usage}\n`)
+        return 2
+      }
+      const cli = await import('./library-cli')
+      return providerId === 'search' ? cli.runModelsSearch(arg, flags, io) : cli.runModelsFiles(arg, flags, io)
+    }
     if (!providerId) {
       io.stderr.write(`Usage: ${this.usage}\nProviders: ${CATALOGUE_PROVIDER_IDS.join(', ')}\n`)
       return 2

@@ -12,6 +12,7 @@ import { taskProcedures } from './procedures/tasks'
 import { competitionProcedures } from './procedures/competition'
 import { updateProcedures } from './procedures/updates'
 import { localApiProcedures } from './procedures/local-api'
+import { modelsLibraryProcedures } from './procedures/models-library'
 import { engineProcedures } from './procedures/engine'
 
 /**
@@ -33,6 +34,7 @@ export const contract = {
   ...competitionProcedures,
   ...updateProcedures,
   ...localApiProcedures,
+  ...modelsLibraryProcedures,
   ...engineProcedures,
   // store:
   ...dataProcedures

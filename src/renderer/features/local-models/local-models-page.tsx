@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
 import { BuiltinModels } from './builtin-models'
 import { InstalledModelsTable } from './installed-models-table'
+import { ModelLibrarySection } from './model-library-section'
 import { useLocalModels } from './local-models-store'
 import { PullPanel } from './pull-panel'
 import { onPullFinished, usePulls } from './pulls-store'
@@ -66,6 +67,9 @@ export function LocalModelsPage() {
             {actionError.message}
           </p>
         )}
+        <Section title={t('library.title')}>
+          <ModelLibrarySection />
+        </Section>
         <Section title={t('local.pullTitle')}>
           <PullPanel />
         </Section>

@@ -18,16 +18,19 @@ export interface TaskMetas {
   pull: { pullId: string; model: string; baseUrl: string }
   /** Indexing of one knowledge base (events: its files' stages). */
   knowledge: { kbId: string }
+  /** A model library download; its events are the download's snapshots. */
+  download: { downloadId: string; ref: string }
 }
 
 export type TaskKind = keyof TaskMetas
-export const TASK_KINDS = ['chat', 'image', 'pull', 'knowledge'] as const satisfies readonly TaskKind[]
+export const TASK_KINDS = ['chat', 'image', 'pull', 'knowledge', 'download'] as const satisfies readonly TaskKind[]
 
 /** The stream a task of each kind is followed as (the events and result the follower gets). */
 export const TASK_STREAMS = {
   chat: 'chat.send',
   image: 'images.generate',
-  pull: 'local.pull.watch'
+  pull: 'local.pull.watch',
+  download: 'models.download.watch'
 } as const satisfies Partial<Record<TaskKind, string>>
 export type FollowableTaskKind = keyof typeof TASK_STREAMS
 

@@ -1,0 +1,511 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, readFile, rename, statfs, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { PullAggregator } from '../local/pull-aggregator'
+import { TransferRate } from '../local/transfer-rate'
+import { logged } from '../log/logger'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { isFinalDownloadPhase, type DownloadPhase, type DownloadSnapshot, type ModelSource } from '../../shared/models-library/types'
+import { bytesOnDisk, downloadFile, DownloadError, removePartial, type DownloadNote, type FileTarget } from './file-download'
+
+/** What to fetch for one model, resolved from the hub's tree or the registry's manifest. */
+export interface DownloadPlan {
+  ref: string
+  source: ModelSource
+  files: Array<Omit<FileTarget, 'headers'>>
+  /** The file the engine is given (a split model's first part). */
+  mainPath: string
+  /** Sent with each request at run time (a token is never written to disk). */
+  auth?: 'hf'
+  /** Written once every file is verified (an Ollama manifest, which makes the model visible). */
+  finalize?: { path: string; content: string }
+}
+
+export interface DownloadServiceOptions {
+  /** Where models and the list of unfinished downloads live (`<dataDir>/models`). */
+  modelsDir: string
+  fetch?: typeof fetch
+  /** Minimum gap between two published updates of one download (ms). */
+  throttleMs?: number
+  /** Longest gap between two updates while bytes arrive slower than 5 % per update (ms). */
+  heartbeatMs?: number
+  retryDelayMs?: number
+  /** Request headers for a plan's `auth` (the Hugging Face token from the keychain). */
+  authHeaders?: (auth: 'hf') => Promise<Record<string, string>>
+  diskSpace?: (path: string) => Promise<number | undefined>
+  retainMs?: number
+}
+
+class Paused extends Error {}
+
+interface Watcher {
+  pending?: DownloadSnapshot
+  wake?: () => void
+}
+
+interface Job {
+  id: string
+  plan: DownloadPlan
+  phase: DownloadPhase
+  agg: PullAggregator
+  rate: TransferRate
+  resumedBytes: number
+  notes: string[]
+  controller?: AbortController
+  running?: Promise<void>
+  watchers: Set<Watcher>
+  last: DownloadSnapshot
+  lastPublishAt: number
+  publishedBytes: number
+  publishTimer?: NodeJS.Timeout
+  startedAt: number
+  finishedAt?: number
+  error?: { code: string; message: string }
+  disk?: { path: string; freeBytes: number }
+  /** Paused by the user (stays paused across restarts) rather than interrupted. */
+  userPaused: boolean
+}
+
+interface Inflight {
+  /** The signal of the download that started the transfer: when it stops, followers start their own. */
+  owner: AbortSignal
+  promise: Promise<void>
+  bytes: number
+  listeners: Set<(bytes: number) => void>
+}
+
+const LIST_FILE = 'downloads.json'
+/** Share of the total that makes an update worth sending before the heartbeat. */
+const PUBLISH_STEP = 0.05
+
+/**
+ * Model downloads owned by the core: several at once, each aggregated over its files into
+ * one progress that only moves forward (speed, time left), published at most every
+ * `throttleMs` and always at its end. Unfinished downloads are listed in
+ * `<modelsDir>/downloads.json` so a restart (or a crash) picks them up where their bytes
+ * stopped. The same file asked for twice is fetched once: the second download follows the
+ * first's transfer.
+ */
+export class DownloadService {
+  private readonly jobs = new Map<string, Job>()
+  private readonly inflight = new Map<string, Inflight>()
+  private readonly throttleMs: number
+  private readonly heartbeatMs: number
+  private closed = false
+  private saving = Promise.resolve()
+
+  constructor(private readonly options: DownloadServiceOptions) {
+    this.throttleMs = options.throttleMs ?? 110
+    this.heartbeatMs = options.heartbeatMs ?? 1000
+  }
+
+  /**
+   * Starts a download, or returns the one already known for the same model. The first
+   * snapshot already counts the bytes on disk: a resumed download never shows 0 %.
+   */
+  async start(plan: DownloadPlan): Promise<DownloadSnapshot> {
+    if (this.closed) throw new AppErrorException({ errorType: 'InternalError', message: 'Switchboard is shutting down.' })
+    const onDisk = await Promise.all(plan.files.map((f) => bytesOnDisk(f.dest, f.sizeBytes)))
+    for (const job of this.jobs.values()) {
+      if (job.plan.ref !== plan.ref) continue
+      if (!isFinalDownloadPhase(job.phase) && job.phase !== 'paused') return job.last
+      this.jobs.delete(job.id)
+      if (job.phase === 'paused') return this.launch({ ...job, plan, userPaused: false })
+    }
+    const job = this.newJob(randomUUID(), plan)
+    this.seed(job, onDisk)
+    return this.launch(job)
+  }
+
+  private seed(job: Job, onDisk: number[]): void {
+    const files = job.plan.files
+    job.agg.seed(files.map((f, i) => ({ digest: f.dest, completedBytes: onDisk[i]!, totalBytes: f.sizeBytes, resumedBytes: 0, done: false })))
+    job.resumedBytes = onDisk.reduce((a, b) => a + b, 0)
+  }
+
+  private newJob(id: string, plan: DownloadPlan): Job {
+    const job: Job = {
+      id,
+      plan,
+      phase: 'queued',
+      agg: new PullAggregator(),
+      rate: new TransferRate(),
+      resumedBytes: 0,
+      notes: [],
+      watchers: new Set(),
+      last: undefined as unknown as DownloadSnapshot,
+      lastPublishAt: 0,
+      publishedBytes: 0,
+      startedAt: Date.now(),
+      userPaused: false
+    }
+    job.last = this.snapshot(job)
+    return job
+  }
+
+  private launch(job: Job): DownloadSnapshot {
+    this.jobs.set(job.id, job)
+    job.phase = 'checking'
+    job.finishedAt = undefined
+    job.error = undefined
+    job.userPaused = false
+    job.controller = new AbortController()
+    job.last = this.snapshot(job)
+    job.running = this.run(job)
+    void this.save()
+    return job.last
+  }
+
+  private async run(job: Job): Promise<void> {
+    const signal = job.controller!.signal
+    const files = job.plan.files
+    try {
+      const onDisk = await Promise.all(files.map((f) => bytesOnDisk(f.dest, f.sizeBytes)))
+      const fresh = new PullAggregator()
+      fresh.seed(files.map((f, i) => ({ digest: f.dest, completedBytes: onDisk[i]!, totalBytes: f.sizeBytes, resumedBytes: 0, done: false })))
+      // A resumed run keeps its bar where it was: the floor of the fraction carries over.
+      if (job.agg.totalBytes === 0) job.agg = fresh
+      else for (let i = 0; i < files.length; i++) this.report(job, files[i]!.dest, onDisk[i]!, files[i]!.sizeBytes)
+      job.resumedBytes = onDisk.reduce((a, b) => a + b, 0)
+      job.rate = new TransferRate()
+      job.rate.add(performance.now(), 0)
+      const left = fresh.totalBytes - job.resumedBytes
+      const free = await (this.options.diskSpace ?? freeSpace)(this.options.modelsDir)
+      if (free !== undefined) {
+        job.disk = { path: this.options.modelsDir, freeBytes: free }
+        if (left > free) {
+          throw new DownloadError(
+            `Not enough disk space: this model needs ${gb(left)} more and ${this.options.modelsDir} has ${gb(free)} free. Free some space, then start the download again.`,
+            'diskFull'
+          )
+        }
+      }
+      job.phase = 'downloading'
+      this.publish(job)
+      const headers = job.plan.auth && this.options.authHeaders ? await this.options.authHeaders(job.plan.auth) : {}
+      for (const file of files) {
+        signal.throwIfAborted()
+        await this.fetchOnce(job, { ...file, headers }, signal)
+      }
+      if (job.plan.finalize) {
+        await mkdir(dirname(job.plan.finalize.path), { recursive: true })
+        await writeFile(`${job.plan.finalize.path}.tmp`, job.plan.finalize.content)
+        await rename(`${job.plan.finalize.path}.tmp`, job.plan.finalize.path)
+      }
+      job.phase = 'success'
+    } catch (error) {
+      if (signal.reason instanceof Paused) {
+        job.phase = 'paused'
+      } else if (signal.aborted) {
+        job.phase = 'cancelled'
+        await this.removeUnshared(job, signal).catch(logged('models', 'removing a cancelled download'))
+      } else {
+        job.phase = 'error'
+        job.error = error instanceof DownloadError ? { code: error.code, message: error.message } : { code: 'internal', message: error instanceof Error ? error.message : String(error) }
+      }
+    }
+    job.finishedAt = job.phase === 'paused' ? undefined : Date.now()
+    this.publish(job)
+    await this.save()
+    if (isFinalDownloadPhase(job.phase)) {
+      const expiry = setTimeout(() => this.jobs.get(job.id) === job && job.phase === 'success' && this.jobs.delete(job.id), this.options.retainMs ?? 10 * 60_000)
+      expiry.unref?.()
+    }
+  }
+
+  /** Removes a cancelled download's partial files, once their transfers stopped, unless another download still wants them. */
+  private async removeUnshared(job: Job, signal: AbortSignal): Promise<void> {
+    for (const f of job.plan.files) {
+      const flight = this.inflight.get(f.dest)
+      if (flight?.owner === signal) await flight.promise.catch(() => undefined)
+      const wanted = [...this.jobs.values()].some((j) => j !== job && !isFinalDownloadPhase(j.phase) && j.plan.files.some((g) => g.dest === f.dest))
+      if (!wanted) await removePartial(f.dest)
+    }
+  }
+
+  /** One transfer per file however many downloads want it; each follows its bytes. */
+  private async fetchOnce(job: Job, file: FileTarget, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const flight = this.inflight.get(file.dest)
+      try {
+        return await this.follow(job, file, signal, flight)
+      } catch (error) {
+        // The transfer we followed was paused or cancelled by its own download, not ours: take it over.
+        if (flight && flight.owner.aborted && !signal.aborted) continue
+        throw error
+      }
+    }
+  }
+
+  private async follow(job: Job, file: FileTarget, signal: AbortSignal, existing: Inflight | undefined): Promise<void> {
+    const follow = (bytes: number) => this.report(job, file.dest, bytes, file.sizeBytes)
+    let flight = existing
+    if (!flight) {
+      const created: Inflight = { owner: signal, promise: Promise.resolve(), bytes: 0, listeners: new Set() }
+      created.promise = downloadFile(
+        file,
+        {
+          progress: (bytes) => {
+            created.bytes = bytes
+            for (const l of created.listeners) l(bytes)
+          },
+          note: (note, detail) => this.note(file.dest, note, detail)
+        },
+        { fetch: this.options.fetch, signal, retryDelayMs: this.options.retryDelayMs }
+      ).finally(() => this.inflight.delete(file.dest))
+      this.inflight.set(file.dest, created)
+      flight = created
+    }
+    flight.listeners.add(follow)
+    follow(flight.bytes)
+    try {
+      await raceAbort(flight.promise, signal)
+    } finally {
+      flight.listeners.delete(follow)
+    }
+  }
+
+  private note(dest: string, note: DownloadNote, detail: string): void {
+    if (note === 'retrying' || note === 'resumed') return
+    const text = note === 'rangeIgnored' ? detail : `A damaged file was refused and downloaded again (${detail})`
+    for (const job of this.jobs.values()) {
+      if (job.plan.files.some((f) => f.dest === dest) && !job.notes.includes(text)) job.notes.push(text)
+    }
+  }
+
+  private report(job: Job, dest: string, completed: number, total: number): void {
+    job.agg.apply({ status: 'downloading', model: job.plan.ref, digest: dest, completed, total })
+    this.schedulePublish(job)
+  }
+
+  pause(id: string): boolean {
+    const job = this.jobs.get(id)
+    if (!job || isFinalDownloadPhase(job.phase) || job.phase === 'paused') return false
+    job.userPaused = true
+    job.controller?.abort(new Paused('paused'))
+    return true
+  }
+
+  resume(id: string): DownloadSnapshot {
+    const job = this.jobs.get(id)
+    if (!job) throw unknownDownload(id)
+    if (job.phase === 'paused' || job.phase === 'error' || job.phase === 'cancelled') return this.launch(job)
+    return job.last
+  }
+
+  /** Stops a download and removes its partial bytes (a paused one too). */
+  async cancel(id: string): Promise<boolean> {
+    const job = this.jobs.get(id)
+    if (!job || job.phase === 'success' || job.phase === 'cancelled') return false
+    if (job.phase === 'paused' || job.phase === 'error') {
+      job.phase = 'cancelled'
+      job.finishedAt = Date.now()
+      await Promise.all(job.plan.files.map((f) => removePartial(f.dest)))
+      this.publish(job)
+      await this.save()
+      return true
+    }
+    job.controller?.abort()
+    await job.running
+    return true
+  }
+
+  dismiss(id: string): boolean {
+    const job = this.jobs.get(id)
+    if (!job || !isFinalDownloadPhase(job.phase)) return false
+    return this.jobs.delete(id)
+  }
+
+  list(): DownloadSnapshot[] {
+    return [...this.jobs.values()].map((j) => j.last).sort((a, b) => Number(Boolean(a.finishedAt)) - Number(Boolean(b.finishedAt)) || b.startedAt - a.startedAt)
+  }
+
+  get(id: string): DownloadSnapshot | undefined {
+    return this.jobs.get(id)?.last
+  }
+
+  /** Resolves when the download stops (done, failed, cancelled or paused). */
+  async wait(id: string): Promise<DownloadSnapshot> {
+    const job = this.jobs.get(id)
+    if (!job) throw unknownDownload(id)
+    await job.running
+    return job.last
+  }
+
+  /** The current state, then each published update, ending when the download stops. */
+  async *watch(id: string, signal?: AbortSignal): AsyncGenerator<DownloadSnapshot, DownloadSnapshot | undefined> {
+    const job = this.jobs.get(id)
+    if (!job) throw unknownDownload(id)
+    const watcher: Watcher = { pending: job.last }
+    job.watchers.add(watcher)
+    try {
+      for (;;) {
+        await new Promise<void>((resolve) => {
+          if (watcher.pending || signal?.aborted) return resolve()
+          signal?.addEventListener('abort', () => resolve(), { once: true })
+          watcher.wake = resolve
+        })
+        const next = watcher.pending
+        watcher.pending = undefined
+        if (next) {
+          yield next
+          if (isFinalDownloadPhase(next.phase) || next.phase === 'paused') return next
+        }
+        if (signal?.aborted) return undefined
+      }
+    } finally {
+      job.watchers.delete(watcher)
+    }
+  }
+
+  /**
+   * Picks up the downloads listed from an earlier run: those the user paused stay paused,
+   * those a quit or a crash interrupted start again from their bytes on disk.
+   */
+  async restore(): Promise<DownloadSnapshot[]> {
+    let saved: Array<{ id: string; plan: DownloadPlan; userPaused: boolean }> = []
+    try {
+      saved = JSON.parse(await readFile(join(this.options.modelsDir, LIST_FILE), 'utf8')) as typeof saved
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logged('models', 'reading the list of unfinished downloads')(error)
+      return []
+    }
+    const out: DownloadSnapshot[] = []
+    for (const entry of Array.isArray(saved) ? saved : []) {
+      if (!entry?.plan?.files || this.jobs.has(entry.id)) continue
+      const job = this.newJob(entry.id, entry.plan)
+      this.seed(job, await Promise.all(entry.plan.files.map((f) => bytesOnDisk(f.dest, f.sizeBytes))))
+      job.phase = 'paused'
+      job.userPaused = entry.userPaused
+      job.last = this.snapshot(job)
+      this.jobs.set(job.id, job)
+      out.push(entry.userPaused ? job.last : this.launch(job))
+    }
+    return out
+  }
+
+  private async save(): Promise<void> {
+    const list = [...this.jobs.values()]
+      .filter((j) => !isFinalDownloadPhase(j.phase) || j.phase === 'error')
+      .map((j) => ({ id: j.id, plan: j.plan, userPaused: j.userPaused || j.phase === 'error' }))
+    const path = join(this.options.modelsDir, LIST_FILE)
+    // One write at a time, in order: the last state wins.
+    this.saving = this.saving
+      .then(async () => {
+        await mkdir(this.options.modelsDir, { recursive: true })
+        await writeFile(`${path}.tmp`, JSON.stringify(list))
+        await rename(`${path}.tmp`, path)
+      })
+      .catch(logged('models', 'saving the list of unfinished downloads'))
+    return this.saving
+  }
+
+  private schedulePublish(job: Job): void {
+    if (job.publishTimer) return
+    // A fast download moves the bar in steps of 5 %; a slow one still refreshes speed and time left every second.
+    const moved = job.agg.totalBytes > 0 ? (job.agg.completedBytes - job.publishedBytes) / job.agg.totalBytes : 1
+    const since = performance.now() - job.lastPublishAt
+    if (moved < PUBLISH_STEP && since < this.heartbeatMs) {
+      job.publishTimer = setTimeout(() => {
+        job.publishTimer = undefined
+        if (!isFinalDownloadPhase(job.phase)) this.publish(job)
+      }, this.heartbeatMs - since)
+      return
+    }
+    const wait = job.lastPublishAt + this.throttleMs - performance.now()
+    if (wait <= 0) return this.publish(job)
+    job.publishTimer = setTimeout(() => {
+      job.publishTimer = undefined
+      if (!isFinalDownloadPhase(job.phase)) this.publish(job)
+    }, wait)
+  }
+
+  private publish(job: Job): void {
+    if (job.publishTimer) {
+      clearTimeout(job.publishTimer)
+      job.publishTimer = undefined
+    }
+    job.lastPublishAt = performance.now()
+    job.publishedBytes = job.agg.completedBytes
+    job.rate.add(job.lastPublishAt, Math.max(0, job.agg.completedBytes - job.resumedBytes))
+    job.last = this.snapshot(job)
+    for (const watcher of job.watchers) {
+      watcher.pending = job.last
+      const wake = watcher.wake
+      watcher.wake = undefined
+      wake?.()
+    }
+  }
+
+  private snapshot(job: Job): DownloadSnapshot {
+    const agg = job.agg
+    const moving = job.phase === 'downloading' || job.phase === 'checking'
+    const bytesPerSecond = moving ? Math.round(job.rate.rate()) : 0
+    const snap: DownloadSnapshot = {
+      id: job.id,
+      ref: job.plan.ref,
+      source: job.plan.source,
+      phase: job.phase,
+      completedBytes: job.phase === 'success' ? agg.totalBytes : agg.completedBytes,
+      totalBytes: agg.totalBytes,
+      fraction: job.phase === 'success' ? 1 : agg.fraction(),
+      bytesPerSecond,
+      files: agg.layerDetail(),
+      resumedBytes: job.resumedBytes,
+      resumed: job.resumedBytes > 0,
+      notes: [...job.notes],
+      startedAt: job.startedAt,
+      updatedAt: Date.now()
+    }
+    if (moving && bytesPerSecond > 0) snap.etaSeconds = Math.ceil((agg.totalBytes - agg.completedBytes) / bytesPerSecond)
+    if (job.phase === 'success') snap.path = job.plan.mainPath
+    if (job.disk) snap.disk = job.disk
+    if (job.error) snap.error = job.error
+    if (job.finishedAt) snap.finishedAt = job.finishedAt
+    return snap
+  }
+
+  /** Stops every running download; their bytes stay for the next start. */
+  async close(): Promise<void> {
+    this.closed = true
+    const running = [...this.jobs.values()].filter((j) => j.running && !isFinalDownloadPhase(j.phase) && j.phase !== 'paused')
+    for (const job of running) job.controller?.abort(new Paused('closing'))
+    await Promise.allSettled(running.map((j) => j.running))
+    // Interrupted by the quit, not paused by the user: the next start resumes them.
+    for (const job of running) job.userPaused = false
+    await this.save()
+  }
+}
+
+async function freeSpace(path: string): Promise<number | undefined> {
+  try {
+    await mkdir(path, { recursive: true })
+    const s = await statfs(path)
+    return s.bavail * s.bsize
+  } catch {
+    // Unknown free space: the download goes ahead and a full disk is reported when it happens.
+    return undefined
+  }
+}
+
+const gb = (bytes: number) => `${(bytes / 1e9).toFixed(bytes < 1e8 ? 3 : 1)} GB`
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(v)
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e as Error)
+      }
+    )
+  })
+}
+
+const unknownDownload = (id: string) => new AppErrorException({ errorType: 'UnknownStream', status: 404, message: `No download has the id ${id}.` })

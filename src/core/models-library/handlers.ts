@@ -1,0 +1,70 @@
+import type { Contract } from '../../shared/bridge/contract'
+import type { modelsLibraryProcedures } from '../../shared/bridge/procedures/models-library'
+import { AppErrorException } from '../../shared/errors/app-error'
+import type { DownloadSnapshot } from '../../shared/models-library/types'
+import type { Implementation } from '../bridge/router'
+import type { StreamHub } from '../bridge/stream-hub'
+import { DownloadError } from './file-download'
+import type { ModelsLibraryFeature } from './index'
+
+type Names = keyof typeof modelsLibraryProcedures & keyof Contract
+type Handlers = Pick<Implementation<Contract>, Names>
+
+/** The library's own failures as the bridge's errors: the message names the fix. */
+async function mapped<T>(run: () => Promise<T> | T): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof DownloadError) {
+      const status = error.code === 'notFound' ? 404 : error.code === 'unauthorized' ? 401 : error.code === 'gated' ? 403 : error.code === 'diskFull' ? 507 : 400
+      throw new AppErrorException({ errorType: 'ModelLibraryError', status, message: error.message })
+    }
+    throw error
+  }
+}
+
+/** A download is a task of the hub (kind `download`): one task per download, cancelling it pauses nothing but cancels the download. */
+function downloadTask(hub: StreamHub, feature: ModelsLibraryFeature, snap: DownloadSnapshot): string {
+  const existing = hub.find('download', (m) => m.downloadId === snap.id)
+  if (existing) return existing.id
+  return hub.start(
+    'models.download.watch',
+    (signal) => {
+      signal.addEventListener('abort', () => void feature.library.downloads.cancel(snap.id), { once: true })
+      return feature.library.downloads.watch(snap.id)
+    },
+    { kind: 'download', meta: { downloadId: snap.id, ref: snap.ref } }
+  )
+}
+
+export function modelsLibraryHandlers(feature: ModelsLibraryFeature, hub: StreamHub): Handlers {
+  const lib = feature.library
+  const settings = async () => ({ hubEndpoint: (await lib.settings()).hubEndpoint ?? null, hasHfToken: Boolean(await feature.hfToken()) })
+  return {
+    'models.search': ({ query, sources }) => mapped(() => lib.search(query, sources)),
+    'models.repo': ({ repo, contextTokens }) => mapped(() => lib.repo(repo, contextTokens)),
+    'models.download.start': ({ ref, force, contextTokens }) =>
+      mapped(async () => {
+        const { snapshot } = await lib.pull(ref, { force, contextTokens })
+        return { ...snapshot, taskId: downloadTask(hub, feature, snapshot) }
+      }),
+    'models.download.watch': ({ id }, { signal }) => lib.downloads.watch(id, signal),
+    'models.download.list': () => lib.downloads.list(),
+    'models.download.pause': ({ id }) => ({ paused: lib.downloads.pause(id) }),
+    'models.download.resume': ({ id }) => {
+      const snapshot = lib.downloads.resume(id)
+      return { ...snapshot, taskId: downloadTask(hub, feature, snapshot) }
+    },
+    'models.download.cancel': async ({ id }) => ({ cancelled: await lib.downloads.cancel(id) }),
+    'models.download.dismiss': ({ id }) => ({ dismissed: lib.downloads.dismiss(id) }),
+    'models.onDisk': () => lib.onDisk(),
+    'models.remove': ({ path, confirmOtherApp }) => mapped(async () => ({ deleted: (await lib.remove(path, { confirmOtherApp })).deleted })),
+    'models.settings.get': () => settings(),
+    'models.settings.set': ({ hubEndpoint, hfToken }) =>
+      mapped(async () => {
+        if (hubEndpoint !== undefined) await lib.setSettings({ ...(hubEndpoint ? { hubEndpoint } : {}) })
+        if (hfToken !== undefined) await feature.setHfToken(hfToken)
+        return settings()
+      })
+  }
+}
