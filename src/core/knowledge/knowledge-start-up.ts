@@ -54,7 +54,10 @@ export function knowledgeInitStep(context: CoreContext, hub: () => StreamHub): I
           return text
         }
       })
-      context.chat?.useKnowledge(replyContextHook(knowledge))
+      context.chat?.useKnowledge(replyContextHook(knowledge), {
+        check: (kbIds) => kbIds.forEach((id) => knowledge.repo.require(id)),
+        attach: (conversationId, kbIds) => knowledge.repo.setAttached({ kind: 'conversation', id: conversationId }, kbIds)
+      })
       knowledge.resume()
     }
   }

@@ -106,6 +106,15 @@ type SendInput = {
   modelId?: string
   /** Controls chosen in the composer before the conversation existed. */
   parameters?: ModelParameters
+  /** Knowledge bases attached to the conversation this turn creates. */
+  knowledgeBaseIds?: string[]
+}
+
+/** Attaching knowledge bases to a conversation (set by the knowledge start-up step). */
+export interface ConversationKnowledgeAttach {
+  /** Throws, naming it, when a base does not exist. */
+  check(kbIds: readonly string[]): void
+  attach(conversationId: string, kbIds: readonly string[]): void
 }
 
 /** How long the rewrite of a question for knowledge retrieval may take before the question is searched as asked. */
@@ -136,8 +145,10 @@ export class ChatService {
 
   /** Retrieval from attached knowledge bases before each reply (set by the knowledge start-up step). */
   private knowledge?: ReplyKnowledgeHook
-  useKnowledge(hook: ReplyKnowledgeHook): void {
+  private knowledgeAttach?: ConversationKnowledgeAttach
+  useKnowledge(hook: ReplyKnowledgeHook, attach?: ConversationKnowledgeAttach): void {
     this.knowledge = hook
+    this.knowledgeAttach = attach
   }
 
   /** Attached files as text the model reads before the user's words (a part per file). */
@@ -213,6 +224,12 @@ export class ChatService {
    */
   beginTurn(input: SendInput): { conversation: Conversation; agent: Agent; model: { providerId: string; modelId: string }; userMessage: Message } {
     const agent = input.agentId ? this.deps.agents.require(input.agentId) : this.defaultAgent()
+    // Checked before anything is made: a refused base leaves no empty conversation behind.
+    const kbIds = !input.conversationId && input.knowledgeBaseIds?.length ? input.knowledgeBaseIds : undefined
+    if (kbIds) {
+      if (!this.knowledgeAttach) throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, message: 'Knowledge bases are not available here.' })
+      this.knowledgeAttach.check(kbIds)
+    }
     const conversation = input.conversationId
       ? this.deps.conversations.require(input.conversationId)
       : this.deps.conversations.create({
@@ -221,6 +238,7 @@ export class ChatService {
           ...(input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : {}),
           ...(input.parameters ? { parameters: input.parameters } : {})
         })
+    if (kbIds) this.knowledgeAttach!.attach(conversation.id, kbIds)
     const model = this.pickModel(conversation, agent, input)
     if (input.providerId && input.modelId && (conversation.providerId !== input.providerId || conversation.modelId !== input.modelId)) {
       this.deps.conversations.update(conversation.id, { providerId: input.providerId, modelId: input.modelId })

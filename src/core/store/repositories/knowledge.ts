@@ -715,9 +715,9 @@ export class KnowledgeRepository {
     this.db.transaction(() => {
       this.exec('DELETE FROM kb_reply_sources WHERE message_id = ?', messageId)
       const insert = this.db.prepare(
-        'INSERT INTO kb_reply_sources (message_id, n, kb_id, file_id, file_name, chunk_id, heading, page, char_start, char_end, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+        'INSERT INTO kb_reply_sources (message_id, n, kb_id, file_id, file_name, chunk_id, heading, page, char_start, char_end, excerpt, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
       )
-      for (const s of sources) insert.run(messageId, s.n, s.kbId, s.fileId, s.fileName, s.chunkId, s.heading, s.page, s.charStart, s.charEnd, s.excerpt)
+      for (const s of sources) insert.run(messageId, s.n, s.kbId, s.fileId, s.fileName, s.chunkId, s.heading, s.page, s.charStart, s.charEnd, s.excerpt, s.score ?? null)
     })
   }
 
@@ -739,7 +739,8 @@ export class KnowledgeRepository {
         page: r['page'] as number | null,
         charStart: r['char_start'] as number,
         charEnd: r['char_end'] as number,
-        excerpt: r['excerpt'] as string
+        excerpt: r['excerpt'] as string,
+        ...(typeof r['score'] === 'number' ? { score: r['score'] } : {})
       })
     }
     return out

@@ -44,11 +44,13 @@ interface ChatState {
   pendingMessageDelete?: { message: LiveMessage; children: string[]; timer: ReturnType<typeof setTimeout> }
   /** issue 15: composer controls chosen before the conversation exists (sent with its first message). */
   draftParameters: ModelParameters
+  /** Knowledge bases chosen for a new chat before its first message (sent with it). */
+  draftKnowledge: string[]
   /** Conversations whose title task (scene Summary Topic Title) runs now. */
   titling: Record<string, true>
 }
 
-export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, draftParameters: {}, titling: {} }))
+export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, draftParameters: {}, draftKnowledge: [], titling: {} }))
 
 /**
  * The entries of an id-keyed record (`branch`, `streaming`) that belong to one conversation's
@@ -197,7 +199,8 @@ function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, hooks: Se
         ...(target.images.length ? { images: target.images } : {}),
         ...(target.files.length ? { files: target.files } : {}),
         ...(target.model ?? {}),
-        ...(target.parameters ? { parameters: target.parameters } : {})
+        ...(target.parameters ? { parameters: target.parameters } : {}),
+        ...(target.knowledgeBaseIds ? { knowledgeBaseIds: target.knowledgeBaseIds } : {})
       },
       {
         ...handlers,
@@ -305,7 +308,7 @@ export const chatActions = {
   },
 
   send(text: string, images: { dataUrl: string }[] = [], model?: { providerId: string; modelId: string }, files: string[] = []) {
-    const { currentId, messages, agentId, defaultAgentId, draftParameters } = useChat.getState()
+    const { currentId, messages, agentId, defaultAgentId, draftParameters, draftKnowledge } = useChat.getState()
     const visible = currentId ? visiblePath(messages[currentId] ?? [], useChat.getState().branch) : []
     const parentId = visible[visible.length - 1]?.id
     useChat.setState({ sendError: undefined })
@@ -317,8 +320,11 @@ export const chatActions = {
       images,
       files,
       ...(model ? { model } : {}),
-      ...(!currentId && Object.keys(draftParameters).length ? { parameters: draftParameters } : {})
+      ...(!currentId && Object.keys(draftParameters).length ? { parameters: draftParameters } : {}),
+      ...(!currentId && draftKnowledge.length ? { knowledgeBaseIds: draftKnowledge } : {})
     }
+    // The draft went with the message that makes the chat; the next new chat starts without it.
+    if (!currentId && draftKnowledge.length) useChat.setState({ draftKnowledge: [] })
     // issue 17: without a connection the message waits in the outbox (shown, cancellable, kept
     // across a reload) and goes out when the connection is back: nothing typed is lost.
     if (useApp.getState().connection !== 'open') {

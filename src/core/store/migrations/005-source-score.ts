@@ -1,0 +1,13 @@
+import type { Migration } from './migration'
+
+/**
+ * The retrieval score of each reply source, shown when the pointer rests on the source (how
+ * strongly the search ranked it). Sources saved before have none, and show none.
+ */
+export const sourceScore: Migration = {
+  version: 5,
+  name: 'reply source score',
+  up(db) {
+    db.exec('ALTER TABLE kb_reply_sources ADD COLUMN score REAL')
+  }
+}
