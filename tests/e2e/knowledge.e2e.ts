@@ -202,3 +202,12 @@ test('with a model chosen for Search Intent Recognition, a follow-up is searched
   await scene.getByRole('button', { name: 'Conversation’s model' }).click()
   await expect(scene.getByTestId('model-chip-model')).toHaveCount(0)
 })
+
+test('a dataset with a wrong field name is refused in the page, naming the fields it expects', async ({ page }) => {
+  await openApp(page, '#/knowledge')
+  await page.getByTestId('kb-item').filter({ hasText: 'Handbook' }).click()
+  await expect(page.getByTestId('eval-dataset-format')).toContainText('question (required), ideal')
+  await expect(page.getByTestId('eval-dataset-format')).toContainText('referenceFiles')
+  await page.getByTestId('eval-import').setInputFiles({ name: 'questions.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('{"question":"What is the wifi password?","reference_files":["wifi.txt"]}\n') })
+  await expect(page.getByTestId('kb-evals').getByRole('alert')).toContainText('unknown field "reference_files" (did you mean "referenceFiles"?); a record has question, ideal, referenceFiles')
+})

@@ -645,6 +645,7 @@ export const en = {
     attachHint: 'Searched before every reply; the reply cites what it used.',
     evals: 'Evaluation',
     dataset: 'Dataset',
+    datasetFormat: 'Each record has question (required), ideal (the expected answer) and referenceFiles (the file names that answer it). JSONL: one {"question": …, "ideal": …, "referenceFiles": […]} a line; CSV: a header question,ideal,referenceFiles, several files split by ; or |.',
     importDataset: 'Import dataset (CSV or JSONL)',
     datasetName: 'Dataset name',
     problems: '{{count}} record(s) skipped: {{first}}',

@@ -646,6 +646,7 @@ export const zhCN: Messages = {
     attachHint: '每次回复前检索，回复会引用所用内容。',
     evals: '评测',
     dataset: '数据集',
+    datasetFormat: '每条记录包含 question（必填）、ideal（期望答案）和 referenceFiles（能回答它的文件名）。JSONL：每行一个 {"question": …, "ideal": …, "referenceFiles": […]}；CSV：表头为 question,ideal,referenceFiles，多个文件用 ; 或 | 分隔。',
     importDataset: '导入数据集（CSV 或 JSONL）',
     datasetName: '数据集名称',
     problems: '跳过 {{count}} 条记录：{{first}}',
