@@ -71,7 +71,7 @@ export const en = {
       providers: { searxng: 'SearXNG (self-hosted)', tavily: 'Tavily', brave: 'Brave Search', exa: 'Exa', jina: 'Jina', google: 'Google Programmable Search' }
     },
     builtin: { web_search: 'Web search', read_web_page: 'Read a web page' },
-    agent: { title: 'Tools this agent may use', none: 'No tool servers yet (Settings → Tools).' },
+    agent: { title: 'Tools this agent may use', none: 'No tool servers yet (Settings → Tools).', failed: 'Failed to start: {{error}}' },
     approval: {
       title: 'Approve a tool call',
       question: 'Run {{tool}} from {{server}}?',
@@ -84,6 +84,7 @@ export const en = {
       running: 'running…',
       result: 'Result',
       failed: 'Failed ({{type}})',
+      stopped: 'Stopped',
       denied: 'Denied',
       took: '{{s}} s',
       expand: 'Show all ({{n}} characters)',

@@ -73,7 +73,7 @@ export const zhCN: Messages = {
       providers: { searxng: 'SearXNG（自托管）', tavily: 'Tavily', brave: 'Brave 搜索', exa: 'Exa', jina: 'Jina', google: 'Google 可编程搜索' }
     },
     builtin: { web_search: '网页搜索', read_web_page: '读取网页' },
-    agent: { title: '此助手可使用的工具', none: '还没有工具服务器（设置 → 工具）。' },
+    agent: { title: '此助手可使用的工具', none: '还没有工具服务器（设置 → 工具）。', failed: '无法启动：{{error}}' },
     approval: {
       title: '批准工具调用',
       question: '运行 {{server}} 的 {{tool}}？',
@@ -86,6 +86,7 @@ export const zhCN: Messages = {
       running: '运行中…',
       result: '结果',
       failed: '失败（{{type}}）',
+      stopped: '已停止',
       denied: '已拒绝',
       took: '{{s}} 秒',
       expand: '显示全部（{{n}} 个字符）',
