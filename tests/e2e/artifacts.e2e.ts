@@ -138,6 +138,12 @@ test('the agent setting asks for artifacts; an HTML artifact streams into the pa
   await page.getByTestId('artifact-tab-diff').click()
   await expect(page.getByTestId('artifact-diff').locator('[data-diff="added"]')).toContainText('Hello v2')
   await expect(page.getByTestId('artifact-diff').locator('[data-diff="removed"]')).toContainText('Hello v1')
+  // Long lines wrap in the Changes view: nothing to scroll sideways to read a change.
+  expect(await page.getByTestId('artifact-diff').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+  // With the panel open the composer is narrow; its placeholder wraps instead of being clipped.
+  const composer = page.getByTestId('composer-input')
+  await expect(composer).toHaveValue('')
+  expect(await composer.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true)
   await page.getByTestId('artifact-prev').click()
   await expect(page.getByTestId('artifact-version')).toHaveText('Version 1 of 2')
   await page.getByTestId('artifact-tab-preview').click()

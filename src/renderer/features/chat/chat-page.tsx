@@ -237,7 +237,7 @@ export function ChatPage() {
           />
         </div>
       </section>
-      <ArtifactPanelSlot conversationId={conversationId} messages={path} onAskFix={(text) => chatActions.send(text, [], current)} />
+      <ArtifactPanelSlot conversationId={conversationId} messages={path} all={all} onAskFix={(text) => chatActions.send(text, [], current)} />
       {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}
       {keyFor && <ApiKeyDialog providerId={keyFor.providerId} open onClose={() => setKeyFor(undefined)} onRetry={keyFor.retry} />}
     </div>
