@@ -144,6 +144,10 @@ export function buildServices({ env, store, secrets, hub }: RootInput): Services
     saveImage: (input) => images.saveChatImage(input),
     fileContext: (fileIds) => attachments.context(fileIds),
     knowledge: replyContextHook(knowledge),
+    knowledgeAttach: {
+      check: (kbIds) => kbIds.forEach((id) => knowledge.require(id)),
+      attach: (conversationId, kbIds) => void knowledge.setAttached({ kind: 'conversation', id: conversationId }, kbIds)
+    },
     tools: chatToolsHook(tools)
   })
   const competition = new Competition({

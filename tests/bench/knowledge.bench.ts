@@ -9,6 +9,7 @@ import { hybridSearch } from '../../src/core/knowledge/retrieval'
 import type { ProviderRuntime } from '../../src/core/runtime/types'
 import { openStore } from '../../src/core/store'
 import { ftsQuery, KnowledgeRepository } from '../../src/core/store/repositories/knowledge'
+import { formatScores, goodVector, measureQuality, naiveVector } from '../integration/knowledge/quality-suite'
 import { fmt, medianMs, report } from './util'
 
 // Knowledge bases (issue 22):
@@ -16,7 +17,10 @@ import { fmt, medianMs, report } from './util'
 //    k-NN and plain FTS5 bm25 on the same data in the same run (goal: median < 50 ms);
 // 2. local work per chunk (extract → chunk → store → vectors → publish) with an embedding
 //    service that answers at once, against a bare INSERT of the same rows (goal: < 1 ms);
-// 3. memory while indexing 10,000 files (goal: flat).
+// 3. memory while indexing 10,000 files (goal: flat);
+// 4. retrieval quality: recall@k and MRR over a templated corpus (rare-term questions,
+//    paraphrases, synonyms) with a deliberately naive embedder and a good one (goal: rare-term
+//    recall@5 = 1.00 with either embedder).
 const CHUNKS = Number(process.env['KB_BENCH_CHUNKS'] ?? 100_000)
 const DIMS = 768
 const FILES = Number(process.env['KB_BENCH_FILES'] ?? 10_000)
@@ -180,9 +184,17 @@ async function memory(): Promise<void> {
   }
 }
 
-/** KB_BENCH_PARTS=local,memory,retrieval picks parts (all by default). */
+async function quality(): Promise<void> {
+  for (const k of [5, 8]) {
+    console.log(formatScores('naive embedder (letter counts)', k, await measureQuality(naiveVector, k)))
+    console.log(formatScores('good embedder (content words, synonyms folded)', k, await measureQuality((t) => goodVector(t), k)))
+  }
+}
+
+/** KB_BENCH_PARTS=quality,local,memory,retrieval picks parts (all by default). */
 export default async function knowledgeBench(): Promise<void> {
-  const parts = (process.env['KB_BENCH_PARTS'] ?? 'local,memory,retrieval').split(',')
+  const parts = (process.env['KB_BENCH_PARTS'] ?? 'quality,local,memory,retrieval').split(',')
+  if (parts.includes('quality')) await quality()
   if (parts.includes('local')) await localWork()
   if (parts.includes('memory')) await memory()
   if (parts.includes('retrieval')) await retrieval()

@@ -20,6 +20,7 @@ test.beforeAll(async () => {
     const last = String(body.messages.at(-1)?.content ?? '')
     if (String(body.messages[0]?.content ?? '').startsWith('You write a title')) return { kind: 'sse', chunks: chatChunks(['Competition ', 'chat']) }
     if (body.model === FAIL) return { kind: 'json', status: 400, body: errorBody('This model refuses to compete today.', 'model_error') }
+    if (last.includes('Make a page')) return { kind: 'sse', chunks: chatChunks(['Here it is. <artifact identifier="hello-page" type="text/html" title="Hello page">\n<h1>Hello</h1>\n</artifact>']) }
     // A stopped reply's Continue (chat.continue) asks again with this instruction as the last message.
     if (last.startsWith('Continue your previous answer')) return { kind: 'sse', delayMs: 30, chunks: chatChunks(['resumed ', 'where ', 'it ', 'stopped.']) }
     if (body.model === SLOW) return { kind: 'sse', delayMs: 80, chunks: chatChunks(Array.from({ length: 300 }, (_, i) => `slow${i} `)) }
@@ -70,8 +71,10 @@ test('three models side by side: one fails, one is stopped, one is chosen; the n
   const turn = page.getByTestId('competition-turn')
   await expect(turn).toHaveAttribute('data-layout', 'columns')
   await expect(page.getByTestId('competition-column')).toHaveCount(3)
-  // The failing model shows its error card in its own column.
+  // The failing model shows its error card in its own column; it offers no "Continue with this".
   await expect(column(page, FAIL).getByTestId('error-card')).toContainText('refuses to compete')
+  await expect(column(page, FAIL).getByTestId('competition-regenerate')).toBeVisible()
+  await expect(column(page, FAIL).getByTestId('competition-choose')).toHaveCount(0)
   // The slow one streams; the user stops it alone while the fast one is still streaming.
   await expect(column(page, SLOW)).toContainText('slow3')
   await expect(column(page, FAST).getByTestId('competition-stop')).toBeVisible()
@@ -243,4 +246,31 @@ test('at 1024 px a stopped column offers Continue in its own tab panel, and cont
   await column(page, SLOW).getByTestId('competition-choose').click()
   await expect(page.getByTestId('competition-turn')).toHaveCount(0)
   await expect(page.locator('[data-testid="message-assistant"][data-continuation="true"]')).toContainText('resumed where it stopped.')
+})
+
+test('the artifact panel beside the columns turns them into tabs at any window width, and closing it brings them back', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await newChatWithModel(page)
+  await chooseCompetitors(page, [FAST, SLOW, FAIL])
+  await send(page, 'Make a page')
+  const turn = page.getByTestId('competition-turn')
+  // The replies' artifact opens the panel (by itself, or from its card if the reply came whole
+  // before the page saw it stream), which takes half of the width the columns had.
+  await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
+  if (!(await page.getByTestId('artifact-panel').isVisible())) await column(page, FAST).getByTestId('artifact-card').click()
+  await expect(page.getByTestId('artifact-panel')).toBeVisible()
+  await expect(turn).toHaveAttribute('data-layout', 'tabs')
+  await expect(shownColumns(page)).toHaveCount(1)
+  // The one column shown takes the whole width left (three would each get a third).
+  const box = await shownColumns(page).first().boundingBox()
+  const whole = await turn.boundingBox()
+  expect(box!.width).toBeGreaterThan(whole!.width - 40)
+  await page.getByTestId('artifact-close').click()
+  await expect(page.getByTestId('artifact-panel')).toHaveCount(0)
+  await expect(turn).toHaveAttribute('data-layout', 'columns')
+  await expect(shownColumns(page)).toHaveCount(3)
+  // A column's artifact card opens the panel even when its reply is not the branch shown.
+  await column(page, FAST).getByTestId('artifact-card').click()
+  await expect(page.getByTestId('artifact-panel')).toBeVisible()
+  await expect(turn).toHaveAttribute('data-layout', 'tabs')
 })

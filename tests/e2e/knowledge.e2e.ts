@@ -88,10 +88,24 @@ test('builds a knowledge base from uploaded files, and a reply cites the file th
   // The model read the numbered source before answering.
   const request = fake.requestsTo('/chat/completions').find((r) => JSON.stringify(r.body).includes('What is the office wifi password?'))!
   expect(JSON.stringify(request.body)).toContain('[1] wifi.txt\\nThe office wifi password is periwinkle-giraffe-42')
+  // Only the cited source is listed; the others retrieved are behind "3 more retrieved".
+  await expect(sources).toHaveCount(1)
+  await expect(reply.getByTestId('reply-sources-more')).toHaveText('3 more retrieved')
+  await expect(sources.first()).toHaveAttribute('title', /^wifi\.txt · score 0\.\d{3}$/)
   await sources.first().click()
   await expect(page.getByTestId('source-dialog')).toContainText('periwinkle-giraffe-42')
   await snap(page, 'knowledge-cited')
   await page.keyboard.press('Escape')
+  await expect(page.getByTestId('source-dialog')).toHaveCount(0)
+  // The [1] in the reply's text is a link to its source, with the score on hover.
+  const marker = reply.getByTestId('kb-citation')
+  await expect(marker).toHaveText('[1]')
+  await expect(marker).toHaveAttribute('title', /^wifi\.txt · score/)
+  await marker.click()
+  await expect(page.getByTestId('source-dialog')).toContainText('periwinkle-giraffe-42')
+  await page.keyboard.press('Escape')
+  await reply.getByTestId('reply-sources-more').click()
+  await expect(sources).toHaveCount(4)
 
   // Leave the shared agent as it was for the specs that run after this one.
   await openAgentSettings(page)
@@ -120,17 +134,12 @@ test('a file picked in the page that is larger than one WebSocket frame (an 80 M
   }
 })
 
-test('a knowledge base attached to one conversation only is searched for that conversation’s replies', async ({ page }) => {
+test('a knowledge base attached to one conversation only is searched for that conversation’s replies, chosen before its first message', async ({ page }) => {
   await openApp(page, '#/chat')
   await page.getByTestId('new-chat').click()
   await pickModel(page, 'openai', 'gpt-4o-mini')
-  // The button appears once the conversation exists (its first message).
-  await expect(page.getByTestId('conversation-kb')).toHaveCount(0)
-  await page.getByTestId('composer-input').fill('Hello there')
-  await page.getByTestId('composer-input').press('Enter')
-  await expect(page.getByTestId('message-assistant').last()).toContainText('periwinkle')
-  await expect(page.getByTestId('message-assistant').last().getByTestId('reply-source')).toHaveCount(0)
-
+  // Chosen before the conversation exists: it goes with the first message.
+  await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '0')
   await page.getByTestId('conversation-kb').click()
   await page.getByTestId('conversation-kb-panel').getByTestId('attach-kb-Handbook').check()
   await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '1')
@@ -142,14 +151,18 @@ test('a knowledge base attached to one conversation only is searched for that co
   await expect(reply.getByTestId('reply-source').first()).toHaveText(/^\[1\] canteen\.md/)
   const request = fake.requestsTo('/chat/completions').find((r) => JSON.stringify(r.body).includes('When is lunch served in the canteen?'))!
   expect(JSON.stringify(request.body)).toContain('[1] canteen.md')
+  await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '1')
   await snap(page, 'knowledge-conversation')
 
-  // Only this conversation: the agent itself still has none attached.
+  // Only this conversation: the agent itself still has none attached, and the next new chat starts without it.
   await page.getByTestId('open-agent-settings').click()
   await expect(page.getByTestId('attach-kb-Handbook')).not.toBeChecked()
   await page.keyboard.press('Escape')
   await page.getByTestId('conversation-kb').click()
   await page.getByTestId('conversation-kb-panel').getByTestId('attach-kb-Handbook').uncheck()
+  await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '0')
+  await page.keyboard.press('Escape')
+  await page.getByTestId('new-chat').click()
   await expect(page.getByTestId('conversation-kb')).toHaveAttribute('data-count', '0')
 })
 
@@ -188,4 +201,13 @@ test('with a model chosen for Search Intent Recognition, a follow-up is searched
   await page.getByTestId('nav-settings').click()
   await scene.getByRole('button', { name: 'Conversation’s model' }).click()
   await expect(scene.getByTestId('model-chip-model')).toHaveCount(0)
+})
+
+test('a dataset with a wrong field name is refused in the page, naming the fields it expects', async ({ page }) => {
+  await openApp(page, '#/knowledge')
+  await page.getByTestId('kb-item').filter({ hasText: 'Handbook' }).click()
+  await expect(page.getByTestId('eval-dataset-format')).toContainText('question (required), ideal')
+  await expect(page.getByTestId('eval-dataset-format')).toContainText('referenceFiles')
+  await page.getByTestId('eval-import').setInputFiles({ name: 'questions.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('{"question":"What is the wifi password?","reference_files":["wifi.txt"]}\n') })
+  await expect(page.getByTestId('kb-evals').getByRole('alert')).toContainText('unknown field "reference_files" (did you mean "referenceFiles"?); a record has question, ideal, referenceFiles')
 })

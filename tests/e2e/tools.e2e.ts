@@ -94,6 +94,9 @@ test('an agent with the filesystem server answers from a file after the approval
   await dialog.locator('[data-testid="agent-tool-server"][data-name="broken"]').check()
   await dialog.getByTestId('agent-builtin-web_search').check()
   await expect(dialog.locator('[data-testid="agent-tool-server"][data-name="files"]')).toBeChecked()
+  // The server that cannot start shows as failed where it was picked, with its error.
+  await expect(dialog.getByTestId('agent-tool-server-error')).toHaveCount(1, { timeout: 30_000 })
+  await expect(dialog.getByTestId('agent-tool-server-error')).toContainText(/^Failed to start: .+/)
   await page.keyboard.press('Escape')
 
   await send(page, 'What do my notes say?')

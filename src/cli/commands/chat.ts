@@ -1,11 +1,12 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags, readStdin } from '../command'
 import { AppErrorException } from '../../shared/errors/app-error'
-import type { StreamEvent } from '../../shared/stream/events'
+import type { StreamEvent, ToolCall } from '../../shared/stream/events'
 import type { ChatMessage, ChatRequest, ReasoningEffort } from '../../core/runtime/types'
+import { jsonEventWriter } from '../json-events'
 
 const USAGE =
-  'switchboard chat <provider>/<model> (custom:<id>/<model> for a custom provider) [--data-dir DIR] [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [--tool-server COMMAND|URL]... [--yes] [PROMPT | -]'
+  'switchboard chat <provider>/<model> (custom:<id>/<model> for a custom provider) [--data-dir DIR] [--base-url URL] [--api-key-env VAR] [--system TEXT] [--temperature N] [--top-p N] [--max-tokens N] [--reasoning-effort minimal|low|medium|high] [--idle-timeout SECONDS] [--json] [--tool-server COMMAND|URL]... [--tools-optional] [--yes] [PROMPT | -]\n  A --tool-server that cannot start ends the run (exit 1) naming it; with --tools-optional the chat goes on without its tools.'
 
 /** Exit statuses: 0 stopped normally, 1 provider error, 2 usage, 3 interrupted, 130 cancelled (Ctrl-C). */
 const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 3, cancelled: 130 } as const
@@ -41,7 +42,7 @@ export const chatCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, lists, positionals } = parseFlags(args, {
-      booleans: ['json', 'yes'],
+      booleans: ['json', 'yes', 'tools-optional'],
       strings: ['data-dir', 'base-url', 'api-key-env', 'system', 'temperature', 'top-p', 'max-tokens', 'reasoning-effort', 'idle-timeout'],
       repeatable: ['tool-server']
     })
@@ -97,8 +98,9 @@ export const chatCommand: CliCommand = {
       let error: StreamEvent | undefined
       let reasoningOpen = false
       const toolServers = lists.get('tool-server') ?? []
-      const onEvent = (event: StreamEvent) => {
-        if (json) out.write(`${JSON.stringify({ type: event.type, data: event.data })}\n`)
+      const lines = jsonEventWriter((line) => out.write(line))
+      const onEvent = (event: StreamEvent | { type: `tool_${string}`; data: unknown }) => {
+        if (json) lines.push(event)
         else if (event.type === 'text') {
           if (reasoningOpen) {
             err.write('\n')
@@ -110,14 +112,21 @@ export const chatCommand: CliCommand = {
           reasoningOpen = true
           err.write(event.data)
         } else if (event.type === 'retry') err.write(`[retrying in ${Math.round(event.data.waitMs / 100) / 10} s: ${event.data.reason}]\n`)
-        else if (event.type === 'tool_calls') for (const call of event.data) if (call.function.name) err.write(`[tool call ${call.function.name}]\n`)
+        else if (event.type === 'tool_calls') for (const call of event.data as ToolCall[]) if (call.function.name) err.write(`[tool call ${call.function.name}]\n`)
         if (event.type === 'stop') stop = event.data
         if (event.type === 'error') error = event
       }
       const idleTimeoutMs = idle === undefined ? undefined : idle * 1000
       // Tools (issue 21): with --tool-server the reply runs through the tool loop.
       if (toolServers.length)
-        await (await import('../tool-chat')).runToolChat(runtime, request, toolServers, { yes: flags.get('yes') === true, json, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) }, io, onEvent)
+        await (await import('../tool-chat')).runToolChat(
+          runtime,
+          request,
+          toolServers,
+          { yes: flags.get('yes') === true, json, toolsOptional: flags.get('tools-optional') === true, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) },
+          io,
+          onEvent
+        )
       else {
         // The one model caller (no usage log in the CLI): the same call path as the app's.
         const { ModelCaller } = await import('../../core/services/model-caller')
@@ -126,6 +135,7 @@ export const chatCommand: CliCommand = {
         const call = caller.run({ target: { providerId: target.providerId, modelId: model }, scene: 'Conversation', messages: sent, params, signal: controller.signal, call: { idleTimeoutMs } })
         for await (const event of call) onEvent(event as StreamEvent)
       }
+      lines.end()
       if (!json) out.write('\n')
       out.flush()
       err.flush()
@@ -139,6 +149,10 @@ export const chatCommand: CliCommand = {
       return EXIT.ok
     } catch (e) {
       out.flush()
+      if (lists.get('tool-server')?.length && e instanceof (await import('../tool-chat')).ToolServerUnavailable) {
+        io.stderr.write(`error: ${e.message}\n`)
+        return EXIT.error
+      }
       if (e instanceof AppErrorException) {
         io.stderr.write(`error: ${e.error.errorType}: ${e.error.message}\n`)
         return EXIT.error

@@ -11,7 +11,10 @@ const USAGE = `switchboard kb <command> [--data-dir DIR] [--base-url URL] [--api
   kb add KB PATH… [--include GLOB]… [--exclude GLOB]…      (indexes and waits)
   kb search KB QUERY [--top N]
   kb eval KB DATASET.(csv|jsonl) [--k N]
-KB is a knowledge base's id or name. The data folder defaults to the app's (SWITCHBOARD_DATA_DIR overrides).`
+KB is a knowledge base's id or name. The data folder defaults to the app's (SWITCHBOARD_DATA_DIR overrides).
+A dataset's records have the fields question (required), ideal, referenceFiles (file names):
+  JSONL, one a line: {"question": "…", "ideal": "…", "referenceFiles": ["a.md", "b.pdf"]}
+  CSV, with a header: question,ideal,referenceFiles   (several files split by ; or |)`
 
 function findBase(knowledge: KnowledgeService, ref: string | undefined) {
   const all = knowledge.list()

@@ -104,6 +104,11 @@ export class KnowledgeService {
     return this.repo.attached(owner)
   }
 
+  /** The base, or the not-found error naming it. */
+  require(kbId: string): KnowledgeBase {
+    return this.repo.require(kbId)
+  }
+
   setAttached(owner: { kind: 'agent' | 'conversation'; id: string }, kbIds: readonly string[]): string[] {
     return this.repo.setAttached(owner, kbIds)
   }

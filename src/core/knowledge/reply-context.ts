@@ -59,7 +59,8 @@ export function packSources(hits: readonly SearchHit[], budgetTokens: number): {
       page: hit.page,
       charStart: hit.charStart,
       charEnd: hit.charEnd,
-      excerpt: hit.text.slice(0, 300)
+      excerpt: hit.text.slice(0, 300),
+      score: hit.rerankScore ?? hit.score
     })
   }
   return { text: parts.join('\n\n'), sources }

@@ -74,6 +74,8 @@ export interface ChatServiceDeps {
   fileContext(fileIds: readonly string[]): { name: string; text: string }[]
   /** Retrieval from attached knowledge bases before each reply. */
   knowledge: ReplyKnowledgeHook
+  /** Knowledge bases chosen for a new chat before its first message: checked first, attached once it exists. */
+  knowledgeAttach: ConversationKnowledgeAttach
 }
 
 export interface ChatImageInput {
@@ -104,6 +106,15 @@ type SendInput = {
   modelId?: string
   /** Controls chosen in the composer before the conversation existed. */
   parameters?: ModelParameters
+  /** Knowledge bases attached to the conversation this turn creates. */
+  knowledgeBaseIds?: string[]
+}
+
+/** Attaching knowledge bases to a conversation (set by the knowledge start-up step). */
+export interface ConversationKnowledgeAttach {
+  /** Throws, naming it, when a base does not exist. */
+  check(kbIds: readonly string[]): void
+  attach(conversationId: string, kbIds: readonly string[]): void
 }
 
 /** How long the rewrite of a question for knowledge retrieval may take before the question is searched as asked. */
@@ -193,6 +204,9 @@ export class ChatService {
    */
   beginTurn(input: SendInput): { conversation: Conversation; agent: Agent; model: { providerId: string; modelId: string }; userMessage: Message } {
     const agent = input.agentId ? this.deps.agents.require(input.agentId) : this.defaultAgent()
+    // Checked before anything is made: a refused base leaves no empty conversation behind.
+    const kbIds = !input.conversationId && input.knowledgeBaseIds?.length ? input.knowledgeBaseIds : undefined
+    if (kbIds) this.deps.knowledgeAttach.check(kbIds)
     const conversation = input.conversationId
       ? this.deps.conversations.require(input.conversationId)
       : this.deps.conversations.create({
@@ -201,6 +215,7 @@ export class ChatService {
           ...(input.providerId && input.modelId ? { providerId: input.providerId, modelId: input.modelId } : {}),
           ...(input.parameters ? { parameters: input.parameters } : {})
         })
+    if (kbIds) this.deps.knowledgeAttach.attach(conversation.id, kbIds)
     const model = this.pickModel(conversation, agent, input)
     if (input.providerId && input.modelId && (conversation.providerId !== input.providerId || conversation.modelId !== input.modelId)) {
       this.deps.conversations.update(conversation.id, { providerId: input.providerId, modelId: input.modelId })

@@ -72,7 +72,8 @@ export async function* runToolStep(service: ToolService, offered: readonly Offer
       onProgress: (p) => push({ type: 'tool_progress', data: { messageId: ctx.messageId, callId: call.id, ...p } })
     })
     if (found) citations.push(...found)
-    finish(result)
+    // A call cut short by the user's Stop is stopped, not failed (the model still reads why).
+    finish(ctx.signal.aborted && result.isError ? { ...result, outcome: 'stopped' } : result)
   }
 
   let settled = false

@@ -105,15 +105,31 @@ export function explainMissingModule(message: string): string {
   return `${message.trim()}\n\nThe package "${name}" is not available offline: Switchboard runs Python artifacts with the standard library only.${chart}`
 }
 
+/**
+ * A running program that has said nothing (no output, no image) for this long is taken as hung
+ * and stopped, as the HTML artifact's heartbeat stops a page that stopped answering: a worker
+ * running Python cannot answer a ping, so silence is the sign. A long computation stays alive by
+ * printing its progress.
+ */
+export const PYTHON_SILENT_MS = 10_000
+
 export function runPython(code: string, onError: (message: string) => void): Promise<void> {
+  const bar = document.createElement('div')
+  bar.style.cssText = 'display:flex;gap:8px;align-items:center;margin-bottom:6px'
   const status = document.createElement('div')
   status.setAttribute('data-python-status', 'loading')
   status.textContent = 'Loading Python…'
-  status.style.cssText = 'font:12px system-ui;color:#71717a;margin-bottom:6px'
+  status.style.cssText = 'font:12px system-ui;color:#71717a'
+  const stop = document.createElement('button')
+  stop.type = 'button'
+  stop.textContent = 'Stop'
+  stop.setAttribute('data-python-stop', '')
+  stop.style.cssText = 'font:12px system-ui;padding:1px 8px;border:1px solid #a1a1aa;border-radius:4px;background:transparent;cursor:pointer'
+  bar.append(status, stop)
   const out = document.createElement('pre')
   out.setAttribute('data-python-output', '')
   out.style.cssText = 'font:13px ui-monospace,monospace;white-space:pre-wrap;margin:0'
-  document.body.replaceChildren(status, out)
+  document.body.replaceChildren(bar, out)
   const write = (text: string, colour?: string) => {
     const span = document.createElement('span')
     span.textContent = text
@@ -123,7 +139,30 @@ export function runPython(code: string, onError: (message: string) => void): Pro
   const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }))
   const worker = new Worker(url)
   return new Promise((resolve) => {
+    let lastHeard = Date.now()
+    let finished = false
+    const end = (state: string, label: string) => {
+      if (finished) return
+      finished = true
+      clearInterval(watchdog)
+      stop.remove()
+      status.textContent = label
+      status.setAttribute('data-python-status', state)
+      worker.terminate()
+      URL.revokeObjectURL(url)
+      // The images' blob URLs stay: the page shows them until the artifact is closed.
+      resolve()
+    }
+    // Terminating the worker is the only way to stop Python there (no interrupt without
+    // cross-origin isolation); what it printed stays.
+    stop.onclick = () => end('stopped', 'Stopped')
+    const watchdog = setInterval(() => {
+      if (Date.now() - lastHeard <= PYTHON_SILENT_MS || status.getAttribute('data-python-status') !== 'running') return
+      write(`${out.textContent && !out.textContent.endsWith('\n') ? '\n' : ''}Stopped: the program said nothing for ${PYTHON_SILENT_MS / 1000} s and may loop forever. Print its progress to keep a long computation running.\n`, '#b45309')
+      end('not-responding', 'Stopped: not responding')
+    }, 1000)
     worker.onmessage = (event: MessageEvent<{ type: string; text: string } | PythonImage>) => {
+      lastHeard = Date.now()
       const data = event.data
       if (data.type === 'image') return void out.append(imageElement(data as PythonImage))
       const { type, text } = data as { type: string; text: string }
@@ -133,22 +172,17 @@ export function runPython(code: string, onError: (message: string) => void): Pro
       } else if (type === 'stdout') write(text)
       else if (type === 'stderr') write(text, '#b91c1c')
       else if (type === 'done' || type === 'error') {
-        status.textContent = type === 'done' ? 'Finished' : 'Failed'
-        status.setAttribute('data-python-status', type)
         if (type === 'error') {
           const message = explainMissingModule(text)
           write(`${out.textContent && !out.textContent.endsWith('\n') ? '\n' : ''}${message}\n`, '#b91c1c')
           onError(message)
         }
-        worker.terminate()
-        URL.revokeObjectURL(url)
-        // The images' blob URLs stay: the page shows them until the artifact is closed.
-        resolve()
+        end(type, type === 'done' ? 'Finished' : 'Failed')
       }
     }
     worker.onerror = (event) => {
       onError(`Python could not start: ${event.message}`)
-      resolve()
+      end('error', 'Failed')
     }
     worker.postMessage({ indexURL: new URL('pyodide/', location.href).href, prelude: PYTHON_PRELUDE, code })
   })

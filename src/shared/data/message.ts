@@ -26,8 +26,11 @@ export interface ToolResult {
   /** Tools (issue 21): which server and tool ran, what the user decided, the structured result. */
   serverId?: string
   tool?: string
-  /** `denied` by the user or by a "never" setting; `error` carries the plugin error type. */
-  outcome?: 'ok' | 'error' | 'denied'
+  /**
+   * `denied` by the user or by a "never" setting; `stopped` when the user stopped the reply while
+   * it ran (not a failure); `error` carries the plugin error type.
+   */
+  outcome?: 'ok' | 'error' | 'denied' | 'stopped'
   errorType?: string
   parts?: ToolResultPart[]
   durationMs?: number

@@ -1,4 +1,4 @@
-import { datasetRecordSchema, referenceFileList, type RecordProblem } from './schemas'
+import { DATASET_FIELDS, datasetRecordSchema, likelyField, referenceFileList, type RecordProblem } from './schemas'
 
 export interface ParsedRecord {
   question: string
@@ -45,7 +45,26 @@ export function parseCsv(text: string): string[][] {
   return rows.filter((r) => r.some((f) => f.trim() !== ''))
 }
 
+const FIELD_LIST = DATASET_FIELDS.join(', ')
+const unknown = (what: 'field' | 'column', key: string) => {
+  const meant = likelyField(key)
+  return `unknown ${what} ${JSON.stringify(key)}${meant ? ` (did you mean ${JSON.stringify(meant)}?)` : ''}; ${what === 'field' ? 'a record has' : 'the columns are'} ${FIELD_LIST}`
+}
+
+/**
+ * One record. A key it does not know refuses it: a misspelt `reference_files` would otherwise be
+ * dropped, and the eval would run without reference files and report no recall.
+ */
 function check(raw: unknown, line: number, out: ParsedDataset): void {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    out.problems.push({ line, message: 'not an object: a record is {"question": …, "ideal": …, "referenceFiles": […]}' })
+    return
+  }
+  const stray = Object.keys(raw).find((k) => !(DATASET_FIELDS as readonly string[]).includes(k))
+  if (stray !== undefined) {
+    out.problems.push({ line, message: unknown('field', stray) })
+    return
+  }
   const parsed = datasetRecordSchema.safeParse(raw)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
@@ -57,7 +76,8 @@ function check(raw: unknown, line: number, out: ParsedDataset): void {
 
 /**
  * Dataset records from CSV (header with question, ideal, referenceFiles; several files split by
- * `;` or `|`) or JSONL (one object a line). Bad records are reported with their line, not dropped silently.
+ * `;` or `|`) or JSONL (one object a line). Bad records are reported with their line, not dropped
+ * silently; an unknown field or column is named with the expected ones.
  */
 export function parseDataset(text: string, format: 'csv' | 'jsonl'): ParsedDataset {
   const out: ParsedDataset = { records: [], problems: [] }
@@ -76,11 +96,18 @@ export function parseDataset(text: string, format: 'csv' | 'jsonl'): ParsedDatas
     return out
   }
   const rows = parseCsv(text.replace(/^\uFEFF/, ''))
-  const header = (rows.shift() ?? []).map((h) => h.trim().toLowerCase())
+  const raw = (rows.shift() ?? []).map((h) => h.trim())
+  const header = raw.map((h) => h.toLowerCase())
   const col = (name: string) => header.indexOf(name.toLowerCase())
+  // A column it does not read refuses the file: every row would lose what that column holds.
+  const stray = raw.find((h) => h && !DATASET_FIELDS.some((f) => f.toLowerCase() === h.toLowerCase()))
+  if (stray !== undefined) {
+    out.problems.push({ line: 1, message: unknown('column', stray) })
+    return out
+  }
   const q = col('question')
   if (q < 0) {
-    out.problems.push({ line: 1, message: 'the header has no "question" column' })
+    out.problems.push({ line: 1, message: `the header has no "question" column (the columns are ${FIELD_LIST})` })
     return out
   }
   const ideal = col('ideal')

@@ -4,6 +4,13 @@ import { z } from 'zod'
 
 const referenceFiles = z.union([z.string(), z.array(z.string())])
 
+/** The fields of a dataset record, as a JSONL key or a CSV column. */
+export const DATASET_FIELDS = ['question', 'ideal', 'referenceFiles'] as const
+
+const fold = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '')
+/** The field a misspelt key most likely meant (reference_files, Reference Files → referenceFiles). */
+export const likelyField = (key: string): string | undefined => DATASET_FIELDS.find((f) => fold(f) === fold(key))
+
 /** A dataset record: question required (non-empty text), ideal and referenceFiles optional. */
 export const datasetRecordSchema = z.object({
   question: z.string().trim().min(1, 'question is required'),

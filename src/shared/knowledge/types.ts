@@ -107,6 +107,8 @@ export interface ReplySource {
   charStart: number
   charEnd: number
   excerpt: string
+  /** How retrieval scored it: the rerank model's score, else the fused score; absent on older replies. */
+  score?: number
 }
 
 export type IndexEvent =

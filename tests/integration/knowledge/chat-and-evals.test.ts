@@ -31,7 +31,7 @@ afterAll(async () => {
 })
 
 const send = (input: Record<string, unknown>): Promise<Result<Message>> =>
-  new Promise((resolve) => t.client.stream('chat.send', input as never, { onEvent: () => undefined, onEnd: resolve }))
+  new Promise((resolve) => t.client.stream('chat.send', input as never, { onEvent: () => undefined, onEnd: resolve, onRefused: (error) => resolve({ ok: false, error }) }))
 
 describe('chat with an attached knowledge base', () => {
   it('retrieves before the reply, sends numbered sources as context, and keeps them under the reply', async () => {
@@ -47,7 +47,31 @@ describe('chat with an attached knowledge base', () => {
     expect(messages[1]!.content).toMatch(/\[1\] wifi\.txt\nThe office wifi password is periwinkle-giraffe-42/)
     const sources = ok(await t.client.call('knowledge.sources', { messageIds: [reply.id] }))[reply.id]!
     expect(sources[0]).toMatchObject({ n: 1, fileName: 'wifi.txt', charStart: 0 })
+    // Each source keeps how retrieval scored it (shown on hover), best first.
+    expect(sources.every((s) => typeof s.score === 'number' && s.score > 0)).toBe(true)
+    expect(sources[0]!.score).toBeGreaterThanOrEqual(sources.at(-1)!.score!)
     expect(sources.length).toBeGreaterThan(1)
+  })
+
+  it('a new chat can have bases attached with its first message, before it exists', async () => {
+    const plain = ok(await t.client.call('data.agents.create', { name: 'New chat' } as never)) as { id: string }
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['Level minus two [1].']) })
+    const reply = ok(await send({ agentId: plain.id, text: 'Where is visitor parking?', providerId: 'openai', modelId: 'gpt-4o-mini', knowledgeBaseIds: [kbId] }))
+    expect(ok(await t.client.call('knowledge.attached', { owner: { kind: 'conversation', id: reply.conversationId } }))).toEqual([kbId])
+    // The agent itself has none: only this conversation.
+    expect(ok(await t.client.call('knowledge.attached', { owner: { kind: 'agent', id: plain.id } }))).toEqual([])
+    const sources = ok(await t.client.call('knowledge.sources', { messageIds: [reply.id] }))[reply.id]!
+    expect(sources[0]).toMatchObject({ n: 1, fileName: 'parking.md' })
+    // Detached again: the export test below counts the base's attachments.
+    ok(await t.client.call('knowledge.attach', { owner: { kind: 'conversation', id: reply.conversationId }, kbIds: [] }))
+  })
+
+  it('a base that no longer exists is refused before the new chat is made', async () => {
+    const before = ok(await t.client.call('chat.sidebar', {})).conversations.length
+    const result = await send({ text: 'Where is visitor parking?', providerId: 'openai', modelId: 'gpt-4o-mini', knowledgeBaseIds: ['nosuchbase000000'] })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.message).toMatch(/nosuchbase000000/)
+    expect(ok(await t.client.call('chat.sidebar', {})).conversations.length).toBe(before)
   })
 
   it('a conversation without attached bases sends no knowledge context', async () => {

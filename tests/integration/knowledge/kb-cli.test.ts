@@ -60,6 +60,17 @@ describe('switchboard kb (headless, same core)', () => {
     expect(evaluated.code).toBe(0)
   })
 
+  it('a dataset with a wrong field name is refused with the fields it expects, not run as if it had none', async () => {
+    const dataset = join(mkdtempSync(join(tmpdir(), 'sb-kb-ds-')), 'questions.jsonl')
+    writeFileSync(dataset, '{"question":"What is the wifi password?","reference_files":["wifi.txt"]}\n')
+    const r = await cli(['eval', 'Handbook', dataset])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/unknown field "reference_files" \(did you mean "referenceFiles"\?\); a record has question, ideal, referenceFiles/)
+    expect(r.stdout).toBe('')
+    const help = await cli(['--help'])
+    expect(help.stdout + help.stderr).toMatch(/question \(required\), ideal, referenceFiles/)
+  })
+
   it('an unknown base is a clear error', async () => {
     const r = await cli(['search', 'Nope', 'x'])
     expect(r.code).toBe(1)

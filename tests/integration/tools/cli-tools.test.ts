@@ -64,10 +64,46 @@ describe('switchboard chat --tool-server', { timeout: 60_000 }, () => {
     }
   })
 
-  it('a server that cannot start is reported and the model answers without it', async () => {
+  it('a server that cannot start stops the chat with an error naming it (a missing command, one that exits, an address nothing answers)', async () => {
     decide = (turn) => ({ text: `tools offered: ${turn.tools.length}` })
-    const r = await cli(['chat', 'openai/gpt-4o-mini', '--base-url', `${fake.origin}/v1`, '--tool-server', '/nonexistent/server-bin', '--yes', 'hi'])
-    expect(r.stderr).toContain('unavailable')
+    const before = fake.turns.length
+    for (const spec of ['/nonexistent/server-bin', 'false', 'http://127.0.0.1:9/']) {
+      const r = await cli(['chat', 'openai/gpt-4o-mini', '--base-url', `${fake.origin}/v1`, '--tool-server', spec, '--yes', 'hi'])
+      expect(r.code, spec).toBe(1)
+      expect(r.stderr).toMatch(/^error: the tool server .+ could not start: /m)
+      expect(r.stderr).toContain(spec === 'http://127.0.0.1:9/' ? '127.0.0.1:9' : spec)
+      expect(r.stderr).toContain('--tools-optional')
+      expect(r.stdout).toBe('')
+    }
+    // The model was never asked.
+    expect(fake.turns.length).toBe(before)
+  })
+
+  it('with --tools-optional it says so on stderr and the model answers without that server', async () => {
+    decide = (turn) => ({ text: `tools offered: ${turn.tools.length}` })
+    const r = await cli(['chat', 'openai/gpt-4o-mini', '--base-url', `${fake.origin}/v1`, '--tool-server', 'false', '--tools-optional', '--yes', 'hi'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/\[tools: false unavailable: .*continuing without its tools \(--tools-optional\)\]/s)
     expect(r.stdout).toContain('tools offered: 0')
+  })
+
+  it('--json prints events in the order they happened, with one assembled tool_calls event per step', async () => {
+    decide = readTodo
+    const r = await cli(['chat', 'openai/gpt-4o-mini', '--base-url', `${fake.origin}/v1`, '--tool-server', `${process.execPath} ${FILESYSTEM} ${folder}`, '--yes', '--json', 'What is on my todo list?'])
+    expect(r.code).toBe(0)
+    const events = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; data: unknown })
+    const types = events.map((e) => e.type)
+    const calls = events.filter((e) => e.type === 'tool_calls')
+    expect(calls).toHaveLength(1)
+    const [call] = calls[0]!.data as { id: string; function: { name: string; arguments: string } }[]
+    expect(call!.function.name).toMatch(/__read_text_file$/)
+    expect(JSON.parse(call!.function.arguments)).toEqual({ path: join(folder, 'todo.txt') })
+    // The step that made the call ends (tool_calls, then its stop) before the tool runs.
+    const firstStop = types.indexOf('stop')
+    expect(types.indexOf('tool_calls')).toBeLessThan(firstStop)
+    expect(firstStop).toBeLessThan(types.indexOf('tool_running'))
+    expect(types.indexOf('tool_running')).toBeLessThan(types.indexOf('tool_result'))
+    expect(types.lastIndexOf('text')).toBeGreaterThan(types.indexOf('tool_result'))
+    expect(types.lastIndexOf('stop'), types.join(' ')).toBeGreaterThan(types.indexOf('tool_result'))
   })
 })

@@ -172,7 +172,8 @@ describe('tool loop with the filesystem MCP server', () => {
     })
     expect(Date.now() - started).toBeLessThan(15_000)
     const final = ok(run.result)
-    expect(final.toolResults?.[0]).toMatchObject({ outcome: 'error' })
+    // Stopped by the user: shown as stopped, not as a failure.
+    expect(final.toolResults?.[0]).toMatchObject({ outcome: 'stopped' })
     expect(final.toolResults?.[0]?.content).toContain('cancelled')
     expect(fake.turns.slice(before).filter((x) => x.userText === 'Run the long thing')).toHaveLength(1)
     ok(await t.client.call('tools.setAgentTools', { agentId: t.agentId, servers: [serverId], builtins: [] }))

@@ -34,8 +34,19 @@ describe('dataset import', () => {
     ])
   })
 
-  it('needs a question column in CSV', () => {
-    expect(parseDataset('ideal\nx\n', 'csv').problems).toEqual([{ line: 1, message: 'the header has no "question" column' }])
+  it('needs a question column in CSV, naming the columns it reads', () => {
+    expect(parseDataset('ideal\nx\n', 'csv').problems).toEqual([{ line: 1, message: 'the header has no "question" column (the columns are question, ideal, referenceFiles)' }])
+  })
+
+  it('refuses a field it does not know, naming the expected ones and the likely one', () => {
+    const jsonl = parseDataset('{"question":"Why?","reference_files":["a.md"]}\n{"question":"How?","referenceFiles":"b.md"}\n', 'jsonl')
+    expect(jsonl.records).toEqual([{ question: 'How?', ideal: null, referenceFiles: ['b.md'] }])
+    expect(jsonl.problems).toEqual([{ line: 1, message: 'unknown field "reference_files" (did you mean "referenceFiles"?); a record has question, ideal, referenceFiles' }])
+    const csv = parseDataset('question,Reference Files\nWhy?,a.md\n', 'csv')
+    expect(csv.records).toEqual([])
+    expect(csv.problems).toEqual([{ line: 1, message: 'unknown column "Reference Files" (did you mean "referenceFiles"?); the columns are question, ideal, referenceFiles' }])
+    expect(parseDataset('{"q":"Why?"}\n', 'jsonl').problems[0]!.message).toBe('unknown field "q"; a record has question, ideal, referenceFiles')
+    expect(parseDataset('["Why?"]\n', 'jsonl').problems[0]!.message).toBe('not an object: a record is {"question": …, "ideal": …, "referenceFiles": […]}')
   })
 })
 

@@ -38,3 +38,17 @@ describe('chat competition', () => {
     expect(visiblePath([question, ...all.slice(1)], {}).map((m) => m.id)).toEqual(['q', 'b1'])
   })
 })
+
+describe('columns or tabs', () => {
+  it('goes by the space left for the columns, not the window: an artifact panel beside them makes tabs', async () => {
+    const { competitionLayout } = await import('../../../src/renderer/features/chat/competition/use-narrow')
+    // A 1280 px window without the panel: room for three columns.
+    expect(competitionLayout(1000, 3)).toBe('columns')
+    // The same window with the artifact panel open: about 130 px a column would be left.
+    expect(competitionLayout(420, 3)).toBe('tabs')
+    // A wide box still switches when the columns would be too narrow for text.
+    expect(competitionLayout(1000, 5)).toBe('tabs')
+    // A 1024 px window (issue 18's line) is tabs even for two.
+    expect(competitionLayout(760, 2)).toBe('tabs')
+  })
+})

@@ -64,6 +64,16 @@ describe('SpeedTracker', () => {
   it('no content, no speed', () => {
     expect(new SpeedTracker(0, () => 0).result()).toBeUndefined()
   })
+  it('no tokens per second from a burst too short to time (a tool call arriving whole)', () => {
+    let now = 1000
+    const speed = new SpeedTracker(now, () => now)
+    now = 1400
+    speed.content()
+    now = 1400.04
+    speed.content()
+    speed.setOutputTokens(20)
+    expect(speed.result()).toEqual({ ttft: 400 })
+  })
 })
 
 describe('IdleWatchdog', () => {

@@ -1,9 +1,14 @@
 import type { Speed } from '../../../shared/stream/events'
 
+/** Below this span between the first and last content event a rate is noise, not a speed. */
+export const MIN_TPS_SPAN_MS = 100
+
 /**
  * Time to first token and output tokens per second (providers.md §3 speed record).
  * tps uses the provider's output-token count when usage arrived, else the number of
- * content events (a close proxy: providers send about one token per chunk).
+ * content events (a close proxy: providers send about one token per chunk). Content that
+ * arrives in one burst (a tool call sent whole, a short reply buffered by a proxy) has no
+ * measurable generation time, and gets no tps rather than an impossible one.
  */
 export class SpeedTracker {
   private firstAt: number | undefined
@@ -34,7 +39,7 @@ export class SpeedTracker {
     const ttft = Math.round(this.firstAt - this.startedAt)
     const seconds = ((this.lastAt ?? this.firstAt) - this.firstAt) / 1000
     const tokens = this.outputTokens ?? this.chunks
-    const tps = seconds > 0 ? Math.round((tokens / seconds) * 100) / 100 : undefined
+    const tps = seconds * 1000 >= MIN_TPS_SPAN_MS ? Math.round((tokens / seconds) * 100) / 100 : undefined
     return tps === undefined ? { ttft } : { tps, ttft }
   }
 }

@@ -2,10 +2,11 @@ import { initial } from './001-initial'
 import { messageMeta } from './002-message-meta'
 import { knowledge } from './003-knowledge'
 import { trigram } from './004-trigram'
-import { usageApiKey } from './005-usage-api-key'
+import { sourceScore } from './005-source-score'
+import { usageApiKey } from './006-usage-api-key'
 import type { Migration } from './migration'
 
 /** Every migration, in order. Add a file `NNN-name.ts` and one line here; never edit a shipped one. */
-export const migrations: readonly Migration[] = [initial, messageMeta, knowledge, trigram, usageApiKey]
+export const migrations: readonly Migration[] = [initial, messageMeta, knowledge, trigram, sourceScore, usageApiKey]
 
 export const LATEST_SCHEMA_VERSION = migrations[migrations.length - 1]!.version

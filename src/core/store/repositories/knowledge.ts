@@ -157,6 +157,53 @@ export function pickKeywordWords(words: readonly string[], docs: ReadonlyMap<str
 }
 
 /**
+ * English function words: they occur in nearly every chunk, so they rank nearly every chunk and
+ * tell nothing about the question. "it" and "us" are left in (IT, US). Other languages' function
+ * words are caught by how many chunks hold them (COMMON_SHARE).
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  ('about above after again against all am an and any are as at be because been before being below between both but by can could ' +
+    'did do does doing down during each few for from further had has have having he her here hers herself him himself his how if in ' +
+    'into is its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out over own same ' +
+    'she should so some such than that the their theirs them themselves then there these they this those through to too under until ' +
+    'up very was we were what when where which while who whom why with would you your yours yourself yourselves tell please know')
+    .split(' ')
+)
+
+/** A word held by more than this share of the chunks is as common as a function word here. */
+export const COMMON_SHARE = 0.5
+/** Below this many chunks, shares say little and only the function words are dropped. */
+const COMMON_MIN_CHUNKS = 8
+
+/**
+ * The words of a query that carry information: function words out, then words that more than
+ * half of the chunks hold. When that would leave nothing, the words before that step are kept (a
+ * question of common words still asks something).
+ */
+export function informativeWords(words: readonly string[], docs: ReadonlyMap<string, number>, totalChunks: number): string[] {
+  const content = words.filter((w) => !STOP_WORDS.has(w))
+  const kept = content.length ? content : [...words]
+  if (totalChunks < COMMON_MIN_CHUNKS) return kept
+  const specific = kept.filter((w) => (docs.get(w) ?? 0) <= totalChunks * COMMON_SHARE)
+  return specific.length ? specific : kept
+}
+
+/**
+ * A query word held by this many chunks of a base or fewer is a rare term: its chunks are what
+ * an exact question is after, and fusion must keep them whatever the vectors say.
+ */
+export const RARE_TERM_CHUNKS = 3
+/** How many of a query's rarest words are checked for being rare in the base. */
+const RARE_TERM_WORDS = 3
+
+/** Keyword evidence of one base: bm25 hits (score > 0, higher is better) and the chunks of rare terms. */
+export interface KeywordEvidence {
+  hits: { chunkId: number; score: number }[]
+  /** Chunks holding a rare query term, the rarest term's first. */
+  rare: number[]
+}
+
+/**
  * Knowledge bases, their files, chunks and vectors, attachments and reply sources. Raw SQL on
  * purpose: vec0 and FTS5 queries are not what a query builder is for, and retrieval is hot.
  */
@@ -550,19 +597,44 @@ export class KnowledgeRepository {
   }
 
   /**
-   * Best bm25 matches of the query's words within one base, ranked by its rarest words (see
-   * KEYWORD_POSTINGS_BUDGET): bounded work however common the other words are.
+   * Best bm25 matches of the query's informative words within one base, ranked by its rarest
+   * words (see KEYWORD_POSTINGS_BUDGET): bounded work however common the other words are.
    */
   keyword(kbId: string, query: string, k: number): { chunkId: number; rank: number }[] {
+    return this.keywordEvidence(kbId, query, k).hits.map((h) => ({ chunkId: h.chunkId, rank: -h.score }))
+  }
+
+  /** The keyword side of hybrid retrieval: bm25 hits of the informative words, and the chunks of rare terms. */
+  keywordEvidence(kbId: string, query: string, k: number): KeywordEvidence {
     const words = queryWords(query)
-    if (words.length === 0) return []
-    const match = ftsQuery(pickKeywordWords(words, this.termDocs(words)))
-    if (!match) return []
-    return this.many<{ id: number; rank: number }>(
+    if (words.length === 0) return { hits: [], rare: [] }
+    const docs = this.termDocs(words)
+    const picked = pickKeywordWords(informativeWords(words, docs, this.totalChunks()), docs)
+    const match = ftsQuery(picked)
+    if (!match) return { hits: [], rare: [] }
+    const hits = this.many<{ id: number; rank: number }>(
       'SELECT rowid AS id, rank FROM kb_chunks_fts WHERE kb_chunks_fts MATCH ? ORDER BY rank LIMIT ?',
       `{text heading} : (${match}) AND kb_id : "${kbId}"`,
       k
-    ).map((r) => ({ chunkId: r.id, rank: r.rank }))
+    ).map((r) => ({ chunkId: r.id, score: -r.rank }))
+    // The rarest indexed words (any base) may be rare in this one: their chunks, counted here.
+    const rare: number[] = []
+    const candidates = picked.filter((w) => docs.has(w)).sort((a, b) => docs.get(a)! - docs.get(b)! || a.localeCompare(b)).slice(0, RARE_TERM_WORDS)
+    for (const word of candidates) {
+      const ids = this.many<{ id: number }>(
+        'SELECT rowid AS id FROM kb_chunks_fts WHERE kb_chunks_fts MATCH ? LIMIT ?',
+        `{text heading} : "${word}" AND kb_id : "${kbId}"`,
+        RARE_TERM_CHUNKS + 1
+      ).map((r) => r.id)
+      if (ids.length > 0 && ids.length <= RARE_TERM_CHUNKS) for (const id of ids) if (!rare.includes(id)) rare.push(id)
+    }
+    return { hits, rare }
+  }
+
+  /** How many chunks the text index holds (all bases): the denominator of a word's share. */
+  private totalChunks(): number {
+    // All chunks, published or not: counted from the smallest index, never reading the vectors.
+    return this.one<{ n: number }>('SELECT count(*) AS n FROM kb_chunks')?.n ?? 0
   }
 
   /**
@@ -643,9 +715,9 @@ export class KnowledgeRepository {
     this.db.transaction(() => {
       this.exec('DELETE FROM kb_reply_sources WHERE message_id = ?', messageId)
       const insert = this.db.prepare(
-        'INSERT INTO kb_reply_sources (message_id, n, kb_id, file_id, file_name, chunk_id, heading, page, char_start, char_end, excerpt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+        'INSERT INTO kb_reply_sources (message_id, n, kb_id, file_id, file_name, chunk_id, heading, page, char_start, char_end, excerpt, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
       )
-      for (const s of sources) insert.run(messageId, s.n, s.kbId, s.fileId, s.fileName, s.chunkId, s.heading, s.page, s.charStart, s.charEnd, s.excerpt)
+      for (const s of sources) insert.run(messageId, s.n, s.kbId, s.fileId, s.fileName, s.chunkId, s.heading, s.page, s.charStart, s.charEnd, s.excerpt, s.score ?? null)
     })
   }
 
@@ -667,7 +739,8 @@ export class KnowledgeRepository {
         page: r['page'] as number | null,
         charStart: r['char_start'] as number,
         charEnd: r['char_end'] as number,
-        excerpt: r['excerpt'] as string
+        excerpt: r['excerpt'] as string,
+        ...(typeof r['score'] === 'number' ? { score: r['score'] } : {})
       })
     }
     return out

@@ -19,7 +19,19 @@ const parseCached = (text: string) => {
 }
 
 /** Where chat-page mounts the artifact panel: nothing until an artifact is opened. */
-export function ArtifactPanelSlot({ conversationId, messages, onAskFix }: { conversationId?: string; messages: readonly Message[]; onAskFix(text: string): void }) {
+export function ArtifactPanelSlot({
+  conversationId,
+  messages,
+  all = messages,
+  onAskFix
+}: {
+  conversationId?: string
+  /** The branch shown: its replies' versions of an artifact. */
+  messages: readonly Message[]
+  /** Every message: an artifact of a reply off that branch (a Chat Competition column not shown as the branch) still opens. */
+  all?: readonly Message[]
+  onAskFix(text: string): void
+}) {
   const open = useArtifacts((s) => s.open)
   // Another conversation closes the panel; the first reply of a new chat (no id yet, then its
   // id) does not: its artifact opened while it streamed.
@@ -31,9 +43,13 @@ export function ArtifactPanelSlot({ conversationId, messages, onAskFix }: { conv
   const versions = useMemo(() => {
     if (!open) return []
     if (open.source === 'block') return [{ ...open.artifact, identifier: open.artifact.key, complete: true }]
-    const replies = messages.filter((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'text' && p.text.includes('<artifact'))).map((m) => ({ id: m.id, text: messageText(m.content) }))
-    return collectArtifactVersions(replies, parseCached).get(open.identifier) ?? []
-  }, [open, messages])
+    const versionsIn = (list: readonly Message[]) =>
+      collectArtifactVersions(
+        list.filter((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'text' && p.text.includes('<artifact'))).map((m) => ({ id: m.id, text: messageText(m.content) })),
+        parseCached
+      ).get(open.identifier)
+    return versionsIn(messages) ?? versionsIn(all) ?? []
+  }, [open, messages, all])
   if (!open || versions.length === 0) return null
   return (
     <Suspense fallback={null}>

@@ -263,7 +263,7 @@ export function ChatPage() {
           />
         </div>
       </section>
-      <ArtifactPanelSlot conversationId={conversationId} messages={path} onAskFix={(text) => chatActions.send(text, [], current)} />
+      <ArtifactPanelSlot conversationId={conversationId} messages={path} all={all} onAskFix={(text) => chatActions.send(text, [], current)} />
       <Suspense fallback={null}>
         {agent && agentOpen && <AgentSettingsDialog agent={agent} open onClose={() => setAgentOpen(false)} />}
         {keyFor && <ApiKeyDialog providerId={keyFor.providerId} open onClose={() => setKeyFor(undefined)} onRetry={keyFor.retry} />}

@@ -35,7 +35,8 @@ function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, hooks: Se
         ...(target.images.length ? { images: target.images } : {}),
         ...(target.files.length ? { files: target.files } : {}),
         ...(target.model ?? {}),
-        ...(target.parameters ? { parameters: target.parameters } : {})
+        ...(target.parameters ? { parameters: target.parameters } : {}),
+        ...(target.knowledgeBaseIds ? { knowledgeBaseIds: target.knowledgeBaseIds } : {})
       },
       {
         ...handlers,
@@ -67,7 +68,7 @@ function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, hooks: Se
 
 export const sendActions = {
   send(text: string, images: { dataUrl: string }[] = [], model?: { providerId: string; modelId: string }, files: string[] = []) {
-    const { currentId, messages, agentId, defaultAgentId, draftParameters } = useChat.getState()
+    const { currentId, messages, agentId, defaultAgentId, draftParameters, draftKnowledge } = useChat.getState()
     const visible = currentId ? visiblePath(messages[currentId] ?? [], useChat.getState().branch) : []
     const parentId = visible[visible.length - 1]?.id
     useChat.setState({ sendError: undefined })
@@ -79,8 +80,11 @@ export const sendActions = {
       images,
       files,
       ...(model ? { model } : {}),
-      ...(!currentId && Object.keys(draftParameters).length ? { parameters: draftParameters } : {})
+      ...(!currentId && Object.keys(draftParameters).length ? { parameters: draftParameters } : {}),
+      ...(!currentId && draftKnowledge.length ? { knowledgeBaseIds: draftKnowledge } : {})
     }
+    // The draft went with the message that makes the chat; the next new chat starts without it.
+    if (!currentId && draftKnowledge.length) useChat.setState({ draftKnowledge: [] })
     // issue 17: without a connection the message waits in the outbox (shown, cancellable, kept
     // across a reload) and goes out when the connection is back: nothing typed is lost.
     if (useApp.getState().connection !== 'open') {

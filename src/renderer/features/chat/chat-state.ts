@@ -30,11 +30,13 @@ interface ChatState {
   pendingMessageDelete?: { message: LiveMessage; children: string[]; timer: ReturnType<typeof setTimeout> }
   /** issue 15: composer controls chosen before the conversation exists (sent with its first message). */
   draftParameters: ModelParameters
+  /** Knowledge bases chosen for a new chat before its first message (sent with it). */
+  draftKnowledge: string[]
   /** Conversations whose title task (scene Summary Topic Title) runs now. */
   titling: Record<string, true>
 }
 
-export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, draftParameters: {}, titling: {} }))
+export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, draftParameters: {}, draftKnowledge: [], titling: {} }))
 
 /**
  * The entries of an id-keyed record (`branch`, `streaming`) that belong to one conversation's

@@ -151,7 +151,6 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
           <textarea
             ref={ref}
             value={text}
-            rows={Math.min(10, Math.max(1, text.split('\n').length))}
             onChange={(e) => {
               setText(e.target.value)
               setConfirmOver(false)
@@ -164,11 +163,15 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
                 void addFiles(files)
               }
             }}
+            rows={Math.min(10, Math.max(1, text.split('\n').length))}
             placeholder={t('chat.placeholder')}
             aria-label={t('chat.placeholder')}
             data-testid="composer-input"
             disabled={disabled}
-            className="max-h-60 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 outline-none"
+            // One line of placeholder, ended with an ellipsis when the composer is narrow (the artifact
+            // panel open): a wrapped placeholder was cut through its second line. The keys are also
+            // in the hint under the composer.
+            className="max-h-60 min-h-10 min-w-0 flex-1 resize-none bg-transparent px-2 py-2 outline-none placeholder:truncate"
           />
           <input
             ref={picker}

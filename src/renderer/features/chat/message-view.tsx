@@ -10,7 +10,8 @@ import { linkCitationMarkers, sourceList } from '../../../shared/chat/citations'
 import { ChosenOptionsLine, SourceList, SummaryMarker, Translations } from './message-extras'
 import { chatActions } from './chat-store'
 import { ToolCallsView } from '../tools/tool-calls-view'
-import { ReplySources } from '../knowledge/reply-sources'
+import { ReplySources, ReplySourcesProvider, useReplySources } from '../knowledge/reply-sources'
+import { linkKnowledgeMarkers } from '../../../shared/knowledge/citations'
 import { ReplyText } from './reply-text'
 import { InterruptedNote, RetryNote } from './message-status'
 import { useModelLabel } from './model-picker'
@@ -115,7 +116,9 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
   const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs ?? message.reasoning?.durationMs
   // issue 15: numbered sources under the reply; inline [n] markers link to them.
   const sources = useMemo(() => sourceList(message.grounding?.citations), [message.grounding])
-  const linked = useMemo(() => linkCitationMarkers(text, sources), [text, sources])
+  // Knowledge sources (saved before the reply streams): their [n] markers open the source.
+  const kbSources = useReplySources(message.id, !isUser && message.status !== 'streaming')
+  const linked = useMemo(() => linkKnowledgeMarkers(linkCitationMarkers(text, sources), new Set(kbSources.map((s) => s.n))), [text, sources, kbSources])
   const button = 'rounded px-1.5 py-0.5 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-white'
   return (
     <article
@@ -125,6 +128,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
       data-continuation={continuation || undefined}
       aria-busy={streaming}
     >
+      <ReplySourcesProvider sources={kbSources}>
       <div className={isUser ? 'max-w-[80%] rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20' : 'max-w-3xl'}>
         {!isUser && message.modelId && !continuation && <ModelName providerId={message.providerId} modelId={message.modelId} />}
         {!isUser && <ChosenOptionsLine options={message.meta?.options} />}
@@ -165,7 +169,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
           <ReplyText messageId={message.id} createdAt={message.createdAt} text={linked} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}
-        {!isUser && <ReplySources messageId={message.id} done={message.status !== 'streaming'} query={message.meta?.knowledgeQuery} />}
+        {!isUser && <ReplySources text={text} query={message.meta?.knowledgeQuery} />}
         <MessageImages content={message.content} />
         <ToolCallsView message={message} streaming={streaming} />
         <SourceList sources={sources} messageId={message.id} />
@@ -183,6 +187,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         {message.status === 'interrupted' && !streaming && !continued && <InterruptedNote message={message} onContinue={() => actions.continueReply(message)} />}
         {!isUser && <Stats message={message} />}
       </div>
+      </ReplySourcesProvider>
       {!streaming && editing === undefined && (
         <div className="mt-1 flex items-center gap-1 text-xs text-zinc-500 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
           {branchCount > 1 && (

@@ -19,6 +19,8 @@ export interface QueuedMessage {
   model?: { providerId: string; modelId: string }
   /** Controls chosen before a new chat existed (sent with its first message). */
   parameters?: ModelParameters
+  /** Knowledge bases chosen before a new chat existed (sent with its first message). */
+  knowledgeBaseIds?: string[]
   /** `sending`: handed to the bridge, not yet acknowledged by the core. */
   state: 'queued' | 'sending'
   at: number

@@ -3,14 +3,19 @@ import { useTranslation } from 'react-i18next'
 import type { KnowledgeBaseSummary } from '../../../shared/knowledge/types'
 import { call } from './use-call'
 
-/** Knowledge bases an agent (or a conversation) searches before each reply; saved on each toggle. */
+/**
+ * Knowledge bases an agent (or a conversation) searches before each reply; saved on each toggle.
+ * Without an owner (a new chat, not yet saved) the choice is `draft`, sent with its first message.
+ */
 export function AttachKnowledge({
   owner,
+  draft,
   legend,
   hint,
   onAttached
 }: {
-  owner: { kind: 'agent' | 'conversation'; id: string }
+  owner?: { kind: 'agent' | 'conversation'; id: string }
+  draft?: { ids: readonly string[]; set(ids: string[]): void }
   legend?: string
   hint?: string
   /** What is attached now (after loading and after each toggle). */
@@ -18,21 +23,28 @@ export function AttachKnowledge({
 }) {
   const { t } = useTranslation()
   const [bases, setBases] = useState<KnowledgeBaseSummary[]>([])
-  const [attached, setAttached] = useState<string[]>([])
+  const [saved, setAttached] = useState<string[]>([])
+  const attached = owner ? saved : [...(draft?.ids ?? [])]
   useEffect(() => {
-    void Promise.all([call('knowledge.list', {}), call('knowledge.attached', { owner })]).then(
+    void Promise.all([call('knowledge.list', {}), owner ? call('knowledge.attached', { owner }) : Promise.resolve(undefined)]).then(
       ([b, a]) => {
         setBases(b)
+        if (!a) return
         setAttached(a)
         onAttached?.(a)
       },
       () => undefined
     )
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the owner object is new each render; its identity is kind + id
-  }, [owner.kind, owner.id])
+  }, [owner?.kind, owner?.id])
   if (bases.length === 0) return null
   const toggle = async (id: string, on: boolean) => {
     const next = on ? [...attached, id] : attached.filter((x) => x !== id)
+    if (!owner) {
+      draft?.set(next)
+      onAttached?.(next)
+      return
+    }
     // Shown at once; the core's answer (what is really attached) replaces it.
     setAttached(next)
     const saved = await call('knowledge.attach', { owner, kbIds: next }).catch(() => attached)

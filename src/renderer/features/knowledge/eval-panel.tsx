@@ -94,9 +94,12 @@ export function EvalPanel({ base }: { base: KnowledgeBaseSummary }) {
         </button>
         <label className="cursor-pointer text-sm text-accent">
           {t('knowledge.importDataset')}
-          <input type="file" accept=".csv,.jsonl,.json" className="sr-only" data-testid="eval-import" onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} />
+          <input type="file" accept=".csv,.jsonl,.json" className="sr-only" aria-describedby="eval-dataset-format" data-testid="eval-import" onChange={(e) => e.target.files?.[0] && void importFile(e.target.files[0])} />
         </label>
       </div>
+      <p id="eval-dataset-format" className="text-xs text-zinc-500" data-testid="eval-dataset-format">
+        {t('knowledge.datasetFormat')}
+      </p>
       {live && (
         <div className="text-sm" data-testid="eval-live">
           {t(`knowledge.status.${live.status}`)} · {t('knowledge.progress', { done: live.done, total: live.total })}

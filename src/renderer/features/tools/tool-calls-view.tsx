@@ -19,12 +19,19 @@ function ResultView({ result }: { result: ToolResult }) {
   const { t } = useTranslation()
   const long = result.content.length > LONG_RESULT
   const [open, setOpen] = useState(!long)
-  const tone = result.outcome === 'denied' ? 'text-amber-700 dark:text-amber-400' : result.isError ? 'text-red-700 dark:text-red-400' : 'text-zinc-700 dark:text-zinc-300'
+  const tone =
+    result.outcome === 'denied' ? 'text-amber-700 dark:text-amber-400' : result.outcome === 'stopped' ? 'text-zinc-600 dark:text-zinc-400' : result.isError ? 'text-red-700 dark:text-red-400' : 'text-zinc-700 dark:text-zinc-300'
   return (
     <div className={`border-t border-zinc-200 px-2 py-1 dark:border-zinc-800 ${tone}`} data-testid="tool-result" data-outcome={result.outcome ?? (result.isError ? 'error' : 'ok')}>
       <div className="flex items-center justify-between gap-2">
         <span className="font-medium">
-          {result.outcome === 'denied' ? t('tools.run.denied') : result.isError ? t('tools.run.failed', { type: result.errorType ?? 'Error' }) : t('tools.run.result')}
+          {result.outcome === 'denied'
+            ? t('tools.run.denied')
+            : result.outcome === 'stopped'
+              ? t('tools.run.stopped')
+              : result.isError
+                ? t('tools.run.failed', { type: result.errorType ?? 'Error' })
+                : t('tools.run.result')}
           {result.durationMs !== undefined && <span className="ml-2 font-normal text-zinc-500">{t('tools.run.took', { s: (result.durationMs / 1000).toFixed(1) })}</span>}
         </span>
         {long && (

@@ -35,7 +35,9 @@ export const userTurnFields = {
   /** Uploaded files (files.upload) whose extracted text goes with the message. */
   files: z.array(id).max(32).optional(),
   /** issue 15: the composer's controls (search, thinking…) for a conversation this message creates. */
-  parameters: modelParametersSchema.optional()
+  parameters: modelParametersSchema.optional(),
+  /** Knowledge bases attached to a conversation this message creates (chosen before it existed). */
+  knowledgeBaseIds: z.array(id).max(64).optional()
 }
 
 /** A turn needs something to say. */

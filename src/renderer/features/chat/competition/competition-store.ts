@@ -71,7 +71,7 @@ export const competitionActions = {
   },
 
   async start(text: string, images: { dataUrl: string }[], files: string[], models: CompetitionModel[]) {
-    const { currentId, messages, branch, agentId, defaultAgentId, draftParameters } = useChat.getState()
+    const { currentId, messages, branch, agentId, defaultAgentId, draftParameters, draftKnowledge } = useChat.getState()
     const path = currentId ? visiblePath(messages[currentId] ?? [], branch) : []
     const parentId = path[path.length - 1]?.id
     useChat.setState({ sendError: undefined })
@@ -82,9 +82,11 @@ export const competitionActions = {
       ...(images.length ? { images } : {}),
       ...(files.length ? { files } : {}),
       ...(!currentId && Object.keys(draftParameters).length ? { parameters: draftParameters } : {}),
+      ...(!currentId && draftKnowledge.length ? { knowledgeBaseIds: draftKnowledge } : {}),
       models
     })
     if (!result.ok) return useChat.setState({ sendError: result.error })
+    if (!currentId && draftKnowledge.length) useChat.setState({ draftKnowledge: [] })
     followAll(result.value)
     if (!currentId) {
       useChat.setState({ currentId: result.value.conversation.id })

@@ -10,7 +10,7 @@ import { errorAction } from '../error-card'
 import { MessageBoundary } from '../message-boundary'
 import { MessageView, type MessageActions } from '../message-view'
 import { competitionActions } from './competition-store'
-import { TABS_AT, useMediaQuery } from './use-narrow'
+import { competitionLayout, useElementWidth } from './use-narrow'
 
 interface Column {
   key: string
@@ -23,7 +23,8 @@ const button = 'rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc
 /**
  * The replies of an undecided competition side by side: one column per model, each with its own
  * reasoning, tool calls, usage, cost, speed and error (the ordinary message view), its own Stop,
- * Regenerate and "Continue with this". At 1024 px and narrower the columns become tabs.
+ * Regenerate and "Continue with this" (not for a column that failed). When the space left for the
+ * columns is too narrow for them (a small window, the artifact panel open) they become tabs.
  */
 export function CompetitionTurn({
   userMessage,
@@ -44,8 +45,10 @@ export function CompetitionTurn({
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
 }) {
   const { t } = useTranslation()
-  const tabs = useMediaQuery(TABS_AT)
   const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, replies: c.replies }))
+  const box = useRef<HTMLElement>(null)
+  const width = useElementWidth(box)
+  const tabs = width !== undefined && competitionLayout(width, columns.length) === 'tabs'
   // The selected tab is the branch shown, so it survives a reload and a regenerated column comes
   // to the front.
   const tab = Math.max(0, columns.findIndex((c) => c.replies.some((r) => r.id === shownId)))
@@ -73,7 +76,7 @@ export function CompetitionTurn({
     tabRefs.current[to]?.focus()
   }
   return (
-    <section className="px-3 py-2" data-testid="competition-turn" data-layout={tabs ? 'tabs' : 'columns'} aria-label={t('competition.title')}>
+    <section ref={box} className="px-3 py-2" data-testid="competition-turn" data-layout={tabs ? 'tabs' : 'columns'} aria-label={t('competition.title')}>
       <div className="mb-2 flex items-center justify-between gap-2 px-3 text-xs text-zinc-500">
         <span>{t('competition.choosePrompt')}</span>
         <button className={button} disabled={anyStreaming} onClick={() => void competitionActions.regenerate({ userMessage })} data-testid="competition-regenerate-all">
@@ -206,13 +209,16 @@ function CompetitionColumn({
               <button className={button} onClick={() => void competitionActions.regenerate({ reply })} data-testid="competition-regenerate">
                 {t('chat.regenerate')}
               </button>
-              <button
-                className="rounded bg-accent px-2 py-0.5 text-xs font-medium text-white hover:bg-accent-strong disabled:opacity-40"
-                onClick={() => void competitionActions.choose(reply)}
-                data-testid="competition-choose"
-              >
-                {t('competition.choose')}
-              </button>
+              {/* A failed reply is nothing to continue from: Regenerate (or the error card's action) instead. */}
+              {end?.status !== 'error' && (
+                <button
+                  className="rounded bg-accent px-2 py-0.5 text-xs font-medium text-white hover:bg-accent-strong disabled:opacity-40"
+                  onClick={() => void competitionActions.choose(reply)}
+                  data-testid="competition-choose"
+                >
+                  {t('competition.choose')}
+                </button>
+              )}
             </>
           )
         )}

@@ -1,16 +1,31 @@
-import { useSyncExternalStore } from 'react'
+import { useLayoutEffect, useState, type RefObject } from 'react'
 
-/** At this window width and below, the competition's columns become tabs (issue 18: 1024 px). */
-export const TABS_AT = '(max-width: 1024px)'
+/**
+ * Below this width of the competition's own box its columns become tabs, whatever their number:
+ * the box is about this wide in a 1024 px window with the sidebar (issue 18's line).
+ */
+export const TABS_BELOW_PX = 800
+/** Narrower columns than this break text one word a line: tabs instead. */
+export const MIN_COLUMN_PX = 260
 
-/** Whether the window matches `query`, kept current as the window is resized. */
-export function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    (changed) => {
-      const list = matchMedia(query)
-      list.addEventListener('change', changed)
-      return () => list.removeEventListener('change', changed)
-    },
-    () => matchMedia(query).matches
-  )
+/**
+ * Columns or tabs, by the space left for the columns (the artifact panel, the sidebar and the
+ * window all take from it), not by the window's width.
+ */
+export function competitionLayout(width: number, columns: number): 'columns' | 'tabs' {
+  return width < Math.max(TABS_BELOW_PX, columns * MIN_COLUMN_PX) ? 'tabs' : 'columns'
+}
+
+/** The content width of an element, kept current as it is resized (undefined until measured). */
+export function useElementWidth(ref: RefObject<HTMLElement | null>): number | undefined {
+  const [width, setWidth] = useState<number>()
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    setWidth(el.clientWidth)
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [ref])
+  return width
 }

@@ -9,6 +9,8 @@ import { escapeLongDelimiterRuns, segmentBlock, tooDeep, type Segments } from '.
 import { CodeBlock } from './code-block'
 import { remarkBoundTreeDepth } from './bound-tree-depth'
 import { SafeLink } from './safe-link'
+import { kbSourceOf } from '../../../../shared/knowledge/citations'
+import { KnowledgeCitation } from '../../knowledge/reply-sources'
 
 // Model output is untrusted. react-markdown renders no raw HTML (no rehype-raw); every URL
 // goes through the one link policy (safe-link.tsx); KaTeX runs with trust off (no \href,
@@ -48,10 +50,14 @@ function useRehypePlugins(source: string) {
 }
 
 // Links: the one policy (an empty href is drawn as text by SafeLink). Images check their own.
-const urlTransform = (url: string, key: string) => (key === 'href' ? (safeLinkHref(url) ?? '') : url)
+// A knowledge citation's in-page address (#kb-source-n) is kept: it opens the source, never navigates.
+const urlTransform = (url: string, key: string) => (key === 'href' ? (kbSourceOf(url) !== undefined ? url : (safeLinkHref(url) ?? '')) : url)
 
 const components: Components = {
-  a: ({ href, children }) => <SafeLink href={href || undefined}>{children}</SafeLink>,
+  a: ({ href, children }) => {
+    const n = kbSourceOf(href)
+    return n !== undefined ? <KnowledgeCitation n={n}>{children}</KnowledgeCitation> : <SafeLink href={href || undefined}>{children}</SafeLink>
+  },
   pre: ({ children }) => <>{children}</>,
   code: ({ className, children, node }) => {
     const isBlock = node?.position && node.position.start.line !== node.position.end.line

@@ -5,7 +5,7 @@ import type { Migration } from './migration'
  * spend and the gateway enforces a key's spend cap from the same ledger as the Usage page.
  */
 export const usageApiKey: Migration = {
-  version: 5,
+  version: 6,
   name: 'usage log: api key',
   up(db) {
     db.exec(`
