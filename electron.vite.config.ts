@@ -6,7 +6,7 @@ import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 
 /**
- * Issue 18: the artifact runtime is a build of its own (its own React, sucrase, Pyodide's files)
+ * The artifact runtime is a build of its own (its own React, sucrase, Pyodide's files)
  * in out/renderer/artifact-sandbox, served at /artifact-sandbox/ with the sandbox's policy.
  * Nothing of it can enter the app's chunks, and the app's chunks are not reachable from it.
  */

@@ -68,7 +68,7 @@ export interface Core {
  * store and keychain are open. A feature adds one line to the root and its handlers below.
  */
 export function createCore(options: CoreOptions): Core {
-  // The one hub of background work: streams and the tasks they are (issue 19).
+  // The one hub of background work: streams and the tasks they are.
   const hub = new StreamHub()
   const context: CoreContext = {
     version: APP_VERSION,

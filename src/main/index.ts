@@ -192,7 +192,7 @@ function runDesktop() {
         if (!file) return new Response('Not found', { status: 404 })
         const response = await net.fetch(pathToFileURL(file).toString())
         const headers = new Headers(response.headers)
-        // Issue 18: the artifact runtime folder has the sandbox's own policy (no network).
+        // The artifact runtime folder has the sandbox's own policy (no network).
         const sandboxPolicy = artifactSandboxPolicyFor(new URL(request.url), APP_ORIGIN)
         headers.set('Content-Security-Policy', sandboxPolicy ?? csp)
         if (sandboxPolicy) headers.set('Access-Control-Allow-Origin', '*')

@@ -111,7 +111,7 @@ export function App() {
       <CommandPalette />
       <main className="relative min-w-0 flex-1" data-route={route.name}>
         {connection === 'reconnecting' && (
-          // issue 17: over the page, not above it: in flow it pushed the composer off screen.
+          // Over the page, not above it: in flow it pushed the composer off screen.
           <div
             role="status"
             data-testid="reconnecting-banner"

@@ -24,7 +24,7 @@ export function Sidebar() {
   const route = useRouter((s) => s.route)
   const collapsed = useLayout((s) => s.collapsed.nav)
   const toggle = useLayout((s) => s.toggle)
-  // Chat returns to the conversation that was open (issue 16), not to a new empty one; the
+  // Chat returns to the conversation that was open, not to a new empty one; the
   // "New chat" button is the way to an empty one.
   const lastChat = useChat((s) => (s.currentId && s.conversations.some((c) => c.id === s.currentId) ? s.currentId : undefined))
   const toggleLabel = `${collapsed ? t('polish.expandNav') : t('polish.collapseNav')} (${shortcutLabel('toggle-nav')})`

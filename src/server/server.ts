@@ -59,7 +59,7 @@ const MIME: Record<string, string> = {
   '.json': 'application/json',
   '.woff2': 'font/woff2',
   '.ttf': 'font/ttf',
-  // The artifact runtime (issue 18): Pyodide's WebAssembly and standard library.
+  // The artifact runtime: Pyodide's WebAssembly and standard library.
   '.wasm': 'application/wasm',
   '.zip': 'application/zip'
 }
@@ -165,7 +165,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
     else createReadStream(target).pipe(res)
   }
 
-  // Issue 18: the artifact runtime is public code and carries no secret; the sandboxed frame has an
+  // The artifact runtime is public code and carries no secret; the sandboxed frame has an
   // opaque origin and so gets no SameSite cookie, which is why it lives outside the token path.
   // Only files inside its own folder, each with the sandbox's policy; no fallback to the app.
   const sandboxRoot = join(staticRoot, ARTIFACT_SANDBOX_PATH)

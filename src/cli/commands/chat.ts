@@ -117,7 +117,7 @@ export const chatCommand: CliCommand = {
         if (event.type === 'error') error = event
       }
       const idleTimeoutMs = idle === undefined ? undefined : idle * 1000
-      // Tools (issue 21): with --tool-server the reply runs through the tool loop.
+      // Tools: with --tool-server the reply runs through the tool loop.
       if (toolServers.length)
         await (await import('../tool-chat')).runToolChat(
           runtime,

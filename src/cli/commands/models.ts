@@ -38,7 +38,7 @@ export const modelsCommand: CliCommand = {
       io.stderr.write(`--type must be one of ${MODEL_TYPES.join(', ')}\n`)
       return 2
     }
-    // --remote: the provider's live list through the runtime (issue 4).
+    // --remote: the provider's live list through the runtime.
     if (remote) return runRemoteModels(providerId, flags, io, type as ModelType | undefined)
     const all = await loadMergedProviderModels(providerId)
     const models = type ? all.filter((m) => m.type === (type as ModelType)) : all

@@ -42,10 +42,10 @@ export interface KnowledgeServiceDeps {
   scaleWaitMs?(ms: number): number
   /** Tests slow indexing down to kill a process in the middle of it. */
   afterBatch?(): Promise<void>
-  /** Reranking (issue 22): each base's rerank model (kept in the settings table) and the call. */
+  /** Reranking: each base's rerank model (kept in the settings table) and the call. */
   rerankModels?: { get(): Record<string, RerankModel>; set(next: Record<string, RerankModel>): void }
   rerank?: RerankFn
-  /** The read-a-web-page tool (issue 21) with the user's address policy: a page as markdown. */
+  /** The read-a-web-page tool with the user's address policy: a page as markdown. */
   readWebPage?(url: string, signal?: AbortSignal): Promise<{ title: string; url: string; markdown: string }>
 }
 
@@ -195,7 +195,7 @@ export class KnowledgeService {
 
   /**
    * A file on disk copied aside under the data folder and hashed in one streamed pass, so a file
-   * of hundreds of MB is never whole in memory here (issue 22: a 200 MB PDF). The copy is named
+   * of hundreds of MB is never whole in memory here (a 200 MB PDF). The copy is named
    * by its hash only once `keep` is called, after the caller has checked the file did not change.
    */
   private async storeFrom(filePath: string): Promise<{ sha256: string; size: number; keep(name: string): Promise<string>; drop(): Promise<void> }> {
@@ -267,7 +267,7 @@ export class KnowledgeService {
   }
 
   /**
-   * A web page (issue 22): read with the read-a-web-page tool (its URL policy: http(s) only, no
+   * A web page: read with the read-a-web-page tool (its URL policy: http(s) only, no
    * private addresses unless allowed), kept as a Markdown file whose source is the page's address.
    */
   async addUrl(kbId: string, url: string, signal?: AbortSignal): Promise<KnowledgeFile> {

@@ -1,6 +1,6 @@
 import { AppErrorException } from '../../shared/errors/app-error'
 
-/** A rerank model chosen for a knowledge base (issue 22). */
+/** A rerank model chosen for a knowledge base. */
 export interface RerankModel {
   providerId: string
   modelId: string

@@ -5,7 +5,7 @@ export interface RetryDecision {
   /** The provider's demand (Retry-After / retry-after-ms), if any. */
   retryAfterMs?: number
   reason: string
-  /** For the message's wording (issue 17). */
+  /** For the message's wording. */
   kind?: 'rate_limit' | 'server' | 'connection'
   status?: number
 }

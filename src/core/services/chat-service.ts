@@ -43,7 +43,7 @@ export interface ModelFacts {
   contextWindowTokens?: number
   maxOutput?: number
   vision?: boolean
-  /** issue 15: what the chat controls are derived from (src/shared/chat/model-controls.ts). */
+  /** What the chat controls are derived from (src/shared/chat/model-controls.ts). */
   extendParams?: string[]
   search?: boolean
   reasoning?: boolean
@@ -88,7 +88,7 @@ export interface ChatImageInput {
   messageId: string
 }
 
-// issue 17: shared with the page, which shows these stored defaults in the user's language.
+// Shared with the page, which shows these stored defaults in the user's language.
 export { DEFAULT_AGENT_NAME }
 const DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 /** A conversation not yet named: the chat's placeholder, or none (created through data.conversations). */
@@ -230,7 +230,7 @@ export class ChatService {
   }
 
   /**
-   * issue 18: one reply to the user message `parentId` with the model given, logged under `mode`
+   * One reply to the user message `parentId` with the model given, logged under `mode`
    * (Chat Competition). Each competing reply is its own stream, so each stops on its own.
    */
   async *replyWith(
@@ -289,7 +289,7 @@ export class ChatService {
 
   /**
    * Streams one assistant reply to the message `parent` (the end of the history sent). With
-   * tools (issue 21) a reply is a chain: each model call that asks for tools is one assistant
+   * tools a reply is a chain: each model call that asks for tools is one assistant
    * message holding its calls and their results; the next call answers it as its child, so
    * reload, regenerate and branches see the same tree.
    */
@@ -309,12 +309,12 @@ export class ChatService {
     let final: Message | undefined
     const citations: GroundingCitation[] = []
     let lastCalls = 0
-    // The tool loop (issue 21): each step is one model call under the previous one; a step whose
+    // The tool loop: each step is one model call under the previous one; a step whose
     // calls ran is stored with its results, so the next call reads them from the history.
     for (let step = 0; ; step++) {
       // The last call the step limit allows goes without tools, so the model has to answer.
       const offered = tools && step < tools.stepLimit - 1 ? tools.offered.map((t) => t.chatTool) : undefined
-      // A competing reply (issue 18) is logged as Chat Competition even when it calls tools.
+      // A competing reply is logged as Chat Competition even when it calls tools.
       const mode = options.mode ?? (tools ? (lastCalls > 1 ? 'Tools Calling' : 'Tool Calling') : undefined)
       const call = yield* this.modelCall(conversation, agent, model, at, params, ctx, {
         ...(step === 0 && options.userMessage ? { userMessage: options.userMessage } : {}),
@@ -389,7 +389,7 @@ export class ChatService {
       if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
       const question = [...history].reverse().find((m) => m.role === 'user')
       if (question) {
-        // What is left of the window after the history plan and the reply goes to retrieved text (issue 22).
+        // What is left of the window after the history plan and the reply goes to retrieved text.
         const budget = facts?.contextWindowTokens ? facts.contextWindowTokens - plan.tokens - (facts.maxOutput ?? 4096) : Number.MAX_SAFE_INTEGER
         // Retrieved once per user turn: later steps of the tool loop reuse it and cite the same sources.
         const knowledge = this.deps.knowledge
@@ -442,11 +442,11 @@ export class ChatService {
         // A stop the user asked for is not an error: the reply is kept as interrupted.
         if (event.type === 'error' && ctx.signal.aborted) continue
         writer.apply(event)
-        // issue 14: an image in the reply is kept as a file (the writer keeps no images).
+        // An image in the reply is kept as a file (the writer keeps no images).
         if (event.type === 'base64_image') imageParts.push(await this.storeImage(event.data, { conversation, model, parent, messageId: writer.id }))
         if (event.type === 'stop') stopReason = event.data
         if (event.type === 'error') error = event.data
-        // issue 17: how long it reasoned (first reasoning to first answer) is kept with the reply.
+        // How long it reasoned (first reasoning to first answer) is kept with the reply.
         if (event.type === 'reasoning') reasoningFrom ??= Date.now()
         else if (reasoningFrom !== undefined && reasoningMs === undefined && (event.type === 'text' || event.type === 'tool_calls')) reasoningMs = Date.now() - reasoningFrom
         yield event
@@ -465,20 +465,20 @@ export class ChatService {
     const status = interrupted ? 'interrupted' : error ? 'error' : 'complete'
     const finished = writer.finish(status, { ...(cost ? { cost } : {}), ...(error && !ctx.signal.aborted ? { error } : {}) })
     // The reply's images follow its text (a streamed row holds text only until it finishes);
-    // the options the user chose are kept with it (issue 15).
+    // the options the user chose are kept with it.
     const patch: MessagePatch = {}
     if (imageParts.length > 0) patch.content = [...finished.content, ...imageParts]
     if (chosen && Object.keys(chosen).length > 0) patch.meta = { ...finished.meta, options: chosen }
     if (knowledgeQuery) patch.meta = { ...(patch.meta ?? finished.meta), knowledgeQuery }
     if (reasoningFrom !== undefined && finished.reasoning) patch.reasoning = { ...finished.reasoning, durationMs: reasoningMs ?? Date.now() - reasoningFrom }
-    // issue 17: "you stopped it" is worded apart from a dropped connection (which keeps its error).
+    // "You stopped it" is worded apart from a dropped connection (which keeps its error).
     if (ctx.signal.aborted && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
     return { message: final, status }
   }
 
   /**
-   * The history to send (issue 15): the agent's count, the newest summary, and — when automatic
+   * The history to send: the agent's count, the newest summary, and — when automatic
    * compression is on and the rest is over the limit — a new summary of the older messages
    * (scene Summary History Messages), kept on the last message it covers. Only when even that
    * cannot fit is ExceededContextWindow raised.
@@ -544,7 +544,7 @@ export class ChatService {
   }
 
   /**
-   * What holds for every model call of one user turn (issue 21): whether to search and where —
+   * What holds for every model call of one user turn: whether to search and where —
    * the provider's own search or the app's `web_search` through the tool loop — and, once the
    * first call made it, the retrieved knowledge.
    */
@@ -574,7 +574,7 @@ export class ChatService {
   }
 
   /**
-   * Scene Search Intent Recognition for knowledge bases (issue 22): the latest question, with the
+   * Scene Search Intent Recognition for knowledge bases: the latest question, with the
    * messages before it, rewritten into one standalone search query. Only when Settings chose the
    * scene's model (no fallback, so without one nothing extra is asked); capped at
    * QUERY_REWRITE_TIMEOUT_MS and stopped with the reply. A failure is logged and the question is
@@ -642,7 +642,7 @@ export class ChatService {
   }
 
   /**
-   * Scene Summary Topic Title as its own task (issue 15): started after a reply ends, cancellable
+   * Scene Summary Topic Title as its own task: started after a reply ends, cancellable
    * on its own. Titles a conversation still called "New chat" from its first complete exchange,
    * so a failed first reply followed by a successful retry still gets a title.
    */

@@ -375,7 +375,7 @@ export class ProviderService {
           contextWindowTokens: builtin.contextWindowTokens,
           maxOutput: builtin.maxOutput,
           vision: Boolean(builtin.abilities.vision),
-          // issue 15: the chat controls (thinking, caching, search) come from these.
+          // The chat controls (thinking, caching, search) come from these.
           extendParams: builtin.settings?.extendParams,
           search: builtin.abilities.search,
           reasoning: builtin.abilities.reasoning,

@@ -39,7 +39,7 @@ export async function exportToFile(
     signal?: AbortSignal
     onProgress?: (p: ExportProgress) => void
     pageSize?: number
-    /** Knowledge bases (issue 22), one at a time: the same elements as `data.export`'s `knowledgeBases`. */
+    /** Knowledge bases, one at a time: the same elements as `data.export`'s `knowledgeBases`. */
     knowledgeBases?: () => Iterable<object>
   } = {}
 ): Promise<ExportToFileResult> {

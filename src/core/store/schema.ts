@@ -63,7 +63,7 @@ export interface MessagesTable {
   cost: string | null
   speed: string | null
   error: string | null
-  /** Issue 15 (migration 2): chosen options, history summary, translations as JSON. */
+  /** Migration 2: chosen options, history summary, translations as JSON. */
   meta: string | null
   status: string
   created_at: number

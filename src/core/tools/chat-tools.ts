@@ -7,7 +7,7 @@ import type { OfferedTool, ToolService } from './tool-service'
 export interface ChatToolsHook {
   /**
    * The tools an agent may use (connecting its servers lazily, in parallel); undefined when none.
-   * `search`: the chat's search toggle goes to the app's `web_search` (issue 21), offered even
+   * `search`: the chat's search toggle goes to the app's `web_search`, offered even
    * when the agent has no tools, and approved by the toggle itself.
    */
   prepare(agentId: string, options?: { search?: boolean }): Promise<{ offered: OfferedTool[]; stepLimit: number } | undefined>

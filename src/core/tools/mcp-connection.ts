@@ -37,7 +37,7 @@ export interface McpConnectionOptions {
   /** How long start-up (spawn + initialize + lists) may take. Default 30 s: npx may download first. */
   connectTimeoutMs?: number
   /**
-   * OAuth for a remote server (issue 21): the SDK's client flow with the keychain behind it, and a
+   * OAuth for a remote server: the SDK's client flow with the keychain behind it, and a
    * wait for the browser's redirect. Absent (stdio, or a configured Authorization header): none.
    */
   oauth?(): Promise<{ provider: McpOAuth; waitForCode(state: string): Promise<string> } | undefined>

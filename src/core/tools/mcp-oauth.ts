@@ -93,7 +93,7 @@ export class OAuthCallbackServer {
 }
 
 /**
- * The SDK's `OAuthClientProvider` for one remote MCP server (issue 21): discovery, dynamic client
+ * The SDK's `OAuthClientProvider` for one remote MCP server: discovery, dynamic client
  * registration, PKCE and refresh are the SDK's; this keeps what they produce in the keychain
  * (one entry per server, never the database) and hands the authorization address to the app,
  * which opens the browser (desktop) or shows it as a link (browser mode, Settings → Tools).

@@ -308,7 +308,7 @@ export class ToolService {
     const taken = new Set<string>()
     const approvals = this.toolSettings().approvals
     const builtins = new Set(choice.builtins)
-    // The search toggle (issue 21): turning search on is the user's consent to searching, so no card.
+    // The search toggle: turning search on is the user's consent to searching, so no card.
     const toggled = options.search === true && approvals[toolKey(BUILTIN_SERVER_ID, 'web_search')] !== 'never'
     if (toggled) builtins.add('web_search')
     for (const name of builtins) {

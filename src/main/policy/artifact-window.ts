@@ -3,7 +3,7 @@ import { parseStrictUrl, type AppOrigins } from '../../shared/security/url-polic
 import { secureWebPreferences, type SecureWebPreferences } from './web-preferences'
 
 /**
- * "Open in its own window" for an artifact (issue 18). The one window the app lets a page open
+ * "Open in its own window" for an artifact. The one window the app lets a page open
  * is the artifact runtime page of the app's own protocol, `app://switchboard/artifact-sandbox/
  * index.html` (`?net=1` when the user allowed that artifact the network), with the artifact in
  * the fragment. The page is served with the sandbox policy (`sandbox allow-scripts`: an opaque

@@ -1,5 +1,5 @@
 /**
- * Messages between the app and the artifact runtime (issue 18). Both sides treat what the other
+ * Messages between the app and the artifact runtime. Both sides treat what the other
  * sends as untrusted data: the app only shows it as text, the runtime only renders what it gets.
  */
 export type ArtifactRuntimeType = 'html' | 'svg' | 'react' | 'python'

@@ -44,7 +44,7 @@ function settled<M extends Message>(message: M): M {
  * the event leaves it as it is, and undefined for events a message does not hold (stop,
  * cost, and images unless `inlineImages`).
  *
- * A `retry` is held as `retrying` (issue 17: "Rate limited, retrying in 4 s… (2/3)" on the
+ * A `retry` is held as `retrying` ("Rate limited, retrying in 4 s… (2/3)" on the
  * message) until the next content, error or stop; no column stores it, so it is never saved.
  */
 export function applyEventToMessage<M extends Message>(message: M, event: StreamEvent, options: ApplyEventOptions): M | undefined {

@@ -2,7 +2,7 @@ import type { GroundingCitation } from '../stream/events'
 import { isSafeExternalUrl, parseStrictUrl } from '../security/url-policy'
 
 /**
- * Citations of a reply (issue 15): the numbered source list under it and the inline markers
+ * Citations of a reply: the numbered source list under it and the inline markers
  * `[n]` in its text. Links go through the one URL policy (src/shared/security): a source whose
  * address the policy refuses is listed as text, never as a link.
  */

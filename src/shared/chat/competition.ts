@@ -4,7 +4,7 @@ import type { CompetitionMeta, CompetitionModel } from './message-meta'
 export type { CompetitionMeta, CompetitionModel }
 
 /**
- * Chat Competition (issue 18): one user message answered by 2–4 models at once. The replies are
+ * Chat Competition: one user message answered by 2–4 models at once. The replies are
  * ordinary sibling branches of that turn; the user message records which models were asked and,
  * once the user picked one, which reply the conversation goes on from.
  */

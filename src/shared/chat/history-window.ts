@@ -2,7 +2,7 @@ import type { Message } from '../data/message'
 import { countTokens, IMAGE_TOKENS } from '../tokens/count-tokens'
 
 /**
- * Which part of a conversation goes with the next request (issue 15, "Long conversations"):
+ * Which part of a conversation goes with the next request ("Long conversations"):
  * the newest summary replaces everything up to its message, the agent's history count keeps the
  * last N, and when the rest passes the limit the older part is marked for the scene Summary
  * History Messages. Shared so the composer's token counter shows exactly what will be sent.

@@ -1,6 +1,6 @@
 
 /**
- * What a message carries beyond its content (issue 15): the options the user chose for the
+ * What a message carries beyond its content: the options the user chose for the
  * reply, a summary of the history up to this message, and translations kept under it.
  */
 
@@ -30,15 +30,15 @@ export interface MessageMeta {
   historySummary?: HistorySummary
   /** Target language → translated text (scene Translator). */
   translations?: Record<string, string>
-  /** issue 18: on a user message answered by several models at once (Chat Competition). */
+  /** On a user message answered by several models at once (Chat Competition). */
   competition?: CompetitionMeta
   /**
-   * issue 17: an `interrupted` reply the user stopped (as opposed to a dropped connection, which
+   * An `interrupted` reply the user stopped (as opposed to a dropped connection, which
    * leaves its error, or the app closing mid-reply, which leaves neither).
    */
   interruptedBy?: 'user'
   /**
-   * issue 22: on a reply that read knowledge bases, the search query retrieval used when it was a
+   * On a reply that read knowledge bases, the search query retrieval used when it was a
    * rewrite of the question (scene Search Intent Recognition); absent when the question was searched as asked.
    */
   knowledgeQuery?: string

@@ -34,7 +34,7 @@ export interface ModelControls {
   search?: boolean
 }
 
-/** Providers that search on their own when asked (providers.md §5, issue 15). */
+/** Providers that search on their own when asked (providers.md §5). */
 export const BUILTIN_SEARCH_PROVIDERS: ReadonlySet<string> = new Set([
   'moonshot',
   'spark',

@@ -1,7 +1,7 @@
 import type { Agent } from './agent'
 
 /**
- * One agent as a file (issue 16: export/import a single agent). Only what defines the agent — no
+ * One agent as a file (export/import a single agent). Only what defines the agent — no
  * id (an import is always a new agent, so importing twice gives two), no conversations, no keys.
  */
 export const AGENT_FILE_FORMAT = 'switchboard-agent'

@@ -9,7 +9,7 @@ export interface ModelParameters {
   frequencyPenalty?: number
   reasoningEffort?: string
   thinkingBudget?: number
-  // issue 15: chat controls (src/shared/chat/model-controls.ts says which a model offers).
+  // Chat controls (src/shared/chat/model-controls.ts says which a model offers).
   /** Thinking on/off; undefined follows the model's default. */
   thinking?: boolean
   /** Prompt caching (Anthropic `disableContextCaching`); undefined is on. */
@@ -22,7 +22,7 @@ export interface ModelParameters {
   autoCompress?: boolean
   /** Compress once the history passes this fraction of the window (0.1..1, default 1). */
   compressAt?: number
-  /** issue 18: tell the model how to write artifacts (src/shared/artifacts/artifact-kinds.ts). */
+  /** Tell the model how to write artifacts (src/shared/artifacts/artifact-kinds.ts). */
   artifacts?: boolean
   /** Anything provider-specific (extendParams of product.md §3). */
   extra?: JsonObject

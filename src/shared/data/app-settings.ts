@@ -22,7 +22,7 @@ export interface AppSettings {
   searchMaxUses?: number
   /** A local model's context length (Ollama num_ctx) chosen by the user, keyed `provider/model`. */
   contextLengths?: Record<string, number>
-  /** Each knowledge base's rerank model (issue 22), keyed by the base's id; absent → no reranking. */
+  /** Each knowledge base's rerank model, keyed by the base's id; absent → no reranking. */
   knowledgeRerank?: Record<string, ModelRef>
   /** The user's own OpenAI-compatible providers (Settings → Providers → Add custom provider); written only by ProviderService. */
   customProviders?: CustomProvider[]

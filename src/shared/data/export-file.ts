@@ -102,7 +102,7 @@ export const messageSchema = z
     cost: jsonObjectSchema.optional(),
     speed: z.object({ tps: z.number().optional(), ttft: z.number().optional() }).strict().optional(),
     error: appError.optional(),
-    // issue 15: chosen options, history summary, translations (src/shared/chat/message-meta.ts).
+    // Chosen options, history summary, translations (src/shared/chat/message-meta.ts).
     meta: jsonObjectSchema.optional(),
     status: z.enum(['streaming', 'complete', 'interrupted', 'error']),
     createdAt: time,

@@ -23,7 +23,7 @@ export interface ToolResult {
   toolCallId: string
   content: string
   isError?: boolean
-  /** Tools (issue 21): which server and tool ran, what the user decided, the structured result. */
+  /** Tools: which server and tool ran, what the user decided, the structured result. */
   serverId?: string
   tool?: string
   /**
@@ -44,7 +44,7 @@ export interface Message {
   parentId?: string
   role: MessageRole
   content: ContentPart[]
-  /** `durationMs`: how long the model reasoned before it answered (issue 17: kept, so a reload still says it). */
+  /** `durationMs`: how long the model reasoned before it answered (kept, so a reload still says it). */
   reasoning?: { text: string; signature?: string; durationMs?: number }
   toolCalls?: ToolCall[]
   toolResults?: ToolResult[]
@@ -58,11 +58,11 @@ export interface Message {
   speed?: Speed
   error?: AppError
   /**
-   * The retry the runtime is waiting on before the first byte (issue 17): live only — no column
+   * The retry the runtime is waiting on before the first byte: live only — no column
    * holds it, and the next content, error or stop clears it.
    */
   retrying?: RetryNotice
-  /** Chosen options, history summary, translations (issue 15). */
+  /** Chosen options, history summary, translations. */
   meta?: MessageMeta
   status: MessageStatus
   createdAt: number

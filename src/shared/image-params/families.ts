@@ -20,7 +20,7 @@ export function imageSizesForModel(modelId: string): readonly string[] | undefin
 }
 
 /**
- * Output quality by family, for the schema where the catalogue leaves it out (issue 17: the
+ * Output quality by family, for the schema where the catalogue leaves it out (the
  * panel shows every parameter the model takes; OpenAI's image API takes `quality`).
  */
 export const MODEL_IMAGE_QUALITIES: ReadonlyArray<{ match: RegExp; values: readonly string[] }> = [

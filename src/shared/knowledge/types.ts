@@ -19,7 +19,7 @@ export interface KnowledgeBase {
   chunkOverlap: number
   createdAt: number
   updatedAt: number
-  /** The rerank model applied after fusion (issue 22); absent: fused order. */
+  /** The rerank model applied after fusion; absent: fused order. */
   rerank?: { providerId: string; modelId: string }
 }
 
@@ -91,7 +91,7 @@ export interface SearchHit extends ChunkInfo {
   /** 1-based ranks in each list, null when the chunk was not in it. */
   vectorRank: number | null
   textRank: number | null
-  /** The rerank model's score, when the base reranks (issue 22). */
+  /** The rerank model's score, when the base reranks. */
   rerankScore?: number
 }
 

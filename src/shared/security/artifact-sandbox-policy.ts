@@ -1,5 +1,5 @@
 /**
- * Where artifacts run, and the Content-Security-Policy of that page (issue 18).
+ * Where artifacts run, and the Content-Security-Policy of that page.
  *
  * The artifact runtime is a separate build served at `/artifact-sandbox/` of the app's own
  * origin (browser mode: the server, outside the token path, because the sandboxed frame has an

@@ -26,7 +26,7 @@ export function buildContentSecurityPolicy(options: { mode: 'desktop' | 'browser
     'media-src': [self, 'data:', 'blob:'],
     'font-src': [self, 'data:'],
     'connect-src': connect,
-    // Artifacts (issue 18): frames only from the runtime folder of the app's own origin. This
+    // Artifacts: frames only from the runtime folder of the app's own origin. This
     // also holds every later navigation of the frame, so an artifact cannot send itself to a
     // beacon address.
     'frame-src': ['blob:', ...(options.appOrigin && artifactSandboxSource(options.appOrigin) ? [artifactSandboxSource(artifactSandboxOrigin(options.appOrigin))!] : [])],

@@ -31,7 +31,7 @@ export interface Speed {
 }
 
 /**
- * A retry before the first byte (issue 17: shown on the message as "Rate limited, retrying in
+ * A retry before the first byte (shown on the message as "Rate limited, retrying in
  * 4 s… (2/3)"). `attempt` counts from 1 up to `maxAttempts`; `kind` says why, for the wording.
  */
 export interface RetryNotice {

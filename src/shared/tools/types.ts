@@ -1,7 +1,7 @@
 import type { ToolResult, ToolResultPart } from '../data/message'
 
 /**
- * Tools (issue 21): MCP servers and built-in tools the core runs for a model, with the
+ * Tools: MCP servers and built-in tools the core runs for a model, with the
  * user's approval. Plain data shared by the core, the bridge and the renderer.
  */
 

@@ -5,7 +5,7 @@ import type { Implementation } from '../router'
 
 type CompetitionHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `competition.${string}`>>
 
-/** Chat Competition (issue 18): its replies run as `chat.send`-shaped streams of the hub. */
+/** Chat Competition: its replies run as `chat.send`-shaped streams of the hub. */
 export function competitionHandlers(ctx: CoreContext): CompetitionHandlers {
   // Built once by the root with the chat service; a retried start-up builds both again.
   const competition = needs(ctx, 'competition', 'Chat')

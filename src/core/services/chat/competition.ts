@@ -24,7 +24,7 @@ export interface CompetitionDeps {
 const invalid = (message: string) => new AppErrorException({ errorType: 'ValidationError', status: 400, message })
 
 /**
- * Chat Competition (issue 18): one user message, answered by 2–4 models at once. Each reply is
+ * Chat Competition: one user message, answered by 2–4 models at once. Each reply is
  * an ordinary assistant message under that user message (so the replies are sibling branches),
  * streamed as its own hub stream by the chat service's one reply path, logged as Chat Competition.
  */

@@ -7,7 +7,7 @@ import type { ChatMessage, ChatRequest } from '../../runtime/types'
 export type SearchRoute = 'provider' | 'app-tool'
 
 /**
- * Where the chat's search toggle goes (issue 21). The app's own search tool (`web_search`,
+ * Where the chat's search toggle goes. The app's own search tool (`web_search`,
  * run through the tool loop) is used when it is set up (`appSearch`) and either the model
  * has no search of its own or the agent chose the app's search (`searchImpl: internal`);
  * otherwise the provider's search where the model offers it; undefined: no search at all.

@@ -36,7 +36,7 @@ export function toChatMessages(
         content: [...files, ...(text ? [{ type: 'text' as const, text }] : []), ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: p.imageUrl.url } }))]
       })
     } else if (m.role === 'assistant' && m.toolCalls?.length && m.status === 'complete') {
-      // A step of the tool loop: the calls, then one tool message per call (issue 21; a call
+      // A step of the tool loop: the calls, then one tool message per call (a call
       // that never ran is answered as such, since providers refuse calls without results).
       out.push(assistantTurn(m), ...toolTurnMessages(m.toolCalls, m.toolResults))
     } else {

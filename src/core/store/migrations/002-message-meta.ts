@@ -1,7 +1,7 @@
 import type { Migration } from './migration'
 
 /**
- * Issue 15: a message keeps what the user chose for it (thinking, caching, search), the summary
+ * A message keeps what the user chose for it (thinking, caching, search), the summary
  * of the history it closes, and its translations. One JSON column: these are read with the
  * message and never queried on their own.
  */

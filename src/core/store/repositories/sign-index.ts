@@ -1,5 +1,5 @@
 /**
- * The k-NN candidate scan of a knowledge base in memory (issue 22 performance): each published
+ * The k-NN candidate scan of a knowledge base in memory (performance): each published
  * chunk's sign bits, packed into 32-bit words, scanned by Hamming distance. It holds the same bits
  * as the base's vec0 table (32× smaller than its float vectors: 9.6 MB for 100,000 × 768) and
  * replaces sqlite-vec's brute-force scan, whose cost grows with both the base and k. Built from

@@ -17,7 +17,7 @@ const MermaidBlock = lazy(() => import('../chat/markdown/mermaid-block'))
 const button = 'rounded px-2 py-1 text-xs hover:bg-zinc-200 dark:hover:bg-zinc-800 disabled:opacity-40'
 
 /**
- * The side panel (issue 18): one artifact with its versions, Preview / Code / Changes, and the
+ * The side panel: one artifact with its versions, Preview / Code / Changes, and the
  * actions. Loaded only when an artifact is opened (its highlighter and diff stay out of the
  * entry chunk). `versions` are the versions of one identifier, oldest first.
  */

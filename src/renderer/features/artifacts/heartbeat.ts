@@ -1,7 +1,7 @@
 import { artifactSandboxOrigin } from '../../../shared/security/artifact-sandbox-policy'
 
 /**
- * The heartbeat that finds a hung artifact (issue 18). The app pings the frame every second;
+ * The heartbeat that finds a hung artifact. The app pings the frame every second;
  * a frame whose oldest unanswered ping is older than the limit is stopped. Counting from the
  * oldest unanswered ping (not from the last answer) keeps a throttled background tab, whose
  * timers run once a minute, from calling a healthy artifact hung.

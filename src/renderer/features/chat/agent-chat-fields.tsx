@@ -8,7 +8,7 @@ const field = 'mt-1 w-full rounded-md border border-zinc-300 bg-transparent px-3
 const HISTORY_CHOICES = [0, 4, 8, 16, 32, 64]
 
 /**
- * issue 15: an agent's conversation settings: how much history is sent, automatic compression
+ * An agent's conversation settings: how much history is sent, automatic compression
  * (scene Summary History Messages), web search and thinking defaults for its conversations.
  */
 export function AgentChatFields({ params, setParam }: { params: ModelParameters; setParam<K extends keyof ModelParameters>(key: K, value: ModelParameters[K] | undefined): void }) {
@@ -67,7 +67,7 @@ export function AgentChatFields({ params, setParam }: { params: ModelParameters;
         <input type="checkbox" checked={params.autoCompress ?? false} onChange={(e) => setParam('autoCompress', e.target.checked || undefined)} data-testid="agent-auto-compress" />
         {t('controls.autoCompress')}
       </label>
-      {/* issue 18: artifacts (the instruction is added by the core, see shared/artifacts/artifact-kinds.ts). */}
+      {/* Artifacts (the instruction is added by the core, see shared/artifacts/artifact-kinds.ts). */}
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" checked={params.artifacts ?? false} onChange={(e) => setParam('artifacts', e.target.checked || undefined)} data-testid="agent-artifacts" />
         {t('artifacts.setting')}

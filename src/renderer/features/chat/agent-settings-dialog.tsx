@@ -40,7 +40,7 @@ export function reasoningControls(extendParams: readonly string[] | undefined) {
 export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; open: boolean; onClose(): void }) {
   const { t } = useTranslation()
   const picker = useProviders((s) => s.picker)
-  // issue 17: the default agent's untouched name is shown in the user's language (as a
+  // The default agent's untouched name is shown in the user's language (as a
   // placeholder, so saving keeps the stored default and it follows the next language change).
   const defaultAgentId = useChat((s) => s.defaultAgentId)
   const shownName = agentName(agent, defaultAgentId, t)

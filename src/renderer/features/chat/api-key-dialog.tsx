@@ -12,7 +12,7 @@ export function ApiKeyDialog({ providerId, open, onClose, onRetry }: { providerI
   const { t } = useTranslation()
   const provider = useProviders((s) => s.providers.find((p) => p.id === providerId))
   const [key, setKey] = useState('')
-  // issue 17: the address already configured is shown (and kept unless changed), not an empty box.
+  // The address already configured is shown (and kept unless changed), not an empty box.
   const configured = provider?.baseURL ?? ''
   // Undefined until the user edits it, so a provider list that arrives after opening still fills it.
   const [proxyDraft, setProxy] = useState<string>()

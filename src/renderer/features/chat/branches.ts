@@ -32,7 +32,7 @@ export function visiblePath<M extends Message>(messages: readonly M[], branch: R
   for (let guard = 0; guard < messages.length; guard++) {
     const options = children.get(key)
     if (!options || options.length === 0) break
-    // issue 18: after a Chat Competition, the reply the user chose to continue with.
+    // After a Chat Competition, the reply the user chose to continue with.
     const decided = previous?.meta?.competition?.chosenId
     const chosen = options.find((m) => m.id === branch[key]) ?? (decided ? options.find((m) => m.id === decided) : undefined) ?? options[options.length - 1]!
     previous = chosen

@@ -53,7 +53,7 @@ export const conversationActions = {
     const result = await bridge().call('chat.messages', { conversationId })
     if (!result.ok) return
     // Keep live copies of replies still streaming; the database row lags up to a second. A reply
-    // that ended while this list was on its way (re-followed after a reload, issue 18) keeps its
+    // that ended while this list was on its way (re-followed after a reload) keeps its
     // final copy too: the row read earlier is older than it.
     useChat.setState((s) => {
       const mine = new Map((s.messages[conversationId] ?? []).map((m) => [m.id, m]))
@@ -117,7 +117,7 @@ export const conversationActions = {
     }
   },
 
-  /** issue 15: the composer's controls: the conversation's parameters, or the draft of a new one. */
+  /** The composer's controls: the conversation's parameters, or the draft of a new one. */
   async setParameters(patch: Partial<ModelParameters>) {
     const { currentId, conversations, draftParameters } = useChat.getState()
     const conversation = conversations.find((c) => c.id === currentId)

@@ -14,7 +14,7 @@ export const messageActions = {
 
   /**
    * Hides the message now (its replies move up to its parent, as the core will do) and deletes
-   * it after a few seconds unless undone — the same Undo as a conversation's (issue 17).
+   * it after a few seconds unless undone — the same Undo as a conversation's.
    */
   deleteMessage(message: Message) {
     if (useChat.getState().pendingMessageDelete) messageActions.commitMessageDelete()

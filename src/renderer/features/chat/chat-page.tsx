@@ -77,11 +77,11 @@ export function ChatPage() {
   // With no provider set up, the models the built-in engine found on disk are the way to start.
   const offline = picker.find((g) => g.provider.id === 'builtin')?.models.filter((m) => m.enabled) ?? []
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
-  // issue 17: the counter keeps one form while the picker's lists refresh.
+  // The counter keeps one form while the picker's lists refresh.
   const contextWindow = useStableContextWindow(current, model?.contextWindowTokens)
   const path = useVisiblePath(all, branch)
   const isStreaming = path.some((m) => streaming[m.id])
-  // issue 15: the counter shows what will be sent: the agent's history count, the summary in
+  // The counter shows what will be sent: the agent's history count, the summary in
   // use, and (with compression on) the part kept once the older messages are summarised.
   const params = useMemo(() => ({ ...agent?.parameters, ...(conversation ? conversation.parameters : draftParameters) }), [agent, conversation, draftParameters])
   const plan = useMemo(
@@ -113,7 +113,7 @@ export function ChatPage() {
 
   useEffect(() => {
     if (isStreaming || !titlingNow || !conversationId) return
-    // Esc also cancels the title task (its own stream since issue 15) once the reply has ended.
+    // Esc also cancels the title task (its own stream) once the reply has ended.
     const onKey = (event: KeyboardEvent) => {
       if (matchesShortcut(event, 'stop') && !event.defaultPrevented && !document.querySelector('[role="dialog"]')) chatActions.cancelTitle(conversationId)
     }
@@ -227,7 +227,7 @@ export function ChatPage() {
           <MessageUndoToast />
           <Composer
             draftKey={draftKeyOf(conversationId)}
-            // issue 16: the running cost, refreshed when a reply ends (or a message comes or goes).
+            // The running cost, refreshed when a reply ends (or a message comes or goes).
             costNote={conversation ? <ConversationCost conversationId={conversation.id} refreshKey={`${path.length}:${isStreaming}`} /> : undefined}
             streaming={isStreaming}
             // Unknown (picker still loading, or a model the catalogue lacks): let the provider decide.
@@ -238,7 +238,7 @@ export function ChatPage() {
             historyTokens={historyTokens}
             disabled={!current}
             providerId={current?.providerId}
-            // issue 18: with 2–4 models chosen the message goes to a Chat Competition instead.
+            // With 2–4 models chosen the message goes to a Chat Competition instead.
             onSend={(text, images, files) => competitionActions.intercept(text, images, files) || chatActions.send(text, images, current, files)}
             onStop={() => chatActions.stop()}
             tokenNote={[

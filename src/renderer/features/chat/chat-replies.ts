@@ -107,7 +107,7 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
       if (live && conversationId) {
         if (result.ok) stage(conversationId, { ...result.value, reasoningDurationMs: live.reasoningDurationMs }, true)
         else stage(conversationId, { ...live, status: 'error', error: result.error }, true)
-        // issue 15: the title is its own task after a complete reply (a retry after a failure too).
+        // The title is its own task after a complete reply (a retry after a failure too).
         if (result.ok && result.value.status === 'complete') titleTask.start(conversationId)
         const id = live.id
         handles.delete(id)

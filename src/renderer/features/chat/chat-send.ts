@@ -85,7 +85,7 @@ export const sendActions = {
     }
     // The draft went with the message that makes the chat; the next new chat starts without it.
     if (!currentId && draftKnowledge.length) useChat.setState({ draftKnowledge: [] })
-    // issue 17: without a connection the message waits in the outbox (shown, cancellable, kept
+    // Without a connection the message waits in the outbox (shown, cancellable, kept
     // across a reload) and goes out when the connection is back: nothing typed is lost.
     if (useApp.getState().connection !== 'open') {
       // Behind another waiting message it answers that one's reply: the core's default parent
@@ -145,7 +145,7 @@ export const sendActions = {
   }
 }
 
-// issue 17: the outbox goes out when the connection comes back; a send the core had not yet
+// The outbox goes out when the connection comes back; a send the core had not yet
 // acknowledged when it dropped waits again (the socket may have lost it).
 useApp.subscribe((state, prev) => {
   if (state.connection === prev.connection) return

@@ -4,7 +4,7 @@ import type { Conversation } from '../../../shared/data/conversation'
 import type { AppError } from '../../../shared/errors/app-error'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
 
-/** Streaming updates reach React at most this often (issue 7: ~50 ms). */
+/** Streaming updates reach React at most this often (~50 ms). */
 export const COMMIT_INTERVAL_MS = 50
 
 interface ChatState {
@@ -26,9 +26,9 @@ interface ChatState {
   sendError?: AppError
   /** Conversations deleted but still undoable. */
   pendingDelete?: { conversation: Conversation; timer: ReturnType<typeof setTimeout> }
-  /** issue 17: a message deleted but still undoable, as a conversation is. */
+  /** A message deleted but still undoable, as a conversation is. */
   pendingMessageDelete?: { message: LiveMessage; children: string[]; timer: ReturnType<typeof setTimeout> }
-  /** issue 15: composer controls chosen before the conversation exists (sent with its first message). */
+  /** Composer controls chosen before the conversation exists (sent with its first message). */
   draftParameters: ModelParameters
   /** Knowledge bases chosen for a new chat before its first message (sent with it). */
   draftKnowledge: string[]

@@ -6,7 +6,7 @@ import { modelControls } from '../../../shared/chat/model-controls'
 import { useAppSearch } from '../tools/use-app-search'
 
 /**
- * The composer's per-conversation controls (issue 15), shown only where the model offers them
+ * The composer's per-conversation controls, shown only where the model offers them
  * (src/shared/chat/model-controls.ts, the same function the core builds the request with):
  * web search, thinking on/off with its budget slider, reasoning effort, prompt caching.
  */
@@ -28,7 +28,7 @@ export function ComposerControls({
   const appSearch = useAppSearch()
   if (!model) return null
   const controls = modelControls({ providerId: model.providerId, id: model.id, extendParams: model.extendParams, abilities: model.abilities, maxOutput: model.maxOutput })
-  // The app's own web search (Settings → Tools) serves models without search of their own (issue 21).
+  // The app's own web search (Settings → Tools) serves models without search of their own.
   if (appSearch) controls.search = true
   const chip = (on: boolean) =>
     `inline-flex items-center gap-1 rounded-full border px-2.5 py-0.5 text-xs transition-colors ${on ? 'border-accent bg-accent/10 text-accent' : 'border-zinc-300 text-zinc-600 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800'}`

@@ -22,15 +22,15 @@ export interface ComposerProps {
   /** `files`: ids of uploaded files (files.upload) whose text goes with the message. */
   onSend(text: string, images: { dataUrl: string }[], files?: string[]): void
   onStop(): void
-  /** issue 15: the model's controls (search, thinking, caching…) above the input. */
+  /** The model's controls (search, thinking, caching…) above the input. */
   controls?: ReactNode
   /** A note next to the token counter (e.g. the older part will be summarised). */
   tokenNote?: string
-  /** issue 17: where the typed text is kept (per conversation, across reloads); see drafts.ts. */
+  /** Where the typed text is kept (per conversation, across reloads); see drafts.ts. */
   draftKey?: string
-  /** issue 17: the model's facts are still loading: the counter waits rather than change form. */
+  /** The model's facts are still loading: the counter waits rather than change form. */
   tokensPending?: boolean
-  /** issue 16: what this conversation has cost so far (shown beside the key hints). */
+  /** What this conversation has cost so far (shown beside the key hints). */
   costNote?: ReactNode
 }
 

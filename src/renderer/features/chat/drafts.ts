@@ -1,6 +1,6 @@
 /**
  * What the user is typing, kept per conversation in localStorage so a reload, a crash of the
- * page or a lost connection never takes it (issue 17). Only the text: attached images and
+ * page or a lost connection never takes it. Only the text: attached images and
  * files are uploads of their own and would not fit the storage quota.
  */
 const KEY = 'switchboard.drafts'

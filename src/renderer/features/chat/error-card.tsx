@@ -4,7 +4,7 @@ import { describeAppError, shownErrorStatus, type Locale } from '../../../shared
 import type { Message } from '../../../shared/data/message'
 import { missingOllamaModel, PullMissingModel } from '../local-models/pull-missing-model'
 
-/** Which fix an error offers (issue 7: errors as cards with the action that fixes them). */
+/** Which fix an error offers (errors as cards with the action that fixes them). */
 export type ErrorAction = 'unlock' | 'ollama-help' | 'pull-model' | 'continue' | 'context' | 'retry' | 'none'
 
 export function errorAction(error: AppError): ErrorAction {
@@ -52,7 +52,7 @@ export function ErrorCard({ error, message, onAction }: { error: AppError; messa
         </div>
       )}
       {message && onAction && action === 'context' && (
-        // issue 15: the two fixes of a conversation too long for the model.
+        // The two fixes of a conversation too long for the model.
         <div className="mt-2 flex flex-wrap gap-2">
           <button onClick={() => onAction(message)} data-testid="error-action" className="rounded-md bg-red-600 px-3 py-1 text-xs font-medium text-white hover:bg-red-700">
             {t('controls.summarise')}

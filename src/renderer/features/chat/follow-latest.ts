@@ -1,6 +1,6 @@
 /**
  * "Show me what I just sent": the chat store asks, the message list answers by scrolling to
- * the bottom and following the reply again, wherever the reader had scrolled to (issue 17).
+ * the bottom and following the reply again, wherever the reader had scrolled to.
  * A signal rather than store state, so asking re-renders nothing.
  */
 const listeners = new Set<() => void>()

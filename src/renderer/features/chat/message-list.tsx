@@ -8,7 +8,7 @@ import { MessageBoundary } from './message-boundary'
 import { branchPositions, isContinuation, messageSetKey } from './branches'
 import { chatActions, useChat } from './chat-store'
 
-/** issue 18: the reply at `index` answers a competition the user has not decided yet. */
+/** The reply at `index` answers a competition the user has not decided yet. */
 const competing = (path: readonly LiveMessage[], index: number): boolean => {
   const parent = index > 0 ? path[index - 1] : undefined
   return path[index]!.role === 'assistant' && Boolean(parent?.meta?.competition && !parent.meta.competition.chosenId)
@@ -20,7 +20,7 @@ const CompetitionTurn = lazy(() => import('./competition/competition-turn').then
 
 /**
  * The rows the list draws: the path, less the messages that go on from an undecided competition's
- * reply (its continuation, its tool steps), which its column draws instead (issue 18).
+ * reply (its continuation, its tool steps), which its column draws instead.
  */
 function listRows(path: LiveMessage[]): LiveMessage[] {
   const rows: LiveMessage[] = []
@@ -41,7 +41,7 @@ const AT_BOTTOM_PX = 80
  * The conversation, virtualised: only the messages near the viewport are in the DOM, so a
  * conversation of thousands of messages scrolls and streams smoothly. While the reader is at
  * the bottom, new text keeps the view pinned there; scrolling up stops the pinning and shows
- * "Jump to latest"; sending (followLatest) or scrolling back down pins it again (issue 17).
+ * "Jump to latest"; sending (followLatest) or scrolling back down pins it again.
  */
 export function MessageList({
   path: fullPath,
@@ -192,7 +192,7 @@ export function MessageList({
                 ref={virtualizer.measureElement}
                 style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
                 {competing(path, item.index) ? (
-                  // issue 18: an undecided Chat Competition shows all its replies side by side.
+                  // An undecided Chat Competition shows all its replies side by side.
                   <Suspense fallback={<div className="h-24" />}>
                     <CompetitionTurn userMessage={prev!} shownId={message.id} meta={prev!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
                   </Suspense>

@@ -6,7 +6,7 @@ import type { RetryNotice } from '../../../shared/stream/events'
 import { describeAppError, type Locale } from '../../../shared/errors/catalogue'
 
 /**
- * "Rate limited, retrying in 4 s… (2/3)" while the runtime waits before a retry (issue 17).
+ * "Rate limited, retrying in 4 s… (2/3)" while the runtime waits before a retry.
  * The seconds count down from when the notice arrived; a new attempt restarts them.
  */
 export function RetryNote({ notice }: { notice: RetryNotice }) {
@@ -39,7 +39,7 @@ export function interruptionReason(message: Message): InterruptionReason {
 }
 
 /**
- * An interrupted reply keeps its text and offers Continue (issue 17). Once continued, the
+ * An interrupted reply keeps its text and offers Continue. Once continued, the
  * continuation below answers it and this note goes (no second Continue left behind).
  */
 export function InterruptedNote({ message, onContinue }: { message: Message; onContinue(): void }) {

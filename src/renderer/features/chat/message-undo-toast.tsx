@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { chatActions, useChat } from './chat-store'
 
-/** "Message deleted · Undo" for a few seconds after a delete, like a conversation's (issue 17). */
+/** "Message deleted · Undo" for a few seconds after a delete, like a conversation's. */
 export function MessageUndoToast() {
   const { t } = useTranslation()
   const pending = useChat((s) => s.pendingMessageDelete)

@@ -57,7 +57,7 @@ function Stats({ message }: { message: Message }) {
   )
 }
 
-/** The reply's model by its display name, as in the header chip (issue 17); the id is in the tooltip. */
+/** The reply's model by its display name, as in the header chip; the id is in the tooltip. */
 function ModelName({ providerId, modelId }: { providerId?: string; modelId: string }) {
   const label = useModelLabel(providerId ? { providerId, modelId } : undefined)
   return (
@@ -87,13 +87,13 @@ export interface MessageViewProps {
   streaming: boolean
   actions: MessageActions
   onErrorAction?(message: Message, fix?: 'trim'): void
-  /** issue 17: an interrupted reply whose continuation follows it (its Continue is spent). */
+  /** An interrupted reply whose continuation follows it (its Continue is spent). */
   continued?: boolean
-  /** issue 17: this reply continues the interrupted one above it (drawn as its second part). */
+  /** This reply continues the interrupted one above it (drawn as its second part). */
   continuation?: boolean
 }
 
-/** "Copied" for a moment after the copy button was pressed (issue 17). */
+/** "Copied" for a moment after the copy button was pressed. */
 function useFlag(ms: number): [boolean, () => void] {
   const [on, setOn] = useState(false)
   useEffect(() => {
@@ -108,13 +108,13 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
   const { t } = useTranslation()
   const [editing, setEditing] = useState<string>()
   const [copied, flagCopied] = useFlag(1500)
-  // issue 17: a read-aloud failure shows under the toolbar, which is hidden until hover.
+  // A read-aloud failure shows under the toolbar, which is hidden until hover.
   const [speechError, setSpeechError] = useState<string>()
   const text = messageText(message.content)
   const isUser = message.role === 'user'
-  // Measured live while it streams; afterwards the duration the core kept with the reply (issue 17).
+  // Measured live while it streams; afterwards the duration the core kept with the reply.
   const reasoningMs = (message as Message & { reasoningDurationMs?: number }).reasoningDurationMs ?? message.reasoning?.durationMs
-  // issue 15: numbered sources under the reply; inline [n] markers link to them.
+  // Numbered sources under the reply; inline [n] markers link to them.
   const sources = useMemo(() => sourceList(message.grounding?.citations), [message.grounding])
   // Knowledge sources (saved before the reply streams): their [n] markers open the source.
   const kbSources = useReplySources(message.id, !isUser && message.status !== 'streaming')
@@ -165,7 +165,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
             {text}
           </div>
         ) : (
-          // issue 18: artifact tags become cards that open the side panel (plain markdown otherwise).
+          // Artifact tags become cards that open the side panel (plain markdown otherwise).
           <ReplyText messageId={message.id} createdAt={message.createdAt} text={linked} streaming={streaming} />
         )}
         {message.files && message.files.length > 0 && <MessageFiles fileIds={message.files} />}

@@ -25,7 +25,7 @@ function Badges({ model }: { model: PickerModel }) {
   )
 }
 
-/** The header chip's words: the provider's and the model's display names, never raw ids (issue 17). */
+/** The header chip's words: the provider's and the model's display names, never raw ids. */
 export function useModelLabel(current?: { providerId: string; modelId: string }): { provider?: string; model?: string } {
   const provider = useProviders(
     (s) => s.picker.find((g) => g.provider.id === current?.providerId)?.provider.name ?? s.providers.find((p) => p.id === current?.providerId)?.name
@@ -42,7 +42,7 @@ export function useModelLabel(current?: { providerId: string; modelId: string })
 
 /**
  * Providers with their enabled models; by default only those with a key or a running local
- * server. A listbox (issue 17): the search box keeps the focus and moves the active option with
+ * server. A listbox: the search box keeps the focus and moves the active option with
  * the arrow keys, Home/End, and picks it with Enter.
  */
 export function ModelPicker({ current, onPick }: { current?: { providerId: string; modelId: string }; onPick(providerId: string, modelId: string): void }) {

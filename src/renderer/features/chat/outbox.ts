@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import type { ModelParameters } from '../../../shared/data/agent'
 
 /**
- * Messages sent while the connection to the core was lost (issue 17): kept here, shown under
+ * Messages sent while the connection to the core was lost: kept here, shown under
  * the conversation as "will send when reconnected" (cancellable), saved in localStorage so a
  * reload keeps them, and sent by the chat store when the connection is back.
  */

@@ -7,7 +7,7 @@ import { draftKeyOf, restoreDraft } from './drafts'
 import { useOutbox } from './outbox'
 
 /**
- * Messages of this conversation waiting for the connection (issue 17): shown where they will
+ * Messages of this conversation waiting for the connection: shown where they will
  * appear, with "will send when reconnected" and Cancel, which puts the text back in the
  * composer. While the connection is lost and nothing waits, one line says what Send will do.
  */

@@ -2,7 +2,7 @@ import { useRef } from 'react'
 
 /**
  * The current model's context window, kept while the picker's lists are refreshed or briefly
- * lack the model (issue 17: the token counter flickered between "≈N tokens" and "≈N of M
+ * lack the model (the token counter flickered between "≈N tokens" and "≈N of M
  * tokens"). It changes only when the model changes or a new value is known.
  */
 export function useStableContextWindow(current: { providerId: string; modelId: string } | undefined, known: number | undefined): number | undefined {

@@ -8,7 +8,7 @@ import { call, errorText } from './use-call'
 const RERANK_PROVIDERS = ['jina', 'cohere', 'siliconcloud', 'xinference', 'vllm']
 
 /**
- * A base's web pages and reranking (issue 22): add a page by its address (read with the
+ * A base's web pages and reranking: add a page by its address (read with the
  * read-a-web-page tool, under the tools' address policy), and pick a rerank model that
  * re-orders the fused results.
  */

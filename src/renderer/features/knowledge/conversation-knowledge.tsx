@@ -6,7 +6,7 @@ import { call } from './use-call'
 import { useChat } from '../chat/chat-store'
 
 /**
- * The chat header's knowledge button (issue 22): knowledge bases attached to this conversation
+ * The chat header's knowledge button: knowledge bases attached to this conversation
  * only, searched before each of its replies besides the agent's own. Hidden until a knowledge
  * base exists. Before a new chat's first message the choice is a draft, sent with that message.
  */

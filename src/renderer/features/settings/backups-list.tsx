@@ -10,7 +10,7 @@ import { formatBytes } from '../data/format'
 export const RESTORED_NOTE_KEY = 'switchboard.restoredNote'
 
 /**
- * The backups the core keeps: when, why, how big and what each holds (issue 16); back up now;
+ * The backups the core keeps: when, why, how big and what each holds; back up now;
  * restore one (the core first keeps a copy of the current data as a backup of its own).
  */
 export function BackupsList({ refreshKey, onChange }: { refreshKey?: number; onChange?(): void }) {

@@ -35,7 +35,7 @@ function run<R>(proc: 'data.importFile' | 'data.exportFile', input: object, onPr
 }
 
 /**
- * Settings → Data (issue 16). Export everything or a selection, import with progress; in browser
+ * Settings → Data. Export everything or a selection, import with progress; in browser
  * mode the file travels over HTTP (`data/upload`, `data/download` under the app's path, with its
  * cookies), never as one socket frame. An import is previewed first (what is new, what is already
  * here, which provider addresses it would set) and errors read as the catalogue says them.

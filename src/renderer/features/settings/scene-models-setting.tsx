@@ -8,7 +8,7 @@ type Choice = { providerId: string; modelId: string }
 /** Scenes besides Summary Topic Title (which has its own setting above). */
 const SCENES = ['Summary History Messages', 'Translator', 'Language Detect', 'Search Intent Recognition', 'Summary Agent Title', 'Summary Agent Description', 'Summary Agent Tags'] as const
 
-/** issue 15: which model runs each background scene (`sceneModels` in settings); none: the conversation's model. */
+/** Which model runs each background scene (`sceneModels` in settings); none: the conversation's model. */
 export function SceneModelsSetting() {
   const { t } = useTranslation()
   const [choices, setChoices] = useState<Record<string, Choice>>({})

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { bridge } from '../../stores/app-store'
 
-/** issue 15: web-search limits from Settings: xAI results per search (1..30, default 15), Anthropic's max searches. */
+/** Web-search limits from Settings: xAI results per search (1..30, default 15), Anthropic's max searches. */
 export function SearchLimitsSetting() {
   const { t } = useTranslation()
   const [values, setValues] = useState<{ searchMaxResults?: number; searchMaxUses?: number }>({})

@@ -21,7 +21,7 @@ export function SettingsPage() {
   const { theme, setTheme, language, setLanguage, info } = useApp()
   return (
     <Page title={t('pages.settingsTitle')} testId="page-settings">
-      {/* Wide windows: a section index beside the content (issue 17 asks Settings to use the width). */}
+      {/* Wide windows: a section index beside the content (asks Settings to use the width). */}
       <div className="mx-auto flex max-w-[96rem] gap-10">
         <SettingsIndex />
       <div className="min-w-0 flex-1 space-y-8">

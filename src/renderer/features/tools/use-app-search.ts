@@ -9,7 +9,7 @@ export const appSearchConfigured = (settings: ToolSettings | undefined): boolean
 
 /**
  * Whether the composer may offer its search toggle for a model without search of its own
- * (issue 21): the core then routes the toggle to the app's `web_search` through the tool loop.
+ *: the core then routes the toggle to the app's `web_search` through the tool loop.
  */
 export function useAppSearch(): boolean {
   const settings = useTools((s) => s.settings)

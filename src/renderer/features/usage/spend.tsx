@@ -29,7 +29,7 @@ const describe = (rows: UsageSummaryRow[]) => {
   return other.length ? `${formatUsageCost(usd, 'USD')} (${other.map((r) => formatUsageCost(r.cost, r.currency)).join(' + ')})` : formatUsageCost(usd, 'USD')
 }
 
-/** "Spent $0.0123 on 14 calls": for the agent settings (issue 16, each agent shows its spend). */
+/** "Spent $0.0123 on 14 calls": for the agent settings (each agent shows its spend). */
 export function AgentSpend({ agentId }: { agentId: string }) {
   const { t } = useTranslation()
   const rows = useSpend({ agentId })

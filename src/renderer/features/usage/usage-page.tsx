@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Page } from '../../components/page'
 import { UsageSection } from './usage-section'
 
-/** Usage and cost (issue 16): a page of its own in the navigation (Ctrl/Cmd+6). */
+/** Usage and cost: a page of its own in the navigation (Ctrl/Cmd+6). */
 export function UsagePage() {
   const { t } = useTranslation()
   return (

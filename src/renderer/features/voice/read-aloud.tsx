@@ -14,7 +14,7 @@ export interface ReadAloudProps {
   /** Class of the message action buttons, so these look the same. */
   buttonClass: string
   /**
-   * Where a failure is shown (issue 17): the message draws it below its toolbar, which is hidden
+   * Where a failure is shown: the message draws it below its toolbar, which is hidden
    * until hover, so an error inside it would go unseen. Undefined clears it.
    */
   onError?(message: string | undefined): void

@@ -1,5 +1,5 @@
 export const en = {
-  // ---- artifacts (issue 18a)
+  // ---- artifacts
   artifacts: {
     setting: 'Artifacts: let the model write pages, React components and Python scripts that open beside the chat',
     open: 'Open',
@@ -28,7 +28,7 @@ export const en = {
     restart: 'Run again',
     types: { html: 'HTML page', svg: 'SVG image', react: 'React component', python: 'Python script', code: 'Code', mermaid: 'Mermaid diagram' }
   },
-  // ---- tools (issue 21)
+  // ---- tools
   tools: {
     title: 'Tools',
     intro: 'MCP servers and built-in tools the model may use. Each call asks you first unless you allow the tool.',
@@ -194,7 +194,7 @@ export const en = {
     cliInstall: 'Install command-line tool',
     cliReinstall: 'Install again'
   },
-  // issue 18: Chat Competition
+  // Chat Competition
   competition: {
     title: 'Chat Competition',
     pick: 'Compare models',
@@ -330,7 +330,7 @@ export const en = {
     test: 'Test connection',
     testing: 'Testing…',
     testOk: 'Connected with {{model}} in {{ms}} ms',
-    // issue 14: Test connection's model choice
+    // Test connection's model choice
     testModel: 'Model to test with',
     testModelDefault: 'First enabled chat model',
     fetch: 'Fetch model list',
@@ -463,7 +463,7 @@ export const en = {
     resized: '{{name}} was scaled down to {{width}}×{{height}} to fit the provider’s limit.',
     imageFailed: '{{name}} could not be attached: {{reason}}'
   },
-  // issue 15: chat controls, citations, long conversations, scenes.
+  // Chat controls, citations, long conversations, scenes.
   controls: {
     search: 'Search',
     searchHint: 'Let the model search the web for this conversation',
@@ -675,7 +675,7 @@ export const en = {
     saved: 'Saved',
     tokenHint: 'Gated repositories need a Hugging Face token whose account accepted the model terms. It is kept in the system keychain.'
   },
-  // Data safety (issue 13): import / export in Settings.
+  // Data safety: import / export in Settings.
   dataTransfer: {
     title: 'Your data',
     export: 'Export data',
@@ -704,7 +704,7 @@ export const en = {
     linkOpen: 'Open link',
     linkCancel: 'Cancel'
   },
-  // knowledge bases (issue 22)
+  // knowledge bases
   knowledge: {
     nav: 'Knowledge',
     title: 'Knowledge bases',
@@ -799,7 +799,7 @@ export const en = {
     unreadable: 'Cannot be read',
     reasons: { migration: 'Before an update', daily: 'Daily', auto: 'Automatic', quit: 'On quit', manual: 'Made by you', restore: 'Before a restore' }
   },
-  // ---- chat reading and composer polish (issue 17, chat half)
+  // ---- chat reading and composer polish (chat half)
   chatPolish: {
     jumpToLatest: 'Jump to latest',
     queued: 'Will send when reconnected',
@@ -832,7 +832,7 @@ export const en = {
     cost: 'Cost',
     total: 'Total ({{currency}})',
     empty: 'No usage in this period',
-    // issue 16
+    // the Data page
     costUsd: 'Cost (USD)',
     totalUsd: 'Total in USD',
     rateNote: 'USD figures convert CNY prices at the fixed rate of {{rate}} CNY per USD (the pricing module\'s rate).',
@@ -842,7 +842,7 @@ export const en = {
     agentSpend: 'Spent {{cost}} on {{calls}} calls.',
     conversationCostTitle: 'This conversation\'s cost so far'
   },
-  // issue 16: the Data page
+  // The Data page
   dataPage: {
     exportSelected: 'Export selected…',
     exportSelectedCount: 'Export {{count}} conversations',
@@ -870,7 +870,7 @@ export const en = {
     clean: 'Clean up',
     cleaned: 'Removed {{count}} unused files ({{size}}).'
   },
-  // issue 16: agent actions
+  // Agent actions
   agents: {
     duplicate: 'Duplicate',
     copyName: '{{name}} (copy)',
@@ -880,7 +880,7 @@ export const en = {
     deleteEmpty: 'Delete {{name}}? It has no conversations.',
     deleteWithConversations: 'Delete {{name}} and its {{count}} conversations? They are deleted with it. A backup is made first, so Settings → Data can restore them.'
   },
-  // issue 16: the Ctrl/Cmd+K command palette
+  // The Ctrl/Cmd+K command palette
   palette: {
     title: 'Command palette',
     placeholder: 'Search conversations, messages, agents, settings and actions…',
@@ -895,7 +895,7 @@ export const en = {
     actions: { newChat: 'New chat', newAgent: 'New agent', backUp: 'Back up now', export: 'Export or import data', theme: 'Switch theme' },
     sections: { providers: 'Settings → Providers', voice: 'Settings → Voice', data: 'Settings → Data', tools: 'Settings → Tools' }
   },
-  // ---- settings, layout, local models and images polish (issue 17b)
+  // ---- settings, layout, local models and images polish
   localApi: {
     title: 'Local API',
     intro: 'Other programs (editors, coding agents, scripts) can use every model set up here through one OpenAI- and Anthropic-compatible address, with these keys instead of your provider keys. Their calls appear in Usage under “Local API”.',

@@ -1,7 +1,7 @@
 import type { Messages } from './en'
 
 export const zhCN: Messages = {
-  // ---- artifacts (issue 18a)
+  // ---- artifacts
   artifacts: {
     setting: 'Artifacts：允许模型编写在对话旁打开的网页、React 组件和 Python 脚本',
     open: '打开',
@@ -30,7 +30,7 @@ export const zhCN: Messages = {
     restart: '重新运行',
     types: { html: 'HTML 页面', svg: 'SVG 图像', react: 'React 组件', python: 'Python 脚本', code: '代码', mermaid: 'Mermaid 图表' }
   },
-  // ---- tools (issue 21)
+  // ---- tools
   tools: {
     title: '工具',
     intro: '模型可以使用的 MCP 服务器和内置工具。除非你允许该工具，每次调用前都会先询问你。',
@@ -196,7 +196,7 @@ export const zhCN: Messages = {
     cliInstall: '安装命令行工具',
     cliReinstall: '重新安装'
   },
-  // issue 18: Chat Competition
+  // Chat Competition
   competition: {
     title: '模型竞技',
     pick: '多模型对比',
@@ -332,7 +332,7 @@ export const zhCN: Messages = {
     test: '检查连接',
     testing: '检查中…',
     testOk: '已通过 {{model}} 连接，用时 {{ms}} ms',
-    // issue 14: Test connection's model choice
+    // Test connection's model choice
     testModel: '用于测试的模型',
     testModelDefault: '第一个已启用的对话模型',
     fetch: '获取模型列表',
@@ -465,7 +465,7 @@ export const zhCN: Messages = {
     resized: '{{name}} 已缩小为 {{width}}×{{height}} 以符合服务商限制。',
     imageFailed: '{{name}} 无法添加：{{reason}}'
   },
-  // issue 15: chat controls, citations, long conversations, scenes.
+  // Chat controls, citations, long conversations, scenes.
   controls: {
     search: '联网',
     searchHint: '允许模型在本会话中联网搜索',
@@ -676,7 +676,7 @@ export const zhCN: Messages = {
     saved: '已保存',
     tokenHint: '需授权的仓库需要一个已接受模型条款的 Hugging Face 账号令牌，它保存在系统钥匙串中。'
   },
-  // Data safety (issue 13): import / export in Settings.
+  // Data safety: import / export in Settings.
   dataTransfer: {
     title: '你的数据',
     export: '导出数据',
@@ -705,7 +705,7 @@ export const zhCN: Messages = {
     linkOpen: '打开链接',
     linkCancel: '取消'
   },
-  // knowledge bases (issue 22)
+  // knowledge bases
   knowledge: {
     nav: '知识库',
     title: '知识库',
@@ -800,7 +800,7 @@ export const zhCN: Messages = {
     unreadable: '无法读取',
     reasons: { migration: '更新前', daily: '每日', auto: '自动', quit: '退出时', manual: '手动', restore: '恢复前' }
   },
-  // ---- chat reading and composer polish (issue 17, chat half)
+  // ---- chat reading and composer polish (chat half)
   chatPolish: {
     jumpToLatest: '跳到最新',
     queued: '恢复连接后发送',
@@ -833,7 +833,7 @@ export const zhCN: Messages = {
     cost: '费用',
     total: '合计（{{currency}}）',
     empty: '此期间没有用量',
-    // issue 16
+    // the Data page
     costUsd: '费用（美元）',
     totalUsd: '美元合计',
     rateNote: '美元金额按固定汇率 {{rate}} 人民币/美元换算人民币价格（与计价模块一致）。',
@@ -843,7 +843,7 @@ export const zhCN: Messages = {
     agentSpend: '已花费 {{cost}}，共 {{calls}} 次调用。',
     conversationCostTitle: '本对话目前的费用'
   },
-  // issue 16: the Data page
+  // The Data page
   dataPage: {
     exportSelected: '导出所选…',
     exportSelectedCount: '导出 {{count}} 个对话',
@@ -871,7 +871,7 @@ export const zhCN: Messages = {
     clean: '清理',
     cleaned: '已删除 {{count}} 个未使用的文件（{{size}}）。'
   },
-  // issue 16: agent actions
+  // Agent actions
   agents: {
     duplicate: '复制',
     copyName: '{{name}}（副本）',
@@ -881,7 +881,7 @@ export const zhCN: Messages = {
     deleteEmpty: '删除 {{name}}？它没有对话。',
     deleteWithConversations: '删除 {{name}} 及其 {{count}} 个对话？对话会一并删除。删除前会先备份，可在“设置 → 数据”中恢复。'
   },
-  // issue 16: the Ctrl/Cmd+K command palette
+  // The Ctrl/Cmd+K command palette
   palette: {
     title: '命令面板',
     placeholder: '搜索对话、消息、助手、设置和操作…',
@@ -896,7 +896,7 @@ export const zhCN: Messages = {
     actions: { newChat: '新对话', newAgent: '新助手', backUp: '立即备份', export: '导出或导入数据', theme: '切换主题' },
     sections: { providers: '设置 → 服务商', voice: '设置 → 语音', data: '设置 → 数据', tools: '设置 → 工具' }
   },
-  // ---- settings, layout, local models and images polish (issue 17b)
+  // ---- settings, layout, local models and images polish
   localApi: {
     title: '本地 API',
     intro: '其他程序（编辑器、编码助手、脚本）可以通过一个兼容 OpenAI 和 Anthropic 的地址，使用这里设置的所有模型，并使用下面的密钥代替你的服务商密钥。它们的调用会在“用量”中显示为“Local API”。',

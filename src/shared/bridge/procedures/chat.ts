@@ -14,9 +14,9 @@ export type ChatStreamEvent =
   | { type: 'reply'; data: { conversation: Conversation; userMessage?: Message; assistantMessage: Message } }
   | { type: 'title'; data: { conversationId: string; title: string } }
   | { type: 'cost'; data: CostBreakdown }
-  /** issue 15: the options the reply was asked with (shown on the message). */
+  /** The options the reply was asked with (shown on the message). */
   | { type: 'options'; data: ChosenOptions }
-  /** issue 15: older messages were summarised; `message` now carries the summary (meta.historySummary). */
+  /** Older messages were summarised; `message` now carries the summary (meta.historySummary). */
   | { type: 'summary'; data: { conversationId: string; message: Message } }
   | StreamEvent
   | ToolStreamEvent
@@ -34,7 +34,7 @@ export const userTurnFields = {
   images: z.array(image).max(16).optional(),
   /** Uploaded files (files.upload) whose extracted text goes with the message. */
   files: z.array(id).max(32).optional(),
-  /** issue 15: the composer's controls (search, thinking…) for a conversation this message creates. */
+  /** The composer's controls (search, thinking…) for a conversation this message creates. */
   parameters: modelParametersSchema.optional(),
   /** Knowledge bases attached to a conversation this message creates (chosen before it existed). */
   knowledgeBaseIds: z.array(id).max(64).optional()
@@ -71,7 +71,7 @@ export const chatProcedures = {
   'chat.messages': call<Message[]>()(z.object({ conversationId: id }).strict()),
   /** Deletes a message; what followed it is re-attached to its parent, so no later turn is lost. */
   'chat.deleteMessage': call<number>()(z.object({ messageId: id }).strict()),
-  // issue 15: scenes.
+  // Scenes.
   /** Scene Summary Topic Title, its own cancellable task after a reply (a no-op once titled). */
   'chat.title': stream<ChatStreamEvent, string | undefined>()(z.object({ conversationId: id }).strict()),
   /** Scene Translator (source from Language Detect); the result is kept under the message. */

@@ -33,7 +33,7 @@ const startSchema = z
 export type CompetitionStartInput = z.output<typeof startSchema>
 
 /**
- * Chat Competition (issue 18). Each reply is its own stream in the core's hub (listed by
+ * Chat Competition. Each reply is its own stream in the core's hub (listed by
  * `tasks.active({ kind: 'chat' })`, stopped by `chat.stop`), so these are calls that return the streams' ids.
  */
 export const competitionProcedures = {

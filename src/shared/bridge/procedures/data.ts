@@ -56,7 +56,7 @@ export interface BackupSummary {
   at: number
   schemaVersion: number
   reason: 'migration' | 'daily' | 'auto' | 'quit' | 'manual' | 'restore'
-  /** Issue 16: the file's size and what it holds (absent when the file cannot be read). */
+  /** The file's size and what it holds (absent when the file cannot be read). */
   size?: number
   holds?: { agents: number; conversations: number; messages: number; settings: number }
 }
@@ -111,7 +111,7 @@ export const dataProcedures = {
           ])
           .optional(),
         limit: z.number().int().min(1).max(200).optional(),
-        /** Issue 16: the model that wrote the message and a time window (ms, `to` exclusive). */
+        /** The model that wrote the message and a time window (ms, `to` exclusive). */
         filters: z
           .object({ modelId: text(200).optional(), from: z.number().int().min(0).optional(), to: z.number().int().min(0).optional() })
           .strict()
@@ -156,7 +156,7 @@ export const dataProcedures = {
     z.object({ path: z.string().min(1).max(4096).optional() }).strict()
   ),
   'data.backups.list': call<BackupSummary[]>()(empty),
-  // ---- issue 16: the Data page
+  // ---- the Data page
   /** Only these conversations and agents (an agent brings all its conversations), as an export file. */
   'data.exportSelected': call<{ fileName: string; bytes: number; json?: string; transferId?: string; damaged: Array<{ table: string; id: string }> }>()(
     z.object({ conversationIds: z.array(idSchema).max(100_000).optional(), agentIds: z.array(idSchema).max(10_000).optional() }).strict()

@@ -43,7 +43,7 @@ export const knowledgeProcedures = {
   'knowledge.addPaths': call<{ added: number; skipped: number }>()(
     z.object({ kbId, paths: z.array(z.string().min(1).max(4096)).min(1).max(1000), include: patterns.optional(), exclude: patterns.optional() }).strict()
   ),
-  /** A web page read with the read-a-web-page tool, kept as Markdown (issue 22). */
+  /** A web page read with the read-a-web-page tool, kept as Markdown. */
   'knowledge.addUrl': call<KnowledgeFile>()(z.object({ kbId, url: z.string().url().max(4096) }).strict()),
   /**
    * A file picked in the page: as base64 on the desktop (IPC), or, in browser mode, uploaded first

@@ -3,7 +3,7 @@ import { call } from '../define'
 import type { ActiveImageTask } from '../../images/image-task'
 
 /**
- * Background work is one abstraction (issue 19): every long-running thing the core owns —
+ * Background work is one abstraction: every long-running thing the core owns —
  * a chat reply, an image task, a model pull, a knowledge base being indexed — is a stream of
  * the core's hub registered as a task with a kind and what a screen needs to show it. One
  * procedure lists them; the renderer follows any of them by its id (the stream id) with one

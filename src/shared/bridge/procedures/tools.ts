@@ -25,7 +25,7 @@ const serverInput = z
 const searchProvider = z.enum(['searxng', 'tavily', 'brave', 'exa', 'jina', 'google'])
 
 /**
- * Tools (issue 21): MCP servers and the built-in tools. Calls run inside the chat reply
+ * Tools: MCP servers and the built-in tools. Calls run inside the chat reply
  * stream (a task of the hub); these procedures configure them and answer approval cards.
  */
 export const toolProcedures = {

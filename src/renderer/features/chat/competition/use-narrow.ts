@@ -2,7 +2,7 @@ import { useLayoutEffect, useState, type RefObject } from 'react'
 
 /**
  * Below this width of the competition's own box its columns become tabs, whatever their number:
- * the box is about this wide in a 1024 px window with the sidebar (issue 18's line).
+ * the box is about this wide in a 1024 px window with the sidebar.
  */
 export const TABS_BELOW_PX = 800
 /** Narrower columns than this break text one word a line: tabs instead. */
