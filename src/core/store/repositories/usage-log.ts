@@ -24,7 +24,7 @@ const fromRow = (row: UsageLogRow): UsageLogEntry => ({
   apiKeyId: opt(row.api_key_id)
 })
 
-export type UsageGroup = 'scene' | 'operation' | 'provider' | 'model' | 'day' | 'agent' | 'conversation'
+export type UsageGroup = 'scene' | 'operation' | 'provider' | 'model' | 'day' | 'agent' | 'conversation' | 'apiKey'
 
 export interface UsageFilter {
   from?: number
@@ -111,8 +111,8 @@ export class UsageLogRepository {
    * also in USD. A call with no conversation (a title, a connectivity check) has the key "".
    */
   summary(group: UsageGroup, filter: UsageFilter = {}): UsageSummaryRow[] {
-    const column = { scene: 'scene', operation: 'operation', provider: 'provider_id', model: 'model_id', day: 'at', conversation: 'conversation_id' } as const
-    const rows = this.db.all(this.filtered(filter).select(['scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens', 'conversation_id']))
+    const column = { scene: 'scene', operation: 'operation', provider: 'provider_id', model: 'model_id', day: 'at', conversation: 'conversation_id', apiKey: 'api_key_id' } as const
+    const rows = this.db.all(this.filtered(filter).select(['scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens', 'conversation_id', 'api_key_id']))
     const agentOf = new Map<string, string>()
     if (group === 'agent')
       for (const c of this.db.all(this.db.q.selectFrom('conversations').select(['id', 'agent_id']))) agentOf.set(c.id, c.agent_id)

@@ -8,8 +8,8 @@ import { formatUsageCost, usageCsv } from './usage-format'
 // chart.js comes in its own chunk, only when the usage section is shown.
 const UsageChart = lazy(() => import('./usage-chart'))
 
-type Group = 'day' | 'provider' | 'model' | 'scene' | 'agent'
-const GROUPS: Group[] = ['day', 'provider', 'model', 'scene', 'agent']
+type Group = 'day' | 'provider' | 'model' | 'scene' | 'agent' | 'apiKey'
+const GROUPS: Group[] = ['day', 'provider', 'model', 'scene', 'agent', 'apiKey']
 const DAY = 86_400_000
 
 /** Local date input value (yyyy-mm-dd) → ms at local midnight. */
@@ -42,6 +42,11 @@ export function UsageSection() {
       void bridge()
         .call('data.agents.list', {})
         .then((r) => live && r.ok && setAgents(new Map(r.value.map((a) => [a.id, a.name]))))
+    // The local API's keys by name (their calls are the only ones with a key).
+    if (group === 'apiKey')
+      void bridge()
+        .call('localApi.status', {})
+        .then((r) => live && r.ok && setAgents(new Map(r.value.keys.map((k) => [k.id, k.name]))))
     return () => {
       live = false
     }
@@ -49,7 +54,16 @@ export function UsageSection() {
   const labelled = useMemo(() => {
     const list = (rows ?? []).map((r) => ({
       ...r,
-      label: group === 'agent' ? (r.key ? (agents.get(r.key) ?? t('usage.deletedAgent')) : t('usage.noAgent')) : r.key || t('usage.none')
+      label:
+        group === 'agent'
+          ? r.key
+            ? (agents.get(r.key) ?? t('usage.deletedAgent'))
+            : t('usage.noAgent')
+          : group === 'apiKey'
+            ? r.key
+              ? (agents.get(r.key) ?? r.key)
+              : t('usage.noApiKey')
+            : r.key || t('usage.none')
     }))
     // Days read in order; other keys by how much they were used.
     return group === 'day' ? list.sort((a, b) => a.key.localeCompare(b.key)) : list

@@ -124,7 +124,7 @@ export const dataProcedures = {
 
   'data.usage.list': call<UsageLogEntry[]>()(z.object({ ...usageFilter, limit: z.number().int().min(1).max(10_000).optional() }).strict()),
   'data.usage.summary': call<UsageSummaryRow[]>()(
-    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day', 'agent', 'conversation']), ...usageFilter }).strict()
+    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day', 'agent', 'conversation', 'apiKey']), ...usageFilter }).strict()
   ),
 
   'data.settings.get': call<AppSettings>()(empty),

@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import OpenAI from 'openai'
+import Anthropic from '@anthropic-ai/sdk'
+import { createCore, type Core } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+import type { Result } from '../../../src/shared/errors/app-error'
+import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+
+// The local API in front of the built-in engine: a model on disk, loaded on the first request,
+// answered through the real `openai` and `@anthropic-ai/sdk` clients with the engine's own token
+// counts, and the call on the usage ledger under its key.
+let dir: string
+let core: Core
+let url: string
+let secret: string
+const ok = <T>(r: Result<T>): T => {
+  if (!r.ok) throw new Error(`${r.error.errorType}: ${r.error.message}`)
+  return r.value
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sb-gateway-builtin-'))
+  const dataDir = join(dir, 'data')
+  mkdirSync(join(dataDir, 'models'), { recursive: true })
+  writeTinyLlamaGguf(join(dataDir, 'models', 'tiny.gguf'))
+  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
+  const state = await core.context.init.start()
+  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
+  const client = createInProcessClient(core.router).client
+  secret = ok(await client.call('localApi.createKey', { name: 'engine' })).secret
+  url = ok(await client.call('localApi.update', { enabled: true })).url!
+}, 60_000)
+
+afterAll(async () => {
+  await core?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the local API over the built-in engine', () => {
+  it('lists the model on disk and streams a Chat Completions reply with the engine’s usage', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    const ids = (await sdk.models.list()).data.map((m) => m.id)
+    expect(ids).toContain('builtin/tiny')
+    const stream = await sdk.chat.completions.create({ model: 'builtin/tiny', messages: [{ role: 'user', content: 'Hello' }], max_tokens: 16, temperature: 0, stream: true, stream_options: { include_usage: true } })
+    let text = ''
+    let usage: OpenAI.CompletionUsage | null | undefined
+    let finish: string | null | undefined
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? ''
+      finish = chunk.choices[0]?.finish_reason ?? finish
+      if (chunk.usage) usage = chunk.usage
+    }
+    expect(text.length).toBeGreaterThan(0)
+    expect(finish).toBe('length')
+    expect(usage?.completion_tokens).toBe(16)
+    expect(usage?.prompt_tokens).toBeGreaterThan(0)
+    const entry = core.services().store.usage.list({ scene: 'Local API', limit: 1 })[0]!
+    expect(entry).toMatchObject({ providerId: 'builtin', modelId: 'tiny' })
+    expect(entry.usage?.totalOutputTokens).toBe(16)
+    // The Usage page groups by key: this key's row counts the call.
+    const keyId = core.services().gateway.status().keys[0]!.id
+    expect(core.services().store.usage.summary('apiKey').find((r) => r.key === keyId)).toMatchObject({ calls: 1, totalTokens: expect.any(Number) })
+  }, 120_000)
+
+  it('answers Anthropic’s Messages API from the same engine', async () => {
+    const sdk = new Anthropic({ apiKey: secret, baseURL: url, maxRetries: 0 })
+    const message = await sdk.messages.create({ model: 'builtin/tiny', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] })
+    expect(message.content[0]).toMatchObject({ type: 'text' })
+    expect(message.stop_reason).toBe('max_tokens')
+    expect(message.usage.output_tokens).toBe(8)
+  }, 120_000)
+})
