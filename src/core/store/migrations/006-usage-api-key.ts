@@ -8,9 +8,9 @@ export const usageApiKey: Migration = {
   version: 6,
   name: 'usage log: api key',
   up(db) {
-    db.exec(`
-      ALTER TABLE usage_log ADD COLUMN api_key_id TEXT;
-      CREATE INDEX usage_log_api_key ON usage_log(api_key_id) WHERE api_key_id IS NOT NULL;
-    `)
+    // Like the earlier steps, safe to run on a database that already has it (a schema version set back).
+    const columns = db.prepare('PRAGMA table_info(usage_log)').all() as { name: string }[]
+    if (!columns.some((c) => c.name === 'api_key_id')) db.exec('ALTER TABLE usage_log ADD COLUMN api_key_id TEXT')
+    db.exec('CREATE INDEX IF NOT EXISTS usage_log_api_key ON usage_log(api_key_id) WHERE api_key_id IS NOT NULL')
   }
 }
