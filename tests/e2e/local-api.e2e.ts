@@ -53,9 +53,16 @@ test('a key made in Settings lets another program use the configured models, unt
   expect(reply.status).toBe(200)
   expect(((await reply.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe('from the gateway')
 
+  // An alias typed in Settings names the same model for other programs.
+  await section.getByTestId('local-api-aliases').fill('fast = openai/gpt-4o-mini')
+  await section.getByTestId('local-api-aliases').blur()
+  await expect
+    .poll(async () => (await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'fast', messages: [{ role: 'user', content: 'hi' }] }) })).status)
+    .toBe(200)
+
   await page.reload()
   const key = page.getByTestId('local-api-key').filter({ hasText: 'my editor' })
-  await expect(key).toContainText('1 call')
+  await expect(key).toContainText('2 calls')
   // The key itself is never shown again, only its first characters.
   await expect(page.getByTestId('local-api-section')).not.toContainText(secret)
   await key.getByRole('button', { name: 'Revoke the key my editor' }).click()

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Copy, KeyRound, Plus, Trash2 } from 'lucide-react'
 import type { LocalApiSettingsPatch, LocalApiStatus } from '../../../shared/bridge/procedures/local-api'
 import { bridge } from '../../stores/app-store'
+import { examples, parseAliases } from './local-api-text'
 
 const input = 'mt-1 block w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700'
 const button = 'inline-flex items-center gap-1.5 rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800'
@@ -13,30 +14,6 @@ const clientBase = (status: LocalApiStatus): string => {
   return status.url ?? `http://${host}:${status.port}`
 }
 
-export function examples(base: string, key: string, model: string): Array<{ id: string; label: string; code: string }> {
-  return [
-    {
-      id: 'curl',
-      label: 'curl',
-      code: `curl ${base}/v1/chat/completions \\\n  -H "Authorization: Bearer ${key}" \\\n  -H "Content-Type: application/json" \\\n  -d '{"model": "${model}", "messages": [{"role": "user", "content": "Hello"}]}'`
-    },
-    {
-      id: 'python',
-      label: 'Python (openai)',
-      code: `from openai import OpenAI\n\nclient = OpenAI(base_url="${base}/v1", api_key="${key}")\nreply = client.chat.completions.create(model="${model}", messages=[{"role": "user", "content": "Hello"}])\nprint(reply.choices[0].message.content)`
-    },
-    {
-      id: 'js',
-      label: 'JavaScript (openai)',
-      code: `import OpenAI from 'openai'\n\nconst client = new OpenAI({ baseURL: '${base}/v1', apiKey: '${key}' })\nconst reply = await client.chat.completions.create({ model: '${model}', messages: [{ role: 'user', content: 'Hello' }] })\nconsole.log(reply.choices[0].message.content)`
-    },
-    {
-      id: 'editor',
-      label: 'Editor / Anthropic clients',
-      code: `OpenAI-compatible: base URL ${base}/v1, API key ${key}, model ${model}\nAnthropic-compatible: ANTHROPIC_BASE_URL=${base} ANTHROPIC_API_KEY=${key}`
-    }
-  ]
-}
 
 /** Settings → Local API: on/off, address, keys (shown once), per-key spend, and copyable examples. */
 export function LocalApiSection() {
@@ -184,6 +161,26 @@ export function LocalApiSection() {
           </div>
         </form>
       )}
+
+      <label className="block text-sm font-medium">
+        {t('localApi.aliases')}
+        <textarea
+          className={`${input} font-mono`}
+          rows={3}
+          placeholder="fast = openai/gpt-4o-mini"
+          defaultValue={Object.entries(status.aliases)
+            .map(([alias, id]) => `${alias} = ${id}`)
+            .join('\n')}
+          key={JSON.stringify(status.aliases)}
+          disabled={!status.canChange}
+          onBlur={(e) => {
+            const aliases = parseAliases(e.target.value)
+            if (typeof aliases === 'string') return setError(aliases)
+            if (JSON.stringify(aliases) !== JSON.stringify(status.aliases)) void update({ aliases })
+          }}
+          data-testid="local-api-aliases"
+        />
+      </label>
 
       <h3 className="text-sm font-semibold">{t('localApi.examples')}</h3>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('localApi.modelIds')}</p>

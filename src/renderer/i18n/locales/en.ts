@@ -898,6 +898,7 @@ export const en = {
   },
   // ---- settings, layout, local models and images polish
   localApi: {
+    aliases: 'Aliases (one per line: name = provider/model)',
     title: 'Local API',
     intro: 'Other programs (editors, coding agents, scripts) can use every model set up here through one OpenAI- and Anthropic-compatible address, with these keys instead of your provider keys. Their calls appear in Usage under “Local API”.',
     readOnly: 'With an access password, browser mode shows the local API but cannot change it: use the desktop app or a loopback browser session.',

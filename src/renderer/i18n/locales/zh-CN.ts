@@ -899,6 +899,7 @@ export const zhCN: Messages = {
   },
   // ---- settings, layout, local models and images polish
   localApi: {
+    aliases: '别名（每行一个：名称 = 服务商/模型）',
     title: '本地 API',
     intro: '其他程序（编辑器、编码助手、脚本）可以通过一个兼容 OpenAI 和 Anthropic 的地址，使用这里设置的所有模型，并使用下面的密钥代替你的服务商密钥。它们的调用会在“用量”中显示为“Local API”。',
     readOnly: '设置了访问密码时，浏览器模式只能查看本地 API，不能修改：请使用桌面应用或本机回环地址的浏览器会话。',
