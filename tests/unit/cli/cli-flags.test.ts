@@ -34,7 +34,8 @@ const valid: Record<string, string[]> = {
   transcribe: ['openai/whisper-1', 'a.wav'],
   image: ['openai/dall-e-3', '--out', '/tmp', 'a lighthouse'],
   kb: ['list'],
-  builtin: ['list']
+  builtin: ['list'],
+  api: ['keys']
 }
 
 describe('CLI flags (node:util parseArgs, strict)', () => {
