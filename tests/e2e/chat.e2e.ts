@@ -27,7 +27,9 @@ test.beforeAll(async () => {
       kind: 'sse',
       chunks: chatChunks([`You said: ${last}. `, 'Here is **bold** and `code`.\n\n', '```ts\nconst x = 1\n```\n'], {
         usage: { prompt_tokens: 12, completion_tokens: 30, total_tokens: 42 }
-      })
+      }),
+      // Paced like a real model: a burst under 100 ms shows no tok/s (it would be a meaningless figure).
+      delayMs: 60
     }
   })
 })
