@@ -261,7 +261,7 @@ test('a backup is restored: back up now, change the data, restore; the copy made
     await expect(backups.getByTestId('backups-note')).toHaveText('Backed up.')
     const manual = backups.getByTestId('backup-item').filter({ hasText: 'Made by you' })
     await expect(manual).toHaveCount(1)
-    await expect(manual.getByTestId('backup-holds')).toContainText('1 conversations, 2 messages')
+    await expect(manual.getByTestId('backup-holds')).toContainText("1 conversation, 2 messages")
 
     await importThroughPage(page, writeJson('later.json', exportFile('e2e-later', 2, (i) => `Gone after the restore ${i}`)))
     await manual.getByTestId('backup-restore').click()

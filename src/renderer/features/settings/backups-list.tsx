@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import { leaveReloadNote, takeReloadNote } from './reload-note'
 import { useTranslation } from 'react-i18next'
 import type { BackupSummary } from '../../../shared/bridge/procedures/data'
 import type { AppError } from '../../../shared/errors/app-error'
@@ -19,11 +20,7 @@ export function BackupsList({ refreshKey, onChange }: { refreshKey?: number; onC
   const [busy, setBusy] = useState(false)
   const [confirming, setConfirming] = useState<number>()
   const [error, setError] = useState<AppError>()
-  const [note, setNote] = useState<string | undefined>(() => {
-    const saved = sessionStorage.getItem(RESTORED_NOTE_KEY) ?? undefined
-    sessionStorage.removeItem(RESTORED_NOTE_KEY)
-    return saved
-  })
+  const [note, setNote] = useState<string | undefined>(() => takeReloadNote(RESTORED_NOTE_KEY))
   const load = useCallback(() => {
     void bridge()
       .call('data.backups.list', {})
@@ -48,7 +45,7 @@ export function BackupsList({ refreshKey, onChange }: { refreshKey?: number; onC
     const r = await bridge().call('data.backups.restore', { at })
     setBusy(false)
     if (!r.ok) return setError(r.error)
-    sessionStorage.setItem(RESTORED_NOTE_KEY, t('dataPage.restored', { date: new Date(r.value.restored.at).toLocaleString(), copy: new Date(r.value.safetyCopy.at).toLocaleString() }))
+    leaveReloadNote(RESTORED_NOTE_KEY, t('dataPage.restored', { date: new Date(r.value.restored.at).toLocaleString(), copy: new Date(r.value.safetyCopy.at).toLocaleString() }))
     // Every screen holds data read before the restore: start them all again from the restored data.
     location.reload()
   }

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { leaveReloadNote, takeReloadNote } from './reload-note'
 import { useTranslation } from 'react-i18next'
 import type { DataTransferProgress } from '../../../shared/bridge/procedures/data'
 import type { ImportReport } from '../../../shared/data/export-file'
@@ -46,12 +47,8 @@ export function DataSection() {
   const { info } = useApp()
   const browser = info?.mode === 'browser'
   const [busy, setBusy] = useState<Busy>()
-  const [message, setMessage] = useState<string | undefined>(() => {
-    // Said once after the reload that follows an import (see `confirm`).
-    const saved = sessionStorage.getItem(IMPORTED_NOTE_KEY) ?? undefined
-    sessionStorage.removeItem(IMPORTED_NOTE_KEY)
-    return saved
-  })
+  // Said after the reload that follows an import (see `confirm`).
+  const [message, setMessage] = useState<string | undefined>(() => takeReloadNote(IMPORTED_NOTE_KEY))
   const [error, setError] = useState<AppError>()
   const [choosing, setChoosing] = useState(false)
   /** Bumped after an import or a backup, so the backups list and the space figures read again. */
@@ -161,7 +158,7 @@ export function DataSection() {
     }
     // Every screen holds data read before the import (the chat's agents and conversations, the
     // providers): start them all again from the data as it is now, as after a restore.
-    sessionStorage.setItem(IMPORTED_NOTE_KEY, done)
+    leaveReloadNote(IMPORTED_NOTE_KEY, done)
     location.reload()
   }
 
