@@ -21,6 +21,8 @@ test('list + detail: logos, pinned set-up providers sorted by name, search, fetc
   await openApp(page, '#/settings')
 
   // The set-up provider and the local servers are pinned, in name order; the rest follow, in name order.
+  // Settings loads on first visit: wait for the list before reading it.
+  await expect(page.getByTestId('providers-pinned').getByTestId('provider-openai')).toBeVisible()
   const pinned = await page.getByTestId('providers-pinned').locator('[data-testid^="provider-"]').allTextContents()
   expect(pinned.some((t) => t.startsWith('OpenAI'))).toBe(true)
   expect(pinned.some((t) => t.startsWith('Ollama'))).toBe(true)
