@@ -56,6 +56,8 @@ test('search finds a word from a reply, highlights it and jumps to the message',
   // The sidebar's Chat entry comes back to this conversation, not to a new empty one.
   const url = page.url()
   await page.getByTestId('nav-settings').click()
+  // Settings loads on first visit: leave the chat for real (a click back before it shows keeps the chat as it was).
+  await expect(page.getByTestId('page-settings')).toBeVisible()
   await page.getByTestId('nav-chat').click()
   await expect(page).toHaveURL(url)
   await expect(page.getByTestId('conversation-title')).toHaveText('Sorting talk')
