@@ -2,7 +2,7 @@ import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
 import type { LocalFeature } from './local'
 import type { ServiceAccess } from './services-access'
-import type { ModelsLibraryFeature } from './models-library'
+import type { ModelsLibraryFeature } from './models-library/feature'
 
 /** The desktop shell's file dialogs (Electron only): the chosen path, or undefined when cancelled. */
 export interface FileDialog {

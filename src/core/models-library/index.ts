@@ -1,16 +1,9 @@
-import type { CoreContext } from '../context'
+import type { ModelsLibraryFeature } from './feature'
 import type { InitStep } from '../services/init-service'
 import type { Secrets } from '../secrets'
 import { logged } from '../log/logger'
 import { ModelsLibrary } from './library-service'
 
-/** The model library as the core holds it: search, fit, downloads; the Hugging Face token in the keychain. */
-export interface ModelsLibraryFeature {
-  library: ModelsLibrary
-  hfToken(): Promise<string | undefined>
-  setHfToken(token: string | null): Promise<void>
-  close(): Promise<void>
-}
 
 /** The keychain entry of the Hugging Face token (never written to disk, never sent to the renderer). */
 export const HF_TOKEN_KEY = 'hf-token'
@@ -33,7 +26,7 @@ export function createModelsLibraryFeature(context: { dataDir: string; secrets()
 }
 
 /** Picks up downloads a quit or a crash interrupted (those the user paused stay paused). */
-export function modelsLibraryInitStep(context: CoreContext): InitStep {
+export function modelsLibraryInitStep(context: { modelsLibrary: ModelsLibraryFeature }): InitStep {
   return {
     phase: 'migrating',
     run() {
@@ -43,4 +36,5 @@ export function modelsLibraryInitStep(context: CoreContext): InitStep {
 }
 
 export { modelsLibraryHandlers } from './handlers'
+export type { ModelsLibraryFeature } from './feature'
 export { ModelsLibrary, parseModelRef } from './library-service'

@@ -1,5 +1,4 @@
 import { AppErrorException } from '../../shared/errors/app-error'
-import type { CoreContext } from '../context'
 
 /**
  * Who is on the other end of the bridge, as far as what it may make the host do.
@@ -13,9 +12,15 @@ import type { CoreContext } from '../context'
  * A core in browser mode is reached only through the browser server, so its mode and access
  * policy say which of these every caller is.
  */
+/** What says who calls: the core's mode and its browser-mode access policy (the context has both). */
+export interface CallerEnv {
+  mode: 'desktop' | 'browser' | 'test'
+  access?: { password?: string } | undefined
+}
+
 export type ClientReach = 'host' | 'browser' | 'remote'
 
-export const clientReach = (ctx: Pick<CoreContext, 'mode' | 'access'>): ClientReach => {
+export const clientReach = (ctx: CallerEnv): ClientReach => {
   if (ctx.mode !== 'browser') return 'host'
   return ctx.access?.password ? 'remote' : 'browser'
 }
@@ -29,16 +34,16 @@ export const PRIVATE_ADDRESSES_REFUSED =
   'With an access password, browser mode cannot let tools read private or local addresses of the host’s network: turn this on from the desktop app or a loopback browser session.'
 
 /** Paths on the host (import and export files, knowledge folders): the desktop and the CLI only. */
-export function refuseHostPaths(ctx: Pick<CoreContext, 'mode' | 'access'>): void {
+export function refuseHostPaths(ctx: CallerEnv): void {
   if (clientReach(ctx) !== 'host') throw refused(HOST_PATHS_REFUSED, 400)
 }
 
 /** Tool servers that are programs the core starts (stdio): not for a remote client. */
-export function refuseProgramServers(ctx: Pick<CoreContext, 'mode' | 'access'>, servers: readonly { transport?: string }[]): void {
+export function refuseProgramServers(ctx: CallerEnv, servers: readonly { transport?: string }[]): void {
   if (clientReach(ctx) === 'remote' && servers.some((s) => s.transport === 'stdio')) throw refused(PROGRAMS_REFUSED)
 }
 
 /** Tool settings that widen what the host reaches (private addresses): not for a remote client. */
-export function refuseWideningToolSettings(ctx: Pick<CoreContext, 'mode' | 'access'>, patch: { allowPrivateAddresses?: boolean }): void {
+export function refuseWideningToolSettings(ctx: CallerEnv, patch: { allowPrivateAddresses?: boolean }): void {
   if (clientReach(ctx) === 'remote' && patch.allowPrivateAddresses === true) throw refused(PRIVATE_ADDRESSES_REFUSED)
 }

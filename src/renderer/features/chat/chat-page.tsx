@@ -50,6 +50,7 @@ export function ChatPage() {
   const defaultAgentId = useChat((s) => s.defaultAgentId)
   const sendError = useChat((s) => s.sendError)
   const draftParameters = useChat((s) => s.draftParameters)
+  const draftKnowledge = useChat((s) => s.draftKnowledge)
   const titlingNow = useChat((s) => (conversationId ? Boolean(s.titling[conversationId]) : false))
   const all = useChat((s) => (conversationId ? (s.messages[conversationId] ?? EMPTY) : EMPTY))
   // Rebuilt when the message set changes, not on every streaming commit of this conversation.
@@ -166,7 +167,7 @@ export function ChatPage() {
             {conversationTitle(conversation?.title, t)}
           </h1>
           <div className="flex items-center gap-2">
-            <ConversationKnowledge conversationId={conversation?.id} />
+            <ConversationKnowledge conversationId={conversation?.id} draft={{ ids: draftKnowledge, set: (ids) => useChat.setState({ draftKnowledge: ids }) }} />
             <ModelPicker current={current} onPick={(p, m) => void chatActions.setModel(p, m)} />
             {agent && (
               <button

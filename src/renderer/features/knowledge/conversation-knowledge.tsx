@@ -3,20 +3,19 @@ import { useTranslation } from 'react-i18next'
 import { Library } from 'lucide-react'
 import { AttachKnowledge } from './attach-knowledge'
 import { call } from './use-call'
-import { useChat } from '../chat/chat-store'
 
 /**
  * The chat header's knowledge button: knowledge bases attached to this conversation
  * only, searched before each of its replies besides the agent's own. Hidden until a knowledge
- * base exists. Before a new chat's first message the choice is a draft, sent with that message.
+ * base exists. Before a new chat's first message the choice is a draft the chat keeps (`draft`), sent
+ * with that message.
  */
-export function ConversationKnowledge({ conversationId }: { conversationId: string | undefined }) {
+export function ConversationKnowledge({ conversationId, draft }: { conversationId: string | undefined; draft: { ids: string[]; set(ids: string[]): void } }) {
   const { t } = useTranslation()
   const [open, setOpen] = useState(false)
   const [hasBases, setHasBases] = useState(false)
   const [count, setCount] = useState(0)
   const box = useRef<HTMLDivElement>(null)
-  const draft = useChat((s) => s.draftKnowledge)
   useEffect(() => {
     setOpen(false)
     setCount(0)
@@ -45,7 +44,7 @@ export function ConversationKnowledge({ conversationId }: { conversationId: stri
     }
   }, [open])
   if (!hasBases) return null
-  const shown = conversationId ? count : draft.length
+  const shown = conversationId ? count : draft.ids.length
   return (
     <div className="relative" ref={box}>
       <button
@@ -66,7 +65,7 @@ export function ConversationKnowledge({ conversationId }: { conversationId: stri
           {conversationId ? (
             <AttachKnowledge owner={{ kind: 'conversation', id: conversationId }} legend={t('toolsKb3.conversationKbTitle')} hint={t('toolsKb3.conversationKbHint')} onAttached={(ids) => setCount(ids.length)} />
           ) : (
-            <AttachKnowledge draft={{ ids: draft, set: (ids) => useChat.setState({ draftKnowledge: ids }) }} legend={t('toolsKb3.conversationKbTitle')} hint={t('toolsKb3.conversationKbHint')} />
+            <AttachKnowledge draft={draft} legend={t('toolsKb3.conversationKbTitle')} hint={t('toolsKb3.conversationKbHint')} />
           )}
         </div>
       )}
