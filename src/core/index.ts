@@ -116,7 +116,7 @@ export function createCore(options: CoreOptions): Core {
     ...competitionHandlers(context),
     ...updateHandlers(options.updater, APP_VERSION),
     ...localApiHandlers(context),
-    ...engineHandlers(),
+    ...engineHandlers(context),
     ...modelsLibraryHandlers(context.modelsLibrary, hub)
     // feature handlers go here
   }

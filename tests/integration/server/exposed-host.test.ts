@@ -118,6 +118,10 @@ describe('an exposed browser mode (access password)', () => {
     const added = await t.call('knowledge.addPaths', { kbId: 'k1', paths: ['/etc/passwd'] })
     expect(added.ok).toBe(false)
     expect(!added.ok && added.error.message).toMatch(/upload the file instead/)
+    // Nor a folder for the built-in engine to scan (its models can then be deleted from the page).
+    const scanned = await t.call('engine.addPath', { path: '/etc' })
+    expect(scanned.ok).toBe(false)
+    expect(!scanned.ok && scanned.error.message).toMatch(/upload the file instead|desktop app/)
     const widened = await t.call('tools.updateSettings', { allowPrivateAddresses: true })
     expect(widened.ok).toBe(false)
     expect(!widened.ok && widened.error.status).toBe(403)

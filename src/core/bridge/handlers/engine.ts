@@ -5,6 +5,7 @@ import type { BuiltinStatus } from '../../../shared/engine/builtin-status'
 import { builtinEngine } from '../../engine'
 import { engineAppError } from '../../runtime/providers/builtin/builtin-runtime'
 import type { Implementation } from '../router'
+import { refuseHostPaths, type CallerEnv } from '../../security/client-policy'
 
 type EngineNames = keyof typeof engineProcedures & keyof Contract
 type EngineHandlers = Pick<Implementation<Contract>, EngineNames>
@@ -41,7 +42,8 @@ async function status(): Promise<BuiltinStatus> {
 }
 
 /** The built-in engine on the Local models page. */
-export function engineHandlers(): EngineHandlers {
+/** `caller`: a folder or file to scan is a host path, for the desktop and the CLI only (the client policy). */
+export function engineHandlers(caller: CallerEnv): EngineHandlers {
   return {
     'engine.status': () => status(),
     'engine.load': async ({ model, loadAnyway }) => {
@@ -52,6 +54,7 @@ export function engineHandlers(): EngineHandlers {
     },
     'engine.unload': async ({ model }) => ({ unloaded: await builtinEngine().unload(model).catch(fail) }),
     'engine.addPath': async ({ path }) => {
+      refuseHostPaths(caller)
       const engine = builtinEngine()
       const paths = engine.settings.get().modelPaths
       if (!paths.includes(path)) engine.settings.update({ modelPaths: [...paths, path] })
@@ -59,6 +62,7 @@ export function engineHandlers(): EngineHandlers {
       return status()
     },
     'engine.removePath': async ({ path }) => {
+      refuseHostPaths(caller)
       const engine = builtinEngine()
       engine.settings.update({ modelPaths: engine.settings.get().modelPaths.filter((p) => p !== path) })
       await engine.discover(true)

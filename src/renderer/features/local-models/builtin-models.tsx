@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { BuiltinStatus } from '../../../shared/engine/builtin-status'
 import type { AppError } from '../../../shared/errors/app-error'
 import { formatBytes } from '../../../shared/local/format'
-import { bridge } from '../../stores/app-store'
+import { bridge, useApp } from '../../stores/app-store'
 
 const th = 'px-3 py-2 text-left text-xs font-medium text-zinc-500'
 const td = 'px-3 py-2 text-sm'
@@ -12,6 +12,7 @@ const button = 'rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc
 /** The built-in engine on the Local models page: models found on disk, what is loaded, real memory. */
 export function BuiltinModels() {
   const { t, i18n } = useTranslation()
+  const browser = useApp((s) => s.info?.mode) === 'browser'
   const [status, setStatus] = useState<BuiltinStatus>()
   const [error, setError] = useState<{ model?: string; error: AppError }>()
   const [busy, setBusy] = useState<string>()
@@ -113,28 +114,31 @@ export function BuiltinModels() {
           {p.message}
         </p>
       ))}
-      <form
-        className="flex items-center gap-2"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void addPath()
-        }}
-      >
-        <label className="sr-only" htmlFor="builtin-path">
-          {t('local.builtin.addPath')}
-        </label>
-        <input
-          id="builtin-path"
-          value={path}
-          onChange={(e) => setPath(e.target.value)}
-          placeholder={t('local.builtin.pathPlaceholder')}
-          className="w-96 rounded border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
-          data-testid="builtin-path"
-        />
-        <button type="submit" className={button} disabled={!path.trim()}>
-          {t('local.builtin.add')}
-        </button>
-      </form>
+      {/* A path on the host is for the desktop app (the client policy refuses it in browser mode). */}
+      {!browser && (
+        <form
+          className="flex items-center gap-2"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void addPath()
+          }}
+        >
+          <label className="sr-only" htmlFor="builtin-path">
+            {t('local.builtin.addPath')}
+          </label>
+          <input
+            id="builtin-path"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            placeholder={t('local.builtin.pathPlaceholder')}
+            className="w-96 rounded border border-zinc-300 bg-transparent px-2 py-1 text-sm dark:border-zinc-700"
+            data-testid="builtin-path"
+          />
+          <button type="submit" className={button} disabled={!path.trim()}>
+            {t('local.builtin.add')}
+          </button>
+        </form>
+      )}
       {status?.modelPaths.map((p) => (
         <p key={p} className="flex items-center gap-2 text-xs text-zinc-500">
           <span className="font-mono">{p}</span>
