@@ -16,6 +16,7 @@ import { StreamHub } from './bridge/stream-hub'
 import { competitionHandlers } from './bridge/handlers/competition'
 import { storeInitStep } from './store/start-up'
 import { localApiHandlers } from './bridge/handlers/local-api'
+import { syncHandlers } from './bridge/handlers/sync'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
 import { createModelsLibraryFeature, modelsLibraryHandlers, modelsLibraryInitStep } from './models-library'
@@ -117,6 +118,7 @@ export function createCore(options: CoreOptions): Core {
     ...updateHandlers(options.updater, APP_VERSION),
     ...localApiHandlers(context),
     ...engineHandlers(context),
+    ...syncHandlers(context),
     ...modelsLibraryHandlers(context.modelsLibrary, hub)
     // feature handlers go here
   }

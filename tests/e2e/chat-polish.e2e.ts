@@ -339,15 +339,24 @@ const freePort = () =>
 async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['out/main/server.js', '--port', String(port), '--token', TOKEN], {
     env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, E2E: '1' },
-    stdio: 'ignore'
+    stdio: ['ignore', 'pipe', 'pipe']
   })
+  // What the server said, for the failure message when it does not come up.
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   await expect
-    .poll(async () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), { timeout: 30_000 })
+    .poll(async () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), {
+      timeout: 30_000,
+      message: `the server on port ${port} did not come up (exit ${child.exitCode ?? child.signalCode ?? 'none'}): ${output}`
+    })
     .toBe(true)
   return child
 }
 
 async function stopServer(child: ChildProcess) {
+  // An already-exited child never emits 'exit' again: waiting for it would hang the test.
+  if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
   child.kill('SIGKILL')
   await exited

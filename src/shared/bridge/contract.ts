@@ -14,6 +14,7 @@ import { updateProcedures } from './procedures/updates'
 import { localApiProcedures } from './procedures/local-api'
 import { modelsLibraryProcedures } from './procedures/models-library'
 import { engineProcedures } from './procedures/engine'
+import { syncProcedures } from './procedures/sync'
 
 /**
  * Every procedure the renderer (or the CLI, or a test) can reach, declared once.
@@ -36,6 +37,7 @@ export const contract = {
   ...localApiProcedures,
   ...modelsLibraryProcedures,
   ...engineProcedures,
+  ...syncProcedures,
   // store:
   ...dataProcedures
 } as const

@@ -134,6 +134,16 @@ export const ERROR_CATALOGUE = {
   UpdatesUnavailable: t(501, ['Updates are not available here.', 'Browser mode and checkouts update with git; the installed desktop app updates itself.'], ['此处无法更新。', '浏览器模式与源码检出请用 git 更新；安装版桌面应用会自行更新。']),
   // ---- the model library (src/core/models-library)
   ModelLibraryError: t(400, ['The model could not be found, checked or downloaded.', 'The detail says why and what to do (a token, a smaller quantisation, free space).'], ['无法查找、检查或下载该模型。', '详情中写明了原因与解决办法（令牌、更小的量化版本或释放空间）。']),
+  // ---- sync (src/core/sync)
+  SyncUnavailable: t(501, ['Sync is not available here.', 'Use the desktop app or the command-line tool to set up sync.'], ['此处无法使用同步。', '请在桌面应用或命令行工具中设置同步。']),
+  SyncNotSetUp: t(409, ['Sync is not set up on this device.', 'Choose a store and a passphrase in Settings → Sync.'], ['此设备尚未设置同步。', '请在“设置 → 同步”中选择存储位置并设置同步密码。']),
+  SyncWrongPassphrase: t(401, ['The sync passphrase is not the one this store was set up with.', 'Type the passphrase used on your other devices; nothing was merged.'], ['同步密码与该存储设置时使用的不一致。', '请输入其他设备上使用的同步密码；未合并任何数据。']),
+  SyncStoreUnreachable: t(503, ['The sync store cannot be reached.', 'Your changes are kept and sent when it is back; check the address and the network.'], ['无法连接同步存储。', '你的更改已保留，恢复连接后会自动发送；请检查地址与网络。'], true),
+  SyncStoreAuth: t(401, ['The sync store refused the credentials.', 'Check the user, key or password in Settings → Sync.'], ['同步存储拒绝了凭据。', '请在“设置 → 同步”中检查用户名、密钥或密码。']),
+  SyncStoreFull: t(507, ['The sync store is full.', 'Free space or raise the quota of the store; your changes are kept until then.'], ['同步存储空间已满。', '请释放空间或提高存储配额；在此之前你的更改会被保留。']),
+  SyncStoreInvalid: t(400, ['The sync store does not exist or its address is wrong.', 'Check the bucket, folder, database or address in Settings → Sync.'], ['同步存储不存在或地址有误。', '请在“设置 → 同步”中检查存储桶、文件夹、数据库或地址。']),
+  SyncStoreFailed: t(502, ['The sync store failed.', 'The detail gives the store\'s own words; try again later.'], ['同步存储出错。', '详情中给出了存储返回的信息，请稍后重试。'], true),
+  SyncTampered: t(422, ['A change in the sync store failed its integrity check and was refused.', 'It was not merged; the detail names it. Check who can write to the store.'], ['同步存储中的一项更改未通过完整性校验，已被拒绝。', '该更改未被合并，详情中写明了是哪一项；请检查谁能写入该存储。']),
   // ---- browser mode (src/server)
   TooManyAttempts: t(429, ['Too many wrong passwords.', 'Wait for the time shown, then try again.'], ['密码错误次数过多。', '请等待所示时间后再试。'], true)
 } satisfies Record<string, CatalogueEntry>

@@ -1,0 +1,65 @@
+/**
+ * A sync store: where devices meet. The contract is a small object store, which each of the four
+ * real systems (a folder, an S3 bucket, a WebDAV folder, a PostgreSQL table) can keep exactly:
+ *
+ * - keys are `/`-separated paths of [A-Za-z0-9._-] segments (`segments/<device>/<seq>.seg`,
+ *   `blobs/<sha256>`, `snapshots/<id>.snap`, `meta/keys.json`, `devices/<device>.json`);
+ * - `put` is all or nothing: a reader never sees half an object written by a finished put (an
+ *   interrupted one may leave nothing or, on stores that cannot promise it, a truncated body that
+ *   the sync core refuses by its authentication tag and writes again);
+ * - `create` writes only when the key is absent and says whether it did (the one compare-and-set
+ *   the core needs: the first device to set up a store fixes its key parameters);
+ * - what the store holds is ciphertext, except `meta/keys.json` (KDF parameters, a key check).
+ */
+export interface SyncStore {
+  readonly kind: 'folder' | 's3' | 'webdav' | 'postgres'
+  /** Reaches the store and checks it can be read and written; throws SyncStoreError. */
+  test(): Promise<void>
+  put(key: string, body: Uint8Array): Promise<void>
+  /** Writes only when absent: true when written, false when the key already existed. */
+  create(key: string, body: Uint8Array): Promise<boolean>
+  /** The object, or undefined when absent. */
+  get(key: string): Promise<Uint8Array | undefined>
+  /** Keys under a prefix (which ends in `/`), sorted, with their sizes. */
+  list(prefix: string): Promise<Array<{ key: string; size: number }>>
+  delete(key: string): Promise<void>
+  /**
+   * Stores that can push (PostgreSQL LISTEN/NOTIFY) call `onChange` when another device wrote;
+   * the others leave this out and the core polls with back-off. Returns a stop function.
+   */
+  watch?(onChange: (key: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+/** Why a store call failed, as the user can act on it. */
+export type SyncStoreErrorCode =
+  | 'SyncStoreUnreachable' // network down, refused, timed out: queue and retry
+  | 'SyncStoreAuth' // wrong key, password or permissions: the user must fix the settings
+  | 'SyncStoreFull' // quota or disk full (S3 QuotaExceeded, WebDAV 507, PostgreSQL 53100, ENOSPC)
+  | 'SyncStoreInvalid' // no such bucket, folder, database; bad address
+  | 'SyncStoreFailed' // anything else, with the store's own words
+
+export class SyncStoreError extends Error {
+  constructor(
+    readonly code: SyncStoreErrorCode,
+    message: string,
+    /** What the user can do, one sentence ("Check the access key in Settings → Sync."). */
+    readonly fix?: string,
+    options?: { cause?: unknown }
+  ) {
+    super(message, options)
+    this.name = 'SyncStoreError'
+  }
+
+  /** Worth retrying later without the user doing anything. */
+  get transient(): boolean {
+    return this.code === 'SyncStoreUnreachable'
+  }
+}
+
+/** Keys are checked the same way by every store, so a bug in the core cannot escape the prefix. */
+export function assertStoreKey(key: string): void {
+  if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/.test(key) || key.split('/').some((part) => part === '.' || part === '..')) {
+    throw new SyncStoreError('SyncStoreFailed', `Not a valid sync object key: ${JSON.stringify(key)}`)
+  }
+}
