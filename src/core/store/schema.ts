@@ -131,6 +131,75 @@ export interface SettingsTable {
   value: string
 }
 
+// Knowledge bases (migration 003). The chunks' text index (FTS5) and the per-base vector tables
+// (vec0) are not here: they are virtual tables queried in raw SQL by repositories/knowledge-index.ts.
+export interface KnowledgeBasesTable {
+  id: string
+  name: string
+  description: string
+  provider_id: string
+  model_id: string
+  dimensions: number | null
+  chunk_size: number
+  chunk_overlap: number
+  created_at: number
+  updated_at: number
+}
+
+export interface KbFilesTable {
+  id: string
+  kb_id: string
+  name: string
+  source: string
+  path: string | null
+  sha256: string | null
+  size: number
+  status: string
+  stage: string
+  chunked: number
+  chunks_total: number
+  chunks_done: number
+  error: string | null
+  flagged: string | null
+  created_at: number
+  updated_at: number
+}
+
+export interface KbChunksTable {
+  id: Generated<number>
+  kb_id: string
+  file_id: string
+  seq: number
+  text: string
+  heading: string | null
+  page: number | null
+  char_start: number
+  char_end: number
+  /** float32 little-endian, the exact vector; its sign bits are in the base's vec0 table. */
+  embedding: Buffer | null
+}
+
+export interface KbAttachmentsTable {
+  owner_kind: 'agent' | 'conversation'
+  owner_id: string
+  kb_id: string
+}
+
+export interface KbReplySourcesTable {
+  message_id: string
+  n: number
+  kb_id: string
+  file_id: string
+  file_name: string
+  chunk_id: number
+  heading: string | null
+  page: number | null
+  char_start: number
+  char_end: number
+  excerpt: string
+  score: number | null
+}
+
 export interface Database {
   agents: AgentsTable
   conversations: ConversationsTable
@@ -141,6 +210,11 @@ export interface Database {
   provider_settings: ProviderSettingsTable
   usage_log: UsageLogTable
   settings: SettingsTable
+  knowledge_bases: KnowledgeBasesTable
+  kb_files: KbFilesTable
+  kb_chunks: KbChunksTable
+  kb_attachments: KbAttachmentsTable
+  kb_reply_sources: KbReplySourcesTable
 }
 
 export type AgentRow = Selectable<AgentsTable>
