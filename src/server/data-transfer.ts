@@ -2,18 +2,10 @@ import { createReadStream, createWriteStream, rmSync, statSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Core } from '../core'
 import type { BrowserRoute } from './server'
-import { newTransfer, sweepTransfers, transferPath, transfersSize } from '../core/store/transfers'
+import { newTransfer, sweepTransfers, TOO_LARGE, TRANSFER_LIMITS, TRANSFERS_FULL, transferPath, transfersSize, type TransferLimits } from '../core/store/transfers'
 import { PRIVATE_FILE_MODE } from '../core/files/private-files'
 
-/** Larger than any export we write; a cap so a client cannot fill the disk through this door. */
-export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024 * 1024
-/** All transfers together (uploads waiting for their import, exports waiting to be downloaded). */
-export const MAX_TRANSFERS_BYTES = 4 * 1024 * 1024 * 1024
-
-export interface TransferLimits {
-  maxUploadBytes: number
-  maxTotalBytes: number
-}
+export { MAX_TRANSFERS_BYTES, MAX_UPLOAD_BYTES, type TransferLimits } from '../core/store/transfers'
 
 const json = (res: ServerResponse, status: number, body: object) => {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body))
@@ -29,7 +21,7 @@ const json = (res: ServerResponse, status: number, body: object) => {
  *   POST <app path>data/upload              body: the file → { transferId } for data.importFile or knowledge.upload
  *   GET  <app path>data/download/<id>?name= → the file data.exportFile wrote for this browser
  */
-export const dataTransferRoute = (core: Core, limits: TransferLimits = { maxUploadBytes: MAX_UPLOAD_BYTES, maxTotalBytes: MAX_TRANSFERS_BYTES }): BrowserRoute => {
+export const dataTransferRoute = (core: Core, limits: TransferLimits = TRANSFER_LIMITS): BrowserRoute => {
   // What a previous run left (an upload cut by a crash, an export never downloaded) is of no use now.
   sweepTransfers(core.context.dataDir)
   return (req, res, { path, signedIn }) => {
@@ -66,12 +58,12 @@ export const dataTransferRoute = (core: Core, limits: TransferLimits = { maxUplo
   }
 }
 
-const FOLDER_FULL = 'Too many uploads are waiting to be imported; finish or cancel those imports, or wait a moment, and try again.'
+const FOLDER_FULL = TRANSFERS_FULL
 
 function upload(req: IncomingMessage, res: ServerResponse, dataDir: string, limits: TransferLimits): void {
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limits.maxUploadBytes) {
-    json(res, 413, { error: 'The file is too large to import.' })
+    json(res, 413, { error: TOO_LARGE })
     req.resume()
     return
   }
@@ -95,7 +87,7 @@ function upload(req: IncomingMessage, res: ServerResponse, dataDir: string, limi
   }
   req.on('data', (chunk: Buffer) => {
     received += chunk.length
-    if (received > limits.maxUploadBytes) fail(413, 'The file is too large to import.')
+    if (received > limits.maxUploadBytes) fail(413, TOO_LARGE)
     else if (received > room) fail(507, FOLDER_FULL)
   })
   req.on('aborted', () => fail(400, 'The upload was interrupted.'))

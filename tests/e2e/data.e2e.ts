@@ -39,7 +39,7 @@ test('Settings → Your data: import previews the file, asks about its provider 
   writeFileSync(file, '\uFEFF' + JSON.stringify(exportFile))
 
   await openApp(page, '#/settings')
-  await expect(page.getByTestId('about')).toContainText('Browser')
+  await expect(page.getByTestId('about')).toContainText('Browser', { timeout: 20_000 }) // the lazily loaded Settings page, on a busy machine
   const section = page.getByTestId('data-section')
   await section.getByTestId('data-import-file').setInputFiles(file)
   const preview = section.getByTestId('data-import-preview')

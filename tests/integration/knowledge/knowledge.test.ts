@@ -227,8 +227,27 @@ describe('knowledge bases', () => {
     // A transfer that is not there, or both forms at once, are refused with a reason.
     const gone = await t.client.call('knowledge.upload', { kbId: base.id, name: 'x.md', transferId: id })
     expect(!gone.ok && gone.error.message).toBe('The upload is no longer there; choose the file again.')
-    const both = await t.client.call('knowledge.upload', { kbId: base.id, name: 'x.md', transferId: id, dataBase64: 'eA==' })
-    expect(both.ok).toBe(false)
+  })
+
+  it('the desktop fills a transfer piece by piece over the bridge (bytes, not base64), within the upload limits', async () => {
+    const base = await newBase('Desktop uploads')
+    const { transferId } = ok(await t.client.call('files.transferCreate', {}))
+    const text = 'King penguins raise one chick over more than a year. '
+    const bytes = new TextEncoder().encode(text)
+    ok(await t.client.call('files.transferAppend', { transferId, chunk: bytes.slice(0, 20) }))
+    expect(ok(await t.client.call('files.transferAppend', { transferId, chunk: bytes.slice(20) })).bytes).toBe(bytes.length)
+    const file = ok(await t.client.call('knowledge.upload', { kbId: base.id, name: 'king.md', transferId }))
+    await kb().idle(base.id)
+    expect(byName(await files(base.id), 'king.md')).toMatchObject({ id: file.id, status: 'Success', size: bytes.length })
+    // Bytes only: a base64 string is refused by the contract, and a piece over 8 MB too.
+    const other = ok(await t.client.call('files.transferCreate', {})).transferId
+    const asText = await t.client.call('files.transferAppend', { transferId: other, chunk: 'eA==' as unknown as Uint8Array<ArrayBuffer> })
+    expect(asText.ok).toBe(false)
+    const huge = await t.client.call('files.transferAppend', { transferId: other, chunk: new Uint8Array(8 * 1024 * 1024 + 1) })
+    expect(!huge.ok && huge.error.message).toMatch(/at most 8 MB/)
+    // A transfer that was never made is refused with the way out.
+    const unknown = await t.client.call('files.transferAppend', { transferId: 'nosuchtransfer01', chunk: bytes })
+    expect(!unknown.ok && unknown.error.message).toBe('The upload is no longer there; choose the file again.')
   })
 
   // Restoring a backup in place (issue 16) with knowledge bases in it: files the backup holds as

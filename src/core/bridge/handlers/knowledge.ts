@@ -25,9 +25,8 @@ export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
       return kb().addPaths(kbId, paths, { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) })
     },
     'knowledge.addUrl': ({ kbId, url }) => kb().addUrl(kbId, url),
-    'knowledge.upload': async ({ kbId, name, dataBase64, transferId }) => {
-      if (dataBase64 !== undefined) return kb().addBytes(kbId, name, Buffer.from(dataBase64, 'base64'))
-      const path = transferPath(ctx.dataDir, transferId!)
+    'knowledge.upload': async ({ kbId, name, transferId }) => {
+      const path = transferPath(ctx.dataDir, transferId)
       if (!path || !existsSync(path)) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'The upload is no longer there; choose the file again.' })
       try {
         // Streamed from the transfer file into the data folder: a 200 MB file is never whole in memory here.

@@ -5,7 +5,8 @@ import { buttonClass, field } from './create-base-form'
 import { FileRow } from './file-row'
 import { BaseExtras } from './base-extras'
 import { call, errorText } from './use-call'
-import { useApp } from '../../stores/app-store'
+import { bridge, useApp } from '../../stores/app-store'
+import { uploadFile } from '../../bridge/upload'
 
 const globs = (text: string) =>
   text
@@ -13,26 +14,10 @@ const globs = (text: string) =>
     .map((g) => g.trim())
     .filter(Boolean)
 
-/**
- * A picked file to the core. Browser mode uploads it over HTTP first (streamed to disk on the
- * server: one WebSocket frame stops at 64 MB), the desktop sends it over IPC.
- */
-async function uploadFile(kbId: string, file: File, mode: string | undefined): Promise<void> {
-  if (mode !== 'browser') {
-    await call('knowledge.upload', { kbId, name: file.name, dataBase64: await toBase64(file) })
-    return
-  }
-  const response = await fetch('data/upload', { method: 'POST', body: file })
-  const body = (await response.json().catch(() => ({}))) as { transferId?: string; error?: string }
-  if (!body.transferId) throw new Error(body.error ?? response.statusText)
-  await call('knowledge.upload', { kbId, name: file.name, transferId: body.transferId })
-}
-
-const toBase64 = async (file: File): Promise<string> => {
-  const bytes = new Uint8Array(await file.arrayBuffer())
-  let binary = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
+/** A picked file to the core, by the one upload path (a transfer file, then `knowledge.upload`). */
+async function uploadToBase(kbId: string, file: File, mode: string | undefined): Promise<void> {
+  const transferId = await uploadFile(bridge(), file, mode)
+  await call('knowledge.upload', { kbId, name: file.name, transferId })
 }
 
 /** One base: rename/delete, add files or folders, the files with their states, and a search to try it. */
@@ -141,7 +126,7 @@ export function BaseDetail({ base, onChanged }: { base: KnowledgeBaseSummary; on
             const picked = [...(e.target.files ?? [])]
             e.target.value = ''
             void run(async () => {
-              for (const file of picked) await uploadFile(base.id, file, mode)
+              for (const file of picked) await uploadToBase(base.id, file, mode)
             })
           }}
         />

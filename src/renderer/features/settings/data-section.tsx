@@ -6,6 +6,7 @@ import type { ImportReport } from '../../../shared/data/export-file'
 import type { AppError } from '../../../shared/errors/app-error'
 import { useFilePick } from '../../components/file-pick'
 import { bridge, useApp } from '../../stores/app-store'
+import { uploadFile } from '../../bridge/upload'
 import { BackupsList } from './backups-list'
 import { DataError } from '../data/data-error'
 import { DataFolder } from '../data/data-folder'
@@ -120,11 +121,15 @@ export function DataSection() {
     setError(undefined)
     setPreview(undefined)
     setBusy({ progress: { phase: 'reading', done: 0, total: file.size } })
-    const response = await fetch('data/upload', { method: 'POST', body: file })
-    setBusy(undefined)
-    const body = (await response.json()) as { transferId?: string; error?: string }
-    if (!body.transferId) return setMessage(body.error ?? response.statusText)
-    await previewImport({ transferId: body.transferId })
+    let transferId: string
+    try {
+      transferId = await uploadFile(bridge(), file, 'browser')
+    } catch (e) {
+      return setMessage(e instanceof Error ? e.message : String(e))
+    } finally {
+      setBusy(undefined)
+    }
+    await previewImport({ transferId })
   }
 
   const picker = useFilePick({ accept: 'application/json,.json', testId: 'data-import-file', onFile: (file) => void choose(file) })

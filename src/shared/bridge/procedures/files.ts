@@ -31,6 +31,21 @@ export const fileProcedures = {
       })
       .strict()
   ),
+  /**
+   * The one upload path for files the core reads later (knowledge files; import files): a transfer
+   * file in the data folder, named by its id. Browser mode fills it with one streamed HTTP POST
+   * (`data/upload`); the desktop with `files.transferAppend` pieces over IPC (bytes, not base64).
+   */
+  'files.transferCreate': call<{ transferId: string }>()(z.object({}).strict()),
+  /** One piece (≤ 8 MB) appended to a transfer; the size so far. Over the limits, the transfer is removed. */
+  'files.transferAppend': call<{ bytes: number }>()(
+    z
+      .object({
+        transferId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+        chunk: z.instanceof(Uint8Array).refine((c) => c.byteLength <= 8 * 1024 * 1024, 'A piece is at most 8 MB.')
+      })
+      .strict()
+  ),
   /** Attachments by id (a message's `files`), in the same order; unknown ids are left out. */
   'files.get': call<Attachment[]>()(z.object({ fileIds: z.array(id).max(64) }).strict()),
   /** The largest image a provider takes inline; the composer scales bigger ones down first. */

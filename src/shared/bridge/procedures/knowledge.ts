@@ -45,17 +45,8 @@ export const knowledgeProcedures = {
   ),
   /** A web page read with the read-a-web-page tool, kept as Markdown. */
   'knowledge.addUrl': call<KnowledgeFile>()(z.object({ kbId, url: z.string().url().max(4096) }).strict()),
-  /**
-   * A file picked in the page: as base64 on the desktop (IPC), or, in browser mode, uploaded first
-   * over HTTP (`data/upload`, streamed to disk) and named here by its transfer id, since one
-   * WebSocket frame stops at 64 MB.
-   */
-  'knowledge.upload': call<KnowledgeFile>()(
-    z
-      .object({ kbId, name: z.string().min(1).max(500), dataBase64: z.string().max(400_000_000).optional(), transferId: z.string().min(8).max(64).optional() })
-      .strict()
-      .refine((v) => (v.dataBase64 === undefined) !== (v.transferId === undefined), { message: 'Give the file as dataBase64 or as a transferId, one of them.' })
-  ),
+  /** A file picked in the page, uploaded first as a transfer (`files.transferCreate`/`transferAppend`, or `data/upload` in browser mode). */
+  'knowledge.upload': call<KnowledgeFile>()(z.object({ kbId, name: z.string().min(1).max(500), transferId: z.string().min(8).max(64) }).strict()),
   'knowledge.removeFile': call<boolean>()(z.object({ fileId: id }).strict()),
   /** Process a failed or flagged file again. */
   'knowledge.retryFile': call<KnowledgeFile>()(z.object({ fileId: id }).strict()),
