@@ -12,6 +12,7 @@
  * Every `start…` returns a `stop()` that ends the process it started and removes its folder.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -119,22 +120,53 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
  * with 412 PreconditionFailed, as AWS S3, R2 and MinIO do; s3rver itself ignores the header, like
  * older S3-compatible servers, so both paths of the store can be tested.
  */
+/**
+ * s3rver encrypts its ListObjectsV2 continuation tokens with DES, which OpenSSL 3 (Node 17 and
+ * later) no longer offers, so a second page failed with InternalError. Its DES calls get AES with
+ * the key and IV doubled: the token stays opaque and round-trips; nothing else uses DES here.
+ */
+function letS3rverPaginate() {
+  const lib = crypto as { createCipheriv: typeof crypto.createCipheriv; createDecipheriv: typeof crypto.createDecipheriv }
+  if ((lib.createCipheriv as { s3rverShim?: boolean }).s3rverShim) return
+  const widen = (b: crypto.BinaryLike) => Buffer.concat([Buffer.from(b as Uint8Array), Buffer.from(b as Uint8Array)])
+  const { createCipheriv, createDecipheriv } = lib
+  lib.createCipheriv = Object.assign(
+    ((algorithm: string, key: crypto.CipherKey, iv: crypto.BinaryLike | null, options?: unknown) =>
+      algorithm === 'des' ? createCipheriv('aes-128-cbc', widen(key as Uint8Array), widen(iv!)) : createCipheriv(algorithm, key, iv, options as never)) as typeof createCipheriv,
+    { s3rverShim: true }
+  )
+  lib.createDecipheriv = ((algorithm: string, key: crypto.CipherKey, iv: crypto.BinaryLike | null, options?: unknown) =>
+    algorithm === 'des' ? createDecipheriv('aes-128-cbc', widen(key as Uint8Array), widen(iv!)) : createDecipheriv(algorithm, key, iv, options as never)) as typeof createDecipheriv
+}
+
 export async function startS3Server(options: { honourIfNoneMatch?: boolean } = {}): Promise<S3Server> {
+  letS3rverPaginate()
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-s3-'))
   const bucket = 'switchboard-sync'
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: bucket, configs: [] }] })
   if (options.honourIfNoneMatch) {
     // Koa composes its middleware when it starts listening: this runs before s3rver's router.
+    // Conditional writes in flight count as existing, so the check and the write are one step, as on AWS.
+    const writing = new Set<string>()
     server.middleware.unshift(async (ctx, next) => {
       const match = /^\/([^/]+)\/(.+)$/.exec(ctx.path)
       if (ctx.method === 'PUT' && ctx.get('if-none-match') === '*' && match && !('uploadId' in ctx.query)) {
-        const exists = await ctx.store.existsObject(match[1]!, decodeURIComponent(match[2]!))
-        if (exists) {
-          ctx.status = 412
-          ctx.type = 'application/xml'
-          ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>'
-          return
+        const id = `${match[1]!}/${decodeURIComponent(match[2]!)}`
+        // Reserved before the first await: of two racing requests, the second sees the first.
+        const taken = writing.has(id)
+        writing.add(id)
+        try {
+          if (!taken && !(await ctx.store.existsObject(match[1]!, decodeURIComponent(match[2]!)))) {
+            await next()
+            return
+          }
+        } finally {
+          if (!taken) writing.delete(id)
         }
+        ctx.status = 412
+        ctx.type = 'application/xml'
+        ctx.body = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message><Condition>If-None-Match</Condition></Error>'
+        return
       }
       await next()
     })

@@ -56,6 +56,13 @@ export function mapPostgresError(error: unknown, where: string): SyncStoreError 
 /** An identifier quoted for SQL (as pg's escapeIdentifier, without loading pg to call it). */
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`
 
+/** The connection died under the statement (not the statement's own fault). */
+function connectionLost(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | undefined
+  const code = typeof e?.code === 'string' ? e.code : ''
+  return /^08/.test(code) || ['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE'].includes(code) || /Connection terminated unexpectedly|terminating connection|Client has encountered a connection error/i.test(String(e?.message ?? ''))
+}
+
 /** `"schema"."table"` from a schema name that may need quoting. */
 function qualified(schema: string): string {
   return `${ident(schema)}.${ident(TABLE)}`
@@ -100,36 +107,72 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
     if (pid) ownBackends.delete(pid)
   })
 
-  const run = async <T extends pg.QueryResultRow>(where: string, sql: string, params?: unknown[]): Promise<pg.QueryResult<T>> => {
+  /**
+   * A pooled connection the server ended while it sat idle (a restart, a proxy's timeout, an
+   * administrator) fails the next statement; one more try on a fresh connection is what the user
+   * would do. `create` is not retried when its COMMIT may have gone through.
+   */
+  const retried = async <T>(where: string, action: () => Promise<T>, retry = true): Promise<T> => {
     try {
-      return await pool.query<T>(sql, params)
+      return await action()
     } catch (error) {
-      throw mapPostgresError(error, where)
+      if (!retry || !connectionLost(error)) throw mapPostgresError(error, where)
+      try {
+        return await action()
+      } catch (again) {
+        throw mapPostgresError(again, where)
+      }
     }
   }
 
+  const run = <T extends pg.QueryResultRow>(where: string, sql: string, params?: unknown[]): Promise<pg.QueryResult<T>> => retried(where, () => pool.query<T>(sql, params))
+
   /** Runs `sql` and its NOTIFY in one transaction. */
-  const write = async <T extends pg.QueryResultRow>(where: string, key: string, sql: string, params: unknown[]): Promise<pg.QueryResult<T>> => {
-    let client: pg.PoolClient | undefined
-    try {
-      client = await pool.connect()
-      await client.query('BEGIN')
-      const result = await client.query<T>(sql, params)
-      if ((result.rowCount ?? 0) > 0) await client.query('SELECT pg_notify($1, $2)', [channel, key])
-      await client.query('COMMIT')
-      return result
-    } catch (error) {
-      await client?.query('ROLLBACK').catch(() => undefined)
-      throw mapPostgresError(error, where)
-    } finally {
-      client?.release()
-    }
+  const write = <T extends pg.QueryResultRow>(where: string, key: string, sql: string, params: unknown[], idempotent = true): Promise<pg.QueryResult<T>> => {
+    let committing = false
+    return retried(
+      where,
+      async () => {
+        committing = false
+        const client = await pool.connect()
+        // The socket closing after a failed statement is reported as an event too; it is the same failure.
+        const ignore = () => undefined
+        client.on('error', ignore)
+        let failure: unknown
+        try {
+          await client.query('BEGIN')
+          const result = await client.query<T>(sql, params)
+          if ((result.rowCount ?? 0) > 0) await client.query('SELECT pg_notify($1, $2)', [channel, key])
+          committing = true
+          await client.query('COMMIT')
+          return result
+        } catch (error) {
+          failure = error
+          if (!connectionLost(error)) await client.query('ROLLBACK').catch(() => undefined)
+          throw error
+        } finally {
+          client.off('error', ignore)
+          // A connection that failed is not given back to the pool.
+          client.release(failure !== undefined && connectionLost(failure) ? (failure as Error) : undefined)
+        }
+      },
+      idempotent || !committing
+    )
   }
 
   let ready: Promise<void> | undefined
   /** Creates the table when it is missing; a role without CREATE works with a table made for it. */
   const ensureTable = () =>
-    (ready ??= (async () => {
+    (ready ??= createTable().catch(async (error: unknown) => {
+      // Two devices creating the schema or table at the same moment: one wins the catalog row,
+      // the other fails on it and finds the table made on a second look.
+      if (['23505', '42P06', '42P07'].includes(String((error as { cause?: { code?: unknown } })?.cause?.code))) return createTable()
+      throw error
+    }).catch((error: unknown) => {
+      ready = undefined
+      throw error
+    }))
+  const createTable = async () => {
       const exists = await run<{ t: string | null }>('setup', 'SELECT to_regclass($1) AS t', [table])
       if (exists.rows[0]?.t) return
       const hasSchema = await run('setup', 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])
@@ -143,16 +186,8 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
         size int,
         created_at timestamptz NOT NULL DEFAULT now()
       )`
-      try {
-        await run('setup', create)
-      } catch (error) {
-        // Two devices creating the table at the same moment: one wins the catalog row, the other sees it.
-        if (!(error instanceof SyncStoreError && /duplicate key|already exists/i.test(error.message))) throw error
-      }
-    })().catch((error: unknown) => {
-      ready = undefined
-      throw error
-    }))
+      await run('setup', create)
+  }
 
   const listeners = new Set<ListenState>()
   let closed = false
@@ -178,11 +213,13 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
     async create(key, body) {
       assertStoreKey(key)
       await ensureTable()
-      const result = await write('create', key, `INSERT INTO ${table} (key, body, size) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING`, [
+      const result = await write(
+        'create',
         key,
-        Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-        body.byteLength
-      ])
+        `INSERT INTO ${table} (key, body, size) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING`,
+        [key, Buffer.from(body.buffer, body.byteOffset, body.byteLength), body.byteLength],
+        false
+      )
       return (result.rowCount ?? 0) > 0
     },
     async get(key) {

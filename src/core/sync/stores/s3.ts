@@ -33,15 +33,16 @@ export function mapS3Error(error: unknown, where: string): SyncStoreError {
   const status = e?.$metadata?.httpStatusCode
   const message = `S3 ${where}: ${name && name !== 'Error' ? `${name}: ` : ''}${e?.message ?? String(error)}`
   const options = { cause: error }
+  // Quota errors come with 403 on some servers: the code decides before the status does.
+  if (['QuotaExceeded', 'EntityTooLarge', 'StorageQuotaExceeded', 'XMinioStorageFull', 'InsufficientStorage', 'MaxMessageLengthExceeded'].includes(name) || status === 507) {
+    return new SyncStoreError('SyncStoreFull', message, 'Free space in the bucket or raise its quota.', options)
+  }
   if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'InvalidToken', 'ExpiredToken', 'TokenRefreshRequired', 'AllAccessDisabled', 'AccountProblem', 'InvalidClientTokenId'].includes(name) || status === 401 || status === 403) {
     return new SyncStoreError('SyncStoreAuth', message, 'Check the access key, the secret key and the bucket’s permissions in Settings → Sync.', options)
   }
   if (name === 'NoSuchBucket') return new SyncStoreError('SyncStoreInvalid', message, 'Create the bucket first, or correct its name in Settings → Sync.', options)
   if (['PermanentRedirect', 'AuthorizationHeaderMalformed', 'IllegalLocationConstraintException', 'InvalidBucketName', 'InvalidRegion'].includes(name) || status === 301) {
     return new SyncStoreError('SyncStoreInvalid', message, 'Check the bucket’s region and endpoint in Settings → Sync.', options)
-  }
-  if (['QuotaExceeded', 'EntityTooLarge', 'StorageQuotaExceeded', 'XMinioStorageFull', 'InsufficientStorage', 'MaxMessageLengthExceeded'].includes(name) || status === 507) {
-    return new SyncStoreError('SyncStoreFull', message, 'Free space in the bucket or raise its quota.', options)
   }
   const code = e?.code ?? ''
   if (
@@ -92,7 +93,7 @@ export async function openS3Store(config: S3StoreConfig, secret?: string, option
     credentials: { accessKeyId: config.accessKeyId, secretAccessKey: secret ?? '' },
     // Our own retry (the core's back-off) decides when to try again; the SDK retries once for a blip.
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: options.connectTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 300_000 },
+    requestHandler: { connectionTimeout: options.connectTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 300_000, throwOnRequestTimeout: true },
     // Only send and check checksums where S3 requires them: several S3-compatible servers reject
     // the newer default CRC32 headers.
     requestChecksumCalculation: 'WHEN_REQUIRED',

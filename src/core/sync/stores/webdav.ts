@@ -177,6 +177,15 @@ export async function openWebdavStore(config: WebdavStoreConfig, secret?: string
     }
   }
 
+  const rootExists = () =>
+    client.stat('/', signal()).then(
+      () => true,
+      (error: unknown) => {
+        if (statusOf(error) === 404) return false
+        throw error
+      }
+    )
+
   /** Whether the server refuses MOVE with `Overwrite: F` onto an existing name; found out once. */
   let honoursOverwriteF: Promise<boolean> | undefined
   const probeOverwriteF = () =>
@@ -245,8 +254,8 @@ export async function openWebdavStore(config: WebdavStoreConfig, secret?: string
               try {
                 return { dir, items: (await client.getDirectoryContents(dir === '' ? '/' : '/' + dir + '/', signal())) as FileStat[] }
               } catch (error) {
-                // A prefix nobody wrote under yet is an empty list, not an error (the root itself must exist).
-                if (statusOf(error) === 404 && dir !== '') return { dir, items: [] }
+                // A prefix nobody wrote under yet is an empty list, not an error; a missing root folder is one.
+                if (statusOf(error) === 404 && dir !== '' && (await rootExists())) return { dir, items: [] }
                 throw error
               }
             })
