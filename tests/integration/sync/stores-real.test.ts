@@ -299,11 +299,32 @@ describe('S3 only', () => {
     })
   }, 120_000)
 
+  it('a prefix that is not a folder name is SyncStoreInvalid', async () => {
+    const error = await rejection(openS3Store({ kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: 'my sync/../x', accessKeyId: s3.accessKeyId, forcePathStyle: true }, s3.secretAccessKey))
+    expect(error.code).toBe('SyncStoreInvalid')
+    expect(error.fix).toMatch(/prefix/)
+  })
+
   it('keeps to its prefix: another prefix in the same bucket is another store', async () => {
     await using([subjects[0]!.open(fresh()), subjects[0]!.open(fresh())], async (a, b) => {
       await a.put('meta/keys.json', text('a'))
       expect(await b.get('meta/keys.json')).toBeUndefined()
       expect(await b.list('meta/')).toEqual([])
+    })
+  })
+})
+
+describe('WebDAV only', () => {
+  it('an upload cut off before its move is never seen: not listed, not read', async () => {
+    const place = fresh()
+    await using([subjects[2]!.open(place)], async (store) => {
+      await store.put('segments/d/1.seg', text('whole'))
+      // What a device killed mid-upload leaves: a part file in the temporary folder.
+      const auth = { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` }
+      const response = await fetch(`${dav.url}${place}/.switchboard-tmp/cut-off.part`, { method: 'PUT', headers: auth, body: 'half a segm' })
+      expect(response.status).toBe(201)
+      expect(await store.list('')).toEqual([{ key: 'segments/d/1.seg', size: 5 }])
+      expect(bytes(await store.get('segments/d/1.seg'))?.toString()).toBe('whole')
     })
   })
 })

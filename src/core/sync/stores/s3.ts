@@ -60,7 +60,11 @@ export function mapS3Error(error: unknown, where: string): SyncStoreError {
 function normalisePrefix(prefix: string | undefined): string {
   const trimmed = (prefix ?? '').trim().replace(/^\/+|\/+$/g, '')
   if (trimmed === '') return ''
-  assertStoreKey(trimmed)
+  try {
+    assertStoreKey(trimmed)
+  } catch (error) {
+    throw new SyncStoreError('SyncStoreInvalid', `S3: the prefix ${JSON.stringify(prefix)} is not a folder name of letters, digits, ".", "_", "-" and "/".`, 'Correct the prefix in Settings → Sync.', { cause: error })
+  }
   return trimmed + '/'
 }
 
