@@ -15,6 +15,7 @@ declare module 's3rver' {
   interface S3rverStore {
     existsObject(bucket: string, key: string): Promise<boolean>
     putBucket(bucket: string): Promise<void>
+    putObject(object: unknown): Promise<unknown>
   }
   type Middleware = (ctx: S3rverContext, next: () => Promise<void>) => Promise<void>
 

@@ -290,7 +290,9 @@ describe('S3 only', () => {
     const place = fresh()
     await using([subjects[0]!.open(place)], async (store) => {
       const keys = Array.from({ length: 1050 }, (_, i) => `segments/dev/${String(i).padStart(6, '0')}.seg`)
-      for (let i = 0; i < keys.length; i += 25) await Promise.all(keys.slice(i, i + 25).map((key) => store.put(key, text(key))))
+      // Written into s3rver's storage directly: 1,050 signed PUTs took half a minute on a loaded machine.
+      await s3.seed(keys.slice(0, -1).map((key) => ({ key: `devices/${place}/${key}`, body: Buffer.from(key) })))
+      await store.put(keys.at(-1)!, text(keys.at(-1)!))
       await store.put('snapshots/x.snap', text('x'))
       const listed = await store.list('segments/')
       expect(listed).toHaveLength(1050)
