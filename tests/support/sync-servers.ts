@@ -101,6 +101,22 @@ function waitForOutput(child: ChildProcess, ready: RegExp, what: string, timeout
   })
 }
 
+/** Servers still running, ended if the test process exits without stopping them (a failed hook, Ctrl-C). */
+const running = new Map<ChildProcess, { signal: NodeJS.Signals; dir: string }>()
+let exitHookInstalled = false
+function track(child: ChildProcess, signal: NodeJS.Signals, dir: string) {
+  running.set(child, { signal, dir })
+  child.once('exit', () => running.delete(child))
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => {
+    for (const [proc, { signal: sig, dir: folder }] of running) {
+      proc.kill(sig)
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+}
+
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((done) => {
@@ -226,6 +242,7 @@ export async function startWebdavServer(): Promise<WebdavServer> {
     rmSync(base, { recursive: true, force: true })
     throw error
   }
+  track(child, 'SIGTERM', base)
   return {
     url: started,
     username,
@@ -318,6 +335,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
   }
   const server = child!
+  // Immediate shutdown; and if this process dies without a word, postgres notices its data folder
+  // (removed by the hook) is gone within a minute and stops by itself.
+  track(server, 'SIGQUIT', base)
 
   const admin = async <T extends pg.QueryResultRow>(sql: string, params?: unknown[], database = 'postgres') => {
     const client = new pg.Client({ host: '127.0.0.1', port, user: adminUser, password: adminPassword, database })

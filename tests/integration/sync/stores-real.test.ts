@@ -182,20 +182,6 @@ describe.each(subjects)('$name', (subject) => {
     })
   })
 
-  it.runIf(subject.atomicCreate)('create is a compare-and-set: of three devices racing for one key, exactly one wins', async () => {
-    const place = fresh()
-    await using([subject.open(place), subject.open(place), subject.open(place)], async (...devices) => {
-      // Each has probed the server already, so the race is on the key itself.
-      await Promise.all(devices.map((d, i) => d.create(`warm/${i}`, text('x'))))
-      for (let round = 0; round < 5; round++) {
-        const results = await Promise.all(devices.map((d, i) => d.create(`race/${round}`, text(`device ${i}`))))
-        expect(results.filter(Boolean)).toHaveLength(1)
-        const winner = results.indexOf(true)
-        expect(bytes(await devices[0]!.get(`race/${round}`))?.toString()).toBe(`device ${winner}`)
-      }
-    })
-  }, 60_000)
-
   it('list gives the keys under a prefix, sorted, with their sizes, and nothing of other prefixes', async () => {
     const place = fresh()
     await using([subject.open(place)], async (store) => {
@@ -283,6 +269,24 @@ describe.each(subjects)('$name', (subject) => {
       expect((await rejection(store.list('a/'))).code).toBe('SyncStoreInvalid')
     })
   })
+})
+
+// Not the s3rver that ignores If-None-Match: its documented fallback (look, write, read back) can
+// let two devices racing within the same instant both believe they created the key.
+describe.each(subjects.filter((s) => s.atomicCreate))('$name', (subject) => {
+  it('create is a compare-and-set: of three devices racing for one key, exactly one wins', async () => {
+    const place = fresh()
+    await using([subject.open(place), subject.open(place), subject.open(place)], async (...devices) => {
+      // Each has probed the server already, so the race is on the key itself.
+      await Promise.all(devices.map((d, i) => d.create(`warm/${i}`, text('x'))))
+      for (let round = 0; round < 5; round++) {
+        const results = await Promise.all(devices.map((d, i) => d.create(`race/${round}`, text(`device ${i}`))))
+        expect(results.filter(Boolean)).toHaveLength(1)
+        const winner = results.indexOf(true)
+        expect(bytes(await devices[0]!.get(`race/${round}`))?.toString()).toBe(`device ${winner}`)
+      }
+    })
+  }, 60_000)
 })
 
 describe('S3 only', () => {
