@@ -57,7 +57,11 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
     const next = name.trim()
     if (next && next !== status.deviceName) await act(() => bridge().call('sync.update', { deviceName: next }))
   }
-  const setScope = (key: keyof SyncScope, value: boolean) => void act(() => bridge().call('sync.update', { scope: { [key]: value } }))
+  const setScope = (key: keyof SyncScope, value: boolean) => {
+    // Shown at once; the core's answer follows (and an error puts back what it holds).
+    applySyncStatus({ ...status, scope: { ...status.scope, [key]: value } })
+    void act(() => bridge().call('sync.update', { scope: { [key]: value } })).then((done) => (done ? undefined : loadSyncStatus()))
+  }
 
   const phrase = statusPhrase(status, now)
   const paused = status.state === 'paused'
