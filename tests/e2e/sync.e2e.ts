@@ -317,6 +317,8 @@ test('changing the store keeps its secret unless a new one is typed; Chinese wor
   await expect(s.getByTestId('sync-secret')).toHaveValue('')
   await expect(s.getByTestId('sync-secret-saved')).toContainText('leave empty to keep it')
   expect(await overflow()).toBeLessThanOrEqual(0)
+  await page.evaluate(() => document.getElementById('settings-sync')?.scrollIntoView({ block: 'start' }))
+  await snap(page, 'settings-sync-change-store-1024')
   sync.answer('sync.test', () => ({ ok: true, value: { ok: true, objects: 12 } }))
   await s.getByTestId('sync-test').click()
   await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.test', input: { store: { kind: 's3', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'sync', accessKeyId: 'minio', forcePathStyle: true } } })
