@@ -42,6 +42,8 @@ type Answer = { ok: true; value: unknown } | { ok: false; error: { errorType: st
 interface ScriptedSync {
   /** Every sync.* call the page made, in order. */
   calls: Array<{ proc: string; input: Record<string, unknown> }>
+  /** Calls that went on to the real core, by procedure name. */
+  forwarded: string[]
   /** How the next calls of a procedure are answered (default: the current status). */
   answer(proc: string, reply: (input: Record<string, unknown>) => Answer): void
   /** A new status, pushed to every sync.watch subscriber. */
@@ -53,6 +55,7 @@ async function scriptSync(page: Page, initial: SyncStatus): Promise<ScriptedSync
   const replies = new Map<string, (input: Record<string, unknown>) => Answer>()
   const watchers: Array<{ send(message: string): void; id: number; next: number }> = []
   const calls: ScriptedSync['calls'] = []
+  const forwarded: string[] = []
   await page.routeWebSocket(/\/bridge$/, (ws) => {
     const server = ws.connectToServer()
     ws.onMessage((raw) => {
@@ -71,12 +74,14 @@ async function scriptSync(page: Page, initial: SyncStatus): Promise<ScriptedSync
         ws.send(JSON.stringify({ t: 'result', id: message.id, result: reply }))
         return
       }
+      if (message.t === 'call' && message.proc) forwarded.push(message.proc)
       server.send(raw)
     })
     server.onMessage((raw) => ws.send(raw))
   })
   return {
     calls,
+    forwarded,
     answer: (proc, reply) => void replies.set(proc, reply),
     push(next) {
       status = next
@@ -224,8 +229,12 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await expect(sidebar(page)).toHaveAttribute('title', /InvalidAccessKeyId/)
   await expect(s.getByTestId('sync-status-error')).toContainText('The sync store refused the credentials.')
   await expect(s.getByTestId('sync-status-error')).toContainText('InvalidAccessKeyId')
-  sync.push({ ...running, lastMerge: { applied: 3, conflicts: 1, recovered: 0 } })
+  // A round that merged changes from another device: the conversation list is read again.
+  const listed = sync.forwarded.filter((p) => p === 'chat.sidebar').length
+  sync.push({ ...running, lastSyncedAt: Date.now(), lastMerge: { applied: 3, conflicts: 1, recovered: 0 } })
   await expect(s.getByTestId('sync-merge')).toContainText('3 changes merged, 1 edit kept from the later device, 0 recovered')
+  await expect(s.getByTestId('sync-last-synced')).toHaveText('Last synced just now')
+  await expect.poll(() => sync.forwarded.filter((p) => p === 'chat.sidebar').length).toBe(listed + 1)
   await expect(s.getByTestId('sync-merge')).toContainText('stays in the history')
   await expect(s.getByTestId('sync-status-error')).toHaveCount(0)
   await snap(page, 'settings-sync-running')
@@ -349,7 +358,7 @@ test('browser mode with an access password shows sync read-only, with the reason
 
 test.describe('against the real sync core', () => {
   // needs the sync core (branch s7-sync): the placeholder handler reports canChange:false and refuses sync.test / sync.setup.
-  test.fixme('Test on a folder shows the core’s answer; a folder that is not there is named', async ({ page }) => {
+  test.fixme('Test on an empty folder shows the core’s answer', async ({ page }) => {
     const folder = mkdtempSync(join(tmpdir(), 'switchboard-e2e-syncstore-'))
     try {
       await openApp(page, '#/settings/sync')
@@ -358,9 +367,6 @@ test.describe('against the real sync core', () => {
       await s.getByTestId('sync-field-path').fill(folder)
       await s.getByTestId('sync-test').click()
       await expect(s.getByTestId('sync-test-ok')).toHaveText('The store answered and is empty: set up sync on it.')
-      await s.getByTestId('sync-field-path').fill(join(folder, 'not', 'there'))
-      await s.getByTestId('sync-test').click()
-      await expect(s.getByTestId('sync-test-error').or(s.getByTestId('sync-test-ok'))).toBeVisible()
     } finally {
       rmSync(folder, { recursive: true, force: true })
     }

@@ -2,7 +2,7 @@ import i18next from 'i18next'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { en } from '../../../src/renderer/i18n/locales/en'
 import { zhCN } from '../../../src/renderer/i18n/locales/zh-CN'
-import { mergePhrases, passphraseStrength, relativeTime, retryInSeconds, statusPhrase, type Phrase } from '../../../src/renderer/features/sync/sync-status-text'
+import { mergedNewData, mergePhrases, passphraseStrength, relativeTime, retryInSeconds, statusPhrase, type Phrase } from '../../../src/renderer/features/sync/sync-status-text'
 import { draftFromStore, emptyDraft, storeAddress, validatePassphrase, validateStore, type StoreDraft } from '../../../src/renderer/features/sync/sync-fields'
 
 // Settings → Sync and the sidebar's sync status, worded by the real locale files.
@@ -69,6 +69,19 @@ describe('the last merge', () => {
     expect(text).not.toMatch(/lost|discard|overwr|delet/i)
     expect(mergePhrases({ applied: 1, conflicts: 2, recovered: 1 }).map((p) => say(p)).join(', ')).toBe('1 change merged, 2 edits kept from the later device, 1 recovered')
     expect(mergePhrases({ applied: 3, conflicts: 1, recovered: 0 }).map((p) => say(p, 'zh-CN')).join('，')).toBe('合并了 3 项更改，1 处修改采用了较晚设备的版本，恢复了 0 项')
+  })
+})
+
+describe('reading stored data again after a sync round', () => {
+  it('only when a round finished that merged changes from other devices', () => {
+    const merged = { lastSyncedAt: NOW, lastMerge: { applied: 2, conflicts: 0, recovered: 0 } }
+    expect(mergedNewData({ lastSyncedAt: NOW - 30_000 }, merged)).toBe(true)
+    // The same round seen again (a status event for another reason), or the window's first status.
+    expect(mergedNewData(merged, { ...merged })).toBe(false)
+    expect(mergedNewData(undefined, merged)).toBe(false)
+    // A round that brought nothing.
+    expect(mergedNewData({ lastSyncedAt: NOW - 30_000 }, { lastSyncedAt: NOW, lastMerge: { applied: 0, conflicts: 0, recovered: 0 } })).toBe(false)
+    expect(mergedNewData({ lastSyncedAt: NOW - 30_000 }, { lastSyncedAt: NOW })).toBe(false)
   })
 })
 

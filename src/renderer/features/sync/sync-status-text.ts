@@ -88,3 +88,13 @@ export function passphraseStrength(passphrase: string): Strength {
   if (passphrase.length >= 12 || kinds >= 3) return 'fair'
   return 'weak'
 }
+
+/**
+ * A round finished that brought changes from other devices: the pages showing stored data (the
+ * conversation list, the open conversation) read it again. Not on the first status of a window,
+ * which loads its data fresh anyway.
+ */
+export function mergedNewData(prev: Pick<SyncStatus, 'lastSyncedAt' | 'lastMerge'> | undefined, next: Pick<SyncStatus, 'lastSyncedAt' | 'lastMerge'> | undefined): boolean {
+  if (!prev || !next || next.lastSyncedAt === undefined || next.lastSyncedAt === prev.lastSyncedAt) return false
+  return (next.lastMerge?.applied ?? 0) > 0
+}
