@@ -87,7 +87,7 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
         <form className="space-y-2" onSubmit={(e) => void unlock(e)} data-testid="sync-unlock-form">
           <label className="block max-w-sm text-sm font-medium" htmlFor="sync-unlock-passphrase">
             {t('sync.passphrase')}
-            <input id="sync-unlock-passphrase" className={inputClass} type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" aria-describedby="sync-unlock-hint" disabled={readOnly} data-testid="sync-unlock-passphrase" />
+            <input id="sync-unlock-passphrase" className={inputClass} type="password" maxLength={1000} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" aria-describedby="sync-unlock-hint" disabled={readOnly} data-testid="sync-unlock-passphrase" />
             <span id="sync-unlock-hint" className="mt-0.5 block text-xs font-normal text-zinc-500 dark:text-zinc-400">
               {t('sync.unlockHint')}
             </span>

@@ -66,6 +66,7 @@ function StoreField({ spec, draft, error, onChange }: { spec: FieldSpec; draft: 
         type={spec.type === 'number' ? 'text' : spec.type}
         inputMode={spec.type === 'number' ? 'numeric' : undefined}
         value={draft[name]}
+        maxLength={FIELD_MAX[name]}
         placeholder={spec.placeholder}
         onChange={(e) => onChange({ [name]: e.target.value })}
         aria-invalid={error ? true : undefined}
@@ -86,6 +87,9 @@ function StoreField({ spec, draft, error, onChange }: { spec: FieldSpec; draft: 
     </label>
   )
 }
+
+/** The contract's lengths, so a paste far too long is cut where the core would refuse it. */
+const FIELD_MAX: Record<TextField, number> = { path: 4096, endpoint: 2000, region: 100, bucket: 255, prefix: 500, accessKeyId: 500, url: 2000, username: 500, host: 255, port: 5, database: 255, user: 255, schema: 63 }
 
 type TestResult = { objects: number } | { problem: Problem }
 
@@ -192,6 +196,7 @@ export function SyncSetupForm({ status, readOnly, onCancel }: { status: SyncStat
               <input
                 id="sync-secret"
                 className={inputClass}
+                maxLength={10_000}
                 type="password"
                 value={secret}
                 onChange={(e) => {
@@ -252,6 +257,7 @@ export function SyncSetupForm({ status, readOnly, onCancel }: { status: SyncStat
               <input
                 id="sync-passphrase"
                 className={inputClass}
+                maxLength={1000}
                 type="password"
                 value={passphrase}
                 onChange={(e) => {
@@ -270,6 +276,7 @@ export function SyncSetupForm({ status, readOnly, onCancel }: { status: SyncStat
                 <input
                   id="sync-passphrase-confirm"
                   className={inputClass}
+                  maxLength={1000}
                   type="password"
                   value={confirm}
                   onChange={(e) => {
