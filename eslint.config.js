@@ -25,7 +25,7 @@ const rendererLayer = {
 // features listed before it here, never one listed after it, so no two features import each
 // other. The pages that compose others (chat; settings and the palette, which also use chat's
 // model picker and conversations) come last. A new folder in features/ must be placed here.
-const FEATURES = ['providers', 'data', 'search', 'artifacts', 'usage', 'tools', 'knowledge', 'images', 'local-models', 'voice', 'attachments', 'local-api', 'chat', 'settings', 'palette']
+const FEATURES = ['providers', 'data', 'search', 'artifacts', 'usage', 'tools', 'knowledge', 'images', 'local-models', 'voice', 'attachments', 'local-api', 'sync', 'chat', 'settings', 'palette']
 const unplaced = readdirSync(new URL('./src/renderer/features', import.meta.url)).filter((f) => !FEATURES.includes(f))
 if (unplaced.length) throw new Error(`eslint.config.js: place the renderer feature(s) ${unplaced.join(', ')} in FEATURES (which features may they use?)`)
 const featureRules = FEATURES.map((feature, i) => {

@@ -14,6 +14,7 @@ import { useLayout } from './stores/layout-store'
 import { chatActions } from './features/chat/chat-store'
 import { providerActions } from './features/providers/providers-store'
 import { CommandPalette } from './features/palette/command-palette'
+import { refreshAfterSync } from './sync-refresh'
 
 // Chat is the page the app opens on; every other page loads its feature the first time it is
 // visited, so the code the window needs to start stays small (the startup bench measures it).
@@ -68,6 +69,7 @@ export function App() {
     void chatActions.load()
     void providerActions.load()
   }, [ready])
+  useEffect(() => (ready ? refreshAfterSync() : undefined), [ready])
   const [sheetOpen, setSheetOpen] = useState(false)
   const toggle = useLayout((s) => s.toggle)
   useEffect(() => {

@@ -3,6 +3,7 @@ import { BarChart3, BookOpen, Cpu, Image, MessageSquare, PanelLeftClose, PanelLe
 import { useRouter, type RouteName } from './stores/router-store'
 import { useLayout } from './stores/layout-store'
 import { RunningPullsIndicator } from './features/local-models/running-pulls-indicator'
+import { SyncStatusLink } from './features/sync/sync-status-link'
 import { useChat } from './features/chat/chat-store'
 import { NAV_ORDER, shortcutLabel, type NavRoute } from './components/shortcuts'
 
@@ -71,6 +72,7 @@ export function Sidebar() {
       })}
       <div className="mt-auto space-y-2">
         <RunningPullsIndicator compact={collapsed} />
+        <SyncStatusLink compact={collapsed} />
         <button
           type="button"
           onClick={() => toggle('nav')}

@@ -5,6 +5,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'settings-providers', label: 'providers.title' },
   { id: 'settings-data', label: 'polish.sectionData' },
   { id: 'settings-tools', label: 'polish.sectionTools' },
+  { id: 'settings-sync', label: 'sync.title' },
   { id: 'settings-local-api', label: 'localApi.title' },
   { id: 'settings-about', label: 'settings.about' }
 ] as const

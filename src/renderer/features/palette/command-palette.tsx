@@ -13,7 +13,8 @@ const SETTINGS_SECTIONS = [
   { key: 'providers', testId: 'providers-section' },
   { key: 'voice', testId: 'voice-settings' },
   { key: 'data', testId: 'data-section' },
-  { key: 'tools', testId: 'tools-settings' }
+  { key: 'tools', testId: 'tools-settings' },
+  { key: 'sync', testId: 'sync-section' }
 ] as const
 
 interface Filters {

@@ -8,6 +8,7 @@ import { SearchLimitsSetting } from './search-limits-setting'
 import { VoiceSettings } from '../voice/voice-settings'
 import { ToolsSettings } from '../tools/tools-settings'
 import { LocalApiSection } from '../local-api/local-api-section'
+import { SyncSection } from '../sync/sync-section'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 import { SignOutButton } from '../../components/sign-out-button'
@@ -81,6 +82,9 @@ export function SettingsPage() {
         </div>
         <div id="settings-tools" className="max-w-3xl">
           <ToolsSettings />
+        </div>
+        <div id="settings-sync" className="max-w-3xl scroll-mt-4">
+          <SyncSection />
         </div>
         <div id="settings-local-api" className="max-w-3xl">
           <LocalApiSection />

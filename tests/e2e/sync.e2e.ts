@@ -1,0 +1,491 @@
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
+import { configureProvider, LOCKED_BASE, openApp, PASSWORD, pickModel, snap, TOKEN } from './helpers'
+
+// Settings → Sync and the sidebar's sync status as a user meets them.
+//
+// Two kinds of test. The first group runs the real page against a scripted sync core: the page's
+// bridge socket goes to the real server, except the sync.* procedures, which this spec answers in
+// the bridge's own wire format — so every state (syncing 12 changes, offline, locked, an error with
+// its fix, a merge with conflicts) can be shown on demand. The second group runs against the real
+// sync core: a folder store on this machine, and two servers with their own data folders sharing it.
+
+// ---------------------------------------------------------------- a scripted sync core on the wire
+
+// The shape of src/shared/bridge/procedures/sync.ts's SyncStatus (the e2e project does not compile src/).
+interface SyncStatus {
+  state: 'off' | 'paused' | 'idle' | 'syncing' | 'offline' | 'locked' | 'error'
+  store?: Record<string, unknown> & { kind: string }
+  scope: Record<'conversations' | 'agents' | 'settings' | 'images' | 'apiKeys', boolean>
+  deviceId: string
+  deviceName: string
+  pendingChanges: number
+  syncingChanges?: number
+  lastSyncedAt?: number
+  nextRetryAt?: number
+  error?: { code: string; message: string; fix?: string }
+  lastMerge?: { applied: number; conflicts: number; recovered: number }
+  devices: Array<{ id: string; name: string; lastSeenAt: number; current: boolean }>
+  canChange: boolean
+}
+
+const SCOPE = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
+const OFF: SyncStatus = { state: 'off', scope: SCOPE, deviceId: 'dev-a', deviceName: 'Work laptop', pendingChanges: 0, devices: [], canChange: true }
+
+type Answer = { ok: true; value: unknown } | { ok: false; error: { errorType: string; message: string; status?: number } }
+
+interface ScriptedSync {
+  /** Every sync.* call the page made, in order. */
+  calls: Array<{ proc: string; input: Record<string, unknown> }>
+  /** Calls that went on to the real core, by procedure name. */
+  forwarded: string[]
+  /** How the next calls of a procedure are answered (default: the current status). */
+  answer(proc: string, reply: (input: Record<string, unknown>) => Answer): void
+  /** A new status, pushed to every sync.watch subscriber. */
+  push(status: SyncStatus): void
+}
+
+async function scriptSync(page: Page, initial: SyncStatus): Promise<ScriptedSync> {
+  let status = initial
+  const replies = new Map<string, (input: Record<string, unknown>) => Answer>()
+  const watchers: Array<{ send(message: string): void; id: number; next: number }> = []
+  const calls: ScriptedSync['calls'] = []
+  const forwarded: string[] = []
+  await page.routeWebSocket(/\/bridge$/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((raw) => {
+      const message = JSON.parse(String(raw)) as { t: string; id: number; proc?: string; input?: Record<string, unknown> }
+      if ((message.t === 'call' || message.t === 'start') && message.proc?.startsWith('sync.')) {
+        calls.push({ proc: message.proc, input: message.input ?? {} })
+        if (message.t === 'start') {
+          const watcher = { send: (m: string) => ws.send(m), id: message.id, next: 1 }
+          watchers.push(watcher)
+          ws.send(JSON.stringify({ t: 'started', id: message.id, sid: `scripted-sync-${message.id}` }))
+          ws.send(JSON.stringify({ t: 'events', id: message.id, from: 0, events: [status] }))
+          return
+        }
+        const reply = replies.get(message.proc)?.(message.input ?? {}) ?? { ok: true, value: message.proc === 'sync.devices' ? status.devices : status }
+        if (reply.ok && message.proc !== 'sync.test' && message.proc !== 'sync.devices') status = reply.value as SyncStatus
+        ws.send(JSON.stringify({ t: 'result', id: message.id, result: reply }))
+        return
+      }
+      if (message.t === 'call' && message.proc) forwarded.push(message.proc)
+      server.send(raw)
+    })
+    server.onMessage((raw) => ws.send(raw))
+  })
+  return {
+    calls,
+    forwarded,
+    answer: (proc, reply) => void replies.set(proc, reply),
+    push(next) {
+      status = next
+      for (const w of watchers) w.send(JSON.stringify({ t: 'events', id: w.id, from: w.next++, events: [next] }))
+    }
+  }
+}
+
+const section = (page: Page) => page.getByTestId('sync-section')
+const sidebar = (page: Page) => page.getByTestId('sidebar-sync')
+
+test('the store form: each kind shows its own fields with real examples, and what is wrong is named before anything is sent', async ({ page }) => {
+  const sync = await scriptSync(page, OFF)
+  await openApp(page, '#/settings/sync')
+  const s = section(page)
+  await expect(s).toBeInViewport()
+  // Off: nothing in the sidebar.
+  await expect(sidebar(page)).toHaveCount(0)
+
+  const fields = () => s.getByTestId('sync-store-fields').locator('input').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))
+  expect(await fields()).toEqual(['sync-field-path'])
+  await s.getByText('S3-compatible').click()
+  expect(await fields()).toEqual(['sync-field-endpoint', 'sync-field-region', 'sync-field-bucket', 'sync-field-prefix', 'sync-field-accessKeyId', 'sync-field-forcePathStyle', 'sync-secret'])
+  await expect(s.getByTestId('sync-store-fields')).toContainText('r2.cloudflarestorage.com')
+  await expect(s.getByTestId('sync-store-fields')).toContainText('MinIO')
+  await expect(s.getByTestId('sync-secret')).toHaveAttribute('type', 'password')
+  await s.getByText('WebDAV', { exact: true }).click()
+  expect(await fields()).toEqual(['sync-field-url', 'sync-field-username', 'sync-secret'])
+  await expect(s.getByTestId('sync-store-fields')).toContainText('remote.php/dav/files')
+  await s.getByText('PostgreSQL', { exact: true }).click()
+  expect(await fields()).toEqual(['sync-field-host', 'sync-field-port', 'sync-field-database', 'sync-field-user', 'sync-field-ssl', 'sync-field-schema', 'sync-secret'])
+  await expect(s.getByTestId('sync-store-fields')).toContainText('supabase.co')
+  await expect(s.getByTestId('sync-store-fields')).toContainText('neon.tech')
+
+  // The kinds are one radio group: arrow keys move between them.
+  await s.getByTestId('sync-kind-postgres').focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(s.getByTestId('sync-kind-folder')).toBeChecked()
+  expect(await fields()).toEqual(['sync-field-path'])
+
+  // Checked here first, each message beside its field; nothing went to the core.
+  await s.getByTestId('sync-test').click()
+  await expect(s.getByTestId('sync-error-path')).toHaveText('Required.')
+  await expect(s.getByTestId('sync-field-path')).toBeFocused()
+  await s.getByTestId('sync-field-path').fill('Dropbox/Switchboard')
+  await s.getByTestId('sync-test').click()
+  await expect(s.getByTestId('sync-error-path')).toContainText('full path')
+  await s.getByText('S3-compatible').click()
+  await s.getByTestId('sync-field-bucket').fill('My Bucket')
+  await s.getByTestId('sync-field-endpoint').fill('minio.local:9000')
+  await s.getByTestId('sync-test').click()
+  await expect(s.getByTestId('sync-error-endpoint')).toContainText('https://')
+  await expect(s.getByTestId('sync-error-bucket')).toContainText('lowercase')
+  await expect(s.getByTestId('sync-error-accessKeyId')).toHaveText('Required.')
+  await expect(s.getByTestId('sync-error-secret')).toHaveText('Required for this store.')
+  expect(sync.calls.filter((c) => c.proc === 'sync.test')).toEqual([])
+
+  // Test: the core's answer, an empty store or its error with the fix.
+  await s.getByText('Folder', { exact: true }).click()
+  await s.getByTestId('sync-field-path').fill('/srv/sync')
+  sync.answer('sync.test', () => ({ ok: true, value: { ok: true, objects: 0 } }))
+  await s.getByTestId('sync-test').click()
+  await expect(s.getByTestId('sync-test-ok')).toHaveText('The store answered and is empty: set up sync on it.')
+  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.test', input: { store: { kind: 'folder', path: '/srv/sync' } } })
+  sync.answer('sync.test', () => ({ ok: true, value: { ok: true, objects: 7 } }))
+  await s.getByTestId('sync-test').click()
+  await expect(s.getByTestId('sync-test-ok')).toContainText('7 objects in it. It already holds sync data: join it')
+  sync.answer('sync.test', () => ({ ok: false, error: { errorType: 'SyncStoreUnreachable', message: 'ENOENT: no such folder /srv/sync' } }))
+  await s.getByTestId('sync-test').click()
+  await expect(s.getByTestId('sync-test-error')).toContainText('The sync store cannot be reached.')
+  await expect(s.getByTestId('sync-test-error')).toContainText('check the address and the network')
+  await expect(s.getByTestId('sync-test-error')).toContainText('ENOENT: no such folder /srv/sync')
+
+  // The passphrase: the note, 8 characters, twice, a strength hint.
+  await expect(s.getByTestId('sync-passphrase-note')).toContainText('cannot be recovered')
+  await expect(s.getByTestId('sync-passphrase-note')).toContainText('every device')
+  await s.getByTestId('sync-passphrase').fill('short')
+  await expect(s.getByTestId('sync-strength')).toContainText('too short')
+  await s.getByTestId('sync-setup').click()
+  await expect(s.getByTestId('sync-passphrase-error')).toHaveText('Use at least 8 characters.')
+  await s.getByTestId('sync-passphrase').fill('correct horse battery')
+  await expect(s.getByTestId('sync-strength')).toHaveText('Strength: strong')
+  await s.getByTestId('sync-passphrase-confirm').fill('correct horse batery')
+  await s.getByTestId('sync-setup').click()
+  await expect(s.getByTestId('sync-passphrase-error')).toHaveText('The two passphrases differ.')
+  expect(sync.calls.filter((c) => c.proc === 'sync.setup')).toEqual([])
+
+  // What is synced: API keys off, with why they are safe when on.
+  await expect(s.getByTestId('sync-scope-conversations')).toBeChecked()
+  await expect(s.getByTestId('sync-scope-apiKeys')).not.toBeChecked()
+  await expect(s.getByTestId('sync-scope')).toContainText('end-to-end encrypted')
+  await snap(page, 'settings-sync-setup')
+})
+
+test('set up, then follow it: the sidebar and the page say each state, a conflict reads as kept, locked asks for the passphrase, Disconnect asks first', async ({ page }) => {
+  const sync = await scriptSync(page, OFF)
+  await openApp(page, '#/settings/sync')
+  const s = section(page)
+  await s.getByTestId('sync-field-path').fill('/srv/sync')
+  await s.getByTestId('sync-passphrase').fill('correct horse battery')
+  await s.getByTestId('sync-passphrase-confirm').fill('correct horse battery')
+  await s.getByTestId('sync-scope-images').uncheck()
+  await s.getByTestId('sync-device-name-new').fill('Desk')
+  const now = Date.now()
+  const running: SyncStatus = {
+    ...OFF,
+    state: 'idle',
+    store: { kind: 'folder', path: '/srv/sync' },
+    scope: { ...SCOPE, images: false },
+    deviceName: 'Desk',
+    lastSyncedAt: now - 5 * 60_000,
+    devices: [
+      { id: 'dev-a', name: 'Desk', lastSeenAt: now, current: true },
+      { id: 'dev-b', name: 'Phone', lastSeenAt: now - 3 * 3_600_000, current: false }
+    ]
+  }
+  sync.answer('sync.setup', () => ({ ok: true, value: running }))
+  await s.getByTestId('sync-setup').click()
+  await expect.poll(() => sync.calls.at(-1)).toEqual({
+    proc: 'sync.setup',
+    input: { store: { kind: 'folder', path: '/srv/sync' }, passphrase: 'correct horse battery', scope: { ...SCOPE, images: false }, deviceName: 'Desk' }
+  })
+  await expect(s.getByTestId('sync-state')).toHaveText('Synced')
+  await expect(sidebar(page)).toHaveText('Synced')
+  await expect(s.getByTestId('sync-last-synced')).toHaveText('Last synced 5 minutes ago')
+  await expect(s.getByTestId('sync-store-summary')).toHaveText('Folder · /srv/sync')
+  const devices = s.getByTestId('sync-device')
+  await expect(devices).toHaveCount(2)
+  await expect(devices.first()).toContainText('Desk')
+  await expect(devices.first()).toContainText('this device')
+  await expect(devices.first()).toContainText('last seen just now')
+  await expect(devices.nth(1)).toContainText('Phone')
+  await expect(devices.nth(1)).toContainText('last seen 3 hours ago')
+  // The passphrase is not kept on the page.
+  expect(await page.content()).not.toContain('correct horse battery')
+
+  // States as they come from sync.watch.
+  sync.push({ ...running, state: 'syncing', syncingChanges: 12 })
+  await expect(sidebar(page)).toHaveText('Syncing 12 changes')
+  sync.push({ ...running, state: 'offline', nextRetryAt: Date.now() + 30_000 })
+  await expect(sidebar(page)).toHaveText(/^Offline, will retry in (30|29|28) s$/)
+  await expect(sidebar(page)).toHaveAttribute('data-state', 'offline')
+  sync.push({ ...running, state: 'error', error: { code: 'SyncStoreAuth', message: 'S3 said: InvalidAccessKeyId', fix: 'Check the access key.' } })
+  await expect(sidebar(page)).toHaveText('Sync error')
+  await expect(sidebar(page)).toHaveAttribute('title', /InvalidAccessKeyId/)
+  await expect(s.getByTestId('sync-status-error')).toContainText('The sync store refused the credentials.')
+  await expect(s.getByTestId('sync-status-error')).toContainText('InvalidAccessKeyId')
+  // A round that merged changes from another device: the conversation list is read again.
+  const listed = sync.forwarded.filter((p) => p === 'chat.sidebar').length
+  sync.push({ ...running, lastSyncedAt: Date.now(), lastMerge: { applied: 3, conflicts: 1, recovered: 0 } })
+  await expect(s.getByTestId('sync-merge')).toContainText('3 changes merged, 1 edit kept from the later device, 0 recovered')
+  await expect(s.getByTestId('sync-last-synced')).toHaveText('Last synced just now')
+  await expect.poll(() => sync.forwarded.filter((p) => p === 'chat.sidebar').length).toBe(listed + 1)
+  await expect(s.getByTestId('sync-merge')).toContainText('stays in the history')
+  await expect(s.getByTestId('sync-status-error')).toHaveCount(0)
+  await snap(page, 'settings-sync-running')
+
+  // Pause and resume; rename; a scope change is sent as it is made.
+  let current = running
+  sync.answer('sync.update', (input) => {
+    const scope = input['scope'] as Partial<SyncStatus['scope']> | undefined
+    current = { ...current, state: input['paused'] ? 'paused' : 'idle', ...(input['deviceName'] ? { deviceName: String(input['deviceName']) } : {}), scope: { ...current.scope, ...scope } }
+    return { ok: true, value: current }
+  })
+  await s.getByTestId('sync-pause').click()
+  await expect(sidebar(page)).toHaveText('Paused')
+  await expect(s.getByTestId('sync-pause')).toHaveText('Resume')
+  await expect(s.getByTestId('sync-now')).toBeDisabled()
+  await s.getByTestId('sync-pause').click()
+  await expect.poll(() => sync.calls.filter((c) => c.proc === 'sync.update').map((c) => c.input)).toEqual([{ paused: true }, { paused: false }])
+  await expect(sidebar(page)).toHaveText('Synced')
+  await s.getByTestId('sync-device-name').fill('Desk at home')
+  await s.getByTestId('sync-device-name').press('Enter')
+  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { deviceName: 'Desk at home' } })
+  await s.getByTestId('sync-scope-apiKeys').check()
+  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { apiKeys: true } } })
+  await expect(s.getByTestId('sync-scope-apiKeys')).toBeChecked()
+
+  // Sync now, and its error with the fix.
+  sync.answer('sync.now', () => ({ ok: false, error: { errorType: 'SyncStoreFull', message: 'ENOSPC: no space left on device' } }))
+  await s.getByTestId('sync-now').click()
+  await expect(s.getByTestId('sync-action-error')).toContainText('The sync store is full.')
+  await expect(s.getByTestId('sync-action-error')).toContainText('your changes are kept')
+
+  // Locked on this device: the passphrase, and a wrong one said plainly.
+  sync.push({ ...running, state: 'locked' })
+  await expect(sidebar(page)).toHaveText('Passphrase needed')
+  sync.answer('sync.unlock', () => ({ ok: false, error: { errorType: 'SyncWrongPassphrase', message: 'wrong passphrase', status: 401 } }))
+  await s.getByTestId('sync-unlock-passphrase').fill('not it at all')
+  await s.getByTestId('sync-unlock').click()
+  await expect(s.getByTestId('sync-action-error')).toContainText('The sync passphrase is not the one this store was set up with.')
+  await expect(s.getByTestId('sync-action-error')).toContainText('nothing was merged')
+  sync.answer('sync.unlock', () => ({ ok: true, value: running }))
+  await s.getByTestId('sync-unlock-passphrase').fill('correct horse battery')
+  await s.getByTestId('sync-unlock').press('Enter')
+  await expect(s.getByTestId('sync-unlock-form')).toHaveCount(0)
+  await expect(s.getByTestId('sync-action-error')).toHaveCount(0)
+
+  // The sidebar status opens this section from another page, by keyboard too.
+  await page.getByTestId('nav-chat').click()
+  await sidebar(page).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('page-settings')).toBeVisible()
+  await expect(section(page)).toBeInViewport()
+
+  // Disconnect asks first; Escape keeps it.
+  await s.getByTestId('sync-disconnect').click()
+  const dialog = page.getByTestId('sync-disconnect-dialog')
+  await expect(dialog).toContainText('keeps everything it has')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  expect(sync.calls.some((c) => c.proc === 'sync.disconnect')).toBe(false)
+  sync.answer('sync.disconnect', () => ({ ok: true, value: OFF }))
+  await s.getByTestId('sync-disconnect').click()
+  await dialog.getByTestId('sync-disconnect-confirm').click()
+  await expect(dialog).toHaveCount(0)
+  await expect(s.getByTestId('sync-setup-form')).toBeVisible()
+  await expect(sidebar(page)).toHaveCount(0)
+})
+
+test('changing the store keeps its secret unless a new one is typed; Chinese wording; no overflow at 1024×700', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 700 })
+  const now = Date.now()
+  const s3: SyncStatus = {
+    ...OFF,
+    state: 'syncing',
+    syncingChanges: 3,
+    store: { kind: 's3', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'sync', accessKeyId: 'minio', forcePathStyle: true },
+    lastSyncedAt: now - 60_000,
+    devices: [{ id: 'dev-a', name: 'Work laptop', lastSeenAt: now, current: true }]
+  }
+  const sync = await scriptSync(page, s3)
+  await openApp(page, '#/settings/sync')
+  const s = section(page)
+  await expect(sidebar(page)).toHaveText('Syncing 3 changes')
+  const overflow = () => s.evaluate((el) => el.scrollWidth - el.clientWidth)
+  expect(await overflow()).toBeLessThanOrEqual(0)
+  await s.getByTestId('sync-change-store').click()
+  await expect(s.getByTestId('sync-kind-s3')).toBeChecked()
+  await expect(s.getByTestId('sync-field-bucket')).toHaveValue('sync')
+  await expect(s.getByTestId('sync-field-forcePathStyle')).toBeChecked()
+  await expect(s.getByTestId('sync-secret')).toHaveValue('')
+  await expect(s.getByTestId('sync-secret-saved')).toContainText('leave empty to keep it')
+  expect(await overflow()).toBeLessThanOrEqual(0)
+  await page.evaluate(() => document.getElementById('settings-sync')?.scrollIntoView({ block: 'start' }))
+  await snap(page, 'settings-sync-change-store-1024')
+  sync.answer('sync.test', () => ({ ok: true, value: { ok: true, objects: 12 } }))
+  await s.getByTestId('sync-test').click()
+  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.test', input: { store: { kind: 's3', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'sync', accessKeyId: 'minio', forcePathStyle: true } } })
+  await s.getByTestId('sync-cancel').click()
+  await expect(s.getByTestId('sync-state')).toHaveText('Syncing 3 changes')
+
+  await page.evaluate(() => localStorage.setItem('switchboard.language', 'zh-CN'))
+  await page.reload()
+  await expect(sidebar(page)).toHaveText('正在同步 3 项更改')
+  await expect(section(page).getByTestId('sync-last-synced')).toHaveText(/^上次同步：\d+ 分钟前$/, { timeout: 20_000 })
+  await expect(section(page).getByTestId('sync-device')).toContainText('此设备')
+  await page.evaluate(() => localStorage.setItem('switchboard.language', 'en'))
+})
+
+test('browser mode with an access password shows sync read-only, with the reason', async ({ page }) => {
+  await page.goto(`${LOCKED_BASE}/?token=${TOKEN}#/settings/sync`)
+  await page.getByTestId('unlock-password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Unlock' }).click()
+  await expect(page.getByTestId('page-settings')).toBeVisible({ timeout: 30_000 })
+  const s = section(page)
+  await expect(s.getByTestId('sync-read-only')).toContainText('a store is a resource of the computer that runs Switchboard')
+  await expect(s.getByTestId('sync-test')).toBeDisabled()
+  await expect(s.getByTestId('sync-field-path')).toBeDisabled()
+  await expect(s.getByTestId('sync-setup')).toBeDisabled()
+})
+
+// ---------------------------------------------------------------- the real sync core
+
+test.describe('against the real sync core', () => {
+  // needs the sync core (branch s7-sync): the placeholder handler reports canChange:false and refuses sync.test / sync.setup. Passed against s7-sync at c8fcdf7 applied on this branch.
+  test.fixme('Test on an empty folder shows the core’s answer', async ({ page }) => {
+    const folder = mkdtempSync(join(tmpdir(), 'switchboard-e2e-syncstore-'))
+    try {
+      await openApp(page, '#/settings/sync')
+      const s = section(page)
+      await expect(s.getByTestId('sync-read-only')).toHaveCount(0)
+      await s.getByTestId('sync-field-path').fill(folder)
+      await s.getByTestId('sync-test').click()
+      await expect(s.getByTestId('sync-test-ok')).toHaveText('The store answered and is empty: set up sync on it.')
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+
+  let fake: FakeOpenAI
+  test.beforeAll(async () => {
+    fake = await startFakeOpenAI()
+    fake.setDefault('/chat/completions', (req: RecordedRequest) => {
+      const messages = (req.body as { messages: { content: string }[] }).messages
+      return { kind: 'sse', chunks: chatChunks([`You said: ${messages.at(-1)?.content ?? ''}.`]) }
+    })
+  })
+  test.afterAll(async () => fake?.close())
+
+  // needs the sync core (branch s7-sync): two devices meet through one folder store. Passed against s7-sync at c8fcdf7 applied on this branch.
+  test.fixme('two devices on one folder: set up on A, a message on A, a wrong passphrase on B is refused, the right one brings the conversation to B', async ({ browser }) => {
+    test.setTimeout(180_000)
+    const store = mkdtempSync(join(tmpdir(), 'switchboard-e2e-syncstore-'))
+    const dataA = mkdtempSync(join(tmpdir(), 'switchboard-e2e-sync-a-'))
+    const dataB = mkdtempSync(join(tmpdir(), 'switchboard-e2e-sync-b-'))
+    const [portA, portB] = [await freePort(), await freePort()]
+    const serverA = await startServer(portA, dataA)
+    const serverB = await startServer(portB, dataB)
+    const a = await ownServerPage(browser, portA)
+    const b = await ownServerPage(browser, portB)
+    try {
+      // A: set up on the empty folder, then write a conversation.
+      await openApp(a.page, '#/settings/sync')
+      await setUpOn(a.page, store, 'a shared sync passphrase', 'setup')
+      await expect(sidebar(a.page)).toHaveText(/Synced|Syncing/)
+      await configureProvider(a.page, 'openai', fake.url, 'sk-e2e-sync-0123456789')
+      await a.page.getByTestId('nav-chat').click()
+      await a.page.getByTestId('new-chat').click()
+      await pickModel(a.page, 'openai', 'gpt-4o-mini')
+      await a.page.getByTestId('composer-input').fill('hello from device A')
+      await a.page.getByTestId('composer-input').press('Enter')
+      await expect(a.page.getByTestId('message-assistant').last()).toContainText('You said: hello from device A.')
+      await expect(a.page).toHaveURL(/#\/chat\/[^/]+$/)
+      const conversation = new URL(a.page.url()).hash
+      await a.page.goto(`/?token=${TOKEN}#/settings/sync`)
+      await section(a.page).getByTestId('sync-now').click()
+      await expect(section(a.page).getByTestId('sync-state')).toHaveText('Synced', { timeout: 30_000 })
+
+      // B: the wrong passphrase is refused and nothing is merged.
+      await openApp(b.page, '#/settings/sync')
+      await setUpOn(b.page, store, 'not the shared passphrase', 'join')
+      const refused = section(b.page).getByTestId('sync-setup-error')
+      await expect(refused).toContainText('The sync passphrase is not the one this store was set up with.')
+      await expect(refused).toContainText('nothing was merged')
+      await expect(sidebar(b.page)).toHaveCount(0)
+      // The right one: the conversation arrives.
+      await section(b.page).getByTestId('sync-passphrase').fill('a shared sync passphrase')
+      await section(b.page).getByTestId('sync-setup').click()
+      await expect(section(b.page).getByTestId('sync-state')).toHaveText(/Synced|Syncing/, { timeout: 30_000 })
+      await expect(section(b.page).getByTestId('sync-device')).toHaveCount(2, { timeout: 30_000 })
+      // The conversation list shows the chosen agent's conversations (A's agent came with it): open it by its address.
+      await b.page.evaluate((hash) => (location.hash = hash), conversation)
+      await expect(b.page.getByTestId('message-user').last()).toContainText('hello from device A', { timeout: 30_000 })
+      await expect(b.page.getByTestId('message-assistant').last()).toContainText('You said: hello from device A.')
+      await snap(b.page, 'sync-device-b')
+    } finally {
+      await a.context.close()
+      await b.context.close()
+      await stopServer(serverA)
+      await stopServer(serverB)
+      for (const dir of [store, dataA, dataB]) rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+async function setUpOn(page: Page, folder: string, passphrase: string, mode: 'setup' | 'join') {
+  const s = section(page)
+  // Folder is the kind the form starts with.
+  await expect(s.getByTestId('sync-kind-folder')).toBeChecked()
+  await s.getByTestId('sync-field-path').fill(folder)
+  await s.getByTestId(`sync-mode-${mode}`).check()
+  await s.getByTestId('sync-passphrase').fill(passphrase)
+  if (mode === 'setup') await s.getByTestId('sync-passphrase-confirm').fill(passphrase)
+  await s.getByTestId('sync-setup').click()
+}
+
+// ---- servers of this spec's own, each with its own data folder
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+
+async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['out/main/server.js', '--port', String(port), '--token', TOKEN], {
+    env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, E2E: '1' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  await expect
+    .poll(async () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), {
+      timeout: 30_000,
+      message: `the server on port ${port} did not come up (exit ${child.exitCode ?? child.signalCode ?? 'none'}): ${output}`
+    })
+    .toBe(true)
+  return child
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGKILL')
+  await exited
+}
+
+async function ownServerPage(browser: Browser, port: number) {
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 1280, height: 800 } })
+  return { context, page: await context.newPage() }
+}
