@@ -2,10 +2,11 @@ import { AppErrorException } from '../../../shared/errors/app-error'
 import type { Contract } from '../../../shared/bridge/contract'
 import type { engineProcedures } from '../../../shared/bridge/procedures/engine'
 import type { BuiltinStatus } from '../../../shared/engine/builtin-status'
-import { builtinEngine } from '../../engine'
+import type { BuiltinEngine } from '../../engine'
 import { engineAppError } from '../../runtime/providers/builtin/builtin-runtime'
 import type { Implementation } from '../router'
 import { refuseHostPaths, type CallerEnv } from '../../security/client-policy'
+import { needs, type ServiceAccess } from '../../services-access'
 
 type EngineNames = keyof typeof engineProcedures & keyof Contract
 type EngineHandlers = Pick<Implementation<Contract>, EngineNames>
@@ -14,8 +15,7 @@ const fail = (error: unknown): never => {
   throw new AppErrorException(engineAppError(error, 'builtin'))
 }
 
-async function status(): Promise<BuiltinStatus> {
-  const engine = builtinEngine()
+async function status(engine: BuiltinEngine): Promise<BuiltinStatus> {
   const [{ models, problems }, ps] = await Promise.all([engine.list(), engine.ps()])
   const out: BuiltinStatus = {
     models: models.map((m) => ({ id: m.id, name: m.name, source: m.source, path: m.path, sizeBytes: m.sizeBytes, loaded: m.loaded, ...(m.contextSize ? { contextSize: m.contextSize } : {}) })),
@@ -43,13 +43,15 @@ async function status(): Promise<BuiltinStatus> {
 
 /** The built-in engine on the Local models page. */
 /** `caller`: a folder or file to scan is a host path, for the desktop and the CLI only (the client policy). */
-export function engineHandlers(caller: CallerEnv): EngineHandlers {
+export function engineHandlers(ctx: CallerEnv & { services: ServiceAccess }): EngineHandlers {
+  const caller = ctx
+  const builtinEngine = needs(ctx, 'engine', 'The built-in engine')
   return {
-    'engine.status': () => status(),
+    'engine.status': () => status(builtinEngine()),
     'engine.load': async ({ model, loadAnyway }) => {
       const engine = builtinEngine()
       const plan = await engine.load(model, { loadAnyway: loadAnyway === true }).catch(fail)
-      const loaded = (await status()).loaded.find((m) => m.modelId === plan.modelId)
+      const loaded = (await status(engine)).loaded.find((m) => m.modelId === plan.modelId)
       return loaded ?? { modelId: plan.modelId, name: plan.name, contextSize: plan.contextSize, contextReason: plan.contextReason, weightsBytes: plan.weightsBytes, contextBytes: plan.contextBytes }
     },
     'engine.unload': async ({ model }) => ({ unloaded: await builtinEngine().unload(model).catch(fail) }),
@@ -59,14 +61,14 @@ export function engineHandlers(caller: CallerEnv): EngineHandlers {
       const paths = engine.settings.get().modelPaths
       if (!paths.includes(path)) engine.settings.update({ modelPaths: [...paths, path] })
       await engine.discover(true)
-      return status()
+      return status(engine)
     },
     'engine.removePath': async ({ path }) => {
       refuseHostPaths(caller)
       const engine = builtinEngine()
       engine.settings.update({ modelPaths: engine.settings.get().modelPaths.filter((p) => p !== path) })
       await engine.discover(true)
-      return status()
+      return status(engine)
     }
   }
 }
