@@ -1,8 +1,8 @@
 import { AppErrorException } from '../../../shared/errors/app-error'
 import type { Contract } from '../../../shared/bridge/contract'
 import type { engineProcedures } from '../../../shared/bridge/procedures/engine'
-import type { BuiltinStatus } from '../../../shared/engine/builtin-status'
-import type { BuiltinEngine } from '../../engine'
+import type { BuiltinSettings, BuiltinStatus } from '../../../shared/engine/builtin-status'
+import { defaultThreads, formatBytes, type BuiltinEngine } from '../../engine'
 import { engineAppError } from '../../runtime/providers/builtin/builtin-runtime'
 import type { Implementation } from '../router'
 import { refuseHostPaths, type CallerEnv } from '../../security/client-policy'
@@ -26,6 +26,8 @@ async function status(engine: BuiltinEngine): Promise<BuiltinStatus> {
     threads: ps.threads,
     spawnKind: ps.spawnKind,
     modelPaths: [...engine.settings.get().modelPaths],
+    settings: userSettings(engine),
+    defaults: { budgetBytes: engine.defaultBudgetBytes, threads: defaultThreads(engine.cpuCount), cpuCount: engine.cpuCount },
     loaded: ps.models.map((m) => ({
       modelId: m.modelId,
       name: m.name,
@@ -39,6 +41,15 @@ async function status(engine: BuiltinEngine): Promise<BuiltinStatus> {
   }
   if (ps.rssBytes !== undefined) out.rssBytes = ps.rssBytes
   return out
+}
+
+function userSettings(engine: BuiltinEngine): BuiltinSettings {
+  const { keepAliveMs, memoryBudgetBytes, threads, contextSizes } = engine.settings.get()
+  return { keepAliveMs, contextSizes: { ...contextSizes }, ...(memoryBudgetBytes ? { memoryBudgetBytes } : {}), ...(threads ? { threads } : {}) }
+}
+
+const invalid = (message: string): never => {
+  throw new AppErrorException({ errorType: 'ValidationError', status: 400, message })
 }
 
 /** The built-in engine on the Local models page. */
@@ -61,6 +72,30 @@ export function engineHandlers(ctx: CallerEnv & { services: ServiceAccess }): En
       const paths = engine.settings.get().modelPaths
       if (!paths.includes(path)) engine.settings.update({ modelPaths: [...paths, path] })
       await engine.discover(true)
+      return status(engine)
+    },
+    'engine.plan': async ({ model, contextSize }) => {
+      const plan = await builtinEngine().plan(model, contextSize ? { contextSize } : {}).catch(fail)
+      const { modelId, name, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, trainedContextSize } = plan
+      return { modelId, name, contextSize: plan.contextSize, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, ...(trainedContextSize ? { trainedContextSize } : {}) }
+    },
+    'engine.setSettings': async ({ keepAliveMs, memoryBudgetBytes, threads, contextSize }) => {
+      const engine = builtinEngine()
+      if (memoryBudgetBytes && memoryBudgetBytes > engine.totalBytes)
+        invalid(`A memory budget of ${formatBytes(memoryBudgetBytes)} is more than this computer's memory (${formatBytes(engine.totalBytes)}); choose at most that.`)
+      if (threads && threads > engine.cpuCount) invalid(`${threads} threads is more than the ${engine.cpuCount} cores of this computer; choose at most ${engine.cpuCount}.`)
+      const patch: Parameters<BuiltinEngine['updateSettings']>[0] = {}
+      if (keepAliveMs !== undefined) patch.keepAliveMs = keepAliveMs
+      // A field left out is kept; null puts the default back.
+      if (memoryBudgetBytes !== undefined) patch.memoryBudgetBytes = memoryBudgetBytes ?? undefined
+      if (threads !== undefined) patch.threads = threads ?? undefined
+      if (contextSize) {
+        const sizes = { ...engine.settings.get().contextSizes }
+        if (contextSize.size === null) delete sizes[contextSize.model]
+        else sizes[contextSize.model] = contextSize.size
+        patch.contextSizes = sizes
+      }
+      engine.updateSettings(patch)
       return status(engine)
     },
     'engine.removePath': async ({ path }) => {

@@ -551,6 +551,30 @@ export const en = {
       contextLine: '{{context}} tokens ({{reason}})',
       reason: { user: 'your setting', trained: 'the model\'s own', 'capped-default': 'capped by default', 'capped-memory': 'reduced to fit memory' },
       source: { user: 'Added', library: 'App folder', ollama: 'Ollama', lmstudio: 'LM Studio' },
+      settings: {
+        title: 'Engine settings',
+        keepAlive: 'Unload a model after it is idle for',
+        minutes: 'minutes',
+        keepForever: 'Keep loaded until I unload it',
+        keepAliveHint: '0 unloads right after each reply. Applies at once to loaded models.',
+        keepAliveRange: 'Enter 0 to {{max}} minutes, or keep models loaded.',
+        budget: 'Memory budget for all loaded models',
+        budgetHint: 'Empty: {{budget}} (75% of {{total}}). Least recently used models leave first to stay within it; a model larger than it is refused with the figures.',
+        budgetRange: 'Enter {{min}} to {{total}}, or leave it empty for the default.',
+        threads: 'Threads',
+        threadsHint: 'Empty: {{threads}} (on {{cores}} cores). Applies the next time a model loads.',
+        threadsRange: 'Enter a whole number from 1 to {{max}} (the cores of this computer), or leave it empty.',
+        saved: 'Saved.'
+      },
+      context: {
+        button: 'Context…',
+        label: 'Context length (tokens)',
+        estimate: 'Needs about {{needed}}: weights {{weights}} + context {{context}} for {{tokens}} tokens (budget {{budget}}).',
+        trained: 'The model was trained for {{trained}} tokens; it loads with at most that.',
+        over: 'More than the memory budget: it will be refused unless you load it anyway.',
+        nextLoad: 'Applies the next time the model loads.',
+        range: 'Enter a whole number from {{min}} to {{max}}, or leave it empty for the default.'
+      },
       col: { name: 'Model', source: 'From', size: 'Size', state: 'State' }
     },
     servers: 'Local servers',

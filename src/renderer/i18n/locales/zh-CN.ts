@@ -552,6 +552,30 @@ export const zhCN: Messages = {
       contextLine: '{{context}} 个 token（{{reason}}）',
       reason: { user: '你的设置', trained: '模型自带', 'capped-default': '默认上限', 'capped-memory': '为适应内存而缩小' },
       source: { user: '已添加', library: '应用文件夹', ollama: 'Ollama', lmstudio: 'LM Studio' },
+      settings: {
+        title: '引擎设置',
+        keepAlive: '模型空闲多久后卸载',
+        minutes: '分钟',
+        keepForever: '保持加载，直到我手动卸载',
+        keepAliveHint: '0 表示每次回复后立即卸载。对已加载的模型立即生效。',
+        keepAliveRange: '请输入 0 到 {{max}} 分钟，或选择保持加载。',
+        budget: '所有已加载模型的内存预算',
+        budgetHint: '留空：{{budget}}（{{total}} 的 75%）。超出时最久未用的模型先卸载；比预算更大的模型会被拒绝并给出数字。',
+        budgetRange: '请输入 {{min}} 到 {{total}}，或留空使用默认值。',
+        threads: '线程数',
+        threadsHint: '留空：{{threads}}（共 {{cores}} 个核心）。下次加载模型时生效。',
+        threadsRange: '请输入 1 到 {{max}} 的整数（本机核心数），或留空。',
+        saved: '已保存。'
+      },
+      context: {
+        button: '上下文…',
+        label: '上下文长度（token）',
+        estimate: '约需 {{needed}}：权重 {{weights}} + 上下文 {{context}}（{{tokens}} 个 token），预算 {{budget}}。',
+        trained: '该模型训练时的上下文为 {{trained}} 个 token；加载时最多使用这么多。',
+        over: '超出内存预算：除非选择“仍然加载”，否则会被拒绝。',
+        nextLoad: '下次加载该模型时生效。',
+        range: '请输入 {{min}} 到 {{max}} 的整数，或留空使用默认值。'
+      },
       col: { name: '模型', source: '来源', size: '大小', state: '状态' }
     },
     servers: '本地服务',
