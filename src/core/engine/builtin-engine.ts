@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises'
 import { EngineClient, EngineError, type ChatStreamItem } from './engine-client'
 import type { EngineSpawner } from './engine-process'
 import { EngineSettings, type EngineSettingsData } from './engine-settings'
+import { removeEngineState, writeEngineState } from './engine-state'
 import { GgufFormatError, kvCacheBytes, readGgufHeader, type GgufHeader } from './gguf-header'
 import { discoverModels, type DiscoveredModel, type DiscoveryOptions, type DiscoveryProblem } from './model-discovery'
 import type { ChatParams, EmbedResult, EngineStatus } from './protocol'
@@ -86,6 +87,8 @@ export interface BuiltinEngineOptions {
   totalMemoryBytes?: number
   cpuCount?: number
   now?: () => number
+  /** Where to say what is loaded for a CLI command on the same data folder (the app's engine only). */
+  stateFile?: string
 }
 
 interface LoadedEntry {
@@ -129,6 +132,7 @@ export class BuiltinEngine {
     this.client.onExit(() => {
       for (const entry of this.loaded.values()) clearTimeout(entry.timer)
       this.loaded.clear()
+      this.publish()
     })
   }
 
@@ -305,6 +309,23 @@ export class BuiltinEngine {
     while (used() + plan.neededBytes > plan.budgetBytes && idle.length) await this.unload(idle.shift()!.plan.modelId)
   }
 
+  /** Writes what is loaded to the state file (when there is one), after each change. */
+  private publish(): void {
+    if (!this.options.stateFile) return
+    writeEngineState(
+      this.options.stateFile,
+      [...this.loaded.values()].map(({ plan, expiresAt }) => ({
+        modelId: plan.modelId,
+        name: plan.name,
+        contextSize: plan.contextSize,
+        contextReason: plan.contextReason,
+        weightsBytes: plan.weightsBytes,
+        contextBytes: plan.contextBytes,
+        ...(expiresAt ? { expiresAt } : {})
+      }))
+    )
+  }
+
   /** Unloads the model `keepAliveMs` after `from` (its last use; default now). */
   private scheduleIdle(modelId: string, from = this.now()): void {
     const entry = this.loaded.get(modelId)
@@ -313,8 +334,9 @@ export class BuiltinEngine {
     delete entry.timer
     delete entry.expiresAt
     const keepAlive = this.settings.get().keepAliveMs
-    if (keepAlive < 0 || entry.busy > 0) return
+    if (keepAlive < 0 || entry.busy > 0) return this.publish()
     entry.expiresAt = from + keepAlive
+    this.publish()
     entry.timer = setTimeout(() => {
       void this.unload(modelId, { stopWhenEmpty: true }).catch(() => undefined)
     }, Math.max(0, entry.expiresAt - this.now()))
@@ -327,6 +349,7 @@ export class BuiltinEngine {
     if (!id || !entry) return false
     clearTimeout(entry.timer)
     this.loaded.delete(id)
+    this.publish()
     await this.client.unload(id).catch(() => undefined)
     // With nothing loaded the engine process has no reason to hold memory.
     if (opts.stopWhenEmpty && this.loaded.size === 0 && this.loading.size === 0) await this.client.stop()
@@ -401,6 +424,7 @@ export class BuiltinEngine {
   async close(): Promise<void> {
     for (const entry of this.loaded.values()) clearTimeout(entry.timer)
     this.loaded.clear()
+    if (this.options.stateFile) removeEngineState(this.options.stateFile)
     await this.client.stop()
   }
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { BuiltinEngine } from './builtin-engine'
 import { forkSpawner, type EngineSpawner } from './engine-process'
 import { unavailable, type Unavailable } from '../unavailable'
+import { ENGINE_STATE_FILE } from './engine-state'
 
 /**
  * The engine of a process that has no core: a CLI command (`builtin …`, `chat builtin/…`) runs
@@ -40,7 +41,8 @@ export function createEngineService(options: EngineServiceOptions): BuiltinEngin
   if (!options.spawner && !existsSync(entry)) {
     return unavailable(`its process entry ${entry} was not found; build the app first (npx electron-vite build), or set SWITCHBOARD_ENGINE_HOST to the built engine-host.js`)
   }
-  return new BuiltinEngine({ spawner: options.spawner ?? forkSpawner({ entry }), dataDir: options.dataDir })
+  // The app's engine says what it has loaded, so `switchboard builtin ps` on this data folder can show it.
+  return new BuiltinEngine({ spawner: options.spawner ?? forkSpawner({ entry }), dataDir: options.dataDir, stateFile: join(options.dataDir, ENGINE_STATE_FILE) })
 }
 
 /** Set by a CLI command before first use; a later call replaces an engine that has not started. */
@@ -65,3 +67,4 @@ export async function closeBuiltinEngine(): Promise<void> {
 export { BuiltinEngine, ModelTooLargeError, ModelFileError, formatBytes, defaultThreads } from './builtin-engine'
 export { EngineError, EngineCrashedError } from './engine-client'
 export { forkSpawner, type EngineSpawner, type EngineProcess } from './engine-process'
+export { appEngineState, type EngineState } from './engine-state'
