@@ -12,6 +12,8 @@ test.beforeAll(() => {
   const models = join(process.env['E2E_DATA_DIR']!, 'main', 'models')
   mkdirSync(models, { recursive: true })
   writeTinyLlamaGguf(join(models, 'tiny-e2e.gguf'))
+  // A vision projector beside it: listed as unused (the built-in engine reads text only).
+  writeTinyLlamaGguf(join(models, 'mmproj-tiny-e2e.gguf'), { seed: 7 })
 })
 
 test('the Local models page lists the model on disk, loads it and shows the engine memory', async ({ page }) => {
@@ -19,6 +21,7 @@ test('the Local models page lists the model on disk, loads it and shows the engi
   const row = page.getByTestId('builtin-row-tiny-e2e')
   await expect(row).toBeVisible({ timeout: 15_000 })
   await expect(row).toContainText('App folder')
+  await expect(page.getByTestId('builtin-projector-tiny-e2e')).toContainText('Vision projector found, not used')
   await page.getByTestId('builtin-load-tiny-e2e').click()
   await expect(row).toContainText('2,048 tokens', { timeout: 30_000 })
   await expect(page.getByTestId('builtin-memory')).toContainText('in use (measured)', { timeout: 15_000 })
@@ -75,4 +78,14 @@ test('the engine settings are set on the page with their limits, and a context l
   await editor.getByTestId('builtin-context-default').click()
   await expect(editor.getByTestId('builtin-context-default')).toBeHidden()
   await page.getByTestId('builtin-unload-tiny-e2e').click()
+})
+
+test('an image attached for a built-in model is refused with the reason: the engine reads text only', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('new-chat').click()
+  await pickModel(page, 'builtin', 'tiny-e2e')
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+  await page.getByTestId('attach-input').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png })
+  await expect(page.getByTestId('composer-notice')).toContainText('The built-in engine does not read images')
+  await expect(page.getByTestId('composer-images')).toHaveCount(0)
 })

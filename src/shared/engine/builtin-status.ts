@@ -7,6 +7,8 @@ export interface BuiltinModelInfo {
   sizeBytes: number
   loaded: boolean
   contextSize?: number
+  /** A vision projector (mmproj) lies beside it; the built-in engine cannot use it (text only). */
+  projector?: boolean
 }
 
 export interface BuiltinLoadedInfo {

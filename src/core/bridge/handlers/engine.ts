@@ -18,7 +18,7 @@ const fail = (error: unknown): never => {
 async function status(engine: BuiltinEngine): Promise<BuiltinStatus> {
   const [{ models, problems }, ps] = await Promise.all([engine.list(), engine.ps()])
   const out: BuiltinStatus = {
-    models: models.map((m) => ({ id: m.id, name: m.name, source: m.source, path: m.path, sizeBytes: m.sizeBytes, loaded: m.loaded, ...(m.contextSize ? { contextSize: m.contextSize } : {}) })),
+    models: models.map((m) => ({ id: m.id, name: m.name, source: m.source, path: m.path, sizeBytes: m.sizeBytes, loaded: m.loaded, ...(m.contextSize ? { contextSize: m.contextSize } : {}), ...(m.projectorPath ? { projector: true } : {}) })),
     problems: problems.map((p) => ({ source: p.source, path: p.path, message: p.message, ...(p.name ? { name: p.name } : {}) })),
     running: ps.running,
     budgetBytes: ps.budgetBytes,

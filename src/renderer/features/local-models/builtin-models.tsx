@@ -95,6 +95,11 @@ export function BuiltinModels() {
                 <tr data-testid={`builtin-row-${m.id}`} className="border-b border-zinc-100 dark:border-zinc-800/60">
                   <td className={`${td} font-mono`} title={m.path}>
                     {m.id}
+                    {m.projector && (
+                      <span className="block font-sans text-xs text-zinc-500" data-testid={`builtin-projector-${m.id}`}>
+                        {t('local.builtin.projectorUnused')}
+                      </span>
+                    )}
                   </td>
                   <td className={`${td} text-zinc-500`}>{t(`local.builtin.source.${m.source}`)}</td>
                   <td className={`${td} text-right tabular-nums`}>{formatBytes(m.sizeBytes)}</td>

@@ -229,6 +229,7 @@ export const en = {
     tokensOf: '≈{{n}} of {{max}} tokens',
     overContext: 'This is clearly longer than the model can read (ExceededContextWindow). Shorten it, pick a model with a larger context, or press Send again to try anyway.',
     noVision: 'This model cannot read images; pick a model with vision to attach them.',
+    builtinNoImages: 'The built-in engine does not read images (its llama.cpp binding takes text only), even for a model with a vision projector. To attach images, pick a vision model from another provider (Ollama, LM Studio or a cloud model).',
     imageTooLarge: '{{name}} is larger than 20 MB.',
     removeImage: 'Remove image',
     pickModelFirst: 'Pick a model above to start chatting.',
@@ -549,6 +550,7 @@ export const en = {
       memory: 'Engine memory: {{rss}} in use (measured), budget {{budget}} of {{total}}, {{threads}} thread(s)',
       notRunning: 'The engine is not running; it starts when a model is first used.',
       contextLine: '{{context}} tokens ({{reason}})',
+      projectorUnused: 'Vision projector found, not used: the built-in engine reads text only.',
       reason: { user: 'your setting', trained: 'the model\'s own', 'capped-default': 'capped by default', 'capped-memory': 'reduced to fit memory' },
       source: { user: 'Added', library: 'App folder', ollama: 'Ollama', lmstudio: 'LM Studio' },
       settings: {

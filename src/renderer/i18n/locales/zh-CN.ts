@@ -231,6 +231,7 @@ export const zhCN: Messages = {
     tokensOf: '约 {{n}} / {{max}} tokens',
     overContext: '内容明显超出模型的上下文长度（ExceededContextWindow）。请缩短内容或选择上下文更长的模型，或再次点击发送继续尝试。',
     noVision: '该模型无法识别图片，请选择支持视觉的模型。',
+    builtinNoImages: '内置引擎无法读取图片（其 llama.cpp 绑定只接受文本），即使模型带有视觉投影器也一样。如需附加图片，请选择其他服务商的视觉模型（Ollama、LM Studio 或云端模型）。',
     imageTooLarge: '{{name}} 超过 20 MB。',
     removeImage: '移除图片',
     pickModelFirst: '请在上方选择一个模型开始对话。',
@@ -550,6 +551,7 @@ export const zhCN: Messages = {
       memory: '引擎内存：实测占用 {{rss}}，预算 {{budget}}（共 {{total}}），{{threads}} 个线程',
       notRunning: '引擎未运行；首次使用模型时启动。',
       contextLine: '{{context}} 个 token（{{reason}}）',
+      projectorUnused: '已找到视觉投影器，但未使用：内置引擎只读取文本。',
       reason: { user: '你的设置', trained: '模型自带', 'capped-default': '默认上限', 'capped-memory': '为适应内存而缩小' },
       source: { user: '已添加', library: '应用文件夹', ollama: 'Ollama', lmstudio: 'LM Studio' },
       settings: {
