@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { PRIVATE_FILE_MODE } from '../files/private-files'
 import { logger } from '../log/logger'
 import { liveLockHolder, type LockHolder } from '../store/data-lock'
@@ -25,9 +25,16 @@ export interface EngineState {
   models: EngineStateModel[]
 }
 
+/**
+ * Whether this process holds the data folder the file is in: only the holder speaks for the
+ * folder (a second app that could not take the folder must not overwrite or erase the state).
+ */
+const holdsFolder = (file: string): boolean => liveLockHolder(dirname(file))?.pid === process.pid
+
 /** Written whole (temp file, then rename) so a reader never sees half of it; a failure is logged, never thrown. */
 export function writeEngineState(file: string, models: EngineStateModel[]): void {
   try {
+    if (!holdsFolder(file)) return
     const tmp = `${file}.${process.pid}.tmp`
     writeFileSync(tmp, JSON.stringify({ pid: process.pid, updatedAt: Date.now(), models } satisfies EngineState), { mode: PRIVATE_FILE_MODE })
     renameSync(tmp, file)
@@ -36,8 +43,13 @@ export function writeEngineState(file: string, models: EngineStateModel[]): void
   }
 }
 
+/** On close; never throws (closing must go on whatever the disk says). */
 export function removeEngineState(file: string): void {
-  rmSync(file, { force: true })
+  try {
+    if (holdsFolder(file)) rmSync(file, { force: true })
+  } catch (error) {
+    logger.warn('engine', `removing ${file} failed`, error)
+  }
 }
 
 /**

@@ -61,4 +61,22 @@ describe('the engine and the model library in the composition root', () => {
     ok(await client.call('models.download.list', {}))
     await core.close()
   }, 60_000)
+
+  it('the engine answers while start-up has failed (it needs no store), and the store-backed services say why they cannot', async () => {
+    // A data folder that is a file: start-up fails before the store opens.
+    const { writeFileSync } = await import('node:fs')
+    const notAFolder = join(dir, 'a-file')
+    writeFileSync(notAFolder, 'not a folder')
+    const core = createCore({ dataDir: notAFolder, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    try {
+      expect((await core.context.init.start()).phase).toBe('error')
+      const client = createInProcessClient(core.router).client
+      const status = ok(await client.call('engine.status', {}))
+      expect(status.loaded).toEqual([])
+      const chat = await client.call('chat.sidebar', {})
+      expect(chat.ok).toBe(false)
+    } finally {
+      await core.close()
+    }
+  }, 60_000)
 })
