@@ -2,7 +2,6 @@ import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
 import type { LocalFeature } from './local'
 import type { ServiceAccess } from './services-access'
-import type { ModelsLibraryFeature } from './models-library/feature'
 
 /** The desktop shell's file dialogs (Electron only): the chosen path, or undefined when cancelled. */
 export interface FileDialog {
@@ -23,8 +22,6 @@ export interface CoreContext {
   fileDialog?: FileDialog
   /** Local model servers: needs no store, so it answers in every start-up state. */
   local: LocalFeature
-  /** Finding, fitting and downloading models (Hugging Face, the Ollama registry, models on disk): needs no store. */
-  modelsLibrary: ModelsLibraryFeature
   /** Opens an address in the user's browser (desktop only: an OAuth sign-in of a tool server). */
   openExternal?: (url: string) => void
   /** `switchboard api serve --host/--port`: where the local API listens in this process, and that it runs whatever Settings says. */

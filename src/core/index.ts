@@ -19,16 +19,15 @@ import { localApiHandlers } from './bridge/handlers/local-api'
 import { syncHandlers } from './bridge/handlers/sync'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
-import { createModelsLibraryFeature, modelsLibraryHandlers, modelsLibraryInitStep } from './models-library'
+import { modelsLibraryHandlers, modelsLibraryInitStep } from './models-library'
 import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
-import { ServiceAccess } from './services-access'
-import { closeServices, type Services } from './root'
+import { needs, ServiceAccess } from './services-access'
+import { buildStandingServices, closeServices, closeStandingServices, type EngineOptions, type Services } from './root'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
-import { closeBuiltinEngine, configureBuiltinEngine } from './engine'
 import { engineHandlers } from './bridge/handlers/engine'
 
 export interface CoreOptions {
@@ -53,6 +52,8 @@ export interface CoreOptions {
    * variables), as the CLI reads them. Browser mode passes its environment; tests their own.
    */
   keyEnv?: NodeJS.ProcessEnv
+  /** How the built-in engine's process starts (the desktop passes its utilityProcess spawner; tests a host entry). */
+  engine?: EngineOptions
 }
 
 export interface Core {
@@ -82,11 +83,12 @@ export function createCore(options: CoreOptions): Core {
     ...(options.localApi ? { localApi: options.localApi } : {}),
     local: createLocalFeature(options.dataDir),
     ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
-    modelsLibrary: undefined as unknown as CoreContext['modelsLibrary'],
     services: new ServiceAccess(() => context.init)
   }
-  // Built after the context object: it reads the keychain from it once start-up opened it.
-  context.modelsLibrary = createModelsLibraryFeature({ dataDir: options.dataDir, secrets: () => context.services.built()?.secrets })
+  // The services that need no store, built now so they answer in every start-up state; the
+  // model library reads the keychain at each use, once start-up opened it.
+  const standing = buildStandingServices({ dataDir: options.dataDir, engine: options.engine, secrets: () => context.services.built()?.secrets })
+  context.services.stand(standing)
   const steps: InitStep[] = [
     {
       phase: 'loadingDependencies',
@@ -96,12 +98,11 @@ export function createCore(options: CoreOptions): Core {
         configureLogFile(options.dataDir)
       }
     },
-    storeInitStep(context, hub, options.secrets),
-    modelsLibraryInitStep(context),
+    storeInitStep(context, hub, standing, options.secrets),
+    modelsLibraryInitStep(standing),
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
-  configureBuiltinEngine({ dataDir: options.dataDir })
   const impl: Implementation<Contract> = {
     ...appHandlers(context),
     ...localHandlers(context.local, hub),
@@ -119,7 +120,8 @@ export function createCore(options: CoreOptions): Core {
     ...localApiHandlers(context),
     ...engineHandlers(context),
     ...syncHandlers(context),
-    ...modelsLibraryHandlers(context.modelsLibrary, hub)
+    // A standing service: always there, so it is reached once here.
+    ...modelsLibraryHandlers(needs(context, 'modelsLibrary', 'The model library')(), hub)
     // feature handlers go here
   }
   const router = new Router(contract, impl, hub)
@@ -130,12 +132,13 @@ export function createCore(options: CoreOptions): Core {
     services: () => context.services.all('Switchboard'),
     async close() {
       const services = context.services.built()
-      if (services) await closeServices(services, { hub: router.hub })
-      else router.hub.close()
+      if (services) await closeServices(services, { hub: router.hub, standing: true })
+      else {
+        router.hub.close()
+        await closeStandingServices(standing)
+      }
       await context.local.close()
-      await context.modelsLibrary.close()
       services?.store.close()
-      await closeBuiltinEngine()
     }
   }
 }

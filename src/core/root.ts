@@ -29,6 +29,12 @@ import type { AccessPolicy } from './bridge/session'
 import { clientReach } from './security/client-policy'
 import { GatewayService } from './gateway/gateway-service'
 import { createAppGatewayBackend } from './gateway/app-backend'
+import { createEngineService, type BuiltinEngine, type EngineSpawner } from './engine'
+import { createBuiltinRuntimeWith } from './runtime/providers/builtin/builtin-runtime'
+import { runtimeError } from './runtime/runtime-error'
+import { createModelsLibraryFeature, type ModelsLibraryFeature } from './models-library'
+import { AppErrorException } from '../shared/errors/app-error'
+import { isUnavailable, type Unavailable } from './unavailable'
 
 /**
  * Every service of the core, built. No field is optional: the graph exists whole or not at all
@@ -53,6 +59,34 @@ export interface Services {
   dataFolder: DataFolderService
   dataTransfer: DataTransferService
   gateway: GatewayService
+  /** The built-in engine (llama.cpp in its own process); unavailable when its process cannot start. */
+  engine: BuiltinEngine | Unavailable
+  /** Finding, fitting and downloading models. */
+  modelsLibrary: ModelsLibraryFeature
+}
+
+/** The services that need no store: built before start-up, so they answer in every start-up state. */
+export type StandingServices = Pick<Services, 'engine' | 'modelsLibrary'>
+
+/** How the engine process starts: the desktop gives an Electron utilityProcess spawner; tests a host entry. */
+export interface EngineOptions {
+  spawner?: EngineSpawner
+  hostEntry?: string
+}
+
+/** Builds the services that need no store. `secrets` is read at each use: the keychain opens later, in start-up. */
+export function buildStandingServices(input: { dataDir: string; engine?: EngineOptions | undefined; secrets: () => Secrets | undefined }): StandingServices {
+  const { dataDir } = input
+  return {
+    engine: createEngineService({ dataDir, ...input.engine }),
+    modelsLibrary: createModelsLibraryFeature({ dataDir, secrets: input.secrets })
+  }
+}
+
+/** Closes what `buildStandingServices` built (the engine process stops; downloads are left resumable). */
+export async function closeStandingServices(standing: StandingServices): Promise<void> {
+  await standing.modelsLibrary.close()
+  if (!isUnavailable(standing.engine)) await standing.engine.close()
 }
 
 /** What the root is given: the environment, the opened store and keychain, and the hub. */
@@ -61,6 +95,7 @@ export interface RootInput {
   store: Store
   secrets: Secrets
   hub: StreamHub
+  standing: StandingServices
 }
 
 /**
@@ -68,9 +103,15 @@ export interface RootInput {
  * needs in its constructor, built in dependency order; adding a feature is one line here
  * (and its handlers in index.ts).
  */
-export function buildServices({ env, store, secrets, hub }: RootInput): Services {
+export function buildServices({ env, store, secrets, hub, standing }: RootInput): Services {
   const { dataDir } = env
-  const providers = new ProviderService(store, secrets, env.local.detection, env.keyEnv)
+  const { engine } = standing
+  // "Local (built-in)" runs on this root's engine; an unavailable one answers every request with its reason.
+  const builtinRuntime = createBuiltinRuntimeWith(() => {
+    if (isUnavailable(engine)) throw new AppErrorException(runtimeError('ProviderServiceUnavailable', `The built-in engine is not available: ${engine.reason}.`, 'builtin'))
+    return engine
+  })
+  const providers = new ProviderService(store, secrets, env.local.detection, env.keyEnv, { builtin: builtinRuntime })
   const runtimeFor = (providerId: string) => providers.runtime(providerId)
   const caller = new ModelCaller({
     runtimeFor,
@@ -167,7 +208,7 @@ export function buildServices({ env, store, secrets, hub }: RootInput): Services
     mayChange: () => clientReach(env) !== 'remote',
     ...(env.localApi ? { listen: env.localApi } : {})
   })
-  return { store, secrets, providers, caller, attachments, embeddings, speech, images, tools, knowledge, knowledgeEvals, chat, competition, agents, dataFolder, dataTransfer, gateway }
+  return { store, secrets, providers, caller, attachments, embeddings, speech, images, tools, knowledge, knowledgeEvals, chat, competition, agents, dataFolder, dataTransfer, gateway, ...standing }
 }
 
 /** What start-up does once the graph exists: the default agent, and indexing a crash interrupted. */
@@ -180,11 +221,14 @@ export function startServices(services: Services): void {
 
 /**
  * Shutdown in reverse dependency order: indexing stops, then (when the core ends) the hub's
- * streams, then every tool server (stdio children killed); the store is closed by its owner last.
+ * streams, then every tool server (stdio children killed), then (when the core ends, not when a
+ * retried start-up rebuilds the graph) the engine process and the model library; the store is
+ * closed by its owner last.
  */
-export async function closeServices(services: Services, options: { hub?: StreamHub } = {}): Promise<void> {
+export async function closeServices(services: Services, options: { hub?: StreamHub; standing?: boolean } = {}): Promise<void> {
   services.knowledge.close()
   await services.gateway.close()
   options.hub?.close()
   await services.tools.close()
+  if (options.standing) await closeStandingServices(services)
 }

@@ -3,19 +3,9 @@ import { notReady, sentence } from './bridge/not-ready'
 import type { InitService } from './services/init-service'
 import type { Services } from './root'
 
-/**
- * A part of the core that could not start (the keychain, a native engine): the reason, kept
- * where the service would be, so a handler answers it plainly instead of finding `undefined`.
- */
-export interface Unavailable {
-  readonly unavailable: true
-  readonly reason: string
-}
+import { isUnavailable, type Unavailable } from './unavailable'
 
-export const unavailable = (reason: string): Unavailable => ({ unavailable: true, reason })
-
-export const isUnavailable = (value: unknown): value is Unavailable =>
-  typeof value === 'object' && value !== null && (value as { unavailable?: unknown }).unavailable === true
+export { unavailable, isUnavailable, type Unavailable } from './unavailable'
 
 type Usable<T> = Exclude<T, Unavailable>
 
@@ -28,12 +18,19 @@ export class ServiceAccess {
   private current: Services | undefined
   /** What start-up has opened so far (the store answers while the keychain probe still runs). */
   private early: Partial<Services> = {}
+  /** Parts that need no store (the engine, the model library): they answer in every start-up state. */
+  private standing: Partial<Services> = {}
 
   constructor(private readonly init: () => Pick<InitService, 'state'>) {}
 
+  /** Set once by the core, before start-up: the parts built without the store. */
+  stand(parts: Partial<Services>): void {
+    this.standing = { ...parts }
+  }
+
   /** The service, or the error a caller should see while it cannot be used. */
   get<K extends keyof Services>(key: K, what: string): Usable<Services[K]> {
-    const part = this.current ? this.current[key] : this.early[key]
+    const part = this.current ? this.current[key] : (this.early[key] ?? this.standing[key])
     if (part === undefined) throw notReady({ init: this.init() }, what)
     if (isUnavailable(part))
       throw new AppErrorException({ errorType: 'DataNotReady', status: 503, message: `${what} is not available: ${sentence(part.reason)}.` })

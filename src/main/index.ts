@@ -32,7 +32,6 @@ import { createShellUpdater } from './updater'
 import { backupsDir } from '../core/store/backup'
 import { APP_VERSION } from '../core/version'
 import { logError } from '../shared/errors/log'
-import { configureBuiltinEngine } from '../core/engine'
 import { desktopEngineSpawner } from './engine-spawner'
 
 // The Electron shell only: lifecycle, windows, security policy and the IPC transport.
@@ -228,11 +227,12 @@ function runDesktop() {
         ? createShellUpdater({ userData: app.getPath('userData'), resourcesPath: process.resourcesPath, version: APP_VERSION, dataVersion: () => launchRecord.dataVersion })
         : undefined
       // The built-in engine runs in a utility process beside this one (out/main/engine-host.js).
-      configureBuiltinEngine({ spawner: desktopEngineSpawner(join(import.meta.dirname, 'engine-host.js')) })
+      const engineHost = join(import.meta.dirname, 'engine-host.js')
       // A remote tool server's OAuth sign-in opens in the user's browser (https only, as every link).
       const started = createCore({
         dataDir: dataDir(),
         mode: 'desktop',
+        engine: { hostEntry: engineHost, spawner: desktopEngineSpawner(engineHost) },
         fileDialog: { choose: chooseFile },
         openExternal: (url) => void (isSafeExternalUrl(url) && shell.openExternal(url)),
         ...(updater ? { updater } : {})

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore } from '../../src/core'
 import { createInProcessClient } from '../../src/core/bridge/in-process'
-import { builtinEngine } from '../../src/core/engine'
+import { isUnavailable } from '../../src/core/services-access'
 import { MemoryBackend } from '../../src/core/secrets'
 import type { ChatStreamEvent } from '../../src/shared/bridge/procedures/chat'
 import type { Message } from '../../src/shared/data/message'
@@ -85,10 +85,11 @@ export default async function engineBench(): Promise<void> {
     await appRun() // loads the model (and warms the engine)
     global.gc?.()
     const rssLoaded = process.memoryUsage().rss
-    const ps = await builtinEngine().ps()
+    const engine = core.services().engine
+    if (isUnavailable(engine)) throw new Error(engine.reason)
+    const ps = await engine.ps()
     // The engine path alone (runtime → engine process), without the chat service, bridge and store.
-    const { createProviderRuntime } = await import('../../src/core/runtime/registry')
-    const runtime = createProviderRuntime('builtin', {})
+    const runtime = await core.services().providers.runtime('builtin')
     const runtimeRun = async () => {
       const started = performance.now()
       let first: number | undefined

@@ -60,14 +60,14 @@ describe('the model library over the bridge', () => {
   it('keeps the Hugging Face token in the keychain and uses it for gated repositories', async () => {
     const refused = await client.call('models.download.start', { ref: 'hf:acme/Gated-GGUF' })
     if (!refused.ok) throw new Error(refused.error.message)
-    const failed = await core.context.modelsLibrary.library.downloads.wait(refused.value.id)
+    const failed = await core.services().modelsLibrary.library.downloads.wait(refused.value.id)
     expect(failed.error?.message).toMatch(/needs a Hugging Face token/)
     const set = await client.call('models.settings.set', { hfToken: hub.validToken })
     expect(set.ok && set.value.hasHfToken).toBe(true)
     expect(await core.services().secrets.readForRuntime('hf-token')).toBe(hub.validToken)
     const retried = await client.call('models.download.resume', { id: refused.value.id })
     if (!retried.ok) throw new Error(retried.error.message)
-    expect((await core.context.modelsLibrary.library.downloads.wait(refused.value.id)).phase).toBe('success')
+    expect((await core.services().modelsLibrary.library.downloads.wait(refused.value.id)).phase).toBe('success')
   })
 
   it('answers a bad reference and a missing repository with the library error and its fix', async () => {

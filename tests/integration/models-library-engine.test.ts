@@ -43,7 +43,7 @@ describe('a model from the library, then a chat with it', () => {
   it('downloads from the hub and the built-in engine loads it and replies', async () => {
     ok(await client.call('models.settings.set', { hubEndpoint: hub.url }))
     const started = ok(await client.call('models.download.start', { ref: 'hf:acme/tiny-GGUF' }))
-    const done = await core.context.modelsLibrary.library.downloads.wait(started.id)
+    const done = await core.services().modelsLibrary.library.downloads.wait(started.id)
     expect(done.phase, done.error?.message).toBe('success')
     const status = ok(await client.call('engine.status', {}))
     const model = status.models.find((m) => m.path === done.path)

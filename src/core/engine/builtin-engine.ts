@@ -3,7 +3,8 @@ import { basename, isAbsolute, join } from 'node:path'
 import { stat } from 'node:fs/promises'
 import { EngineClient, EngineError, type ChatStreamItem } from './engine-client'
 import type { EngineSpawner } from './engine-process'
-import { EngineSettings } from './engine-settings'
+import { EngineSettings, type EngineSettingsData } from './engine-settings'
+import { removeEngineState, writeEngineState } from './engine-state'
 import { GgufFormatError, kvCacheBytes, readGgufHeader, type GgufHeader } from './gguf-header'
 import { discoverModels, type DiscoveredModel, type DiscoveryOptions, type DiscoveryProblem } from './model-discovery'
 import type { ChatParams, EmbedResult, EngineStatus } from './protocol'
@@ -86,6 +87,8 @@ export interface BuiltinEngineOptions {
   totalMemoryBytes?: number
   cpuCount?: number
   now?: () => number
+  /** Where to say what is loaded for a CLI command on the same data folder (the app's engine only). */
+  stateFile?: string
 }
 
 interface LoadedEntry {
@@ -129,6 +132,7 @@ export class BuiltinEngine {
     this.client.onExit(() => {
       for (const entry of this.loaded.values()) clearTimeout(entry.timer)
       this.loaded.clear()
+      this.publish()
     })
   }
 
@@ -137,11 +141,29 @@ export class BuiltinEngine {
   }
 
   get budgetBytes(): number {
-    return this.settings.get().memoryBudgetBytes ?? Math.floor(this.totalBytes * 0.75)
+    return this.settings.get().memoryBudgetBytes ?? this.defaultBudgetBytes
+  }
+
+  get cpuCount(): number {
+    return this.options.cpuCount ?? availableParallelism()
+  }
+
+  get defaultBudgetBytes(): number {
+    return Math.floor(this.totalBytes * 0.75)
   }
 
   get threads(): number {
-    return this.settings.get().threads ?? defaultThreads(this.options.cpuCount ?? availableParallelism())
+    return this.settings.get().threads ?? defaultThreads(this.cpuCount)
+  }
+
+  /**
+   * Changes the settings. A new keep-alive applies at once to the models loaded now (their idle
+   * time counts from their last use); threads, budget and context length apply at the next load.
+   */
+  updateSettings(patch: Partial<EngineSettingsData>): void {
+    this.settings.update(patch)
+    if (patch.keepAliveMs === undefined) return
+    for (const [id, entry] of this.loaded) if (entry.busy === 0) this.scheduleIdle(id, entry.lastUsedAt)
   }
 
   /** Models on disk, discovered again at most every 5 s (a list page polls; the disk is not walked each time). */
@@ -191,8 +213,11 @@ export class BuiltinEngine {
     return { id: found.id, path: found.path, name: found.name }
   }
 
-  /** What loading this model would take, from its GGUF header: context, weights, KV cache, against the budget. */
-  async plan(name: string): Promise<LoadPlan> {
+  /**
+   * What loading this model would take, from its GGUF header: context, weights, KV cache, against
+   * the budget. `contextSize` asks what a context length the user is choosing would take.
+   */
+  async plan(name: string, opts: { contextSize?: number } = {}): Promise<LoadPlan> {
     const model = await this.resolve(name)
     let header: GgufHeader
     let size: number
@@ -210,7 +235,7 @@ export class BuiltinEngine {
     const weightsBytes = discovered?.sizeBytes ?? size
     const budget = this.budgetBytes
     const trained = header.contextLength
-    const user = this.settings.get().contextSizes[model.id]
+    const user = opts.contextSize ?? this.settings.get().contextSizes[model.id]
     let contextSize: number
     let contextReason: LoadPlan['contextReason']
     if (user) {
@@ -284,18 +309,37 @@ export class BuiltinEngine {
     while (used() + plan.neededBytes > plan.budgetBytes && idle.length) await this.unload(idle.shift()!.plan.modelId)
   }
 
-  private scheduleIdle(modelId: string): void {
+  /** Writes what is loaded to the state file (when there is one), after each change. */
+  private publish(): void {
+    if (!this.options.stateFile) return
+    writeEngineState(
+      this.options.stateFile,
+      [...this.loaded.values()].map(({ plan, expiresAt }) => ({
+        modelId: plan.modelId,
+        name: plan.name,
+        contextSize: plan.contextSize,
+        contextReason: plan.contextReason,
+        weightsBytes: plan.weightsBytes,
+        contextBytes: plan.contextBytes,
+        ...(expiresAt ? { expiresAt } : {})
+      }))
+    )
+  }
+
+  /** Unloads the model `keepAliveMs` after `from` (its last use; default now). */
+  private scheduleIdle(modelId: string, from = this.now()): void {
     const entry = this.loaded.get(modelId)
     if (!entry) return
     clearTimeout(entry.timer)
     delete entry.timer
     delete entry.expiresAt
     const keepAlive = this.settings.get().keepAliveMs
-    if (keepAlive < 0 || entry.busy > 0) return
-    entry.expiresAt = this.now() + keepAlive
+    if (keepAlive < 0 || entry.busy > 0) return this.publish()
+    entry.expiresAt = from + keepAlive
+    this.publish()
     entry.timer = setTimeout(() => {
       void this.unload(modelId, { stopWhenEmpty: true }).catch(() => undefined)
-    }, keepAlive)
+    }, Math.max(0, entry.expiresAt - this.now()))
     entry.timer.unref?.()
   }
 
@@ -305,6 +349,7 @@ export class BuiltinEngine {
     if (!id || !entry) return false
     clearTimeout(entry.timer)
     this.loaded.delete(id)
+    this.publish()
     await this.client.unload(id).catch(() => undefined)
     // With nothing loaded the engine process has no reason to hold memory.
     if (opts.stopWhenEmpty && this.loaded.size === 0 && this.loading.size === 0) await this.client.stop()
@@ -379,6 +424,7 @@ export class BuiltinEngine {
   async close(): Promise<void> {
     for (const entry of this.loaded.values()) clearTimeout(entry.timer)
     this.loaded.clear()
+    if (this.options.stateFile) removeEngineState(this.options.stateFile)
     await this.client.stop()
   }
 }

@@ -3,11 +3,13 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BuiltinEngine } from './builtin-engine'
 import { forkSpawner, type EngineSpawner } from './engine-process'
+import { unavailable, type Unavailable } from '../unavailable'
+import { ENGINE_STATE_FILE } from './engine-state'
 
 /**
- * The one built-in engine of this process. The shell may choose how the engine process starts
- * (the desktop gives an Electron utilityProcess spawner); otherwise it is a child process of
- * the built host entry (out/main/engine-host.js) found beside the running bundle.
+ * The engine of a process that has no core: a CLI command (`builtin …`, `chat builtin/…`) runs
+ * its own for the length of the command. The app's engine is a service of the composition root
+ * (`createEngineService`, root.ts), never this one.
  */
 let engine: BuiltinEngine | undefined
 let spawner: EngineSpawner | undefined
@@ -21,7 +23,29 @@ export function engineHostEntry(env: NodeJS.ProcessEnv = process.env): string {
   return candidates.find((c) => existsSync(c)) ?? candidates[0]!
 }
 
-/** Set by the shell before first use; a later call replaces an engine that has not started. */
+export interface EngineServiceOptions {
+  dataDir: string
+  /** How the engine process starts (the desktop: an Electron utilityProcess); default a child process of `hostEntry`. */
+  spawner?: EngineSpawner
+  /** The built host entry; default the one beside the running bundle (engineHostEntry). */
+  hostEntry?: string
+}
+
+/**
+ * The app's engine, built by the composition root. Unavailable (with the fix) when its host entry
+ * is missing, so the rest of the app starts and the Local models page says why; a native library
+ * that cannot load fails in the engine process, at the first load, as that load's error.
+ */
+export function createEngineService(options: EngineServiceOptions): BuiltinEngine | Unavailable {
+  const entry = options.hostEntry ?? engineHostEntry()
+  if (!options.spawner && !existsSync(entry)) {
+    return unavailable(`its process entry ${entry} was not found; build the app first (npx electron-vite build), or set SWITCHBOARD_ENGINE_HOST to the built engine-host.js`)
+  }
+  // The app's engine says what it has loaded, so `switchboard builtin ps` on this data folder can show it.
+  return new BuiltinEngine({ spawner: options.spawner ?? forkSpawner({ entry }), dataDir: options.dataDir, stateFile: join(options.dataDir, ENGINE_STATE_FILE) })
+}
+
+/** Set by a CLI command before first use; a later call replaces an engine that has not started. */
 export function configureBuiltinEngine(options: { spawner?: EngineSpawner; dataDir?: string }): void {
   if (options.spawner) spawner = options.spawner
   if (options.dataDir) dataDir = options.dataDir
@@ -43,3 +67,4 @@ export async function closeBuiltinEngine(): Promise<void> {
 export { BuiltinEngine, ModelTooLargeError, ModelFileError, formatBytes, defaultThreads } from './builtin-engine'
 export { EngineError, EngineCrashedError } from './engine-client'
 export { forkSpawner, type EngineSpawner, type EngineProcess } from './engine-process'
+export { appEngineState, type EngineState } from './engine-state'

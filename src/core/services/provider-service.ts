@@ -16,7 +16,7 @@ import type { DetectionService } from '../local/detection-service'
 import { credentialFieldsOf, envCredentialsOf, usesApiKey } from '../runtime/provider-specs'
 import { envKeyName } from '../runtime/key-source'
 import { createProviderRuntime } from '../runtime/registry'
-import type { ProviderCredentials, ProviderRuntime, RemoteModelCard } from '../runtime/types'
+import type { ProviderCredentials, ProviderFactory, ProviderRuntime, RemoteModelCard } from '../runtime/types'
 import { describeKey, type Secrets } from '../secrets'
 import type { Store } from '../store'
 import type { ModelFacts } from './chat-service'
@@ -122,7 +122,9 @@ export class ProviderService {
     private readonly secrets: Secrets,
     private readonly detection?: DetectionService,
     /** Keys when none is stored: `<PROVIDER>_API_KEY`, as the CLI reads them (browser mode's environment). */
-    private readonly env: NodeJS.ProcessEnv = {}
+    private readonly env: NodeJS.ProcessEnv = {},
+    /** Runtimes the root builds itself (the built-in engine's, on the root's engine) instead of the registry's. */
+    private readonly factories: Readonly<Record<string, ProviderFactory>> = {}
   ) {
     secrets.onChange((name) => this.stored.delete(name.split('.')[0]!))
   }
@@ -360,7 +362,8 @@ export class ProviderService {
   }
 
   async runtime(providerId: string): Promise<ProviderRuntime> {
-    return createProviderRuntime(providerId, await this.credentials(providerId))
+    const own = this.factories[providerId]
+    return own ? own(await this.credentials(providerId), { providerId }) : createProviderRuntime(providerId, await this.credentials(providerId))
   }
 
   async modelFacts(providerId: string, modelId: string): Promise<ModelFacts | undefined> {

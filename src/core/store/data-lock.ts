@@ -113,6 +113,12 @@ function readHolder(file: string): LockHolder | undefined {
   return undefined
 }
 
+/** The process holding a data folder's lock while it runs (undefined: nobody, or a holder that is gone). */
+export function liveLockHolder(folder: string): LockHolder | undefined {
+  const holder = readHolder(join(resolve(folder), LOCK_FILE))
+  return holder && holderAlive(holder) ? holder : undefined
+}
+
 export function inUseMessage(dataDir: string, holder: LockHolder): string {
   const where = sameMachine(holder, { host: hostname(), machine: machineId() }) ? '' : ` on ${holder.host}`
   const since = holder.since ? ` since ${new Date(holder.since).toISOString().slice(0, 16).replace('T', ' ')} UTC` : ''

@@ -1,6 +1,6 @@
 import type { StreamHub } from '../bridge/stream-hub'
 import type { CoreContext } from '../context'
-import { buildServices, closeServices, startServices } from '../root'
+import { buildServices, closeServices, startServices, type StandingServices } from '../root'
 import { Secrets, type OpenSecretsOptions } from '../secrets'
 import type { InitStep } from '../services/init-service'
 import { openStore } from './open-store'
@@ -14,7 +14,7 @@ import { nativeLoadError } from '../../shared/errors/native-load-error'
  * `ready` state. A failure leaves the state at `error` with the reason; `app.retryInit` runs
  * this again.
  */
-export function storeInitStep(context: CoreContext, hub: StreamHub, secretsOptions: OpenSecretsOptions = {}): InitStep {
+export function storeInitStep(context: CoreContext, hub: StreamHub, standing: StandingServices, secretsOptions: OpenSecretsOptions = {}): InitStep {
   let secrets: Secrets | undefined
   return {
     phase: 'migrating',
@@ -39,7 +39,7 @@ export function storeInitStep(context: CoreContext, hub: StreamHub, secretsOptio
       try {
         report('Opening the keychain')
         secrets ??= await Secrets.open(secretsOptions.service || secretsOptions.backend || context.mode !== 'test' ? secretsOptions : { service: 'switchboard-test' })
-        const services = buildServices({ env: context, store: opened.store, secrets, hub })
+        const services = buildServices({ env: context, store: opened.store, secrets, hub, standing })
         startServices(services)
         context.services.set(services)
       } catch (error) {

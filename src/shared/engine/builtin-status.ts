@@ -7,6 +7,8 @@ export interface BuiltinModelInfo {
   sizeBytes: number
   loaded: boolean
   contextSize?: number
+  /** A vision projector (mmproj) lies beside it; the built-in engine cannot use it (text only). */
+  projector?: boolean
 }
 
 export interface BuiltinLoadedInfo {
@@ -21,6 +23,38 @@ export interface BuiltinLoadedInfo {
   expiresAt?: number
 }
 
+/** The engine settings the user chose (unset: the default of `BuiltinStatus.defaults`). */
+export interface BuiltinSettings {
+  /** How long a model stays loaded after its last use; 0 unloads at once, -1 keeps it until unloaded. */
+  keepAliveMs: number
+  memoryBudgetBytes?: number
+  threads?: number
+  /** Context length per model id. */
+  contextSizes: Record<string, number>
+}
+
+/** What loading a model would take (`engine.plan`): the memory estimate the page shows beside a context length. */
+export interface BuiltinPlanInfo {
+  modelId: string
+  name: string
+  contextSize: number
+  contextReason: BuiltinLoadedInfo['contextReason']
+  trainedContextSize?: number
+  weightsBytes: number
+  contextBytes: number
+  neededBytes: number
+  budgetBytes: number
+}
+
+/** Limits the bridge checks and the page shows. */
+export const ENGINE_LIMITS = {
+  minContext: 512,
+  maxContext: 1_048_576,
+  minBudgetBytes: 256 * 1024 * 1024,
+  /** A week: longer is "keep loaded" (-1). */
+  maxKeepAliveMs: 7 * 24 * 60 * 60_000
+} as const
+
 export interface BuiltinStatus {
   models: BuiltinModelInfo[]
   problems: Array<{ source: string; name?: string; path: string; message: string }>
@@ -34,4 +68,7 @@ export interface BuiltinStatus {
   loaded: BuiltinLoadedInfo[]
   /** Files and folders the user added. */
   modelPaths: string[]
+  settings: BuiltinSettings
+  /** What applies where the user set nothing. */
+  defaults: { budgetBytes: number; threads: number; cpuCount: number }
 }

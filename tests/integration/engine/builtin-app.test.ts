@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
-import { builtinEngine } from '../../../src/core/engine'
 import { MemoryBackend } from '../../../src/core/secrets'
+import { isUnavailable } from '../../../src/core/services-access'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { ChatStreamEvent } from '../../../src/shared/bridge/procedures/chat'
@@ -52,7 +52,9 @@ describe('the built-in engine through the app', () => {
     expect(reply.usage?.totalOutputTokens).toBe(24)
     const stored = ok(await client.call('chat.messages', { conversationId: reply.conversationId }))
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant'])
-    const ps = await builtinEngine().ps()
+    const engine = core.services().engine
+    if (isUnavailable(engine)) throw new Error(engine.reason)
+    const ps = await engine.ps()
     expect(ps.models.map((m) => m.modelId)).toEqual(['tiny'])
     expect(ps.pid).not.toBe(process.pid)
   }, 90_000)

@@ -5,6 +5,9 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { createCore } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
 
 const run = promisify(execFile)
 
@@ -62,4 +65,37 @@ describe('switchboard chat builtin/… and switchboard builtin', () => {
     expect(ps.models).toMatchObject([{ modelId: 'tiny', contextSize: 2048 }])
     expect(ps.rssBytes).toBeGreaterThan(1_000_000)
   }, 60_000)
+
+  it('with no app on the data folder, builtin ps says the command\'s engine is its own', async () => {
+    const ps = await cli('builtin', 'ps')
+    expect(ps.stdout).toMatch(/No app is running on this data folder/)
+  }, 30_000)
+
+  it('with the app running on the data folder, builtin ps shows what the app\'s engine has loaded, and unload says it cannot act on it', async () => {
+    const core = createCore({ dataDir: env['SWITCHBOARD_DATA_DIR']!, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    try {
+      expect((await core.context.init.start()).phase).toBe('ready')
+      const client = createInProcessClient(core.router).client
+      expect((await client.call('engine.load', { model: 'tiny' })).ok).toBe(true)
+      const ps = await cli('builtin', 'ps')
+      expect(ps.stdout).toContain(`The app on this data folder (a test, process ${process.pid}) has loaded:`)
+      expect(ps.stdout).toMatch(/tiny\s+2,048/)
+      expect(ps.stdout).toMatch(/cannot load or unload models in the app's engine/)
+      const json = JSON.parse((await cli('builtin', 'ps', '--json')).stdout) as { models: unknown[]; app?: { pid: number; models: Array<{ modelId: string }> } }
+      expect(json.models).toEqual([])
+      expect(json.app).toMatchObject({ pid: process.pid, models: [{ modelId: 'tiny' }] })
+      const unload = await cli('builtin', 'unload', 'tiny').catch((e: { code: number; stderr: string }) => e)
+      expect((unload as { code: number }).code).toBe(1)
+      expect((unload as { stderr: string }).stderr).toMatch(/tiny is loaded in the app's engine \(a test, process \d+\), not in this command's; unload it on the app's Local models page/)
+      const load = await cli('builtin', 'load', 'tiny')
+      expect(load.stderr).toMatch(/loaded in this command's own engine, which stops when the command ends; the app on this data folder \(a test, process \d+\) is not affected/)
+      // The app unloads it: the CLI sees that at once.
+      expect((await client.call('engine.unload', { model: 'tiny' })).ok).toBe(true)
+      expect((await cli('builtin', 'ps')).stdout).toContain('has no model loaded')
+    } finally {
+      await core.close()
+    }
+    // The app is gone: what it left is not shown as loaded.
+    expect((await cli('builtin', 'ps')).stdout).toMatch(/No app is running on this data folder/)
+  }, 120_000)
 })

@@ -73,7 +73,8 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
     if (documents.length > 0) void attachments.add(documents)
     if (pictures.length === 0) return
     if (!vision) {
-      setNotice(t('chat.noVision'))
+      // The built-in engine's binding takes text only, whatever the model: say that, not "pick a vision model" of it.
+      setNotice(t(providerId === 'builtin' ? 'chat.builtinNoImages' : 'chat.noVision'))
       return
     }
     const limit = await bridge()
@@ -240,7 +241,7 @@ export function Composer({ streaming, vision, contextWindow, historyTokens, disa
           </p>
         )}
         {notice && (
-          <p role="status" className="mt-1 text-xs text-amber-700 dark:text-amber-400">
+          <p role="status" className="mt-1 text-xs text-amber-700 dark:text-amber-400" data-testid="composer-notice">
             {notice}
           </p>
         )}

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
+import { Fragment, useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { BuiltinStatus } from '../../../shared/engine/builtin-status'
 import type { AppError } from '../../../shared/errors/app-error'
 import { formatBytes } from '../../../shared/local/format'
 import { bridge, useApp } from '../../stores/app-store'
+import { BuiltinSettingsForm, ContextEditor } from './builtin-settings'
 
 const th = 'px-3 py-2 text-left text-xs font-medium text-zinc-500'
 const td = 'px-3 py-2 text-sm'
@@ -17,6 +18,8 @@ export function BuiltinModels() {
   const [error, setError] = useState<{ model?: string; error: AppError }>()
   const [busy, setBusy] = useState<string>()
   const [path, setPath] = useState('')
+  /** The model whose context length is being edited. */
+  const [editing, setEditing] = useState<string>()
 
   const refresh = useCallback(async () => {
     const r = await bridge().call('engine.status', {})
@@ -61,6 +64,7 @@ export function BuiltinModels() {
             : t('local.builtin.notRunning')}
         </p>
       )}
+      {status && <BuiltinSettingsForm status={status} onSaved={setStatus} />}
       {error && (
         <div role="alert" className="space-y-1 text-sm text-red-700 dark:text-red-400" data-testid="builtin-error">
           <p>{error.error.message}</p>
@@ -87,9 +91,15 @@ export function BuiltinModels() {
             {status.models.map((m) => {
               const loaded = status.loaded.find((l) => l.modelId === m.id)
               return (
-                <tr key={m.id} data-testid={`builtin-row-${m.id}`} className="border-b border-zinc-100 dark:border-zinc-800/60">
+                <Fragment key={m.id}>
+                <tr data-testid={`builtin-row-${m.id}`} className="border-b border-zinc-100 dark:border-zinc-800/60">
                   <td className={`${td} font-mono`} title={m.path}>
                     {m.id}
+                    {m.projector && (
+                      <span className="block font-sans text-xs text-zinc-500" data-testid={`builtin-projector-${m.id}`}>
+                        {t('local.builtin.projectorUnused')}
+                      </span>
+                    )}
                   </td>
                   <td className={`${td} text-zinc-500`}>{t(`local.builtin.source.${m.source}`)}</td>
                   <td className={`${td} text-right tabular-nums`}>{formatBytes(m.sizeBytes)}</td>
@@ -98,12 +108,28 @@ export function BuiltinModels() {
                       ? `${t('local.builtin.loaded')} · ${t('local.builtin.contextLine', { context: loaded.contextSize.toLocaleString(i18n.language), reason: t(`local.builtin.reason.${loaded.contextReason}`) })}`
                       : '—'}
                   </td>
-                  <td className={`${td} text-right`}>
+                  <td className={`${td} space-x-1 text-right`}>
+                    <button
+                      className={button}
+                      aria-expanded={editing === m.id}
+                      onClick={() => setEditing(editing === m.id ? undefined : m.id)}
+                      data-testid={`builtin-context-${m.id}`}
+                    >
+                      {t('local.builtin.context.button')}
+                    </button>
                     <button className={button} disabled={busy === m.id} onClick={() => void act(m.id, loaded ? 'unload' : 'load')} data-testid={`builtin-${loaded ? 'unload' : 'load'}-${m.id}`}>
                       {loaded ? t('local.builtin.unload') : t('local.builtin.load')}
                     </button>
                   </td>
                 </tr>
+                {editing === m.id && (
+                  <tr className="border-b border-zinc-100 dark:border-zinc-800/60">
+                    <td className={td} colSpan={5}>
+                      <ContextEditor model={m.id} status={status} onSaved={setStatus} />
+                    </td>
+                  </tr>
+                )}
+                </Fragment>
               )
             })}
           </tbody>

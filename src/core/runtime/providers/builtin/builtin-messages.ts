@@ -29,7 +29,7 @@ export function toEngineHistory(messages: ChatMessage[], provider: string): Engi
   for (const m of messages) if (m.role === 'tool' && m.tool_call_id) results.set(m.tool_call_id, textOf(m.content))
   for (const m of messages) {
     if (Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url')) {
-      throw new AppErrorException(runtimeError('CapabilityNotSupported', 'The built-in engine reads text only; images are not supported. Remove the image or choose a vision model from another provider.', provider))
+      throw new AppErrorException(runtimeError('CapabilityNotSupported', 'The built-in engine reads text only: its llama.cpp binding (node-llama-cpp 3.21.1) has no image input, so an image cannot reach a model even when it has a vision projector (mmproj) beside it. Remove the image, or choose a vision model from another provider (Ollama, LM Studio or a cloud model).', provider))
     }
     switch (m.role) {
       case 'system':
