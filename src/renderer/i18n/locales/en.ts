@@ -103,8 +103,7 @@ export const en = {
     roots: {
       title: 'Folders this server may use',
       hint: 'One folder per line (full paths). Empty: none. Servers that ask for their folders (MCP roots) get these.',
-      save: 'Save folders',
-      hostOnly: 'Folders on the host are set on the host (desktop app or loopback).'
+      save: 'Save folders'
     },
     composer: {
       label: 'Tools for the next message',

@@ -105,8 +105,7 @@ export const zhCN: Messages = {
     roots: {
       title: '此服务器可使用的文件夹',
       hint: '每行一个文件夹（完整路径）。留空：无。请求文件夹列表（MCP roots）的服务器将获得这些文件夹。',
-      save: '保存文件夹',
-      hostOnly: '主机上的文件夹只能在主机上设置（桌面应用或本机回环）。'
+      save: '保存文件夹'
     },
     composer: {
       label: '下一条消息的工具',
