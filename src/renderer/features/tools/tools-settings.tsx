@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SearchProviderId, ToolServerInput, ToolServerStatus, ToolTransport } from '../../../shared/tools/types'
-import { toolKey } from '../../../shared/tools/types'
+import { SAMPLING_TOOL, toolKey } from '../../../shared/tools/types'
 import { safeLinkHref } from '../../../shared/security/url-policy'
 import { bridge } from '../../stores/app-store'
 import { parsePairs, splitCommand, toolsActions, useTools } from './tools-store'
@@ -168,6 +168,19 @@ function ServerCard({ status }: { status: ToolServerStatus }) {
         </div>
       )}
       <RootsEditor status={status} />
+      <label className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+        {t('tools.sampling.setting')}
+        <select
+          className="rounded border border-zinc-300 bg-transparent text-xs dark:border-zinc-700"
+          value={settings?.approvals[toolKey(status.id, SAMPLING_TOOL)] ?? 'ask'}
+          onChange={(e) => void toolsActions.setApproval(status.id, SAMPLING_TOOL, e.target.value as 'ask' | 'allow' | 'never')}
+          data-testid="tool-server-sampling"
+        >
+          <option value="ask">{t('tools.mode.ask')}</option>
+          <option value="allow">{t('tools.mode.allow')}</option>
+          <option value="never">{t('tools.mode.never')}</option>
+        </select>
+      </label>
       {status.rejectedTools?.map((r) => (
         <div key={r.name} className="text-xs text-amber-700 dark:text-amber-400">
           {t('tools.rejected', { name: r.name, reason: r.reason })}

@@ -83,6 +83,7 @@ export const en = {
       never: 'Never'
     },
     sampling: {
+      setting: 'When this server asks the model (sampling)',
       title: 'A tool server asks the model',
       question: '{{server}} wants to ask {{model}} (at most {{maxTokens}} tokens):',
       system: 'Instructions: {{text}}',

@@ -85,6 +85,7 @@ export const zhCN: Messages = {
       never: '从不'
     },
     sampling: {
+      setting: '此服务器请求调用模型时（sampling）',
       title: '工具服务器请求调用模型',
       question: '{{server}} 想要询问 {{model}}（最多 {{maxTokens}} 个 token）：',
       system: '指令：{{text}}',
