@@ -144,7 +144,25 @@ export function buildServices({ env, store, secrets, hub, standing }: RootInput)
   })
   const images = new ImageService({ store, dataDir, runtimeFor, tasks: hub })
   // It connects nothing: servers start on first use (or when Settings → Tools asks), so start-up never waits for them.
-  const tools = new ToolService(store.settings, secrets, env.openExternal ? { openExternal: env.openExternal } : {})
+  const tools = new ToolService(store.settings, secrets, {
+    ...(env.openExternal ? { openExternal: env.openExternal } : {}),
+    // A server's sampling request is a model call like any other: the one caller, priced and logged.
+    sample: async ({ model, messages, maxTokens, temperature, stop, conversationId, messageId, signal }) => {
+      const answer = await caller.text({
+        target: model,
+        scene: 'Conversation',
+        mode: 'Tool Calling',
+        messages,
+        params: { max_tokens: maxTokens, ...(temperature !== undefined ? { temperature } : {}), ...(stop ? { stop } : {}) },
+        ...(conversationId ? { conversationId } : {}),
+        ...(messageId ? { messageId } : {}),
+        signal,
+        clean: false
+      })
+      return { text: answer.text, model: answer.model }
+    },
+    models: async (providerId) => (await providers.models(providerId)).filter((m) => m.enabled).map((m) => ({ providerId, modelId: m.id }))
+  })
   const knowledge = new KnowledgeService({
     repo: new KnowledgeRepository(store.db),
     dataDir,

@@ -12,6 +12,8 @@ import { configureProvider, openApp, pickModel, snap } from './helpers'
 // and denied, and web search against a SearXNG-format server producing citations.
 const KEY = 'sk-e2e-tools-0123456789'
 const FILESYSTEM = resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
+const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js')
+const SAMPLED = 'SAMPLED-IN-THE-APP'
 const SECRET = 'The treasure is buried under the old oak.'
 let fake: FakeToolProvider
 let searx: Server
@@ -23,7 +25,10 @@ const notes = () => join(folder, 'notes.txt')
 function decide(turn: ToolTurn): Decision {
   const first = (turn.body['messages'] as { content: unknown }[] | undefined)?.[0]?.content
   if (typeof first === 'string' && first.startsWith('You write a title')) return { text: 'Tools chat' }
+  // A server's sampling request (server-everything sends its prompt as "Resource … context: …").
+  if (!turn.tools.length && /trigger-sampling-request context:/.test(turn.userText)) return { text: SAMPLED }
   if (turn.results.length) return { text: `Tool said: ${turn.results.map((r) => r.content).join(' | ')}` }
+  if (/sample/i.test(turn.userText) && turn.tools.includes('everything__trigger-sampling-request')) return { calls: [{ name: 'everything__trigger-sampling-request', args: { prompt: 'Name a colour', maxTokens: 64 } }] }
   if (/search/i.test(turn.userText) && turn.tools.includes('web_search')) return { calls: [{ name: 'web_search', args: { query: 'otters' } }] }
   if (/notes/i.test(turn.userText) && turn.tools.includes('files__read_text_file')) return { calls: [{ name: 'files__read_text_file', args: { path: notes() } }] }
   return { text: `No tool for that. Offered: ${turn.tools.length}` }
@@ -170,4 +175,59 @@ test('the search toggle on a model without search of its own uses the app’s we
   await expect(citations.getByRole('link', { name: 'Otter facts' })).toHaveAttribute('href', 'https://example.org/otters')
   await expect(page.getByTestId('approval-card')).toHaveCount(0)
   await snap(page, 'tools-search-toggle')
+})
+
+test('a server asks the model (sampling): the card names the server, prompt, model and limit; Allow answers through the app', async ({ page }) => {
+  await openApp(page, '#/settings')
+  const tools = page.getByTestId('tools-settings')
+  await tools.scrollIntoViewIfNeeded()
+  await addServer(page, 'everything', `"${process.execPath}" "${EVERYTHING}" stdio`)
+  await expect(tools.locator('[data-testid="tool-server"][data-name="everything"]').getByTestId('tool-server-state')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 })
+  await openApp(page, '#/chat')
+  await page.getByTestId('new-agent').click()
+  await pickModel(page, 'openai', 'gpt-4o-mini')
+  await page.getByTestId('open-agent-settings').click()
+  await page.getByTestId('agent-settings').locator('[data-testid="agent-tool-server"][data-name="everything"]').check()
+  await page.keyboard.press('Escape')
+
+  await send(page, 'Please sample the model')
+  const toolCard = page.getByTestId('approval-card')
+  await expect(toolCard).toBeVisible({ timeout: 30_000 })
+  await toolCard.getByTestId('approval-allow').click()
+  const card = page.getByTestId('sampling-card')
+  await expect(card).toBeVisible({ timeout: 30_000 })
+  await expect(card).toContainText('everything')
+  await expect(card).toContainText('gpt-4o-mini')
+  await expect(card).toContainText('64')
+  await expect(card.getByTestId('sampling-prompt')).toContainText('Name a colour')
+  await snap(page, 'tools-sampling-card')
+  await card.getByTestId('sampling-allow').click()
+  await expect(page.getByTestId('message-assistant').last()).toContainText(SAMPLED, { timeout: 30_000 })
+})
+
+test('the composer turns tools off for the next message only, from the keyboard', async ({ page }) => {
+  await openApp(page, '#/chat')
+  await page.getByTestId('conversation-item').first().click()
+  const toggle = page.getByTestId('message-tools-toggle')
+  await expect(toggle).toHaveAttribute('data-state', 'on', { timeout: 30_000 })
+  await toggle.focus()
+  await page.keyboard.press('Enter')
+  const all = page.getByTestId('message-tools-all')
+  await expect(all).toBeFocused()
+  await page.keyboard.press('Space')
+  await expect(all).not.toBeChecked()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('message-tools-menu')).toHaveCount(0)
+  await expect(toggle).toHaveAttribute('data-state', 'off')
+  await expect(toggle).toContainText('Tools off')
+  await snap(page, 'tools-composer-toggle')
+
+  await send(page, 'Please sample the model again')
+  await expect(page.getByTestId('message-assistant').last()).toContainText('No tool for that. Offered: 0', { timeout: 30_000 })
+  await expect(page.getByTestId('approval-card')).toHaveCount(0)
+  // Only that message: the next one has the agent's tools again.
+  await expect(toggle).toHaveAttribute('data-state', 'on')
+  await send(page, 'Please sample the model once more')
+  await expect(page.getByTestId('approval-card')).toBeVisible({ timeout: 30_000 })
+  await page.getByTestId('approval-deny').click()
 })

@@ -28,7 +28,8 @@ const toolServerConfigSchema = z
     secretEnv: z.array(z.string().min(1).max(200)).max(100).optional(),
     secretHeaders: z.array(z.string().min(1).max(200)).max(100).optional(),
     enabled: z.boolean(),
-    timeoutMs: z.number().int().min(1000).max(24 * 3600_000).optional()
+    timeoutMs: z.number().int().min(1000).max(24 * 3600_000).optional(),
+    roots: z.array(z.string().min(1).max(4000)).max(50).optional()
   })
   .strict()
   .refine((v) => (v.transport === 'stdio' ? !!v.command : !!v.url), { message: 'a stdio server needs a command, an http/sse server an address' })
@@ -108,7 +109,13 @@ function checkToolServers(value: unknown, reach: ClientReach, refuse: (key: stri
     const where = `toolServers.${index}`
     const checked = toolServerConfigSchema.safeParse(raw)
     if (!checked.success) return refuse(where, issueText(checked.error))
-    const server = checked.data
+    let server = checked.data
+    if (server.roots?.length && reach !== 'host') {
+      // Roots open host folders to the server: like any host path, only the owner sets them.
+      refuse(`${where}.roots`, `${server.name}'s folders on the host were left out: set them in Settings → Tools on the host`)
+      const { roots: _roots, ...rest } = server
+      server = rest
+    }
     if (ids.has(server.id)) return refuse(where, `a second server with the id ${JSON.stringify(server.id)}`)
     ids.add(server.id)
     if (server.transport === 'stdio') {

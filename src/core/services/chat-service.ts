@@ -22,6 +22,7 @@ import type { ChatMessage, ChatTool } from '../runtime/types'
 import type { GroundingCitation } from '../../shared/stream/events'
 import type { ToolResult } from '../../shared/data/message'
 import type { ChatToolsHook } from '../tools/chat-tools'
+import type { MessageToolChoice } from '../../shared/tools/types'
 import type { ToolStepOutcome } from '../tools/tool-loop'
 import type { AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
@@ -95,6 +96,8 @@ const DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 const untitled = (title: string) => !title.trim() || title === DEFAULT_TITLE
 
 type SendInput = {
+  /** The composer's tools choice for this message only. */
+  tools?: MessageToolChoice
   conversationId?: string
   agentId?: string
   parentId?: string
@@ -195,7 +198,7 @@ export class ChatService {
 
   async *send(input: SendInput, ctx: { signal: AbortSignal; streamId?: string }): AsyncGenerator<ChatStreamEvent, Message> {
     const { conversation, agent, model, userMessage } = this.beginTurn(input)
-    return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage })
+    return yield* this.reply(conversation, agent, model, userMessage, ctx, { userMessage, ...(input.tools ? { tools: input.tools } : {}) })
   }
 
   /**
@@ -299,12 +302,12 @@ export class ChatService {
     model: { providerId: string; modelId: string },
     parent: Message,
     ctx: { signal: AbortSignal; streamId?: string; autoApprove?: boolean },
-    options: { userMessage?: Message; operation?: string; extraInstruction?: string; mode?: string }
+    options: { userMessage?: Message; operation?: string; extraInstruction?: string; mode?: string; tools?: MessageToolChoice }
   ): AsyncGenerator<ChatStreamEvent, Message> {
     const params = { ...agent.parameters, ...conversation.parameters }
     // Decided once per user turn, not per tool-loop step: search (and where it goes), retrieval.
     const turn = await this.turnPlan(conversation, model, parent, params, ctx.signal)
-    const tools = await this.deps.tools.prepare(agent.id, { search: turn.searchRoute === 'app-tool' }).catch(() => undefined)
+    const tools = await this.deps.tools.prepare(agent.id, { search: turn.searchRoute === 'app-tool', ...(options.tools ? { only: options.tools } : {}) }).catch(() => undefined)
     let at = parent
     let final: Message | undefined
     const citations: GroundingCitation[] = []
@@ -336,6 +339,8 @@ export class ChatService {
       const outcome: ToolStepOutcome = yield* this.deps.tools.step(tools.offered, calls, {
         messageId,
         signal: ctx.signal,
+        model,
+        conversationId: conversation.id,
         ...(ctx.autoApprove ? { autoApprove: true } : {}),
         // Each result is written as it arrives: a crash mid-step keeps the finished ones.
         onResult: (result) => {
@@ -385,7 +390,7 @@ export class ChatService {
     try {
       const facts = await this.deps.modelFacts(model.providerId, model.modelId)
       const plan = yield* this.historyFor(conversation, agent, model, history, params, facts, options.extraInstruction, ctx.signal)
-      const messages: ChatMessage[] = toChatMessages(withArtifactInstruction(agent.systemPrompt, params.artifacts), plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m) })
+      const messages: ChatMessage[] = toChatMessages(withArtifactInstruction(agent.systemPrompt, params.artifacts), plan.messages, { ...(plan.summary ? { summary: plan.summary.text } : {}), fileParts: (m) => this.fileParts(m), vision: facts?.vision === true })
       if (options.extraInstruction) messages.push({ role: 'user', content: options.extraInstruction })
       const question = [...history].reverse().find((m) => m.role === 'user')
       if (question) {

@@ -161,7 +161,7 @@ export class ModelCaller {
         // The same step runner, approvals and errors as a chat reply, with the history in memory.
         const clean = calls.map((c) => ({ id: c.id, type: 'function', function: c.function, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) }))
         messages.push({ role: 'assistant', content: text, tool_calls: clean })
-        const outcome = yield* steps!.runToolStep(loop.service, loop.offered, clean, { messageId: `headless-${step}`, signal: input.signal ?? new AbortController().signal, autoApprove: loop.autoApprove })
+        const outcome = yield* steps!.runToolStep(loop.service, loop.offered, clean, { messageId: `headless-${step}`, signal: input.signal ?? new AbortController().signal, autoApprove: loop.autoApprove, model })
         for (const result of outcome.results) yield { type: 'tool_result', data: result }
         messages.push(...steps!.toolTurnMessages(clean, outcome.results))
       }

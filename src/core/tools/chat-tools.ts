@@ -1,4 +1,4 @@
-import type { ToolStreamEvent } from '../../shared/tools/types'
+import type { MessageToolChoice, ToolStreamEvent } from '../../shared/tools/types'
 import type { ToolCall } from '../../shared/stream/events'
 import { runToolStep, type ToolStepContext, type ToolStepOutcome } from './tool-loop'
 import type { OfferedTool, ToolService } from './tool-service'
@@ -10,7 +10,7 @@ export interface ChatToolsHook {
    * `search`: the chat's search toggle goes to the app's `web_search`, offered even
    * when the agent has no tools, and approved by the toggle itself.
    */
-  prepare(agentId: string, options?: { search?: boolean }): Promise<{ offered: OfferedTool[]; stepLimit: number } | undefined>
+  prepare(agentId: string, options?: { search?: boolean; only?: MessageToolChoice }): Promise<{ offered: OfferedTool[]; stepLimit: number } | undefined>
   /** Whether the app's web search is set up (a SearXNG address, or the provider's key) and not refused. */
   searchAvailable(): Promise<boolean>
   step(offered: readonly OfferedTool[], calls: readonly ToolCall[], ctx: ToolStepContext): AsyncGenerator<ToolStreamEvent, ToolStepOutcome>
@@ -20,7 +20,7 @@ export function chatToolsHook(service: ToolService): ChatToolsHook {
   return {
     async prepare(agentId, options = {}) {
       const choice = service.agentTools(agentId)
-      if (!choice.servers.length && !choice.builtins.length && !options.search) return undefined
+      if ((options.only?.off || (!choice.servers.length && !choice.builtins.length)) && !options.search) return undefined
       const offered = await service.toolsFor(choice, options)
       return offered.length ? { offered, stepLimit: service.toolSettings().stepLimit } : undefined
     },

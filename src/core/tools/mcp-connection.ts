@@ -6,7 +6,18 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { McpOAuth } from './mcp-oauth'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type ElicitRequest,
+  type ElicitResult,
+  type Root
+} from '@modelcontextprotocol/sdk/types.js'
 import { DEFAULT_TOOL_TIMEOUT_MS, type ToolInfo, type ToolServerConfig, type ToolServerStatus } from '../../shared/tools/types'
 import { pluginException, toPluginError } from './tool-errors'
 import { AppErrorException } from '../../shared/errors/app-error'
@@ -41,6 +52,18 @@ export interface McpConnectionOptions {
    * wait for the browser's redirect. Absent (stdio, or a configured Authorization header): none.
    */
   oauth?(): Promise<{ provider: McpOAuth; waitForCode(state: string): Promise<string> } | undefined>
+  /**
+   * What the server may ask of the client: a model answer (sampling), a question to the user
+   * (elicitation) and the folders it may work in (roots). Present: those capabilities are
+   * advertised; the handlers decide (with the user) and throw an McpError to refuse.
+   */
+  requests?: ServerRequestHandlers
+}
+
+export interface ServerRequestHandlers {
+  sampling(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult>
+  elicitation(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>
+  roots(): Root[]
 }
 
 export interface CallOptions {
@@ -126,7 +149,21 @@ export class McpConnection {
       const hasAuthHeader = Object.keys(secrets.headers).some((h) => h.toLowerCase() === 'authorization')
       oauth = c.transport !== 'stdio' && !hasAuthHeader ? await this.options.oauth?.() : undefined
       transport = this.transport(secrets, oauth?.provider)
-      const client = new Client({ name: 'switchboard', version: APP_VERSION }, { capabilities: {} })
+      const requests = this.options.requests
+      const client = new Client(
+        { name: 'switchboard', version: APP_VERSION },
+        { capabilities: requests ? { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } : {} }
+      )
+      if (requests) {
+        client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => requests.sampling(request.params, extra.signal))
+        client.setRequestHandler(ElicitRequestSchema, (request, extra) => requests.elicitation(request.params, extra.signal))
+        client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: requests.roots() }))
+      }
+      // Servers that add tools once they know the client's capabilities (server-everything's
+      // sampling and elicitation tools) say so: the list is read again.
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        if (this.client === client) void this.refreshLists(client).catch(() => undefined)
+      })
       client.onclose = () => this.closed(client)
       client.onerror = (error) => {
         // Garbage on stdout and similar: the SDK reports each bad line here and keeps going;
@@ -263,6 +300,13 @@ export class McpConnection {
     } finally {
       options.signal?.removeEventListener('abort', forward)
     }
+  }
+
+  /** The folders the server may use changed: a connected server is told (it asks for the list again). */
+  async rootsChanged(roots: string[] | undefined): Promise<void> {
+    const { roots: _old, ...rest } = this.current.config
+    this.set({ config: { ...rest, ...(roots?.length ? { roots } : {}) } })
+    if (this.client && this.current.state === 'ready') await this.client.sendRootsListChanged().catch(() => undefined)
   }
 
   /** The transport closed: deliberate (quit, restart) or a crash, which schedules a restart with back-off. */

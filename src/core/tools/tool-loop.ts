@@ -9,6 +9,9 @@ export interface ToolStepContext {
   messageId: string
   signal: AbortSignal
   autoApprove?: boolean
+  /** The reply's model (it answers the servers' sampling requests) and its conversation. */
+  model?: { providerId: string; modelId: string }
+  conversationId?: string
   /** Each result as soon as it exists (the chat service writes it to the message: a crash keeps it). */
   onResult?(result: ToolResult): void
 }
@@ -69,7 +72,12 @@ export async function* runToolStep(service: ToolService, offered: readonly Offer
     const { result, citations: found } = await service.execute(tool, call, {
       messageId: ctx.messageId,
       signal: ctx.signal,
-      onProgress: (p) => push({ type: 'tool_progress', data: { messageId: ctx.messageId, callId: call.id, ...p } })
+      ...(ctx.autoApprove ? { autoApprove: true } : {}),
+      ...(ctx.model ? { model: ctx.model } : {}),
+      ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
+      onProgress: (p) => push({ type: 'tool_progress', data: { messageId: ctx.messageId, callId: call.id, ...p } }),
+      // A server's sampling approval or question shows while its call runs.
+      onEvent: push
     })
     if (found) citations.push(...found)
     // A call cut short by the user's Stop is stopped, not failed (the model still reads why).
@@ -97,15 +105,23 @@ export async function* runToolStep(service: ToolService, offered: readonly Offer
   return { results, citations }
 }
 
-/** The history sent back: the assistant turn with its calls, then one tool message per call (missing ones answered). */
-export function toolTurnMessages(calls: readonly ToolCall[], results: readonly ToolResult[] | undefined): ChatMessage[] {
+/**
+ * The history sent back: one tool message per call (missing ones answered). With `vision` (the
+ * model sees images) a result's images go along as image parts; without, the text names them.
+ */
+export function toolTurnMessages(calls: readonly ToolCall[], results: readonly ToolResult[] | undefined, options: { vision?: boolean } = {}): ChatMessage[] {
   const byId = new Map((results ?? []).map((r) => [r.toolCallId, r]))
-  return calls.map((call) => ({
-    role: 'tool' as const,
-    tool_call_id: call.id,
-    name: call.function.name,
-    content: byId.get(call.id)?.content ?? 'Error: the app stopped before this tool finished.'
-  }))
+  return calls.map((call) => {
+    const result = byId.get(call.id)
+    const text = result?.content ?? 'Error: the app stopped before this tool finished.'
+    const images = options.vision ? (result?.parts ?? []).filter((p) => p.type === 'image') : []
+    return {
+      role: 'tool' as const,
+      tool_call_id: call.id,
+      name: call.function.name,
+      content: images.length ? [{ type: 'text' as const, text }, ...images.map((p) => ({ type: 'image_url' as const, image_url: { url: `data:${p.mimeType};base64,${p.data}` } }))] : text
+    }
+  })
 }
 
 /** An assistant message of the tool loop as the provider expects it back: text, calls, signed thinking. */

@@ -1,15 +1,25 @@
 import { randomUUID } from 'node:crypto'
+import { basename } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { ErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import { validateElicitation } from '../../shared/tools/elicitation'
 import type { JsonValue } from '../../shared/data/json'
 import type { ToolResult } from '../../shared/data/message'
 import type { AppError } from '../../shared/errors/app-error'
 import { AppErrorException } from '../../shared/errors/app-error'
-import type { ChatTool, ToolCall } from '../runtime/types'
+import type { ChatContentPart, ChatMessage, ChatTool, ToolCall } from '../runtime/types'
 import type { GroundingCitation } from '../../shared/stream/events'
 import {
   BUILTIN_SERVER_ID,
   BUILTIN_TOOLS,
   defaultToolSettings,
+  SAMPLING_TOOL,
   toolKey,
+  type ElicitationAnswer,
+  type ElicitationRequest,
+  type ElicitationSchema,
+  type MessageToolChoice,
+  type ToolStreamEvent,
   type AgentToolChoice,
   type BuiltinToolName,
   type ToolApprovalDecision,
@@ -21,7 +31,7 @@ import {
   type ToolServerStatus,
   type ToolSettings
 } from '../../shared/tools/types'
-import { McpConnection, type ServerSecrets } from './mcp-connection'
+import { McpConnection, type ServerRequestHandlers, type ServerSecrets } from './mcp-connection'
 import { McpOAuth, OAuthCallbackServer, oauthSecretName, type ToolSecretStore } from './mcp-oauth'
 import { parseMcpServersJson } from './import-mcp-servers'
 import { pluginError, toPluginError } from './tool-errors'
@@ -46,6 +56,29 @@ export interface ToolServiceOptions {
   fetch?: typeof fetch
   /** Opens a remote server's sign-in page in the user's browser (desktop: the shell; elsewhere the link is shown). */
   openExternal?(url: string): void
+  /**
+   * Answers a server's sampling request: the one model caller (priced and in the usage log).
+   * Absent: sampling requests are refused.
+   */
+  sample?(input: SampleInput): Promise<{ text: string; model: ModelRef; stopReason?: string }>
+  /** The enabled models of a provider, for a sampling request's model preferences (hints by name). */
+  models?(providerId: string): Promise<ModelRef[]>
+}
+
+export interface ModelRef {
+  providerId: string
+  modelId: string
+}
+
+export interface SampleInput {
+  model: ModelRef
+  messages: ChatMessage[]
+  maxTokens: number
+  temperature?: number
+  stop?: string[]
+  conversationId?: string
+  messageId?: string
+  signal: AbortSignal
 }
 
 /** A tool as offered to one model call: the name the model sees → what runs. */
@@ -65,6 +98,11 @@ export interface ToolRunContext {
   /** The CLI's --yes: every call is approved without asking (never-tools stay denied). */
   autoApprove?: boolean
   onProgress?(progress: { progress: number; total?: number; message?: string }): void
+  /** Cards a running call's server needs (a sampling approval, a question to the user). Absent: nobody to ask, refused. */
+  onEvent?(event: ToolStreamEvent): void
+  /** The reply's model: it answers the server's sampling requests. */
+  model?: ModelRef
+  conversationId?: string
 }
 
 const SERVERS_KEY = 'toolServers'
@@ -89,6 +127,9 @@ export class ToolService {
   private readonly ephemeral = new Map<string, { config: ToolServerConfig; secrets: ServerSecrets }>()
   /** The loopback redirect of OAuth sign-ins, started on the first one. */
   private readonly oauthCallback = new OAuthCallbackServer()
+  /** Calls running per server: a sampling or elicitation request belongs to the latest one. */
+  private readonly running = new Map<string, { ctx: ToolRunContext; callId: string }[]>()
+  private readonly elicitations = new Map<string, { request: ElicitationRequest; resolve(answer: ElicitationAnswer): void }>()
 
   constructor(
     private readonly settings: ToolSettingsStore,
@@ -126,6 +167,16 @@ export class ToolService {
     return this.updateToolSettings({ approvals })
   }
 
+  /** The folders a server may work in (MCP roots); a connected server is told they changed. */
+  async setRoots(id: string, roots: readonly string[]): Promise<ToolServerStatus> {
+    const clean = [...new Set(roots.map((r) => r.trim()).filter(Boolean))]
+    const config = { ...this.config(id), ...(clean.length ? { roots: clean } : {}) }
+    if (!clean.length) delete config.roots
+    this.saveConfigs(this.configs().map((c) => (c.id === id ? config : c)))
+    await this.connection(id, config).rootsChanged(config.roots)
+    return this.status(id)
+  }
+
   setAgentTools(agentId: string, choice: AgentToolChoice): ToolSettings {
     return this.updateToolSettings({ agents: { ...this.toolSettings().agents, [agentId]: choice } })
   }
@@ -150,7 +201,7 @@ export class ToolService {
 
   async updateServer(id: string, input: ToolServerInput): Promise<ToolServerStatus> {
     const before = this.config(id)
-    const config = await this.storeServer(id, input)
+    const config = { ...(await this.storeServer(id, input)), ...(before.roots ? { roots: before.roots } : {}) }
     await this.dropConnection(id)
     // Tokens belong to the server they were issued by: another address signs in afresh.
     if (before.url !== config.url) await this.secrets.delete(oauthSecretName(id)).catch(() => undefined)
@@ -240,7 +291,8 @@ export class ToolService {
           const redirectUrl = await this.oauthCallback.url()
           const provider = new McpOAuth(id, this.secrets, redirectUrl, (url) => this.options.openExternal?.(url))
           return { provider, waitForCode: (state: string) => this.oauthCallback.waitForCode(state) }
-        }
+        },
+        requests: this.serverRequests(id)
       })
       this.connections.set(id, connection)
     }
@@ -295,6 +347,8 @@ export class ToolService {
   async close(): Promise<void> {
     for (const pending of this.approvals.values()) pending.resolve('deny')
     this.approvals.clear()
+    for (const pending of this.elicitations.values()) pending.resolve({ action: 'cancel' })
+    this.elicitations.clear()
     await Promise.allSettled([...this.connections.values()].map((c) => c.close()))
     await this.oauthCallback.close()
   }
@@ -302,7 +356,11 @@ export class ToolService {
   // ------------------------------------------------------------ tools for a reply
 
   /** The tools an agent may use, connected lazily and in parallel; unavailable servers are skipped. */
-  async toolsFor(choice: AgentToolChoice, options: { search?: boolean } = {}): Promise<OfferedTool[]> {
+  async toolsFor(choice: AgentToolChoice, options: { search?: boolean; only?: MessageToolChoice } = {}): Promise<OfferedTool[]> {
+    // The composer's per-message choice narrows the agent's tools for one message.
+    const skip = new Set(options.only?.skipServers ?? [])
+    if (options.only?.off) choice = { servers: [], builtins: [] }
+    else if (skip.size) choice = { servers: choice.servers.filter((s) => !skip.has(s)), builtins: choice.builtins.filter(() => !skip.has(BUILTIN_SERVER_ID)) }
     const statuses = await this.connect(choice.servers)
     const offered: OfferedTool[] = []
     const taken = new Set<string>()
@@ -411,7 +469,18 @@ export class ToolService {
     try {
       if (offered.serverId === BUILTIN_SERVER_ID) return { ...(await this.runBuiltin(offered.tool as BuiltinToolName, args, ctx, base, started)) }
       const connection = this.connections.get(offered.serverId) ?? this.connection(offered.serverId)
-      const raw = await connection.callTool(offered.tool, args, { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) })
+      // While it runs, the server's sampling and elicitation requests belong to this call.
+      const entry = { ctx, callId: call.id }
+      const list = this.running.get(offered.serverId) ?? []
+      this.running.set(offered.serverId, [...list, entry])
+      let raw: Awaited<ReturnType<McpConnection['callTool']>>
+      try {
+        raw = await connection.callTool(offered.tool, args, { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) })
+      } finally {
+        const left = (this.running.get(offered.serverId) ?? []).filter((e) => e !== entry)
+        if (left.length) this.running.set(offered.serverId, left)
+        else this.running.delete(offered.serverId)
+      }
       const converted = convertResult(raw, `${offered.serverName} › ${offered.tool}`)
       if (converted.isError) {
         const error = pluginError('PluginServerError', converted.text || `${offered.tool} failed.`)
@@ -421,6 +490,133 @@ export class ToolService {
     } catch (error) {
       return fail(toPluginError(error, { server: offered.serverName, tool: offered.tool }))
     }
+  }
+
+  // ------------------------------------------------------------ what servers ask of the client
+
+  private serverRequests(serverId: string): ServerRequestHandlers {
+    return {
+      sampling: (params, signal) => this.sample(serverId, params, signal),
+      elicitation: (params, signal) => this.elicit(serverId, params, signal),
+      roots: () => (this.configs().find((c) => c.id === serverId)?.roots ?? []).map((path) => ({ uri: pathToFileURL(path).href, name: basename(path) || path }))
+    }
+  }
+
+  private serverName(serverId: string): string {
+    return this.connections.get(serverId)?.status.name ?? this.configs().find((c) => c.id === serverId)?.name ?? serverId
+  }
+
+  /** The call a server's request belongs to: its latest running call. */
+  private requester(serverId: string, what: string): { ctx: ToolRunContext; callId: string } {
+    const run = this.running.get(serverId)?.at(-1)
+    if (!run) throw new McpError(ErrorCode.InvalidRequest, `Switchboard answers ${what} only while one of this server's tools runs in a chat.`)
+    return run
+  }
+
+  /**
+   * sampling/createMessage: the user approves (a card naming the server, the prompt, the model
+   * and the token limit; "always" is remembered per server), then the one model caller answers.
+   * A refusal is an MCP error the server sees.
+   */
+  private async sample(serverId: string, params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
+    const { ctx, callId } = this.requester(serverId, 'sampling requests')
+    const serverName = this.serverName(serverId)
+    if (!ctx.model || !this.options.sample) throw new McpError(ErrorCode.InvalidRequest, 'Switchboard has no model to answer this sampling request.')
+    const hints = params.modelPreferences?.hints
+    const models = hints?.length && this.options.models ? await this.options.models(ctx.model.providerId).catch(() => []) : []
+    const model = preferredModel(hints, ctx.model, models)
+    const messages = samplingMessages(params)
+    const prompt = messages
+      .filter((m) => m.role !== 'system')
+      .map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => (p.type === 'text' ? p.text : '[image]')).join('\n')}`)
+      .join('\n\n')
+    const mode = this.approvalMode(serverId, SAMPLING_TOOL)
+    const declined = (why: string) => new McpError(-1, why)
+    if (mode === 'never') throw declined(`The user does not allow ${serverName} to ask the model (sampling).`)
+    if (mode === 'ask' && !ctx.autoApprove) {
+      if (!ctx.onEvent) throw declined('There is no one to approve this sampling request.')
+      const request: ToolApprovalRequest = {
+        messageId: ctx.messageId,
+        callId: `${callId}:sampling:${randomUUID().slice(0, 8)}`,
+        parentCallId: callId,
+        serverId,
+        serverName,
+        tool: SAMPLING_TOOL,
+        arguments: prompt,
+        sampling: { ...(params.systemPrompt ? { systemPrompt: params.systemPrompt } : {}), prompt, model, maxTokens: params.maxTokens }
+      }
+      ctx.onEvent({ type: 'tool_approval', data: request })
+      const decision = await this.waitForApproval(request, AbortSignal.any([ctx.signal, signal]))
+      if (decision === 'deny' || decision === 'never') throw declined('User rejected sampling request')
+    }
+    const answer = await this.options.sample({
+      model,
+      messages,
+      maxTokens: params.maxTokens,
+      ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+      ...(params.stopSequences?.length ? { stop: params.stopSequences } : {}),
+      ...(ctx.conversationId ? { conversationId: ctx.conversationId } : {}),
+      messageId: ctx.messageId,
+      signal: AbortSignal.any([ctx.signal, signal])
+    })
+    const stopReason = answer.stopReason === 'length' ? 'maxTokens' : answer.stopReason === 'stop_sequence' ? 'stopSequence' : 'endTurn'
+    return { role: 'assistant', content: { type: 'text', text: answer.text }, model: answer.model.modelId, stopReason }
+  }
+
+  /** elicitation/create: a form in the chat (or the terminal); the answer is checked against the schema. */
+  private async elicit(serverId: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+    if (params.mode === 'url' || !('requestedSchema' in params)) throw new McpError(ErrorCode.InvalidParams, 'Switchboard answers form questions only.')
+    const { ctx, callId } = this.requester(serverId, 'questions')
+    if (!ctx.onEvent) return { action: 'decline' }
+    const request: ElicitationRequest = {
+      messageId: ctx.messageId,
+      callId: `${callId}:elicitation:${randomUUID().slice(0, 8)}`,
+      parentCallId: callId,
+      serverId,
+      serverName: this.serverName(serverId),
+      message: params.message,
+      requestedSchema: params.requestedSchema as unknown as ElicitationSchema
+    }
+    const key = `${request.messageId}:${request.callId}`
+    const answer = await new Promise<ElicitationAnswer>((resolve) => {
+      const both = AbortSignal.any([ctx.signal, signal])
+      const onAbort = () => {
+        this.elicitations.delete(key)
+        resolve({ action: 'cancel' })
+      }
+      if (both.aborted) return onAbort()
+      both.addEventListener('abort', onAbort, { once: true })
+      this.elicitations.set(key, {
+        request,
+        resolve: (a) => {
+          both.removeEventListener('abort', onAbort)
+          resolve(a)
+        }
+      })
+      ctx.onEvent!({ type: 'tool_elicitation', data: request })
+    })
+    return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action }
+  }
+
+  pendingElicitations(): ElicitationRequest[] {
+    return [...this.elicitations.values()].map((e) => e.request)
+  }
+
+  /**
+   * The user's answer to a question. An accepted answer that does not fit the schema is
+   * refused (ValidationError naming the fields) and the question stays open.
+   */
+  answerElicitation(messageId: string, callId: string, answer: ElicitationAnswer): boolean {
+    const key = `${messageId}:${callId}`
+    const pending = this.elicitations.get(key)
+    if (!pending) return false
+    if (answer.action === 'accept') {
+      const problems = validateElicitation(pending.request.requestedSchema, answer.content ?? {})
+      if (Object.keys(problems).length) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: Object.values(problems).join(' ') })
+    }
+    this.elicitations.delete(key)
+    pending.resolve(answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : { action: answer.action })
+    return true
   }
 
   private async runBuiltin(
@@ -441,4 +637,37 @@ export class ToolService {
     const text = `# ${page.title}\n${page.url}\n\n${page.markdown}`
     return { result: { ...base, content: text, parts: [{ type: 'text', text }], outcome: 'ok', durationMs: Date.now() - started }, citations: [{ title: page.title, url: page.url }] }
   }
+}
+
+/** A sampling request's messages as the runtime takes them (text and images; other content named). */
+function samplingMessages(params: CreateMessageRequest['params']): ChatMessage[] {
+  const out: ChatMessage[] = params.systemPrompt ? [{ role: 'system', content: params.systemPrompt }] : []
+  for (const m of params.messages) {
+    const items = Array.isArray(m.content) ? m.content : [m.content]
+    const parts: ChatContentPart[] = items.map((c): ChatContentPart => {
+      if (c.type === 'text') return { type: 'text', text: c.text }
+      if (c.type === 'image') return { type: 'image_url', image_url: { url: `data:${c.mimeType};base64,${c.data}` } }
+      return { type: 'text', text: `[${c.type}]` }
+    })
+    const only = parts.length === 1 ? parts[0] : undefined
+    out.push({ role: m.role, content: only?.type === 'text' ? only.text : parts })
+  }
+  return out
+}
+
+/**
+ * The model a sampling request runs on: the first of the server's hints that names a model the
+ * app has enabled on the chat's provider (by substring, as the MCP spec suggests: "sonnet" matches
+ * a Sonnet); else the chat's model.
+ */
+export function preferredModel(hints: readonly { name?: string }[] | undefined, chat: ModelRef, models: readonly ModelRef[]): ModelRef {
+  for (const hint of hints ?? []) {
+    const name = hint.name?.trim().toLowerCase()
+    if (!name) continue
+    if (chat.modelId.toLowerCase().includes(name)) return chat
+    const matches = models.filter((m) => m.modelId.toLowerCase().includes(name))
+    const found = matches.find((m) => m.providerId === chat.providerId) ?? matches[0]
+    if (found) return found
+  }
+  return chat
 }

@@ -28,6 +28,11 @@ export interface ToolServerConfig {
   enabled: boolean
   /** Per-call timeout; progress notifications reset it. Default 60 s. */
   timeoutMs?: number
+  /**
+   * Folders the user lets this server work in (MCP roots), absolute host paths. Empty by
+   * default: a server asking for its roots gets none.
+   */
+  roots?: string[]
 }
 
 /** What the user types into the server dialog (or an import): secrets in clear, once. */
@@ -122,6 +127,78 @@ export interface ToolApprovalRequest {
   tool: string
   /** Pretty-printed JSON (or the raw text when it is not JSON). */
   arguments: string
+  /**
+   * A request a running tool's server makes (sampling): the tool call it came from. The card
+   * shows under that call; `callId` is the request's own id.
+   */
+  parentCallId?: string
+  /** A sampling request: the server asks the model, through the app, with the user's approval. */
+  sampling?: SamplingRequestInfo
+}
+
+/** The "tool" name under which a server's sampling approval ("always for this server") is kept. */
+export const SAMPLING_TOOL = 'sampling/createMessage'
+
+export interface SamplingRequestInfo {
+  systemPrompt?: string
+  /** The messages the server sends, as text (images named). */
+  prompt: string
+  /** The model that will answer: the chat's, unless the server's preferences name another one the app has. */
+  model: { providerId: string; modelId: string }
+  maxTokens: number
+}
+
+/** A question a running tool's server asks the user (MCP elicitation, form mode). */
+export interface ElicitationRequest {
+  messageId: string
+  /** The request's own id (answers name it). */
+  callId: string
+  /** The tool call whose server asks. */
+  parentCallId: string
+  serverId: string
+  serverName: string
+  message: string
+  /** The requested schema: a flat object of strings, numbers, integers, booleans and enums. */
+  requestedSchema: ElicitationSchema
+}
+
+export interface ElicitationSchema {
+  type: 'object'
+  properties: Record<string, ElicitationField>
+  required?: string[]
+}
+
+export interface ElicitationField {
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array'
+  title?: string
+  description?: string
+  default?: string | number | boolean | string[]
+  minimum?: number
+  maximum?: number
+  minLength?: number
+  maxLength?: number
+  format?: string
+  enum?: string[]
+  enumNames?: string[]
+  oneOf?: { const: string; title?: string }[]
+  minItems?: number
+  maxItems?: number
+  items?: { type?: 'string'; enum?: string[]; anyOf?: { const: string; title?: string }[] }
+}
+
+export type ElicitationValue = string | number | boolean | string[]
+
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel'
+  content?: Record<string, ElicitationValue>
+}
+
+/** Turns tools off (all, or some servers) for one message, without changing the agent. */
+export interface MessageToolChoice {
+  /** No tools at all for this message (the search toggle still works). */
+  off?: boolean
+  /** These servers' tools are left out for this message. */
+  skipServers?: string[]
 }
 
 /** Events a reply with tools adds to the chat stream. */
@@ -131,5 +208,7 @@ export type ToolStreamEvent =
   | { type: 'tool_progress'; data: { messageId: string; callId: string; progress: number; total?: number; message?: string } }
   /** A step of the loop finished: the assistant message with its calls and their results. */
   | { type: 'tool_step'; data: { messageId: string; toolResults: ToolResult[] } }
+  /** A running tool's server asks the user a question (a form in the chat). */
+  | { type: 'tool_elicitation'; data: ElicitationRequest }
 
 export type { ToolResultPart }

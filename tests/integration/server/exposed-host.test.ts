@@ -90,7 +90,10 @@ describe('an exposed browser mode (access password)', () => {
     const marker = join(t.dir, 'PWNED')
     const transferId = await t.upload(
       exportWith({
-        toolServers: [{ id: 'x', name: 'x', transport: 'stdio', command: '/bin/sh', args: ['-c', `touch ${marker}`], enabled: true }],
+        toolServers: [
+          { id: 'x', name: 'x', transport: 'stdio', command: '/bin/sh', args: ['-c', `touch ${marker}`], enabled: true },
+          { id: 'r', name: 'remote', transport: 'http', url: 'https://tools.example/mcp', enabled: true, roots: ['/'] }
+        ],
         tools: { allowPrivateAddresses: true, stepLimit: 5 },
         somethingElse: { a: 1 },
         titleModel: { providerId: '', modelId: 'x' }
@@ -99,18 +102,19 @@ describe('an exposed browser mode (access password)', () => {
     const imported = await t.stream('data.importFile', { transferId })
     expect(imported.ok).toBe(true)
     const report = imported.ok ? imported.value : undefined
-    expect(report.refusedSettings.map((r: { key: string }) => r.key).sort()).toEqual(['somethingElse', 'titleModel', 'toolServers.0', 'tools.allowPrivateAddresses'])
+    expect(report.refusedSettings.map((r: { key: string }) => r.key).sort()).toEqual(['somethingElse', 'titleModel', 'toolServers.0', 'toolServers.1.roots', 'tools.allowPrivateAddresses'])
     expect(report.refusedSettings.find((r: { key: string }) => r.key === 'toolServers.0').reason).toMatch(/does not start programs/)
 
+    // The http server came in, without the host folders it asked for (MCP roots).
     const servers = await t.call('tools.servers', {})
-    expect(servers.ok && servers.value).toEqual([])
+    expect(servers.ok && servers.value.map((s: { id: string; config: { roots?: string[] } }) => [s.id, s.config.roots])).toEqual([['r', undefined]])
     await t.call('tools.connect', { ids: ['x'] })
     await new Promise((r) => setTimeout(r, 500))
     expect(existsSync(marker)).toBe(false)
     const settings = await t.call('tools.settings', {})
     expect(settings.ok && settings.value).toMatchObject({ allowPrivateAddresses: false, stepLimit: 5 })
     // Nothing unknown was written to the settings table.
-    expect(Object.keys(t.core.services().store.settings.get()).sort()).toEqual(['tools'])
+    expect(Object.keys(t.core.services().store.settings.get()).sort()).toEqual(['toolServers', 'tools'])
   })
 
   it('refuses adding knowledge by host path and turning on private addresses', async () => {
@@ -131,6 +135,10 @@ describe('an exposed browser mode (access password)', () => {
     const owners = await t.core.services().tools.addServer({ name: 'owner', transport: 'stdio', command: '/bin/true', enabled: false })
     const switched = await t.call('tools.setEnabled', { id: owners.id, enabled: true })
     expect(!switched.ok && switched.error.status).toBe(403)
+    // Nor host folders for a tool server to work in (MCP roots).
+    const rooted = await t.call('tools.setRoots', { id: owners.id, roots: ['/etc'] })
+    expect(rooted.ok).toBe(false)
+    expect(t.core.services().tools.configs().find((c) => c.id === owners.id)?.roots).toBeUndefined()
     // Settings that do not widen anything stay open to the signed-in user.
     expect((await t.call('tools.updateSettings', { stepLimit: 7, allowPrivateAddresses: false })).ok).toBe(true)
   })

@@ -52,6 +52,30 @@ describe('switchboard chat --tool-server', { timeout: 60_000 }, () => {
     expect(r.stdout).not.toContain('buy milk')
   })
 
+  it("a server's sampling request runs only when approved: with --yes the chat's model answers it", async () => {
+    const sampling = (turn: ToolTurn): Decision => {
+      if (turn.tools.length === 0) return { text: 'SAMPLED-BY-CLI' }
+      if (!turn.results.length) return { calls: [{ name: 'node__trigger-sampling-request', args: { prompt: 'hello' } }] }
+      return { text: `Result: ${turn.results.map((r) => r.content).join(' ')}` }
+    }
+    decide = sampling
+    const server = `${process.execPath} ${EVERYTHING} stdio`
+    const denied = await cli(['chat', 'openai/gpt-4o-mini', '--base-url', `${fake.origin}/v1`, '--tool-server', server, 'sample'])
+    // The tool call itself is denied first (no terminal); with --yes both the call and the sampling run.
+    expect(denied.stdout).not.toContain('SAMPLED-BY-CLI')
+    const allowed = await cli(['chat', 'openai/gpt-4o-mini', '--base-url', `${fake.origin}/v1`, '--tool-server', server, '--yes', 'sample'])
+    expect(allowed.stdout).toContain('SAMPLED-BY-CLI')
+    expect(allowed.code).toBe(0)
+  })
+
+  it("a server's question without a terminal is declined with a note on stderr", async () => {
+    decide = (turn) => (!turn.results.length && turn.tools.length ? { calls: [{ name: 'node__trigger-elicitation-request', args: {} }] } : { text: `Result: ${turn.results.map((r) => r.content).join(' ')}` })
+    const r = await cli(['chat', 'openai/gpt-4o-mini', '--base-url', `${fake.origin}/v1`, '--tool-server', `${process.execPath} ${EVERYTHING} stdio`, '--yes', 'ask me'])
+    expect(r.stderr).toMatch(/node asked: .*declined, no terminal/)
+    expect(r.stdout).toContain('declined to provide')
+    expect(r.code).toBe(0)
+  })
+
   it('a Streamable HTTP server given by URL', async () => {
     const http = await startEverythingHttp(EVERYTHING, 'streamableHttp')
     try {

@@ -1,5 +1,5 @@
 import type { Contract } from '../../../shared/bridge/contract'
-import { clientReach, refuseProgramServers, refuseWideningToolSettings } from '../../security/client-policy'
+import { clientReach, refuseHostPaths, refuseProgramServers, refuseWideningToolSettings } from '../../security/client-policy'
 import type { CoreContext } from '../../context'
 import { needs } from '../../services-access'
 import { parseMcpServersJson } from '../../tools/import-mcp-servers'
@@ -48,6 +48,13 @@ export function toolHandlers(ctx: CoreContext): ToolHandlers {
     'tools.setApproval': ({ serverId, tool, mode }) => tools().setApproval(serverId, tool, mode),
     'tools.setAgentTools': ({ agentId, servers, builtins }) => tools().setAgentTools(agentId, { servers, builtins }),
     'tools.answer': ({ messageId, callId, decision }) => tools().answer(messageId, callId, decision),
-    'tools.pending': () => tools().pendingApprovals()
+    'tools.pending': () => tools().pendingApprovals(),
+    'tools.answerElicitation': ({ messageId, callId, action, content }) => tools().answerElicitation(messageId, callId, { action, ...(content ? { content } : {}) }),
+    'tools.pendingElicitations': () => tools().pendingElicitations(),
+    'tools.setRoots': ({ id, roots }) => {
+      // Roots let a server read (and often write) host folders: like any host path, the owner's choice.
+      refuseHostPaths(ctx)
+      return tools().setRoots(id, roots)
+    }
   }
 }

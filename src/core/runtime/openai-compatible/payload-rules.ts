@@ -36,13 +36,30 @@ export interface ChatBody {
 const defined = (v: unknown): boolean => v !== undefined && v !== null
 
 export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
-  return messages.map((m) => {
-    const out: WireMessage = { role: m.role, content: m.content }
-    if (m.name) out.name = m.name
-    if (m.tool_calls?.length) out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: c.type || 'function', function: { name: c.function.name, arguments: c.function.arguments } }))
-    if (m.tool_call_id) out.tool_call_id = m.tool_call_id
-    return out
-  })
+  const out: WireMessage[] = []
+  // Chat Completions takes only text in a tool message: the images tool calls returned go in
+  // one user turn right after the run of tool messages (a user turn between them is refused).
+  let toolImages: { type: 'image_url'; image_url: { url: string } }[] = []
+  const flushImages = () => {
+    if (!toolImages.length) return
+    out.push({ role: 'user', content: [{ type: 'text', text: 'The images the tool calls above returned:' }, ...toolImages] })
+    toolImages = []
+  }
+  for (const m of messages) {
+    if (m.role !== 'tool') flushImages()
+    let content: unknown = m.content
+    if (m.role === 'tool' && Array.isArray(m.content)) {
+      content = m.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n')
+      for (const p of m.content) if (p.type === 'image_url') toolImages.push({ type: 'image_url', image_url: { url: p.image_url.url } })
+    }
+    const wire: WireMessage = { role: m.role, content }
+    if (m.name) wire.name = m.name
+    if (m.tool_calls?.length) wire.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: c.type || 'function', function: { name: c.function.name, arguments: c.function.arguments } }))
+    if (m.tool_call_id) wire.tool_call_id = m.tool_call_id
+    out.push(wire)
+  }
+  flushImages()
+  return out
 }
 
 /** The common body: every field the request sets, nothing it does not; usage requested in the stream. */

@@ -17,11 +17,21 @@ function contentParts(content: string | ChatContentPart[] | null, role: string):
  */
 export function buildResponsesBody(request: ChatRequest): Record<string, unknown> {
   const input: InputItem[] = []
+  // Images a tool returned go in one user turn after the run of results (the output is text).
+  let toolImages: InputItem[] = []
+  const flushImages = () => {
+    if (toolImages.length) input.push({ role: 'user', content: [{ type: 'input_text', text: 'The images the tool calls above returned:' }, ...toolImages] })
+    toolImages = []
+  }
   for (const m of request.messages) {
     if (m.role === 'tool') {
-      input.push({ type: 'function_call_output', call_id: m.tool_call_id ?? '', output: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) })
+      const parts = Array.isArray(m.content) ? m.content : undefined
+      for (const p of parts ?? []) if (p.type === 'image_url') toolImages.push({ type: 'input_image', image_url: p.image_url.url })
+      const output = parts ? parts.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n') : (m.content ?? '')
+      input.push({ type: 'function_call_output', call_id: m.tool_call_id ?? '', output })
       continue
     }
+    flushImages()
     if (m.role === 'assistant' && m.tool_calls?.length) {
       if (m.content) input.push({ role: 'assistant', content: contentParts(m.content, 'assistant') })
       for (const call of m.tool_calls) input.push({ type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments })
@@ -30,6 +40,7 @@ export function buildResponsesBody(request: ChatRequest): Record<string, unknown
     const role = m.role === 'system' ? 'developer' : m.role === 'function' ? 'user' : m.role
     input.push({ role, content: contentParts(m.content, role) })
   }
+  flushImages()
   const body: Record<string, unknown> = { model: request.model, input, stream: request.stream !== false, store: false }
   const reasoningModel = isOpenAIReasoningModel(request.model)
   if (!reasoningModel) {

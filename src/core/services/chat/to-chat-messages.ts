@@ -13,7 +13,7 @@ export const summaryPreamble = 'Summary of the earlier part of this conversation
 export function toChatMessages(
   systemPrompt: string,
   history: readonly Message[],
-  options: { summary?: string; fileParts?: (m: Message) => { type: 'text'; text: string }[] } = {}
+  options: { summary?: string; fileParts?: (m: Message) => { type: 'text'; text: string }[]; vision?: boolean } = {}
 ): ChatMessage[] {
   const out: ChatMessage[] = []
   if (systemPrompt.trim()) out.push({ role: 'system', content: systemPrompt })
@@ -38,7 +38,7 @@ export function toChatMessages(
     } else if (m.role === 'assistant' && m.toolCalls?.length && m.status === 'complete') {
       // A step of the tool loop: the calls, then one tool message per call (a call
       // that never ran is answered as such, since providers refuse calls without results).
-      out.push(assistantTurn(m), ...toolTurnMessages(m.toolCalls, m.toolResults))
+      out.push(assistantTurn(m), ...toolTurnMessages(m.toolCalls, m.toolResults, { vision: options.vision === true }))
     } else {
       const msg: ChatMessage = { role: m.role, content: text }
       if (m.role === 'assistant' && m.reasoning?.signature) msg.reasoning = { content: m.reasoning.text, signature: m.reasoning.signature }

@@ -21,6 +21,7 @@ import { MessageList } from './message-list'
 import type { MessageActions } from './message-view'
 import { ModelPicker } from './model-picker'
 import { usePrewarmTools } from '../tools/use-prewarm-tools'
+import { MessageToolsToggle } from '../tools/message-tools-toggle'
 import { CompetitionPicker } from './competition/competition-picker'
 import { competitionActions } from './competition/competition-store'
 import { ArtifactPanelSlot } from '../artifacts/artifact-panel-slot'
@@ -259,6 +260,7 @@ export function ChatPage() {
                   contextLength={contextLength.value}
                   onContextLength={contextLength.save}
                 />
+                <MessageToolsToggle agentId={agent?.id} />
               </>
             }
           />

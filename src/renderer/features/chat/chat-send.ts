@@ -7,6 +7,10 @@ import { followStream } from './chat-replies'
 import { draftKeyOf, restoreDraft } from './drafts'
 import { followLatest } from './follow-latest'
 import { outbox, useOutbox, type QueuedMessage } from './outbox'
+import { takeMessageTools } from '../tools/message-tools-toggle'
+import type { MessageToolChoice } from '../../../shared/tools/types'
+
+const withTools = (tools: MessageToolChoice | undefined) => (tools ? { tools } : {})
 
 /** The chat store's sending: a message now, or from the outbox once the connection is back. */
 
@@ -36,7 +40,8 @@ function startSend(target: Omit<QueuedMessage, 'id' | 'state' | 'at'>, hooks: Se
         ...(target.files.length ? { files: target.files } : {}),
         ...(target.model ?? {}),
         ...(target.parameters ? { parameters: target.parameters } : {}),
-        ...(target.knowledgeBaseIds ? { knowledgeBaseIds: target.knowledgeBaseIds } : {})
+        ...(target.knowledgeBaseIds ? { knowledgeBaseIds: target.knowledgeBaseIds } : {}),
+        ...(target.tools ? { tools: target.tools } : {})
       },
       {
         ...handlers,
@@ -81,7 +86,9 @@ export const sendActions = {
       files,
       ...(model ? { model } : {}),
       ...(!currentId && Object.keys(draftParameters).length ? { parameters: draftParameters } : {}),
-      ...(!currentId && draftKnowledge.length ? { knowledgeBaseIds: draftKnowledge } : {})
+      ...(!currentId && draftKnowledge.length ? { knowledgeBaseIds: draftKnowledge } : {}),
+      // The composer's tools choice goes with this message only.
+      ...withTools(takeMessageTools())
     }
     // The draft went with the message that makes the chat; the next new chat starts without it.
     if (!currentId && draftKnowledge.length) useChat.setState({ draftKnowledge: [] })

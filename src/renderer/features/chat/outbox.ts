@@ -1,3 +1,4 @@
+import type { MessageToolChoice } from '../../../shared/tools/types'
 import { create } from 'zustand'
 import type { ModelParameters } from '../../../shared/data/agent'
 
@@ -21,6 +22,8 @@ export interface QueuedMessage {
   parameters?: ModelParameters
   /** Knowledge bases chosen before a new chat existed (sent with its first message). */
   knowledgeBaseIds?: string[]
+  /** The composer's tools choice for this message only. */
+  tools?: MessageToolChoice
   /** `sending`: handed to the bridge, not yet acknowledged by the core. */
   state: 'queued' | 'sending'
   at: number

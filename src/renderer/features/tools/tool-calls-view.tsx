@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { Message, ToolResult } from '../../../shared/data/message'
 import type { ToolCall } from '../../../shared/stream/events'
 import { answerApproval, runKey, useToolRuns } from './tool-run-store'
+import { ServerRequestCards } from './server-request-cards'
 
 /** Results longer than this start collapsed. */
 const LONG_RESULT = 600
@@ -87,6 +88,7 @@ function CallView({ message, call, result, streaming }: { message: Message; call
           </div>
         </div>
       )}
+      {!result && <ServerRequestCards messageId={message.id} callId={call.id} />}
       {result && <ResultView result={result} />}
       {!result && !approval && !running && !streaming && message.status !== 'streaming' && message.toolResults && (
         <div className="border-t border-zinc-200 px-2 py-1 text-zinc-500 dark:border-zinc-800">{t('tools.run.noResult')}</div>

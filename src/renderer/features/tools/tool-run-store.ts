@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 import type { ChatStreamEvent } from '../../../shared/bridge/procedures/chat'
-import type { ToolApprovalDecision, ToolApprovalRequest } from '../../../shared/tools/types'
+import type { ElicitationAnswer, ElicitationRequest, ToolApprovalDecision, ToolApprovalRequest } from '../../../shared/tools/types'
 import { bridge } from '../../stores/app-store'
 
 /** Live state of tool calls in replies: approval cards waiting, calls running, their progress. */
@@ -9,9 +9,12 @@ interface ToolRunState {
   approvals: Record<string, ToolApprovalRequest>
   running: Record<string, true>
   progress: Record<string, { progress: number; total?: number; message?: string }>
+  /** A running call's server asking: sampling approvals and questions, by `<messageId>:<the call's id>`. */
+  samplings: Record<string, ToolApprovalRequest>
+  elicitations: Record<string, ElicitationRequest>
 }
 
-export const useToolRuns = create<ToolRunState>()(() => ({ approvals: {}, running: {}, progress: {} }))
+export const useToolRuns = create<ToolRunState>()(() => ({ approvals: {}, running: {}, progress: {}, samplings: {}, elicitations: {} }))
 
 export const runKey = (messageId: string, callId: string) => `${messageId}:${callId}`
 
@@ -26,6 +29,11 @@ const without = <T,>(record: Record<string, T>, key: string): Record<string, T> 
 export function applyToolEvent(event: ChatStreamEvent): boolean {
   switch (event.type) {
     case 'tool_approval': {
+      if (event.data.parentCallId) {
+        const key = runKey(event.data.messageId, event.data.parentCallId)
+        useToolRuns.setState((s) => ({ samplings: { ...s.samplings, [key]: event.data } }))
+        return true
+      }
       const key = runKey(event.data.messageId, event.data.callId)
       useToolRuns.setState((s) => ({ approvals: { ...s.approvals, [key]: event.data } }))
       return true
@@ -33,6 +41,11 @@ export function applyToolEvent(event: ChatStreamEvent): boolean {
     case 'tool_running': {
       const key = runKey(event.data.messageId, event.data.callId)
       useToolRuns.setState((s) => ({ approvals: without(s.approvals, key), running: { ...s.running, [key]: true } }))
+      return true
+    }
+    case 'tool_elicitation': {
+      const key = runKey(event.data.messageId, event.data.parentCallId)
+      useToolRuns.setState((s) => ({ elicitations: { ...s.elicitations, [key]: event.data } }))
       return true
     }
     case 'tool_progress': {
@@ -44,7 +57,7 @@ export function applyToolEvent(event: ChatStreamEvent): boolean {
     case 'tool_step': {
       const prefix = `${event.data.messageId}:`
       const drop = <T,>(r: Record<string, T>) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith(prefix)))
-      useToolRuns.setState((s) => ({ approvals: drop(s.approvals), running: drop(s.running), progress: drop(s.progress) }))
+      useToolRuns.setState((s) => ({ approvals: drop(s.approvals), running: drop(s.running), progress: drop(s.progress), samplings: drop(s.samplings), elicitations: drop(s.elicitations) }))
       return false
     }
     default:
@@ -52,16 +65,41 @@ export function applyToolEvent(event: ChatStreamEvent): boolean {
   }
 }
 
-/** The user's answer at an approval card. */
+/** The user's answer at an approval card (a tool call, or a server's sampling request). */
 export async function answerApproval(request: ToolApprovalRequest, decision: ToolApprovalDecision): Promise<void> {
+  if (request.parentCallId) {
+    const key = runKey(request.messageId, request.parentCallId)
+    useToolRuns.setState((s) => ({ samplings: without(s.samplings, key) }))
+    await bridge().call('tools.answer', { messageId: request.messageId, callId: request.callId, decision })
+    return
+  }
   const key = runKey(request.messageId, request.callId)
   useToolRuns.setState((s) => ({ approvals: without(s.approvals, key) }))
   await bridge().call('tools.answer', { messageId: request.messageId, callId: request.callId, decision })
 }
 
-/** Cards still waiting in the core (a reloaded window shows them again). */
+/**
+ * The user's answer to a server's question. A refusal by the core (the answer does not fit the
+ * schema) keeps the form open and returns its message.
+ */
+export async function answerElicitation(request: ElicitationRequest, answer: ElicitationAnswer): Promise<string | undefined> {
+  const result = await bridge().call('tools.answerElicitation', { messageId: request.messageId, callId: request.callId, action: answer.action, ...(answer.content ? { content: answer.content } : {}) })
+  if (!result.ok) return result.error.message
+  const key = runKey(request.messageId, request.parentCallId)
+  useToolRuns.setState((s) => ({ elicitations: without(s.elicitations, key) }))
+  return undefined
+}
+
+/** Cards and questions still waiting in the core (a reloaded window shows them again). */
 export async function loadPendingApprovals(): Promise<void> {
-  const pending = await bridge().call('tools.pending', {})
-  if (!pending.ok) return
-  useToolRuns.setState((s) => ({ approvals: { ...s.approvals, ...Object.fromEntries(pending.value.map((r) => [runKey(r.messageId, r.callId), r])) } }))
+  const [pending, questions] = await Promise.all([bridge().call('tools.pending', {}), bridge().call('tools.pendingElicitations', {})])
+  if (pending.ok) {
+    const calls = pending.value.filter((r) => !r.parentCallId)
+    const samplings = pending.value.filter((r) => r.parentCallId)
+    useToolRuns.setState((s) => ({
+      approvals: { ...s.approvals, ...Object.fromEntries(calls.map((r) => [runKey(r.messageId, r.callId), r])) },
+      samplings: { ...s.samplings, ...Object.fromEntries(samplings.map((r) => [runKey(r.messageId, r.parentCallId!), r])) }
+    }))
+  }
+  if (questions.ok) useToolRuns.setState((s) => ({ elicitations: { ...s.elicitations, ...Object.fromEntries(questions.value.map((r) => [runKey(r.messageId, r.parentCallId), r])) } }))
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { SearchProviderId, ToolServerInput, ToolServerStatus, ToolTransport } from '../../../shared/tools/types'
-import { toolKey } from '../../../shared/tools/types'
+import { SAMPLING_TOOL, toolKey } from '../../../shared/tools/types'
 import { safeLinkHref } from '../../../shared/security/url-policy'
 import { bridge } from '../../stores/app-store'
 import { parsePairs, splitCommand, toolsActions, useTools } from './tools-store'
@@ -105,6 +105,27 @@ function ServerForm({ initial, onDone }: { initial?: ToolServerStatus; onDone():
   )
 }
 
+/** The folders this server may work in (MCP roots), one per line; empty by default. */
+function RootsEditor({ status }: { status: ToolServerStatus }) {
+  const { t } = useTranslation()
+  const saved = (status.config.roots ?? []).join('\n')
+  const [text, setText] = useState(saved)
+  useEffect(() => setText(saved), [saved])
+  const id = `roots-${status.id}`
+  return (
+    <details className="text-xs" data-testid="tool-server-roots">
+      <summary className="cursor-pointer text-zinc-600 dark:text-zinc-400">
+        {t('tools.roots.title')} ({status.config.roots?.length ?? 0})
+      </summary>
+      <label htmlFor={id} className="mt-1 block text-zinc-500">{t('tools.roots.hint')}</label>
+      <textarea id={id} className="mt-1 h-16 w-full rounded border border-zinc-300 bg-transparent p-1 font-mono dark:border-zinc-700" value={text} onChange={(e) => setText(e.target.value)} data-testid="tool-server-roots-input" />
+      <button className={small} disabled={text === saved} onClick={() => void toolsActions.setRoots(status.id, text.split('\n').map((l) => l.trim()).filter(Boolean))} data-testid="tool-server-roots-save">
+        {t('tools.roots.save')}
+      </button>
+    </details>
+  )
+}
+
 function ServerCard({ status }: { status: ToolServerStatus }) {
   const { t } = useTranslation()
   const settings = useTools((s) => s.settings)
@@ -146,6 +167,20 @@ function ServerCard({ status }: { status: ToolServerStatus }) {
           {status.stderrTail && <pre className="mt-1 max-h-32 overflow-auto rounded bg-zinc-100 p-2 font-mono text-[11px] text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300">{status.stderrTail.split('\n').slice(-12).join('\n')}</pre>}
         </div>
       )}
+      <RootsEditor status={status} />
+      <label className="flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+        {t('tools.sampling.setting')}
+        <select
+          className="rounded border border-zinc-300 bg-transparent text-xs dark:border-zinc-700"
+          value={settings?.approvals[toolKey(status.id, SAMPLING_TOOL)] ?? 'ask'}
+          onChange={(e) => void toolsActions.setApproval(status.id, SAMPLING_TOOL, e.target.value as 'ask' | 'allow' | 'never')}
+          data-testid="tool-server-sampling"
+        >
+          <option value="ask">{t('tools.mode.ask')}</option>
+          <option value="allow">{t('tools.mode.allow')}</option>
+          <option value="never">{t('tools.mode.never')}</option>
+        </select>
+      </label>
       {status.rejectedTools?.map((r) => (
         <div key={r.name} className="text-xs text-amber-700 dark:text-amber-400">
           {t('tools.rejected', { name: r.name, reason: r.reason })}

@@ -57,6 +57,12 @@ export const toolsActions = {
     const statuses = note(await bridge().call('tools.connect', { ids }))
     statuses?.forEach(upsert)
   },
+  /** The folders a server may use (MCP roots); refused for a remote browser-mode client (host paths). */
+  async setRoots(id: string, roots: string[]) {
+    const status = note(await bridge().call('tools.setRoots', { id, roots }))
+    if (status) upsert(status)
+    return status
+  },
   async restart(id: string) {
     const status = note(await bridge().call('tools.restart', { id }))
     if (status) upsert(status)

@@ -82,6 +82,38 @@ export const en = {
       deny: 'Deny',
       never: 'Never'
     },
+    sampling: {
+      setting: 'When this server asks the model (sampling)',
+      title: 'A tool server asks the model',
+      question: '{{server}} wants to ask {{model}} (at most {{maxTokens}} tokens):',
+      system: 'Instructions: {{text}}',
+      allow: 'Allow once',
+      always: 'Always for this server',
+      deny: 'Deny',
+      never: 'Never for this server'
+    },
+    elicitation: {
+      title: 'A tool server asks you',
+      from: '{{server}} asks:',
+      accept: 'Send',
+      decline: 'Decline',
+      cancel: 'Cancel',
+      required: 'required',
+      chooseOne: 'Choose…'
+    },
+    roots: {
+      title: 'Folders this server may use',
+      hint: 'One folder per line (full paths). Empty: none. Servers that ask for their folders (MCP roots) get these.',
+      save: 'Save folders'
+    },
+    composer: {
+      label: 'Tools for the next message',
+      on: 'Tools',
+      off: 'Tools off',
+      some: 'Tools: {{count}} off',
+      all: 'Use tools',
+      note: 'For the next message only; the agent keeps its tools.'
+    },
     run: {
       running: 'running…',
       result: 'Result',

@@ -84,6 +84,38 @@ export const zhCN: Messages = {
       deny: '拒绝',
       never: '从不'
     },
+    sampling: {
+      setting: '此服务器请求调用模型时（sampling）',
+      title: '工具服务器请求调用模型',
+      question: '{{server}} 想要询问 {{model}}（最多 {{maxTokens}} 个 token）：',
+      system: '指令：{{text}}',
+      allow: '允许一次',
+      always: '对此服务器始终允许',
+      deny: '拒绝',
+      never: '对此服务器从不允许'
+    },
+    elicitation: {
+      title: '工具服务器向你提问',
+      from: '{{server}} 询问：',
+      accept: '发送',
+      decline: '拒绝',
+      cancel: '取消',
+      required: '必填',
+      chooseOne: '请选择…'
+    },
+    roots: {
+      title: '此服务器可使用的文件夹',
+      hint: '每行一个文件夹（完整路径）。留空：无。请求文件夹列表（MCP roots）的服务器将获得这些文件夹。',
+      save: '保存文件夹'
+    },
+    composer: {
+      label: '下一条消息的工具',
+      on: '工具',
+      off: '工具已关闭',
+      some: '工具：{{count}} 个已关闭',
+      all: '使用工具',
+      note: '仅对下一条消息生效；智能体的工具设置不变。'
+    },
     run: {
       running: '运行中…',
       result: '结果',

@@ -51,7 +51,13 @@ export const chatProcedures = {
   /** Sends a user message (creating the conversation if needed) and streams the reply. */
   'chat.send': stream<ChatStreamEvent, Message>()(
     z
-      .object({ ...userTurnFields, providerId: id.optional(), modelId: id.optional() })
+      .object({
+        ...userTurnFields,
+        providerId: id.optional(),
+        modelId: id.optional(),
+        /** The composer's tools choice for this message only (all off, or some servers off); the agent is unchanged. */
+        tools: z.object({ off: z.boolean().optional(), skipServers: z.array(id).max(200).optional() }).strict().optional()
+      })
       .strict()
       .refine(...hasUserContent)
   ),

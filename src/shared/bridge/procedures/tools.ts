@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { call } from '../define'
-import type { ToolApprovalRequest, ToolServerStatus, ToolSettings } from '../../tools/types'
+import type { ElicitationRequest, ToolApprovalRequest, ToolServerStatus, ToolSettings } from '../../tools/types'
 
 const id = z.string().min(1).max(200)
 const stringMap = z.record(z.string().min(1).max(200), z.string().max(20_000))
@@ -59,5 +59,23 @@ export const toolProcedures = {
   /** The answer to an approval card. False when nothing waits for it any more. */
   'tools.answer': call<boolean>()(z.object({ messageId: id, callId: z.string().min(1).max(200), decision: z.enum(['allow', 'deny', 'always', 'never']) }).strict()),
   /** Approval cards still waiting (a reloaded window shows them again). */
-  'tools.pending': call<ToolApprovalRequest[]>()(z.object({}).strict())
+  'tools.pending': call<ToolApprovalRequest[]>()(z.object({}).strict()),
+  /**
+   * The answer to a server's question (elicitation). An accepted answer that does not fit the
+   * requested schema is refused (ValidationError) and the question stays open. False when nothing waits.
+   */
+  'tools.answerElicitation': call<boolean>()(
+    z
+      .object({
+        messageId: id,
+        callId: z.string().min(1).max(300),
+        action: z.enum(['accept', 'decline', 'cancel']),
+        content: z.record(z.string().max(200), z.union([z.string().max(100_000), z.number(), z.boolean(), z.array(z.string().max(10_000)).max(100)])).optional()
+      })
+      .strict()
+  ),
+  /** Questions still waiting (a reloaded window shows them again). */
+  'tools.pendingElicitations': call<ElicitationRequest[]>()(z.object({}).strict()),
+  /** The folders a server may work in (MCP roots): host paths, so the owner's only. */
+  'tools.setRoots': call<ToolServerStatus>()(z.object({ id, roots: z.array(z.string().min(1).max(4000)).max(50) }).strict())
 } as const

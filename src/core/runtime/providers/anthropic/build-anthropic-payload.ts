@@ -68,7 +68,8 @@ export function toAnthropicMessages(messages: AnthropicChatMessage[]): { system?
         break
       case 'tool':
       case 'function':
-        pushTurn('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? m.name ?? '', content: textOf(m.content) }])
+        // A tool result may carry images (models with vision): Anthropic takes them inside the result.
+        pushTurn('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? m.name ?? '', content: Array.isArray(m.content) ? contentBlocks(m.content) : textOf(m.content) }])
         break
       case 'assistant': {
         const blocks: Block[] = []

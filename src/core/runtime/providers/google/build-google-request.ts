@@ -76,7 +76,9 @@ export async function toGoogleContents(messages: ChatMessage[], loadImage: Image
       push('model', parts)
     } else if (m.role === 'tool' || m.role === 'function') {
       const name = (m.tool_call_id && toolNames.get(m.tool_call_id)) || m.name || 'tool'
-      push('user', [{ functionResponse: { name, response: { result: textOf(m.content) } } }])
+      // Images a tool returned (models with vision) follow its response as inline parts.
+      const images = Array.isArray(m.content) ? await partsOf(m.content.filter((p) => p.type === 'image_url'), loadImage) : []
+      push('user', [{ functionResponse: { name, response: { result: textOf(m.content) } } }, ...images])
     } else {
       push('user', await partsOf(m.content, loadImage))
     }
