@@ -14,6 +14,8 @@ import { useLayout } from './stores/layout-store'
 import { chatActions } from './features/chat/chat-store'
 import { providerActions } from './features/providers/providers-store'
 import { CommandPalette } from './features/palette/command-palette'
+import { MobileBar } from './components/mobile-bar'
+import { Drawer } from './components/drawer'
 
 // Chat is the page the app opens on; every other page loads its feature the first time it is
 // visited, so the code the window needs to start stays small (the startup bench measures it).
@@ -70,6 +72,7 @@ export function App() {
   }, [ready])
   const [sheetOpen, setSheetOpen] = useState(false)
   const toggle = useLayout((s) => s.toggle)
+  const narrow = useLayout((s) => s.narrow)
   useEffect(() => {
     // The app-wide shortcuts of SHORTCUTS (the sheet lists the same entries); the chat and
     // images features handle their own (send, stop, generate) with the same list.
@@ -106,10 +109,20 @@ export function App() {
   if (locked) return <UnlockDialog />
   if (init.phase !== 'ready') return <StartupView state={init} onRetry={() => void retryInit()} />
   return (
-    <div className="flex h-full">
-      <Sidebar />
+    // On a narrow screen (a phone, a tablet): one column under a bar whose buttons open the drawers.
+    <div className={narrow ? 'flex h-full flex-col' : 'flex h-full'} data-layout={narrow ? 'narrow' : 'wide'}>
+      {narrow ? (
+        <>
+          <MobileBar chat={route.name === 'chat'} />
+          <Drawer panel="nav" label={t('nav.primary')}>
+            <Sidebar inDrawer />
+          </Drawer>
+        </>
+      ) : (
+        <Sidebar />
+      )}
       <CommandPalette />
-      <main className="relative min-w-0 flex-1" data-route={route.name}>
+      <main className="relative min-h-0 min-w-0 flex-1" data-route={route.name}>
         {connection === 'reconnecting' && (
           // Over the page, not above it: in flow it pushed the composer off screen.
           <div

@@ -162,7 +162,7 @@ export function ChatPage() {
         <ConversationList />
       </CollapsiblePane>
       <section className="flex min-w-0 flex-1 flex-col">
-        <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 dark:border-zinc-800">
+        <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 max-md:gap-2 max-md:px-3 dark:border-zinc-800">
           <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>
             {conversationTitle(conversation?.title, t)}
           </h1>
@@ -175,7 +175,7 @@ export function ChatPage() {
                 aria-label={t('agent.settings')}
                 title={t('agent.settings')}
                 data-testid="open-agent-settings"
-                className="rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                className="max-w-40 truncate rounded-md border border-zinc-300 px-2 py-1 text-sm whitespace-nowrap hover:bg-zinc-100 max-md:max-w-24 dark:border-zinc-700 dark:hover:bg-zinc-800"
               >
                 {agentName(agent, defaultAgentId, t)}
               </button>

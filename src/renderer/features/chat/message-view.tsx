@@ -189,7 +189,8 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
       </div>
       </ReplySourcesProvider>
       {!streaming && editing === undefined && (
-        <div className="mt-1 flex items-center gap-1 text-xs text-zinc-500 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+        // Touch screens have no hover: the actions stay on screen there (and wrap, one per word group).
+        <div className="mt-1 flex flex-wrap items-center gap-1 text-xs whitespace-nowrap text-zinc-500 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:none)]:opacity-100 [@media(max-width:768px)]:opacity-100">
           {branchCount > 1 && (
             <span className="mr-1 flex items-center gap-1" data-testid="branch-switch">
               <button className={button} aria-label={t('chat.previousVersion')} onClick={() => actions.switchBranch(message, -1)} disabled={branchIndex === 0}>
