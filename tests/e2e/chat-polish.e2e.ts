@@ -5,7 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, pickModel, snap, TOKEN } from './helpers'
+import { configureProvider, openApp, pickModel, snap, TOKEN } from './helpers'
 
 // Issue 17 (the chat half) in the real app against a fake OpenAI server: reply typography by
 // computed style in both themes, following the reply on send and "Jump to latest", retries
@@ -483,6 +483,12 @@ test('stored defaults follow the language: the default agent and an untitled cha
   const { context, page } = await ownServerPage(browser, port)
   titles = false
   try {
+    // A new user's way to a key: the link lands on Settings → Providers, scrolled to and highlighted.
+    await openApp(page, '#/chat')
+    await page.getByTestId('chat-add-key').click()
+    await expect(page).toHaveURL(/#\/settings\/providers$/)
+    await expect(page.getByTestId('providers-section')).toBeInViewport()
+    await expect(page.getByTestId('providers-section')).toHaveAttribute('data-highlighted', 'true')
     await newConversation(page, 'think first, no title')
     // The title model failed: the chat is named after the first words of its first message.
     await expect(page.getByTestId('conversation-title')).toHaveText('think first, no title')

@@ -102,7 +102,7 @@ export function ChatPage() {
   const actions: MessageActions = useMemo(
     () => ({
       copy: (m) => chatActions.copy(m),
-      edit: (m, text) => (m.role === 'user' ? chatActions.editAndResend(m, text) : void chatActions.updateMessage(m, text)),
+      edit: (m, text, send = true) => (m.role === 'user' && send ? chatActions.editAndResend(m, text) : void chatActions.updateMessage(m, text)),
       regenerate: (m) => chatActions.regenerate(m),
       deleteAndRegenerate: (m) => chatActions.regenerate(m, true),
       remove: (m) => void chatActions.deleteMessage(m),
@@ -208,7 +208,7 @@ export function ChatPage() {
                 <p className="text-sm text-zinc-600 dark:text-zinc-400">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
               )}
               {!current && picker.length === 0 && (
-                <a href="#/settings" className="text-sm text-accent underline">
+                <a href="#/settings/providers" className="text-sm text-accent underline" data-testid="chat-add-key">
                   {t('chat.addKey')}
                 </a>
               )}

@@ -19,7 +19,8 @@ import { formatUsageCost } from '../usage/usage-format'
 
 export interface MessageActions {
   copy(message: Message): void
-  edit(message: Message, text: string): void
+  /** `send` false: one's own message is corrected in place, nothing is asked again. */
+  edit(message: Message, text: string, send?: boolean): void
   regenerate(message: Message): void
   deleteAndRegenerate(message: Message): void
   remove(message: Message): void
@@ -129,7 +130,8 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
       aria-busy={streaming}
     >
       <ReplySourcesProvider sources={kbSources}>
-      <div className={isUser ? 'max-w-[80%] rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20' : 'max-w-3xl'}>
+      {/* While one's own message is edited its bubble takes the column's width (the box fits inside it). */}
+      <div className={isUser ? `${editing !== undefined ? 'w-full max-w-3xl' : 'max-w-[80%]'} rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20` : 'max-w-3xl'}>
         {!isUser && message.modelId && !continuation && <ModelName providerId={message.providerId} modelId={message.modelId} />}
         {!isUser && <ChosenOptionsLine options={message.meta?.options} />}
         {message.reasoning?.text && <Reasoning text={message.reasoning.text} durationMs={reasoningMs} streaming={streaming && !text} />}
@@ -147,7 +149,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
               value={editing}
               onChange={(e) => setEditing(e.target.value)}
               onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}
-              className="min-h-24 w-[min(40rem,70vw)] rounded-md border border-zinc-300 bg-white p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              className="min-h-24 w-full rounded-md border border-zinc-300 bg-white p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
               autoFocus
               data-testid="edit-input"
             />
@@ -155,6 +157,20 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
               <button type="button" onClick={() => setEditing(undefined)} className={button}>
                 {t('chat.cancel')}
               </button>
+              {isUser && (
+                // Keeps the corrected text without asking again (Save & send makes a new branch).
+                <button
+                  type="button"
+                  className="rounded border border-accent px-2 py-1 text-accent"
+                  data-testid="edit-save-only"
+                  onClick={() => {
+                    actions.edit(message, editing, false)
+                    setEditing(undefined)
+                  }}
+                >
+                  {t('chat.save')}
+                </button>
+              )}
               <button type="submit" className="rounded bg-accent px-2 py-1 text-white" data-testid="edit-save">
                 {isUser ? t('chat.saveAndSend') : t('chat.save')}
               </button>
