@@ -122,22 +122,24 @@ export function App() {
         <Sidebar />
       )}
       <CommandPalette />
-      <main className="relative min-h-0 min-w-0 flex-1" data-route={route.name}>
+      <main className="relative flex min-h-0 min-w-0 flex-1 flex-col" data-route={route.name}>
         {connection === 'reconnecting' && (
-          // Over the page, not above it: in flow it pushed the composer off screen.
+          // Above the page, pushing it down (the page shrinks, so the composer stays on screen).
           <div
             role="status"
             data-testid="reconnecting-banner"
-            className="pointer-events-none absolute inset-x-0 top-0 z-40 bg-amber-100/95 px-4 py-1.5 text-center text-xs text-amber-900 shadow-sm dark:bg-amber-950/95 dark:text-amber-200"
+            className="shrink-0 bg-amber-100 px-4 py-1.5 text-center text-xs text-amber-900 shadow-sm dark:bg-amber-950/95 dark:text-amber-200"
           >
             {t('connection.reconnecting')}
           </div>
         )}
-        <ErrorBoundary resetKey={route.name}>
-          <Suspense fallback={<PageLoading />}>
-            <RouteView route={route} />
-          </Suspense>
-        </ErrorBoundary>
+        <div className="min-h-0 flex-1">
+          <ErrorBoundary resetKey={route.name}>
+            <Suspense fallback={<PageLoading />}>
+              <RouteView route={route} />
+            </Suspense>
+          </ErrorBoundary>
+        </div>
       </main>
       <ShortcutsSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />
     </div>

@@ -383,7 +383,10 @@ test('what is typed survives a reload and a lost connection: sent while the core
     // The core goes away.
     await stopServer(server)
     await expect(page.getByTestId('reconnecting-banner')).toBeVisible()
-    // The banner lies over the page: the composer stays on screen.
+    // The banner pushes the page down without covering its header; the composer stays on screen.
+    const banner = (await page.getByTestId('reconnecting-banner').boundingBox())!
+    const header = (await page.getByTestId('page-chat').locator('header').first().boundingBox())!
+    expect(banner.y + banner.height).toBeLessThanOrEqual(header.y + 0.5)
     const input = page.getByTestId('composer-input')
     await expect(input).toBeInViewport({ ratio: 1 })
     const box = (await page.getByTestId('send').boundingBox())!

@@ -23,7 +23,7 @@ export function CollapsiblePane({ panel, label, shortcut, children }: { panel: P
     )
   const title = `${collapsed ? t('polish.showPanel', { panel: label }) : t('polish.hidePanel', { panel: label })} (${shortcutLabel(shortcut)})`
   return (
-    <div className="relative flex shrink-0" data-testid={`pane-${panel}`} data-collapsed={collapsed || undefined}>
+    <div className="relative isolate flex shrink-0" data-testid={`pane-${panel}`} data-collapsed={collapsed || undefined}>
       {collapsed ? (
         <div className="flex w-10 flex-col items-center border-r border-zinc-200 pt-3 dark:border-zinc-800">
           <button type="button" onClick={() => toggle(panel)} aria-label={title} title={title} aria-expanded={false} data-testid={`toggle-${panel}`} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
