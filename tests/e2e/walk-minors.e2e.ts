@@ -1,4 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { configureProvider, pickModel } from './helpers'
 
@@ -26,7 +29,7 @@ async function newChat(page: Page, first: string) {
   await pickModel(page, 'openai', 'gpt-4o-mini')
   await page.getByTestId('composer-input').fill(first)
   await page.getByTestId('composer-input').press('Enter')
-  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
+  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 })
 }
 
 test('at 1280×800 the edit box of one\'s own message stays inside the column, and "Save" keeps the edit without sending', async ({ page }) => {
@@ -50,4 +53,53 @@ test('at 1280×800 the edit box of one\'s own message stays inside the column, a
   expect(fake.requestsTo('/chat/completions').length).toBe(requests)
   await page.reload()
   await expect(page.getByTestId('message-user').last().getByTestId('message-text')).toHaveText('the question, edited')
+})
+
+test('the conversations toggle stays under a dialog\'s backdrop', async ({ page }) => {
+  await newChat(page, 'z-order')
+  const toggle = page.getByTestId('toggle-conversations')
+  const b = (await toggle.boundingBox())!
+  const topAt = (x: number, y: number) => page.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.closest('[data-testid]')?.getAttribute('data-testid') ?? '', [x, y])
+  expect(await topAt(b.x + b.width / 2, b.y + b.height / 2)).toBe('toggle-conversations')
+  await page.getByTestId('model-picker').click()
+  await expect(page.getByTestId('model-search')).toBeVisible()
+  expect(await topAt(b.x + b.width / 2, b.y + b.height / 2)).not.toBe('toggle-conversations')
+  await page.keyboard.press('Escape')
+})
+
+test('agents: "+" opens the editor of the new agent; one file imported twice gives two names; the default agent stays first after a delete', async ({ page }) => {
+  await newChat(page, 'agents please')
+  // A new chat with a model already chosen does not ask to pick one.
+  await page.getByTestId('new-chat').click()
+  await expect(page.getByTestId('model-chip-model')).toContainText('mini')
+  await expect(page.getByTestId('chat-empty-hint')).not.toContainText('Pick a model')
+  const list = page.getByTestId('agent-list')
+  await page.getByTestId('new-agent').click()
+  const dialog = page.getByTestId('agent-settings')
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByTestId('agent-name')).toHaveValue('New agent')
+  await dialog.getByTestId('agent-name').fill('Walk doomed agent')
+  await dialog.getByTestId('agent-save').click()
+  await expect(dialog).toHaveCount(0)
+
+  const dir = mkdtempSync(join(tmpdir(), 'sb-e2e-minors-'))
+  try {
+    const file = join(dir, 'twice.json')
+    writeFileSync(file, JSON.stringify({ format: 'switchboard-agent', version: 1, exportedAt: 1_700_000_000_000, agent: { name: 'Twice imported', systemPrompt: 'x', parameters: {}, tags: [] } }))
+    await page.getByTestId('agent-import-file').setInputFiles(file)
+    await expect(list.getByRole('button', { name: 'Twice imported', exact: true })).toBeVisible()
+    await page.getByTestId('agent-import-file').setInputFiles(file)
+    await expect(list.getByRole('button', { name: 'Twice imported (2)', exact: true })).toBeVisible()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  await list.getByRole('button', { name: 'Walk doomed agent', exact: true }).click()
+  await page.getByTestId('open-agent-settings').click()
+  await dialog.getByTestId('agent-delete').click()
+  await dialog.getByTestId('agent-delete-confirm-button').click()
+  await expect(list.getByRole('button', { name: 'Walk doomed agent', exact: true })).toHaveCount(0)
+  await expect(list.locator('li').first()).toHaveAttribute('data-default', 'true')
+  await page.reload()
+  await expect(list.locator('li').first()).toHaveAttribute('data-default', 'true')
 })

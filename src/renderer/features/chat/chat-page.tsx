@@ -59,7 +59,8 @@ export function ChatPage() {
   const ids = useMemo(() => new Set(all.map((m) => m.id)), [shape])
   const streaming = useChat(useShallow((s) => entriesFor(s.streaming, ids)))
   const branch = useChat(useShallow((s) => entriesFor(s.branch, ids)))
-  const [agentOpen, setAgentOpen] = useState(false)
+  const agentOpen = useChat((s) => s.agentEditorOpen)
+  const setAgentOpen = (open: boolean) => useChat.setState({ agentEditorOpen: open })
   const picker = useProviders((s) => s.picker)
   const providersLoaded = useProviders((s) => s.loaded)
   const [keyFor, setKeyFor] = useState<{ providerId: string; retry(): void }>()
@@ -205,7 +206,7 @@ export function ChatPage() {
                   </ul>
                 </div>
               ) : (
-                <p className="text-sm text-zinc-600 dark:text-zinc-400">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
+                <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="chat-empty-hint">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
               )}
               {!current && picker.length === 0 && (
                 <a href="#/settings/providers" className="text-sm text-accent underline" data-testid="chat-add-key">

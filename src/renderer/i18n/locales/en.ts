@@ -149,7 +149,7 @@ export const en = {
   },
   pages: {
     chatTitle: 'Chat',
-    chatEmpty: 'Pick a model and start a conversation.',
+    chatEmpty: 'Type a message below to start a conversation.',
     imagesTitle: 'Images',
     imagesEmpty: 'Generate images with any image model you have a key for.',
     localTitle: 'Local models',

@@ -151,7 +151,7 @@ export const zhCN: Messages = {
   },
   pages: {
     chatTitle: '对话',
-    chatEmpty: '选择一个模型，开始对话。',
+    chatEmpty: '在下方输入消息，开始对话。',
     imagesTitle: '图像',
     imagesEmpty: '使用你已配置密钥的图像模型生成图片。',
     localTitle: '本地模型',
