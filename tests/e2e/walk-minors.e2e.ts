@@ -35,6 +35,10 @@ async function newChat(page: Page, first: string) {
 test('at 1280×800 the edit box of one\'s own message stays inside the column, and "Save" keeps the edit without sending', async ({ page }) => {
   await newChat(page, 'a question to edit later')
   const mine = page.getByTestId('message-user').last()
+  // The bubble holds its text and its padding, no empty line below it.
+  const bubble = (await mine.getByTestId('user-bubble').boundingBox())!
+  const words = (await mine.getByTestId('message-text').boundingBox())!
+  expect(bubble.y + bubble.height - (words.y + words.height)).toBeLessThanOrEqual(10)
   await mine.hover()
   await mine.getByTestId('op-edit').click()
   const box = (await mine.getByTestId('edit-input').boundingBox())!

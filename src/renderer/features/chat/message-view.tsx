@@ -131,7 +131,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
     >
       <ReplySourcesProvider sources={kbSources}>
       {/* While one's own message is edited its bubble takes the column's width (the box fits inside it). */}
-      <div className={isUser ? `${editing !== undefined ? 'w-full max-w-3xl' : 'max-w-[80%]'} rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20` : 'max-w-3xl'}>
+      <div className={isUser ? `${editing !== undefined ? 'w-full max-w-3xl' : 'max-w-[80%]'} rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20` : 'max-w-3xl'} data-testid={isUser ? 'user-bubble' : undefined}>
         {!isUser && message.modelId && !continuation && <ModelName providerId={message.providerId} modelId={message.modelId} />}
         {!isUser && <ChosenOptionsLine options={message.meta?.options} />}
         {message.reasoning?.text && <Reasoning text={message.reasoning.text} durationMs={reasoningMs} streaming={streaming && !text} />}
@@ -189,7 +189,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         <MessageImages content={message.content} />
         <ToolCallsView message={message} streaming={streaming} />
         <SourceList sources={sources} messageId={message.id} />
-        {!streaming && text.trim() && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
+        {!streaming && !isUser && text.trim() && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
         {streaming && !text && !message.reasoning?.text && (
           <div className="flex gap-1 py-2" aria-label={t('chat.waiting')}>
             <span className="size-1.5 animate-bounce rounded-full bg-zinc-400" />
@@ -203,6 +203,8 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         {message.status === 'interrupted' && !streaming && !continued && <InterruptedNote message={message} onContinue={() => actions.continueReply(message)} />}
         {!isUser && <Stats message={message} />}
       </div>
+      {/* Under one's own bubble, not inside it: its hidden control left an empty line in the bubble. */}
+      {isUser && !streaming && text.trim() && editing === undefined && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
       </ReplySourcesProvider>
       {!streaming && editing === undefined && (
         // Touch screens have no hover: the actions stay on screen there (and wrap, one per word group).
