@@ -835,6 +835,7 @@ export const en = {
     empty: 'No usage in this period',
     // the Data page
     costUsd: 'Cost (USD)',
+    unpriced: 'not priced',
     totalUsd: 'Total in USD',
     rateNote: 'USD figures convert CNY prices at the fixed rate of {{rate}} CNY per USD (the pricing module\'s rate).',
     deletedAgent: 'Deleted agent',

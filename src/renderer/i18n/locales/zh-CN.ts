@@ -836,6 +836,7 @@ export const zhCN: Messages = {
     empty: '此期间没有用量',
     // the Data page
     costUsd: '费用（美元）',
+    unpriced: '未计价',
     totalUsd: '美元合计',
     rateNote: '美元金额按固定汇率 {{rate}} 人民币/美元换算人民币价格（与计价模块一致）。',
     deletedAgent: '已删除的助手',
