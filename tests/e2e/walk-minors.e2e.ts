@@ -107,3 +107,21 @@ test('agents: "+" opens the editor of the new agent; one file imported twice giv
   await page.reload()
   await expect(list.locator('li').first()).toHaveAttribute('data-default', 'true')
 })
+
+test.describe('at 1024×700', () => {
+  test.use({ viewport: { width: 1024, height: 700 } })
+  test('the empty composer does not wrap its placeholder into a scrolling box; a long title leaves the agent button on one line', async ({ page }) => {
+    await newChat(page, 'a long question whose title could be long enough to crowd the header of the chat page at this width')
+    const item = page.locator('li', { has: page.locator('[data-testid="conversation-item"][aria-current="page"]') })
+    await item.hover()
+    await item.getByTestId('rename').click()
+    await page.getByTestId('rename-input').fill('A very long conversation title that goes on and on about layouts at narrow widths and more')
+    await page.getByTestId('rename-input').press('Enter')
+    await expect(page.getByTestId('conversation-title')).toContainText('A very long conversation title')
+    const input = page.getByTestId('composer-input')
+    await expect(input).toHaveValue('')
+    expect(await input.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true)
+    const agent = (await page.getByTestId('open-agent-settings').boundingBox())!
+    expect(agent.height).toBeLessThan(36)
+  })
+})
