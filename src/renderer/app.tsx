@@ -15,6 +15,8 @@ import { chatActions } from './features/chat/chat-store'
 import { providerActions } from './features/providers/providers-store'
 import { CommandPalette } from './features/palette/command-palette'
 import { refreshAfterSync } from './sync-refresh'
+import { MobileBar } from './components/mobile-bar'
+import { Drawer } from './components/drawer'
 
 // Chat is the page the app opens on; every other page loads its feature the first time it is
 // visited, so the code the window needs to start stays small (the startup bench measures it).
@@ -72,6 +74,7 @@ export function App() {
   useEffect(() => (ready ? refreshAfterSync() : undefined), [ready])
   const [sheetOpen, setSheetOpen] = useState(false)
   const toggle = useLayout((s) => s.toggle)
+  const narrow = useLayout((s) => s.narrow)
   useEffect(() => {
     // The app-wide shortcuts of SHORTCUTS (the sheet lists the same entries); the chat and
     // images features handle their own (send, stop, generate) with the same list.
@@ -108,25 +111,37 @@ export function App() {
   if (locked) return <UnlockDialog />
   if (init.phase !== 'ready') return <StartupView state={init} onRetry={() => void retryInit()} />
   return (
-    <div className="flex h-full">
-      <Sidebar />
+    // On a narrow screen (a phone, a tablet): one column under a bar whose buttons open the drawers.
+    <div className={narrow ? 'flex h-full flex-col' : 'flex h-full'} data-layout={narrow ? 'narrow' : 'wide'}>
+      {narrow ? (
+        <>
+          <MobileBar chat={route.name === 'chat'} />
+          <Drawer panel="nav" label={t('nav.primary')}>
+            <Sidebar inDrawer />
+          </Drawer>
+        </>
+      ) : (
+        <Sidebar />
+      )}
       <CommandPalette />
-      <main className="relative min-w-0 flex-1" data-route={route.name}>
+      <main className="relative flex min-h-0 min-w-0 flex-1 flex-col" data-route={route.name}>
         {connection === 'reconnecting' && (
-          // Over the page, not above it: in flow it pushed the composer off screen.
+          // Above the page, pushing it down (the page shrinks, so the composer stays on screen).
           <div
             role="status"
             data-testid="reconnecting-banner"
-            className="pointer-events-none absolute inset-x-0 top-0 z-40 bg-amber-100/95 px-4 py-1.5 text-center text-xs text-amber-900 shadow-sm dark:bg-amber-950/95 dark:text-amber-200"
+            className="shrink-0 bg-amber-100 px-4 py-1.5 text-center text-xs text-amber-900 shadow-sm dark:bg-amber-950/95 dark:text-amber-200"
           >
             {t('connection.reconnecting')}
           </div>
         )}
-        <ErrorBoundary resetKey={route.name}>
-          <Suspense fallback={<PageLoading />}>
-            <RouteView route={route} />
-          </Suspense>
-        </ErrorBoundary>
+        <div className="min-h-0 flex-1">
+          <ErrorBoundary resetKey={route.name}>
+            <Suspense fallback={<PageLoading />}>
+              <RouteView route={route} />
+            </Suspense>
+          </ErrorBoundary>
+        </div>
       </main>
       <ShortcutsSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />
     </div>

@@ -20,10 +20,11 @@ const LOOK: Record<NavRoute, { key: NavKey; icon: LucideIcon }> = {
 const ITEMS: { route: RouteName; key: NavKey; icon: LucideIcon }[] = NAV_ORDER.map((route) => ({ route, ...LOOK[route] }))
 
 /** The app's navigation; collapses to an icon rail (remembered per window, Ctrl/Cmd+B). */
-export function Sidebar() {
+export function Sidebar({ inDrawer = false }: { inDrawer?: boolean }) {
   const { t } = useTranslation()
   const route = useRouter((s) => s.route)
-  const collapsed = useLayout((s) => s.collapsed.nav)
+  // In a drawer (narrow screens) it is always the full list; the drawer itself is what closes.
+  const collapsed = useLayout((s) => s.collapsed.nav) && !inDrawer
   const toggle = useLayout((s) => s.toggle)
   // Chat returns to the conversation that was open, not to a new empty one; the
   // "New chat" button is the way to an empty one.
@@ -73,6 +74,7 @@ export function Sidebar() {
       <div className="mt-auto space-y-2">
         <RunningPullsIndicator compact={collapsed} />
         <SyncStatusLink compact={collapsed} />
+        {!inDrawer && (
         <button
           type="button"
           onClick={() => toggle('nav')}
@@ -85,6 +87,7 @@ export function Sidebar() {
           {collapsed ? <PanelLeftOpen aria-hidden className="size-4" /> : <PanelLeftClose aria-hidden className="size-4" />}
           {!collapsed && <span className="truncate">{t('polish.collapseNav')}</span>}
         </button>
+        )}
       </div>
     </nav>
   )

@@ -60,10 +60,11 @@ test('an agent is imported from its file, duplicated and exported', async ({ pag
   expect(saved.suggestedFilename()).toBe('E2E Reviewer copy.switchboard-agent.json')
   const file = JSON.parse(readFileSync((await saved.path())!, 'utf8')) as typeof agentFile
   expect(file).toMatchObject({ format: 'switchboard-agent', version: 1, agent: { ...agentFile.agent, name: 'E2E Reviewer (copy)' } })
-  // The exported file imports again, as a new agent.
+  // The exported file imports again, as a new agent under a name of its own.
   await page.keyboard.press('Escape')
   await page.getByTestId('agent-import-file').setInputFiles((await saved.path())!)
-  await expect(agentButton(page, 'E2E Reviewer (copy)')).toHaveCount(2)
+  await expect(agentButton(page, 'E2E Reviewer (copy) (2)')).toHaveCount(1)
+  await expect(agentButton(page, 'E2E Reviewer (copy)')).toHaveCount(1)
   await snap(page, 'agents-imported')
 })
 

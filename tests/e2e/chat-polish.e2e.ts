@@ -1,11 +1,11 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, pickModel, snap, TOKEN } from './helpers'
+import { configureProvider, openApp, pickModel, snap, TOKEN } from './helpers'
 
 // Issue 17 (the chat half) in the real app against a fake OpenAI server: reply typography by
 // computed style in both themes, following the reply on send and "Jump to latest", retries
@@ -354,11 +354,11 @@ async function startServer(port: number, dataDir: string): Promise<ChildProcess>
   return child
 }
 
-async function stopServer(child: ChildProcess) {
+async function stopServer(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL') {
   // An already-exited child never emits 'exit' again: waiting for it would hang the test.
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
+  child.kill(signal)
   await exited
 }
 
@@ -383,7 +383,10 @@ test('what is typed survives a reload and a lost connection: sent while the core
     // The core goes away.
     await stopServer(server)
     await expect(page.getByTestId('reconnecting-banner')).toBeVisible()
-    // The banner lies over the page: the composer stays on screen.
+    // The banner pushes the page down without covering its header; the composer stays on screen.
+    const banner = (await page.getByTestId('reconnecting-banner').boundingBox())!
+    const header = (await page.getByTestId('page-chat').locator('header').first().boundingBox())!
+    expect(banner.y + banner.height).toBeLessThanOrEqual(header.y + 0.5)
     const input = page.getByTestId('composer-input')
     await expect(input).toBeInViewport({ ratio: 1 })
     const box = (await page.getByTestId('send').boundingBox())!
@@ -430,6 +433,51 @@ test('what is typed survives a reload and a lost connection: sent while the core
   }
 })
 
+const wordsOf = async (reply: Locator) => (await reply.innerText()).match(/word\d+/g) ?? []
+
+for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+  test(`a server restarted mid-reply (${signal}): the page re-reads the reply as interrupted with its saved text and Continue, and can send again`, async ({ browser }) => {
+    test.setTimeout(120_000)
+    const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-polish-'))
+    const port = await freePort()
+    let server = await startServer(port, dataDir)
+    const { context, page } = await ownServerPage(browser, port)
+    try {
+      await newConversation(page)
+      await send(page, 'slow please')
+      const reply = page.getByTestId('message-assistant').last()
+      await expect(reply).toContainText('word8')
+      await stopServer(server, signal)
+      await expect(page.getByTestId('reconnecting-banner')).toBeVisible()
+      const shown = await wordsOf(reply)
+      server = await startServer(port, dataDir)
+      await expect(page.getByTestId('reconnecting-banner')).toHaveCount(0, { timeout: 20_000 })
+      // Re-read from the core: interrupted, with Continue; no Stop left, no "reload" error.
+      await expect(reply).toHaveAttribute('data-status', 'interrupted', { timeout: 20_000 })
+      await expect(reply.getByTestId('interrupted').getByTestId('continue')).toBeVisible()
+      // The server stopping is not the user stopping it.
+      await expect(reply.getByTestId('interrupted')).not.toHaveAttribute('data-reason', 'stopped')
+      await expect(page.getByTestId('stop')).toHaveCount(0)
+      await expect(page.getByTestId('error-card')).toHaveCount(0)
+      const afterReconnect = await wordsOf(reply)
+      // A clean stop saves everything streamed so far; a kill keeps what was flushed. Either
+      // way the page shows what was saved: a reload shows the same text.
+      if (signal === 'SIGTERM') expect(afterReconnect.slice(0, shown.length)).toEqual(shown)
+      // Nothing waits for a reload: the next message goes out and is answered.
+      await send(page, 'after the restart')
+      await expect(page.getByTestId('message-assistant').last()).toContainText('You said: after the restart.')
+      await page.reload()
+      const saved = page.getByTestId('message-assistant').nth(1)
+      await expect(saved).toHaveAttribute('data-status', 'interrupted')
+      expect(await wordsOf(saved)).toEqual(afterReconnect)
+    } finally {
+      await context.close()
+      await stopServer(server).catch(() => undefined)
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+}
+
 test('stored defaults follow the language: the default agent and an untitled chat are shown in Chinese, the reasoning time kept', async ({ browser }) => {
   // A data folder of its own: other specs rename the shared one's default agent.
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-polish-'))
@@ -438,6 +486,12 @@ test('stored defaults follow the language: the default agent and an untitled cha
   const { context, page } = await ownServerPage(browser, port)
   titles = false
   try {
+    // A new user's way to a key: the link lands on Settings → Providers, scrolled to and highlighted.
+    await openApp(page, '#/chat')
+    await page.getByTestId('chat-add-key').click()
+    await expect(page).toHaveURL(/#\/settings\/providers$/)
+    await expect(page.getByTestId('providers-section')).toBeInViewport()
+    await expect(page.getByTestId('providers-section')).toHaveAttribute('data-highlighted', 'true')
     await newConversation(page, 'think first, no title')
     // The title model failed: the chat is named after the first words of its first message.
     await expect(page.getByTestId('conversation-title')).toHaveText('think first, no title')

@@ -49,6 +49,8 @@ async function chooseCompetitors(page: Page, models: string[]) {
   }
   await dialog.getByTestId('competition-done').click()
   await expect(page.getByTestId('competition-chip')).toHaveCount(models.length)
+  // Chips name the provider as the rest of the app does.
+  await expect(page.getByTestId('competition-chip').first()).toContainText('OpenAI')
 }
 
 async function send(page: Page, text: string) {

@@ -9,7 +9,8 @@ export const LOCKED_BASE = `http://127.0.0.1:${PORT + 1}`
 /** Opens the app with the token, waits until the core says it is ready. */
 export async function openApp(page: Page, hash = '#/chat') {
   await page.goto(`/?token=${TOKEN}${hash}`)
-  await expect(page.getByRole('navigation')).toBeVisible({ timeout: 30_000 })
+  // On a narrow screen the navigation is in a drawer behind the top bar's menu button.
+  await expect(page.getByRole('navigation').or(page.getByTestId('mobile-bar'))).toBeVisible({ timeout: 30_000 })
 }
 
 /** Screenshots are kept as test artifacts in test-results/screenshots/. */

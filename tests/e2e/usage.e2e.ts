@@ -56,7 +56,8 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Usage and cost')
   const usage = page.getByTestId('usage-section')
   await usage.getByTestId('usage-group').selectOption('model')
-  const row = usage.getByTestId('usage-row').filter({ has: page.locator('td', { hasText: /^gpt-4o$/ }) })
+  // (Its rows per currency say which they are: "gpt-4o · USD", "gpt-4o · not priced".)
+  const row = usage.getByTestId('usage-row').filter({ has: page.locator('td', { hasText: /^gpt-4o( · .+)?$/ }) })
   // One row per currency: the title call has no usage, so it has no priced cost.
   await expect(row.first()).toBeVisible()
   const modelCosts = (await row.locator('td:nth-child(4)').allInnerTexts()).map(parseCost)
@@ -72,7 +73,10 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   expect(modelUsd.reduce((a, b) => a + b, 0)).toBeCloseTo(sum, 6)
   // The grand total in USD adds up the USD column; the chart (chart.js, loaded lazily) is drawn.
   const usdCosts = (await usage.getByTestId('usage-row').locator('td:nth-child(5)').allInnerTexts()).map(parseCost)
-  expect(Math.abs(parseCost(await usage.getByTestId('usage-total-usd-cost').innerText()) - usdCosts.reduce((a, b) => a + b, 0))).toBeLessThanOrEqual(shownRounding(usdCosts.length))
+  // With USD the only currency, "Total (USD)" is the total in USD: no second "Total in USD" row repeats it.
+  await expect(usage.getByTestId('usage-total-usd')).toHaveCount(0)
+  const usdTotal = await usage.getByTestId('usage-total-USD').locator('td:nth-child(5)').innerText()
+  expect(Math.abs(parseCost(usdTotal) - usdCosts.reduce((a, b) => a + b, 0))).toBeLessThanOrEqual(shownRounding(usdCosts.length))
   await expect(usage.getByTestId('usage-chart').locator('canvas')).toBeVisible()
   const download = page.waitForEvent('download')
   await usage.getByTestId('usage-csv').click()
@@ -90,6 +94,9 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   // Per day (the user's calendar day): today's row holds the three replies.
   await usage.getByTestId('usage-group').selectOption('day')
   await expect(usage.getByTestId('usage-row').first()).toBeVisible()
+  // A day with priced and unpriced calls has two rows, and they say which is which.
+  const dayLabels = await usage.getByTestId('usage-row').locator('td:first-child').allInnerTexts()
+  expect(new Set(dayLabels).size).toBe(dayLabels.length)
   // Per agent: the agent's row holds at least these replies, and its settings show the same spend.
   await usage.getByTestId('usage-group').selectOption('agent')
   await expect(usage.getByTestId('usage-row').first()).toBeVisible()

@@ -203,11 +203,21 @@ export class StreamHub implements TaskRegistry {
   /** Abort everything (app shutting down). */
   close(): void {
     for (const stream of this.streams.values()) {
-      stream.controller.abort()
+      stream.controller.abort(new ShutdownAbort())
       if (stream.expiry) clearTimeout(stream.expiry)
     }
   }
 }
+
+/** The abort reason when the core shuts down: a reply cut by it was not stopped by the user. */
+export class ShutdownAbort extends Error {
+  override name = 'AbortError'
+  constructor() {
+    super('Switchboard is shutting down.')
+  }
+}
+
+export const abortedByShutdown = (signal: AbortSignal) => signal.aborted && signal.reason instanceof ShutdownAbort
 
 const unknownStream = (id: string): AppError => ({
   errorType: BridgeErrorType.UnknownStream,

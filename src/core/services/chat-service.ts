@@ -1,5 +1,5 @@
 import type { ChatStreamEvent } from '../../shared/bridge/procedures/chat'
-import type { TaskRegistry } from '../bridge/stream-hub'
+import { abortedByShutdown, type TaskRegistry } from '../bridge/stream-hub'
 import { DEFAULT_AGENT_NAME, DEFAULT_CONVERSATION_TITLE } from '../../shared/chat/default-names'
 import type { Agent, ModelParameters } from '../../shared/data/agent'
 import type { Conversation } from '../../shared/data/conversation'
@@ -477,7 +477,7 @@ export class ChatService {
     if (knowledgeQuery) patch.meta = { ...(patch.meta ?? finished.meta), knowledgeQuery }
     if (reasoningFrom !== undefined && finished.reasoning) patch.reasoning = { ...finished.reasoning, durationMs: reasoningMs ?? Date.now() - reasoningFrom }
     // "You stopped it" is worded apart from a dropped connection (which keeps its error).
-    if (ctx.signal.aborted && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
+    if (ctx.signal.aborted && !abortedByShutdown(ctx.signal) && status === 'interrupted') patch.meta = { ...(patch.meta ?? finished.meta), interruptedBy: 'user' }
     const final = Object.keys(patch).length > 0 ? this.deps.messages.update(finished.id, patch) : finished
     return { message: final, status }
   }

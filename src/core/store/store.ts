@@ -93,6 +93,7 @@ export class Store {
 
   close(): void {
     if (!this.db.sqlite.open) return
+    this.messages.finishStreaming()
     // On quit: a copy of what changed since the last backup (only if there is data to keep).
     this.backups?.close()
     this.db.onWrite = undefined

@@ -3,18 +3,27 @@ import { useTranslation } from 'react-i18next'
 import { PanelLeftClose, PanelLeftOpen } from 'lucide-react'
 import { useLayout, type PanelId } from '../stores/layout-store'
 import { shortcutLabel, type ShortcutId } from './shortcuts'
+import { Drawer } from './drawer'
 
 /**
  * A side panel that folds away to a thin rail with one button (remembered per window). The
- * panel itself is unchanged; only its presence is.
+ * panel itself is unchanged; only its presence is. On a narrow screen it is a drawer instead.
  */
 export function CollapsiblePane({ panel, label, shortcut, children }: { panel: PanelId; label: string; shortcut: ShortcutId; children: ReactNode }) {
   const { t } = useTranslation()
   const collapsed = useLayout((s) => s.collapsed[panel])
   const toggle = useLayout((s) => s.toggle)
+  const narrow = useLayout((s) => s.narrow)
+  // One column on a narrow screen: the panel is a drawer the top bar's button opens.
+  if (narrow)
+    return (
+      <Drawer panel={panel} label={label}>
+        {children}
+      </Drawer>
+    )
   const title = `${collapsed ? t('polish.showPanel', { panel: label }) : t('polish.hidePanel', { panel: label })} (${shortcutLabel(shortcut)})`
   return (
-    <div className="relative flex shrink-0" data-testid={`pane-${panel}`} data-collapsed={collapsed || undefined}>
+    <div className="relative isolate flex shrink-0" data-testid={`pane-${panel}`} data-collapsed={collapsed || undefined}>
       {collapsed ? (
         <div className="flex w-10 flex-col items-center border-r border-zinc-200 pt-3 dark:border-zinc-800">
           <button type="button" onClick={() => toggle(panel)} aria-label={title} title={title} aria-expanded={false} data-testid={`toggle-${panel}`} className="rounded-md p-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">

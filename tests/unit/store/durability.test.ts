@@ -181,6 +181,26 @@ describe('bad conditions give messages that name the fix', () => {
     writer.dispose()
   })
 
+  it('closing the store saves what replies streamed since their last flush, as interrupted', () => {
+    const dir = temp()
+    const first = openStore({ dataDir: dir, dailyBackupMs: 0 })
+    const { conversation } = seed(first.store)
+    const writer = first.store.messages.beginStreaming({ conversationId: conversation.id }, { flushIntervalMs: 60_000 })
+    writer.appendText('flushed part')
+    writer.flush()
+    writer.appendText(' and the words streamed after it')
+    const done = first.store.messages.beginStreaming({ conversationId: conversation.id })
+    done.appendText('finished')
+    done.finish('complete')
+    first.store.close()
+    expect(writer.finished).toBe(true)
+    const { store } = open(dir)
+    const saved = store.messages.require(writer.id)
+    expect(saved.status).toBe('interrupted')
+    expect(saved.content).toEqual([{ type: 'text', text: 'flushed part and the words streamed after it' }])
+    expect(store.messages.require(done.id).status).toBe('complete')
+  })
+
   it('a final write that failed is retried until writing works again', async () => {
     const { store } = open(temp())
     const { conversation } = seed(store)

@@ -70,7 +70,8 @@ describe('streaming a reply into a row', () => {
     writer.appendText('flushed part')
     writer.flush()
     writer.appendText(' never flushed')
-    env.store.close()
+    // A crash: the database goes away without the store's clean close (which would save the rest).
+    env.store.db.sqlite.close()
     const reopened = openStore({ dataDir: env.dir, dailyBackupMs: 0 })
     env.store = reopened.store
     expect(reopened.notices.join(' ')).toMatch(/interrupted/)

@@ -17,7 +17,11 @@ export function chatHandlers(ctx: CoreContext): ChatHandlers {
     'chat.stop': ({ messageId }) => chat().stop(messageId),
     'chat.sidebar': () => {
       const defaultAgent = chat().defaultAgent()
-      return { agents: store().agents.list(), conversations: store().conversations.list(), defaultAgentId: defaultAgent.id }
+      // The default agent first, then the others in the order they were made (as the page adds them).
+      const agents = store()
+        .agents.list()
+        .sort((a, b) => Number(b.id === defaultAgent.id) - Number(a.id === defaultAgent.id) || a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+      return { agents, conversations: store().conversations.list(), defaultAgentId: defaultAgent.id }
     },
     'chat.messages': ({ conversationId }) => {
       store().conversations.require(conversationId)

@@ -22,6 +22,8 @@ export interface BeginStreamingInput {
 export class MessagesRepository {
   /** Finished replies whose final write failed (disk full…): readers see these instead of the stale `streaming` row. */
   private readonly unsaved = new Map<string, Message>()
+  /** Replies streaming now: closing the store saves what they hold beyond their last flush. */
+  private readonly live = new Set<StreamingWriter>()
 
   constructor(private readonly db: StoreDb) {}
 
@@ -119,7 +121,7 @@ export class MessagesRepository {
       const { id: _id, conversation_id: _c, agent_id: _a, created_at: _t, ...row } = messageToRow(m, '')
       return this.db.q.updateTable('messages').set(row).where('id', '=', m.id)
     }
-    return new StreamingWriter(
+    const writer: StreamingWriter = new StreamingWriter(
       message,
       {
         // Only a row still `streaming` is written: a row finished elsewhere (start-up repair by a
@@ -128,11 +130,13 @@ export class MessagesRepository {
         write: (m) => {
           if (this.db.run(update(m).where('status', '=', 'streaming')) === 0) throw replyChangedElsewhere()
         },
-        finish: (m) =>
-          this.db.sqlite.open === false ? storeClosed() : this.db.transaction(() => {
+        finish: (m) => {
+          this.live.delete(writer)
+          return this.db.sqlite.open === false ? storeClosed() : this.db.transaction(() => {
             if (this.db.run(update(m).where('status', '=', 'streaming')) === 0) throw replyChangedElsewhere()
             this.db.run(this.db.q.updateTable('conversations').set({ updated_at: m.updatedAt }).where('id', '=', m.conversationId))
-          }),
+          })
+        },
         unsaved: (m, id) => {
           if (m) this.unsaved.set(id, m)
           else this.unsaved.delete(id)
@@ -140,6 +144,18 @@ export class MessagesRepository {
       },
       options
     )
+    this.live.add(writer)
+    return writer
+  }
+
+  /**
+   * Before the store closes (a quit, `serve` stopped): each reply still streaming is saved as
+   * interrupted with everything it streamed, not only what its last timed flush wrote, so the
+   * text kept is the text the user saw.
+   */
+  finishStreaming(): void {
+    for (const writer of [...this.live]) writer.finish('interrupted')
+    this.live.clear()
   }
 
   /** Start-up repair: replies left `streaming` by a crash become `interrupted`. Returns how many. */

@@ -86,7 +86,7 @@ export function AgentActions({ agent, onClose }: { agent: Agent; onClose(): void
   )
 }
 
-/** Import one agent from its file (as a new agent, so the same file twice gives two). */
+/** Import one agent from its file (as a new agent, so the same file twice gives two, the second named "Name (2)"). */
 export function ImportAgentButton({ className, rootClassName = '' }: { className: string; rootClassName?: string }) {
   const { t } = useTranslation()
   const [error, setError] = useState<AppError>()
@@ -96,7 +96,11 @@ export function ImportAgentButton({ className, rootClassName = '' }: { className
     const { parseAgentFile } = await import('../../../shared/data/agent-file-schema')
     const parsed = parseAgentFile(await file.text())
     if (!parsed.ok) return setError(parsed.error)
-    const r = await bridge().call('data.agents.create', parsed.agent)
+    // The same file twice gives a second agent under a name of its own ("Name (2)").
+    const taken = new Set(useChat.getState().agents.map((a) => a.name))
+    let name = parsed.agent.name
+    for (let n = 2; taken.has(name); n++) name = `${parsed.agent.name} (${n})`
+    const r = await bridge().call('data.agents.create', { ...parsed.agent, name })
     if (!r.ok) return setError(r.error)
     useChat.setState((s) => ({ agents: [...s.agents, r.value], agentId: r.value.id }))
     location.hash = '/chat'

@@ -41,7 +41,8 @@ export const conversationActions = {
 
   async createAgent(name: string) {
     const result = await bridge().call('data.agents.create', { name })
-    if (result.ok) useChat.setState((s) => ({ agents: [...s.agents, result.value], agentId: result.value.id }))
+    // The new agent's editor opens at once: a name, a prompt and a model are what it needs next.
+    if (result.ok) useChat.setState((s) => ({ agents: [...s.agents, result.value], agentId: result.value.id, agentEditorOpen: true }))
     return result
   },
 

@@ -60,7 +60,8 @@ export function ChatPage() {
   const ids = useMemo(() => new Set(all.map((m) => m.id)), [shape])
   const streaming = useChat(useShallow((s) => entriesFor(s.streaming, ids)))
   const branch = useChat(useShallow((s) => entriesFor(s.branch, ids)))
-  const [agentOpen, setAgentOpen] = useState(false)
+  const agentOpen = useChat((s) => s.agentEditorOpen)
+  const setAgentOpen = (open: boolean) => useChat.setState({ agentEditorOpen: open })
   const picker = useProviders((s) => s.picker)
   const providersLoaded = useProviders((s) => s.loaded)
   const [keyFor, setKeyFor] = useState<{ providerId: string; retry(): void }>()
@@ -103,7 +104,7 @@ export function ChatPage() {
   const actions: MessageActions = useMemo(
     () => ({
       copy: (m) => chatActions.copy(m),
-      edit: (m, text) => (m.role === 'user' ? chatActions.editAndResend(m, text) : void chatActions.updateMessage(m, text)),
+      edit: (m, text, send = true) => (m.role === 'user' && send ? chatActions.editAndResend(m, text) : void chatActions.updateMessage(m, text)),
       regenerate: (m) => chatActions.regenerate(m),
       deleteAndRegenerate: (m) => chatActions.regenerate(m, true),
       remove: (m) => void chatActions.deleteMessage(m),
@@ -163,7 +164,7 @@ export function ChatPage() {
         <ConversationList />
       </CollapsiblePane>
       <section className="flex min-w-0 flex-1 flex-col">
-        <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 dark:border-zinc-800">
+        <header className="flex h-14 shrink-0 items-center justify-between gap-3 border-b border-zinc-200 px-6 max-md:gap-2 max-md:px-3 dark:border-zinc-800">
           <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>
             {conversationTitle(conversation?.title, t)}
           </h1>
@@ -176,7 +177,7 @@ export function ChatPage() {
                 aria-label={t('agent.settings')}
                 title={t('agent.settings')}
                 data-testid="open-agent-settings"
-                className="rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                className="max-w-40 truncate rounded-md border border-zinc-300 px-2 py-1 text-sm whitespace-nowrap hover:bg-zinc-100 max-md:max-w-24 dark:border-zinc-700 dark:hover:bg-zinc-800"
               >
                 {agentName(agent, defaultAgentId, t)}
               </button>
@@ -206,10 +207,10 @@ export function ChatPage() {
                   </ul>
                 </div>
               ) : (
-                <p className="text-sm text-zinc-600 dark:text-zinc-400">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
+                <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="chat-empty-hint">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>
               )}
               {!current && picker.length === 0 && (
-                <a href="#/settings" className="text-sm text-accent underline">
+                <a href="#/settings/providers" className="text-sm text-accent underline" data-testid="chat-add-key">
                   {t('chat.addKey')}
                 </a>
               )}

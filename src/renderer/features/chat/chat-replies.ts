@@ -120,9 +120,31 @@ export function followStream(start: (handlers: Parameters<ReturnType<typeof brid
         useChat.setState({ sendError: result.error })
       }
     },
-    onRefused: (error) => useChat.setState({ sendError: error })
+    onRefused: (error) => {
+      if (!live || !conversationId) return useChat.setState({ sendError: error })
+      // A re-attach after reconnecting was refused: the core restarted (or the reply ended long
+      // ago). The stored row is the truth now: re-read it (interrupted, with the text that was
+      // saved) so Continue is offered, Stop goes and the composer sends again.
+      const id = live.id
+      handles.delete(id)
+      pending.delete(id)
+      useChat.setState((s) => {
+        const streaming = { ...s.streaming }
+        delete streaming[id]
+        return { streaming }
+      })
+      void rereadReply(conversationId, id)
+    }
   })
   return handle
+}
+
+async function rereadReply(conversationId: string, messageId: string) {
+  const result = await bridge().call('chat.messages', { conversationId })
+  if (!result.ok) return
+  const stored = result.value.find((m) => m.id === messageId)
+  if (stored) upsert(conversationId, stored)
+  else removeLocal(conversationId, [messageId])
 }
 
 export const replyActions = {

@@ -34,9 +34,11 @@ interface ChatState {
   draftKnowledge: string[]
   /** Conversations whose title task (scene Summary Topic Title) runs now. */
   titling: Record<string, true>
+  /** The agent settings dialog is open (for the agent the page shows; "+" opens it for the new one). */
+  agentEditorOpen: boolean
 }
 
-export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, draftParameters: {}, draftKnowledge: [], titling: {} }))
+export const useChat = create<ChatState>()(() => ({ agents: [], conversations: [], messages: {}, branch: {}, streaming: {}, draftParameters: {}, draftKnowledge: [], titling: {}, agentEditorOpen: false }))
 
 /**
  * The entries of an id-keyed record (`branch`, `streaming`) that belong to one conversation's

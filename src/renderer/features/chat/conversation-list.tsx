@@ -47,7 +47,7 @@ export function ConversationList() {
         </div>
         <ul className="max-h-40 overflow-y-auto">
           {agents.map((a) => (
-            <li key={a.id}>
+            <li key={a.id} data-default={a.id === defaultAgentId || undefined}>
               <button
                 onClick={() => {
                   chatActions.selectAgent(a.id)

@@ -91,7 +91,7 @@ function TranslateMenu({ onPick, defaultLanguage, disabled }: { onPick(language:
       onChange={(e) => e.target.value && onPick(e.target.value)}
       aria-label={t('controls.translateTo')}
       data-testid="op-translate"
-      className="mt-1 rounded border border-transparent bg-transparent px-1 py-0.5 text-xs text-zinc-500 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 hover:border-zinc-300 dark:hover:border-zinc-700"
+      className="mt-1 rounded border border-transparent bg-transparent px-1 py-0.5 text-xs text-zinc-500 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:none)]:opacity-100 hover:border-zinc-300 dark:hover:border-zinc-700"
     >
       <option value="">{t('controls.translate')}…</option>
       {[defaultLanguage, ...LANGUAGES.filter((l) => l !== defaultLanguage)].map((l) => (

@@ -19,7 +19,8 @@ import { formatUsageCost } from '../usage/usage-format'
 
 export interface MessageActions {
   copy(message: Message): void
-  edit(message: Message, text: string): void
+  /** `send` false: one's own message is corrected in place, nothing is asked again. */
+  edit(message: Message, text: string, send?: boolean): void
   regenerate(message: Message): void
   deleteAndRegenerate(message: Message): void
   remove(message: Message): void
@@ -129,7 +130,8 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
       aria-busy={streaming}
     >
       <ReplySourcesProvider sources={kbSources}>
-      <div className={isUser ? 'max-w-[80%] rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20' : 'max-w-3xl'}>
+      {/* While one's own message is edited its bubble takes the column's width (the box fits inside it). */}
+      <div className={isUser ? `${editing !== undefined ? 'w-full max-w-3xl' : 'max-w-[80%]'} rounded-2xl bg-accent/10 px-4 py-2 dark:bg-accent/20` : 'max-w-3xl'} data-testid={isUser ? 'user-bubble' : undefined}>
         {!isUser && message.modelId && !continuation && <ModelName providerId={message.providerId} modelId={message.modelId} />}
         {!isUser && <ChosenOptionsLine options={message.meta?.options} />}
         {message.reasoning?.text && <Reasoning text={message.reasoning.text} durationMs={reasoningMs} streaming={streaming && !text} />}
@@ -147,7 +149,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
               value={editing}
               onChange={(e) => setEditing(e.target.value)}
               onKeyDown={(e) => e.key === 'Escape' && setEditing(undefined)}
-              className="min-h-24 w-[min(40rem,70vw)] rounded-md border border-zinc-300 bg-white p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              className="min-h-24 w-full rounded-md border border-zinc-300 bg-white p-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
               autoFocus
               data-testid="edit-input"
             />
@@ -155,6 +157,20 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
               <button type="button" onClick={() => setEditing(undefined)} className={button}>
                 {t('chat.cancel')}
               </button>
+              {isUser && (
+                // Keeps the corrected text without asking again (Save & send makes a new branch).
+                <button
+                  type="button"
+                  className="rounded border border-accent px-2 py-1 text-accent"
+                  data-testid="edit-save-only"
+                  onClick={() => {
+                    actions.edit(message, editing, false)
+                    setEditing(undefined)
+                  }}
+                >
+                  {t('chat.save')}
+                </button>
+              )}
               <button type="submit" className="rounded bg-accent px-2 py-1 text-white" data-testid="edit-save">
                 {isUser ? t('chat.saveAndSend') : t('chat.save')}
               </button>
@@ -173,7 +189,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         <MessageImages content={message.content} />
         <ToolCallsView message={message} streaming={streaming} />
         <SourceList sources={sources} messageId={message.id} />
-        {!streaming && text.trim() && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
+        {!streaming && !isUser && text.trim() && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
         {streaming && !text && !message.reasoning?.text && (
           <div className="flex gap-1 py-2" aria-label={t('chat.waiting')}>
             <span className="size-1.5 animate-bounce rounded-full bg-zinc-400" />
@@ -187,9 +203,12 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
         {message.status === 'interrupted' && !streaming && !continued && <InterruptedNote message={message} onContinue={() => actions.continueReply(message)} />}
         {!isUser && <Stats message={message} />}
       </div>
+      {/* Under one's own bubble, not inside it: its hidden control left an empty line in the bubble. */}
+      {isUser && !streaming && text.trim() && editing === undefined && <Translations message={message} onUpdated={chatActions.replaceMessage} />}
       </ReplySourcesProvider>
       {!streaming && editing === undefined && (
-        <div className="mt-1 flex items-center gap-1 text-xs text-zinc-500 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+        // Touch screens have no hover: the actions stay on screen there (and wrap, one per word group).
+        <div className="mt-1 flex flex-wrap items-center gap-1 text-xs whitespace-nowrap text-zinc-500 opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100 [@media(hover:none)]:opacity-100 [@media(max-width:768px)]:opacity-100">
           {branchCount > 1 && (
             <span className="mr-1 flex items-center gap-1" data-testid="branch-switch">
               <button className={button} aria-label={t('chat.previousVersion')} onClick={() => actions.switchBranch(message, -1)} disabled={branchIndex === 0}>

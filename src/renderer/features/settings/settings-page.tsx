@@ -1,4 +1,6 @@
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useRouter } from '../../stores/router-store'
 import { Page } from '../../components/page'
 import { ProvidersSection } from '../providers/providers-section'
 import { TitleModelSetting } from './title-model-setting'
@@ -20,6 +22,21 @@ const THEMES: ThemePreference[] = ['light', 'dark', 'system']
 export function SettingsPage() {
   const { t } = useTranslation()
   const { theme, setTheme, language, setLanguage, info } = useApp()
+  // #/settings/<section> (a link from elsewhere, "Add an API key…"): scrolled to and highlighted.
+  const section = useRouter((s) => (s.route.name === 'settings' ? s.route.params[0] : undefined))
+  useEffect(() => {
+    if (!section) return
+    const element = document.getElementById(`settings-${section}`)
+    if (!element) return
+    element.scrollIntoView({ block: 'start' })
+    element.dataset['highlighted'] = 'true'
+    element.classList.add('ring-2', 'ring-accent', 'ring-offset-4', 'rounded-md')
+    const timer = setTimeout(() => {
+      delete element.dataset['highlighted']
+      element.classList.remove('ring-2', 'ring-accent', 'ring-offset-4', 'rounded-md')
+    }, 2500)
+    return () => clearTimeout(timer)
+  }, [section])
   return (
     <Page title={t('pages.settingsTitle')} testId="page-settings">
       {/* Wide windows: a section index beside the content (asks Settings to use the width). */}

@@ -65,8 +65,12 @@ export function UsageSection() {
               : t('usage.noApiKey')
             : r.key || t('usage.none')
     }))
+    // One key can have a row per currency (and one for calls without a price): those rows say which.
+    const seen = new Map<string, number>()
+    for (const r of list) seen.set(r.label, (seen.get(r.label) ?? 0) + 1)
+    const told = list.map((r) => ((seen.get(r.label) ?? 0) > 1 ? { ...r, label: `${r.label} · ${r.currency ?? (r.cost > 0 ? 'USD' : t('usage.unpriced'))}`, plain: r.label } : r))
     // Days read in order; other keys by how much they were used.
-    return group === 'day' ? list.sort((a, b) => a.key.localeCompare(b.key)) : list
+    return group === 'day' ? told.sort((a, b) => a.key.localeCompare(b.key)) : told
   }, [rows, group, agents, t])
   const totals = useMemo(() => {
     const byCurrency = new Map<string, { cost: number; costUsd: number; tokens: number; calls: number }>()
@@ -96,7 +100,8 @@ export function UsageSection() {
   }, [labelled])
 
   const exportCsv = () => {
-    const blob = new Blob([usageCsv(group, labelled)], { type: 'text/csv' })
+    // The CSV has a currency column of its own: its names stay plain.
+    const blob = new Blob([usageCsv(group, labelled.map((r) => ('plain' in r ? { ...r, label: r.plain } : r)))], { type: 'text/csv' })
     const a = document.createElement('a')
     a.href = URL.createObjectURL(blob)
     a.download = `switchboard-usage-${group}-${from}-${to}.csv`
@@ -175,7 +180,8 @@ export function UsageSection() {
               <td className="py-1 text-right">{formatUsageCost(total.costUsd, 'USD')}</td>
             </tr>
           ))}
-          {totals.length > 0 && (
+          {/* With USD as the only currency the row above is already the total in USD. */}
+          {totals.length > 0 && !(totals.length === 1 && totals[0]![0] === 'USD') && (
             <tr data-testid="usage-total-usd">
               <td className="py-1" colSpan={4}>
                 {t('usage.totalUsd')}

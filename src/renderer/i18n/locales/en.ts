@@ -181,7 +181,7 @@ export const en = {
   },
   pages: {
     chatTitle: 'Chat',
-    chatEmpty: 'Pick a model and start a conversation.',
+    chatEmpty: 'Type a message below to start a conversation.',
     imagesTitle: 'Images',
     imagesEmpty: 'Generate images with any image model you have a key for.',
     localTitle: 'Local models',
@@ -893,6 +893,7 @@ export const en = {
     empty: 'No usage in this period',
     // the Data page
     costUsd: 'Cost (USD)',
+    unpriced: 'not priced',
     totalUsd: 'Total in USD',
     rateNote: 'USD figures convert CNY prices at the fixed rate of {{rate}} CNY per USD (the pricing module\'s rate).',
     deletedAgent: 'Deleted agent',
@@ -1152,6 +1153,9 @@ export const en = {
     sectionVoice: 'Voice',
     sectionData: 'Data and backups',
     sectionTools: 'Tools',
+    openNav: 'Menu',
+    openConversations: 'Conversations',
+    closeDrawer: 'Close',
     collapseNav: 'Collapse sidebar',
     expandNav: 'Expand sidebar',
     showPanel: 'Show {{panel}}',

@@ -183,7 +183,7 @@ export const zhCN: Messages = {
   },
   pages: {
     chatTitle: '对话',
-    chatEmpty: '选择一个模型，开始对话。',
+    chatEmpty: '在下方输入消息，开始对话。',
     imagesTitle: '图像',
     imagesEmpty: '使用你已配置密钥的图像模型生成图片。',
     localTitle: '本地模型',
@@ -894,6 +894,7 @@ export const zhCN: Messages = {
     empty: '此期间没有用量',
     // the Data page
     costUsd: '费用（美元）',
+    unpriced: '未计价',
     totalUsd: '美元合计',
     rateNote: '美元金额按固定汇率 {{rate}} 人民币/美元换算人民币价格（与计价模块一致）。',
     deletedAgent: '已删除的助手',
@@ -1153,6 +1154,9 @@ export const zhCN: Messages = {
     sectionVoice: '语音',
     sectionData: '数据与备份',
     sectionTools: '工具',
+    openNav: '菜单',
+    openConversations: '对话列表',
+    closeDrawer: '关闭',
     collapseNav: '收起侧边栏',
     expandNav: '展开侧边栏',
     showPanel: '显示{{panel}}',

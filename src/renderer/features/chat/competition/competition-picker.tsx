@@ -86,7 +86,8 @@ export function CompetitionPicker() {
       </Dialog.Root>
       {chosen.map((m) => (
         <span key={`${m.providerId}/${m.modelId}`} className="flex items-center gap-1 rounded-full bg-zinc-100 px-2 py-0.5 dark:bg-zinc-800" data-testid="competition-chip">
-          <span className="text-zinc-500">{m.providerId}</span>
+          {/* The provider's name as everywhere else ("OpenAI", not its id). */}
+          <span className="text-zinc-500">{picker.find((g) => g.provider.id === m.providerId)?.provider.name ?? m.providerId}</span>
           {m.modelId}
           <button aria-label={t('competition.remove', { model: m.modelId })} onClick={() => competitionActions.toggle(m)} className="text-zinc-500 hover:text-zinc-900 dark:hover:text-white">
             ×
