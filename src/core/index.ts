@@ -27,6 +27,7 @@ import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
 import { ServiceAccess } from './services-access'
 import { closeServices, type Services } from './root'
+import type { SyncTuning } from './sync/sync-service'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
 import { closeBuiltinEngine, configureBuiltinEngine } from './engine'
 import { engineHandlers } from './bridge/handlers/engine'
@@ -53,6 +54,8 @@ export interface CoreOptions {
    * variables), as the CLI reads them. Browser mode passes its environment; tests their own.
    */
   keyEnv?: NodeJS.ProcessEnv
+  /** Sync's timings, wall clock and a wrapper around the store it opens (tests). */
+  sync?: SyncTuning
 }
 
 export interface Core {
@@ -82,6 +85,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.localApi ? { localApi: options.localApi } : {}),
     local: createLocalFeature(options.dataDir),
     ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
+    ...(options.sync ? { sync: options.sync } : {}),
     modelsLibrary: undefined as unknown as CoreContext['modelsLibrary'],
     services: new ServiceAccess(() => context.init)
   }
