@@ -49,6 +49,8 @@ export interface EngineDeps {
   dataDir: string
   /** Told how many changes the running round carries ("syncing n changes"). */
   progress?: (changes: number) => void
+  /** Segments after the newest snapshot before this device writes one (COMPACT_AFTER). */
+  compactAfter?: number
   /** Told which tables another device's changes touched (caches to drop). */
   applied?: (tables: Set<string>) => void
 }
@@ -122,7 +124,8 @@ export class SyncEngine {
     const seen = this.log.seen()
     const snapshots = (await store.list('snapshots/')).filter((s) => s.key.endsWith('.snap')).sort((a, b) => (a.key < b.key ? -1 : 1))
     const behind = [...byDevice].some(([device, list]) => device !== deviceId && list.length > 0 && list[0]!.seq > (seen.get(device) ?? 0) + 1)
-    const fresh = seen.size === 0
+    // A device new to the store starts from the newest snapshot someone else wrote.
+    const fresh = seen.size === 0 && snapshots.length > 0 && !snapshots[snapshots.length - 1]!.key.endsWith(`-${deviceId}.snap`)
     if (snapshots.length > 0 && (behind || fresh)) {
       const newest = snapshots[snapshots.length - 1]!
       const bytes = await store.get(newest.key)
@@ -258,7 +261,7 @@ export class SyncEngine {
    */
   private async compact(byDevice: Map<string, Array<{ seq: number; key: string }>>, snapshots: Array<{ key: string }>): Promise<void> {
     const total = [...byDevice.values()].reduce((n, list) => n + list.length, 0)
-    if (total < COMPACT_AFTER) return
+    if (total < (this.deps.compactAfter ?? COMPACT_AFTER)) return
     await this.writeSnapshot()
     const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => Number(/(\d+)\.seg$/.exec(s.key)?.[1]) < this.nextSeq() - 1)
     for (const { key } of mine) await this.deps.store.delete(key)

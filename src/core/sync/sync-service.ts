@@ -25,7 +25,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -48,6 +48,8 @@ export interface SyncServiceDeps {
   /** The first retry after a failure (ms); doubled each time up to maxRetryMs. */
   retryMs?: number
   maxRetryMs?: number
+  /** Segments in the store before a snapshot is written (tests lower it). */
+  compactAfter?: number
   /** scrypt cost, lower in tests. */
   kdf?: { N: number; r: number; p: number }
 }
@@ -245,6 +247,7 @@ export class SyncService {
       clock: this.clock,
       scope: saved.scope,
       dataDir: this.deps.dataDir,
+      ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
       progress: (n) => {
         this.syncing = (this.syncing ?? 0) + n
         this.emit()

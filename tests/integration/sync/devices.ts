@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
-import type { SyncStore } from '../../../src/core/sync/store'
+import { SyncStoreError, type SyncStore } from '../../../src/core/sync/store'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
@@ -21,7 +21,7 @@ export interface Device {
   skew: { ms: number }
   keychain: MemoryBackend
   /** The store wrapper's switch: throw this instead of reaching the store. */
-  fault: { error?: Error }
+  fault: Fault
   call<K extends keyof Contract & string>(name: K, input: Parameters<BridgeClient<Contract>['call']>[1]): Promise<unknown>
   setup(store: SyncStoreConfig, passphrase?: string): Promise<SyncStatus>
   sync(): Promise<SyncStatus>
@@ -30,7 +30,14 @@ export interface Device {
 }
 
 /** Wraps a store so a test can make every call fail (unreachable, full) and heal it again. */
-export function faulty(store: SyncStore, fault: { error?: Error }): SyncStore {
+export interface Fault {
+  /** Every call throws this. */
+  error?: Error
+  /** A segment put writes half its bytes and then fails, as a device killed mid-upload leaves it. */
+  halfPut?: boolean
+}
+
+export function faulty(store: SyncStore, fault: Fault): SyncStore {
   const guard =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -40,7 +47,13 @@ export function faulty(store: SyncStore, fault: { error?: Error }): SyncStore {
   return {
     kind: store.kind,
     test: guard(() => store.test()),
-    put: guard((k: string, b: Uint8Array) => store.put(k, b)),
+    put: guard(async (k: string, b: Uint8Array) => {
+      if (fault.halfPut && k.startsWith('segments/')) {
+        await store.put(k, b.subarray(0, Math.floor(b.length / 2)))
+        throw new SyncStoreError('SyncStoreUnreachable', 'killed mid-upload')
+      }
+      return store.put(k, b)
+    }),
     create: guard((k: string, b: Uint8Array) => store.create(k, b)),
     get: guard((k: string) => store.get(k)),
     list: guard((p: string) => store.list(p)),
@@ -50,17 +63,17 @@ export function faulty(store: SyncStore, fault: { error?: Error }): SyncStore {
 }
 
 /** A device: its own data folder and core (real store, real sync), a keychain in memory, a movable clock. */
-export async function openDevice(name: string, options: { dataDir?: string; keychain?: MemoryBackend; skewMs?: number } = {}): Promise<Device> {
+export async function openDevice(name: string, options: { dataDir?: string; keychain?: MemoryBackend; skewMs?: number; compactAfter?: number } = {}): Promise<Device> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `sb-sync-${name}-`))
   const skew = { ms: options.skewMs ?? 0 }
-  const fault: { error?: Error } = {}
+  const fault: Fault = {}
   const keychain = options.keychain ?? new MemoryBackend()
   const core = createCore({
     dataDir,
     mode: 'test',
     secrets: { backend: keychain },
     // Rounds are driven by the tests (sync.now); the timers stay out of the way.
-    sync: { kdf: TEST_KDF, clock: () => Date.now() + skew.ms, pollMs: 3_600_000, localCheckMs: 3_600_000, retryMs: 3_600_000, wrapStore: (store) => faulty(store, fault) }
+    sync: { kdf: TEST_KDF, clock: () => Date.now() + skew.ms, pollMs: 3_600_000, localCheckMs: 3_600_000, retryMs: 3_600_000, compactAfter: options.compactAfter ?? 10_000, wrapStore: (store) => faulty(store, fault) }
   })
   await core.context.init.start()
   const client = createInProcessClient(core.router).client

@@ -1,7 +1,11 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { SyncStoreError } from '../../../src/core/sync/store'
+import { createCore } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
 import { contents, openDevice, text, type Device } from './devices'
 
 const opened: Device[] = []
@@ -9,11 +13,11 @@ afterEach(async () => {
   for (const d of opened.splice(0)) await d.close().catch(() => undefined)
 })
 
-async function devices(n: number, options: { skews?: number[] } = {}) {
+async function devices(n: number, options: { skews?: number[]; compactAfter?: number } = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'sb-sync-store-'))
   const list: Device[] = []
   for (let i = 0; i < n; i++) {
-    const d = await openDevice(String.fromCharCode(65 + i), { skewMs: options.skews?.[i] ?? 0 })
+    const d = await openDevice(String.fromCharCode(65 + i), { skewMs: options.skews?.[i] ?? 0, ...(options.compactAfter ? { compactAfter: options.compactAfter } : {}) })
     opened.push(d)
     list.push(d)
   }
@@ -72,5 +76,220 @@ describe('sync through a folder store', () => {
     await b.sync()
     expect(segmentsOf(b)).toBe(before)
     expect(svc(b).sync.status().pendingChanges).toBe(0)
+  })
+
+  it('a conversation deleted on A while B adds a message to it: the message survives, its conversation restored on both', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Doomed' })
+    const old = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('old') })
+    await converge(list)
+    // Offline on both: B adds a message first, A deletes the conversation after.
+    const added = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text('added on B') })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(svc(a).store.conversations.delete(conv.id)).toBe(true)
+    await a.sync()
+    const atB = await b.sync()
+    expect(atB.lastMerge?.recovered).toBe(1)
+    await converge(list)
+    expect(contents(a)).toEqual(contents(b))
+    for (const d of list) {
+      expect(svc(d).store.conversations.get(conv.id)?.title).toBe('Doomed')
+      expect(svc(d).store.messages.get(added.id)?.content).toEqual(text('added on B'))
+      // The message A deleted with its conversation stays deleted.
+      expect(svc(d).store.messages.get(old.id)).toBeUndefined()
+    }
+  })
+
+  it('a delete newer than an edit wins; an edit made after seeing the delete brings nothing back unasked', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'To delete' })
+    await converge(list)
+    svc(b).store.conversations.update(conv.id, { title: 'edited earlier' })
+    await new Promise((r) => setTimeout(r, 20))
+    svc(a).store.conversations.delete(conv.id)
+    await converge(list)
+    expect(contents(a)).toEqual(contents(b))
+    expect(svc(b).store.conversations.get(conv.id)).toBeUndefined()
+  })
+
+  it('clocks an hour apart: an edit made after seeing another device’s edit wins, whatever the clocks say', async () => {
+    const hour = 3_600_000
+    const { list } = await devices(2, { skews: [hour, -hour] })
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'first (A, clock +1 h)' })
+    await converge(list)
+    // B's clock is two hours behind A's, but B edits after seeing A's title: B's edit is the later one.
+    svc(b).store.conversations.update(conv.id, { title: 'second (B, clock -1 h)' })
+    await converge(list)
+    expect(svc(a).store.conversations.get(conv.id)?.title).toBe('second (B, clock -1 h)')
+    svc(a).store.conversations.update(conv.id, { title: 'third (A)' })
+    await converge(list)
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('third (A)')
+    expect(contents(a)).toEqual(contents(b))
+  })
+
+  it('a device killed mid-upload: its half segment is ignored, the next run writes it whole', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Half sent' })
+    a.fault.halfPut = true
+    const failed = await a.sync()
+    expect(failed.state).toBe('offline')
+    const dir = join(folder, 'segments', failed.deviceId)
+    expect(readdirSync(dir).length).toBeGreaterThan(0)
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)).toBeUndefined()
+    expect((await b.sync()).error).toBeUndefined()
+    a.fault.halfPut = false
+    expect((await a.sync()).state).toBe('idle')
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('Half sent')
+    expect(contents(a)).toEqual(contents(b))
+  })
+
+  it('the store unreachable for a while: changes are kept, retried, and arrive', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    a.fault.error = new SyncStoreError('SyncStoreUnreachable', 'connect ECONNREFUSED 127.0.0.1:9')
+    const made = Array.from({ length: 5 }, (_, i) => svc(a).store.conversations.create({ agentId: agentOf(a), title: `queued ${i}` }))
+    const offline = await a.sync()
+    expect(offline).toMatchObject({ state: 'offline', error: { code: 'SyncStoreUnreachable' } })
+    expect(offline.nextRetryAt).toBeGreaterThan(Date.now())
+    expect(offline.pendingChanges).toBeGreaterThanOrEqual(5)
+    a.fault.error = undefined
+    expect(await a.sync()).toMatchObject({ state: 'idle', pendingChanges: 0 })
+    await b.sync()
+    for (const c of made) expect(svc(b).store.conversations.get(c.id)?.title).toBe(c.title)
+  })
+
+  it('the store full: an error that names the fix, nothing lost, done when there is space again', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Waiting for space' })
+    a.fault.error = new SyncStoreError('SyncStoreFull', 'ENOSPC: no space left on device')
+    const full = await a.sync()
+    expect(full).toMatchObject({ state: 'error', error: { code: 'SyncStoreFull', fix: expect.stringMatching(/free space/i) } })
+    expect(full.pendingChanges).toBeGreaterThan(0)
+    a.fault.error = undefined
+    expect((await a.sync()).state).toBe('idle')
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('Waiting for space')
+  })
+
+  it('a tampered segment is refused and named; the rest still merges', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    const first = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the tampered segment' })
+    const { deviceId } = await a.sync()
+    const second = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the next segment' })
+    await a.sync()
+    const files = readdirSync(join(folder, 'segments', deviceId)).sort()
+    const victim = join(folder, 'segments', deviceId, files[files.length - 2]!)
+    const bytes = readFileSync(victim)
+    bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
+    writeFileSync(victim, bytes)
+    const status = await b.sync()
+    expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(files[files.length - 2]!) })
+    expect(svc(b).store.conversations.get(first.id)).toBeUndefined()
+    expect(svc(b).store.conversations.get(second.id)?.title).toBe('in the next segment')
+  })
+
+  it('the same passphrase typed wrong: refused, nothing merged, nothing changed on this device', async () => {
+    const { store, list } = await devices(1)
+    svc(list[0]!).store.conversations.create({ agentId: agentOf(list[0]!), title: 'secret' })
+    await list[0]!.sync()
+    const c = await openDevice('C')
+    opened.push(c)
+    const before = contents(c)
+    await expect(c.setup(store, 'correct horse battery staple')).rejects.toMatchObject({ errorType: 'SyncWrongPassphrase' })
+    expect(contents(c)).toEqual(before)
+    expect(await c.call('sync.status', {})).toMatchObject({ state: 'off' })
+  })
+
+  it('settings sync except the ones that describe this machine', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    svc(a).store.settings.set({ titleModel: { providerId: 'openai', modelId: 'gpt-4o-mini' }, localApi: { port: 4242 }, toolServers: [] })
+    await converge(list)
+    expect(svc(b).store.settings.app().titleModel).toEqual({ providerId: 'openai', modelId: 'gpt-4o-mini' })
+    expect(svc(b).store.settings.get().localApi).toBeUndefined()
+    expect(svc(b).store.settings.get().toolServers).toBeUndefined()
+  })
+
+  it('a fresh device starts from a snapshot; compacted segments are gone from the store', async () => {
+    const { list, folder, store } = await devices(2, { compactAfter: 4 })
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Compacted' })
+    for (let i = 0; i < 6; i++) {
+      svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`m${i}`) })
+      await a.sync()
+    }
+    await converge(list)
+    expect(readdirSync(join(folder, 'snapshots')).length).toBeGreaterThan(0)
+    const aSegments = readdirSync(join(folder, 'segments', svc(a).sync.status().deviceId))
+    expect(aSegments.length).toBeLessThan(6)
+    const c = await openDevice('C', { compactAfter: 4 })
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    await converge([a, b, c])
+    expect(contents(c)).toEqual(contents(a))
+    expect(svc(c).store.messages.list(conv.id)).toHaveLength(6)
+  })
+
+  it('after a restart the device keeps syncing without the passphrase; without its key it is locked until unlocked', async () => {
+    const { list, store } = await devices(2)
+    let [a, b] = list as [Device, Device]
+    await converge(list)
+    a = await a.reopen()
+    opened.push(a)
+    await new Promise((r) => setTimeout(r, 50))
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after restart' })
+    expect((await a.sync()).state).toBe('idle')
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('after restart')
+    // The keychain lost the key (another user account, a wiped keychain): locked, never silently off.
+    await b.close()
+    const fresh = await openDevice('B', { dataDir: b.dataDir, keychain: new MemoryBackend() })
+    opened.push(fresh)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await fresh.call('sync.status', {})).toMatchObject({ state: 'locked', store })
+    await expect(fresh.call('sync.unlock', { passphrase: 'wrong wrong wrong' })).rejects.toMatchObject({ errorType: 'SyncWrongPassphrase' })
+    expect(await fresh.call('sync.unlock', { passphrase: 'correct horse battery' })).toMatchObject({ state: expect.stringMatching(/idle|syncing/) })
+    expect((await fresh.sync()).state).toBe('idle')
+  })
+
+  it('browser mode with a password: sync is read-only there (a store address is a host resource)', async () => {
+    const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-sync-remote-')), mode: 'browser', access: { password: 'pw' }, secrets: { backend: new MemoryBackend() } })
+    await core.context.init.start()
+    const client = createInProcessClient(core.router).client
+    try {
+      expect(await client.call('sync.status', {})).toMatchObject({ ok: true, value: { state: 'off', canChange: false } })
+      const refused = await client.call('sync.setup', { store: { kind: 'folder', path: tmpdir() }, passphrase: 'correct horse battery' })
+      expect(refused).toMatchObject({ ok: false, error: { errorType: 'SyncUnavailable' } })
+    } finally {
+      await core.close()
+    }
+  })
+
+  it('10,000 messages reach a fresh device', { timeout: 120_000 }, async () => {
+    const { list, store } = await devices(1)
+    const a = list[0]!
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Big' })
+    const db = svc(a).store.db
+    db.transaction(() => {
+      for (let i = 0; i < 10_000; i++) svc(a).store.messages.create({ conversationId: conv.id, role: i % 2 ? 'assistant' : 'user', content: text(`message number ${i} `.repeat(5)) })
+    })
+    await a.sync()
+    const b = await openDevice('B')
+    opened.push(b)
+    await b.setup(store)
+    await b.sync()
+    expect(svc(b).store.messages.count(conv.id)).toBe(10_000)
+    expect(contents(b).messages).toEqual(contents(a).messages)
   })
 })
