@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3'
 import { createHash } from 'node:crypto'
 import type { SqliteDb } from '../store/database'
 import type { SyncScope } from '../../shared/bridge/procedures/sync'
@@ -45,6 +46,7 @@ const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?
  */
 export class ChangeLog {
   private readonly columns = new Map<string, string[]>()
+  private readonly statements = new Map<string, Statement>()
 
   constructor(
     private readonly db: SqliteDb,
@@ -56,36 +58,42 @@ export class ChangeLog {
     }
   }
 
+  /** A prepared statement, kept: a round runs the same few statements for every record. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text)
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)))
+    return statement
+  }
+
   /** Turns capture on and notes every existing row, so the first push carries what was there before sync. */
   enable(): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE sync_control SET enabled = 1 WHERE id = 1').run()
+      this.sql('UPDATE sync_control SET enabled = 1 WHERE id = 1').run()
       const now = Date.now()
       for (const table of SYNCED_TABLES)
-        this.db.prepare(`INSERT OR IGNORE INTO sync_outbox (tbl, key, changed_at) SELECT ?, ${table.pk}, ? FROM ${table.name}`).run(table.name, now)
+        this.sql(`INSERT OR IGNORE INTO sync_outbox (tbl, key, changed_at) SELECT ?, ${table.pk}, ? FROM ${table.name}`).run(table.name, now)
     })()
   }
 
   /** Turns capture off and forgets every stamp (a later set-up starts again from the rows). */
   disable(): void {
     this.db.transaction(() => {
-      this.db.prepare('UPDATE sync_control SET enabled = 0, next_seq = 1 WHERE id = 1').run()
+      this.sql('UPDATE sync_control SET enabled = 0, next_seq = 1 WHERE id = 1').run()
       this.db.exec('DELETE FROM sync_outbox; DELETE FROM sync_meta; DELETE FROM sync_seen; DELETE FROM sync_parked;')
     })()
   }
 
   private row(table: SyncedTable, key: string): Row | undefined {
     const cols = this.columns.get(table.name)!
-    return this.db.prepare(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`).get(key) as Row | undefined
+    return this.sql(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`).get(key) as Row | undefined
   }
 
   private meta(table: string, key: string): MetaRow | undefined {
-    return this.db.prepare('SELECT * FROM sync_meta WHERE tbl = ? AND key = ?').get(table, key) as MetaRow | undefined
+    return this.sql('SELECT * FROM sync_meta WHERE tbl = ? AND key = ?').get(table, key) as MetaRow | undefined
   }
 
   private writeMeta(table: string, key: string, hlcs: Record<string, Hlc>, hashes: Record<string, string>, deleted: Hlc | null, dirty: boolean): void {
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO sync_meta (tbl, key, hlcs, hashes, deleted, dirty) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (tbl, key) DO UPDATE SET hlcs = excluded.hlcs, hashes = excluded.hashes, deleted = excluded.deleted, dirty = MAX(dirty, excluded.dirty)`
       )
@@ -101,8 +109,8 @@ export class ChangeLog {
 
   /** Local changes noted but not yet stamped, plus stamped ones not yet in the store. */
   pending(): number {
-    const outbox = (this.db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get() as { n: number }).n
-    const dirty = (this.db.prepare('SELECT COUNT(*) AS n FROM sync_meta WHERE dirty = 1').get() as { n: number }).n
+    const outbox = (this.sql('SELECT COUNT(*) AS n FROM sync_outbox').get() as { n: number }).n
+    const dirty = (this.sql('SELECT COUNT(*) AS n FROM sync_meta WHERE dirty = 1').get() as { n: number }).n
     return outbox + dirty
   }
 
@@ -114,9 +122,9 @@ export class ChangeLog {
   stamp(): number {
     let stamped = 0
     this.db.transaction(() => {
-      const noted = this.db.prepare('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Array<{ tbl: string; key: string; changed_at: number }>
+      const noted = this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Array<{ tbl: string; key: string; changed_at: number }>
       const offset = this.clock.now() - Date.now()
-      const done = this.db.prepare('DELETE FROM sync_outbox WHERE tbl = ? AND key = ? AND changed_at = ?')
+      const done = this.sql('DELETE FROM sync_outbox WHERE tbl = ? AND key = ? AND changed_at = ?')
       for (const { tbl, key, changed_at } of noted) {
         const table = tableByName.get(tbl as SyncedTable['name'])
         if (!table || (table.name === 'settings' && isDeviceLocalSetting(key))) {
@@ -160,7 +168,7 @@ export class ChangeLog {
     const out: Change[] = []
     for (const table of SYNCED_TABLES) {
       if (!scope[table.scope]) continue
-      const metas = this.db.prepare('SELECT * FROM sync_meta WHERE dirty = 1 AND tbl = ? LIMIT ?').all(table.name, limit - out.length) as MetaRow[]
+      const metas = this.sql('SELECT * FROM sync_meta WHERE dirty = 1 AND tbl = ? LIMIT ?').all(table.name, limit - out.length) as MetaRow[]
       for (const meta of metas) out.push(this.state(table, meta))
       if (out.length >= limit) break
     }
@@ -184,13 +192,13 @@ export class ChangeLog {
   *everything(scope: SyncScope): Generator<Change> {
     for (const table of SYNCED_TABLES) {
       if (!scope[table.scope]) continue
-      for (const meta of this.db.prepare('SELECT * FROM sync_meta WHERE tbl = ?').iterate(table.name) as Iterable<MetaRow>) yield this.state(table, meta)
+      for (const meta of this.sql('SELECT * FROM sync_meta WHERE tbl = ?').iterate(table.name) as Iterable<MetaRow>) yield this.state(table, meta)
     }
   }
 
   /** The changes went into the store: they are no longer pending (unless stamped again since). */
   sent(changes: readonly Change[]): void {
-    const clear = this.db.prepare('UPDATE sync_meta SET dirty = 0 WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?')
+    const clear = this.sql('UPDATE sync_meta SET dirty = 0 WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?')
     this.db.transaction(() => {
       for (const change of changes) {
         const meta = this.meta(change.t, change.k)
@@ -212,11 +220,11 @@ export class ChangeLog {
     const result: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
     this.stamp()
     this.db.transaction(() => {
-      this.db.prepare('UPDATE sync_control SET applying = 1 WHERE id = 1').run()
+      this.sql('UPDATE sync_control SET applying = 1 WHERE id = 1').run()
       try {
         const order = new Map(SYNCED_TABLES.map((t, i) => [t.name, i]))
-        const parked = this.db.prepare('SELECT change FROM sync_parked').all() as Array<{ change: string }>
-        this.db.prepare('DELETE FROM sync_parked').run()
+        const parked = this.sql('SELECT change FROM sync_parked').all() as Array<{ change: string }>
+        this.sql('DELETE FROM sync_parked').run()
         const all = [...parked.map((p) => JSON.parse(p.change) as Change), ...changes].filter((c) => {
           const table = tableByName.get(c.t)
           return table && scope[table.scope] && !(c.t === 'settings' && isDeviceLocalSetting(c.k))
@@ -232,7 +240,7 @@ export class ChangeLog {
         for (const change of live) this.upsert(change, result)
         for (const change of dead) this.remove(change, result)
       } finally {
-        this.db.prepare('UPDATE sync_control SET applying = 0 WHERE id = 1').run()
+        this.sql('UPDATE sync_control SET applying = 0 WHERE id = 1').run()
       }
     })()
     return result
@@ -287,18 +295,17 @@ export class ChangeLog {
     if (table.parent) {
       const parentId = row[table.parent.column]
       const parentTable = tableByName.get(table.parent.table)!
-      if (parentId !== null && parentId !== undefined && !this.db.prepare(`SELECT 1 FROM ${parentTable.name} WHERE ${parentTable.pk} = ?`).get(parentId)) {
+      if (parentId !== null && parentId !== undefined && !this.sql(`SELECT 1 FROM ${parentTable.name} WHERE ${parentTable.pk} = ?`).get(parentId)) {
         // Its parent is deleted here, or has not arrived: kept aside and tried again each round.
-        this.db.prepare('INSERT OR REPLACE INTO sync_parked (tbl, key, change) VALUES (?, ?, ?)').run(change.t, change.k, JSON.stringify({ t: change.t, k: change.k, f: change.f, d: change.d }))
+        this.sql('INSERT OR REPLACE INTO sync_parked (tbl, key, change) VALUES (?, ?, ?)').run(change.t, change.k, JSON.stringify({ t: change.t, k: change.k, f: change.f, d: change.d }))
         result.parked++
         return
       }
     }
-    if (table.name === 'messages' && row.topic_id && !this.db.prepare('SELECT 1 FROM topics WHERE id = ?').get(row.topic_id)) row.topic_id = null
+    if (table.name === 'messages' && row.topic_id && !this.sql('SELECT 1 FROM topics WHERE id = ?').get(row.topic_id)) row.topic_id = null
     const values = cols.map((c) => row[c] ?? null)
     const updates = cols.filter((c) => c !== table.pk).map((c) => `${c} = excluded.${c}`)
-    this.db
-      .prepare(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.pk}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`)
+    this.sql(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.pk}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`)
       .run(...values)
     result.applied++
   }
@@ -309,8 +316,7 @@ export class ChangeLog {
     const children = SYNCED_TABLES.filter((t) => t.parent?.table === table.name)
     // Children the deleting device never saw (no tombstone here): restore the parent, never drop them unseen.
     const unseen = children.some((child) =>
-      this.db
-        .prepare(
+      this.sql(
           `SELECT 1 FROM ${child.name} c LEFT JOIN sync_meta m ON m.tbl = ? AND m.key = c.${child.pk}
            WHERE c.${child.parent!.column} = ? AND (m.key IS NULL OR m.deleted IS NULL OR m.deleted < (SELECT MAX(value) FROM json_each(m.hlcs))) LIMIT 1`
         )
@@ -322,13 +328,13 @@ export class ChangeLog {
       return
     }
     for (const child of children) this.markDeleted(child, `SELECT ${child.pk} AS key FROM ${child.name} WHERE ${child.parent!.column} = ?`, change.k)
-    this.db.prepare(`DELETE FROM ${table.name} WHERE ${table.pk} = ?`).run(change.k)
+    this.sql(`DELETE FROM ${table.name} WHERE ${table.pk} = ?`).run(change.k)
     result.applied++
   }
 
   /** Rows removed by a cascade carry a tombstone too, so a later copy of them does not come back. */
   private markDeleted(table: SyncedTable, select: string, parent: string): void {
-    for (const { key } of this.db.prepare(select).all(parent) as Array<{ key: string }>) {
+    for (const { key } of this.sql(select).all(parent) as Array<{ key: string }>) {
       const meta = this.meta(table.name, key)
       if (meta?.deleted) continue
       this.writeMeta(table.name, key, meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false)
@@ -350,10 +356,10 @@ export class ChangeLog {
   }
 
   seen(): Map<string, number> {
-    return new Map((this.db.prepare('SELECT device, seq FROM sync_seen').all() as Array<{ device: string; seq: number }>).map((r) => [r.device, r.seq]))
+    return new Map((this.sql('SELECT device, seq FROM sync_seen').all() as Array<{ device: string; seq: number }>).map((r) => [r.device, r.seq]))
   }
 
   setSeen(device: string, seq: number): void {
-    this.db.prepare('INSERT INTO sync_seen (device, seq) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(device, seq)
+    this.sql('INSERT INTO sync_seen (device, seq) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(device, seq)
   }
 }

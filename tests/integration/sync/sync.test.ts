@@ -243,9 +243,9 @@ describe('sync through a folder store', () => {
 
   it('after a restart the device keeps syncing without the passphrase; without its key it is locked until unlocked', async () => {
     const { list, store } = await devices(2)
-    let [a, b] = list as [Device, Device]
+    const b = list[1]!
     await converge(list)
-    a = await a.reopen()
+    const a = await list[0]!.reopen()
     opened.push(a)
     await new Promise((r) => setTimeout(r, 50))
     const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after restart' })
@@ -264,7 +264,7 @@ describe('sync through a folder store', () => {
   })
 
   it('browser mode with a password: sync is read-only there (a store address is a host resource)', async () => {
-    const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-sync-remote-')), mode: 'browser', access: { password: 'pw' }, secrets: { backend: new MemoryBackend() } })
+    const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-sync-remote-')), mode: 'browser', access: { password: 'pw', sessionKeys: new Set<string>() }, secrets: { backend: new MemoryBackend() } })
     await core.context.init.start()
     const client = createInProcessClient(core.router).client
     try {
