@@ -11,9 +11,12 @@ import { SyncEngine } from './engine'
 import { HybridClock, type WallClock } from './hlc'
 import { SyncStoreError, type SyncStore } from './store'
 
-/** The keychain entries of sync: the store's own secret and the derived key (never the passphrase). */
-export const SYNC_SECRET_NAME = 'sync:store-secret'
-export const SYNC_KEY_NAME = 'sync:key'
+/**
+ * The keychain entries of sync, per device id (two data folders on one machine are two devices):
+ * the store's own secret and the derived key, never the passphrase.
+ */
+export const syncSecretName = (deviceId: string) => `sync:secret:${deviceId}`
+export const syncKeyName = (deviceId: string) => `sync:key:${deviceId}`
 
 /** What the service needs of the keychain (the Secrets service has it). */
 export interface SyncSecrets {
@@ -105,6 +108,7 @@ export class SyncService {
   private stopWatch: (() => Promise<void>) | undefined
   private running: Promise<void> | undefined
   private closed = false
+  private started: Promise<void> | undefined
   private readonly listeners = new Set<(status: SyncStatus) => void>()
 
   constructor(private readonly deps: SyncServiceDeps) {
@@ -202,10 +206,19 @@ export class SyncService {
   // ---- life cycle
 
   /** At start-up: resumes sync when it was set up (locked when the key is not in the keychain). */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    return (this.started ??= this.resume())
+  }
+
+  /** Resolves once start-up's resume is done (callers that act right after start-up wait for it). */
+  async ready(): Promise<void> {
+    await this.started?.catch(() => undefined)
+  }
+
+  private async resume(): Promise<void> {
     const saved = this.saved()
     if (!saved) return this.setState('off')
-    const key = await this.deps.secrets.readForRuntime(SYNC_KEY_NAME).catch(() => undefined)
+    const key = await this.deps.secrets.readForRuntime(syncKeyName(this.deviceId())).catch(() => undefined)
     if (!key) return this.setState('locked', { code: 'SyncNotSetUp', message: 'The sync key is not in this device’s keychain.', fix: 'Type the sync passphrase again in Settings → Sync.' })
     this.key = Buffer.from(key, 'base64')
     await this.connect(saved)
@@ -215,7 +228,7 @@ export class SyncService {
     await this.disconnectStore()
     if (saved.paused) return this.setState('paused')
     try {
-      const secret = await this.deps.secrets.readForRuntime(SYNC_SECRET_NAME).catch(() => undefined)
+      const secret = await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined)
       this.store = await this.deps.openStore(saved.store, secret)
     } catch (error) {
       this.failed(error)
@@ -281,6 +294,7 @@ export class SyncService {
 
   /** One round now (or right after the running one); resolves when it is done. */
   async now(): Promise<SyncStatus> {
+    await this.ready()
     if (!this.saved()) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
     if (this.state === 'locked') throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
     if (this.state === 'paused') return this.status()
@@ -329,7 +343,7 @@ export class SyncService {
     if (error instanceof WrongPassphrase) {
       // The store's key changed under us (set up again elsewhere): nothing is merged until the passphrase is typed.
       this.key = undefined
-      void this.deps.secrets.delete(SYNC_KEY_NAME).catch(() => undefined)
+      void this.deps.secrets.delete(syncKeyName(this.deviceId())).catch(() => undefined)
       void this.disconnectStore()
       return this.setState('locked', shown)
     }
@@ -358,7 +372,7 @@ export class SyncService {
     this.refuseRemote()
     let store: SyncStore | undefined
     try {
-      store = await this.deps.openStore(config, secret ?? (await this.deps.secrets.readForRuntime(SYNC_SECRET_NAME).catch(() => undefined)))
+      store = await this.deps.openStore(config, secret ?? (await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined)))
       await store.test()
       const objects = (await store.list('segments/')).length + (await store.list('meta/')).length
       return { ok: true, objects }
@@ -371,7 +385,7 @@ export class SyncService {
 
   async setup(input: SyncSetup): Promise<SyncStatus> {
     this.refuseRemote()
-    const secret = input.secret ?? (await this.deps.secrets.readForRuntime(SYNC_SECRET_NAME).catch(() => undefined))
+    const secret = input.secret ?? (await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined))
     let store: SyncStore | undefined
     let key: Buffer
     try {
@@ -390,11 +404,11 @@ export class SyncService {
       // Another store is another history: start this device's log again from its rows.
       this.log.disable()
     }
-    if (input.secret !== undefined) await this.deps.secrets.set(SYNC_SECRET_NAME, input.secret)
-    await this.deps.secrets.set(SYNC_KEY_NAME, key.toString('base64'))
     const control = this.control()
     const deviceId = control.device_id ?? randomBytes(8).toString('hex')
     this.deps.db.prepare('UPDATE sync_control SET device_id = ?, device_name = ? WHERE id = 1').run(deviceId, input.deviceName ?? control.device_name ?? hostname())
+    if (input.secret !== undefined) await this.deps.secrets.set(syncSecretName(deviceId), input.secret)
+    await this.deps.secrets.set(syncKeyName(deviceId), key.toString('base64'))
     this.clock.device = deviceId
     const scope = { ...(previous?.scope ?? DEFAULT_SCOPE), ...input.scope }
     this.save({ store: input.store, scope, paused: false })
@@ -427,7 +441,7 @@ export class SyncService {
     if (!saved) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
     let store: SyncStore | undefined
     try {
-      store = await this.deps.openStore(saved.store, await this.deps.secrets.readForRuntime(SYNC_SECRET_NAME).catch(() => undefined))
+      store = await this.deps.openStore(saved.store, await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined))
       const bytes = await store.get(KEYS_OBJECT)
       if (!bytes) throw new SyncStoreError('SyncStoreInvalid', 'The store has no key file any more.', 'Set up sync again in Settings → Sync.')
       this.key = await this.keyFor(store, passphrase)
@@ -436,7 +450,7 @@ export class SyncService {
     } finally {
       await store?.close().catch(() => undefined)
     }
-    await this.deps.secrets.set(SYNC_KEY_NAME, this.key.toString('base64'))
+    await this.deps.secrets.set(syncKeyName(this.deviceId()), this.key.toString('base64'))
     await this.connect(saved)
     return this.status()
   }
@@ -474,8 +488,8 @@ export class SyncService {
     this.log.disable()
     this.save(undefined)
     this.deps.db.prepare('UPDATE sync_control SET device_id = NULL WHERE id = 1').run()
-    await this.deps.secrets.delete(SYNC_KEY_NAME).catch(() => undefined)
-    await this.deps.secrets.delete(SYNC_SECRET_NAME).catch(() => undefined)
+    await this.deps.secrets.delete(syncKeyName(this.deviceId())).catch(() => undefined)
+    await this.deps.secrets.delete(syncSecretName(this.deviceId())).catch(() => undefined)
     this.key = undefined
     this.tampered.clear()
     this.lastMerge = undefined
