@@ -292,4 +292,18 @@ describe('sync through a folder store', () => {
     expect(svc(b).store.messages.count(conv.id)).toBe(10_000)
     expect(contents(b).messages).toEqual(contents(a).messages)
   })
+
+  it('without sync.now: a change on A reaches B by the schedulers alone (debounced send, polling)', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-live-'))
+    const timings = { pollMs: 300, localCheckMs: 100, debounceMs: 100 }
+    const a = await openDevice('A', { timings })
+    const b = await openDevice('B', { timings })
+    opened.push(a, b)
+    await a.setup({ kind: 'folder', path: folder })
+    await b.setup({ kind: 'folder', path: folder })
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'live' })
+    await expect.poll(() => svc(b).store.conversations.get(conv.id)?.title, { timeout: 30_000, interval: 50 }).toBe('live')
+    await expect.poll(() => svc(a).sync.status().pendingChanges, { timeout: 10_000 }).toBe(0)
+  })
 })
+
