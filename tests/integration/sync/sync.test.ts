@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SyncStoreError } from '../../../src/core/sync/store'
+import { ChangeLog } from '../../../src/core/sync/change-log'
+import { formatHlc, HybridClock } from '../../../src/core/sync/hlc'
 import { createCore } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
@@ -76,6 +78,16 @@ describe('sync through a folder store', () => {
     await b.sync()
     expect(segmentsOf(b)).toBe(before)
     expect(svc(b).sync.status().pendingChanges).toBe(0)
+    // And below the hashes: a merged row does not even reach the outbox (the triggers are paused while applying).
+    const db = svc(b).store.db.sqlite
+    const at = formatHlc(Date.now(), 0, 'other')
+    const fields = { agent_id: agentOf(b), title: 'merged', provider_id: null, model_id: null, parameters: null, pinned: 0, created_at: 1, updated_at: 1 }
+    const merged = new ChangeLog(db, new HybridClock('other')).merge([{ t: 'conversations', k: 'merged-conv', f: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, [at, v]])) }], svc(b).sync.status().scope)
+    expect(merged.applied).toBe(1)
+    expect(svc(b).store.conversations.get('merged-conv')?.title).toBe('merged')
+    expect(db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get()).toEqual({ n: 0 })
+    svc(b).store.conversations.update('merged-conv', { title: 'edited here' })
+    expect(db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get()).toEqual({ n: 1 })
   })
 
   it('a conversation deleted on A while B adds a message to it: the message survives, its conversation restored on both', async () => {
@@ -305,5 +317,22 @@ describe('sync through a folder store', () => {
     await expect.poll(() => svc(b).store.conversations.get(conv.id)?.title, { timeout: 30_000, interval: 50 }).toBe('live')
     await expect.poll(() => svc(a).sync.status().pendingChanges, { timeout: 10_000 }).toBe(0)
   })
+
+  it('sync.watch streams the status as it changes, and ends when cancelled', { timeout: 30_000 }, async () => {
+    const { list } = await devices(1)
+    const a = list[0]!
+    const states: string[] = []
+    let ended = false
+    const handle = a.client.stream('sync.watch', {}, { onEvent: (status) => void states.push(status.state), onEnd: () => void (ended = true) })
+    await expect.poll(() => states.length).toBeGreaterThan(0)
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'watched' })
+    await a.sync()
+    await expect.poll(() => states.slice(-2)).toEqual(['syncing', 'idle'])
+    handle.cancel()
+    await expect.poll(() => ended).toBe(true)
+  })
+
+  it.todo('API keys sync when scope.apiKeys is on, because the keychain has no change capture yet (the scope is stored, not acted on)')
+  it.todo('tombstones are collected once every known device has merged them, because they are kept for now (a key and a stamp each)')
 })
 
