@@ -334,5 +334,18 @@ describe('sync through a folder store', () => {
 
   it.todo('API keys sync when scope.apiKeys is on, because the keychain has no change capture yet (the scope is stored, not acted on)')
   it.todo('tombstones are collected once every known device has merged them, because they are kept for now (a key and a stamp each)')
+
+  it('an image attachment travels once as an encrypted blob and lands in the other data folder', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const bytes = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(2048, 7)])
+    const { file } = await svc(a).attachments.upload({ name: 'photo.png', mimeType: 'image/png', bytes })
+    await converge(list)
+    const blobs = readdirSync(join(folder, 'blobs'))
+    expect(blobs).toHaveLength(1)
+    expect(readFileSync(join(folder, 'blobs', blobs[0]!)).includes(Buffer.alloc(64, 7))).toBe(false)
+    expect(readFileSync(join(b.dataDir, file.path)).equals(bytes)).toBe(true)
+    expect(svc(b).store.files.findBySha256(file.sha256)?.id).toBe(file.id)
+  })
 })
 
