@@ -202,14 +202,23 @@ export class SyncEngine {
 
   /** Attachments and images are content-addressed: each is uploaded once, whoever has it. */
   private async putBlobs(changes: Change[]): Promise<void> {
+    // Listed once per segment, only when a file is in it: there is no cheaper "exists" on every store.
+    let stored: Set<string> | undefined
     for (const change of changes) {
       const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string } | undefined) : undefined
       if (!row?.path || !row.sha256) continue
-      const path = this.filePath(row.path)
-      if (!path || !existsSync(path)) continue
-      const key = `blobs/${blobName(this.deps.key, row.sha256)}`
-      if ((await this.deps.store.get(key)) !== undefined) continue
-      await this.deps.store.create(key, this.seal('blob', key, 0, readFileSync(path)))
+      // The file, and the text extracted from it (what a text or PDF attachment gives the model).
+      for (const [path, name] of [
+        [this.filePath(row.path), row.sha256],
+        [this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`]
+      ] as const) {
+        if (!path || !existsSync(path)) continue
+        const key = `blobs/${blobName(this.deps.key, name)}`
+        stored ??= new Set((await this.deps.store.list('blobs/')).map((o) => o.key))
+        if (stored.has(key)) continue
+        await this.deps.store.create(key, this.seal('blob', key, 0, readFileSync(path)))
+        stored.add(key)
+      }
     }
   }
 
@@ -217,16 +226,20 @@ export class SyncEngine {
     for (const change of changes) {
       const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string } | undefined) : undefined
       if (!row?.path || !row.sha256) continue
-      const path = this.filePath(row.path)
-      if (!path || existsSync(path)) continue
-      const key = `blobs/${blobName(this.deps.key, row.sha256)}`
-      const bytes = await this.deps.store.get(key)
-      if (!bytes) continue
-      const { plaintext } = open(this.deps.key, key, bytes)
-      if (createHash('sha256').update(plaintext).digest('hex') !== row.sha256) throw new TamperedObject(key, false)
-      mkdirSync(dirname(path), { recursive: true })
-      writeFileSync(`${path}.part`, plaintext)
-      renameSync(`${path}.part`, path)
+      for (const [path, name, check] of [
+        [this.filePath(row.path), row.sha256, true],
+        [this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`, false]
+      ] as const) {
+        if (!path || existsSync(path)) continue
+        const key = `blobs/${blobName(this.deps.key, name)}`
+        const bytes = await this.deps.store.get(key)
+        if (!bytes) continue
+        const { plaintext } = open(this.deps.key, key, bytes)
+        if (check && createHash('sha256').update(plaintext).digest('hex') !== row.sha256) throw new TamperedObject(key, false)
+        mkdirSync(dirname(path), { recursive: true })
+        writeFileSync(`${path}.part`, plaintext)
+        renameSync(`${path}.part`, path)
+      }
     }
   }
 

@@ -346,6 +346,10 @@ describe('sync through a folder store', () => {
     expect(readFileSync(join(folder, 'blobs', blobs[0]!)).includes(Buffer.alloc(64, 7))).toBe(false)
     expect(readFileSync(join(b.dataDir, file.path)).equals(bytes)).toBe(true)
     expect(svc(b).store.files.findBySha256(file.sha256)?.id).toBe(file.id)
+    // A text attachment brings the text extracted from it, which is what the model is given.
+    const note = await svc(a).attachments.upload({ name: 'notes.md', mimeType: 'text/markdown', bytes: Buffer.from('# Notes\n\nthe launch code is tulip') })
+    await converge(list)
+    expect(svc(b).attachments.context([note.file.id])).toEqual([expect.objectContaining({ name: 'notes.md', text: expect.stringContaining('tulip') })])
   })
 })
 
