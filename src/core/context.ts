@@ -1,3 +1,4 @@
+import type { SyncTuning } from './sync/sync-service'
 import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
 import type { LocalFeature } from './local'
@@ -30,4 +31,6 @@ export interface CoreContext {
   services: ServiceAccess
   /** Provider keys from the environment when none is stored (browser mode; see CoreOptions.keyEnv). */
   keyEnv?: NodeJS.ProcessEnv
+  /** Sync's timings, clock and store wrapper (tests skew clocks and fail stores; see CoreOptions.sync). */
+  sync?: SyncTuning
 }

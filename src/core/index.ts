@@ -27,6 +27,7 @@ import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
 import { needs, ServiceAccess } from './services-access'
 import { buildStandingServices, closeServices, closeStandingServices, type EngineOptions, type Services } from './root'
+import type { SyncTuning } from './sync/sync-service'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
 import { engineHandlers } from './bridge/handlers/engine'
 
@@ -54,6 +55,8 @@ export interface CoreOptions {
   keyEnv?: NodeJS.ProcessEnv
   /** How the built-in engine's process starts (the desktop passes its utilityProcess spawner; tests a host entry). */
   engine?: EngineOptions
+  /** Sync's timings, wall clock and a wrapper around the store it opens (tests). */
+  sync?: SyncTuning
 }
 
 export interface Core {
@@ -83,6 +86,7 @@ export function createCore(options: CoreOptions): Core {
     ...(options.localApi ? { localApi: options.localApi } : {}),
     local: createLocalFeature(options.dataDir),
     ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
+    ...(options.sync ? { sync: options.sync } : {}),
     services: new ServiceAccess(() => context.init)
   }
   // The services that need no store, built now so they answer in every start-up state; the

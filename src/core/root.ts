@@ -35,6 +35,8 @@ import { runtimeError } from './runtime/runtime-error'
 import { createModelsLibraryFeature, type ModelsLibraryFeature } from './models-library'
 import { AppErrorException } from '../shared/errors/app-error'
 import { isUnavailable, type Unavailable } from './unavailable'
+import { SyncService, type SyncTuning } from './sync/sync-service'
+import { openSyncStore } from './sync/stores'
 
 /**
  * Every service of the core, built. No field is optional: the graph exists whole or not at all
@@ -59,6 +61,7 @@ export interface Services {
   dataFolder: DataFolderService
   dataTransfer: DataTransferService
   gateway: GatewayService
+  sync: SyncService
   /** The built-in engine (llama.cpp in its own process); unavailable when its process cannot start. */
   engine: BuiltinEngine | Unavailable
   /** Finding, fitting and downloading models. */
@@ -91,7 +94,7 @@ export async function closeStandingServices(standing: StandingServices): Promise
 
 /** What the root is given: the environment, the opened store and keychain, and the hub. */
 export interface RootInput {
-  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; access?: AccessPolicy | undefined; localApi?: { host?: string; port?: number; serve?: boolean } | undefined; keyEnv?: NodeJS.ProcessEnv | undefined; openExternal?: ((url: string) => void) | undefined }
+  env: { version: string; mode: 'desktop' | 'browser' | 'test'; dataDir: string; local: LocalFeature; access?: AccessPolicy | undefined; localApi?: { host?: string; port?: number; serve?: boolean } | undefined; keyEnv?: NodeJS.ProcessEnv | undefined; sync?: SyncTuning | undefined; openExternal?: ((url: string) => void) | undefined }
   store: Store
   secrets: Secrets
   hub: StreamHub
@@ -226,7 +229,21 @@ export function buildServices({ env, store, secrets, hub, standing }: RootInput)
     mayChange: () => clientReach(env) !== 'remote',
     ...(env.localApi ? { listen: env.localApi } : {})
   })
-  return { store, secrets, providers, caller, attachments, embeddings, speech, images, tools, knowledge, knowledgeEvals, chat, competition, agents, dataFolder, dataTransfer, gateway, ...standing }
+  const { wrapStore, ...tuning } = env.sync ?? {}
+  const sync = new SyncService({
+    ...tuning,
+    db: store.db.sqlite,
+    dataDir,
+    secrets,
+    openStore: wrapStore ? async (config, secret) => wrapStore(await openSyncStore(config, secret)) : openSyncStore,
+    // A store address or folder is a host resource, like a path: not for a remote browser-mode client.
+    mayChange: () => clientReach(env) !== 'remote',
+    // Settings are cached parsed; another device's settings must be read again.
+    applied: (tables) => {
+      if (tables.has('settings')) store.settings.invalidate()
+    }
+  })
+  return { store, secrets, providers, caller, attachments, embeddings, speech, images, tools, knowledge, knowledgeEvals, chat, competition, agents, dataFolder, dataTransfer, gateway, sync, ...standing }
 }
 
 /** What start-up does once the graph exists: the default agent, and indexing a crash interrupted. */
@@ -235,6 +252,8 @@ export function startServices(services: Services): void {
   services.knowledge.resume()
   // Not awaited: a port in use must not hold start-up; the status says why it is not running.
   void services.gateway.apply()
+  // Not awaited either: the keychain or the store may be slow; the status says what it is doing.
+  void services.sync.start().catch((error: unknown) => logger.warn('sync', 'sync did not start', error))
 }
 
 /**
@@ -245,6 +264,7 @@ export function startServices(services: Services): void {
  */
 export async function closeServices(services: Services, options: { hub?: StreamHub; standing?: boolean } = {}): Promise<void> {
   services.knowledge.close()
+  await services.sync.close()
   await services.gateway.close()
   options.hub?.close()
   await services.tools.close()

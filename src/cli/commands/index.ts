@@ -11,6 +11,7 @@ import { transcribeCommand } from './transcribe'
 import { imageCommand } from './image'
 import { kbCommand } from './kb'
 import { apiCommand } from './api'
+import { syncCommand } from './sync'
 
 /**
  * Every CLI command; each lives in its own file here (one import and one entry per command).
@@ -18,5 +19,5 @@ import { apiCommand } from './api'
  * runs on (runtime, SDKs, store, tools, knowledge) it imports inside `run`, so `switchboard --help`,
  * `providers` and `models` start without loading any of it (tests/unit/cli/cli-startup-graph.test.ts).
  */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, apiCommand, builtinCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, apiCommand, syncCommand, builtinCommand]
 import { builtinCommand } from './builtin'

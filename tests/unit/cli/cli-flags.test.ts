@@ -35,7 +35,8 @@ const valid: Record<string, string[]> = {
   image: ['openai/dall-e-3', '--out', '/tmp', 'a lighthouse'],
   kb: ['list'],
   builtin: ['list'],
-  api: ['keys']
+  api: ['keys'],
+  sync: ['status']
 }
 
 describe('CLI flags (node:util parseArgs, strict)', () => {

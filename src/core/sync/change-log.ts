@@ -1,0 +1,365 @@
+import type { Statement } from 'better-sqlite3'
+import { createHash } from 'node:crypto'
+import type { SqliteDb } from '../store/database'
+import type { SyncScope } from '../../shared/bridge/procedures/sync'
+import type { Hlc, HybridClock } from './hlc'
+import { isDeviceLocalSetting, SYNCED_TABLES, tableByName, type SyncedTable } from './tables'
+
+type Value = string | number | null
+type Row = Record<string, Value>
+
+/**
+ * One record's whole state as it travels: every field with its clock stamp (a `row` table has
+ * the one field `*`), and the stamp of its deletion. States merge field by field and give the
+ * same result in any order, any number of times: that is what lets a device start from a
+ * snapshot, miss a segment, or read one twice and still converge.
+ */
+export interface Change {
+  t: SyncedTable['name']
+  k: string
+  f?: Record<string, [Hlc, Value | Row]>
+  d?: Hlc
+}
+
+export interface MergeResult {
+  applied: number
+  conflicts: number
+  recovered: number
+  parked: number
+}
+
+interface MetaRow {
+  tbl: string
+  key: string
+  hlcs: string
+  hashes: string
+  deleted: string | null
+  dirty: number
+}
+
+const hash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'undefined').digest('base64').slice(0, 16)
+const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?? null) : !b ? a : a > b ? a : b)
+
+/**
+ * The sync tables of one data folder: turns what the capture triggers noted into stamped
+ * changes, reads them out for a segment, and merges other devices' changes in.
+ */
+export class ChangeLog {
+  private readonly columns = new Map<string, string[]>()
+  private readonly statements = new Map<string, Statement>()
+
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly clock: HybridClock
+  ) {
+    for (const table of SYNCED_TABLES) {
+      const all = (db.prepare(`PRAGMA table_info(${table.name})`).all() as Array<{ name: string }>).map((c) => c.name)
+      this.columns.set(table.name, all.filter((c) => !table.skip?.includes(c)))
+    }
+  }
+
+  /** A prepared statement, kept: a round runs the same few statements for every record. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text)
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)))
+    return statement
+  }
+
+  /** Turns capture on and notes every existing row, so the first push carries what was there before sync. */
+  enable(): void {
+    this.db.transaction(() => {
+      this.sql('UPDATE sync_control SET enabled = 1 WHERE id = 1').run()
+      const now = Date.now()
+      for (const table of SYNCED_TABLES)
+        this.sql(`INSERT OR IGNORE INTO sync_outbox (tbl, key, changed_at) SELECT ?, ${table.pk}, ? FROM ${table.name}`).run(table.name, now)
+    })()
+  }
+
+  /** Turns capture off and forgets every stamp (a later set-up starts again from the rows). */
+  disable(): void {
+    this.db.transaction(() => {
+      this.sql('UPDATE sync_control SET enabled = 0, next_seq = 1 WHERE id = 1').run()
+      this.db.exec('DELETE FROM sync_outbox; DELETE FROM sync_meta; DELETE FROM sync_seen; DELETE FROM sync_parked;')
+    })()
+  }
+
+  private row(table: SyncedTable, key: string): Row | undefined {
+    const cols = this.columns.get(table.name)!
+    return this.sql(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`).get(key) as Row | undefined
+  }
+
+  private meta(table: string, key: string): MetaRow | undefined {
+    return this.sql('SELECT * FROM sync_meta WHERE tbl = ? AND key = ?').get(table, key) as MetaRow | undefined
+  }
+
+  private writeMeta(table: string, key: string, hlcs: Record<string, Hlc>, hashes: Record<string, string>, deleted: Hlc | null, dirty: boolean): void {
+    this.sql(
+        `INSERT INTO sync_meta (tbl, key, hlcs, hashes, deleted, dirty) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tbl, key) DO UPDATE SET hlcs = excluded.hlcs, hashes = excluded.hashes, deleted = excluded.deleted, dirty = MAX(dirty, excluded.dirty)`
+      )
+      .run(table, key, JSON.stringify(hlcs), JSON.stringify(hashes), deleted, dirty ? 1 : 0)
+  }
+
+  private fieldsOf(table: SyncedTable, row: Row): Record<string, Value | Row> {
+    if (table.mode === 'row') return { '*': row }
+    const out: Record<string, Value> = {}
+    for (const col of this.columns.get(table.name)!) if (col !== table.pk) out[col] = row[col] ?? null
+    return out
+  }
+
+  /** Local changes noted but not yet stamped, plus stamped ones not yet in the store. */
+  pending(): number {
+    const outbox = (this.sql('SELECT COUNT(*) AS n FROM sync_outbox').get() as { n: number }).n
+    const dirty = (this.sql('SELECT COUNT(*) AS n FROM sync_meta WHERE dirty = 1').get() as { n: number }).n
+    return outbox + dirty
+  }
+
+  /**
+   * Gives every noted change its clock stamp: each field whose value differs from the last
+   * stamped one gets a new stamp, taken at the time the change was made (the trigger's clock,
+   * read on this device's wall clock). A message still streaming waits until it is complete.
+   */
+  stamp(): number {
+    let stamped = 0
+    this.db.transaction(() => {
+      const noted = this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Array<{ tbl: string; key: string; changed_at: number }>
+      const offset = this.clock.now() - Date.now()
+      const done = this.sql('DELETE FROM sync_outbox WHERE tbl = ? AND key = ? AND changed_at = ?')
+      for (const { tbl, key, changed_at } of noted) {
+        const table = tableByName.get(tbl as SyncedTable['name'])
+        if (!table || (table.name === 'settings' && isDeviceLocalSetting(key))) {
+          done.run(tbl, key, changed_at)
+          continue
+        }
+        const row = this.row(table, key)
+        if (row && table.name === 'messages' && row.status === 'streaming') continue
+        const meta = this.meta(tbl, key)
+        const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
+        const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
+        if (!row) {
+          if (meta && !meta.deleted) {
+            this.writeMeta(tbl, key, hlcs, hashes, this.clock.tick(changed_at + offset), true)
+            stamped++
+          }
+        } else {
+          let changed = false
+          let at: Hlc | undefined
+          for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
+            const h = hash(value)
+            if (hashes[field] === h && hlcs[field] && !(meta?.deleted && meta.deleted > hlcs[field])) continue
+            at ??= this.clock.tick(changed_at + offset)
+            hlcs[field] = at
+            hashes[field] = h
+            changed = true
+          }
+          if (changed) {
+            this.writeMeta(tbl, key, hlcs, hashes, meta?.deleted ?? null, true)
+            stamped++
+          }
+        }
+        done.run(tbl, key, changed_at)
+      }
+    })()
+    return stamped
+  }
+
+  /** Stamped changes not yet in the store, as whole record states, in dependency order. */
+  outgoing(scope: SyncScope, limit: number): Change[] {
+    const out: Change[] = []
+    for (const table of SYNCED_TABLES) {
+      if (!scope[table.scope]) continue
+      const metas = this.sql('SELECT * FROM sync_meta WHERE dirty = 1 AND tbl = ? LIMIT ?').all(table.name, limit - out.length) as MetaRow[]
+      for (const meta of metas) out.push(this.state(table, meta))
+      if (out.length >= limit) break
+    }
+    return out
+  }
+
+  private state(table: SyncedTable, meta: MetaRow): Change {
+    const change: Change = { t: table.name, k: meta.key }
+    if (meta.deleted) change.d = meta.deleted
+    const row = this.row(table, meta.key)
+    if (row) {
+      const hlcs = JSON.parse(meta.hlcs) as Record<string, Hlc>
+      const f: NonNullable<Change['f']> = {}
+      for (const [field, value] of Object.entries(this.fieldsOf(table, row))) if (hlcs[field]) f[field] = [hlcs[field], value]
+      change.f = f
+    }
+    return change
+  }
+
+  /** Every record's state, for a snapshot. */
+  *everything(scope: SyncScope): Generator<Change> {
+    for (const table of SYNCED_TABLES) {
+      if (!scope[table.scope]) continue
+      for (const meta of this.sql('SELECT * FROM sync_meta WHERE tbl = ?').iterate(table.name) as Iterable<MetaRow>) yield this.state(table, meta)
+    }
+  }
+
+  /** The changes went into the store: they are no longer pending (unless stamped again since). */
+  sent(changes: readonly Change[]): void {
+    const clear = this.sql('UPDATE sync_meta SET dirty = 0 WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?')
+    this.db.transaction(() => {
+      for (const change of changes) {
+        const meta = this.meta(change.t, change.k)
+        if (!meta) continue
+        const hlcs: Record<string, Hlc> = {}
+        for (const [field, [h]] of Object.entries(change.f ?? {})) hlcs[field] = h
+        const same = Object.keys(hlcs).length === 0 || JSON.stringify(hlcs) === JSON.stringify(Object.fromEntries(Object.keys(hlcs).map((f) => [f, (JSON.parse(meta.hlcs) as Record<string, Hlc>)[f]])))
+        if (same && (change.d ?? null) === meta.deleted) clear.run(change.t, change.k, meta.hlcs, meta.deleted)
+      }
+    })()
+  }
+
+  /**
+   * Merges other devices' record states in one transaction, with capture paused (what is
+   * applied is not sent back). Local changes not yet stamped are stamped first, so a local edit
+   * made a moment ago is weighed by its own stamp, never overwritten unseen.
+   */
+  merge(changes: readonly Change[], scope: SyncScope): MergeResult {
+    const result: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+    this.stamp()
+    this.db.transaction(() => {
+      this.sql('UPDATE sync_control SET applying = 1 WHERE id = 1').run()
+      try {
+        const order = new Map(SYNCED_TABLES.map((t, i) => [t.name, i]))
+        const parked = this.sql('SELECT change FROM sync_parked').all() as Array<{ change: string }>
+        this.sql('DELETE FROM sync_parked').run()
+        const all = [...parked.map((p) => JSON.parse(p.change) as Change), ...changes].filter((c) => {
+          const table = tableByName.get(c.t)
+          return table && scope[table.scope] && !(c.t === 'settings' && isDeviceLocalSetting(c.k))
+        })
+        for (const c of all) for (const [h] of Object.values(c.f ?? {})) this.clock.observe(h)
+        for (const c of all) if (c.d) this.clock.observe(c.d)
+        const live: Change[] = []
+        const dead: Change[] = []
+        for (const change of all) (this.mergeOne(change, result) ? live : dead).push(change)
+        // Parents first when adding; children first when deleting.
+        live.sort((a, b) => order.get(a.t)! - order.get(b.t)!)
+        dead.sort((a, b) => order.get(b.t)! - order.get(a.t)!)
+        for (const change of live) this.upsert(change, result)
+        for (const change of dead) this.remove(change, result)
+      } finally {
+        this.sql('UPDATE sync_control SET applying = 0 WHERE id = 1').run()
+      }
+    })()
+    return result
+  }
+
+  /** Merges the stamps of one record into its meta; true when the record is alive after it. */
+  private mergeOne(change: Change, result: MergeResult): boolean {
+    const meta = this.meta(change.t, change.k)
+    const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
+    const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
+    const winners: Record<string, Value | Row> = {}
+    let conflict = false
+    for (const [field, [h, value]] of Object.entries(change.f ?? {})) {
+      const mine = hlcs[field]
+      if (mine && mine >= h) {
+        if (mine > h && hashes[field] !== hash(value)) conflict = true
+        continue
+      }
+      const theirs = hash(value)
+      if (mine && hashes[field] !== theirs) conflict = true
+      hlcs[field] = h
+      hashes[field] = theirs
+      winners[field] = value
+    }
+    if (conflict) result.conflicts++
+    const deleted = max(meta?.deleted, change.d)
+    const newest = Object.values(hlcs).reduce<Hlc | null>((a, b) => max(a, b), null)
+    const alive = newest !== null && (!deleted || newest > deleted)
+    this.writeMeta(change.t, change.k, hlcs, hashes, deleted, false)
+    ;(change as Change & { winners?: typeof winners }).winners = winners
+    return alive
+  }
+
+  private upsert(change: Change & { winners?: Record<string, Value | Row> }, result: MergeResult): void {
+    const table = tableByName.get(change.t)!
+    const winners = change.winners ?? {}
+    const current = this.row(table, change.k)
+    if (current && Object.keys(winners).length === 0) return
+    let row: Row
+    if (table.mode === 'row') {
+      const whole = (winners['*'] ?? current) as Row | undefined
+      if (!whole) return
+      row = { ...whole, [table.pk]: change.k }
+    } else {
+      row = { ...(current ?? {}) }
+      // A record new here takes every field the change carries (a record always travels whole).
+      for (const [field, [, value]] of Object.entries(change.f ?? {})) if (!current) row[field] = value as Value
+      for (const [field, value] of Object.entries(winners)) row[field] = value as Value
+      row[table.pk] = change.k
+    }
+    const cols = this.columns.get(table.name)!.filter((c) => c in row)
+    if (table.parent) {
+      const parentId = row[table.parent.column]
+      const parentTable = tableByName.get(table.parent.table)!
+      if (parentId !== null && parentId !== undefined && !this.sql(`SELECT 1 FROM ${parentTable.name} WHERE ${parentTable.pk} = ?`).get(parentId)) {
+        // Its parent is deleted here, or has not arrived: kept aside and tried again each round.
+        this.sql('INSERT OR REPLACE INTO sync_parked (tbl, key, change) VALUES (?, ?, ?)').run(change.t, change.k, JSON.stringify({ t: change.t, k: change.k, f: change.f, d: change.d }))
+        result.parked++
+        return
+      }
+    }
+    if (table.name === 'messages' && row.topic_id && !this.sql('SELECT 1 FROM topics WHERE id = ?').get(row.topic_id)) row.topic_id = null
+    const values = cols.map((c) => row[c] ?? null)
+    const updates = cols.filter((c) => c !== table.pk).map((c) => `${c} = excluded.${c}`)
+    this.sql(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.pk}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`)
+      .run(...values)
+    result.applied++
+  }
+
+  private remove(change: Change, result: MergeResult): void {
+    const table = tableByName.get(change.t)!
+    if (!this.row(table, change.k)) return
+    const children = SYNCED_TABLES.filter((t) => t.parent?.table === table.name)
+    // Children the deleting device never saw (no tombstone here): restore the parent, never drop them unseen.
+    const unseen = children.some((child) =>
+      this.sql(
+          `SELECT 1 FROM ${child.name} c LEFT JOIN sync_meta m ON m.tbl = ? AND m.key = c.${child.pk}
+           WHERE c.${child.parent!.column} = ? AND (m.key IS NULL OR m.deleted IS NULL OR m.deleted < (SELECT MAX(value) FROM json_each(m.hlcs))) LIMIT 1`
+        )
+        .get(child.name, change.k)
+    )
+    if (unseen) {
+      this.restore(table, change.k)
+      result.recovered++
+      return
+    }
+    for (const child of children) this.markDeleted(child, `SELECT ${child.pk} AS key FROM ${child.name} WHERE ${child.parent!.column} = ?`, change.k)
+    this.sql(`DELETE FROM ${table.name} WHERE ${table.pk} = ?`).run(change.k)
+    result.applied++
+  }
+
+  /** Rows removed by a cascade carry a tombstone too, so a later copy of them does not come back. */
+  private markDeleted(table: SyncedTable, select: string, parent: string): void {
+    for (const { key } of this.sql(select).all(parent) as Array<{ key: string }>) {
+      const meta = this.meta(table.name, key)
+      if (meta?.deleted) continue
+      this.writeMeta(table.name, key, meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false)
+    }
+  }
+
+  /** Brings a deleted record back with every field stamped now, so every device restores it. */
+  private restore(table: SyncedTable, key: string): void {
+    const row = this.row(table, key)!
+    const meta = this.meta(table.name, key)
+    const at = this.clock.tick()
+    const hlcs: Record<string, Hlc> = {}
+    const hashes: Record<string, string> = {}
+    for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
+      hlcs[field] = at
+      hashes[field] = hash(value)
+    }
+    this.writeMeta(table.name, key, hlcs, hashes, meta?.deleted ?? null, true)
+  }
+
+  seen(): Map<string, number> {
+    return new Map((this.sql('SELECT device, seq FROM sync_seen').all() as Array<{ device: string; seq: number }>).map((r) => [r.device, r.seq]))
+  }
+
+  setSeen(device: string, seq: number): void {
+    this.sql('INSERT INTO sync_seen (device, seq) VALUES (?, ?) ON CONFLICT (device) DO UPDATE SET seq = MAX(seq, excluded.seq)').run(device, seq)
+  }
+}

@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, join, normalize, sep } from 'node:path'
+import type { SyncDevice, SyncScope } from '../../shared/bridge/procedures/sync'
+import type { SqliteDb } from '../store/database'
+import { ChangeLog, type Change, type MergeResult } from './change-log'
+import { blobName, open, seal, TamperedObject } from './crypto'
+import type { HybridClock } from './hlc'
+import type { SyncStore } from './store'
+
+export const SEGMENT_CHANGES = 5000
+/** Segments (all devices) after the newest snapshot before a device writes a new one. */
+export const COMPACT_AFTER = 64
+
+const pad = (seq: number) => String(seq).padStart(12, '0')
+export const segmentKey = (device: string, seq: number) => `segments/${device}/${pad(seq)}.seg`
+const deviceKey = (device: string) => `devices/${device}.json`
+
+interface SegmentBody {
+  changes: Change[]
+}
+interface SnapshotBody {
+  covers: Record<string, number>
+  changes: Change[]
+}
+interface DeviceBody {
+  id: string
+  name: string
+  lastSeenAt: number
+  seen: Record<string, number>
+}
+
+export interface RoundResult {
+  pushed: number
+  merge: MergeResult
+  /** Objects refused by their integrity check (named), never merged. */
+  tampered: string[]
+  devices: SyncDevice[]
+}
+
+export interface EngineDeps {
+  db: SqliteDb
+  store: SyncStore
+  key: Buffer
+  deviceId: string
+  deviceName: string
+  clock: HybridClock
+  scope: SyncScope
+  dataDir: string
+  /** Told how many changes the running round carries ("syncing n changes"). */
+  progress?: (changes: number) => void
+  /** Segments after the newest snapshot before this device writes one (COMPACT_AFTER). */
+  compactAfter?: number
+  /** Told which tables another device's changes touched (caches to drop). */
+  applied?: (tables: Set<string>) => void
+}
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8')
+const parse = <T>(bytes: Buffer): T => JSON.parse(bytes.toString('utf8')) as T
+
+/**
+ * One round of sync between this data folder and the store: stamp local changes, write them as
+ * the next numbered segment of this device (blobs first), read every other device's new
+ * segments (from a snapshot when this device is new or has fallen behind a compaction), merge,
+ * and record this device in the registry.
+ */
+export class SyncEngine {
+  readonly log: ChangeLog
+
+  constructor(private readonly deps: EngineDeps) {
+    this.log = new ChangeLog(deps.db, deps.clock)
+  }
+
+  private nextSeq(): number {
+    return (this.deps.db.prepare('SELECT next_seq FROM sync_control WHERE id = 1').get() as { next_seq: number }).next_seq
+  }
+
+  private setNextSeq(seq: number): void {
+    this.deps.db.prepare('UPDATE sync_control SET next_seq = ? WHERE id = 1').run(seq)
+  }
+
+  private seal(kind: 'segment' | 'snapshot' | 'blob' | 'device', key: string, seq: number, body: Uint8Array): Buffer {
+    return seal(this.deps.key, { kind, device: this.deps.deviceId, seq, key }, body)
+  }
+
+  async round(): Promise<RoundResult> {
+    const { store, deviceId } = this.deps
+    const merge: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+    const tampered: string[] = []
+    const add = (m: MergeResult) => {
+      merge.applied += m.applied
+      merge.conflicts += m.conflicts
+      merge.recovered += m.recovered
+      merge.parked = m.parked
+    }
+    this.log.stamp()
+    const listed = await store.list('segments/')
+    const byDevice = new Map<string, Array<{ seq: number; key: string }>>()
+    for (const { key } of listed) {
+      const m = /^segments\/([A-Za-z0-9_-]+)\/(\d+)\.seg$/.exec(key)
+      if (!m) continue
+      const list = byDevice.get(m[1]!) ?? []
+      list.push({ seq: Number(m[2]), key })
+      byDevice.set(m[1]!, list)
+    }
+    for (const list of byDevice.values()) list.sort((a, b) => a.seq - b.seq)
+
+    // A segment of ours the store holds beyond what we recorded: a put whose answer was lost. Its changes are sent.
+    for (const { seq, key } of byDevice.get(deviceId) ?? []) {
+      if (seq < this.nextSeq()) continue
+      if (seq > this.nextSeq()) break
+      const bytes = await store.get(key)
+      if (!bytes) break
+      try {
+        const { plaintext } = open(this.deps.key, key, bytes)
+        this.log.sent(parse<SegmentBody>(plaintext).changes)
+        this.setNextSeq(seq + 1)
+      } catch {
+        break // half written: written again below under the same number
+      }
+    }
+
+    // Pull first: what others wrote is merged before ours is sent, so a conflict is settled here once.
+    const seen = this.log.seen()
+    const snapshots = (await store.list('snapshots/')).filter((s) => s.key.endsWith('.snap')).sort((a, b) => (a.key < b.key ? -1 : 1))
+    const behind = [...byDevice].some(([device, list]) => device !== deviceId && list.length > 0 && list[0]!.seq > (seen.get(device) ?? 0) + 1)
+    // A device new to the store starts from the newest snapshot someone else wrote.
+    const fresh = seen.size === 0 && snapshots.length > 0 && !snapshots[snapshots.length - 1]!.key.endsWith(`-${deviceId}.snap`)
+    if (snapshots.length > 0 && (behind || fresh)) {
+      const newest = snapshots[snapshots.length - 1]!
+      const bytes = await store.get(newest.key)
+      if (bytes) {
+        try {
+          const body = parse<SnapshotBody>(open(this.deps.key, newest.key, bytes).plaintext)
+          await this.fetchBlobs(body.changes)
+          for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(this.apply(body.changes.slice(i, i + SEGMENT_CHANGES)))
+          for (const [device, seq] of Object.entries(body.covers)) if (device !== deviceId) this.log.setSeen(device, seq)
+        } catch (error) {
+          if (!(error instanceof TamperedObject)) throw error
+          if (!error.truncated) tampered.push(newest.key)
+        }
+      }
+    }
+    for (const [device, list] of byDevice) {
+      if (device === deviceId) continue
+      for (const { seq, key } of list) {
+        const done = this.log.seen().get(device) ?? 0
+        if (seq <= done) continue
+        const bytes = await store.get(key)
+        if (!bytes) break
+        let body: SegmentBody
+        try {
+          const opened = open(this.deps.key, key, bytes)
+          if (opened.header.device !== device || opened.header.seq !== seq || opened.header.kind !== 'segment') throw new TamperedObject(key, false)
+          body = parse<SegmentBody>(opened.plaintext)
+        } catch (error) {
+          if (!(error instanceof TamperedObject)) throw error
+          // Half a segment from a device killed mid-upload: it writes it again; wait for it.
+          if (error.truncated) break
+          tampered.push(key)
+          this.log.setSeen(device, seq)
+          continue
+        }
+        this.deps.progress?.(body.changes.length)
+        await this.fetchBlobs(body.changes)
+        add(this.apply(body.changes))
+        this.log.setSeen(device, seq)
+      }
+    }
+
+    // Push: the stamped changes as this device's next segments.
+    let pushed = 0
+    for (;;) {
+      this.log.stamp()
+      const changes = this.log.outgoing(this.deps.scope, SEGMENT_CHANGES)
+      if (changes.length === 0) break
+      this.deps.progress?.(changes.length)
+      await this.putBlobs(changes)
+      const seq = this.nextSeq()
+      const key = segmentKey(deviceId, seq)
+      await store.put(key, this.seal('segment', key, seq, json({ changes } satisfies SegmentBody)))
+      this.log.sent(changes)
+      this.setNextSeq(seq + 1)
+      pushed += changes.length
+    }
+
+    const devices = await this.register()
+    await this.compact(byDevice, snapshots)
+    return { pushed, merge, tampered, devices }
+  }
+
+  private apply(changes: Change[]): MergeResult {
+    const result = this.log.merge(changes, this.deps.scope)
+    this.deps.applied?.(new Set(changes.map((c) => c.t)))
+    return result
+  }
+
+  private filePath(path: string): string | undefined {
+    const full = normalize(join(this.deps.dataDir, path))
+    return full.startsWith(normalize(this.deps.dataDir) + sep) ? full : undefined
+  }
+
+  /** Attachments and images are content-addressed: each is uploaded once, whoever has it. */
+  private async putBlobs(changes: Change[]): Promise<void> {
+    // Listed once per segment, only when a file is in it: there is no cheaper "exists" on every store.
+    let stored: Set<string> | undefined
+    for (const change of changes) {
+      const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string } | undefined) : undefined
+      if (!row?.path || !row.sha256) continue
+      // The file, and the text extracted from it (what a text or PDF attachment gives the model).
+      for (const [path, name] of [
+        [this.filePath(row.path), row.sha256],
+        [this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`]
+      ] as const) {
+        if (!path || !existsSync(path)) continue
+        const key = `blobs/${blobName(this.deps.key, name)}`
+        stored ??= new Set((await this.deps.store.list('blobs/')).map((o) => o.key))
+        if (stored.has(key)) continue
+        await this.deps.store.create(key, this.seal('blob', key, 0, readFileSync(path)))
+        stored.add(key)
+      }
+    }
+  }
+
+  private async fetchBlobs(changes: Change[]): Promise<void> {
+    for (const change of changes) {
+      const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string } | undefined) : undefined
+      if (!row?.path || !row.sha256) continue
+      for (const [path, name, check] of [
+        [this.filePath(row.path), row.sha256, true],
+        [this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`, false]
+      ] as const) {
+        if (!path || existsSync(path)) continue
+        const key = `blobs/${blobName(this.deps.key, name)}`
+        const bytes = await this.deps.store.get(key)
+        if (!bytes) continue
+        const { plaintext } = open(this.deps.key, key, bytes)
+        if (check && createHash('sha256').update(plaintext).digest('hex') !== row.sha256) throw new TamperedObject(key, false)
+        mkdirSync(dirname(path), { recursive: true })
+        writeFileSync(`${path}.part`, plaintext)
+        renameSync(`${path}.part`, path)
+      }
+    }
+  }
+
+  /** Writes this device's record and reads everyone's (name, last seen). */
+  async register(): Promise<SyncDevice[]> {
+    const { store, deviceId } = this.deps
+    const key = deviceKey(deviceId)
+    const mine: DeviceBody = { id: deviceId, name: this.deps.deviceName, lastSeenAt: this.deps.clock.now(), seen: Object.fromEntries(this.log.seen()) }
+    await store.put(key, this.seal('device', key, 0, json(mine)))
+    return this.devices()
+  }
+
+  async devices(): Promise<SyncDevice[]> {
+    const out: SyncDevice[] = []
+    for (const { key } of await this.deps.store.list('devices/')) {
+      const bytes = await this.deps.store.get(key)
+      if (!bytes) continue
+      try {
+        const body = parse<DeviceBody>(open(this.deps.key, key, bytes).plaintext)
+        out.push({ id: body.id, name: body.name, lastSeenAt: body.lastSeenAt, current: body.id === this.deps.deviceId })
+      } catch {
+        // A device record that does not open is not listed (it is rewritten by its device each round).
+      }
+    }
+    return out.sort((a, b) => b.lastSeenAt - a.lastSeenAt)
+  }
+
+  /**
+   * When enough segments piled up after the newest snapshot, this device writes a snapshot of
+   * everything it has merged and removes its own segments the snapshot covers. A device behind
+   * a removed segment starts from the snapshot: states merge in any order, so nothing is lost.
+   */
+  private async compact(byDevice: Map<string, Array<{ seq: number; key: string }>>, snapshots: Array<{ key: string }>): Promise<void> {
+    const total = [...byDevice.values()].reduce((n, list) => n + list.length, 0)
+    if (total < (this.deps.compactAfter ?? COMPACT_AFTER)) return
+    await this.writeSnapshot()
+    const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => Number(/(\d+)\.seg$/.exec(s.key)?.[1]) < this.nextSeq() - 1)
+    for (const { key } of mine) await this.deps.store.delete(key)
+    // The newest two snapshots stay (one being read while the next is written); older ones of this device go.
+    for (const { key } of snapshots.slice(0, -1)) if (key.endsWith(`-${this.deps.deviceId}.snap`)) await this.deps.store.delete(key)
+  }
+
+  async writeSnapshot(): Promise<string> {
+    this.log.stamp()
+    const covers: Record<string, number> = Object.fromEntries(this.log.seen())
+    covers[this.deps.deviceId] = this.nextSeq() - 1
+    // Only what is already in a segment: a change still pending goes in the next segment, not here.
+    const changes = [...this.log.everything(this.deps.scope)]
+    const key = `snapshots/${String(this.deps.clock.now()).padStart(13, '0')}-${this.deps.deviceId}.snap`
+    await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, changes } satisfies SnapshotBody)))
+    return key
+  }
+}

@@ -1,0 +1,524 @@
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { SyncDevice, SyncError, SyncScope, SyncSetup, SyncStatus, SyncStoreConfig } from '../../shared/bridge/procedures/sync'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { ERROR_CATALOGUE, type ErrorTypeName } from '../../shared/errors/catalogue'
+import type { SqliteDb } from '../store/database'
+import { logger } from '../log/logger'
+import { KEYS_OBJECT, newKeys, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
+import { ChangeLog } from './change-log'
+import { SyncEngine } from './engine'
+import { HybridClock, type WallClock } from './hlc'
+import { SyncStoreError, type SyncStore } from './store'
+
+/**
+ * The keychain entries of sync, per device id (two data folders on one machine are two devices):
+ * the store's own secret and the derived key, never the passphrase.
+ */
+export const syncSecretName = (deviceId: string) => `sync:secret:${deviceId}`
+export const syncKeyName = (deviceId: string) => `sync:key:${deviceId}`
+
+/** What the service needs of the keychain (the Secrets service has it). */
+export interface SyncSecrets {
+  set(name: string, value: string): Promise<unknown>
+  delete(name: string): Promise<unknown>
+  readForRuntime(name: string): Promise<string | undefined>
+}
+
+export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
+
+/** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter'>> & {
+  wrapStore?: (store: SyncStore) => SyncStore
+}
+
+export interface SyncServiceDeps {
+  db: SqliteDb
+  dataDir: string
+  secrets: SyncSecrets
+  openStore: OpenStore
+  /** False for a remote browser-mode client: a store address or folder is a host resource. */
+  mayChange: () => boolean
+  /** Another device's changes reached these tables: caches to drop (the settings cache). */
+  applied?: (tables: Set<string>) => void
+  clock?: WallClock
+  /** Quiet time after a local change before sending it (ms). */
+  debounceMs?: number
+  /** How often the store is asked for other devices' changes when it cannot push them (ms). */
+  pollMs?: number
+  /** How often the change log is looked at for local changes (ms). */
+  localCheckMs?: number
+  /** The first retry after a failure (ms); doubled each time up to maxRetryMs. */
+  retryMs?: number
+  maxRetryMs?: number
+  /** Segments in the store before a snapshot is written (tests lower it). */
+  compactAfter?: number
+  /** scrypt cost, lower in tests. */
+  kdf?: { N: number; r: number; p: number }
+}
+
+interface Saved {
+  store: SyncStoreConfig
+  scope: SyncScope
+  paused: boolean
+}
+
+export const DEFAULT_SCOPE: SyncScope = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
+
+const appError = (errorType: ErrorTypeName, message: string, detail?: unknown) =>
+  new AppErrorException({ errorType, status: ERROR_CATALOGUE[errorType].status, message, ...(detail !== undefined ? { detail } : {}) })
+
+/** A store or sync failure as the status shows it: a code, the words, the fix. */
+export function syncErrorOf(error: unknown): SyncError {
+  if (error instanceof SyncStoreError) return { code: error.code, message: error.message, fix: error.fix ?? ERROR_CATALOGUE[error.code].text.en.fix }
+  if (error instanceof WrongPassphrase) return { code: 'SyncWrongPassphrase', message: error.message, fix: ERROR_CATALOGUE.SyncWrongPassphrase.text.en.fix }
+  if (error instanceof AppErrorException) return { code: error.error.errorType, message: error.message, fix: (ERROR_CATALOGUE as Record<string, { text: { en: { fix: string } } }>)[error.error.errorType]?.text.en.fix }
+  return { code: 'SyncStoreFailed', message: (error as Error)?.message ?? String(error), fix: ERROR_CATALOGUE.SyncStoreFailed.text.en.fix }
+}
+
+const toAppError = (error: unknown): AppErrorException => {
+  if (error instanceof AppErrorException) return error
+  const e = syncErrorOf(error)
+  return appError(e.code as ErrorTypeName, e.fix ? `${e.message} ${e.fix}` : e.message)
+}
+
+/**
+ * Sync of this data folder with the user's store: set-up, the key, scheduling (soon after a
+ * local change, on a push from the store or by polling with back-off, retries while offline),
+ * and the status every screen and the CLI read.
+ */
+export class SyncService {
+  private store: SyncStore | undefined
+  private engine: SyncEngine | undefined
+  private key: Buffer | undefined
+  private readonly clock: HybridClock
+  private readonly log: ChangeLog
+  private state: SyncStatus['state'] = 'off'
+  private error: SyncError | undefined
+  private lastSyncedAt: number | undefined
+  private nextRetryAt: number | undefined
+  private lastMerge: SyncStatus['lastMerge']
+  private devicesList: SyncDevice[] = []
+  private syncing: number | undefined
+  private tampered = new Set<string>()
+  private failures = 0
+  private idleRounds = 0
+  private timer: NodeJS.Timeout | undefined
+  private localTimer: NodeJS.Timeout | undefined
+  private stopWatch: (() => Promise<void>) | undefined
+  private running: Promise<void> | undefined
+  private closed = false
+  private started: Promise<void> | undefined
+  private readonly listeners = new Set<(status: SyncStatus) => void>()
+
+  constructor(private readonly deps: SyncServiceDeps) {
+    this.clock = new HybridClock(this.deviceId() || 'unset', deps.clock ?? Date.now)
+    this.log = new ChangeLog(deps.db, this.clock)
+  }
+
+  // ---- persisted, device-local configuration (the sync_control row; never synced)
+
+  private control(): { device_id: string | null; device_name: string | null; config: string | null } {
+    return this.deps.db.prepare('SELECT device_id, device_name, config FROM sync_control WHERE id = 1').get() as { device_id: string | null; device_name: string | null; config: string | null }
+  }
+
+  private deviceId(): string {
+    return this.control().device_id ?? ''
+  }
+
+  private saved(): Saved | undefined {
+    const config = this.control().config
+    return config ? (JSON.parse(config) as Saved) : undefined
+  }
+
+  private save(saved: Saved | undefined): void {
+    this.deps.db.prepare('UPDATE sync_control SET config = ? WHERE id = 1').run(saved ? JSON.stringify(saved) : null)
+  }
+
+  // ---- status
+
+  status(): SyncStatus {
+    const saved = this.saved()
+    const control = this.control()
+    const pending = saved ? this.log.pending() : 0
+    const error = this.error ?? (this.tampered.size ? { ...syncErrorOf(appError('SyncTampered', '')), message: `Refused, not merged: ${[...this.tampered].join(', ')}.` } : undefined)
+    return {
+      state: this.state,
+      ...(saved ? { store: saved.store } : {}),
+      scope: saved?.scope ?? DEFAULT_SCOPE,
+      deviceId: control.device_id ?? '',
+      deviceName: control.device_name ?? hostname(),
+      pendingChanges: pending,
+      ...(this.syncing !== undefined ? { syncingChanges: this.syncing } : {}),
+      ...(this.lastSyncedAt ? { lastSyncedAt: this.lastSyncedAt } : {}),
+      ...(this.nextRetryAt ? { nextRetryAt: this.nextRetryAt } : {}),
+      ...(error ? { error } : {}),
+      ...(this.lastMerge ? { lastMerge: this.lastMerge } : {}),
+      devices: this.devicesList,
+      canChange: this.deps.mayChange()
+    }
+  }
+
+  /** Calls `listener` with the status after every change; returns the unsubscribe function. */
+  onStatus(listener: (status: SyncStatus) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** The status now and after every change, until `signal` aborts. */
+  async *watch(signal?: AbortSignal): AsyncGenerator<SyncStatus> {
+    let wake: (() => void) | undefined
+    let dirty = true
+    const off = this.onStatus(() => {
+      dirty = true
+      wake?.()
+    })
+    const abort = () => wake?.()
+    signal?.addEventListener('abort', abort)
+    try {
+      while (!signal?.aborted && !this.closed) {
+        if (dirty) {
+          dirty = false
+          yield this.status()
+          continue
+        }
+        await new Promise<void>((resolve) => (wake = resolve))
+        wake = undefined
+      }
+    } finally {
+      off()
+      signal?.removeEventListener('abort', abort)
+    }
+  }
+
+  private emit(): void {
+    if (this.listeners.size === 0) return
+    const status = this.status()
+    for (const listener of this.listeners) listener(status)
+  }
+
+  private setState(state: SyncStatus['state'], error?: SyncError): void {
+    this.state = state
+    this.error = error
+    this.emit()
+  }
+
+  // ---- life cycle
+
+  /** At start-up: resumes sync when it was set up (locked when the key is not in the keychain). */
+  start(): Promise<void> {
+    return (this.started ??= this.resume())
+  }
+
+  /** Resolves once start-up's resume is done (callers that act right after start-up wait for it). */
+  async ready(): Promise<void> {
+    await this.started?.catch(() => undefined)
+  }
+
+  private async resume(): Promise<void> {
+    const saved = this.saved()
+    if (!saved) return this.setState('off')
+    const key = await this.deps.secrets.readForRuntime(syncKeyName(this.deviceId())).catch(() => undefined)
+    if (!key) return this.setState('locked', { code: 'SyncNotSetUp', message: 'The sync key is not in this device’s keychain.', fix: 'Type the sync passphrase again in Settings → Sync.' })
+    this.key = Buffer.from(key, 'base64')
+    await this.connect(saved)
+  }
+
+  private async connect(saved: Saved): Promise<void> {
+    await this.disconnectStore()
+    if (saved.paused) return this.setState('paused')
+    try {
+      const secret = await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined)
+      this.store = await this.deps.openStore(saved.store, secret)
+    } catch (error) {
+      this.failed(error)
+      return
+    }
+    this.engine = this.makeEngine(this.store, saved)
+    this.startLocalWatch()
+    if (this.store.watch) {
+      try {
+        this.stopWatch = await this.store.watch((key) => {
+          if (!key.startsWith(`segments/${this.deviceId()}/`)) this.schedule(100)
+        })
+      } catch (error) {
+        logger.warn('sync', 'the store could not push changes; polling instead', error)
+      }
+    }
+    this.setState('idle')
+    this.schedule(0)
+  }
+
+  private makeEngine(store: SyncStore, saved: Saved): SyncEngine {
+    const control = this.control()
+    return new SyncEngine({
+      db: this.deps.db,
+      store,
+      key: this.key!,
+      deviceId: control.device_id!,
+      deviceName: control.device_name ?? hostname(),
+      clock: this.clock,
+      scope: saved.scope,
+      dataDir: this.deps.dataDir,
+      ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
+      progress: (n) => {
+        this.syncing = (this.syncing ?? 0) + n
+        this.emit()
+      },
+      ...(this.deps.applied ? { applied: this.deps.applied } : {})
+    })
+  }
+
+  /** Local changes wait in the change log; a look every few seconds sends them after a quiet moment. */
+  private startLocalWatch(): void {
+    clearInterval(this.localTimer)
+    let seen = -1
+    this.localTimer = setInterval(() => {
+      if (this.closed || !this.engine || this.state === 'offline' || this.state === 'error') return
+      const count = (this.deps.db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get() as { n: number }).n
+      if (count > 0 && count !== seen) {
+        seen = count
+        this.schedule(this.deps.debounceMs ?? 1500)
+        this.emit()
+      } else if (count === 0) seen = -1
+    }, this.deps.localCheckMs ?? 2000)
+    this.localTimer.unref?.()
+  }
+
+  private schedule(ms: number): void {
+    if (this.closed || !this.engine) return
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => void this.now().catch(() => undefined), ms)
+    this.timer.unref?.()
+  }
+
+  /** One round now (or right after the running one); resolves when it is done. */
+  async now(): Promise<SyncStatus> {
+    await this.ready()
+    if (!this.saved()) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
+    if (this.state === 'locked') throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
+    if (this.state === 'paused') return this.status()
+    if (!this.engine) {
+      await this.connect(this.saved()!)
+      if (!this.engine) return this.status()
+    }
+    // A round asked for during another starts after it: it must see changes the running one may have missed.
+    while (this.running) await this.running
+    this.running = this.round().finally(() => (this.running = undefined))
+    await this.running
+    return this.status()
+  }
+
+  private async round(): Promise<void> {
+    const engine = this.engine
+    if (!engine || this.closed) return
+    clearTimeout(this.timer)
+    this.syncing = 0
+    this.setState('syncing')
+    try {
+      const result = await engine.round()
+      for (const key of result.tampered) this.tampered.add(key)
+      this.devicesList = result.devices
+      this.lastSyncedAt = this.clock.now()
+      this.nextRetryAt = undefined
+      this.failures = 0
+      if (result.merge.applied || result.merge.recovered || result.merge.conflicts || !this.lastMerge)
+        this.lastMerge = { applied: result.merge.applied, conflicts: result.merge.conflicts, recovered: result.merge.recovered }
+      this.idleRounds = result.merge.applied || result.pushed ? 0 : this.idleRounds + 1
+      this.syncing = undefined
+      this.setState('idle')
+      if (!this.store?.watch || !this.stopWatch) {
+        // Polling backs off while nothing changes, up to four times the interval.
+        const poll = this.deps.pollMs ?? 15_000
+        this.schedule(Math.min(poll * 2 ** Math.min(this.idleRounds, 2), poll * 4))
+      } else this.schedule(5 * 60_000)
+    } catch (error) {
+      this.syncing = undefined
+      this.failed(error)
+    }
+  }
+
+  private failed(error: unknown): void {
+    const shown = syncErrorOf(error)
+    if (error instanceof WrongPassphrase) {
+      // The store's key changed under us (set up again elsewhere): nothing is merged until the passphrase is typed.
+      this.key = undefined
+      void this.deps.secrets.delete(syncKeyName(this.deviceId())).catch(() => undefined)
+      void this.disconnectStore()
+      return this.setState('locked', shown)
+    }
+    if (!(error instanceof SyncStoreError)) logger.warn('sync', 'a sync round failed', error)
+    this.failures++
+    const wait = Math.min((this.deps.retryMs ?? 5_000) * 2 ** (this.failures - 1), this.deps.maxRetryMs ?? 5 * 60_000)
+    this.nextRetryAt = this.clock.now() + wait
+    this.setState(error instanceof SyncStoreError && error.transient ? 'offline' : 'error', shown)
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      if (this.engine) void this.now().catch(() => undefined)
+      else if (this.saved()) void this.connect(this.saved()!)
+    }, wait)
+    this.timer.unref?.()
+  }
+
+  // ---- set-up and changes
+
+  private refuseRemote(): void {
+    if (!this.deps.mayChange())
+      throw appError('SyncUnavailable', 'With an access password, browser mode cannot set up sync: a store address or folder is a resource of the host. Set it up in the desktop app or the command-line tool.')
+  }
+
+  /** Reaches the store and checks it can be written; returns how many objects it holds. */
+  async test(config: SyncStoreConfig, secret?: string): Promise<{ ok: true; objects: number }> {
+    this.refuseRemote()
+    let store: SyncStore | undefined
+    try {
+      store = await this.deps.openStore(config, secret ?? (await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined)))
+      await store.test()
+      const objects = (await store.list('segments/')).length + (await store.list('meta/')).length
+      return { ok: true, objects }
+    } catch (error) {
+      throw toAppError(error)
+    } finally {
+      await store?.close().catch(() => undefined)
+    }
+  }
+
+  async setup(input: SyncSetup): Promise<SyncStatus> {
+    this.refuseRemote()
+    const secret = input.secret ?? (await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined))
+    let store: SyncStore | undefined
+    let key: Buffer
+    try {
+      store = await this.deps.openStore(input.store, secret)
+      await store.test()
+      key = await this.keyFor(store, input.passphrase)
+    } catch (error) {
+      await store?.close().catch(() => undefined)
+      throw toAppError(error)
+    }
+    await store.close().catch(() => undefined)
+    const previous = this.saved()
+    const sameStore = previous && JSON.stringify(previous.store) === JSON.stringify(input.store)
+    await this.disconnectStore()
+    if (!sameStore) {
+      // Another store is another history: start this device's log again from its rows.
+      this.log.disable()
+    }
+    const control = this.control()
+    const deviceId = control.device_id ?? randomBytes(8).toString('hex')
+    this.deps.db.prepare('UPDATE sync_control SET device_id = ?, device_name = ? WHERE id = 1').run(deviceId, input.deviceName ?? control.device_name ?? hostname())
+    if (input.secret !== undefined) await this.deps.secrets.set(syncSecretName(deviceId), input.secret)
+    await this.deps.secrets.set(syncKeyName(deviceId), key.toString('base64'))
+    this.clock.device = deviceId
+    const scope = { ...(previous?.scope ?? DEFAULT_SCOPE), ...input.scope }
+    this.save({ store: input.store, scope, paused: false })
+    this.key = key
+    this.tampered.clear()
+    this.log.enable()
+    await this.connect(this.saved()!)
+    return this.status()
+  }
+
+  /** The key of a store: fixed by the first device (create-only), checked for every other. */
+  private async keyFor(store: SyncStore, passphrase: string): Promise<Buffer> {
+    const existing = await store.get(KEYS_OBJECT)
+    if (!existing) {
+      const fresh = await newKeys(passphrase, this.deps.kdf)
+      if (await store.create(KEYS_OBJECT, Buffer.from(JSON.stringify(fresh.file), 'utf8'))) return fresh.key
+    }
+    const bytes = existing ?? (await store.get(KEYS_OBJECT))
+    if (!bytes) throw new SyncStoreError('SyncStoreFailed', 'The key file of the store vanished while setting up.')
+    try {
+      return await unlockKeys(parseKeysFile(bytes), passphrase)
+    } catch (error) {
+      if (error instanceof WrongPassphrase) throw appError('SyncWrongPassphrase', 'The sync passphrase is not the one this store was set up with; nothing was merged.')
+      throw new SyncStoreError('SyncStoreInvalid', `The store's key file is damaged: ${(error as Error).message}`, 'Choose another store or folder.')
+    }
+  }
+
+  async unlock(passphrase: string): Promise<SyncStatus> {
+    const saved = this.saved()
+    if (!saved) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
+    let store: SyncStore | undefined
+    try {
+      store = await this.deps.openStore(saved.store, await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined))
+      const bytes = await store.get(KEYS_OBJECT)
+      if (!bytes) throw new SyncStoreError('SyncStoreInvalid', 'The store has no key file any more.', 'Set up sync again in Settings → Sync.')
+      this.key = await this.keyFor(store, passphrase)
+    } catch (error) {
+      throw toAppError(error)
+    } finally {
+      await store?.close().catch(() => undefined)
+    }
+    await this.deps.secrets.set(syncKeyName(this.deviceId()), this.key.toString('base64'))
+    await this.connect(saved)
+    return this.status()
+  }
+
+  async update(input: { paused?: boolean; scope?: Partial<SyncScope>; deviceName?: string }): Promise<SyncStatus> {
+    const saved = this.saved()
+    if (!saved) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
+    if (input.scope) this.refuseRemote()
+    if (input.deviceName) this.deps.db.prepare('UPDATE sync_control SET device_name = ? WHERE id = 1').run(input.deviceName)
+    const next: Saved = { ...saved, scope: { ...saved.scope, ...input.scope }, paused: input.paused ?? saved.paused }
+    this.save(next)
+    if (this.state === 'locked') return this.status()
+    if (next.paused) {
+      await this.disconnectStore()
+      this.setState('paused')
+    } else await this.connect(next)
+    return this.status()
+  }
+
+  async devices(): Promise<SyncDevice[]> {
+    if (this.engine) {
+      try {
+        this.devicesList = await this.engine.devices()
+      } catch {
+        // Offline: the list as last read.
+      }
+    }
+    return this.devicesList
+  }
+
+  /** Stops syncing here; the store and the other devices are untouched. */
+  async disconnect(): Promise<SyncStatus> {
+    this.refuseRemote()
+    await this.disconnectStore()
+    this.log.disable()
+    this.save(undefined)
+    this.deps.db.prepare('UPDATE sync_control SET device_id = NULL WHERE id = 1').run()
+    await this.deps.secrets.delete(syncKeyName(this.deviceId())).catch(() => undefined)
+    await this.deps.secrets.delete(syncSecretName(this.deviceId())).catch(() => undefined)
+    this.key = undefined
+    this.tampered.clear()
+    this.lastMerge = undefined
+    this.devicesList = []
+    this.nextRetryAt = undefined
+    this.setState('off')
+    return this.status()
+  }
+
+  private async disconnectStore(): Promise<void> {
+    clearTimeout(this.timer)
+    clearInterval(this.localTimer)
+    if (this.running) await this.running.catch(() => undefined)
+    await this.stopWatch?.().catch(() => undefined)
+    this.stopWatch = undefined
+    await this.store?.close().catch(() => undefined)
+    this.store = undefined
+    this.engine = undefined
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    await this.disconnectStore()
+    for (const listener of this.listeners) listener(this.status())
+    this.listeners.clear()
+  }
+
+  /** For tests and the key check: whether a key file accepts the current key. */
+  static keyMatches(bytes: Uint8Array, key: Buffer): boolean {
+    return checkKey(parseKeysFile(bytes), key)
+  }
+}

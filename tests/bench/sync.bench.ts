@@ -1,0 +1,171 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore, type Core } from '../../src/core'
+import { createInProcessClient } from '../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../src/core/secrets'
+import * as crypto from '../../src/core/sync/crypto'
+import { openSyncStore } from '../../src/core/sync/stores'
+import type { SyncStoreConfig } from '../../src/shared/bridge/procedures/sync'
+import { fmt, report } from './util'
+
+// Sync, per store, against the same store used raw in the same run:
+//  1. first sync of N messages (100,000 by default) to a fresh device, against uploading and
+//     downloading the same bytes raw (goal ≤ 1.5×);
+//  2. the share of that time spent in encryption (goal ≤ 10 %);
+//  3. a new message on device A visible on device B (goal: one poll interval; ≤ 2 s on stores that push).
+const N = Number(process.env.SYNC_BENCH_MESSAGES ?? 100_000)
+const POLL_MS = Number(process.env.SYNC_BENCH_POLL_MS ?? 1_000)
+const KDF = { N: 2 ** 14, r: 8, p: 1 }
+
+/** A store to measure: its configuration on an empty place, the secret, and how to clean up. */
+export interface BenchStore {
+  name: string
+  /** Whether it pushes changes (PostgreSQL LISTEN/NOTIFY): then the latency goal is 2 s. */
+  pushes?: boolean
+  open(): Promise<{ config: SyncStoreConfig; secret?: string; close(): Promise<void> }>
+}
+
+/** The stores measured; the S3, WebDAV and PostgreSQL ones are added here when their servers run in the bench. */
+export const BENCH_STORES: BenchStore[] = [
+  {
+    name: 'folder',
+    async open() {
+      const path = mkdtempSync(join(tmpdir(), 'sb-sync-bench-store-'))
+      return { config: { kind: 'folder', path }, close: async () => rmSync(path, { recursive: true, force: true }) }
+    }
+  }
+]
+
+interface BenchDevice {
+  core: Core
+  dataDir: string
+  call<T>(name: string, input: unknown): Promise<T>
+}
+
+async function device(name: string, timings: { pollMs?: number; localCheckMs?: number; debounceMs?: number } = {}): Promise<BenchDevice> {
+  const dataDir = mkdtempSync(join(tmpdir(), `sb-sync-bench-${name}-`))
+  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, sync: { kdf: KDF, pollMs: 3_600_000, localCheckMs: 3_600_000, ...timings } })
+  await core.context.init.start()
+  const client = createInProcessClient(core.router).client
+  return {
+    core,
+    dataDir,
+    async call<T>(procedure: string, input: unknown) {
+      const result = await client.call(procedure as never, input as never)
+      if (!result.ok) throw new Error(`${procedure}: ${result.error.message}`)
+      return result.value as T
+    }
+  }
+}
+
+/** N messages in 1,000 conversations, written straight into the tables (building is not measured). */
+function fill(core: Core) {
+  const { store } = core.services()
+  const agent = core.services().chat.defaultAgent().id
+  const db = store.db.sqlite
+  const insert = db.prepare(`INSERT INTO messages (id, conversation_id, agent_id, role, content, text, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'complete', ?, ?)`)
+  db.transaction(() => {
+    const conversations = Array.from({ length: 1_000 }, (_, i) => store.conversations.create({ agentId: agent, title: `Conversation ${i}` }).id)
+    for (let i = 0; i < N; i++) {
+      const text = `Message ${i}: ${'a typical sentence of a chat, neither short nor long. '.repeat(1 + (i % 6))}`
+      insert.run(`m${i.toString(36).padStart(8, '0')}`, conversations[i % conversations.length], agent, i % 2 ? 'assistant' : 'user', JSON.stringify([{ type: 'text', text }]), text, 1_700_000_000_000 + i, 1_700_000_000_000 + i)
+    }
+  })()
+}
+
+async function measure(target: BenchStore) {
+  console.log(`\n--- ${target.name}: ${N.toLocaleString('en')} messages`)
+  const place = await target.open()
+  const passphrase = 'bench passphrase, long enough'
+  const a = await device('a')
+  const b = await device('b')
+  try {
+    let start = performance.now()
+    fill(a.core)
+    const fillMs = performance.now() - start
+    console.log(`${'writing them into SQLite directly (not synced)'.padEnd(48)} ${fmt(fillMs).padStart(14)}`)
+    await a.call('sync.setup', { store: place.config, passphrase, ...(place.secret ? { secret: place.secret } : {}) })
+    start = performance.now()
+    await a.call('sync.now', {})
+    console.log(`${'device A sends everything'.padEnd(48)} ${fmt(performance.now() - start).padStart(14)}`)
+
+    // 1. The first sync of a fresh device.
+    await b.call('sync.setup', { store: place.config, passphrase, ...(place.secret ? { secret: place.secret } : {}) })
+    start = performance.now()
+    await b.call('sync.now', {})
+    const first = performance.now() - start
+    const got = (b.core.services().store.db.sqlite.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n
+    if (got < N) throw new Error(`device B has ${got} of ${N} messages`)
+
+    // The same objects' bytes, raw: uploaded and downloaded again through the same store.
+    const raw = await openSyncStore(place.config, place.secret)
+    const objects = [...(await raw.list('segments/')), ...(await raw.list('snapshots/'))]
+    const bodies = await Promise.all(objects.map((o) => raw.get(o.key)))
+    const bytes = bodies.reduce((n, body) => n + (body?.length ?? 0), 0)
+    start = performance.now()
+    for (let i = 0; i < bodies.length; i++) await raw.put(`raw/${i}`, bodies[i]!)
+    for (let i = 0; i < bodies.length; i++) await raw.get(`raw/${i}`)
+    const rawMs = performance.now() - start
+    for (let i = 0; i < bodies.length; i++) await raw.delete(`raw/${i}`)
+    report(`first sync to a fresh device (${(bytes / 1e6).toFixed(1)} MB)`, first, 'raw up+down', rawMs, 'ms', '≤ 1.5×')
+    // What no sync can go below: the messages written into SQLite with their full-text indexes.
+    report('first sync to a fresh device', first, 'raw up+down + direct SQLite write', rawMs + fillMs, 'ms')
+
+    // 2. Encryption: opening (and, for the sender, sealing) those bytes, against the first sync.
+    const key = Buffer.from((await b.core.services().secrets.readForRuntime(`sync:key:${b.core.services().sync.status().deviceId}`))!, 'base64')
+    start = performance.now()
+    const plaintexts = objects.map((o, i) => crypto.open(key, o.key, bodies[i]!).plaintext)
+    const openMs = performance.now() - start
+    start = performance.now()
+    for (let i = 0; i < plaintexts.length; i++) crypto.seal(key, { kind: 'segment', device: 'x', seq: i, key: objects[i]!.key }, plaintexts[i]!)
+    const sealMs = performance.now() - start
+    console.log(`${'decryption share of the first sync'.padEnd(48)} ${fmt(openMs).padStart(14)}   ${((openMs / first) * 100).toFixed(1)} % of ${fmt(first)}   goal: ≤ 10 %`)
+    console.log(`${'encryption of the same bytes (sender side)'.padEnd(48)} ${fmt(sealMs).padStart(14)}`)
+    await raw.close()
+  } finally {
+    await a.core.close()
+    await b.core.close()
+  }
+
+  // 3. A→B latency with the schedulers running (not sync.now): poll interval POLL_MS.
+  const timings = { pollMs: POLL_MS, localCheckMs: 200, debounceMs: 200 }
+  const place2 = await target.open()
+  const c = await device('c', timings)
+  const d = await device('d', timings)
+  try {
+    await c.call('sync.setup', { store: place2.config, passphrase, ...(place2.secret ? { secret: place2.secret } : {}) })
+    await d.call('sync.setup', { store: place2.config, passphrase, ...(place2.secret ? { secret: place2.secret } : {}) })
+    await c.call('sync.now', {})
+    await d.call('sync.now', {})
+    const runs: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const { store, chat } = c.core.services()
+      const conv = store.conversations.create({ agentId: chat.defaultAgent().id, title: `latency ${i}` })
+      const t0 = performance.now()
+      const seen = () => d.core.services().store.conversations.get(conv.id) !== undefined
+      while (!seen()) {
+        if (performance.now() - t0 > 60_000) throw new Error('a change did not arrive in 60 s')
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      runs.push(performance.now() - t0)
+      // An idle pause, as between two messages a person writes.
+      await new Promise((r) => setTimeout(r, 500))
+    }
+    runs.sort((x, y) => x - y)
+    const median = runs[Math.floor(runs.length / 2)]!
+    const goal = target.pushes ? 2_000 : POLL_MS
+    console.log(
+      `${'A→B: a new conversation visible on B (median)'.padEnd(48)} ${fmt(median).padStart(14)}   max ${fmt(runs[runs.length - 1]!)}   vs ${target.pushes ? 'push goal' : 'poll interval'}: ${fmt(goal)}   ratio ${(median / goal).toFixed(2)}×`
+    )
+  } finally {
+    await c.core.close()
+    await d.core.close()
+    await place.close()
+    await place2.close()
+  }
+}
+
+export default async function syncBench() {
+  for (const target of BENCH_STORES) await measure(target)
+}

@@ -1,0 +1,115 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore, type Core } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+import { SyncStoreError, type SyncStore } from '../../../src/core/sync/store'
+import type { BridgeClient } from '../../../src/shared/bridge/client'
+import type { Contract } from '../../../src/shared/bridge/contract'
+import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
+
+/** A cheap scrypt for tests (the real cost is a fraction of a second per set-up). */
+export const TEST_KDF = { N: 1024, r: 8, p: 1 }
+
+export interface Device {
+  name: string
+  dataDir: string
+  core: Core
+  client: BridgeClient<Contract>
+  /** Moves this device's wall clock (ms). */
+  skew: { ms: number }
+  keychain: MemoryBackend
+  /** The store wrapper's switch: throw this instead of reaching the store. */
+  fault: Fault
+  call<K extends keyof Contract & string>(name: K, input: Parameters<BridgeClient<Contract>['call']>[1]): Promise<unknown>
+  setup(store: SyncStoreConfig, passphrase?: string): Promise<SyncStatus>
+  sync(): Promise<SyncStatus>
+  close(): Promise<void>
+  reopen(): Promise<Device>
+}
+
+/** Wraps a store so a test can make every call fail (unreachable, full) and heal it again. */
+export interface Fault {
+  /** Every call throws this. */
+  error?: Error
+  /** A segment put writes half its bytes and then fails, as a device killed mid-upload leaves it. */
+  halfPut?: boolean
+}
+
+export function faulty(store: SyncStore, fault: Fault): SyncStore {
+  const guard =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (fault.error) throw fault.error
+      return fn(...args)
+    }
+  return {
+    kind: store.kind,
+    test: guard(() => store.test()),
+    put: guard(async (k: string, b: Uint8Array) => {
+      if (fault.halfPut && k.startsWith('segments/')) {
+        await store.put(k, b.subarray(0, Math.floor(b.length / 2)))
+        throw new SyncStoreError('SyncStoreUnreachable', 'killed mid-upload')
+      }
+      return store.put(k, b)
+    }),
+    create: guard((k: string, b: Uint8Array) => store.create(k, b)),
+    get: guard((k: string) => store.get(k)),
+    list: guard((p: string) => store.list(p)),
+    delete: guard((k: string) => store.delete(k)),
+    close: () => store.close()
+  }
+}
+
+/** A device: its own data folder and core (real store, real sync), a keychain in memory, a movable clock. */
+export async function openDevice(name: string, options: { dataDir?: string; keychain?: MemoryBackend; skewMs?: number; compactAfter?: number; timings?: { pollMs?: number; localCheckMs?: number; debounceMs?: number } } = {}): Promise<Device> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `sb-sync-${name}-`))
+  const skew = { ms: options.skewMs ?? 0 }
+  const fault: Fault = {}
+  const keychain = options.keychain ?? new MemoryBackend()
+  const core = createCore({
+    dataDir,
+    mode: 'test',
+    secrets: { backend: keychain },
+    // Rounds are driven by the tests (sync.now); the timers stay out of the way.
+    sync: { kdf: TEST_KDF, clock: () => Date.now() + skew.ms, pollMs: 3_600_000, localCheckMs: 3_600_000, retryMs: 3_600_000, compactAfter: options.compactAfter ?? 10_000, wrapStore: (store) => faulty(store, fault), ...options.timings }
+  })
+  await core.context.init.start()
+  const client = createInProcessClient(core.router).client
+  const unwrap = async <T>(promise: Promise<{ ok: true; value: T } | { ok: false; error: { errorType: string; message: string } }>): Promise<T> => {
+    const result = await promise
+    if (!result.ok) throw Object.assign(new Error(`${result.error.errorType}: ${result.error.message}`), { errorType: result.error.errorType })
+    return result.value
+  }
+  const device: Device = {
+    name,
+    dataDir,
+    core,
+    client,
+    skew,
+    keychain,
+    fault,
+    call: (procedure, input) => unwrap(client.call(procedure as never, input as never)),
+    setup: (store, passphrase = 'correct horse battery') => unwrap(client.call('sync.setup', { store, passphrase, deviceName: name })),
+    sync: () => unwrap(client.call('sync.now', {})),
+    close: () => core.close(),
+    async reopen() {
+      await core.close()
+      return openDevice(name, { dataDir, keychain, skewMs: skew.ms })
+    }
+  }
+  return device
+}
+
+/** What a device holds, comparable across devices: conversations with their messages' text. */
+export function contents(device: Device) {
+  const db = device.core.services().store.db.sqlite
+  const conversations = db.prepare('SELECT id, title, pinned, agent_id FROM conversations ORDER BY id').all()
+  const messages = db.prepare('SELECT id, conversation_id, role, text, status FROM messages ORDER BY id').all()
+  const agents = db.prepare('SELECT id, name, system_prompt FROM agents ORDER BY id').all()
+  const settings = db.prepare('SELECT key, value FROM settings ORDER BY key').all()
+  return { conversations, messages, agents, settings }
+}
+
+export const text = (t: string) => [{ type: 'text' as const, text: t }]

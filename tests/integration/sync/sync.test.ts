@@ -1,0 +1,355 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SyncStoreError } from '../../../src/core/sync/store'
+import { ChangeLog } from '../../../src/core/sync/change-log'
+import { formatHlc, HybridClock } from '../../../src/core/sync/hlc'
+import { createCore } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+import { contents, openDevice, text, type Device } from './devices'
+
+const opened: Device[] = []
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close().catch(() => undefined)
+})
+
+async function devices(n: number, options: { skews?: number[]; compactAfter?: number } = {}) {
+  const folder = mkdtempSync(join(tmpdir(), 'sb-sync-store-'))
+  const list: Device[] = []
+  for (let i = 0; i < n; i++) {
+    const d = await openDevice(String.fromCharCode(65 + i), { skewMs: options.skews?.[i] ?? 0, ...(options.compactAfter ? { compactAfter: options.compactAfter } : {}) })
+    opened.push(d)
+    list.push(d)
+  }
+  const store = { kind: 'folder' as const, path: folder }
+  for (const d of list) await d.setup(store)
+  return { folder, store, list }
+}
+
+const svc = (d: Device) => d.core.services()
+const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
+
+/** Rounds until nothing moves: each device syncs twice, in turn. */
+async function converge(list: Device[]) {
+  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
+}
+
+describe('sync through a folder store', () => {
+  it('two devices edited offline converge: both new records kept, the later edit of a field wins', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    const shared = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Shared' })
+    svc(a).store.messages.create({ conversationId: shared.id, role: 'user', content: text('hello from A') })
+    await converge(list)
+    expect(svc(b).store.conversations.get(shared.id)?.title).toBe('Shared')
+
+    // Offline: each adds its own conversation and both rename the shared one; B renames later.
+    const onA = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Only on A' })
+    const onB = svc(b).store.conversations.create({ agentId: agentOf(b), title: 'Only on B' })
+    svc(a).store.conversations.update(shared.id, { title: 'A renamed' })
+    await new Promise((r) => setTimeout(r, 20))
+    svc(b).store.conversations.update(shared.id, { title: 'B renamed', pinned: true })
+    svc(a).store.messages.create({ conversationId: shared.id, role: 'user', content: text('A offline') })
+    svc(b).store.messages.create({ conversationId: shared.id, role: 'user', content: text('B offline') })
+    // B reconnects first, then A: the order must not matter.
+    await b.sync()
+    await a.sync()
+    await converge(list)
+    expect(contents(a)).toEqual(contents(b))
+    expect(svc(a).store.conversations.get(onB.id)?.title).toBe('Only on B')
+    expect(svc(b).store.conversations.get(onA.id)?.title).toBe('Only on A')
+    expect(svc(a).store.conversations.get(shared.id)).toMatchObject({ title: 'B renamed', pinned: true })
+    expect(svc(a).store.messages.list(shared.id).map((m) => m.content[0])).toHaveLength(3)
+    const status = await a.call('sync.status', {})
+    expect(status).toMatchObject({ state: 'idle', pendingChanges: 0 })
+  })
+
+  it('applying another device’s changes does not send them back (no echo)', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Once' })
+    await converge(list)
+    const segmentsOf = (d: Device) => readdirSync(join(folder, 'segments', svc(d).sync.status().deviceId)).length
+    const before = segmentsOf(b)
+    await b.sync()
+    await b.sync()
+    expect(segmentsOf(b)).toBe(before)
+    expect(svc(b).sync.status().pendingChanges).toBe(0)
+    // And below the hashes: a merged row does not even reach the outbox (the triggers are paused while applying).
+    const db = svc(b).store.db.sqlite
+    const at = formatHlc(Date.now(), 0, 'other')
+    const fields = { agent_id: agentOf(b), title: 'merged', provider_id: null, model_id: null, parameters: null, pinned: 0, created_at: 1, updated_at: 1 }
+    const merged = new ChangeLog(db, new HybridClock('other')).merge([{ t: 'conversations', k: 'merged-conv', f: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, [at, v]])) }], svc(b).sync.status().scope)
+    expect(merged.applied).toBe(1)
+    expect(svc(b).store.conversations.get('merged-conv')?.title).toBe('merged')
+    expect(db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get()).toEqual({ n: 0 })
+    svc(b).store.conversations.update('merged-conv', { title: 'edited here' })
+    expect(db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get()).toEqual({ n: 1 })
+  })
+
+  it('a conversation deleted on A while B adds a message to it: the message survives, its conversation restored on both', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Doomed' })
+    const old = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('old') })
+    await converge(list)
+    // Offline on both: B adds a message first, A deletes the conversation after.
+    const added = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text('added on B') })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(svc(a).store.conversations.delete(conv.id)).toBe(true)
+    await a.sync()
+    const atB = await b.sync()
+    expect(atB.lastMerge?.recovered).toBe(1)
+    await converge(list)
+    expect(contents(a)).toEqual(contents(b))
+    for (const d of list) {
+      expect(svc(d).store.conversations.get(conv.id)?.title).toBe('Doomed')
+      expect(svc(d).store.messages.get(added.id)?.content).toEqual(text('added on B'))
+      // The message A deleted with its conversation stays deleted.
+      expect(svc(d).store.messages.get(old.id)).toBeUndefined()
+    }
+  })
+
+  it('a delete newer than an edit wins; an edit made after seeing the delete brings nothing back unasked', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'To delete' })
+    await converge(list)
+    svc(b).store.conversations.update(conv.id, { title: 'edited earlier' })
+    await new Promise((r) => setTimeout(r, 20))
+    svc(a).store.conversations.delete(conv.id)
+    await converge(list)
+    expect(contents(a)).toEqual(contents(b))
+    expect(svc(b).store.conversations.get(conv.id)).toBeUndefined()
+  })
+
+  it('clocks an hour apart: an edit made after seeing another device’s edit wins, whatever the clocks say', async () => {
+    const hour = 3_600_000
+    const { list } = await devices(2, { skews: [hour, -hour] })
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'first (A, clock +1 h)' })
+    await converge(list)
+    // B's clock is two hours behind A's, but B edits after seeing A's title: B's edit is the later one.
+    svc(b).store.conversations.update(conv.id, { title: 'second (B, clock -1 h)' })
+    await converge(list)
+    expect(svc(a).store.conversations.get(conv.id)?.title).toBe('second (B, clock -1 h)')
+    svc(a).store.conversations.update(conv.id, { title: 'third (A)' })
+    await converge(list)
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('third (A)')
+    expect(contents(a)).toEqual(contents(b))
+  })
+
+  it('a device killed mid-upload: its half segment is ignored, the next run writes it whole', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Half sent' })
+    a.fault.halfPut = true
+    const failed = await a.sync()
+    expect(failed.state).toBe('offline')
+    const dir = join(folder, 'segments', failed.deviceId)
+    expect(readdirSync(dir).length).toBeGreaterThan(0)
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)).toBeUndefined()
+    expect((await b.sync()).error).toBeUndefined()
+    a.fault.halfPut = false
+    expect((await a.sync()).state).toBe('idle')
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('Half sent')
+    expect(contents(a)).toEqual(contents(b))
+  })
+
+  it('the store unreachable for a while: changes are kept, retried, and arrive', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    a.fault.error = new SyncStoreError('SyncStoreUnreachable', 'connect ECONNREFUSED 127.0.0.1:9')
+    const made = Array.from({ length: 5 }, (_, i) => svc(a).store.conversations.create({ agentId: agentOf(a), title: `queued ${i}` }))
+    const offline = await a.sync()
+    expect(offline).toMatchObject({ state: 'offline', error: { code: 'SyncStoreUnreachable' } })
+    expect(offline.nextRetryAt).toBeGreaterThan(Date.now())
+    expect(offline.pendingChanges).toBeGreaterThanOrEqual(5)
+    a.fault.error = undefined
+    expect(await a.sync()).toMatchObject({ state: 'idle', pendingChanges: 0 })
+    await b.sync()
+    for (const c of made) expect(svc(b).store.conversations.get(c.id)?.title).toBe(c.title)
+  })
+
+  it('the store full: an error that names the fix, nothing lost, done when there is space again', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Waiting for space' })
+    a.fault.error = new SyncStoreError('SyncStoreFull', 'ENOSPC: no space left on device')
+    const full = await a.sync()
+    expect(full).toMatchObject({ state: 'error', error: { code: 'SyncStoreFull', fix: expect.stringMatching(/free space/i) } })
+    expect(full.pendingChanges).toBeGreaterThan(0)
+    a.fault.error = undefined
+    expect((await a.sync()).state).toBe('idle')
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('Waiting for space')
+  })
+
+  it('a tampered segment is refused and named; the rest still merges', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    const first = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the tampered segment' })
+    const { deviceId } = await a.sync()
+    const second = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the next segment' })
+    await a.sync()
+    const files = readdirSync(join(folder, 'segments', deviceId)).sort()
+    const victim = join(folder, 'segments', deviceId, files[files.length - 2]!)
+    const bytes = readFileSync(victim)
+    bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
+    writeFileSync(victim, bytes)
+    const status = await b.sync()
+    expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(files[files.length - 2]!) })
+    expect(svc(b).store.conversations.get(first.id)).toBeUndefined()
+    expect(svc(b).store.conversations.get(second.id)?.title).toBe('in the next segment')
+  })
+
+  it('the same passphrase typed wrong: refused, nothing merged, nothing changed on this device', async () => {
+    const { store, list } = await devices(1)
+    svc(list[0]!).store.conversations.create({ agentId: agentOf(list[0]!), title: 'secret' })
+    await list[0]!.sync()
+    const c = await openDevice('C')
+    opened.push(c)
+    const before = contents(c)
+    await expect(c.setup(store, 'correct horse battery staple')).rejects.toMatchObject({ errorType: 'SyncWrongPassphrase' })
+    expect(contents(c)).toEqual(before)
+    expect(await c.call('sync.status', {})).toMatchObject({ state: 'off' })
+  })
+
+  it('settings sync except the ones that describe this machine', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    svc(a).store.settings.set({ titleModel: { providerId: 'openai', modelId: 'gpt-4o-mini' }, localApi: { port: 4242 }, toolServers: [] })
+    await converge(list)
+    expect(svc(b).store.settings.app().titleModel).toEqual({ providerId: 'openai', modelId: 'gpt-4o-mini' })
+    expect(svc(b).store.settings.get().localApi).toBeUndefined()
+    expect(svc(b).store.settings.get().toolServers).toBeUndefined()
+  })
+
+  it('a fresh device starts from a snapshot; compacted segments are gone from the store', async () => {
+    const { list, folder, store } = await devices(2, { compactAfter: 4 })
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Compacted' })
+    for (let i = 0; i < 6; i++) {
+      svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`m${i}`) })
+      await a.sync()
+    }
+    await converge(list)
+    expect(readdirSync(join(folder, 'snapshots')).length).toBeGreaterThan(0)
+    const aSegments = readdirSync(join(folder, 'segments', svc(a).sync.status().deviceId))
+    expect(aSegments.length).toBeLessThan(6)
+    const c = await openDevice('C', { compactAfter: 4 })
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    await converge([a, b, c])
+    expect(contents(c)).toEqual(contents(a))
+    expect(svc(c).store.messages.list(conv.id)).toHaveLength(6)
+  })
+
+  it('after a restart the device keeps syncing without the passphrase; without its key it is locked until unlocked', async () => {
+    const { list, store } = await devices(2)
+    const b = list[1]!
+    await converge(list)
+    const a = await list[0]!.reopen()
+    opened.push(a)
+    await new Promise((r) => setTimeout(r, 50))
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after restart' })
+    expect((await a.sync()).state).toBe('idle')
+    await b.sync()
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('after restart')
+    // The keychain lost the key (another user account, a wiped keychain): locked, never silently off.
+    await b.close()
+    const fresh = await openDevice('B', { dataDir: b.dataDir, keychain: new MemoryBackend() })
+    opened.push(fresh)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(await fresh.call('sync.status', {})).toMatchObject({ state: 'locked', store })
+    await expect(fresh.call('sync.unlock', { passphrase: 'wrong wrong wrong' })).rejects.toMatchObject({ errorType: 'SyncWrongPassphrase' })
+    expect(await fresh.call('sync.unlock', { passphrase: 'correct horse battery' })).toMatchObject({ state: expect.stringMatching(/idle|syncing/) })
+    expect((await fresh.sync()).state).toBe('idle')
+  })
+
+  it('browser mode with a password: sync is read-only there (a store address is a host resource)', async () => {
+    const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-sync-remote-')), mode: 'browser', access: { password: 'pw', sessionKeys: new Set<string>() }, secrets: { backend: new MemoryBackend() } })
+    await core.context.init.start()
+    const client = createInProcessClient(core.router).client
+    try {
+      expect(await client.call('sync.status', {})).toMatchObject({ ok: true, value: { state: 'off', canChange: false } })
+      const refused = await client.call('sync.setup', { store: { kind: 'folder', path: tmpdir() }, passphrase: 'correct horse battery' })
+      expect(refused).toMatchObject({ ok: false, error: { errorType: 'SyncUnavailable' } })
+    } finally {
+      await core.close()
+    }
+  })
+
+  it('10,000 messages reach a fresh device', { timeout: 120_000 }, async () => {
+    const { list, store } = await devices(1)
+    const a = list[0]!
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Big' })
+    const db = svc(a).store.db
+    db.transaction(() => {
+      for (let i = 0; i < 10_000; i++) svc(a).store.messages.create({ conversationId: conv.id, role: i % 2 ? 'assistant' : 'user', content: text(`message number ${i} `.repeat(5)) })
+    })
+    await a.sync()
+    const b = await openDevice('B')
+    opened.push(b)
+    await b.setup(store)
+    await b.sync()
+    expect(svc(b).store.messages.count(conv.id)).toBe(10_000)
+    expect(contents(b).messages).toEqual(contents(a).messages)
+  })
+
+  it('without sync.now: a change on A reaches B by the schedulers alone (debounced send, polling)', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-live-'))
+    const timings = { pollMs: 300, localCheckMs: 100, debounceMs: 100 }
+    const a = await openDevice('A', { timings })
+    const b = await openDevice('B', { timings })
+    opened.push(a, b)
+    await a.setup({ kind: 'folder', path: folder })
+    await b.setup({ kind: 'folder', path: folder })
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'live' })
+    await expect.poll(() => svc(b).store.conversations.get(conv.id)?.title, { timeout: 30_000, interval: 50 }).toBe('live')
+    await expect.poll(() => svc(a).sync.status().pendingChanges, { timeout: 10_000 }).toBe(0)
+  })
+
+  it('sync.watch streams the status as it changes, and ends when cancelled', { timeout: 30_000 }, async () => {
+    const { list } = await devices(1)
+    const a = list[0]!
+    const states: string[] = []
+    let ended = false
+    const handle = a.client.stream('sync.watch', {}, { onEvent: (status) => void states.push(status.state), onEnd: () => void (ended = true) })
+    await expect.poll(() => states.length).toBeGreaterThan(0)
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'watched' })
+    await a.sync()
+    await expect.poll(() => states.slice(-2)).toEqual(['syncing', 'idle'])
+    handle.cancel()
+    await expect.poll(() => ended).toBe(true)
+  })
+
+  it.todo('API keys sync when scope.apiKeys is on, because the keychain has no change capture yet (the scope is stored, not acted on)')
+  it.todo('tombstones are collected once every known device has merged them, because they are kept for now (a key and a stamp each)')
+
+  it('an image attachment travels once as an encrypted blob and lands in the other data folder', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const bytes = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(2048, 7)])
+    const { file } = await svc(a).attachments.upload({ name: 'photo.png', mimeType: 'image/png', bytes })
+    await converge(list)
+    const blobs = readdirSync(join(folder, 'blobs'))
+    expect(blobs).toHaveLength(1)
+    expect(readFileSync(join(folder, 'blobs', blobs[0]!)).includes(Buffer.alloc(64, 7))).toBe(false)
+    expect(readFileSync(join(b.dataDir, file.path)).equals(bytes)).toBe(true)
+    expect(svc(b).store.files.findBySha256(file.sha256)?.id).toBe(file.id)
+    // A text attachment brings the text extracted from it, which is what the model is given.
+    const note = await svc(a).attachments.upload({ name: 'notes.md', mimeType: 'text/markdown', bytes: Buffer.from('# Notes\n\nthe launch code is tulip') })
+    await converge(list)
+    expect(svc(b).attachments.context([note.file.id])).toEqual([expect.objectContaining({ name: 'notes.md', text: expect.stringContaining('tulip') })])
+  })
+})
+
