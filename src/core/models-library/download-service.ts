@@ -27,7 +27,7 @@ export interface DownloadServiceOptions {
   fetch?: typeof fetch
   /** Minimum gap between two published updates of one download (ms). */
   throttleMs?: number
-  /** Longest gap between two updates while bytes arrive slower than 5 % per update (ms). */
+  /** Longest gap between two updates while a 5 % step takes longer than this (ms; 10 s by default, so a download slowed down by a busy machine still sends about twenty). */
   heartbeatMs?: number
   retryDelayMs?: number
   /** Request headers for a plan's `auth` (the Hugging Face token from the keychain). */
@@ -58,6 +58,7 @@ interface Job {
   lastPublishAt: number
   publishedBytes: number
   publishTimer?: NodeJS.Timeout
+  publishTimerKind?: 'step' | 'heartbeat'
   startedAt: number
   finishedAt?: number
   error?: { code: string; message: string }
@@ -96,7 +97,7 @@ export class DownloadService {
 
   constructor(private readonly options: DownloadServiceOptions) {
     this.throttleMs = options.throttleMs ?? 110
-    this.heartbeatMs = options.heartbeatMs ?? 1000
+    this.heartbeatMs = options.heartbeatMs ?? 10_000
   }
 
   /**
@@ -401,19 +402,26 @@ export class DownloadService {
   }
 
   private schedulePublish(job: Job): void {
-    if (job.publishTimer) return
-    // A fast download moves the bar in steps of 5 %; a slow one still refreshes speed and time left every second.
+    // Updates follow the bar, not the clock: one per 5 % step (at most every `throttleMs`),
+    // so a 2 GB download sends about twenty however long it takes. A step never waits behind
+    // a pending heartbeat; the heartbeat only refreshes speed and time left when a step takes
+    // longer than `heartbeatMs` (a slow connection).
     const moved = job.agg.totalBytes > 0 ? (job.agg.completedBytes - job.publishedBytes) / job.agg.totalBytes : 1
-    const since = performance.now() - job.lastPublishAt
-    if (moved < PUBLISH_STEP && since < this.heartbeatMs) {
-      job.publishTimer = setTimeout(() => {
-        job.publishTimer = undefined
-        if (!isFinalDownloadPhase(job.phase)) this.publish(job)
-      }, this.heartbeatMs - since)
+    const now = performance.now()
+    if (moved >= PUBLISH_STEP) {
+      const wait = job.lastPublishAt + this.throttleMs - now
+      if (wait <= 0) return this.publish(job)
+      if (job.publishTimer && job.publishTimerKind === 'step') return
+      this.setPublishTimer(job, 'step', wait)
       return
     }
-    const wait = job.lastPublishAt + this.throttleMs - performance.now()
-    if (wait <= 0) return this.publish(job)
+    if (job.publishTimer) return
+    this.setPublishTimer(job, 'heartbeat', Math.max(0, job.lastPublishAt + this.heartbeatMs - now))
+  }
+
+  private setPublishTimer(job: Job, kind: 'step' | 'heartbeat', wait: number): void {
+    if (job.publishTimer) clearTimeout(job.publishTimer)
+    job.publishTimerKind = kind
     job.publishTimer = setTimeout(() => {
       job.publishTimer = undefined
       if (!isFinalDownloadPhase(job.phase)) this.publish(job)
