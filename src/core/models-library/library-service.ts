@@ -10,6 +10,7 @@ import { modelShape, readGgufRemote } from './gguf-header'
 import { HfHub, isRepoId } from './hf-hub'
 import { defaultModelFolders, modelsOnDisk, type ModelFolders } from './on-disk'
 import { OllamaRegistry } from './ollama-registry'
+import { ollamaStoreOf, removeOllamaModel } from './ollama-store'
 
 export interface LibrarySettings {
   /** A mirror of the Hugging Face hub (same API); empty for huggingface.co. */
@@ -211,7 +212,7 @@ export class ModelsLibrary {
   }
 
   /**
-   * Deletes a model file. Only our own downloads go silently; a file of Ollama or LM Studio
+   * Deletes a model (an Ollama-layout one with its manifest). Only our own downloads go silently; a file of Ollama or LM Studio
    * is refused unless `confirmOtherApp`, since deleting it removes it from that app too.
    */
   async remove(path: string, options: { confirmOtherApp?: boolean } = {}): Promise<{ deleted: string; owner: LibraryEntry['owner'] }> {
@@ -221,7 +222,10 @@ export class ModelsLibrary {
       const app = entry.owner === 'ollama' ? 'Ollama' : entry.owner === 'lmstudio' ? 'LM Studio' : 'another app'
       throw new DownloadError(`${entry.name} belongs to ${app}: deleting it here removes it from ${app} too. Confirm to delete it anyway, or remove it in ${app}.`, 'http')
     }
-    await rm(path, { force: true })
+    // A model in an Ollama-layout store (ours or Ollama's) goes with its manifest and the blobs nothing else uses.
+    const store = ollamaStoreOf(path)
+    if (store) await removeOllamaModel(store, path)
+    else await rm(path, { force: true })
     return { deleted: path, owner: entry.owner }
   }
 
