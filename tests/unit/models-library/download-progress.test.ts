@@ -54,3 +54,52 @@ describe('download progress updates', () => {
     expect(seen.length).toBeLessThanOrEqual(25)
   })
 })
+
+describe('unfinished downloads across processes', () => {
+  const plan = (dir: string, name: string) => ({ ref: `hf:a/b:${name}`, source: { kind: 'hf' as const, repo: 'a/b', file: name }, files: [{ url: `http://127.0.0.1:9/${name}`, dest: join(dir, name), sizeBytes: 8 * MB }], mainPath: join(dir, name) })
+
+  it('two services on one models folder (the app and the CLI) both keep their unfinished downloads: neither overwrites the other', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-dl-two-'))
+    const app = new DownloadService({ modelsDir: dir, fetch: pacedFetch(8, MB, 200), diskSpace: async () => undefined })
+    const cli = new DownloadService({ modelsDir: dir, fetch: pacedFetch(8, MB, 200), diskSpace: async () => undefined })
+    const a = await app.start(plan(dir, 'a.gguf'))
+    const b = await cli.start(plan(dir, 'b.gguf'))
+    app.pause(a.id)
+    cli.pause(b.id)
+    await app.wait(a.id)
+    await cli.wait(b.id)
+    await app.close()
+    await cli.close()
+    const next = new DownloadService({ modelsDir: dir, fetch: pacedFetch(8, MB, 200), diskSpace: async () => undefined })
+    const restored = await next.restore()
+    expect(restored.map((s) => s.ref).sort()).toEqual(['hf:a/b:a.gguf', 'hf:a/b:b.gguf'])
+    expect(restored.every((s) => s.phase === 'paused')).toBe(true)
+    await next.close()
+  })
+
+  it('a start-up does not resume a download another live process is running (two transfers would write one partial)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-dl-two-'))
+    const other = new DownloadService({ modelsDir: dir, fetch: pacedFetch(40, MB, 100), diskSpace: async () => undefined })
+    const running = await other.start(plan(dir, 'c.gguf'))
+    await new Promise((r) => setTimeout(r, 300))
+    // Pretend the running download belongs to another live process: the saved entry names its owner.
+    const { spawn } = await import('node:child_process')
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'])
+    try {
+      const { readdirSync, readFileSync, writeFileSync } = await import('node:fs')
+      const files = readdirSync(join(dir, 'downloads'))
+      expect(files).toEqual([`${running.id}.json`])
+      const path = join(dir, 'downloads', files[0]!)
+      const saved = JSON.parse(readFileSync(path, 'utf8')) as { pid?: number }
+      expect(saved.pid).toBe(process.pid)
+      writeFileSync(path, JSON.stringify({ ...saved, pid: child.pid }))
+      const second = new DownloadService({ modelsDir: dir, fetch: pacedFetch(40, MB, 100), diskSpace: async () => undefined })
+      expect(await second.restore()).toEqual([])
+      await second.close()
+    } finally {
+      child.kill()
+      await other.cancel(running.id)
+      await other.close()
+    }
+  })
+})
