@@ -36,6 +36,11 @@ describe('the model library over the bridge', () => {
   it('saves the hub mirror, searches it, and downloads as a task the window can follow', async () => {
     const set = await client.call('models.settings.set', { hubEndpoint: hub.url })
     expect(set).toMatchObject({ ok: true, value: { hubEndpoint: hub.url, hasHfToken: false } })
+    // The proxy is its own field: setting it keeps the mirror, a bad address is refused with the form wanted, null clears it.
+    expect(await client.call('models.settings.set', { proxy: 'http://127.0.0.1:3128' })).toMatchObject({ ok: true, value: { hubEndpoint: hub.url, proxy: 'http://127.0.0.1:3128' } })
+    const bad = await client.call('models.settings.set', { proxy: 'socks5://127.0.0.1:1080' })
+    expect(!bad.ok && bad.error.message).toMatch(/http:\/\/ or https:\/\//)
+    expect(await client.call('models.settings.set', { proxy: null })).toMatchObject({ ok: true, value: { hubEndpoint: hub.url, proxy: null } })
     const found = await client.call('models.search', { query: 'acme', sources: ['hf'] })
     expect(found.ok && found.value.entries.map((e) => e.id)).toEqual(['acme/Open-GGUF', 'acme/Gated-GGUF'])
     const repo = await client.call('models.repo', { repo: 'acme/Open-GGUF' })

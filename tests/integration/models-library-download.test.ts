@@ -329,5 +329,39 @@ describe('model library: Ollama models without Ollama', () => {
     expect(entry).toMatchObject({ name: 'tiny:latest', path: join(ollamaDir, 'blobs', `sha256-${digest}`), sizeBytes: model.length })
     await expect(lib.remove(entry.path!)).rejects.toThrow(/belongs to Ollama: deleting it here removes it from Ollama too/)
     expect(existsSync(entry.path!)).toBe(true)
+    // Confirmed: gone from Ollama as `ollama rm` would leave it (manifest and blob), not a manifest naming a missing file.
+    await lib.remove(entry.path!, { confirmOtherApp: true })
+    expect(existsSync(entry.path!)).toBe(false)
+    expect(existsSync(join(ollamaDir, 'manifests', 'registry.ollama.ai', 'library', 'tiny', 'latest'))).toBe(false)
+  })
+
+  it("deleting a model pulled into the app's Ollama store removes its manifest and the blobs no other manifest uses", async () => {
+    const other = paddedModel(1 * MB, 11)
+    registry = await startFakeOllamaRegistry([
+      { name: 'tinychat', tag: '1m', model },
+      { name: 'otherchat', tag: '1m', model: other }
+    ])
+    const lib = library(undefined, { ollamaRegistry: registry.url })
+    for (const ref of ['ollama:tinychat:1m', 'ollama:otherchat:1m']) expect((await lib.downloads.wait((await lib.pull(ref)).snapshot.id)).phase).toBe('success')
+    const store = join(lib.modelsDir, 'ollama')
+    const manifestOf = (name: string) => join(store, 'manifests', 'registry.ollama.ai', 'library', name, '1m')
+    const digests = (name: string) => {
+      const m = JSON.parse(readFileSync(manifestOf(name), 'utf8')) as { config: { digest: string }; layers: Array<{ digest: string }> }
+      return [m.config.digest, ...m.layers.map((l) => l.digest)].map((d) => join(store, 'blobs', d.replace(':', '-')))
+    }
+    const gone = digests('tinychat')
+    const kept = digests('otherchat')
+    const shared = gone.filter((p) => kept.includes(p))
+    const entry = (await lib.onDisk()).find((e) => e.name === 'tinychat:1m')!
+    expect(entry.owner).toBe('switchboard')
+    await lib.remove(entry.path!)
+    expect(existsSync(manifestOf('tinychat'))).toBe(false)
+    for (const p of gone) expect(existsSync(p), p).toBe(shared.includes(p))
+    for (const p of kept) expect(existsSync(p), p).toBe(true)
+    // No manifest left pointing at a missing blob: the engine lists the other model and reports nothing.
+    expect((await lib.onDisk()).map((e) => e.name)).toEqual(['otherchat:1m'])
+    const { discoverModels } = await import('../../src/core/engine/model-discovery')
+    expect((await discoverModels({ dataDir: join(lib.modelsDir, '..'), ollamaModelsDir: join(store, 'none'), lmStudioDirs: [] })).problems).toEqual([])
   })
 })
+

@@ -11,8 +11,12 @@ async function openLibrary(flags: Map<string, string | true>, io: CliIO) {
   const { ModelsLibrary } = await import('../../core/models-library/library-service')
   const hub = flags.get('hub')
   const registry = flags.get('registry')
+  const proxy = flags.get('proxy')
   return new ModelsLibrary({
     dataDir: dataDirFrom(flags, io.env),
+    // --proxy for this run, else the app's saved setting, else HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured).
+    ...(typeof proxy === 'string' ? { proxy } : {}),
+    env: io.env,
     hfToken: async () => io.env['HF_TOKEN'] || undefined,
     ...(typeof hub === 'string' ? { hubEndpoint: hub } : io.env['HF_ENDPOINT'] ? { hubEndpoint: io.env['HF_ENDPOINT'] } : {}),
     ...(typeof registry === 'string' ? { ollamaRegistry: registry } : {}),

@@ -185,7 +185,12 @@ function ollamaName(parts: string[]): string {
   return `${repo.join('/')}:${tag}`
 }
 
-async function ollamaModels(modelsDir: string): Promise<{ models: DiscoveredModel[]; problems: DiscoveryProblem[] }> {
+/**
+ * Models in an Ollama-layout store: Ollama's own, or the one the model library pulls into
+ * (`<dataDir>/models/ollama`, source `library`: the app's files, pulled again from the library).
+ */
+async function ollamaModels(modelsDir: string, source: 'ollama' | 'library' = 'ollama'): Promise<{ models: DiscoveredModel[]; problems: DiscoveryProblem[] }> {
+  const again = (name: string) => (source === 'ollama' ? `run \`ollama pull ${name}\`` : `Pull it again from the model library (ollama:${name})`)
   const models: DiscoveredModel[] = []
   const problems: DiscoveryProblem[] = []
   const manifestsRoot = join(modelsDir, 'manifests')
@@ -212,13 +217,13 @@ async function ollamaModels(modelsDir: string): Promise<{ models: DiscoveredMode
     try {
       manifest = JSON.parse(await readFile(file, 'utf8')) as OllamaManifest
     } catch {
-      problems.push({ source: 'ollama', name, path: file, message: `Ollama's manifest for ${name} is not readable JSON; run \`ollama pull ${name}\` again.` })
+      problems.push({ source, name, path: file, message: `The manifest for ${name} is not readable JSON: ${again(name)}.` })
       continue
     }
     const layers = Array.isArray(manifest.layers) ? manifest.layers : []
     const modelLayer = layers.find((l) => l.mediaType === OLLAMA_MODEL_MEDIA_TYPE && typeof l.digest === 'string')
     if (!modelLayer?.digest) {
-      problems.push({ source: 'ollama', name, path: file, message: `Ollama's manifest for ${name} has no model layer (it may be an adapter or a cloud model).` })
+      problems.push({ source, name, path: file, message: `The manifest for ${name} has no model layer (it may be an adapter or a cloud model).` })
       continue
     }
     const path = blobPath(modelsDir, modelLayer.digest)
@@ -226,7 +231,7 @@ async function ollamaModels(modelsDir: string): Promise<{ models: DiscoveredMode
     try {
       size = (await stat(path)).size
     } catch {
-      problems.push({ source: 'ollama', name, path, message: `Ollama lists ${name} but its model file is missing (${basename(path)}); run \`ollama pull ${name}\` to fetch it again.` })
+      problems.push({ source, name, path, message: `${name} is listed but its model file is missing (${basename(path)}): ${again(name)} to fetch it again.` })
       continue
     }
     const text = async (mediaType: string): Promise<string | undefined> => {
@@ -238,7 +243,7 @@ async function ollamaModels(modelsDir: string): Promise<{ models: DiscoveredMode
         return undefined
       }
     }
-    const model: DiscoveredModel = { id: name, name, source: 'ollama', path, sizeBytes: size }
+    const model: DiscoveredModel = { id: name, name, source, path, sizeBytes: size }
     const template = await text(OLLAMA_TEMPLATE)
     if (template !== undefined) model.ollamaTemplate = template
     const system = await text(OLLAMA_SYSTEM)
@@ -274,16 +279,19 @@ export function defaultLmStudioDirs(home = homedir()): string[] {
 export async function discoverModels(options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
   const home = options.home ?? homedir()
   const env = options.env ?? process.env
-  const [user, library, ollama, lmstudio] = await Promise.all([
+  const none = { models: [], problems: [] }
+  const [user, library, libraryOllama, ollama, lmstudio] = await Promise.all([
     userModels(options.userPaths ?? []),
     options.dataDir ? libraryModels(options.dataDir) : Promise.resolve([]),
+    // The Ollama models the library pulled without Ollama: the app's own, so one library lists them with its downloads.
+    options.dataDir ? ollamaModels(join(options.dataDir, 'models', 'ollama'), 'library') : Promise.resolve(none),
     ollamaModels(options.ollamaModelsDir ?? defaultOllamaModelsDir(env, home)),
     lmStudioModels(options.lmStudioDirs ?? defaultLmStudioDirs(home))
   ])
   const models: DiscoveredModel[] = []
   const paths = new Set<string>()
   const ids = new Set<string>()
-  for (const m of [...user.models, ...library, ...ollama.models, ...lmstudio]) {
+  for (const m of [...user.models, ...library, ...libraryOllama.models, ...ollama.models, ...lmstudio]) {
     if (paths.has(m.path)) continue
     paths.add(m.path)
     let id = m.id
@@ -292,5 +300,5 @@ export async function discoverModels(options: DiscoveryOptions = {}): Promise<Di
     ids.add(id)
     models.push({ ...m, id })
   }
-  return { models, problems: [...user.problems, ...ollama.problems] }
+  return { models, problems: [...user.problems, ...libraryOllama.problems, ...ollama.problems] }
 }

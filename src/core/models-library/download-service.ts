@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, statfs, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, statfs, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { PullAggregator } from '../local/pull-aggregator'
 import { TransferRate } from '../local/transfer-rate'
@@ -27,7 +27,7 @@ export interface DownloadServiceOptions {
   fetch?: typeof fetch
   /** Minimum gap between two published updates of one download (ms). */
   throttleMs?: number
-  /** Longest gap between two updates while bytes arrive slower than 5 % per update (ms). */
+  /** Longest gap between two updates while a 5 % step takes longer than this (ms; 10 s by default, so a download slowed down by a busy machine still sends about twenty). */
   heartbeatMs?: number
   retryDelayMs?: number
   /** Request headers for a plan's `auth` (the Hugging Face token from the keychain). */
@@ -58,6 +58,7 @@ interface Job {
   lastPublishAt: number
   publishedBytes: number
   publishTimer?: NodeJS.Timeout
+  publishTimerKind?: 'step' | 'heartbeat'
   startedAt: number
   finishedAt?: number
   error?: { code: string; message: string }
@@ -74,7 +75,29 @@ interface Inflight {
   listeners: Set<(bytes: number) => void>
 }
 
-const LIST_FILE = 'downloads.json'
+const LIST_DIR = 'downloads'
+const LEGACY_LIST_FILE = 'downloads.json'
+
+interface SavedDownload {
+  id: string
+  plan: DownloadPlan
+  userPaused: boolean
+  /** The process running it, while it runs. */
+  pid?: number
+}
+
+/** Ids are our UUIDs; anything else read from disk is never made into a path outside the folder. */
+const safeId = (id: string) => id.replace(/[^A-Za-z0-9-]/g, '_')
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
 /** Share of the total that makes an update worth sending before the heartbeat. */
 const PUBLISH_STEP = 0.05
 
@@ -82,7 +105,7 @@ const PUBLISH_STEP = 0.05
  * Model downloads owned by the core: several at once, each aggregated over its files into
  * one progress that only moves forward (speed, time left), published at most every
  * `throttleMs` and always at its end. Unfinished downloads are listed in
- * `<modelsDir>/downloads.json` so a restart (or a crash) picks them up where their bytes
+ * `<modelsDir>/downloads/` (a file each) so a restart (or a crash) picks them up where their bytes
  * stopped. The same file asked for twice is fetched once: the second download follows the
  * first's transfer.
  */
@@ -93,10 +116,12 @@ export class DownloadService {
   private readonly heartbeatMs: number
   private closed = false
   private saving = Promise.resolve()
+  /** Ids whose files this process wrote (and so removes once they finish). */
+  private saved = new Set<string>()
 
   constructor(private readonly options: DownloadServiceOptions) {
     this.throttleMs = options.throttleMs ?? 110
-    this.heartbeatMs = options.heartbeatMs ?? 1000
+    this.heartbeatMs = options.heartbeatMs ?? 10_000
   }
 
   /**
@@ -360,19 +385,39 @@ export class DownloadService {
 
   /**
    * Picks up the downloads listed from an earlier run: those the user paused stay paused,
-   * those a quit or a crash interrupted start again from their bytes on disk.
+   * those a quit or a crash interrupted start again from their bytes on disk. A download
+   * another live process is running (the app and the CLI on one data folder) is left to it.
    */
   async restore(): Promise<DownloadSnapshot[]> {
-    let saved: Array<{ id: string; plan: DownloadPlan; userPaused: boolean }> = []
+    const saved: SavedDownload[] = []
+    const dir = join(this.options.modelsDir, LIST_DIR)
+    let names: string[] = []
     try {
-      saved = JSON.parse(await readFile(join(this.options.modelsDir, LIST_FILE), 'utf8')) as typeof saved
+      names = (await readdir(dir)).filter((n) => n.endsWith('.json'))
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logged('models', 'reading the list of unfinished downloads')(error)
-      return []
+    }
+    for (const name of names) {
+      try {
+        saved.push(JSON.parse(await readFile(join(dir, name), 'utf8')) as SavedDownload)
+      } catch (error) {
+        // A torn or foreign file: its bytes stay on disk, the download is started again by hand.
+        logged('models', `reading the unfinished download ${name}`)(error)
+      }
+    }
+    // The single list of earlier versions, read once and then replaced by a file per download.
+    const legacy = join(this.options.modelsDir, LEGACY_LIST_FILE)
+    try {
+      const old = JSON.parse(await readFile(legacy, 'utf8')) as SavedDownload[]
+      if (Array.isArray(old)) saved.push(...old.filter((o) => !saved.some((s) => s.id === o?.id)))
+      await rm(legacy, { force: true })
+    } catch {
+      // No list from an earlier version.
     }
     const out: DownloadSnapshot[] = []
-    for (const entry of Array.isArray(saved) ? saved : []) {
-      if (!entry?.plan?.files || this.jobs.has(entry.id)) continue
+    for (const entry of saved) {
+      if (!entry?.plan?.files || typeof entry.id !== 'string' || this.jobs.has(entry.id)) continue
+      if (entry.pid !== undefined && entry.pid !== process.pid && isAlive(entry.pid)) continue
       const job = this.newJob(entry.id, entry.plan)
       this.seed(job, await Promise.all(entry.plan.files.map((f) => bytesOnDisk(f.dest, f.sizeBytes))))
       job.phase = 'paused'
@@ -381,39 +426,62 @@ export class DownloadService {
       this.jobs.set(job.id, job)
       out.push(entry.userPaused ? job.last : this.launch(job))
     }
+    if (out.length > 0) await this.save()
     return out
   }
 
+  /**
+   * One file per unfinished download (`<modelsDir>/downloads/<id>.json`, replaced atomically),
+   * so two processes on one data folder never overwrite each other's list: each writes and
+   * removes only the files of its own downloads. A running download names its process.
+   */
   private async save(): Promise<void> {
-    const list = [...this.jobs.values()]
+    const entries: SavedDownload[] = [...this.jobs.values()]
       .filter((j) => !isFinalDownloadPhase(j.phase) || j.phase === 'error')
-      .map((j) => ({ id: j.id, plan: j.plan, userPaused: j.userPaused || j.phase === 'error' }))
-    const path = join(this.options.modelsDir, LIST_FILE)
+      .map((j) => {
+        const running = !isFinalDownloadPhase(j.phase) && j.phase !== 'paused'
+        return { id: j.id, plan: j.plan, userPaused: j.userPaused || j.phase === 'error', ...(running ? { pid: process.pid } : {}) }
+      })
+    const dir = join(this.options.modelsDir, LIST_DIR)
     // One write at a time, in order: the last state wins.
     this.saving = this.saving
       .then(async () => {
-        await mkdir(this.options.modelsDir, { recursive: true })
-        await writeFile(`${path}.tmp`, JSON.stringify(list))
-        await rename(`${path}.tmp`, path)
+        await mkdir(dir, { recursive: true })
+        const now = new Set<string>()
+        for (const entry of entries) {
+          const path = join(dir, `${safeId(entry.id)}.json`)
+          await writeFile(`${path}.${process.pid}.tmp`, JSON.stringify(entry))
+          await rename(`${path}.${process.pid}.tmp`, path)
+          now.add(entry.id)
+        }
+        for (const id of this.saved) if (!now.has(id)) await rm(join(dir, `${safeId(id)}.json`), { force: true })
+        this.saved = now
       })
       .catch(logged('models', 'saving the list of unfinished downloads'))
     return this.saving
   }
 
   private schedulePublish(job: Job): void {
-    if (job.publishTimer) return
-    // A fast download moves the bar in steps of 5 %; a slow one still refreshes speed and time left every second.
+    // Updates follow the bar, not the clock: one per 5 % step (at most every `throttleMs`),
+    // so a 2 GB download sends about twenty however long it takes. A step never waits behind
+    // a pending heartbeat; the heartbeat only refreshes speed and time left when a step takes
+    // longer than `heartbeatMs` (a slow connection).
     const moved = job.agg.totalBytes > 0 ? (job.agg.completedBytes - job.publishedBytes) / job.agg.totalBytes : 1
-    const since = performance.now() - job.lastPublishAt
-    if (moved < PUBLISH_STEP && since < this.heartbeatMs) {
-      job.publishTimer = setTimeout(() => {
-        job.publishTimer = undefined
-        if (!isFinalDownloadPhase(job.phase)) this.publish(job)
-      }, this.heartbeatMs - since)
+    const now = performance.now()
+    if (moved >= PUBLISH_STEP) {
+      const wait = job.lastPublishAt + this.throttleMs - now
+      if (wait <= 0) return this.publish(job)
+      if (job.publishTimer && job.publishTimerKind === 'step') return
+      this.setPublishTimer(job, 'step', wait)
       return
     }
-    const wait = job.lastPublishAt + this.throttleMs - performance.now()
-    if (wait <= 0) return this.publish(job)
+    if (job.publishTimer) return
+    this.setPublishTimer(job, 'heartbeat', Math.max(0, job.lastPublishAt + this.heartbeatMs - now))
+  }
+
+  private setPublishTimer(job: Job, kind: 'step' | 'heartbeat', wait: number): void {
+    if (job.publishTimer) clearTimeout(job.publishTimer)
+    job.publishTimerKind = kind
     job.publishTimer = setTimeout(() => {
       job.publishTimer = undefined
       if (!isFinalDownloadPhase(job.phase)) this.publish(job)

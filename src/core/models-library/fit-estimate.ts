@@ -1,4 +1,5 @@
-import type { ModelShape } from './gguf-header'
+import type { FitFigures, FitVerdict } from '../../shared/models-library/types'
+import type { ModelShape } from '../gguf/gguf-header'
 
 /**
  * Memory a GGUF model needs once loaded, from its header and its file size. The formula is
@@ -20,24 +21,10 @@ export const FITS_SHARE = 0.85
 /** Contexts are offered in steps of this many tokens. */
 export const CONTEXT_STEP = 256
 
-export type FitVerdict = 'fits' | 'tight' | 'doesNotFit'
-
 export interface MemoryAvailable {
   freeRamBytes: number
   /** Free VRAM where the engine reports a GPU; layers offloaded there do not use RAM. */
   freeVramBytes?: number
-}
-
-export interface FitEstimate {
-  contextTokens: number
-  weightsBytes: number
-  kvCacheBytes: number
-  overheadBytes: number
-  totalBytes: number
-  availableBytes: number
-  verdict: FitVerdict
-  /** The largest context (a multiple of 256, at most the model's own) that still fits; 0 when none does. */
-  maxContextThatFits: number
 }
 
 /** KV-cache bytes for one token of context. */
@@ -47,7 +34,7 @@ export const kvBytesPerToken = (s: ModelShape) => s.blockCount * s.headCountKv *
 const computeFixed = (s: ModelShape) => 4 * UBATCH * (s.vocabSize + 4 * s.embeddingLength)
 const computePerToken = (s: ModelShape) => 4 * UBATCH * s.headCount
 
-export function estimateMemory(shape: ModelShape, weightsBytes: number, contextTokens: number, memory: MemoryAvailable): FitEstimate {
+export function estimateMemory(shape: ModelShape, weightsBytes: number, contextTokens: number, memory: MemoryAvailable): FitFigures {
   const ctx = Math.max(1, Math.floor(contextTokens))
   const kvCacheBytes = ctx * kvBytesPerToken(shape)
   const overheadBytes = FIXED_OVERHEAD_BYTES + computeFixed(shape) + ctx * computePerToken(shape)

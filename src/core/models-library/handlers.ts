@@ -39,7 +39,10 @@ function downloadTask(hub: StreamHub, feature: ModelsLibraryFeature, snap: Downl
 
 export function modelsLibraryHandlers(feature: ModelsLibraryFeature, hub: StreamHub): Handlers {
   const lib = feature.library
-  const settings = async () => ({ hubEndpoint: (await lib.settings()).hubEndpoint ?? null, hasHfToken: Boolean(await feature.hfToken()) })
+  const settings = async () => {
+    const saved = await lib.settings()
+    return { hubEndpoint: saved.hubEndpoint ?? null, proxy: saved.proxy ?? null, hasHfToken: Boolean(await feature.hfToken()) }
+  }
   return {
     'models.search': ({ query, sources }) => mapped(() => lib.search(query, sources)),
     'models.repo': ({ repo, contextTokens }) => mapped(() => lib.repo(repo, contextTokens)),
@@ -60,9 +63,17 @@ export function modelsLibraryHandlers(feature: ModelsLibraryFeature, hub: Stream
     'models.onDisk': () => lib.onDisk(),
     'models.remove': ({ path, confirmOtherApp }) => mapped(async () => ({ deleted: (await lib.remove(path, { confirmOtherApp })).deleted })),
     'models.settings.get': () => settings(),
-    'models.settings.set': ({ hubEndpoint, hfToken }) =>
+    'models.settings.set': ({ hubEndpoint, proxy, hfToken }) =>
       mapped(async () => {
-        if (hubEndpoint !== undefined) await lib.setSettings({ ...(hubEndpoint ? { hubEndpoint } : {}) })
+        // Each field given is changed (null or empty clears it); the others stay as they were.
+        if (hubEndpoint !== undefined || proxy !== undefined) {
+          const current = await lib.settings()
+          await lib.setSettings({
+            ...current,
+            ...(hubEndpoint !== undefined ? { hubEndpoint: hubEndpoint ?? '' } : {}),
+            ...(proxy !== undefined ? { proxy: proxy ?? '' } : {})
+          })
+        }
         if (hfToken !== undefined) await feature.setHfToken(hfToken)
         return settings()
       })

@@ -6,20 +6,29 @@ import { DownloadError } from './file-download'
 import { DownloadService, type DownloadPlan } from './download-service'
 import { defaultContext, estimateMemory, recommendQuant, type MemoryAvailable } from './fit-estimate'
 import { groupGgufFiles, quantOf } from './gguf-files'
-import { modelShape, readGgufRemote } from './gguf-header'
+import { modelShape, readGgufRemote } from '../gguf/gguf-header'
 import { HfHub, isRepoId } from './hf-hub'
 import { defaultModelFolders, modelsOnDisk, type ModelFolders } from './on-disk'
 import { OllamaRegistry } from './ollama-registry'
+import { ollamaStoreOf, removeOllamaModel } from './ollama-store'
+import { checkProxyAddress, proxyFetch } from './proxy-fetch'
 
 export interface LibrarySettings {
   /** A mirror of the Hugging Face hub (same API); empty for huggingface.co. */
   hubEndpoint?: string
+  /** An HTTP(S) proxy for hub search, headers and downloads; empty for HTTPS_PROXY / HTTP_PROXY or none. */
+  proxy?: string
 }
 
 export interface LibraryOptions {
   dataDir: string
   /** A hub address for this run only (the CLI's --hub / HF_ENDPOINT), over the saved setting. */
   hubEndpoint?: string
+  /** A proxy for this run only (the CLI's --proxy), over the saved setting. */
+  proxy?: string
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (process.env by default). */
+  env?: NodeJS.ProcessEnv
+  /** Replaces the proxy-aware fetch (tests' fault injection). */
   fetch?: typeof fetch
   /** The Hugging Face token (keychain in the app, HF_TOKEN in the CLI). */
   hfToken?: () => Promise<string | undefined>
@@ -58,10 +67,10 @@ export class ModelsLibrary {
 
   constructor(private readonly options: LibraryOptions) {
     this.modelsDir = join(options.dataDir, 'models')
-    this.registry = new OllamaRegistry({ registry: options.ollamaRegistry, fetch: options.fetch })
+    this.registry = new OllamaRegistry({ registry: options.ollamaRegistry, fetch: this.fetch })
     this.downloads = new DownloadService({
       modelsDir: this.modelsDir,
-      fetch: options.fetch,
+      fetch: this.fetch,
       throttleMs: options.throttleMs,
       heartbeatMs: options.heartbeatMs,
       retryDelayMs: options.retryDelayMs,
@@ -71,7 +80,14 @@ export class ModelsLibrary {
   }
 
   private hub(settings: LibrarySettings): HfHub {
-    return new HfHub({ endpoint: this.options.hubEndpoint || settings.hubEndpoint, token: this.options.hfToken, fetch: this.options.fetch })
+    return new HfHub({ endpoint: this.options.hubEndpoint || settings.hubEndpoint, token: this.options.hfToken, fetch: this.fetch })
+  }
+
+  /** Every request of the library: through the proxy in effect at the time of the request. */
+  private readonly fetch: typeof fetch = async (input, init) => {
+    if (this.options.fetch) return this.options.fetch(input, init)
+    const settings = await this.settings()
+    return proxyFetch(this.options.proxy || settings.proxy, this.options.env)(input, init)
   }
 
   async settings(): Promise<LibrarySettings> {
@@ -91,7 +107,11 @@ export class ModelsLibrary {
       const url = new URL(endpoint)
       if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DownloadError('The hub mirror must be an http(s) address.', 'http')
     }
-    const settings: LibrarySettings = endpoint ? { hubEndpoint: endpoint.replace(/\/+$/, '') } : {}
+    const proxy = next.proxy?.trim()
+    const settings: LibrarySettings = {
+      ...(endpoint ? { hubEndpoint: endpoint.replace(/\/+$/, '') } : {}),
+      ...(proxy ? { proxy: checked(() => checkProxyAddress(proxy)) } : {})
+    }
     // In effect at once: a search sent right after the save must already use the new address.
     this.settingsCache = settings
     await mkdir(this.options.dataDir, { recursive: true })
@@ -138,7 +158,7 @@ export class ModelsLibrary {
     const probe = models[0]
     if (probe) {
       try {
-        shape = modelShape(await readGgufRemote(hub.fileUrl(repo, probe.path), { fetch: this.options.fetch, headers: await hub.headers() }))
+        shape = modelShape(await readGgufRemote(hub.fileUrl(repo, probe.path), { fetch: this.fetch, headers: await hub.headers() }))
         details.shape = {
           architecture: shape.architecture,
           blockCount: shape.blockCount,
@@ -211,7 +231,7 @@ export class ModelsLibrary {
   }
 
   /**
-   * Deletes a model file. Only our own downloads go silently; a file of Ollama or LM Studio
+   * Deletes a model (an Ollama-layout one with its manifest). Only our own downloads go silently; a file of Ollama or LM Studio
    * is refused unless `confirmOtherApp`, since deleting it removes it from that app too.
    */
   async remove(path: string, options: { confirmOtherApp?: boolean } = {}): Promise<{ deleted: string; owner: LibraryEntry['owner'] }> {
@@ -221,7 +241,10 @@ export class ModelsLibrary {
       const app = entry.owner === 'ollama' ? 'Ollama' : entry.owner === 'lmstudio' ? 'LM Studio' : 'another app'
       throw new DownloadError(`${entry.name} belongs to ${app}: deleting it here removes it from ${app} too. Confirm to delete it anyway, or remove it in ${app}.`, 'http')
     }
-    await rm(path, { force: true })
+    // A model in an Ollama-layout store (ours or Ollama's) goes with its manifest and the blobs nothing else uses.
+    const store = ollamaStoreOf(path)
+    if (store) await removeOllamaModel(store, path)
+    else await rm(path, { force: true })
     return { deleted: path, owner: entry.owner }
   }
 
@@ -231,3 +254,11 @@ export class ModelsLibrary {
 }
 
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`
+
+function checked<T>(work: () => T): T {
+  try {
+    return work()
+  } catch (error) {
+    throw new DownloadError(error instanceof Error ? error.message : String(error), 'http')
+  }
+}

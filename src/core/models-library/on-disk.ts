@@ -27,15 +27,13 @@ const entry = (m: DiscoveredModel, owner: LibraryEntry['owner']): LibraryEntry =
 })
 
 /**
- * The models already on this machine, each where it is (the engine's discovery: our
- * downloads, Ollama's store, LM Studio's folders) plus the Ollama models pulled without
- * Ollama into `<dataDir>/models/ollama`. Nothing is copied; `owner` says whose file it is,
- * so deleting one of another app's is never silent.
+ * The models already on this machine, each where it is: the engine's discovery (our
+ * downloads, the Ollama models pulled without Ollama into `<dataDir>/models/ollama`,
+ * Ollama's store, LM Studio's folders), so the library and the engine list the same
+ * models. Nothing is copied; `owner` says whose file it is, so deleting one of another
+ * app's is never silent.
  */
 export async function modelsOnDisk(folders: ModelFolders): Promise<LibraryEntry[]> {
-  const [found, ownOllama] = await Promise.all([
-    discoverModels({ dataDir: folders.dataDir, ollamaModelsDir: folders.ollama ?? join(folders.dataDir, 'no-ollama-store'), lmStudioDirs: folders.lmstudio ?? [] }),
-    discoverModels({ ollamaModelsDir: join(folders.dataDir, 'models', 'ollama'), lmStudioDirs: [] })
-  ])
-  return [...found.models.map((m) => entry(m, OWNER[m.source])), ...ownOllama.models.map((m) => entry(m, 'switchboard'))]
+  const found = await discoverModels({ dataDir: folders.dataDir, ollamaModelsDir: folders.ollama ?? join(folders.dataDir, 'no-ollama-store'), lmStudioDirs: folders.lmstudio ?? [] })
+  return found.models.map((m) => entry(m, OWNER[m.source]))
 }

@@ -5,6 +5,7 @@ export type ModelSource = { kind: 'hf'; repo: string; file: string; revision?: s
 
 export type FitVerdict = 'fits' | 'tight' | 'doesNotFit'
 
+/** A memory estimate for one model file at one context (computed by the core's fit estimate). */
 export interface FitFigures {
   contextTokens: number
   weightsBytes: number
@@ -13,6 +14,7 @@ export interface FitFigures {
   totalBytes: number
   availableBytes: number
   verdict: FitVerdict
+  /** The largest context (a multiple of 256, at most the model's own) that still fits; 0 when none does. */
   maxContextThatFits: number
 }
 

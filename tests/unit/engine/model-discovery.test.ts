@@ -116,4 +116,21 @@ describe('model discovery', () => {
     const clash = await discoverModels({ home, env: {}, userPaths: [other] })
     expect(clash.models.map((m) => m.id)).toEqual(['same', 'user:same'])
   })
+
+  it("lists the Ollama models the library pulled into the app's own store (<data>/models/ollama) as the app's, one library with the files downloaded from Hugging Face", async () => {
+    const data = join(home, 'data')
+    const store = join(data, 'models', 'ollama')
+    const digest = blob(store, tiny)
+    manifest(store, ['registry.ollama.ai', 'library', 'tiny'], 'latest', [{ mediaType: OLLAMA_MODEL_MEDIA_TYPE, digest }])
+    manifest(store, ['registry.ollama.ai', 'library', 'broken'], 'latest', [{ mediaType: OLLAMA_MODEL_MEDIA_TYPE, digest: `sha256:${'1'.repeat(64)}` }])
+    mkdirSync(join(data, 'models', 'hf', 'org'), { recursive: true })
+    writeFileSync(join(data, 'models', 'hf', 'org', 'small.gguf'), tiny)
+    const { models, problems } = await discoverModels({ home, env: {}, dataDir: data })
+    expect(models.map((m) => [m.id, m.source, m.path])).toEqual([
+      ['hf/org/small', 'library', join(data, 'models', 'hf', 'org', 'small.gguf')],
+      ['tiny:latest', 'library', join(store, 'blobs', digest.replace(':', '-'))]
+    ])
+    expect(problems).toEqual([expect.objectContaining({ source: 'library', name: 'broken:latest' })])
+    expect(problems[0]!.message).toContain('Pull it again from the model library')
+  })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { estimateMemory, maxContext, recommendQuant } from '../../../src/core/models-library/fit-estimate'
-import { modelShape, parseGgufHeader } from '../../../src/core/models-library/gguf-header'
+import { modelShape, parseGgufHeader } from '../../../src/core/gguf/gguf-header'
 import { groupGgufFiles, quantOf } from '../../../src/core/models-library/gguf-files'
 import { knownHeader } from '../../fixtures/gguf-headers/write-gguf'
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { GgufFormatError, GgufNeedMoreBytes, modelShape, parseGgufHeader, readGgufFile, readGgufRemote } from '../../../src/core/models-library/gguf-header'
+import { GgufFormatError, GgufNeedMoreBytes, modelShape, parseGgufHeader, readGgufFile, readGgufRemote } from '../../../src/core/gguf/gguf-header'
 import { KNOWN_SHAPES, knownHeader, shapeMetadata, writeGguf } from '../../fixtures/gguf-headers/write-gguf'
 
 describe('GGUF header reader', () => {
@@ -38,7 +38,9 @@ describe('GGUF header reader', () => {
     writeFileSync(join(dir, 'cut.gguf'), knownHeader('tiny').subarray(0, 300))
     await expect(readGgufFile(join(dir, 'cut.gguf'))).rejects.toThrow(/truncated/)
     writeFileSync(join(dir, 'empty.gguf'), '')
-    await expect(readGgufFile(join(dir, 'empty.gguf'))).rejects.toThrow(/truncated/)
+    // An empty file is named as such (the engine says so before loading), not as truncated.
+    await expect(readGgufFile(join(dir, 'empty.gguf'))).rejects.toMatchObject({ reason: 'empty', message: expect.stringMatching(/empty \(0 bytes\)/) })
+    await expect(readGgufFile(join(dir, 'cut.gguf'))).rejects.toMatchObject({ reason: 'truncated' })
   })
 
   it('refuses a header whose counts are absurd instead of allocating them', () => {

@@ -19,7 +19,7 @@ interface LibraryState {
   downloads: Record<string, DownloadSnapshot>
   order: string[]
   error?: AppError
-  settings?: { hubEndpoint: string | null; hasHfToken: boolean }
+  settings?: { hubEndpoint: string | null; proxy: string | null; hasHfToken: boolean }
   search(query: string): Promise<void>
   openRepo(repo: string, contextTokens?: number): Promise<void>
   closeRepo(): void
@@ -29,7 +29,7 @@ interface LibraryState {
   cancel(id: string): Promise<void>
   dismiss(id: string): Promise<void>
   loadSettings(): Promise<void>
-  saveSettings(patch: { hubEndpoint?: string | null; hfToken?: string | null }): Promise<boolean>
+  saveSettings(patch: { hubEndpoint?: string | null; proxy?: string | null; hfToken?: string | null }): Promise<boolean>
   sync(): Promise<void>
 }
 

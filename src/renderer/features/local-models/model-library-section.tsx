@@ -179,6 +179,7 @@ function LibrarySettings() {
   const { t } = useTranslation()
   const { settings, saveSettings } = useLibrary()
   const [mirror, setMirror] = useState<string | undefined>(undefined)
+  const [proxy, setProxy] = useState<string | undefined>(undefined)
   const [token, setToken] = useState('')
   const [saved, setSaved] = useState(false)
   return (
@@ -189,7 +190,7 @@ function LibrarySettings() {
         onSubmit={(e) => {
           e.preventDefault()
           setSaved(false)
-          void saveSettings({ ...(mirror !== undefined ? { hubEndpoint: mirror.trim() || null } : {}), ...(token ? { hfToken: token } : {}) }).then((ok) => {
+          void saveSettings({ ...(mirror !== undefined ? { hubEndpoint: mirror.trim() || null } : {}), ...(proxy !== undefined ? { proxy: proxy.trim() || null } : {}), ...(token ? { hfToken: token } : {}) }).then((ok) => {
             if (!ok) return
             setToken('')
             setSaved(true)
@@ -198,6 +199,8 @@ function LibrarySettings() {
       >
         <label htmlFor="library-mirror">{t('library.mirror')}</label>
         <input id="library-mirror" placeholder="https://huggingface.co" value={mirror ?? settings?.hubEndpoint ?? ''} onChange={(e) => (setMirror(e.target.value), setSaved(false))} className="w-64 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+        <label htmlFor="library-proxy">{t('library.proxy')}</label>
+        <input id="library-proxy" placeholder={t('library.proxyPlaceholder')} value={proxy ?? settings?.proxy ?? ''} onChange={(e) => (setProxy(e.target.value), setSaved(false))} className="w-56 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
         <label htmlFor="library-token">{t('library.token')}</label>
         <input id="library-token" type="password" autoComplete="off" placeholder={settings?.hasHfToken ? t('library.tokenSet') : 'hf_…'} value={token} onChange={(e) => setToken(e.target.value)} className="w-48 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
         <button type="submit" className={primary}>

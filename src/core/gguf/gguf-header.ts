@@ -26,7 +26,18 @@ export class GgufNeedMoreBytes extends Error {
   }
 }
 
-export class GgufFormatError extends Error {}
+export type GgufProblem = 'empty' | 'not-gguf' | 'truncated' | 'unsupported-version' | 'damaged'
+
+/** Not a usable GGUF file; `reason` lets a caller say what to do (the engine names it before loading). */
+export class GgufFormatError extends Error {
+  constructor(
+    message: string,
+    readonly reason: GgufProblem = 'damaged'
+  ) {
+    super(message)
+    this.name = 'GgufFormatError'
+  }
+}
 
 const T = { U8: 0, I8: 1, U16: 2, I16: 3, U32: 4, I32: 5, F32: 6, BOOL: 7, STRING: 8, ARRAY: 9, U64: 10, I64: 11, F64: 12 } as const
 const FIXED_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 }
@@ -103,6 +114,25 @@ class Cursor {
       default: return b.readDoubleLE(o)
     }
   }
+  /** Passes over a value without decoding it (a 128k-token vocabulary's strings are not worth building). */
+  skipValue(type: number, depth: number): void {
+    if (type === T.STRING) {
+      const len = this.u64()
+      if (len > MAX_STRING) throw new GgufFormatError('A GGUF string is longer than 64 MB: the file is damaged.')
+      return this.skip(len)
+    }
+    if (type !== T.ARRAY) {
+      const size = FIXED_SIZE[type]
+      if (size === undefined) throw new GgufFormatError(`Unknown GGUF value type ${type}.`)
+      return this.skip(size)
+    }
+    if (depth > 4) throw new GgufFormatError('GGUF arrays nest too deep: the file is damaged.')
+    const itemType = this.u32()
+    const count = this.u64()
+    const fixed = FIXED_SIZE[itemType]
+    if (fixed !== undefined) this.skip(fixed * count)
+    else for (let i = 0; i < count; i++) this.skipValue(itemType, depth + 1)
+  }
   value(type: number, depth = 0): GgufValue {
     if (type === T.STRING) return this.string()
     if (type !== T.ARRAY) return this.scalar(type)
@@ -112,7 +142,7 @@ class Cursor {
     if (count > MAX_KEPT_ARRAY) {
       const fixed = FIXED_SIZE[itemType]
       if (fixed !== undefined) this.skip(fixed * count)
-      else for (let i = 0; i < count; i++) this.value(itemType, depth + 1)
+      else for (let i = 0; i < count; i++) this.skipValue(itemType, depth + 1)
       return { arrayLength: count, itemType }
     }
     const out: GgufValue[] = []
@@ -128,12 +158,12 @@ class Cursor {
  */
 export function parseGgufHeader(buf: Buffer, options: { withTensors?: boolean } = {}): GgufHeader {
   if (buf.length >= 4 && buf.toString('latin1', 0, 4) !== 'GGUF') {
-    throw new GgufFormatError('This is not a GGUF file (its first bytes are not "GGUF").')
+    throw new GgufFormatError('This is not a GGUF model file (it does not start with "GGUF").', 'not-gguf')
   }
   const c = new Cursor(buf)
   c.skip(4)
   const version = c.u32()
-  if (version < 2 || version > 3) throw new GgufFormatError(`GGUF version ${version} is not supported (2 and 3 are).`)
+  if (version < 2 || version > 3) throw new GgufFormatError(`GGUF version ${version} is not supported (2 and 3 are).`, 'unsupported-version')
   const tensorCount = c.u64()
   const kvCount = c.u64()
   if (kvCount > 1_000_000) throw new GgufFormatError('The GGUF header claims more than a million metadata keys: the file is damaged.')
@@ -164,6 +194,8 @@ export function parseGgufHeader(buf: Buffer, options: { withTensors?: boolean } 
 }
 
 const FIRST_READ = 2 * 1024 * 1024
+/** A local read costs little more for more bytes: enough for a large vocabulary's header in one go. */
+const LOCAL_FIRST_READ = 8 * 1024 * 1024
 
 /** Grows the prefix (doubling, at least to what the parser asked for) until the header parses. */
 export async function readGgufHeaderWith(read: (length: number) => Promise<Buffer>, options: { withTensors?: boolean; firstRead?: number } = {}): Promise<GgufHeader> {
@@ -175,7 +207,8 @@ export async function readGgufHeaderWith(read: (length: number) => Promise<Buffe
     } catch (error) {
       if (!(error instanceof GgufNeedMoreBytes)) throw error
       // Fewer bytes than asked: the file ends inside its own header.
-      if (buf.length < length) throw new GgufFormatError('The file ends inside its GGUF header: it is truncated.')
+      if (buf.length === 0) throw new GgufFormatError('The file is empty (0 bytes): the download or copy did not finish.', 'empty')
+      if (buf.length < length) throw new GgufFormatError('The GGUF file ends inside its header (truncated or damaged).', 'truncated')
       length = Math.max(length * 2, error.needed)
     }
   }
@@ -186,10 +219,11 @@ export async function readGgufFile(path: string, options: { withTensors?: boolea
   const handle = await open(path, 'r')
   try {
     return await readGgufHeaderWith(async (length) => {
-      const buf = Buffer.alloc(length)
+      // Only the bytes read are used: no need to zero the rest.
+      const buf = Buffer.allocUnsafe(length)
       const { bytesRead } = await handle.read(buf, 0, length, 0)
       return buf.subarray(0, bytesRead)
-    }, options)
+    }, { firstRead: LOCAL_FIRST_READ, ...options })
   } finally {
     await handle.close()
   }
