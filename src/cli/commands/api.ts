@@ -1,6 +1,14 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
 import { dataDirFrom } from '../data-dir'
+import { ALLOW_LIST_PROBLEMS, checkHostName, checkOrigin } from '../../shared/security/local-api-allow-lists'
+
+/** `api origins …` and `api hosts …`: the two allow-lists of Settings → Local API. */
+const LISTS = {
+  origins: { field: 'allowedOrigins', check: checkOrigin, what: 'origin' },
+  hosts: { field: 'allowedHosts', check: checkHostName, what: 'host name' }
+} as const
+const LIST_ACTIONS = ['list', 'add', 'remove']
 
 const USAGE = `switchboard api <command> [--data-dir DIR]
   api serve [--host HOST] [--port N]        runs the local API until Ctrl-C (whatever Settings says)
@@ -8,6 +16,8 @@ const USAGE = `switchboard api <command> [--data-dir DIR]
   api key-create NAME [--model ID]… [--rate-limit N] [--spend-cap USD]
                                              prints a new key once; --model limits it (provider/model, provider/*)
   api key-revoke ID
+  api origins list|add|remove [ORIGIN]…      web pages allowed to call it (CORS), e.g. https://app.example.com
+  api hosts list|add|remove [NAME]…          extra host names it answers to (IP addresses and localhost always are)
 Clients call http://HOST:PORT/v1 with the key as "Authorization: Bearer …" (OpenAI) or "x-api-key" (Anthropic).`
 
 /** `switchboard api`: the OpenAI- and Anthropic-compatible local API, headless, over the app's data folder. */
@@ -18,9 +28,23 @@ export const apiCommand: CliCommand = {
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, lists, positionals } = parseFlags(args, { booleans: ['json'], strings: ['data-dir', 'host', 'port', 'rate-limit', 'spend-cap'], repeatable: ['model'] })
     const [sub, ...rest] = positionals
-    if (!sub || !['serve', 'keys', 'key-create', 'key-revoke'].includes(sub) || (sub !== 'serve' && sub !== 'keys' && !rest[0])) {
+    const list = sub === 'origins' || sub === 'hosts' ? LISTS[sub] : undefined
+    const listUsage = list && (!LIST_ACTIONS.includes(rest[0] ?? '') || (rest[0] !== 'list' && rest.length < 2))
+    if (!sub || !['serve', 'keys', 'key-create', 'key-revoke', 'origins', 'hosts'].includes(sub) || (!list && sub !== 'serve' && sub !== 'keys' && !rest[0]) || listUsage) {
       io.stderr.write(`Usage: ${USAGE}\n`)
       return 2
+    }
+    // Entries are checked before the data folder is opened: a typo is named at once.
+    const entries: string[] = []
+    if (list && rest[0] !== 'list') {
+      for (const text of rest.slice(1)) {
+        const entry = list.check(text)
+        if (!entry.ok) {
+          io.stderr.write(`${JSON.stringify(text)} is not a valid ${list.what}: ${ALLOW_LIST_PROBLEMS[entry.problem]}.\n`)
+          return 2
+        }
+        entries.push(entry.value)
+      }
     }
     const port = typeof flags.get('port') === 'string' ? Number(flags.get('port')) : undefined
     if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
@@ -70,6 +94,33 @@ export const apiCommand: CliCommand = {
         }
         io.stdout.write(flags.get('json') === true ? `${JSON.stringify({ ...made.value.key, secret: made.value.secret })}\n` : `${made.value.secret}\n`)
         if (flags.get('json') !== true) io.stderr.write(`Key "${made.value.key.name}" (${made.value.key.id}). It is shown only now: keep it somewhere safe.\n`)
+        return 0
+      }
+      if (list) {
+        const status = await client.call('localApi.status', {})
+        if (!status.ok) throw new Error(status.error.message)
+        const before = status.value[list.field]
+        let after = before
+        if (rest[0] === 'add') after = [...before, ...entries.filter((e) => !before.includes(e))]
+        if (rest[0] === 'remove') {
+          const missing = entries.filter((e) => !before.includes(e))
+          if (missing.length) {
+            io.stderr.write(`Not in the list: ${missing.join(', ')}. Listed: ${before.length ? before.join(', ') : 'none'}.\n`)
+            return 1
+          }
+          after = before.filter((e) => !entries.includes(e))
+        }
+        if (after !== before) {
+          const updated = await client.call('localApi.update', { [list.field]: after })
+          if (!updated.ok) {
+            io.stderr.write(`${updated.error.message}\n`)
+            return 1
+          }
+          after = updated.value[list.field]
+        }
+        if (flags.get('json') === true) io.stdout.write(`${JSON.stringify(after)}\n`)
+        else if (after.length === 0) io.stdout.write(`No ${list.what}s listed.\n`)
+        else io.stdout.write(`${after.join('\n')}\n`)
         return 0
       }
       if (sub === 'key-revoke') {

@@ -11,7 +11,7 @@ import type { GatewayBackend, GatewayModel } from './backend'
 
 /** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */
 export interface AppBackendDeps {
-  caller: { run(input: CallInput): AsyncGenerator<CallEvent, unknown> }
+  caller: { run(input: CallInput): AsyncIterator<CallEvent, unknown> & AsyncIterable<CallEvent> }
   providers: {
     list(options: { type?: 'chat' | 'image' }): Promise<ProviderList>
     models(providerId: string): Promise<PickerModel[]>
@@ -25,6 +25,49 @@ const failure = (thrown: unknown, providerId: string): AppError =>
   thrown instanceof AppErrorException
     ? thrown.error
     : { errorType: 'AgentRuntimeError', status: 470, provider: providerId, message: thrown instanceof Error ? thrown.message : String(thrown) }
+
+/**
+ * A call's events as the gateway reads them: a thrown error becomes an `error` event (the
+ * backend never throws), the app's own tool events are left out (no tools run for a client).
+ * A thin iterator rather than a generator, so a long reply's events take no extra async hop.
+ */
+function callEvents(start: () => AsyncIterator<CallEvent, unknown>, providerId: string): AsyncIterable<StreamEvent> {
+  let run: AsyncIterator<CallEvent, unknown> | undefined
+  let over = false
+  const end = (): IteratorResult<StreamEvent> => {
+    over = true
+    return { done: true, value: undefined }
+  }
+  const failed = (thrown: unknown): IteratorResult<StreamEvent> => {
+    over = true
+    return { done: false, value: { type: 'error', data: failure(thrown, providerId) } }
+  }
+  const step = (next: IteratorResult<CallEvent, unknown>): IteratorResult<StreamEvent> | Promise<IteratorResult<StreamEvent>> => {
+    if (next.done) return end()
+    const type = next.value.type
+    if (type.startsWith('tool_') && type !== 'tool_calls') return iterator.next()
+    return next as IteratorResult<StreamEvent>
+  }
+  const iterator: AsyncIterator<StreamEvent> = {
+    next() {
+      if (over) return Promise.resolve(end())
+      try {
+        run ??= start()
+        return run.next().then(step, failed)
+      } catch (thrown) {
+        return Promise.resolve(failed(thrown))
+      }
+    },
+    async return() {
+      if (!over && run) {
+        over = true
+        await run.return?.()
+      }
+      return end()
+    }
+  }
+  return { [Symbol.asyncIterator]: () => iterator }
+}
 
 /**
  * The gateway over the app: every chat call goes through the one model caller, so it uses the
@@ -52,18 +95,9 @@ export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
       return out
     },
 
-    async *chat(target, request: ChatRequest, context): AsyncGenerator<StreamEvent> {
+    chat(target, request: ChatRequest, context): AsyncIterable<StreamEvent> {
       const { model: _model, messages, ...params } = request
-      try {
-        const run = deps.caller.run({ target, scene: 'Local API', messages, params, apiKeyId: context.keyId, estimateUsage: true, signal: context.signal })
-        for await (const event of run) {
-          // Tool events of the app's own loop never occur here (no tools are run for a client).
-          if (event.type.startsWith('tool_') && event.type !== 'tool_calls') continue
-          yield event as StreamEvent
-        }
-      } catch (thrown) {
-        yield { type: 'error', data: failure(thrown, target.providerId) }
-      }
+      return callEvents(() => deps.caller.run({ target, scene: 'Local API', messages, params, apiKeyId: context.keyId, estimateUsage: true, signal: context.signal }), target.providerId)
     },
 
     async embed(target, input, context) {

@@ -246,18 +246,29 @@ async function firstEvents(events: AsyncIterable<StreamEvent>): Promise<{ head: 
   }
 }
 
-/** The head, then the rest; a consumer that stops early (an error, a client gone) closes the backend's call. */
-async function* all(head: StreamEvent[], rest: AsyncIterator<StreamEvent>): AsyncGenerator<StreamEvent> {
+/**
+ * Calls `each` for the head, then for the rest, until it returns true (the stream is over) or
+ * the events end; a consumer that stops early (an error, a client gone) closes the backend's
+ * call. A loop rather than a generator: every layer of async iteration costs each event of a
+ * long reply another hop. `each` returns a promise only when it has to wait (a slow client).
+ */
+async function eachEvent(head: StreamEvent[], rest: AsyncIterator<StreamEvent>, each: (event: StreamEvent) => boolean | Promise<void> | undefined): Promise<void> {
   let finished = false
   try {
-    yield* head
+    for (const event of head) {
+      const outcome = each(event)
+      if (outcome === true) return
+      if (outcome) await outcome
+    }
     for (;;) {
       const next = await rest.next()
       if (next.done) {
         finished = true
         return
       }
-      yield next.value
+      const outcome = each(next.value)
+      if (outcome === true) return
+      if (outcome) await outcome
     }
   } finally {
     if (!finished) await rest.return?.()
@@ -277,6 +288,10 @@ class SseWriter {
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' })
   }
 
+  private readonly flushSoon = (): void => {
+    this.flush()
+  }
+
   private flush(): boolean {
     this.scheduled = false
     if (this.pending.length === 0 || this.res.destroyed) return true
@@ -286,17 +301,18 @@ class SseWriter {
     return this.res.write(text)
   }
 
-  async write(text: string): Promise<void> {
-    if (this.res.destroyed) return
+  /** Queues one SSE message; a promise only when the socket is full (then wait for it). */
+  write(text: string): Promise<void> | undefined {
+    if (this.res.destroyed) return undefined
     this.pending.push(text)
     this.pendingBytes += text.length
     if (!this.scheduled) {
       this.scheduled = true
-      setImmediate(() => this.flush())
+      setImmediate(this.flushSoon)
     }
-    if (this.pendingBytes < 256 * 1024) return
-    if (this.flush()) return
-    await new Promise<void>((resolve) => {
+    if (this.pendingBytes < 256 * 1024) return undefined
+    if (this.flush()) return undefined
+    return new Promise<void>((resolve) => {
       const done = (): void => {
         this.res.off('drain', done)
         this.res.off('close', done)
@@ -307,11 +323,11 @@ class SseWriter {
     })
   }
 
-  data(value: unknown): Promise<void> {
+  data(value: unknown): Promise<void> | undefined {
     return this.write(`data: ${JSON.stringify(value)}\n\n`)
   }
 
-  event(name: string, value: unknown): Promise<void> {
+  event(name: string, value: unknown): Promise<void> | undefined {
     return this.write(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`)
   }
 
@@ -327,18 +343,35 @@ async function streamChatCompletion(res: ServerResponse, events: AsyncIterable<S
   const { head, rest } = await firstEvents(events)
   const sse = new SseWriter(res)
   const chunks = new ChatCompletionChunks(completionId(), model, Math.floor(Date.now() / 1000))
-  for await (const event of all(head, rest)) {
+  let failed: StreamEvent | undefined
+  await eachEvent(head, rest, (event) => {
+    // Nearly every event of a long reply: one prepared string, no array, no await.
+    const text = chunks.text(event)
+    if (text !== undefined) return sse.write(text)
     if (event.type === 'error') {
-      // OpenAI's SDK raises an APIError for a `data: {"error": …}` line.
-      await sse.data(openAIError(GatewayError.fromAppError(event.data)))
-      sse.end()
-      return
+      failed = event
+      return true
     }
-    for (const chunk of chunks.push(event)) await sse.write(`data: ${chunk}\n\n`)
+    return writeAll(sse, chunks.push(event).map((chunk) => `data: ${chunk}\n\n`))
+  })
+  if (failed?.type === 'error') {
+    // OpenAI's SDK raises an APIError for a `data: {"error": …}` line.
+    await sse.data(openAIError(GatewayError.fromAppError(failed.data)))
+    sse.end()
+    return
   }
-  for (const chunk of chunks.finish(includeUsage)) await sse.write(`data: ${chunk}\n\n`)
+  await writeAll(sse, chunks.finish(includeUsage).map((chunk) => `data: ${chunk}\n\n`))
   await sse.write('data: [DONE]\n\n')
   sse.end()
+}
+
+/** Writes SSE messages in order; a promise only when one of them had to wait for the socket. */
+function writeAll(sse: SseWriter, messages: string[]): Promise<void> | undefined {
+  for (let i = 0; i < messages.length; i++) {
+    const wait = sse.write(messages[i]!)
+    if (wait) return wait.then(() => writeAll(sse, messages.slice(i + 1)))
+  }
+  return undefined
 }
 
 async function answerChatCompletion(res: ServerResponse, events: AsyncIterable<StreamEvent>, model: string): Promise<void> {
@@ -353,18 +386,19 @@ async function answerChatCompletion(res: ServerResponse, events: AsyncIterable<S
 async function streamResponses(res: ServerResponse, events: AsyncIterable<StreamEvent>, encoder: ResponsesEvents): Promise<void> {
   const { head, rest } = await firstEvents(events)
   const sse = new SseWriter(res)
-  const send = async (list: Array<Record<string, unknown>>): Promise<void> => {
-    for (const e of list) await sse.event(e['type'] as string, e)
-  }
+  const send = (list: Array<Record<string, unknown>>): Promise<void> | undefined => writeAll(sse, list.map((e) => `event: ${e['type'] as string}\ndata: ${JSON.stringify(e)}\n\n`))
   await send(encoder.start())
-  for await (const event of all(head, rest)) {
-    if (event.type === 'error') {
-      const failure = GatewayError.fromAppError(event.data)
-      await send(encoder.fail(openAIError(failure).error.type, failure.message))
-      sse.end()
-      return
-    }
-    await send(encoder.push(event))
+  let failed: StreamEvent | undefined
+  await eachEvent(head, rest, (event) => {
+    if (event.type !== 'error') return send(encoder.push(event))
+    failed = event
+    return true
+  })
+  if (failed?.type === 'error') {
+    const failure = GatewayError.fromAppError(failed.data)
+    await send(encoder.fail(openAIError(failure).error.type, failure.message))
+    sse.end()
+    return
   }
   await send(encoder.finish())
   sse.end()
@@ -382,17 +416,18 @@ async function answerResponses(res: ServerResponse, events: AsyncIterable<Stream
 async function streamAnthropic(res: ServerResponse, events: AsyncIterable<StreamEvent>, encoder: AnthropicMessageEvents): Promise<void> {
   const { head, rest } = await firstEvents(events)
   const sse = new SseWriter(res)
-  const send = async (list: AnthropicEvent[]): Promise<void> => {
-    for (const e of list) await sse.event(e.type, e)
-  }
+  const send = (list: AnthropicEvent[]): Promise<void> | undefined => writeAll(sse, list.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`))
   await send(encoder.start())
-  for await (const event of all(head, rest)) {
-    if (event.type === 'error') {
-      await sse.event('error', anthropicError(GatewayError.fromAppError(event.data)))
-      sse.end()
-      return
-    }
-    await send(encoder.push(event))
+  let failed: StreamEvent | undefined
+  await eachEvent(head, rest, (event) => {
+    if (event.type !== 'error') return send(encoder.push(event))
+    failed = event
+    return true
+  })
+  if (failed?.type === 'error') {
+    await sse.event('error', anthropicError(GatewayError.fromAppError(failed.data)))
+    sse.end()
+    return
   }
   await send(encoder.finish())
   sse.end()

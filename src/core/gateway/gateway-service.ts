@@ -1,3 +1,4 @@
+import { checkHostName, checkOrigin, type AllowListEntry } from '../../shared/security/local-api-allow-lists'
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { AppErrorException } from '../../shared/errors/app-error'
@@ -48,6 +49,11 @@ export interface GatewayServiceDeps {
   /** Overrides from `switchboard api serve --host/--port` for this process; `serve` runs it whatever Settings says. */
   listen?: { host?: string; port?: number; serve?: boolean }
 }
+
+/** Each entry in its compared form, each once, in the order given. */
+const normalised = (entries: readonly string[], check: (text: string) => AllowListEntry): string[] => [
+  ...new Set(entries.map((text) => check(text)).flatMap((entry) => (entry.ok ? [entry.value] : [])))
+]
 
 const refused = (message: string, status = 400) => new AppErrorException({ errorType: 'ValidationError', status, message })
 
@@ -165,11 +171,18 @@ export class GatewayService {
     this.guard()
     const config = { ...this.config() }
     for (const [key, value] of Object.entries(patch)) if (value !== undefined) (config as Record<string, unknown>)[key] = value
+    // Kept as the gateway compares them (the schema has already refused anything else).
+    if (patch.allowedOrigins) config.allowedOrigins = normalised(patch.allowedOrigins, checkOrigin)
+    if (patch.allowedHosts) config.allowedHosts = normalised(patch.allowedHosts, checkHostName)
     if (config.enabled && !isLoopbackHost(config.host) && !config.keys.some((k) => k.revokedAt === undefined)) {
       throw refused(`Create a key before the local API listens on ${config.host}: anyone on the network could otherwise reach it.`)
     }
+    const before = this.config()
     this.save(config)
-    await this.apply()
+    // Keys, aliases and the allow-lists are read per request: only the address or on/off needs
+    // a restart, which would cut the streams clients have open (and move a port-0 server).
+    const moved = before.enabled !== config.enabled || before.host !== config.host || before.port !== config.port
+    if (moved || (config.enabled && !this.server)) await this.apply()
     return this.status()
   }
 

@@ -92,6 +92,152 @@ export interface CallResult {
 
 export type CallEvent = StreamEvent | ToolStreamEvent | { type: 'tool_result'; data: ToolResult }
 
+/** A call's events, then its result as the iterator's return value; `return()` stops it (and logs it). */
+export interface CallStream extends AsyncIterator<CallEvent, CallResult> {
+  [Symbol.asyncIterator](): CallStream
+  return(value?: CallResult | PromiseLike<CallResult>): Promise<IteratorResult<CallEvent, CallResult>>
+}
+
+type ChatFn = (request: ChatRequest, options: CallOptions) => AsyncIterable<StreamEvent>
+
+interface OpenCall {
+  input: CallInput
+  model: ModelRef
+  chat: ChatFn
+  base: ChatRequest
+  options: CallOptions
+  tally: Tally
+}
+
+/** What a call's events add up to: usage over steps, the first error, a step's tool calls and text. */
+class Tally {
+  usage: UsageRecord | undefined
+  error: (StreamEvent & { type: 'error' }) | undefined
+  private stepUsage: UsageRecord | undefined
+  private produced = ''
+  private calls: ToolCall[] = []
+  private text = ''
+
+  constructor(private readonly estimate: boolean) {}
+
+  see(event: CallEvent): void {
+    switch (event.type) {
+      case 'text':
+        this.text += event.data
+        if (this.estimate) this.produced += event.data
+        break
+      case 'reasoning':
+        if (this.estimate) this.produced += event.data
+        break
+      case 'usage':
+        this.stepUsage = event.data
+        this.produced = ''
+        break
+      case 'error':
+        this.error ??= event
+        break
+      case 'tool_calls':
+        this.calls = mergeToolCalls(this.calls, event.data)
+        if (this.estimate) this.produced += event.data.map((c) => c.function.arguments).join('')
+        break
+    }
+  }
+
+  /** A step's stream ended: its usage (or an estimate of what it produced) counts. */
+  endStep(): { calls: ToolCall[]; text: string } {
+    this.usage = this.stepUsage ? addUsage(this.usage, this.stepUsage) : estimated(this.usage, this.produced)
+    const step = { calls: this.calls, text: this.text }
+    this.stepUsage = undefined
+    this.produced = ''
+    this.calls = []
+    this.text = ''
+    return step
+  }
+
+  /** The call is over: what a stopped step produced is counted too. */
+  close(): UsageRecord | undefined {
+    this.usage = estimated(this.usage, this.produced)
+    this.produced = ''
+    return this.usage
+  }
+}
+
+/**
+ * A call without tools: the runtime's events passed on as they come, each seen by the tally
+ * on the way, the usage line written when the stream ends, throws or is stopped.
+ */
+class PlainCall implements CallStream {
+  private call: OpenCall | undefined
+  private inner: AsyncIterator<StreamEvent> | undefined
+  private state: 'new' | 'open' | 'done' = 'new'
+  private result: CallResult | undefined
+
+  constructor(
+    private readonly input: CallInput,
+    private readonly opener: (input: CallInput) => Promise<OpenCall>,
+    private readonly settle: (call: OpenCall) => Promise<CallResult>
+  ) {}
+
+  [Symbol.asyncIterator](): CallStream {
+    return this
+  }
+
+  next(): Promise<IteratorResult<CallEvent, CallResult>> {
+    if (this.state === 'open') return this.inner!.next().then(this.step, this.fail)
+    if (this.state === 'done') return Promise.resolve({ done: true, value: this.result! })
+    return this.opener(this.input).then(
+      (call) => {
+        this.call = call
+        this.inner = call.chat(call.base, call.options)[Symbol.asyncIterator]()
+        this.state = 'open'
+        return this.next()
+      },
+      (cause: unknown) => {
+        this.state = 'done'
+        throw cause
+      }
+    )
+  }
+
+  private readonly step = (next: IteratorResult<StreamEvent>): IteratorResult<CallEvent, CallResult> | Promise<IteratorResult<CallEvent, CallResult>> => {
+    if (!next.done) {
+      this.call!.tally.see(next.value)
+      return next
+    }
+    this.state = 'done'
+    this.call!.tally.endStep()
+    return this.settle(this.call!).then((result) => {
+      this.result = result
+      return { done: true, value: result }
+    })
+  }
+
+  private readonly fail = (cause: unknown): Promise<never> => {
+    this.state = 'done'
+    return this.settle(this.call!).then(() => {
+      throw cause
+    })
+  }
+
+  async return(value?: CallResult | PromiseLike<CallResult>): Promise<IteratorResult<CallEvent, CallResult>> {
+    if (this.state === 'open') {
+      this.state = 'done'
+      try {
+        await this.inner!.return?.()
+      } finally {
+        this.result = await this.settle(this.call!)
+      }
+    }
+    this.state = 'done'
+    return { done: true, value: this.result ?? (await value)! }
+  }
+
+  async throw(cause?: unknown): Promise<IteratorResult<CallEvent, CallResult>> {
+    await this.return()
+    throw cause
+  }
+}
+
 const isSceneName = (scene: UsageScene): scene is SceneName => (SCENES as readonly string[]).includes(scene)
 
 /**
@@ -118,65 +264,65 @@ export class ModelCaller {
   /**
    * Streams one call (or, with `tools`, the whole loop) and returns what it cost. The usage
    * line is written however it ends: a provider error, a thrown error or a cancelled signal.
+   * A plain call is read through a thin iterator rather than a generator: a generator around
+   * the runtime's stream would cost every event of a long reply one more async hop (the CLI,
+   * the local API and the chat all read through here). Both share the same bookkeeping.
    */
-  async *run(input: CallInput): AsyncGenerator<CallEvent, CallResult> {
+  run(input: CallInput): CallStream {
+    return input.tools ? this.loop(input, input.tools) : new PlainCall(input, (i) => this.open(i), (call) => this.settle(call))
+  }
+
+  /** The model, its runtime and the request of a call; throws (nothing logged) when it cannot start. */
+  private async open(input: CallInput): Promise<OpenCall> {
     const model = this.resolve(input)
     const runtime = await this.deps.runtimeFor(model.providerId)
     if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
-    const chat = runtime.chat.bind(runtime)
-    const messages = [...input.messages]
-    const base: ChatRequest = { stream: true, ...input.params, model: model.modelId, messages }
+    const base: ChatRequest = { stream: true, ...input.params, model: model.modelId, messages: [...input.messages] }
     const options: CallOptions = { ...input.call, ...(input.signal ? { signal: input.signal } : {}) }
-    const loop = input.tools
-    // Loaded only for a tool loop: a plain call (the CLI's chat) never loads the tool code.
-    const steps = loop ? await import('../tools/tool-loop') : undefined
-    let usage: UsageRecord | undefined
-    let error: (StreamEvent & { type: 'error' }) | undefined
-    let produced = ''
-    let thrown = false
+    return { input, model, chat: runtime.chat.bind(runtime), base, options, tally: new Tally(input.estimateUsage === true) }
+  }
+
+  /** The tool loop: the calls a model asks for run between its turns, history kept in memory. */
+  private async *loop(input: CallInput, loop: CallTools): AsyncGenerator<CallEvent, CallResult> {
+    const call = await this.open(input)
+    const { chat, base, options, tally, model } = call
+    const messages = base.messages
+    const steps = await import('../tools/tool-loop')
     let result: CallResult | undefined
     try {
       for (let step = 0; ; step++) {
-        const offered = loop && step < loop.stepLimit - 1 && loop.offered.length ? loop.offered.map((t) => t.chatTool) : undefined
-        const request: ChatRequest = loop ? { ...base, messages: [...messages], ...(offered ? { tools: offered } : { tools: undefined }) } : base
-        let calls: ToolCall[] = []
-        let text = ''
-        let stepUsage: UsageRecord | undefined
+        const offered = step < loop.stepLimit - 1 && loop.offered.length ? loop.offered.map((t) => t.chatTool) : undefined
+        const request: ChatRequest = { ...base, messages: [...messages], ...(offered ? { tools: offered } : { tools: undefined }) }
         for await (const event of chat(request, options)) {
-          if (event.type === 'usage') {
-            stepUsage = event.data
-            produced = ''
-          }
-          if (event.type === 'error') error ??= event
-          if (event.type === 'tool_calls') calls = mergeToolCalls(calls, event.data)
-          if (event.type === 'text') text += event.data
-          if (input.estimateUsage && (event.type === 'text' || event.type === 'reasoning')) produced += event.data
-          if (input.estimateUsage && event.type === 'tool_calls') produced += event.data.map((c) => c.function.arguments).join('')
+          tally.see(event)
           yield event
         }
-        if (stepUsage) usage = addUsage(usage, stepUsage)
-        else usage = estimated(usage, produced)
-        produced = ''
-        if (!loop || error || calls.length === 0 || input.signal?.aborted) break
+        const { calls, text } = tally.endStep()
+        if (tally.error || calls.length === 0 || input.signal?.aborted) break
         // The same step runner, approvals and errors as a chat reply, with the history in memory.
         const clean = calls.map((c) => ({ id: c.id, type: 'function', function: c.function, ...(c.thoughtSignature ? { thoughtSignature: c.thoughtSignature } : {}) }))
         messages.push({ role: 'assistant', content: text, tool_calls: clean })
-        const outcome = yield* steps!.runToolStep(loop.service, loop.offered, clean, { messageId: `headless-${step}`, signal: input.signal ?? new AbortController().signal, autoApprove: loop.autoApprove, model })
+        const outcome = yield* steps.runToolStep(loop.service, loop.offered, clean, { messageId: `headless-${step}`, signal: input.signal ?? new AbortController().signal, autoApprove: loop.autoApprove, model })
         for (const result of outcome.results) yield { type: 'tool_result', data: result }
-        messages.push(...steps!.toolTurnMessages(clean, outcome.results))
+        messages.push(...steps.toolTurnMessages(clean, outcome.results))
       }
-    } catch (cause) {
-      thrown = true
-      throw cause
     } finally {
-      // A consumer that stopped mid-step (a client that hung up) leaves its text here, unpriced so far.
-      usage = estimated(usage, produced)
-      // Written before the caller sees the end (or the error): a reply's spend is never lost.
-      const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage, pricingContextOf(base)).catch(() => undefined) : undefined
-      this.log(input, model, usage, cost)
-      if (!thrown) result = { model, ...(usage ? { usage } : {}), ...(cost ? { cost } : {}), ...(error ? { error } : {}), messages }
+      result = await this.settle(call)
     }
     return result!
+  }
+
+  /**
+   * Prices and logs a call however it ended. Written before the caller sees the end (or the
+   * error): a reply's spend is never lost.
+   */
+  private async settle(call: OpenCall): Promise<CallResult> {
+    const { input, model, base, tally } = call
+    // A consumer that stopped mid-step (a client that hung up) leaves its text here, unpriced so far.
+    const usage = tally.close()
+    const cost = usage ? await this.deps.price(model.providerId, model.modelId, usage, pricingContextOf(base)).catch(() => undefined) : undefined
+    this.log(input, model, usage, cost)
+    return { model, ...(usage ? { usage } : {}), ...(cost ? { cost } : {}), ...(tally.error ? { error: tally.error } : {}), messages: base.messages }
   }
 
   /**

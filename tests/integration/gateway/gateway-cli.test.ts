@@ -44,4 +44,50 @@ describe('switchboard api', () => {
     }
     expect(await exited).toBe(0)
   })
+
+  it('edits the allowed origins and host names, refusing malformed entries with the reason, and a served API answers an added origin', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sb-api-cli-lists-'))
+    const bad = run(['api', 'origins', 'add', 'app.example.com/path', '--data-dir', dataDir])
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toMatch(/not a valid origin: an origin starts with http:\/\/ or https:\/\//)
+    const withPath = run(['api', 'origins', 'add', 'https://app.example.com/chat', '--data-dir', dataDir])
+    expect(withPath.status).toBe(2)
+    expect(withPath.stderr).toMatch(/without a path/)
+    expect(run(['api', 'origins', 'list', '--data-dir', dataDir]).stdout).toContain('No origins listed')
+
+    const added = run(['api', 'origins', 'add', 'https://App.Example.com/', 'http://localhost:5173', '--data-dir', dataDir])
+    expect(added.status, added.stderr).toBe(0)
+    expect(added.stdout.trim().split('\n')).toEqual(['https://app.example.com', 'http://localhost:5173'])
+    // Adding one already there changes nothing.
+    expect(JSON.parse(run(['api', 'origins', 'add', 'https://app.example.com', '--data-dir', dataDir, '--json']).stdout)).toEqual(['https://app.example.com', 'http://localhost:5173'])
+    const missing = run(['api', 'origins', 'remove', 'https://nope.example', '--data-dir', dataDir])
+    expect(missing.status).toBe(1)
+    expect(missing.stderr).toContain('Not in the list: https://nope.example')
+    expect(run(['api', 'origins', 'remove', 'http://localhost:5173', '--data-dir', dataDir]).stdout.trim()).toBe('https://app.example.com')
+
+    expect(run(['api', 'hosts', 'add', 'mybox.local:8080', '--data-dir', dataDir]).stderr).toMatch(/without a port/)
+    expect(run(['api', 'hosts', 'add', '192.168.1.5', '--data-dir', dataDir]).stderr).toMatch(/always answered/)
+    expect(run(['api', 'hosts', 'add', 'MyBox.local', '--data-dir', dataDir]).stdout.trim()).toBe('mybox.local')
+    expect(JSON.parse(run(['api', 'hosts', 'list', '--data-dir', dataDir, '--json']).stdout)).toEqual(['mybox.local'])
+    expect(run(['api', 'hosts', 'remove', 'mybox.local', '--data-dir', dataDir]).stdout).toContain('No host names listed')
+    expect(run(['api', 'hosts', 'frobnicate', '--data-dir', dataDir]).status).toBe(2)
+
+    const secret = run(['api', 'key-create', 'page', '--data-dir', dataDir]).stdout.trim()
+    const server = spawn(process.execPath, [cli, 'api', 'serve', '--data-dir', dataDir, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    server.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)))
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toContain('Local API on')
+      const url = /Local API on (http:\/\/[^\s]+)\/v1/.exec(out)![1]!
+      const models = (origin: string) => fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${secret}`, origin } })
+      const allowed = await models('https://app.example.com')
+      expect(allowed.status).toBe(200)
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com')
+      expect((await models('http://localhost:5173')).status).toBe(403)
+    } finally {
+      server.kill('SIGINT')
+    }
+    expect(await exited).toBe(0)
+  }, 180_000)
 })

@@ -73,6 +73,60 @@ describe('Settings → Local API', () => {
     await expect(fetch(`${on.url}/v1/models`)).rejects.toThrow()
   })
 
+  it('answers a web page from an added origin (with CORS) and refuses it once removed; extra host names likewise', async () => {
+    const { client } = await start()
+    const { secret } = ok(await client.call('localApi.createKey', { name: 'page' }))
+    const on = ok(await client.call('localApi.update', { enabled: true }))
+    const port = new URL(on.url!).port
+    const models = (headers: Record<string, string>) => fetch(`${on.url}/v1/models`, { headers: { authorization: `Bearer ${secret}`, ...headers } })
+
+    const page = 'http://notes.example:5173'
+    expect((await models({ origin: page })).status).toBe(403)
+    // Entered as a user might (a trailing slash, capitals): kept as the browser sends it.
+    const added = ok(await client.call('localApi.update', { allowedOrigins: ['HTTP://Notes.Example:5173/'] }))
+    expect(added.allowedOrigins).toEqual([page])
+    const allowed = await models({ origin: page })
+    expect(allowed.status).toBe(200)
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(page)
+    const preflight = await fetch(`${on.url}/v1/chat/completions`, { method: 'OPTIONS', headers: { origin: page, 'access-control-request-method': 'POST' } })
+    expect(preflight.status).toBe(204)
+    expect((await models({ origin: 'http://other.example' })).status).toBe(403)
+    ok(await client.call('localApi.update', { allowedOrigins: [] }))
+    const removed = await models({ origin: page })
+    expect(removed.status).toBe(403)
+    expect(((await removed.json()) as { error: { message: string } }).error.message).toMatch(/Allowed origins/)
+
+    // Host names: fetch cannot set Host, so the request is made with node:http.
+    const withHost = (host: string) =>
+      new Promise<number>((done, fail) => {
+        import('node:http').then(({ request }) => {
+          const req = request({ host: '127.0.0.1', port, path: '/v1/models', headers: { host: `${host}:${port}`, authorization: `Bearer ${secret}` } }, (res) => {
+            res.resume()
+            done(res.statusCode ?? 0)
+          })
+          req.on('error', fail)
+          req.end()
+        }, fail)
+      })
+    expect(await withHost('mybox.local')).toBe(403)
+    expect(ok(await client.call('localApi.update', { allowedHosts: ['MyBox.local.'] })).allowedHosts).toEqual(['mybox.local'])
+    expect(await withHost('mybox.local')).toBe(200)
+    ok(await client.call('localApi.update', { allowedHosts: [] }))
+    expect(await withHost('mybox.local')).toBe(403)
+  })
+
+  it('refuses an origin with a path and a host name with a port or a scheme, saying what is expected', async () => {
+    const { client } = await start()
+    const path = await client.call('localApi.update', { allowedOrigins: ['https://app.example.com/chat'] })
+    expect(path).toMatchObject({ ok: false, error: { errorType: 'ValidationError' } })
+    expect(!path.ok && path.error.message).toMatch(/without a path/)
+    const port = await client.call('localApi.update', { allowedHosts: ['mybox.local:8080'] })
+    expect(!port.ok && port.error.message).toMatch(/without a port/)
+    const scheme = await client.call('localApi.update', { allowedHosts: ['http://mybox.local'] })
+    expect(!scheme.ok && scheme.error.message).toMatch(/without http/)
+    expect(ok(await client.call('localApi.status', {}))).toMatchObject({ allowedOrigins: [], allowedHosts: [] })
+  })
+
   it('listens beyond loopback only once a key exists', async () => {
     const { client } = await start()
     // A documentation address (TEST-NET-1): never bound here, so the test opens nothing to the network.

@@ -75,4 +75,44 @@ describe('the model caller', () => {
     await expect(instance.text({ scene: 'Language Detect', messages: [] })).rejects.toThrow(/Choose a model for the scene “Language Detect” in Settings/)
     expect(logged).toEqual([])
   })
+
+  it('a reader that stops mid-stream closes the runtime stream and logs what was produced, once', async () => {
+    let closed = false
+    const runtime: ProviderRuntime = {
+      id: 'fake',
+      async *chat() {
+        try {
+          yield { type: 'text', data: 'hello there' }
+          yield { type: 'text', data: ' and more' }
+          yield { type: 'usage', data: { totalTokens: 99 } }
+        } finally {
+          closed = true
+        }
+      }
+    }
+    const { instance, logged } = caller(runtime)
+    const seen: string[] = []
+    for await (const event of instance.run({ target: { providerId: 'p', modelId: 'm' }, scene: 'Local API', messages: [], estimateUsage: true })) {
+      if (event.type === 'text') seen.push(event.data)
+      break
+    }
+    expect(seen).toEqual(['hello there'])
+    expect(closed).toBe(true)
+    expect(logged).toHaveLength(1)
+    expect(logged[0]).toMatchObject({ scene: 'Local API', usage: { totalOutputTokens: expect.any(Number) } })
+    expect(logged[0]?.usage?.totalOutputTokens).toBeGreaterThan(0)
+  })
+
+  it('the iterator ends with the call result (model, usage, cost) after the last event', async () => {
+    const { runtime } = scriptedRuntime([[{ type: 'text', data: 'a' }, { type: 'usage', data: { totalTokens: 3000 } }, { type: 'stop', data: 'stop' }]])
+    const { instance, logged } = caller(runtime)
+    const run = instance.run({ target: { providerId: 'p', modelId: 'm' }, scene: 'Conversation', messages: [{ role: 'user', content: 'q' }] })
+    const types: string[] = []
+    let next = await run.next()
+    for (; !next.done; next = await run.next()) types.push(next.value.type)
+    expect(types).toEqual(['text', 'usage', 'stop'])
+    expect(next.value).toMatchObject({ model: { providerId: 'p', modelId: 'm' }, usage: { totalTokens: 3000 }, cost: { total: 3 }, messages: [{ role: 'user', content: 'q' }] })
+    expect(await run.next()).toMatchObject({ done: true })
+    expect(logged).toHaveLength(1)
+  })
 })

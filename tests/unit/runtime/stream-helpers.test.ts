@@ -61,6 +61,21 @@ describe('SpeedTracker', () => {
     speed.setOutputTokens(100)
     expect(speed.result()).toEqual({ ttft: 250, tps: 50 })
   })
+  it('a long reply times its last content event without reading the clock per event', () => {
+    let now = 0
+    let reads = 0
+    const speed = new SpeedTracker(0, () => {
+      reads++
+      return now
+    })
+    for (let i = 1; i <= 1000; i++) {
+      now = 100 + i * 10
+      speed.content()
+    }
+    // 1,000 events over 9,990 ms after the first: ~100 per second, timed to the last event.
+    expect(speed.result()).toEqual({ ttft: 110, tps: 100.1 })
+    expect(reads).toBeLessThan(200)
+  })
   it('no content, no speed', () => {
     expect(new SpeedTracker(0, () => 0).result()).toBeUndefined()
   })

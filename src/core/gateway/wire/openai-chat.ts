@@ -135,6 +135,15 @@ export class ChatCompletionChunks {
     return `${this.head}{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]}`
   }
 
+  /**
+   * The SSE message of a text event once the reply has started (nearly every event of a long
+   * reply), without the array `push` returns; undefined for anything else.
+   */
+  text(event: StreamEvent): string | undefined {
+    if (event.type !== 'text' || !this.started || !event.data) return undefined
+    return `data: ${this.textPrefix}${JSON.stringify(event.data)}}${this.textSuffix}\n\n`
+  }
+
   /** The chunks (JSON text) an event becomes; none for events the API has no place for. */
   push(event: StreamEvent): string[] {
     const out: string[] = []

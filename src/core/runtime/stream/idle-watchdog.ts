@@ -1,10 +1,12 @@
 /**
  * Fires once when no activity was reported for `idleMs`. One coarse interval timer for the
- * whole stream, not a timer per chunk, so a 200 000-chunk stream costs a timestamp write each.
+ * whole stream, not a timer per chunk; `touch` only raises a flag (no clock read), which the
+ * timer turns into a time, so a 200,000-chunk stream costs a field write per chunk.
  * The SDKs' own timeouts end at the response headers; this covers a stall after them.
  */
 export class IdleWatchdog {
   private last = Date.now()
+  private active = false
   private timer: ReturnType<typeof setInterval> | undefined
   private fired = false
 
@@ -17,7 +19,7 @@ export class IdleWatchdog {
   }
 
   touch(): void {
-    this.last = Date.now()
+    this.active = true
   }
 
   get expired(): boolean {
@@ -30,7 +32,13 @@ export class IdleWatchdog {
   }
 
   private check(): void {
-    if (this.fired || Date.now() - this.last < this.idleMs) return
+    const now = Date.now()
+    if (this.active) {
+      // Activity since the last tick: it happened at most one tick ago.
+      this.active = false
+      this.last = now
+    }
+    if (this.fired || now - this.last < this.idleMs) return
     this.fired = true
     this.stop()
     this.onIdle()

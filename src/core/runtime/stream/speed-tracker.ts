@@ -14,16 +14,27 @@ export class SpeedTracker {
   private firstAt: number | undefined
   private lastAt: number | undefined
   private chunks = 0
+  /** Content came after the last clock reading (a long reply reads the clock every 16th event). */
+  private unstamped = false
   private outputTokens: number | undefined
 
   constructor(private readonly startedAt: number = performance.now(), private readonly now: () => number = () => performance.now()) {}
 
-  /** Call on every content event (text, reasoning, tool call, image). */
+  /**
+   * Call on every content event (text, reasoning, tool call, image). The clock is read for the
+   * first 64 events and then every 16th: a 200,000-chunk reply need not read it per chunk, and
+   * the end of the reply is read when the result is asked for.
+   */
   content(): void {
+    this.chunks++
+    if (this.chunks > 64 && (this.chunks & 15) !== 0) {
+      this.unstamped = true
+      return
+    }
     const t = this.now()
     if (this.firstAt === undefined) this.firstAt = t
     this.lastAt = t
-    this.chunks++
+    this.unstamped = false
   }
 
   setOutputTokens(tokens: number | undefined): void {
@@ -36,6 +47,10 @@ export class SpeedTracker {
 
   result(): Speed | undefined {
     if (this.firstAt === undefined) return undefined
+    if (this.unstamped) {
+      this.lastAt = this.now()
+      this.unstamped = false
+    }
     const ttft = Math.round(this.firstAt - this.startedAt)
     const seconds = ((this.lastAt ?? this.firstAt) - this.firstAt) / 1000
     const tokens = this.outputTokens ?? this.chunks

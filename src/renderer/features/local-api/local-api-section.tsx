@@ -4,6 +4,8 @@ import { Copy, KeyRound, Plus, Trash2 } from 'lucide-react'
 import type { LocalApiSettingsPatch, LocalApiStatus } from '../../../shared/bridge/procedures/local-api'
 import { bridge } from '../../stores/app-store'
 import { examples, parseAliases } from './local-api-text'
+import { AllowListEditor } from './allow-list-editor'
+import { checkHostName, checkOrigin } from '../../../shared/security/local-api-allow-lists'
 
 const input = 'mt-1 block w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700'
 const button = 'inline-flex items-center gap-1.5 rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800'
@@ -181,6 +183,27 @@ export function LocalApiSection() {
           data-testid="local-api-aliases"
         />
       </label>
+
+      <AllowListEditor
+        id="origins"
+        label={t('localApi.allowedOrigins')}
+        hint={t('localApi.allowedOriginsHint')}
+        placeholder="https://app.example.com"
+        entries={status.allowedOrigins}
+        check={checkOrigin}
+        disabled={!status.canChange}
+        save={(allowedOrigins) => update({ allowedOrigins })}
+      />
+      <AllowListEditor
+        id="hosts"
+        label={t('localApi.allowedHosts')}
+        hint={t('localApi.allowedHostsHint')}
+        placeholder="mybox.local"
+        entries={status.allowedHosts}
+        check={checkHostName}
+        disabled={!status.canChange}
+        save={(allowedHosts) => update({ allowedHosts })}
+      />
 
       <h3 className="text-sm font-semibold">{t('localApi.examples')}</h3>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('localApi.modelIds')}</p>

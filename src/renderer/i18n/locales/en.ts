@@ -1109,6 +1109,23 @@ export const en = {
   },
   // ---- settings, layout, local models and images polish
   localApi: {
+    allowedOrigins: 'Allowed origins',
+    allowedOriginsHint: 'Web pages that may call the API from a browser (they get CORS headers). Programs need no entry here.',
+    allowedHosts: 'Allowed host names',
+    allowedHostsHint: 'Extra names this machine is reached by (for example on your network). IP addresses and localhost are always answered.',
+    noneListed: 'None',
+    add: 'Add',
+    removeEntry: 'Remove {{entry}}',
+    problems: {
+      empty: 'Type an entry first.',
+      originScheme: 'An origin starts with http:// or https://, for example https://app.example.com.',
+      originPath: 'An origin is only scheme://host[:port], without a path, query or user name, for example http://localhost:3000.',
+      originInvalid: 'That is not a valid address.',
+      hostScheme: 'Enter only the name, without http://, for example mybox.local.',
+      hostPort: 'Enter only the name, without a port: the port is the API’s own.',
+      hostInvalid: 'A host name is letters, digits, hyphens and dots, for example mybox.local.',
+      hostIp: 'IP addresses and localhost are always answered: add only names.'
+    },
     aliases: 'Aliases (one per line: name = provider/model)',
     title: 'Local API',
     intro: 'Other programs (editors, coding agents, scripts) can use every model set up here through one OpenAI- and Anthropic-compatible address, with these keys instead of your provider keys. Their calls appear in Usage under “Local API”.',

@@ -1110,6 +1110,23 @@ export const zhCN: Messages = {
   },
   // ---- settings, layout, local models and images polish
   localApi: {
+    allowedOrigins: '允许的来源',
+    allowedOriginsHint: '可以在浏览器中调用此 API 的网页（会收到 CORS 头）。普通程序无需在此添加。',
+    allowedHosts: '允许的主机名',
+    allowedHostsHint: '访问本机所用的其他名称（例如局域网中的名称）。IP 地址和 localhost 始终可以访问。',
+    noneListed: '无',
+    add: '添加',
+    removeEntry: '移除 {{entry}}',
+    problems: {
+      empty: '请先输入内容。',
+      originScheme: '来源以 http:// 或 https:// 开头，例如 https://app.example.com。',
+      originPath: '来源只包含 协议://主机[:端口]，不带路径、查询或用户名，例如 http://localhost:3000。',
+      originInvalid: '这不是有效的地址。',
+      hostScheme: '只输入名称，不要带 http://，例如 mybox.local。',
+      hostPort: '只输入名称，不要带端口：端口由 API 自己决定。',
+      hostInvalid: '主机名由字母、数字、连字符和点组成，例如 mybox.local。',
+      hostIp: 'IP 地址和 localhost 始终可以访问：只需添加名称。'
+    },
     aliases: '别名（每行一个：名称 = 服务商/模型）',
     title: '本地 API',
     intro: '其他程序（编辑器、编码助手、脚本）可以通过一个兼容 OpenAI 和 Anthropic 的地址，使用这里设置的所有模型，并使用下面的密钥代替你的服务商密钥。它们的调用会在“用量”中显示为“Local API”。',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { call } from '../define'
+import { ALLOW_LIST_PROBLEMS, checkHostName, checkOrigin, type AllowListEntry } from '../../security/local-api-allow-lists'
 
 /** A key of the local API as Settings shows it: never the key itself, never its hash. */
 export interface LocalApiKey {
@@ -38,6 +39,15 @@ export interface LocalApiStatus {
 }
 
 const host = z.string().trim().min(1).max(255)
+/** One allow-list entry, refused with the reason the CLI and the page also give. */
+const allowed = (check: (text: string) => AllowListEntry, what: string) =>
+  z
+    .string()
+    .max(400)
+    .superRefine((text, ctx) => {
+      const entry = check(text)
+      if (!entry.ok) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(text)} is not ${what}: ${ALLOW_LIST_PROBLEMS[entry.problem]}` })
+    })
 const modelPattern = z.string().trim().min(1).max(400)
 
 export const localApiSettingsSchema = z.strictObject({
@@ -45,8 +55,8 @@ export const localApiSettingsSchema = z.strictObject({
   host: host.optional(),
   port: z.number().int().min(1).max(65_535).optional(),
   aliases: z.record(z.string().trim().min(1).max(200), modelPattern).optional(),
-  allowedOrigins: z.array(z.url().max(400)).max(50).optional(),
-  allowedHosts: z.array(host).max(50).optional()
+  allowedOrigins: z.array(allowed(checkOrigin, 'an origin')).max(50).optional(),
+  allowedHosts: z.array(allowed(checkHostName, 'a host name')).max(50).optional()
 })
 export type LocalApiSettingsPatch = z.infer<typeof localApiSettingsSchema>
 
