@@ -58,6 +58,8 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
     get: guard((k: string) => store.get(k)),
     list: guard((p: string) => store.list(p)),
     delete: guard((k: string) => store.delete(k)),
+    // A store that pushes (PostgreSQL) keeps pushing through the wrapper.
+    ...(store.watch ? { watch: (onChange: (key: string) => void) => store.watch!(onChange) } : {}),
     close: () => store.close()
   }
 }

@@ -112,19 +112,36 @@ export async function openWebdavStore(config: WebdavStoreConfig, secret?: string
 
   /** Collections known to exist (created or seen by this store). */
   const collections = new Set<string>([''])
-  const mkcol = async (path: string) => {
-    try {
-      await client.customRequest('/' + path + '/', { method: 'MKCOL', ...signal() })
-    } catch (error) {
-      const status = statusOf(error)
-      // 405: it exists already (another device made it first); some servers say 301 for a folder.
-      if (status !== 405 && status !== 301) {
+  /** MKCOLs in flight, so many puts into a new folder at once make it once. */
+  const making = new Map<string, Promise<void>>()
+  const mkcolOnce = async (path: string) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.customRequest('/' + path + '/', { method: 'MKCOL', ...signal() })
+        return
+      } catch (error) {
+        const status = statusOf(error)
+        // 405: it exists already (another device made it first); some servers say 301 for a folder.
+        if (status === 405 || status === 301) return
+        // 423: another client is making the same folder right now (rclone locks it): wait, ask again.
+        if (status === 423 && attempt < 8) {
+          await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** Math.min(attempt, 4)))
+          continue
+        }
         if (status === 409 || status === 404) {
           throw new SyncStoreError('SyncStoreInvalid', `WebDAV: the folder ${url} does not exist.`, 'Create the WebDAV folder first, or correct its address in Settings → Sync.', { cause: error })
         }
         throw error
       }
     }
+  }
+  const mkcol = async (path: string) => {
+    let pending = making.get(path)
+    if (!pending) {
+      pending = mkcolOnce(path).finally(() => making.delete(path))
+      making.set(path, pending)
+    }
+    await pending
     collections.add(path)
   }
   /** Creates `dir` and the collections above it, top down. */
