@@ -357,8 +357,7 @@ test('browser mode with an access password shows sync read-only, with the reason
 // ---------------------------------------------------------------- the real sync core
 
 test.describe('against the real sync core', () => {
-  // needs the sync core (branch s7-sync): the placeholder handler reports canChange:false and refuses sync.test / sync.setup. Passed against s7-sync at c8fcdf7 applied on this branch.
-  test.fixme('Test on an empty folder shows the core’s answer', async ({ page }) => {
+  test('Test on an empty folder shows the core’s answer', async ({ page }) => {
     const folder = mkdtempSync(join(tmpdir(), 'switchboard-e2e-syncstore-'))
     try {
       await openApp(page, '#/settings/sync')
@@ -382,8 +381,7 @@ test.describe('against the real sync core', () => {
   })
   test.afterAll(async () => fake?.close())
 
-  // needs the sync core (branch s7-sync): two devices meet through one folder store. Passed against s7-sync at c8fcdf7 applied on this branch.
-  test.fixme('two devices on one folder: set up on A, a message on A, a wrong passphrase on B is refused, the right one brings the conversation to B', async ({ browser }) => {
+  test('two devices on one folder: set up on A, a message on A, a wrong passphrase on B is refused, the right one brings the conversation to B', async ({ browser }) => {
     test.setTimeout(180_000)
     const store = mkdtempSync(join(tmpdir(), 'switchboard-e2e-syncstore-'))
     const dataA = mkdtempSync(join(tmpdir(), 'switchboard-e2e-sync-a-'))

@@ -91,6 +91,8 @@ export interface ChatImageInput {
 
 // Shared with the page, which shows these stored defaults in the user's language.
 export { DEFAULT_AGENT_NAME }
+/** The default agent's id on a new install (the shape of any id: 16 of [0-9a-z]). */
+export const DEFAULT_AGENT_ID = 'defaultagent0000'
 const DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 /** A conversation not yet named: the chat's placeholder, or none (created through data.conversations). */
 const untitled = (title: string) => !title.trim() || title === DEFAULT_TITLE
@@ -148,7 +150,8 @@ export class ChatService {
   /** The agent a first run goes straight to chatting with. */
   defaultAgent(): Agent {
     const existing = this.deps.agents.list()[0]
-    return existing ?? this.deps.agents.create({ name: DEFAULT_AGENT_NAME, avatar: '💬' })
+    // One id on every install: two devices that sync share one default agent instead of two.
+    return existing ?? this.deps.agents.create({ id: DEFAULT_AGENT_ID, name: DEFAULT_AGENT_NAME, avatar: '💬' })
   }
 
   /** Deletes a message; its replies are re-attached to its parent so no later turn is lost. */

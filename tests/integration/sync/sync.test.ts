@@ -67,6 +67,13 @@ describe('sync through a folder store', () => {
     expect(status).toMatchObject({ state: 'idle', pendingChanges: 0 })
   })
 
+  it('two new installs share one default agent once they sync, not one each', async () => {
+    const { list } = await devices(2)
+    await converge(list)
+    for (const d of list) expect(svc(d).store.agents.list().map((a) => a.name)).toEqual(['Just Chat'])
+    expect(contents(list[0]!).agents).toEqual(contents(list[1]!).agents)
+  })
+
   it('applying another device’s changes does not send them back (no echo)', async () => {
     const { list, folder } = await devices(2)
     const [a, b] = list as [Device, Device]
