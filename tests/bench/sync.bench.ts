@@ -8,6 +8,7 @@ import * as crypto from '../../src/core/sync/crypto'
 import { openSyncStore } from '../../src/core/sync/stores'
 import type { SyncStoreConfig } from '../../src/shared/bridge/procedures/sync'
 import { fmt, report } from './util'
+import { startPostgres, startS3Server, startWebdavServer } from '../support/sync-servers'
 
 // Sync, per store, against the same store used raw in the same run:
 //  1. first sync of N messages (100,000 by default) to a fresh device, against uploading and
@@ -26,13 +27,39 @@ export interface BenchStore {
   open(): Promise<{ config: SyncStoreConfig; secret?: string; close(): Promise<void> }>
 }
 
-/** The stores measured; the S3, WebDAV and PostgreSQL ones are added here when their servers run in the bench. */
+/** The stores measured, each on a real server started on loopback for the run (tests/support/sync-servers.ts). */
 export const BENCH_STORES: BenchStore[] = [
   {
     name: 'folder',
     async open() {
       const path = mkdtempSync(join(tmpdir(), 'sb-sync-bench-store-'))
       return { config: { kind: 'folder', path }, close: async () => rmSync(path, { recursive: true, force: true }) }
+    }
+  },
+  {
+    name: 's3 (s3rver)',
+    async open() {
+      const s3 = await startS3Server()
+      return {
+        config: { kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, accessKeyId: s3.accessKeyId, forcePathStyle: true },
+        secret: s3.secretAccessKey,
+        close: () => s3.stop()
+      }
+    }
+  },
+  {
+    name: 'webdav (rclone)',
+    async open() {
+      const dav = await startWebdavServer()
+      return { config: { kind: 'webdav', url: dav.url, username: dav.username }, secret: dav.password, close: () => dav.stop() }
+    }
+  },
+  {
+    name: 'postgres',
+    pushes: true,
+    async open() {
+      const pg = await startPostgres()
+      return { config: { kind: 'postgres', host: pg.host, port: pg.port, database: pg.database, user: pg.user }, secret: pg.password, close: () => pg.stop() }
     }
   }
 ]
