@@ -256,9 +256,11 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await s.getByTestId('sync-device-name').fill('Desk at home')
   await s.getByTestId('sync-device-name').press('Enter')
   await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { deviceName: 'Desk at home' } })
-  await s.getByTestId('sync-scope-apiKeys').check()
-  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { apiKeys: true } } })
-  await expect(s.getByTestId('sync-scope-apiKeys')).toBeChecked()
+  await s.getByTestId('sync-scope-images').uncheck()
+  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { images: false } } })
+  await expect(s.getByTestId('sync-scope-images')).not.toBeChecked()
+  // API keys are not synced yet: the switch says so and cannot be turned on.
+  await expect(s.getByTestId('sync-scope-apiKeys')).toBeDisabled()
 
   // Sync now, and its error with the fix.
   sync.answer('sync.now', () => ({ ok: false, error: { errorType: 'SyncStoreFull', message: 'ENOSPC: no space left on device' } }))

@@ -1,12 +1,11 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
 import { dataDirFrom } from '../data-dir'
-import { ALLOW_LIST_PROBLEMS, checkHostName, checkOrigin } from '../../shared/security/local-api-allow-lists'
 
-/** `api origins …` and `api hosts …`: the two allow-lists of Settings → Local API. */
+/** `api origins …` and `api hosts …`: the two allow-lists of Settings → Local API (their checks load when used: `--help` stays small). */
 const LISTS = {
-  origins: { field: 'allowedOrigins', check: checkOrigin, what: 'origin' },
-  hosts: { field: 'allowedHosts', check: checkHostName, what: 'host name' }
+  origins: { field: 'allowedOrigins', check: 'checkOrigin', what: 'origin' },
+  hosts: { field: 'allowedHosts', check: 'checkHostName', what: 'host name' }
 } as const
 const LIST_ACTIONS = ['list', 'add', 'remove']
 
@@ -37,10 +36,11 @@ export const apiCommand: CliCommand = {
     // Entries are checked before the data folder is opened: a typo is named at once.
     const entries: string[] = []
     if (list && rest[0] !== 'list') {
+      const allowLists = await import('../../shared/security/local-api-allow-lists')
       for (const text of rest.slice(1)) {
-        const entry = list.check(text)
+        const entry = allowLists[list.check](text)
         if (!entry.ok) {
-          io.stderr.write(`${JSON.stringify(text)} is not a valid ${list.what}: ${ALLOW_LIST_PROBLEMS[entry.problem]}.\n`)
+          io.stderr.write(`${JSON.stringify(text)} is not a valid ${list.what}: ${allowLists.ALLOW_LIST_PROBLEMS[entry.problem]}.\n`)
           return 2
         }
         entries.push(entry.value)

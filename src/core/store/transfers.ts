@@ -86,9 +86,21 @@ export const TRANSFERS_FULL = 'Too many uploads are waiting to be imported; fini
  * Either way a procedure then names the file by its id and reads it from disk.
  */
 export function createTransfer(dataDir: string): string {
-  const { id, path } = newTransfer(dataDir)
-  writeFileSync(path, new Uint8Array(0), { mode: PRIVATE_FILE_MODE, flag: 'wx' })
-  return id
+  try {
+    const { id, path } = newTransfer(dataDir)
+    writeFileSync(path, new Uint8Array(0), { mode: PRIVATE_FILE_MODE, flag: 'wx' })
+    return id
+  } catch (error) {
+    throw transferWriteError(error)
+  }
+}
+
+/** A failed write of a transfer as the user can act on it (a full disk, a folder that cannot be written). */
+function transferWriteError(error: unknown) {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'ENOSPC') return storeError('DiskFull', 'The disk is full; free some space and try again.', 507)
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return storeError('DataFolderReadOnly', 'Switchboard cannot write to its data folder, so the file could not be received.', 500)
+  return storeError('StorageError', `The file could not be received: ${(error as Error).message}`, 500)
 }
 
 /** Appends a piece to a transfer made by createTransfer, within the same limits as an HTTP upload; the total so far. */
@@ -110,8 +122,7 @@ export function appendTransfer(dataDir: string, id: string, chunk: Uint8Array, l
     appendFileSync(path!, chunk)
   } catch (error) {
     rmSync(path!, { force: true })
-    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') throw storeError('DiskFull', 'The disk is full; free some space and try again.', 507)
-    throw error
+    throw transferWriteError(error)
   }
   return size + chunk.byteLength
 }

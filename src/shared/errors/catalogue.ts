@@ -211,7 +211,10 @@ const SETTINGS_FIX: Partial<Record<CatalogueErrorType, [string, string]>> = {
   InvalidProviderAPIKey: ['Enter a valid key for this provider above, then test again.', '请在上方填写该服务商的有效密钥后再测试。'],
   NoOpenAIAPIKey: ['Add your OpenAI key above, then test again.', '请在上方添加 OpenAI 密钥后再测试。'],
   InvalidGithubToken: ['Create a personal access token with models access and enter it above.', '请创建具有 models 权限的个人访问令牌并在上方填写。'],
-  SpeechServiceError: ['Check the voice model and its provider key, then retry.', '请检查语音模型及其服务商密钥后重试。']
+  SpeechServiceError: ['Check the voice model and its provider key, then retry.', '请检查语音模型及其服务商密钥后重试。'],
+  SyncNotSetUp: ['Choose a store and a passphrase above.', '请在上方选择存储位置并设置同步密码。'],
+  SyncStoreAuth: ['Check the user, key or password above.', '请检查上方的用户名、密钥或密码。'],
+  SyncStoreInvalid: ['Check the bucket, folder, database or address above.', '请检查上方的存储桶、文件夹、数据库或地址。']
 }
 
 /** Where an error is shown: the chat (and other pages) or the Settings screen itself. */

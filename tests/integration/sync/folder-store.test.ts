@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openFolderStore } from '../../../src/core/sync/stores/folder'
-import { openSyncStore } from '../../../src/core/sync/stores'
 import { describeSyncStoreContract } from './store-contract'
 
 describeSyncStoreContract('folder', () => openFolderStore({ path: mkdtempSync(join(tmpdir(), 'sb-folder-store-')) }))
@@ -33,9 +32,5 @@ describe('folder store faults', () => {
     expect((await store.list('segments/')).map((o) => o.key)).toEqual(['segments/a/000000000001.seg'])
     await store.create('meta/keys.json', new Uint8Array([2]))
     expect(readdirSync(join(path, 'meta'))).toEqual(['keys.json'])
-  })
-
-  it('the other kinds are refused plainly until their stores are in the build', async () => {
-    await expect(openSyncStore({ kind: 'webdav', url: 'http://127.0.0.1:1/' })).rejects.toMatchObject({ code: 'SyncStoreInvalid' })
   })
 })

@@ -1067,7 +1067,7 @@ export const en = {
       settings: 'Settings',
       images: 'Images and attachments',
       apiKeys: 'API keys',
-      apiKeysHint: 'Off by default: each device keeps its own keys. When on, they are end-to-end encrypted with your passphrase like everything else; the store never sees them.'
+      apiKeysHint: 'Not synced yet: each device keeps its own keys in its own keychain. When this comes, they will be end-to-end encrypted with your passphrase like everything else.'
     },
     deviceName: 'Name of this device',
     deviceNameHint: 'How your other devices list this one.',

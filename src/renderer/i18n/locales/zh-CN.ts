@@ -1068,7 +1068,7 @@ export const zhCN: Messages = {
       settings: '设置',
       images: '图片和附件',
       apiKeys: 'API 密钥',
-      apiKeysHint: '默认关闭：每台设备保留自己的密钥。开启后，它们会像其他内容一样用你的同步密码进行端到端加密；存储永远看不到它们。'
+      apiKeysHint: '暂不同步：每台设备在自己的钥匙串中保留自己的密钥。支持后，它们将像其他内容一样用你的同步密码进行端到端加密。'
     },
     deviceName: '此设备的名称',
     deviceNameHint: '你的其他设备显示此设备时使用的名称。',
