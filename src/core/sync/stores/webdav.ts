@@ -173,14 +173,22 @@ export async function openWebdavStore(config: WebdavStoreConfig, secret?: string
 
   const moveOnto = async (tmp: string, key: string, overwrite: boolean): Promise<boolean> => {
     await ensureCollection(dirOf(key))
-    try {
-      await client.moveFile('/' + tmp, '/' + key, { overwrite, ...signal() })
-      return true
-    } catch (error) {
-      // The upload stays behind only when this delete fails too; a stale one costs nothing but space.
-      await client.deleteFile('/' + tmp, signal()).catch(() => undefined)
-      if (!overwrite && statusOf(error) === 412) return false
-      throw error
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.moveFile('/' + tmp, '/' + key, { overwrite, ...signal() })
+        return true
+      } catch (error) {
+        // 423: another device is moving onto the same name right now (rclone locks it while it
+        // does): wait and ask again; then it is there (412 for a create) or ours replaces it.
+        if (statusOf(error) === 423 && attempt < 8) {
+          await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** Math.min(attempt, 4)))
+          continue
+        }
+        // The upload stays behind only when this delete fails too; a stale one costs nothing but space.
+        await client.deleteFile('/' + tmp, signal()).catch(() => undefined)
+        if (!overwrite && statusOf(error) === 412) return false
+        throw error
+      }
     }
   }
 
