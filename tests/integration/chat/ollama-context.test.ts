@@ -64,3 +64,12 @@ describe('Ollama context length per model', () => {
     expect(numCtx()).toBe(2048)
   })
 })
+
+describe('Ollama reply speed', () => {
+  it('is Ollama’s own: eval_count over eval_duration from its last line, not the arrival of chunks', async () => {
+    const reply = await send('speed please')
+    // The fake's last line: eval_count 6, eval_duration 583 ms → 10.29 tok/s (chunks arrive in a burst).
+    expect(reply.speed?.tps).toBeCloseTo(6 / 0.583, 2)
+  })
+})
+

@@ -16,6 +16,8 @@ export interface OllamaChatChunk {
   done_reason?: string
   prompt_eval_count?: number
   eval_count?: number
+  /** Nanoseconds Ollama spent generating `eval_count` tokens (its own timing). */
+  eval_duration?: number
   /** An `{"error": …}` line: the server gave up mid-reply. */
   error?: string
 }
@@ -49,9 +51,10 @@ const randomId = () => Math.random().toString(36).slice(2, 10)
  */
 export function ollamaChunkTransformer(
   toError: (message: string) => AppError = (message) => ({ errorType: 'OllamaBizError', message, status: 472, provider: 'ollama' })
-): ChunkTransformer<OllamaChatChunk> & { sawEndMarker(): boolean } {
+): ChunkTransformer<OllamaChatChunk> & { sawEndMarker(): boolean; tokensPerSecond(): number | undefined } {
   const splitter = new ThinkTagSplitter()
   let done = false
+  let tokensPerSecond: number | undefined
   let toolIndex = 0
   let calledTools = false
   return {
@@ -88,11 +91,15 @@ export function ollamaChunkTransformer(
         emit({ type: 'stop', data: reason })
         const usage = ollamaUsage(chunk)
         if (usage) emit({ type: 'usage', data: usage })
+        // Ollama's own count and timing: a local burst measured by chunk arrival reads as thousands of tok/s.
+        if (typeof chunk.eval_count === 'number' && typeof chunk.eval_duration === 'number' && chunk.eval_count > 0 && chunk.eval_duration > 0)
+          tokensPerSecond = chunk.eval_count / (chunk.eval_duration / 1e9)
       }
     },
     flush(emit) {
       for (const piece of splitter.flush()) emit(piece as StreamEvent)
     },
-    sawEndMarker: () => done
+    sawEndMarker: () => done,
+    tokensPerSecond: () => tokensPerSecond
   }
 }

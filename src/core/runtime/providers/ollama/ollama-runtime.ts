@@ -3,6 +3,7 @@ import { AppErrorException } from '../../../../shared/errors/app-error'
 import { PULL_CANCELLED_STATUS, PULL_ERROR_STATUS } from '../../../../shared/local/pull-progress'
 import { toRawPullEnding, toRawPullEvent } from '../../../local/ollama-pull-events'
 import { nativeChatStream } from '../../stream/run-chat-stream'
+import type { StreamEvent } from '../../../../shared/stream/events'
 import type {
   CallOptions,
   ChatRequest,
@@ -92,7 +93,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
 
       chat(request: ChatRequest, options?: CallOptions) {
         const transformer = ollamaChunkTransformer((message) => ({ ...toOllamaError(new Error(message), request.model), provider }))
-        return nativeChatStream({ provider, options, mapError: (error) => ({ ...toOllamaError(error, request.model), provider }) }, transformer, async (signal) => {
+        const stream = nativeChatStream({ provider, options, mapError: (error) => ({ ...toOllamaError(error, request.model), provider }) }, transformer, async (signal) => {
           const override = request.contextLength ?? runtimeOptions.numCtxOverride?.(request.model)
           const window = override ? undefined : await contextWindow(request.model, options)
           const body: OllamaChatRequest & { stream: true } = {
@@ -112,9 +113,16 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
           const tools = toOllamaTools(request.tools)
           if (tools) body.tools = tools
           if (request.thinking) body.think = request.thinking.type === 'enabled'
-          const stream = await (await client(options, signal)).chat(body)
-          return endQuietly(stream as AsyncIterable<OllamaChatChunk>)
+          const chunks = await (await client(options, signal)).chat(body)
+          return endQuietly(chunks as AsyncIterable<OllamaChatChunk>)
         })
+        // The speed is Ollama's own (eval_count over eval_duration) when its last line gives them.
+        return (async function* (): AsyncGenerator<StreamEvent> {
+          for await (const event of stream) {
+            const tps = event.type === 'speed' ? transformer.tokensPerSecond() : undefined
+            yield tps !== undefined && event.type === 'speed' ? { type: 'speed', data: { ...event.data, tps } } : event
+          }
+        })()
       },
 
       async models(options?: CallOptions): Promise<ModelsResult> {
