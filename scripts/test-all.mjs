@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: everything — typecheck, lint, import cycles in src/core, build, unit + integration (vitest), end-to-end
-// (Playwright in browser mode). On Linux the OS keychain is real in tests: when no keyring
+// `npm test`: everything — build, then typecheck, lint, import cycles in src/core, unit + integration (vitest),
+// with end-to-end (Playwright in browser mode) beside them. On Linux the OS keychain is real in tests: when no keyring
 // session is running, this re-runs itself inside `dbus-run-session` with an unlocked
 // gnome-keyring and HOME/XDG folders in a temporary directory (never the user's own keyring).
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { closeSync, existsSync, mkdtempSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -53,22 +53,54 @@ function step(name, cmd, args, options = {}) {
   if (!ok) failed = true
 }
 
+/**
+ * The end-to-end tests run beside the other steps, started as soon as the build is there: they
+ * mostly wait on a browser and a server, the other steps mostly on the CPU, and one after the
+ * other they took most of CI's 20 minutes. Their output goes to test-results/e2e.log and is
+ * printed whole when they end. SWITCHBOARD_TEST_SERIAL=1 runs every step one after the other.
+ */
+function startInBackground(name, cmd, args) {
+  if (!want(name)) return undefined
+  const started = Date.now()
+  const logFile = join(root, 'test-results', `${name}.log`)
+  console.log(`\n▶ ${name} (in the background, output in ${logFile.replace(root + '/', '')}): ${[cmd, ...args].map((a) => a.replace(root + '/', '')).join(' ')}`)
+  const fd = openSync(logFile, 'w')
+  const child = spawn(cmd, args, { stdio: ['ignore', fd, fd], cwd: root, env: process.env })
+  closeSync(fd)
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      console.log(`\n▶ ${name}: output\n`)
+      console.log(readFileSync(logFile, 'utf8'))
+      const ok = code === 0
+      results.push({ name, ok, seconds: (Date.now() - started) / 1000 })
+      if (!ok) failed = true
+      resolve()
+    })
+  })
+}
+
 rmSync(join(root, 'test-results'), { recursive: true, force: true })
 mkdirSync(join(root, 'test-results'), { recursive: true })
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const e2eMissing = want('e2e') && !existsSync(chromium)
+const serial = process.env.SWITCHBOARD_TEST_SERIAL === '1'
+step('build', bin('electron-vite'), ['build'])
+let e2eDone
+if (e2eMissing) {
+  console.error(`\nNo Chromium at ${chromium}: install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.`)
+  results.push({ name: 'e2e', ok: false, seconds: 0 })
+  failed = true
+} else if (!serial && results.every((r) => r.ok)) {
+  e2eDone = startInBackground('e2e', bin('playwright'), ['test'])
+}
 step('typecheck', bin('tsc'), ['-b'])
 step('lint', bin('eslint'), ['.', '--max-warnings=0'])
 // No import cycle inside src/core (madge exits non-zero on one).
 step('cycles', bin('madge'), ['--circular', '--extensions', 'ts', '--ts-config', 'tsconfig.node.json', 'src/core'])
-step('build', bin('electron-vite'), ['build'])
 step('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest-report.json'])
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-if (want('e2e') && !existsSync(chromium)) {
-  console.error(`\nNo Chromium at ${chromium}: install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH.`)
-  results.push({ name: 'e2e', ok: false, seconds: 0 })
-  failed = true
-} else {
-  step('e2e', bin('playwright'), ['test'])
-}
+if (e2eDone) await e2eDone
+else if (!e2eMissing && serial) step('e2e', bin('playwright'), ['test'])
+// A failed build leaves no app to drive: the e2e step did not run, and the run is already red.
 
 // One closing line that counts every test case, whichever runner ran it.
 let passed = 0

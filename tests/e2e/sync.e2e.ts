@@ -256,9 +256,10 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await s.getByTestId('sync-device-name').fill('Desk at home')
   await s.getByTestId('sync-device-name').press('Enter')
   await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { deviceName: 'Desk at home' } })
-  await s.getByTestId('sync-scope-images').uncheck()
-  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { images: false } } })
-  await expect(s.getByTestId('sync-scope-images')).not.toBeChecked()
+  // Images were left out at set-up: turned on again here.
+  await s.getByTestId('sync-scope-images').check()
+  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { images: true } } })
+  await expect(s.getByTestId('sync-scope-images')).toBeChecked()
   // API keys are not synced yet: the switch says so and cannot be turned on.
   await expect(s.getByTestId('sync-scope-apiKeys')).toBeDisabled()
 

@@ -61,6 +61,14 @@ async function addServer(page: Page, name: string, command: string) {
   await form.getByTestId('tool-server-save').click()
 }
 
+/** "+" makes a new agent and opens its editor: saved as it is, the chat continues with it. */
+async function newAgent(page: Page) {
+  await page.getByTestId('new-agent').click()
+  const editor = page.getByTestId('agent-settings')
+  await editor.getByTestId('agent-save').click()
+  await expect(editor).toHaveCount(0)
+}
+
 async function send(page: Page, text: string) {
   await page.getByTestId('composer-input').fill(text)
   await page.getByTestId('composer-input').press('Enter')
@@ -75,7 +83,8 @@ test('Settings → Tools: a working server is ready with its tools, a failing on
   const files = tools.locator('[data-testid="tool-server"][data-name="files"]')
   await expect(files.getByTestId('tool-server-state')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 })
   await expect(files.getByTestId('tool-server-state')).toContainText(/Ready with \d+ tools/)
-  await files.locator('summary').first().click()
+  // The tool list (the server's folders have a summary of their own above it).
+  await files.getByTestId('tool-server-lists').locator('summary').click()
   await expect(files.locator('[data-testid="tool-row"][data-tool="read_text_file"]')).toBeVisible()
 
   await addServer(page, 'broken', `"${process.execPath}" -e "console.error('boom: missing config file'); process.exit(2)"`)
@@ -91,7 +100,7 @@ test('Settings → Tools: a working server is ready with its tools, a failing on
 
 test('an agent with the filesystem server answers from a file after the approval card is accepted', async ({ page }) => {
   await openApp(page, '#/chat')
-  await page.getByTestId('new-agent').click()
+  await newAgent(page)
   await pickModel(page, 'openai', 'gpt-4o-mini')
   await page.getByTestId('open-agent-settings').click()
   const dialog = page.getByTestId('agent-settings')
@@ -163,7 +172,7 @@ test('web search with SearXNG-format results produces citations', async ({ page 
 test('the search toggle on a model without search of its own uses the app’s web search: no card, citations', async ({ page }) => {
   await openApp(page, '#/chat')
   // A fresh agent with no tools of its own: the toggle alone brings web_search.
-  await page.getByTestId('new-agent').click()
+  await newAgent(page)
   await pickModel(page, 'openai', 'gpt-4.1-nano')
   const toggle = page.getByTestId('control-search')
   await expect(toggle).toBeVisible()
@@ -184,7 +193,7 @@ test('a server asks the model (sampling): the card names the server, prompt, mod
   await addServer(page, 'everything', `"${process.execPath}" "${EVERYTHING}" stdio`)
   await expect(tools.locator('[data-testid="tool-server"][data-name="everything"]').getByTestId('tool-server-state')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 })
   await openApp(page, '#/chat')
-  await page.getByTestId('new-agent').click()
+  await newAgent(page)
   await pickModel(page, 'openai', 'gpt-4o-mini')
   await page.getByTestId('open-agent-settings').click()
   await page.getByTestId('agent-settings').locator('[data-testid="agent-tool-server"][data-name="everything"]').check()

@@ -168,7 +168,8 @@ export function ChatPage() {
           <h1 className="truncate text-base font-semibold" data-testid="conversation-title" data-titling={titlingNow || undefined} aria-busy={titlingNow}>
             {conversationTitle(conversation?.title, t)}
           </h1>
-          <div className="flex items-center gap-2">
+          {/* Shrinks with the column (an open artifact panel leaves it narrow): the title first, then the model chip; the agent button keeps its size. Nothing may slide under the panel. */}
+          <div className="flex min-w-0 shrink items-center gap-2">
             <ConversationKnowledge conversationId={conversation?.id} draft={{ ids: draftKnowledge, set: (ids) => useChat.setState({ draftKnowledge: ids }) }} />
             <ModelPicker current={current} onPick={(p, m) => void chatActions.setModel(p, m)} />
             {agent && (
@@ -177,7 +178,7 @@ export function ChatPage() {
                 aria-label={t('agent.settings')}
                 title={t('agent.settings')}
                 data-testid="open-agent-settings"
-                className="max-w-40 truncate rounded-md border border-zinc-300 px-2 py-1 text-sm whitespace-nowrap hover:bg-zinc-100 max-md:max-w-24 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                className="max-w-40 shrink-0 truncate rounded-md border border-zinc-300 px-2 py-1 text-sm whitespace-nowrap hover:bg-zinc-100 max-md:max-w-24 dark:border-zinc-700 dark:hover:bg-zinc-800"
               >
                 {agentName(agent, defaultAgentId, t)}
               </button>

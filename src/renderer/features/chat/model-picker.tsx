@@ -96,7 +96,7 @@ export function ModelPicker({ current, onPick }: { current?: { providerId: strin
       onOpenChange={setOpen}
     >
       <Dialog.Trigger asChild>
-        <button data-testid="model-picker" className="flex items-center gap-2 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+        <button data-testid="model-picker" className="flex min-w-0 items-center gap-2 rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
           {current ? (
             <>
               {label.provider && (

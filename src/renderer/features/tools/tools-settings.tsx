@@ -187,7 +187,7 @@ function ServerCard({ status }: { status: ToolServerStatus }) {
         </div>
       ))}
       {status.tools.length > 0 && (
-        <details>
+        <details data-testid="tool-server-lists">
           <summary className="cursor-pointer text-xs text-zinc-600 dark:text-zinc-400">{t('tools.lists', { tools: status.tools.length, resources: status.resources.length, prompts: status.prompts.length })}</summary>
           <ul className="mt-1 space-y-1">
             {status.tools.map((tool) => (
