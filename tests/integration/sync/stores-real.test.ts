@@ -41,8 +41,16 @@ afterAll(async () => {
 }, 60_000)
 
 async function makeDavFolder(place: string) {
-  const response = await fetch(`${dav.url}${place}/`, { method: 'MKCOL', headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` } })
-  if (response.status !== 201 && response.status !== 405) throw new Error(`MKCOL ${place}: ${response.status}`)
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${dav.url}${place}/`, { method: 'MKCOL', headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` } })
+    // 423: another of the test's devices is making the same folder at this moment (rclone locks it).
+    if (response.status === 423 && attempt < 8) {
+      await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** Math.min(attempt, 4)))
+      continue
+    }
+    if (response.status !== 201 && response.status !== 405) throw new Error(`MKCOL ${place}: ${response.status}`)
+    return
+  }
 }
 
 let namespaces = 0
