@@ -1,11 +1,10 @@
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, openApp, pickModel, snap, TOKEN } from './helpers'
+import { freePort, ownServerPage, startServer, stopServer } from './own-server'
+import { configureProvider, openApp, pickModel, snap } from './helpers'
 
 // Issue 17 (the chat half) in the real app against a fake OpenAI server: reply typography by
 // computed style in both themes, following the reply on send and "Jump to latest", retries
@@ -326,53 +325,13 @@ test('the API-key dialog from a chat error shows the address already configured'
 
 // ---- a server of this test's own, to kill and start again
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-
-async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['out/main/server.js', '--port', String(port), '--token', TOKEN], {
-    env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, E2E: '1' },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  // What the server said, for the failure message when it does not come up.
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  await expect
-    .poll(async () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), {
-      timeout: 30_000,
-      message: `the server on port ${port} did not come up (exit ${child.exitCode ?? child.signalCode ?? 'none'}): ${output}`
-    })
-    .toBe(true)
-  return child
-}
-
-async function stopServer(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL') {
-  // An already-exited child never emits 'exit' again: waiting for it would hang the test.
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill(signal)
-  await exited
-}
-
-async function ownServerPage(browser: Browser, port: number) {
-  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 1024, height: 700 } })
-  return { context, page: await context.newPage() }
-}
 
 test('what is typed survives a reload and a lost connection: sent while the core is down, it goes out when it is back', async ({ browser }) => {
   test.setTimeout(120_000)
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-polish-'))
   const port = await freePort()
   let server = await startServer(port, dataDir)
-  const { context, page } = await ownServerPage(browser, port)
+  const { context, page } = await ownServerPage(browser, port, { width: 1024, height: 700 })
   try {
     await newConversation(page)
     // A draft is kept per conversation across a reload.
@@ -441,7 +400,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-polish-'))
     const port = await freePort()
     let server = await startServer(port, dataDir)
-    const { context, page } = await ownServerPage(browser, port)
+    const { context, page } = await ownServerPage(browser, port, { width: 1024, height: 700 })
     try {
       await newConversation(page)
       await send(page, 'slow please')
@@ -483,7 +442,7 @@ test('stored defaults follow the language: the default agent and an untitled cha
   const dataDir = mkdtempSync(join(tmpdir(), 'switchboard-e2e-polish-'))
   const port = await freePort()
   const server = await startServer(port, dataDir)
-  const { context, page } = await ownServerPage(browser, port)
+  const { context, page } = await ownServerPage(browser, port, { width: 1024, height: 700 })
   titles = false
   try {
     // A new user's way to a key: the link lands on Settings → Providers, scrolled to and highlighted.

@@ -1,10 +1,9 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { expect, test, type Page } from '@playwright/test'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
+import { freePort, ownServerPage, startServer, stopServer } from './own-server'
 import { configureProvider, LOCKED_BASE, openApp, PASSWORD, pickModel, snap, TOKEN } from './helpers'
 
 // Settings → Sync and the sidebar's sync status as a user meets them.
@@ -452,41 +451,3 @@ async function setUpOn(page: Page, folder: string, passphrase: string, mode: 'se
 
 // ---- servers of this spec's own, each with its own data folder
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-
-async function startServer(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['out/main/server.js', '--port', String(port), '--token', TOKEN], {
-    env: { ...process.env, SWITCHBOARD_DATA_DIR: dataDir, E2E: '1' },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  await expect
-    .poll(async () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), {
-      timeout: 30_000,
-      message: `the server on port ${port} did not come up (exit ${child.exitCode ?? child.signalCode ?? 'none'}): ${output}`
-    })
-    .toBe(true)
-  return child
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
-  await exited
-}
-
-async function ownServerPage(browser: Browser, port: number) {
-  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 1280, height: 800 } })
-  return { context, page: await context.newPage() }
-}
