@@ -259,8 +259,14 @@ test('the artifact panel beside the columns turns them into tabs at any window w
   // The replies' artifact opens the panel (by itself, or from its card if the reply came whole
   // before the page saw it stream), which takes half of the width the columns had.
   await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
-  if (!(await page.getByTestId('artifact-panel').isVisible())) await column(page, FAST).getByTestId('artifact-card').click()
-  await expect(page.getByTestId('artifact-panel')).toBeVisible()
+  // Another column's artifact may open the panel at any moment (it then shows that column's tab,
+  // hiding this card), so ask again until the panel is there rather than waiting on the card.
+  await expect(async () => {
+    if (await page.getByTestId('artifact-panel').isVisible()) return
+    const card = column(page, FAST).getByTestId('artifact-card')
+    if (await card.isVisible()) await card.click({ timeout: 2_000 })
+    await expect(page.getByTestId('artifact-panel')).toBeVisible({ timeout: 2_000 })
+  }).toPass({ timeout: 20_000 })
   await expect(turn).toHaveAttribute('data-layout', 'tabs')
   await expect(shownColumns(page)).toHaveCount(1)
   // The one column shown takes the whole width left (three would each get a third).
