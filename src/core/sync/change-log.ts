@@ -21,6 +21,13 @@ export interface Change {
   d?: Hlc
 }
 
+/**
+ * Where a change was first published, as the smallest knowledge that implies it: `{ device:
+ * segment }` for a segment, the covers of a snapshot. A device whose merged segments reach every
+ * entry has seen the change; a tombstone every device has seen can be forgotten.
+ */
+export type Origin = Record<string, number>
+
 export interface MergeResult {
   applied: number
   conflicts: number
@@ -35,6 +42,7 @@ interface MetaRow {
   hashes: string
   deleted: string | null
   dirty: number
+  gone_after: string | null
 }
 
 const hash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'undefined').digest('base64').slice(0, 16)
@@ -92,12 +100,13 @@ export class ChangeLog {
     return this.sql('SELECT * FROM sync_meta WHERE tbl = ? AND key = ?').get(table, key) as MetaRow | undefined
   }
 
-  private writeMeta(table: string, key: string, hlcs: Record<string, Hlc>, hashes: Record<string, string>, deleted: Hlc | null, dirty: boolean): void {
+  /** `goneAfter`: where the tombstone `deleted` was first published (null: not yet, or no tombstone). */
+  private writeMeta(table: string, key: string, hlcs: Record<string, Hlc>, hashes: Record<string, string>, deleted: Hlc | null, dirty: boolean, goneAfter: string | null): void {
     this.sql(
-        `INSERT INTO sync_meta (tbl, key, hlcs, hashes, deleted, dirty) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (tbl, key) DO UPDATE SET hlcs = excluded.hlcs, hashes = excluded.hashes, deleted = excluded.deleted, dirty = MAX(dirty, excluded.dirty)`
+        `INSERT INTO sync_meta (tbl, key, hlcs, hashes, deleted, dirty, gone_after) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tbl, key) DO UPDATE SET hlcs = excluded.hlcs, hashes = excluded.hashes, deleted = excluded.deleted, dirty = MAX(dirty, excluded.dirty), gone_after = excluded.gone_after`
       )
-      .run(table, key, JSON.stringify(hlcs), JSON.stringify(hashes), deleted, dirty ? 1 : 0)
+      .run(table, key, JSON.stringify(hlcs), JSON.stringify(hashes), deleted, dirty ? 1 : 0, deleted ? goneAfter : null)
   }
 
   private fieldsOf(table: SyncedTable, row: Row): Record<string, Value | Row> {
@@ -138,7 +147,8 @@ export class ChangeLog {
         const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
         if (!row) {
           if (meta && !meta.deleted) {
-            this.writeMeta(tbl, key, hlcs, hashes, this.clock.tick(changed_at + offset), true)
+            // Published when its segment is written (sent).
+            this.writeMeta(tbl, key, hlcs, hashes, this.clock.tick(changed_at + offset), true, null)
             stamped++
           }
         } else {
@@ -153,7 +163,7 @@ export class ChangeLog {
             changed = true
           }
           if (changed) {
-            this.writeMeta(tbl, key, hlcs, hashes, meta?.deleted ?? null, true)
+            this.writeMeta(tbl, key, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
             stamped++
           }
         }
@@ -196,9 +206,15 @@ export class ChangeLog {
     }
   }
 
-  /** The changes went into the store: they are no longer pending (unless stamped again since). */
-  sent(changes: readonly Change[]): void {
-    const clear = this.sql('UPDATE sync_meta SET dirty = 0 WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?')
+  /**
+   * The changes went into the store (in the segment `origin` names): they are no longer pending
+   * (unless stamped again since), and a deletion among them is published from there on.
+   */
+  sent(changes: readonly Change[], origin: Origin): void {
+    const clear = this.sql(
+      'UPDATE sync_meta SET dirty = 0, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?'
+    )
+    const published = JSON.stringify(origin)
     this.db.transaction(() => {
       for (const change of changes) {
         const meta = this.meta(change.t, change.k)
@@ -206,7 +222,7 @@ export class ChangeLog {
         const hlcs: Record<string, Hlc> = {}
         for (const [field, [h]] of Object.entries(change.f ?? {})) hlcs[field] = h
         const same = Object.keys(hlcs).length === 0 || JSON.stringify(hlcs) === JSON.stringify(Object.fromEntries(Object.keys(hlcs).map((f) => [f, (JSON.parse(meta.hlcs) as Record<string, Hlc>)[f]])))
-        if (same && (change.d ?? null) === meta.deleted) clear.run(change.t, change.k, meta.hlcs, meta.deleted)
+        if (same && (change.d ?? null) === meta.deleted) clear.run(published, change.t, change.k, meta.hlcs, meta.deleted)
       }
     })()
   }
@@ -214,9 +230,10 @@ export class ChangeLog {
   /**
    * Merges other devices' record states in one transaction, with capture paused (what is
    * applied is not sent back). Local changes not yet stamped are stamped first, so a local edit
-   * made a moment ago is weighed by its own stamp, never overwritten unseen.
+   * made a moment ago is weighed by its own stamp, never overwritten unseen. `origin`: where
+   * these changes were published (the segment, or the snapshot's covers).
    */
-  merge(changes: readonly Change[], scope: SyncScope): MergeResult {
+  merge(changes: readonly Change[], scope: SyncScope, origin: Origin): MergeResult {
     const result: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
     this.stamp()
     this.db.transaction(() => {
@@ -225,7 +242,8 @@ export class ChangeLog {
         const order = new Map(SYNCED_TABLES.map((t, i) => [t.name, i]))
         const parked = this.sql('SELECT change FROM sync_parked').all() as Array<{ change: string }>
         this.sql('DELETE FROM sync_parked').run()
-        const all = [...parked.map((p) => JSON.parse(p.change) as Change), ...changes].filter((c) => {
+        // A parked change keeps the origin it came with.
+        const all = [...parked.map((p) => JSON.parse(p.change) as Change), ...changes.map((c) => ({ ...c, o: origin }))].filter((c) => {
           const table = tableByName.get(c.t)
           return table && scope[table.scope] && !(c.t === 'settings' && isDeviceLocalSetting(c.k))
         })
@@ -247,7 +265,7 @@ export class ChangeLog {
   }
 
   /** Merges the stamps of one record into its meta; true when the record is alive after it. */
-  private mergeOne(change: Change, result: MergeResult): boolean {
+  private mergeOne(change: Change & { o?: Origin }, result: MergeResult): boolean {
     const meta = this.meta(change.t, change.k)
     const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
     const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
@@ -269,12 +287,15 @@ export class ChangeLog {
     const deleted = max(meta?.deleted, change.d)
     const newest = Object.values(hlcs).reduce<Hlc | null>((a, b) => max(a, b), null)
     const alive = newest !== null && (!deleted || newest > deleted)
-    this.writeMeta(change.t, change.k, hlcs, hashes, deleted, false)
+    // The tombstone kept is theirs when it is newer than ours (or ours was not published yet).
+    const theirs = change.d !== undefined && change.d === deleted && (change.d !== meta?.deleted || !meta?.gone_after) && change.o
+    const goneAfter = theirs ? JSON.stringify(change.o) : (meta?.gone_after ?? null)
+    this.writeMeta(change.t, change.k, hlcs, hashes, deleted, false, goneAfter)
     ;(change as Change & { winners?: typeof winners }).winners = winners
     return alive
   }
 
-  private upsert(change: Change & { winners?: Record<string, Value | Row> }, result: MergeResult): void {
+  private upsert(change: Change & { winners?: Record<string, Value | Row>; o?: Origin }, result: MergeResult): void {
     const table = tableByName.get(change.t)!
     const winners = change.winners ?? {}
     const current = this.row(table, change.k)
@@ -297,7 +318,7 @@ export class ChangeLog {
       const parentTable = tableByName.get(table.parent.table)!
       if (parentId !== null && parentId !== undefined && !this.sql(`SELECT 1 FROM ${parentTable.name} WHERE ${parentTable.pk} = ?`).get(parentId)) {
         // Its parent is deleted here, or has not arrived: kept aside and tried again each round.
-        this.sql('INSERT OR REPLACE INTO sync_parked (tbl, key, change) VALUES (?, ?, ?)').run(change.t, change.k, JSON.stringify({ t: change.t, k: change.k, f: change.f, d: change.d }))
+        this.sql('INSERT OR REPLACE INTO sync_parked (tbl, key, change) VALUES (?, ?, ?)').run(change.t, change.k, JSON.stringify({ t: change.t, k: change.k, f: change.f, d: change.d, o: change.o }))
         result.parked++
         return
       }
@@ -310,7 +331,7 @@ export class ChangeLog {
     result.applied++
   }
 
-  private remove(change: Change, result: MergeResult): void {
+  private remove(change: Change & { o?: Origin }, result: MergeResult): void {
     const table = tableByName.get(change.t)!
     if (!this.row(table, change.k)) return
     const children = SYNCED_TABLES.filter((t) => t.parent?.table === table.name)
@@ -327,17 +348,17 @@ export class ChangeLog {
       result.recovered++
       return
     }
-    for (const child of children) this.markDeleted(child, `SELECT ${child.pk} AS key FROM ${child.name} WHERE ${child.parent!.column} = ?`, change.k)
+    for (const child of children) this.markDeleted(child, `SELECT ${child.pk} AS key FROM ${child.name} WHERE ${child.parent!.column} = ?`, change.k, change.o)
     this.sql(`DELETE FROM ${table.name} WHERE ${table.pk} = ?`).run(change.k)
     result.applied++
   }
 
   /** Rows removed by a cascade carry a tombstone too, so a later copy of them does not come back. */
-  private markDeleted(table: SyncedTable, select: string, parent: string): void {
+  private markDeleted(table: SyncedTable, select: string, parent: string, origin: Origin | undefined): void {
     for (const { key } of this.sql(select).all(parent) as Array<{ key: string }>) {
       const meta = this.meta(table.name, key)
       if (meta?.deleted) continue
-      this.writeMeta(table.name, key, meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false)
+      this.writeMeta(table.name, key, meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false, origin ? JSON.stringify(origin) : null)
     }
   }
 
@@ -352,7 +373,35 @@ export class ChangeLog {
       hlcs[field] = at
       hashes[field] = hash(value)
     }
-    this.writeMeta(table.name, key, hlcs, hashes, meta?.deleted ?? null, true)
+    this.writeMeta(table.name, key, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
+  }
+
+  /**
+   * Forgets the tombstones every device has seen: a deleted record whose deletion was published
+   * where each device's merged segments reach (`seen` of every device record in the store, this
+   * one's own included). Only settled ones: not pending, the record not back. Returns how many.
+   */
+  collect(devices: ReadonlyArray<{ id: string; seen: Record<string, number> }>): number {
+    let collected = 0
+    const forget = this.sql('DELETE FROM sync_meta WHERE tbl = ? AND key = ? AND dirty = 0')
+    this.db.transaction(() => {
+      for (const table of SYNCED_TABLES) {
+        const tombstones = this.sql(
+            `SELECT m.key, m.hlcs, m.deleted, m.gone_after FROM sync_meta m
+             WHERE m.tbl = ? AND m.deleted IS NOT NULL AND m.gone_after IS NOT NULL AND m.dirty = 0
+               AND NOT EXISTS (SELECT 1 FROM ${table.name} r WHERE r.${table.pk} = m.key)`
+          )
+          .all(table.name) as Array<{ key: string; hlcs: string; deleted: string; gone_after: string }>
+        for (const t of tombstones) {
+          const newest = Object.values(JSON.parse(t.hlcs) as Record<string, Hlc>).reduce<Hlc | null>((a, b) => max(a, b), null)
+          if (newest !== null && newest > t.deleted) continue
+          const origin = JSON.parse(t.gone_after) as Origin
+          const everyone = devices.every((d) => Object.entries(origin).every(([device, seq]) => device === d.id || (d.seen[device] ?? 0) >= seq))
+          if (everyone) collected += forget.run(table.name, t.key).changes
+        }
+      }
+    })()
+    return collected
   }
 
   seen(): Map<string, number> {

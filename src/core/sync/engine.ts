@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join, normalize, sep } from 'node:path'
 import type { SyncDevice, SyncScope } from '../../shared/bridge/procedures/sync'
 import type { SqliteDb } from '../store/database'
-import { ChangeLog, type Change, type MergeResult } from './change-log'
+import { ChangeLog, type Change, type MergeResult, type Origin } from './change-log'
 import { blobName, open, seal, TamperedObject } from './crypto'
 import type { HybridClock } from './hlc'
 import type { SyncStore } from './store'
@@ -36,6 +36,8 @@ export interface RoundResult {
   /** Objects refused by their integrity check (named), never merged. */
   tampered: string[]
   devices: SyncDevice[]
+  /** Tombstones forgotten this round: every device had seen them. */
+  collected: number
 }
 
 export interface EngineDeps {
@@ -54,6 +56,9 @@ export interface EngineDeps {
   /** Told which tables another device's changes touched (caches to drop). */
   applied?: (tables: Set<string>) => void
 }
+
+const toDevices = (bodies: DeviceBody[], current: string): SyncDevice[] =>
+  bodies.map((b) => ({ id: b.id, name: b.name, lastSeenAt: b.lastSeenAt, current: b.id === current })).sort((a, b) => b.lastSeenAt - a.lastSeenAt)
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8')
 const parse = <T>(bytes: Buffer): T => JSON.parse(bytes.toString('utf8')) as T
@@ -113,7 +118,7 @@ export class SyncEngine {
       if (!bytes) break
       try {
         const { plaintext } = open(this.deps.key, key, bytes)
-        this.log.sent(parse<SegmentBody>(plaintext).changes)
+        this.log.sent(parse<SegmentBody>(plaintext).changes, { [deviceId]: seq })
         this.setNextSeq(seq + 1)
       } catch {
         break // half written: written again below under the same number
@@ -133,7 +138,7 @@ export class SyncEngine {
         try {
           const body = parse<SnapshotBody>(open(this.deps.key, newest.key, bytes).plaintext)
           await this.fetchBlobs(body.changes)
-          for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(this.apply(body.changes.slice(i, i + SEGMENT_CHANGES)))
+          for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
           for (const [device, seq] of Object.entries(body.covers)) if (device !== deviceId) this.log.setSeen(device, seq)
         } catch (error) {
           if (!(error instanceof TamperedObject)) throw error
@@ -163,7 +168,7 @@ export class SyncEngine {
         }
         this.deps.progress?.(body.changes.length)
         await this.fetchBlobs(body.changes)
-        add(this.apply(body.changes))
+        add(this.apply(body.changes, { [device]: seq }))
         this.log.setSeen(device, seq)
       }
     }
@@ -179,18 +184,20 @@ export class SyncEngine {
       const seq = this.nextSeq()
       const key = segmentKey(deviceId, seq)
       await store.put(key, this.seal('segment', key, seq, json({ changes } satisfies SegmentBody)))
-      this.log.sent(changes)
+      this.log.sent(changes, { [deviceId]: seq })
       this.setNextSeq(seq + 1)
       pushed += changes.length
     }
 
-    const devices = await this.register()
+    const records = await this.register()
+    // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
+    const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     await this.compact(byDevice, snapshots)
-    return { pushed, merge, tampered, devices }
+    return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected }
   }
 
-  private apply(changes: Change[]): MergeResult {
-    const result = this.log.merge(changes, this.deps.scope)
+  private apply(changes: Change[], origin: Origin): MergeResult {
+    const result = this.log.merge(changes, this.deps.scope, origin)
     this.deps.applied?.(new Set(changes.map((c) => c.t)))
     return result
   }
@@ -243,28 +250,33 @@ export class SyncEngine {
     }
   }
 
-  /** Writes this device's record and reads everyone's (name, last seen). */
-  async register(): Promise<SyncDevice[]> {
+  /** Writes this device's record (name, last seen, what it has merged) and reads everyone's. */
+  async register(): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
     const { store, deviceId } = this.deps
     const key = deviceKey(deviceId)
     const mine: DeviceBody = { id: deviceId, name: this.deps.deviceName, lastSeenAt: this.deps.clock.now(), seen: Object.fromEntries(this.log.seen()) }
     await store.put(key, this.seal('device', key, 0, json(mine)))
-    return this.devices()
+    return this.records()
   }
 
   async devices(): Promise<SyncDevice[]> {
-    const out: SyncDevice[] = []
+    return toDevices((await this.records()).bodies, this.deps.deviceId)
+  }
+
+  private async records(): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
+    const bodies: DeviceBody[] = []
+    let unreadable = 0
     for (const { key } of await this.deps.store.list('devices/')) {
       const bytes = await this.deps.store.get(key)
       if (!bytes) continue
       try {
-        const body = parse<DeviceBody>(open(this.deps.key, key, bytes).plaintext)
-        out.push({ id: body.id, name: body.name, lastSeenAt: body.lastSeenAt, current: body.id === this.deps.deviceId })
+        bodies.push(parse<DeviceBody>(open(this.deps.key, key, bytes).plaintext))
       } catch {
-        // A device record that does not open is not listed (it is rewritten by its device each round).
+        // Not listed (it is rewritten by its device each round), and counted.
+        unreadable++
       }
     }
-    return out.sort((a, b) => b.lastSeenAt - a.lastSeenAt)
+    return { bodies, unreadable }
   }
 
   /**

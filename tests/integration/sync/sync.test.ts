@@ -89,7 +89,7 @@ describe('sync through a folder store', () => {
     const db = svc(b).store.db.sqlite
     const at = formatHlc(Date.now(), 0, 'other')
     const fields = { agent_id: agentOf(b), title: 'merged', provider_id: null, model_id: null, parameters: null, pinned: 0, created_at: 1, updated_at: 1 }
-    const merged = new ChangeLog(db, new HybridClock('other')).merge([{ t: 'conversations', k: 'merged-conv', f: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, [at, v]])) }], svc(b).sync.status().scope)
+    const merged = new ChangeLog(db, new HybridClock('other')).merge([{ t: 'conversations', k: 'merged-conv', f: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, [at, v]])) }], svc(b).sync.status().scope, { other: 1 })
     expect(merged.applied).toBe(1)
     expect(svc(b).store.conversations.get('merged-conv')?.title).toBe('merged')
     expect(db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get()).toEqual({ n: 0 })
@@ -340,7 +340,63 @@ describe('sync through a folder store', () => {
   })
 
   it.todo('API keys sync when scope.apiKeys is on, because the keychain has no change capture yet (the scope is stored, not acted on)')
-  it.todo('tombstones are collected once every known device has merged them, because they are kept for now (a key and a stamp each)')
+  it('a tombstone is kept until every device has merged it, then forgotten on each; nothing comes back', async () => {
+    const { list, store } = await devices(3)
+    const [a, b, c] = list as [Device, Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Short-lived' })
+    const msg = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('gone soon') })
+    await converge(list)
+    const tombstones = (d: Device) =>
+      (svc(d).store.db.sqlite.prepare('SELECT COUNT(*) AS n FROM sync_meta WHERE deleted IS NOT NULL AND key IN (?, ?)').get(conv.id, msg.id) as { n: number }).n
+    svc(a).store.conversations.delete(conv.id)
+    // C is away: A and B keep the deletion however often they sync.
+    for (let i = 0; i < 3; i++) for (const d of [a, b]) await d.sync()
+    expect(tombstones(a)).toBe(2)
+    expect(tombstones(b)).toBe(2)
+    expect(svc(b).store.conversations.get(conv.id)).toBeUndefined()
+    expect(svc(c).store.conversations.get(conv.id)?.title).toBe('Short-lived')
+    // C merges it; once each device has read C's record, each forgets it.
+    await c.sync()
+    expect(svc(c).store.conversations.get(conv.id)).toBeUndefined()
+    await converge(list)
+    for (const d of list) expect(tombstones(d)).toBe(0)
+    // Nothing comes back: not on the three, not on a fresh device that reads it all from the start.
+    const fresh = await openDevice('D')
+    opened.push(fresh)
+    await fresh.setup(store)
+    await converge([...list, fresh])
+    for (const d of [...list, fresh]) {
+      expect(svc(d).store.conversations.get(conv.id)).toBeUndefined()
+      expect(svc(d).store.messages.get(msg.id)).toBeUndefined()
+    }
+    expect(contents(fresh)).toEqual(contents(a))
+  })
+
+  it('a tombstone that came in a snapshot is kept until every device has merged what the snapshot covers', async () => {
+    const { list, store } = await devices(2, { compactAfter: 2 })
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Deleted before C came' })
+    await converge(list)
+    svc(a).store.conversations.delete(conv.id)
+    await a.sync()
+    // A compacts: its segment with the deletion is gone; a new device learns of it from the snapshot.
+    for (let i = 0; i < 3; i++) {
+      svc(a).store.conversations.create({ agentId: agentOf(a), title: `filler ${i}` })
+      await a.sync()
+    }
+    const c = await openDevice('C', { compactAfter: 2 })
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    const origin = svc(c).store.db.sqlite.prepare('SELECT gone_after FROM sync_meta WHERE key = ?').get(conv.id) as { gone_after: string | null } | undefined
+    // C holds the tombstone with the snapshot's covers as where it was published (B has not merged all of them yet).
+    const covers = JSON.parse(origin!.gone_after!) as Record<string, number>
+    expect(covers[svc(a).sync.status().deviceId]).toBeGreaterThan(1)
+    await converge([a, b, c])
+    for (const d of [a, b, c]) expect(svc(d).store.conversations.get(conv.id)).toBeUndefined()
+    const left = (d: Device) => (svc(d).store.db.sqlite.prepare('SELECT COUNT(*) AS n FROM sync_meta WHERE key = ?').get(conv.id) as { n: number }).n
+    for (const d of [a, b, c]) expect(left(d)).toBe(0)
+  })
 
   it('an image attachment travels once as an encrypted blob and lands in the other data folder', async () => {
     const { list, folder } = await devices(2)
