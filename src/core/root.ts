@@ -238,6 +238,7 @@ export function buildServices({ env, store, secrets, hub, standing }: RootInput)
     openStore: wrapStore ? async (config, secret) => wrapStore(await openSyncStore(config, secret)) : openSyncStore,
     // A store address or folder is a host resource, like a path: not for a remote browser-mode client.
     mayChange: () => clientReach(env) !== 'remote',
+    apiKeys: { names: () => providers.keyNames(), isKey: (name) => providers.isKeyName(name) },
     // Settings are cached parsed; another device's settings must be read again.
     applied: (tables) => {
       if (tables.has('settings')) store.settings.invalidate()

@@ -259,8 +259,10 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await s.getByTestId('sync-scope-images').check()
   await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { images: true } } })
   await expect(s.getByTestId('sync-scope-images')).toBeChecked()
-  // API keys are not synced yet: the switch says so and cannot be turned on.
-  await expect(s.getByTestId('sync-scope-apiKeys')).toBeDisabled()
+  // API keys are off until turned on, here like the rest.
+  await s.getByTestId('sync-scope-apiKeys').check()
+  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { apiKeys: true } } })
+  await expect(s.getByTestId('sync-scope-apiKeys')).toBeChecked()
 
   // Sync now, and its error with the fix.
   sync.answer('sync.now', () => ({ ok: false, error: { errorType: 'SyncStoreFull', message: 'ENOSPC: no space left on device' } }))

@@ -255,9 +255,21 @@ export class ProviderService {
     }
   }
 
+  private ids(): string[] {
+    return [...listProviderCards().map((card) => card.id), ...this.customProviders().map((c) => customProviderId(c.slug))]
+  }
+
   summaries(): Promise<ProviderSummary[]> {
-    const ids = [...listProviderCards().map((card) => card.id), ...this.customProviders().map((c) => customProviderId(c.slug))]
-    return Promise.all(ids.map((id) => this.summary(id)))
+    return Promise.all(this.ids().map((id) => this.summary(id)))
+  }
+
+  /** Every keychain name that holds a provider credential: each provider's key and its credential fields (what sync may carry). */
+  keyNames(): string[] {
+    return this.ids().flatMap((id) => [id, ...credentialFieldsOf(id).map((field) => `${id}.${field.name}`)])
+  }
+
+  isKeyName(name: string): boolean {
+    return this.keyNames().includes(name)
   }
 
   /** Settings' list and the picker's groups in one call: the summaries are built once for both. */

@@ -15,7 +15,8 @@ type Row = Record<string, Value>
  * snapshot, miss a segment, or read one twice and still converge.
  */
 export interface Change {
-  t: SyncedTable['name']
+  /** A synced table, or `api_keys` (keychain entries, see api-keys.ts). */
+  t: SyncedTable['name'] | 'api_keys'
   k: string
   f?: Record<string, [Hlc, Value | Row]>
   d?: Hlc
@@ -135,6 +136,8 @@ export class ChangeLog {
       const offset = this.clock.now() - Date.now()
       const done = this.sql('DELETE FROM sync_outbox WHERE tbl = ? AND key = ? AND changed_at = ?')
       for (const { tbl, key, changed_at } of noted) {
+        // API keys are stamped from the keychain (api-keys.ts), not from a table.
+        if (tbl === 'api_keys') continue
         const table = tableByName.get(tbl as SyncedTable['name'])
         if (!table || (table.name === 'settings' && isDeviceLocalSetting(key))) {
           done.run(tbl, key, changed_at)
@@ -239,12 +242,12 @@ export class ChangeLog {
     this.db.transaction(() => {
       this.sql('UPDATE sync_control SET applying = 1 WHERE id = 1').run()
       try {
-        const order = new Map(SYNCED_TABLES.map((t, i) => [t.name, i]))
+        const order = new Map<string, number>(SYNCED_TABLES.map((t, i) => [t.name, i]))
         const parked = this.sql('SELECT change FROM sync_parked').all() as Array<{ change: string }>
         this.sql('DELETE FROM sync_parked').run()
         // A parked change keeps the origin it came with.
         const all = [...parked.map((p) => JSON.parse(p.change) as Change), ...changes.map((c) => ({ ...c, o: origin }))].filter((c) => {
-          const table = tableByName.get(c.t)
+          const table = tableByName.get(c.t as SyncedTable['name'])
           return table && scope[table.scope] && !(c.t === 'settings' && isDeviceLocalSetting(c.k))
         })
         for (const c of all) for (const [h] of Object.values(c.f ?? {})) this.clock.observe(h)
@@ -296,7 +299,7 @@ export class ChangeLog {
   }
 
   private upsert(change: Change & { winners?: Record<string, Value | Row>; o?: Origin }, result: MergeResult): void {
-    const table = tableByName.get(change.t)!
+    const table = tableByName.get(change.t as SyncedTable['name'])!
     const winners = change.winners ?? {}
     const current = this.row(table, change.k)
     if (current && Object.keys(winners).length === 0) return
@@ -332,7 +335,7 @@ export class ChangeLog {
   }
 
   private remove(change: Change & { o?: Origin }, result: MergeResult): void {
-    const table = tableByName.get(change.t)!
+    const table = tableByName.get(change.t as SyncedTable['name'])!
     if (!this.row(table, change.k)) return
     const children = SYNCED_TABLES.filter((t) => t.parent?.table === table.name)
     // Children the deleting device never saw (no tombstone here): restore the parent, never drop them unseen.
@@ -385,11 +388,12 @@ export class ChangeLog {
     let collected = 0
     const forget = this.sql('DELETE FROM sync_meta WHERE tbl = ? AND key = ? AND dirty = 0')
     this.db.transaction(() => {
-      for (const table of SYNCED_TABLES) {
+      // API keys have no table here: a stamp no newer than the deletion is what says the key is gone.
+      for (const table of [...SYNCED_TABLES, { name: 'api_keys', pk: '' }]) {
         const tombstones = this.sql(
             `SELECT m.key, m.hlcs, m.deleted, m.gone_after FROM sync_meta m
              WHERE m.tbl = ? AND m.deleted IS NOT NULL AND m.gone_after IS NOT NULL AND m.dirty = 0
-               AND NOT EXISTS (SELECT 1 FROM ${table.name} r WHERE r.${table.pk} = m.key)`
+               ${table.pk ? `AND NOT EXISTS (SELECT 1 FROM ${table.name} r WHERE r.${table.pk} = m.key)` : ''}`
           )
           .all(table.name) as Array<{ key: string; hlcs: string; deleted: string; gone_after: string }>
         for (const t of tombstones) {

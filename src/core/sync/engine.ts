@@ -4,6 +4,7 @@ import { dirname, join, normalize, sep } from 'node:path'
 import type { SyncDevice, SyncScope } from '../../shared/bridge/procedures/sync'
 import type { SqliteDb } from '../store/database'
 import { ChangeLog, type Change, type MergeResult, type Origin } from './change-log'
+import type { ApiKeySync } from './api-keys'
 import { blobName, open, seal, TamperedObject } from './crypto'
 import type { HybridClock } from './hlc'
 import type { SyncStore } from './store'
@@ -55,6 +56,8 @@ export interface EngineDeps {
   compactAfter?: number
   /** Told which tables another device's changes touched (caches to drop). */
   applied?: (tables: Set<string>) => void
+  /** Present when the user turned API keys on. */
+  apiKeys?: ApiKeySync
 }
 
 const toDevices = (bodies: DeviceBody[], current: string): SyncDevice[] =>
@@ -98,6 +101,7 @@ export class SyncEngine {
       merge.recovered += m.recovered
       merge.parked = m.parked
     }
+    await this.deps.apiKeys?.stamp()
     this.log.stamp()
     const listed = await store.list('segments/')
     const byDevice = new Map<string, Array<{ seq: number; key: string }>>()
@@ -138,7 +142,7 @@ export class SyncEngine {
         try {
           const body = parse<SnapshotBody>(open(this.deps.key, newest.key, bytes).plaintext)
           await this.fetchBlobs(body.changes)
-          for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
+          for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
           for (const [device, seq] of Object.entries(body.covers)) if (device !== deviceId) this.log.setSeen(device, seq)
         } catch (error) {
           if (!(error instanceof TamperedObject)) throw error
@@ -168,16 +172,19 @@ export class SyncEngine {
         }
         this.deps.progress?.(body.changes.length)
         await this.fetchBlobs(body.changes)
-        add(this.apply(body.changes, { [device]: seq }))
+        add(await this.apply(body.changes, { [device]: seq }))
         this.log.setSeen(device, seq)
       }
     }
 
     // Push: the stamped changes as this device's next segments.
     let pushed = 0
+    await this.deps.apiKeys?.stamp()
+    let keys = (await this.deps.apiKeys?.outgoing()) ?? []
     for (;;) {
       this.log.stamp()
-      const changes = this.log.outgoing(this.deps.scope, SEGMENT_CHANGES)
+      const changes = [...keys, ...this.log.outgoing(this.deps.scope, SEGMENT_CHANGES - keys.length)]
+      keys = []
       if (changes.length === 0) break
       this.deps.progress?.(changes.length)
       await this.putBlobs(changes)
@@ -196,8 +203,9 @@ export class SyncEngine {
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected }
   }
 
-  private apply(changes: Change[], origin: Origin): MergeResult {
+  private async apply(changes: Change[], origin: Origin): Promise<MergeResult> {
     const result = this.log.merge(changes, this.deps.scope, origin)
+    if (this.deps.apiKeys) result.applied += await this.deps.apiKeys.merge(changes, origin)
     this.deps.applied?.(new Set(changes.map((c) => c.t)))
     return result
   }
@@ -299,7 +307,7 @@ export class SyncEngine {
     const covers: Record<string, number> = Object.fromEntries(this.log.seen())
     covers[this.deps.deviceId] = this.nextSeq() - 1
     // Only what is already in a segment: a change still pending goes in the next segment, not here.
-    const changes = [...this.log.everything(this.deps.scope)]
+    const changes = [...this.log.everything(this.deps.scope), ...((await this.deps.apiKeys?.everything()) ?? [])]
     const key = `snapshots/${String(this.deps.clock.now()).padStart(13, '0')}-${this.deps.deviceId}.snap`
     await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, changes } satisfies SnapshotBody)))
     return key

@@ -5,6 +5,7 @@ import { AppErrorException } from '../../shared/errors/app-error'
 import { ERROR_CATALOGUE, type ErrorTypeName } from '../../shared/errors/catalogue'
 import type { SqliteDb } from '../store/database'
 import { logger } from '../log/logger'
+import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
 import { KEYS_OBJECT, newKeys, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
 import { ChangeLog } from './change-log'
 import { SyncEngine } from './engine'
@@ -23,6 +24,8 @@ export interface SyncSecrets {
   set(name: string, value: string): Promise<unknown>
   delete(name: string): Promise<unknown>
   readForRuntime(name: string): Promise<string | undefined>
+  /** After every set or delete, whoever made it: API keys are noted for sync from here. */
+  onChange?(listener: (name: string) => void): () => void
 }
 
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
@@ -41,6 +44,8 @@ export interface SyncServiceDeps {
   mayChange: () => boolean
   /** Another device's changes reached these tables: caches to drop (the settings cache). */
   applied?: (tables: Set<string>) => void
+  /** Which keychain entries are API keys (synced when the scope says so; never sync's own or a tool server's). */
+  apiKeys?: { names(): string[]; isKey(name: string): boolean }
   clock?: WallClock
   /** Quiet time after a local change before sending it (ms). */
   debounceMs?: number
@@ -110,10 +115,44 @@ export class SyncService {
   private closed = false
   private started: Promise<void> | undefined
   private readonly listeners = new Set<(status: SyncStatus) => void>()
+  /** Keys being written from another device's change: not noted again (no echo). */
+  private readonly applyingKeys = new Set<string>()
 
   constructor(private readonly deps: SyncServiceDeps) {
     this.clock = new HybridClock(this.deviceId() || 'unset', deps.clock ?? Date.now)
     this.log = new ChangeLog(deps.db, this.clock)
+    deps.secrets.onChange?.((name) => this.keyChanged(name))
+  }
+
+  /** The keychain has no trigger: a provider key set or removed here is noted for the next round. */
+  private keyChanged(name: string): void {
+    if (this.applyingKeys.has(name) || !this.saved()?.scope.apiKeys || !this.deps.apiKeys?.isKey(name)) return
+    if ((this.deps.db.prepare('SELECT enabled FROM sync_control WHERE id = 1').get() as { enabled: number }).enabled !== 1) return
+    noteKey(this.deps.db, name)
+  }
+
+  private apiKeySync(saved: Saved): ApiKeySync | undefined {
+    const keys = this.deps.apiKeys
+    if (!saved.scope.apiKeys || !keys || !this.key) return undefined
+    const { secrets } = this.deps
+    return new ApiKeySync(
+      this.deps.db,
+      this.clock,
+      {
+        names: () => keys.names(),
+        isKey: (name) => keys.isKey(name),
+        read: (name) => secrets.readForRuntime(name),
+        write: async (name, value) => {
+          this.applyingKeys.add(name)
+          try {
+            await (value === undefined ? secrets.delete(name) : secrets.set(name, value))
+          } finally {
+            this.applyingKeys.delete(name)
+          }
+        }
+      },
+      this.key
+    )
   }
 
   // ---- persisted, device-local configuration (the sync_control row; never synced)
@@ -251,6 +290,7 @@ export class SyncService {
 
   private makeEngine(store: SyncStore, saved: Saved): SyncEngine {
     const control = this.control()
+    const apiKeys = this.apiKeySync(saved)
     return new SyncEngine({
       db: this.deps.db,
       store,
@@ -261,6 +301,7 @@ export class SyncService {
       scope: saved.scope,
       dataDir: this.deps.dataDir,
       ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
+      ...(apiKeys ? { apiKeys } : {}),
       progress: (n) => {
         this.syncing = (this.syncing ?? 0) + n
         this.emit()
@@ -415,6 +456,7 @@ export class SyncService {
     this.key = key
     this.tampered.clear()
     this.log.enable()
+    if (scope.apiKeys && this.deps.apiKeys) noteAllKeys(this.deps.db, this.deps.apiKeys.names())
     await this.connect(this.saved()!)
     return this.status()
   }
@@ -461,6 +503,14 @@ export class SyncService {
     if (input.scope) this.refuseRemote()
     if (input.deviceName) this.deps.db.prepare('UPDATE sync_control SET device_name = ? WHERE id = 1').run(input.deviceName)
     const next: Saved = { ...saved, scope: { ...saved.scope, ...input.scope }, paused: input.paused ?? saved.paused }
+    if (next.scope.apiKeys && !saved.scope.apiKeys && this.deps.apiKeys) {
+      // API keys turned on: this device's keys go out, and the history is read again once (merging
+      // is idempotent) so keys other devices sent while this one was not taking them arrive.
+      await this.disconnectStore()
+      noteAllKeys(this.deps.db, this.deps.apiKeys.names())
+      this.deps.db.prepare('DELETE FROM sync_seen').run()
+    }
+    if (!next.scope.apiKeys && saved.scope.apiKeys) this.deps.db.prepare('DELETE FROM sync_outbox WHERE tbl = ?').run(API_KEYS)
     this.save(next)
     if (this.state === 'locked') return this.status()
     if (next.paused) {

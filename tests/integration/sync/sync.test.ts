@@ -339,7 +339,55 @@ describe('sync through a folder store', () => {
     await expect.poll(() => ended).toBe(true)
   })
 
-  it.todo('API keys sync when scope.apiKeys is on, because the keychain has no change capture yet (the scope is stored, not acted on)')
+  it('API keys, once turned on, travel end-to-end encrypted: set, changed and removed on one device, the same on the others; not to a device that keeps them off', async () => {
+    const { list, folder } = await devices(3)
+    const [a, b, c] = list as [Device, Device, Device]
+    const key = (d: Device, name = 'openai') => svc(d).secrets.readForRuntime(name)
+    for (const d of [a, b]) await d.call('sync.update', { scope: { apiKeys: true } })
+    const first = 'sk-synced-first-0123456789abcdefXYZ'
+    await a.call('providers.setKey', { providerId: 'openai', apiKey: first })
+    await a.call('providers.setCredential', { providerId: 'bedrock', name: 'accessKeyId', value: 'AKIASYNCEDTEST00001' })
+    await converge(list)
+    expect(await key(b)).toBe(first)
+    expect(await key(b, 'bedrock.accessKeyId')).toBe('AKIASYNCEDTEST00001')
+    expect(await key(c)).toBeUndefined()
+    // The store holds it only sealed.
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]))
+    for (const f of files(folder)) expect(readFileSync(f).includes(first)).toBe(false)
+    // Changed on B: A follows. Removed on A: gone on B. Each merge is applied once (no echo back).
+    const second = 'sk-synced-second-0123456789abcdefXYZ'
+    await b.call('providers.setKey', { providerId: 'openai', apiKey: second })
+    await converge(list)
+    expect(await key(a)).toBe(second)
+    await a.call('providers.removeKey', { providerId: 'openai' })
+    await converge(list)
+    expect(await key(b)).toBeUndefined()
+    expect(await key(b, 'bedrock.accessKeyId')).toBe('AKIASYNCEDTEST00001')
+    expect(svc(a).sync.status().pendingChanges).toBe(0)
+    expect(svc(b).sync.status().pendingChanges).toBe(0)
+    // Sync's own keychain entries never travel: B holds only its own sync key.
+    expect(await key(b, `sync:key:${svc(a).sync.status().deviceId}`)).toBeUndefined()
+    expect(await key(c, 'bedrock.accessKeyId')).toBeUndefined()
+    // C turns them on later: it gets the keys the others sent before, and sends its own.
+    await c.call('providers.setKey', { providerId: 'anthropic', apiKey: 'sk-ant-from-c-0123456789abcdef' })
+    await c.call('sync.update', { scope: { apiKeys: true } })
+    await converge(list)
+    expect(await key(c, 'bedrock.accessKeyId')).toBe('AKIASYNCEDTEST00001')
+    expect(await key(a, 'anthropic')).toBe('sk-ant-from-c-0123456789abcdef')
+    expect(await key(c)).toBeUndefined()
+  })
+
+  it('a key changed on two devices while apart: the later change wins on both', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    for (const d of list) await d.call('sync.update', { scope: { apiKeys: true } })
+    await converge(list)
+    await b.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-earlier-on-b-0123456789abcdef' })
+    await new Promise((r) => setTimeout(r, 20))
+    await a.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-later-on-a-0123456789abcdef' })
+    await converge(list)
+    for (const d of list) expect(await svc(d).secrets.readForRuntime('openai')).toBe('sk-later-on-a-0123456789abcdef')
+  })
   it('a tombstone is kept until every device has merged it, then forgotten on each; nothing comes back', async () => {
     const { list, store } = await devices(3)
     const [a, b, c] = list as [Device, Device, Device]

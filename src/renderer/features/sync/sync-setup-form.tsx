@@ -15,7 +15,7 @@ const errorClass = 'mt-0.5 block text-xs font-normal text-red-600 dark:text-red-
 
 export const SCOPE_KEYS = ['conversations', 'agents', 'settings', 'images', 'apiKeys'] as const satisfies readonly (keyof SyncScope)[]
 
-/** The checkboxes of what is synced; API keys carry their explanation (not synced yet: the switch stays off and says so). */
+/** The checkboxes of what is synced; API keys (off by default) carry their explanation. */
 export function ScopeFields({ scope, onChange, disabled }: { scope: SyncScope; onChange(key: keyof SyncScope, value: boolean): void; disabled?: boolean }) {
   const { t } = useTranslation()
   return (
@@ -23,7 +23,7 @@ export function ScopeFields({ scope, onChange, disabled }: { scope: SyncScope; o
       <legend className="mb-1 text-sm font-medium">{t('sync.scope.legend')}</legend>
       {SCOPE_KEYS.map((key) => (
         <label key={key} className="flex items-start gap-2 text-sm">
-          <input type="checkbox" className="mt-0.5" checked={key === 'apiKeys' ? false : scope[key]} disabled={disabled || key === 'apiKeys'} onChange={(e) => onChange(key, e.target.checked)} data-testid={`sync-scope-${key}`} aria-describedby={key === 'apiKeys' ? 'sync-api-keys-hint' : undefined} />
+          <input type="checkbox" className="mt-0.5" checked={scope[key]} disabled={disabled} onChange={(e) => onChange(key, e.target.checked)} data-testid={`sync-scope-${key}`} aria-describedby={key === 'apiKeys' ? 'sync-api-keys-hint' : undefined} />
           <span>
             {t(`sync.scope.${key}`)}
             {key === 'apiKeys' && (

@@ -1067,7 +1067,7 @@ export const en = {
       settings: 'Settings',
       images: 'Images and attachments',
       apiKeys: 'API keys',
-      apiKeysHint: 'Not synced yet: each device keeps its own keys in its own keychain. When this comes, they will be end-to-end encrypted with your passphrase like everything else.'
+      apiKeysHint: 'Off by default. When on, provider keys go to your other devices end-to-end encrypted with your passphrase, like everything else, and land in each device’s keychain. The store never sees them.'
     },
     deviceName: 'Name of this device',
     deviceNameHint: 'How your other devices list this one.',

@@ -1068,7 +1068,7 @@ export const zhCN: Messages = {
       settings: '设置',
       images: '图片和附件',
       apiKeys: 'API 密钥',
-      apiKeysHint: '暂不同步：每台设备在自己的钥匙串中保留自己的密钥。支持后，它们将像其他内容一样用你的同步密码进行端到端加密。'
+      apiKeysHint: '默认关闭。开启后，服务商密钥会像其他内容一样用你的同步密码端到端加密，发送到你的其他设备并存入各设备的钥匙串。存储端永远看不到它们。'
     },
     deviceName: '此设备的名称',
     deviceNameHint: '你的其他设备显示此设备时使用的名称。',

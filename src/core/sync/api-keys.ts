@@ -1,0 +1,143 @@
+import { createHmac } from 'node:crypto'
+import type { SqliteDb } from '../store/database'
+import type { Change, Origin } from './change-log'
+import type { Hlc, HybridClock } from './hlc'
+
+/** The change-log name of API keys: they live in the keychain, never in a table. */
+export const API_KEYS = 'api_keys'
+
+/** What API-key sync needs of the keychain and of the providers. */
+export interface ApiKeySource {
+  /** Every keychain name that holds a provider credential (each provider's key, its credential fields). */
+  names(): string[]
+  isKey(name: string): boolean
+  read(name: string): Promise<string | undefined>
+  /** Writes (or, with undefined, removes) a key that came from another device. */
+  write(name: string, value: string | undefined): Promise<void>
+}
+
+interface KeyMeta {
+  hlcs: string
+  hashes: string
+  deleted: string | null
+  gone_after: string | null
+}
+
+/** Notes a key change for the next round (the keychain's stand-in for a capture trigger). */
+export function noteKey(db: SqliteDb, name: string): void {
+  db.prepare('INSERT INTO sync_outbox (tbl, key, changed_at) VALUES (?, ?, ?) ON CONFLICT (tbl, key) DO UPDATE SET changed_at = excluded.changed_at').run(API_KEYS, name, Date.now())
+}
+
+/** Notes every provider key there may be (API keys turned on: the next push carries those that exist). */
+export function noteAllKeys(db: SqliteDb, names: readonly string[]): void {
+  db.transaction(() => {
+    for (const name of names) noteKey(db, name)
+  })()
+}
+
+const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?? null) : !b ? a : a > b ? a : b)
+
+/**
+ * API keys in the change log, when the user turns them on: the keychain has no triggers, so
+ * the sync service notes each change of a provider key in `sync_outbox` (table `api_keys`), and
+ * this stamps, sends and merges them like a one-field record (last writer wins by its stamp,
+ * deletes as tombstones). The value travels only inside an encrypted segment or snapshot; the
+ * database keeps a keyed hash of it (to tell a change), never the key.
+ */
+export class ApiKeySync {
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly clock: HybridClock,
+    private readonly keys: ApiKeySource,
+    /** The sync key: the hash of a value is keyed with it, so the database alone tells nothing about a key. */
+    private readonly hashKey: Buffer
+  ) {}
+
+  private hash(value: string): string {
+    return createHmac('sha256', this.hashKey).update(value).digest('base64').slice(0, 22)
+  }
+
+  private meta(name: string): KeyMeta | undefined {
+    return this.db.prepare('SELECT hlcs, hashes, deleted, gone_after FROM sync_meta WHERE tbl = ? AND key = ?').get(API_KEYS, name) as KeyMeta | undefined
+  }
+
+  private write(name: string, hlc: Hlc | undefined, hash: string | undefined, deleted: Hlc | null, dirty: boolean, goneAfter: string | null): void {
+    this.db
+      .prepare(
+        `INSERT INTO sync_meta (tbl, key, hlcs, hashes, deleted, dirty, gone_after) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tbl, key) DO UPDATE SET hlcs = excluded.hlcs, hashes = excluded.hashes, deleted = excluded.deleted, dirty = MAX(dirty, excluded.dirty), gone_after = excluded.gone_after`
+      )
+      .run(API_KEYS, name, JSON.stringify(hlc ? { '*': hlc } : {}), JSON.stringify(hash ? { '*': hash } : {}), deleted, dirty ? 1 : 0, deleted ? goneAfter : null)
+  }
+
+  /** Gives each noted key change its stamp (a key read from the keychain that differs from the last one stamped). */
+  async stamp(): Promise<void> {
+    const noted = this.db.prepare('SELECT key, changed_at FROM sync_outbox WHERE tbl = ?').all(API_KEYS) as Array<{ key: string; changed_at: number }>
+    const offset = this.clock.now() - Date.now()
+    for (const { key: name, changed_at } of noted) {
+      const value = this.keys.isKey(name) ? await this.keys.read(name) : undefined
+      const meta = this.meta(name)
+      const hlc = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>)['*'] : undefined
+      const hash = meta ? (JSON.parse(meta.hashes) as Record<string, string>)['*'] : undefined
+      const alive = hlc !== undefined && (!meta?.deleted || hlc > meta.deleted)
+      if (value === undefined) {
+        if (alive) this.write(name, hlc, hash, this.clock.tick(changed_at + offset), true, null)
+      } else {
+        const h = this.hash(value)
+        if (!alive || h !== hash) this.write(name, this.clock.tick(changed_at + offset), h, meta?.deleted ?? null, true, meta?.gone_after ?? null)
+      }
+      this.db.prepare('DELETE FROM sync_outbox WHERE tbl = ? AND key = ? AND changed_at = ?').run(API_KEYS, name, changed_at)
+    }
+  }
+
+  private async state(name: string, meta: KeyMeta): Promise<Change> {
+    const change: Change = { t: API_KEYS, k: name }
+    if (meta.deleted) change.d = meta.deleted
+    const hlc = (JSON.parse(meta.hlcs) as Record<string, Hlc>)['*']
+    const alive = hlc !== undefined && (!meta.deleted || hlc > meta.deleted)
+    const value = alive ? await this.keys.read(name) : undefined
+    if (hlc && value !== undefined) change.f = { '*': [hlc, value] }
+    return change
+  }
+
+  /** Stamped key changes not yet in the store, with their values read from the keychain. */
+  async outgoing(): Promise<Change[]> {
+    const metas = this.db.prepare('SELECT key, hlcs, hashes, deleted, gone_after FROM sync_meta WHERE tbl = ? AND dirty = 1').all(API_KEYS) as Array<KeyMeta & { key: string }>
+    return Promise.all(metas.map((m) => this.state(m.key, m)))
+  }
+
+  /** Every key's state, for a snapshot. */
+  async everything(): Promise<Change[]> {
+    const metas = this.db.prepare('SELECT key, hlcs, hashes, deleted, gone_after FROM sync_meta WHERE tbl = ?').all(API_KEYS) as Array<KeyMeta & { key: string }>
+    return Promise.all(metas.map((m) => this.state(m.key, m)))
+  }
+
+  /** Merges other devices' key changes: the later stamp wins, written to (or removed from) the keychain. */
+  async merge(changes: readonly Change[], origin: Origin): Promise<number> {
+    let applied = 0
+    for (const change of changes) {
+      if (change.t !== API_KEYS || !this.keys.isKey(change.k)) continue
+      const meta = this.meta(change.k)
+      const mine = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>)['*'] : undefined
+      const myHash = meta ? (JSON.parse(meta.hashes) as Record<string, string>)['*'] : undefined
+      const [theirs, value] = change.f?.['*'] ?? []
+      for (const h of [theirs, change.d]) if (h) this.clock.observe(h)
+      const newer = theirs !== undefined && (!mine || theirs > mine) && typeof value === 'string'
+      const hlc = newer ? theirs : mine
+      const hash = newer ? this.hash(value) : myHash
+      const deleted = max(meta?.deleted, change.d)
+      const goneAfter = change.d !== undefined && change.d === deleted && change.d !== meta?.deleted ? JSON.stringify(origin) : (meta?.gone_after ?? null)
+      const wasAlive = mine !== undefined && (!meta?.deleted || mine > meta.deleted)
+      const alive = hlc !== undefined && (!deleted || hlc > deleted)
+      if (alive && newer) {
+        await this.keys.write(change.k, value)
+        applied++
+      } else if (!alive && wasAlive) {
+        await this.keys.write(change.k, undefined)
+        applied++
+      }
+      this.write(change.k, hlc, hash, deleted, false, goneAfter)
+    }
+    return applied
+  }
+}
