@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
+import { closedPortUrl, startFakeOllama } from '../fixtures/fake-ollama'
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai'
-import { configureProvider, openApp } from './helpers'
+import { configureProvider, openApp, snap } from './helpers'
 
 // Issue 17: Settings → Providers as a list + detail with logos, set-up and local providers
 // pinned on top, sorted by name, a search; "Fetch model list" says what it found and enables
@@ -62,4 +63,36 @@ test('list + detail: logos, pinned set-up providers sorted by name, search, fetc
   await result.getByTestId('provider-enable-fetched').click()
   await expect(panel.getByTestId('model-toggle-ft:gpt-4o-mini:e2e:gamma')).toBeChecked()
   await expect(result.getByTestId('provider-enable-fetched')).toHaveCount(0)
+})
+
+// A local server's models are what the server has: when Ollama does not answer, its page says so
+// with the address it tried instead of listing the catalogue's ~50 Ollama models as if installed;
+// "Check again" lists what it really has once it answers there.
+test('Ollama that cannot be reached: the page says so with its address and lists no catalogue model; Check again lists its own', async ({ page }) => {
+  const address = await closedPortUrl()
+  await openApp(page, '#/settings')
+  await page.getByTestId('provider-search').fill('ollama')
+  await page.getByTestId('provider-ollama').click()
+  const detail = page.getByTestId('provider-detail-ollama')
+  await detail.getByTestId('provider-base-url').fill(address)
+  await detail.getByTestId('provider-base-url').press('Enter')
+  try {
+    await expect(detail.getByTestId('provider-server-down')).toContainText(address)
+    await expect(detail.locator('[data-testid^="model-toggle-"]')).toHaveCount(0)
+    await snap(page, 'provider-ollama-unreachable')
+
+    // Ollama starts at that address: Check again lists its models, and only those.
+    const running = await startFakeOllama({ port: Number(new URL(address).port) })
+    try {
+      await detail.getByTestId('provider-server-recheck').click()
+      await expect(detail.getByTestId('provider-server-down')).toHaveCount(0)
+      await expect(detail.getByTestId('model-toggle-llama3.2:latest')).toBeVisible()
+      await expect(detail.locator('[data-testid^="model-toggle-"]')).toHaveCount(running.installed.size)
+    } finally {
+      await running.close()
+    }
+  } finally {
+    await detail.getByTestId('provider-base-url').fill('')
+    await detail.getByTestId('provider-base-url').press('Enter')
+  }
 })
