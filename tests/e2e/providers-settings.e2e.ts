@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { closedPortUrl, startFakeOllama } from '../fixtures/fake-ollama'
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai'
+import { startFakeXinference } from '../fixtures/fake-xinference'
 import { configureProvider, openApp, snap } from './helpers'
 
 // Issue 17: Settings → Providers as a list + detail with logos, set-up and local providers
@@ -94,5 +95,29 @@ test('Ollama that cannot be reached: the page says so with its address and lists
   } finally {
     await detail.getByTestId('provider-base-url').fill('')
     await detail.getByTestId('provider-base-url').press('Enter')
+  }
+})
+
+// Xinference offers "Fetch model list" like the other local servers; of what it has launched,
+// the LLMs that chat are listed as chat models (the test-connection choice), not its reranker.
+test('Xinference: Fetch model list reads its launched models; only its chat LLMs are chat models', async ({ page }) => {
+  const xinference = await startFakeXinference()
+  await openApp(page, '#/settings')
+  await page.getByTestId('provider-search').fill('xinference')
+  await page.getByTestId('provider-xinference').click()
+  const detail = page.getByTestId('provider-detail-xinference')
+  try {
+    await detail.getByTestId('provider-base-url').fill(xinference.url)
+    await detail.getByTestId('provider-base-url').press('Enter')
+    await detail.getByTestId('provider-fetch').click()
+    await expect(detail.getByTestId('provider-fetch-result')).toBeVisible()
+    await expect(detail.getByTestId('model-toggle-qwen2.5-instruct')).toBeChecked()
+    await expect(detail.getByTestId('model-toggle-bge-reranker-v2-m3')).toHaveCount(0)
+    const testChoices = () => detail.getByTestId('provider-test-model').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+    await expect.poll(testChoices).toEqual(['qwen2.5-instruct', 'qwen2-vl-instruct', 'deepseek-r1-distill-qwen'])
+  } finally {
+    await detail.getByTestId('provider-base-url').fill('')
+    await detail.getByTestId('provider-base-url').press('Enter')
+    await xinference.close()
   }
 })

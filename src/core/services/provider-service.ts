@@ -1,7 +1,7 @@
 import type { CredentialField, FetchedModels, PickerGroup, PickerModel, ProviderList, ProviderSummary } from '../../shared/bridge/procedures/providers'
 import { getProviderCard, isCatalogueProviderId, listProviderCards, loadProviderModels } from '../../shared/catalogue/loader'
 import { processModelList, type ModelListEntry } from '../../shared/catalogue/model-list'
-import type { CatalogueModel, ProviderCard } from '../../shared/catalogue/types'
+import { MODEL_TYPES, type CatalogueModel, type ProviderCard } from '../../shared/catalogue/types'
 import type { CostBreakdown } from '../../shared/data/cost'
 import type { FetchedModel as StoredFetchedModel } from '../../shared/data/provider-settings'
 import { customProviderId, customProviderSchema, isCustomProviderId, type CustomProvider } from '../../shared/data/custom-provider'
@@ -289,8 +289,10 @@ export class ProviderService {
         .then((r) => r.models?.({ signal: AbortSignal.timeout(3000) }))
         // The picker still opens (with no installed models), but the reason is kept.
         .catch(logged('providers', `listing the models of the running ${providerId} server`))
+      // Each keeps the type its server gave (Xinference's embedding, speech and transcription
+      // models are not chat models); an entry with none is a chat model.
       const processed = processModelList(
-        (installed?.models ?? []).map((m) => ({ ...m, type: m.type === 'embedding' ? 'embedding' : 'chat' })),
+        (installed?.models ?? []).map((m) => ({ ...m, type: MODEL_TYPES.find((t) => t === m.type) ?? 'chat' })),
         { builtin }
       )
       for (const m of processed) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? true))
