@@ -25,7 +25,11 @@ interface Facts {
 const reference = JSON.parse(readFileSync(source, 'utf8')) as Facts
 // Providers that are the app's own (the built-in engine), not the reference's: appended after them.
 const own = JSON.parse(readFileSync(join(root, 'catalogue', 'source', 'own-providers.json'), 'utf8')) as Facts
-const facts: Facts = { providers: [...reference.providers, ...own.providers], models: { ...reference.models, ...own.models } }
+// Provider settings of the app's own where the reference's differ (catalogue/source/README.md):
+// Xinference lists its launched models like the other local servers, so it offers the fetch too.
+const ownSettings = JSON.parse(readFileSync(join(root, 'catalogue', 'source', 'own-settings.json'), 'utf8')) as Record<string, Json>
+const withOwnSettings = (p: Facts['providers'][number]) => (ownSettings[p.id] ? { ...p, settings: { ...p.settings, ...ownSettings[p.id] } } : p)
+const facts: Facts = { providers: [...reference.providers.map(withOwnSettings), ...own.providers], models: { ...reference.models, ...own.models } }
 
 // Field order of a model entry in our files; unknown fields keep their place after these.
 const MODEL_KEYS = [

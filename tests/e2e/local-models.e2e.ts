@@ -104,3 +104,33 @@ test('pull resume never shows 0 %; an unknown model says "not found" with no Res
   await expect(missing.getByTestId('pull-error')).toHaveText('"no-such-model:7b" was not found in the Ollama library — check the name.')
   await expect(missing.getByTestId('pull-retry')).toHaveCount(0)
 })
+
+// A server's address keeps its port in view on a laptop screen: the four server cards share the
+// row, and an address cut at its end ("http://192.168.100.200:11…") hides the one part that
+// tells servers on one host apart.
+test('a long server address shows whole, port included, at 1280 and 1024 wide', async ({ page }) => {
+  const address = 'http://192.168.100.200:11434'
+  await openApp(page, '#/local-models')
+  const card = page.getByTestId('local-server-vllm')
+  await card.getByRole('button', { name: 'Change' }).click()
+  await page.getByTestId('base-url-vllm').fill(address)
+  await page.getByTestId('base-url-vllm').press('Enter')
+  const shown = card.locator('code')
+  await expect(shown).toHaveAttribute('title', new RegExp(address.replace(/[.]/g, '\\.')))
+  try {
+    for (const size of [{ width: 1280, height: 800 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size)
+      await expect(shown).toContainText(':11434')
+      // Nothing of the text is clipped: the element is as wide as what it holds…
+      await expect.poll(() => shown.evaluate((el) => el.scrollWidth <= el.clientWidth), { message: `address clipped at ${size.width}px` }).toBe(true)
+      // …and it lies inside its card.
+      const [box, cardBox] = [await shown.boundingBox(), await card.boundingBox()]
+      expect(box!.x + box!.width).toBeLessThanOrEqual(cardBox!.x + cardBox!.width)
+      await snap(page, `local-server-address-${size.width}`)
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await card.getByRole('button', { name: 'Change' }).click()
+    await card.getByRole('button', { name: 'Default' }).click()
+  }
+})

@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test'
+import { closedPortUrl, startFakeOllama } from '../fixtures/fake-ollama'
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai'
-import { configureProvider, openApp } from './helpers'
+import { startFakeXinference } from '../fixtures/fake-xinference'
+import { configureProvider, openApp, snap } from './helpers'
 
 // Issue 17: Settings → Providers as a list + detail with logos, set-up and local providers
 // pinned on top, sorted by name, a search; "Fetch model list" says what it found and enables
@@ -62,4 +64,60 @@ test('list + detail: logos, pinned set-up providers sorted by name, search, fetc
   await result.getByTestId('provider-enable-fetched').click()
   await expect(panel.getByTestId('model-toggle-ft:gpt-4o-mini:e2e:gamma')).toBeChecked()
   await expect(result.getByTestId('provider-enable-fetched')).toHaveCount(0)
+})
+
+// A local server's models are what the server has: when Ollama does not answer, its page says so
+// with the address it tried instead of listing the catalogue's ~50 Ollama models as if installed;
+// "Check again" lists what it really has once it answers there.
+test('Ollama that cannot be reached: the page says so with its address and lists no catalogue model; Check again lists its own', async ({ page }) => {
+  const address = await closedPortUrl()
+  await openApp(page, '#/settings')
+  await page.getByTestId('provider-search').fill('ollama')
+  await page.getByTestId('provider-ollama').click()
+  const detail = page.getByTestId('provider-detail-ollama')
+  await detail.getByTestId('provider-base-url').fill(address)
+  await detail.getByTestId('provider-base-url').press('Enter')
+  try {
+    await expect(detail.getByTestId('provider-server-down')).toContainText(address)
+    await expect(detail.locator('[data-testid^="model-toggle-"]')).toHaveCount(0)
+    await snap(page, 'provider-ollama-unreachable')
+
+    // Ollama starts at that address: Check again lists its models, and only those.
+    const running = await startFakeOllama({ port: Number(new URL(address).port) })
+    try {
+      await detail.getByTestId('provider-server-recheck').click()
+      await expect(detail.getByTestId('provider-server-down')).toHaveCount(0)
+      await expect(detail.getByTestId('model-toggle-llama3.2:latest')).toBeVisible()
+      await expect(detail.locator('[data-testid^="model-toggle-"]')).toHaveCount(running.installed.size)
+    } finally {
+      await running.close()
+    }
+  } finally {
+    await detail.getByTestId('provider-base-url').fill('')
+    await detail.getByTestId('provider-base-url').press('Enter')
+  }
+})
+
+// Xinference offers "Fetch model list" like the other local servers; of what it has launched,
+// the LLMs that chat are listed as chat models (the test-connection choice), not its reranker.
+test('Xinference: Fetch model list reads its launched models; only its chat LLMs are chat models', async ({ page }) => {
+  const xinference = await startFakeXinference()
+  await openApp(page, '#/settings')
+  await page.getByTestId('provider-search').fill('xinference')
+  await page.getByTestId('provider-xinference').click()
+  const detail = page.getByTestId('provider-detail-xinference')
+  try {
+    await detail.getByTestId('provider-base-url').fill(xinference.url)
+    await detail.getByTestId('provider-base-url').press('Enter')
+    await detail.getByTestId('provider-fetch').click()
+    await expect(detail.getByTestId('provider-fetch-result')).toBeVisible()
+    await expect(detail.getByTestId('model-toggle-qwen2.5-instruct')).toBeChecked()
+    await expect(detail.getByTestId('model-toggle-bge-reranker-v2-m3')).toHaveCount(0)
+    const testChoices = () => detail.getByTestId('provider-test-model').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
+    await expect.poll(testChoices).toEqual(['qwen2.5-instruct', 'qwen2-vl-instruct', 'deepseek-r1-distill-qwen'])
+  } finally {
+    await detail.getByTestId('provider-base-url').fill('')
+    await detail.getByTestId('provider-base-url').press('Enter')
+    await xinference.close()
+  }
 })

@@ -1,7 +1,7 @@
 import type { CredentialField, FetchedModels, PickerGroup, PickerModel, ProviderList, ProviderSummary } from '../../shared/bridge/procedures/providers'
 import { getProviderCard, isCatalogueProviderId, listProviderCards, loadProviderModels } from '../../shared/catalogue/loader'
 import { processModelList, type ModelListEntry } from '../../shared/catalogue/model-list'
-import type { CatalogueModel, ProviderCard } from '../../shared/catalogue/types'
+import { MODEL_TYPES, type CatalogueModel, type ProviderCard } from '../../shared/catalogue/types'
 import type { CostBreakdown } from '../../shared/data/cost'
 import type { FetchedModel as StoredFetchedModel } from '../../shared/data/provider-settings'
 import { customProviderId, customProviderSchema, isCustomProviderId, type CustomProvider } from '../../shared/data/custom-provider'
@@ -207,6 +207,11 @@ export class ProviderService {
     return status
   }
 
+  /** Where a local server is looked for (the Local models page's address, or its default), as Settings names it. */
+  private serverAddress(providerId: string): { serverAddress?: string } {
+    return isLocal(providerId) && this.detection ? { serverAddress: this.detection.endpoints()[providerId].baseUrl } : {}
+  }
+
   /** A local server's address as Settings shows it: the one the Local models page set, if any. */
   private localAddress(providerId: string): { baseURL?: string } | undefined {
     if (!isLocal(providerId) || !this.detection) return undefined
@@ -247,6 +252,7 @@ export class ProviderService {
       ...(card.apiKeyUrl ? { apiKeyUrl: card.apiKeyUrl } : {}),
       local,
       ...(running !== undefined ? { running } : {}),
+      ...this.serverAddress(providerId),
       available: local ? Boolean(running) : !needsKey || hasCredentials,
       canFetchModels: card.showModelFetcher,
       usesApiKey: usesApiKey(providerId) && !local,
@@ -295,14 +301,19 @@ export class ProviderService {
         .then((r) => r.models?.({ signal: AbortSignal.timeout(3000) }))
         // The picker still opens (with no installed models), but the reason is kept.
         .catch(logged('providers', `listing the models of the running ${providerId} server`))
+      // Each keeps the type its server gave (Xinference's embedding, speech and transcription
+      // models are not chat models); an entry with none is a chat model.
       const processed = processModelList(
-        (installed?.models ?? []).map((m) => ({ ...m, type: m.type === 'embedding' ? 'embedding' : 'chat' })),
+        (installed?.models ?? []).map((m) => ({ ...m, type: MODEL_TYPES.find((t) => t === m.type) ?? 'chat' })),
         { builtin }
       )
       for (const m of processed) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? true))
       return [...out.values()]
     }
-    for (const m of builtin) out.set(m.id, toPickerModel(providerId, m, 'builtin', overrides[m.id]?.enabled ?? m.enabled))
+    // A local server that does not answer has none of the catalogue's entries as far as anyone
+    // knows: only the list it gave when last asked (below) is its own.
+    const local = isLocal(providerId)
+    if (!local) for (const m of builtin) out.set(m.id, toPickerModel(providerId, m, 'builtin', overrides[m.id]?.enabled ?? m.enabled))
     if (settings.fetchedModels.length > 0) {
       const processed = processModelList(storedToFetched(settings.fetchedModels), {
         builtin,
@@ -310,7 +321,6 @@ export class ProviderService {
       })
       // A local server's list is what it really has installed: offered unless switched off,
       // even while it is stopped (the §4 `enabled` is false for ids the catalogue lacks).
-      const local = isLocal(providerId)
       for (const m of processed) if (!out.has(m.id)) out.set(m.id, toPickerModel(providerId, m, 'remote', overrides[m.id]?.enabled ?? (local || m.enabled)))
     }
     return [...out.values()]
@@ -471,9 +481,13 @@ export class ProviderService {
     const before = this.store.providers.get(providerId).fetchedModels
     // On a first fetch "new" means beyond the built-in list; later, beyond the last fetch.
     const builtin = isCustomProviderId(providerId) ? (this.customOf(providerId)?.models ?? []) : await loadProviderModels(providerId)
-    const known = new Set(before.length > 0 ? before.map((m) => m.id) : builtin.map((m) => m.id))
+    // A local server lists none of the catalogue's entries unasked: everything on its first list is new.
+    const local = isLocal(providerId)
+    const known = new Set(before.length > 0 ? before.map((m) => m.id) : local ? [] : builtin.map((m) => m.id))
     const runtime = await this.runtime(providerId)
     if (!runtime.models) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${this.card(providerId).name} does not offer a model list.` })
+    // Whether it answered or not, a local server's last detection is stale now: Settings asks again.
+    if (local) this.detected.delete(providerId)
     const result = await runtime.models()
     const fetched: StoredFetchedModel[] = result.models.map((m: RemoteModelCard) => {
       const { id, displayName, enabled, type, ...rest } = m

@@ -165,10 +165,19 @@ describe('model lists (providers.md §7)', () => {
     expect(fake.requestsTo('/chat/completions')).toHaveLength(1)
   })
 
-  it('xinference lists model_ability and context_length; no key needed', async () => {
+  it('xinference types its list by model_type, with model_ability and context_length; no key needed', async () => {
+    // Xinference's own shape: OpenAI-style entries spread with the launched model's description.
+    const entry = (id: string, description: Record<string, unknown>) => ({ id, object: 'model', created: 0, owned_by: 'xinference', model_name: id, ...description })
     fake.enqueue('/models', {
       kind: 'json',
-      body: { object: 'list', data: [{ id: 'qwen2.5-instruct', object: 'model', model_ability: ['generate', 'chat', 'tools'], context_length: 32768, model_name: 'qwen2.5-instruct' }, { id: 'bge-m3', model_ability: ['embed'], context_length: 8192 }] }
+      body: {
+        object: 'list',
+        data: [
+          entry('qwen2.5-instruct', { model_type: 'LLM', model_ability: ['generate', 'chat', 'tools'], context_length: 32768 }),
+          entry('bge-m3', { model_type: 'embedding', dimensions: 1024, max_tokens: 8192 }),
+          entry('bge-reranker-v2-m3', { model_type: 'rerank', type: 'normal' })
+        ]
+      }
     })
     const runtime = createProviderRuntime('xinference', { baseURL: fake.url })
     const { models } = await runtime.models!()
@@ -176,6 +185,7 @@ describe('model lists (providers.md §7)', () => {
     expect(qwen.contextWindowTokens).toBe(32768)
     expect(qwen.functionCall).toBe(true)
     expect(models.find((m) => m.id === 'bge-m3')!.type).toBe('embedding')
+    expect(models.map((m) => m.id)).not.toContain('bge-reranker-v2-m3')
   })
 
   it('vllm reports max_model_len as the context window', async () => {

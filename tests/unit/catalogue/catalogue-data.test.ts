@@ -19,6 +19,9 @@ const SPEC_PROVIDER_IDS =
 // The app's own providers (catalogue/source/own-providers.json): the built-in engine.
 const OWN_PROVIDER_IDS = ['builtin']
 
+// Provider settings the app sets over the reference's (catalogue/source/own-settings.json).
+const ownSettings = JSON.parse(readFileSync(new URL('../../../catalogue/source/own-settings.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>
+
 describe('catalogue data', () => {
   it('has a data file and a provider card for every provider id of product.md §1, and for the app\'s own', () => {
     expect([...CATALOGUE_PROVIDER_IDS].sort()).toEqual([...SPEC_PROVIDER_IDS, ...OWN_PROVIDER_IDS].sort())
@@ -66,7 +69,7 @@ describe('catalogue data', () => {
   it('matches the reference provider cards', () => {
     for (const ref of reference.providers) {
       const card = providerCards.find((c) => c.id === ref.id)!
-      const s = ref.settings ?? {}
+      const s = { ...ref.settings, ...ownSettings[ref.id] }
       expect(card.name).toBe(ref['name'])
       expect(card.url).toBe(ref['url'])
       expect(card.defaultBaseURL).toBe(ref['defaultBaseURL'])
@@ -79,6 +82,10 @@ describe('catalogue data', () => {
       expect(card.proxyPlaceholder).toBe((s['proxyUrl'] as { placeholder?: string } | undefined)?.placeholder)
       expect(card.modelCount).toBe(reference.models[ref.id]?.length ?? 0)
     }
+  })
+
+  it('every local server offers "Fetch model list": its models are what it has', () => {
+    for (const id of ['ollama', 'lmstudio', 'vllm', 'xinference']) expect([id, providerCards.find((c) => c.id === id)?.showModelFetcher]).toEqual([id, true])
   })
 
   it('ships no descriptions (ours to write, never copied)', async () => {

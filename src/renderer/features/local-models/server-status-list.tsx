@@ -3,6 +3,19 @@ import { useTranslation } from 'react-i18next'
 import { LOCAL_SERVER_LABELS, type LocalServerStatus } from '../../../shared/local/local-servers'
 import { useLocalModels } from './local-models-store'
 
+/** An address that, when it must wrap, wraps before its port rather than inside it. */
+function AddressText({ url }: { url: string }) {
+  const at = /:\d+(?:[/?#].*)?$/.exec(url)
+  if (!at) return <>{url}</>
+  return (
+    <>
+      {url.slice(0, at.index)}
+      <wbr />
+      {url.slice(at.index)}
+    </>
+  )
+}
+
 function ServerCard({ server }: { server: LocalServerStatus }) {
   const { t } = useTranslation()
   const setBaseUrl = useLocalModels((s) => s.setBaseUrl)
@@ -57,9 +70,14 @@ function ServerCard({ server }: { server: LocalServerStatus }) {
           </button>
         </form>
       ) : (
-        <div className="mt-2 flex items-center gap-2 text-xs">
-          <code className="min-w-0 truncate text-zinc-600 dark:text-zinc-300" title={server.custom ? `${server.baseUrl} (${t('local.customUrl')})` : server.baseUrl}>
-            {server.baseUrl}
+        <div className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs">
+          {/* Never cut: four cards share a laptop's row, and the port is what tells servers on one host apart. */}
+          <code
+            data-testid={`server-address-${server.kind}`}
+            className="min-w-0 text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-300"
+            title={server.custom ? `${server.baseUrl} (${t('local.customUrl')})` : server.baseUrl}
+          >
+            <AddressText url={server.baseUrl} />
           </code>
           {server.custom && <span aria-label={t('local.customUrl')} title={t('local.customUrl')} className="size-1.5 shrink-0 rounded-full bg-accent" />}
           <button

@@ -128,12 +128,35 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
     setError(await providerActions.setKey(provider.id, value))
     setBusy(undefined)
   }
+  // Fetch model list; for a local server that did not answer, also its "Check again".
+  const fetchList = async () => {
+    setBusy('fetch')
+    setError(undefined)
+    setFetched(undefined)
+    const r = await providerActions.fetchModels(provider.id)
+    setBusy(undefined)
+    if (!r.ok) setError(r.error)
+    else {
+      setFetched(r.value)
+      if (r.value.warning) setStatus(r.value.warning)
+    }
+  }
   const saveBaseURL = async () => {
     if ((provider.baseURL ?? '') === baseURL.trim()) return
     setError(await providerActions.update(provider.id, { baseURL: baseURL.trim() }))
+    // A local server's models are what the server at the new address has.
+    if (provider.local) void providerActions.models(provider.id)
   }
   return (
     <div className="space-y-4 px-4 py-4" data-testid={`provider-detail-${provider.id}`}>
+      {provider.local && provider.running === false && provider.serverAddress && (
+        <div role="status" data-testid="provider-server-down" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-xs text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
+          <p>{t(models && models.length > 0 ? 'providers.serverDownKept' : 'providers.serverDown', { name: provider.name, url: provider.serverAddress })}</p>
+          <button className={smallButton} disabled={busy === 'fetch'} data-testid="provider-server-recheck" onClick={() => void fetchList()}>
+            {busy === 'fetch' ? t('providers.fetching') : t('providers.checkAgain')}
+          </button>
+        </div>
+      )}
       {provider.custom && <CustomProviderForm key={JSON.stringify(provider.custom)} existing={provider} onSaved={() => undefined} />}
       {provider.credentialFields.length > 0 && (
         <div className="grid gap-3 sm:grid-cols-2">
@@ -239,18 +262,7 @@ function ProviderDetail({ provider }: { provider: ProviderSummary }) {
             className={smallButton}
             disabled={busy === 'fetch'}
             data-testid="provider-fetch"
-            onClick={async () => {
-              setBusy('fetch')
-              setError(undefined)
-              setFetched(undefined)
-              const r = await providerActions.fetchModels(provider.id)
-              setBusy(undefined)
-              if (!r.ok) setError(r.error)
-              else {
-                setFetched(r.value)
-                if (r.value.warning) setStatus(r.value.warning)
-              }
-            }}
+            onClick={() => void fetchList()}
           >
             {busy === 'fetch' ? t('providers.fetching') : t('providers.fetch')}
           </button>

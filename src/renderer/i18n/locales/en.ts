@@ -372,6 +372,10 @@ export const en = {
     local: 'Local server',
     running: 'Running',
     stopped: 'Not running',
+    // A local server that does not answer: its models are what it has, so none are listed without it.
+    serverDown: '{{name}} cannot be reached at {{url}}, so none of its models can be listed. Start it, or correct its address, then check again.',
+    serverDownKept: '{{name}} cannot be reached at {{url}}. The models below are the ones it had when last listed; start it, or correct its address, then check again.',
+    checkAgain: 'Check again',
     storedHidden: 'Stored (hidden)',
     custom: {
       add: 'Add custom provider',

@@ -374,6 +374,9 @@ export const zhCN: Messages = {
     local: '本地服务',
     running: '运行中',
     stopped: '未运行',
+    serverDown: '无法连接 {{url}} 上的 {{name}}，因此无法列出它的模型。请启动它或修正地址，然后重新检测。',
+    serverDownKept: '无法连接 {{url}} 上的 {{name}}。下方是上次获取时它拥有的模型；请启动它或修正地址，然后重新检测。',
+    checkAgain: '重新检测',
     storedHidden: '已保存（隐藏）',
     custom: {
       add: '添加自定义服务商',

@@ -42,6 +42,8 @@ export interface ProviderSummary {
   local: boolean
   /** For local servers: whether it answers now. */
   running?: boolean
+  /** For local servers: the address it is looked for at (the Local models page's, or the default). */
+  serverAddress?: string
   /** Usable in chat now: has a key (or needs none) and, if local, is running. */
   available: boolean
   canFetchModels: boolean
