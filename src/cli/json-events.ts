@@ -26,6 +26,11 @@ export function jsonEventWriter(write: (line: string) => void): { push(event: Js
         pending = mergeToolCalls(pending, event.data as ToolCall[])
         return
       }
+      // Text and reasoning are most of a long reply's lines: the same bytes as the general case, without an object to build and walk per token.
+      if ((event.type === 'text' || event.type === 'reasoning') && typeof event.data === 'string') {
+        write(`{"type":"${event.type}","data":${JSON.stringify(event.data)}}\n`)
+        return
+      }
       if (event.type === 'stop' || event.type.startsWith('tool_')) flush()
       write(`${JSON.stringify({ type: event.type, data: event.data })}\n`)
     },
