@@ -93,7 +93,10 @@ test('three models side by side: one fails, one is stopped, one is chosen; the n
   await column(page, SLOW).getByTestId('continue').click()
   await expect(column(page, SLOW)).toContainText('resumed where it stopped.')
   await expect(column(page, SLOW)).toHaveAttribute('data-status', 'complete')
-  await expect(column(page, SLOW).locator('[data-continuation="true"]')).toHaveCount(1)
+  // One reply, one text: the continuation goes on in the stopped reply's paragraph.
+  await expect(column(page, SLOW).getByTestId('message-assistant')).toHaveCount(1)
+  await expect(column(page, SLOW).locator('[data-parts="2"]')).toHaveCount(1)
+  await expect(column(page, SLOW).locator('p').filter({ hasText: 'resumed where it stopped.' })).toContainText('slow3')
   await expect(page.getByTestId('continue')).toHaveCount(0)
   await expect(outsideColumns(page)).toHaveCount(0)
   await expect(column(page, FAST)).toContainText('fast29')
@@ -244,10 +247,11 @@ test('at 1024 px a stopped column offers Continue in its own tab panel, and cont
   await expect(column(page, FAST)).toContainText('fast29')
   await slowTab.click()
   await expect(column(page, SLOW)).toContainText('resumed where it stopped.')
-  // Continuing with it: the chosen reply and its continuation are the chat's, as one reply in two parts.
+  // Continuing with it: the chosen reply and its continuation are the chat's, as one reply of one text.
   await column(page, SLOW).getByTestId('competition-choose').click()
   await expect(page.getByTestId('competition-turn')).toHaveCount(0)
-  await expect(page.locator('[data-testid="message-assistant"][data-continuation="true"]')).toContainText('resumed where it stopped.')
+  await expect(page.getByTestId('message-assistant')).toHaveCount(1)
+  await expect(page.locator('[data-testid="message-assistant"][data-parts="2"] p').filter({ hasText: 'resumed where it stopped.' })).toContainText('slow3')
 })
 
 test('the artifact panel beside the columns turns them into tabs at any window width, and closing it brings them back', async ({ page }) => {

@@ -8,7 +8,9 @@ import { isContinuation, replyChain } from '../branches'
 import { chatActions, useChat } from '../chat-store'
 import { errorAction } from '../error-card'
 import { MessageBoundary } from '../message-boundary'
-import { MessageView, type MessageActions } from '../message-view'
+import type { MessageActions } from '../message-view'
+import { JoinedMessageView } from '../joined-message-view'
+import { joinContinuations } from '../joined-reply'
 import { competitionActions } from './competition-store'
 import { competitionLayout, useElementWidth } from './use-narrow'
 
@@ -224,17 +226,18 @@ function CompetitionColumn({
         )}
       </header>
       {reply ? (
-        chain.map((part, i) => (
-          <MessageBoundary key={part.id} content={part.content}>
-            <MessageView
-              message={part}
+        // A stopped reply and its continuations read as one text (joined-reply.ts).
+        joinContinuations(chain).map((row, i, rows) => (
+          <MessageBoundary key={row.view.id} content={row.view.content}>
+            <JoinedMessageView
+              row={row}
               branchIndex={0}
               branchCount={1}
-              streaming={Boolean(streaming[part.id])}
+              streaming={streaming}
               actions={columnActions}
               onErrorAction={onPartError}
-              continued={isContinuation(chain[i + 1], part)}
-              continuation={isContinuation(part, chain[i - 1])}
+              continued={isContinuation(rows[i + 1]?.parts[0], row.parts.at(-1))}
+              continuation={isContinuation(row.parts[0], rows[i - 1]?.parts.at(-1))}
             />
           </MessageBoundary>
         ))
