@@ -181,23 +181,26 @@ export function MessageList({
   return (
     <div className="relative flex min-h-0 flex-1 flex-col">
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="message-list" role="log" aria-live="polite">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} className="mx-auto w-full max-w-4xl">
+        {/* Rows take the list's width: a reply keeps its reading width (max-w-4xl, centred), an
+            undecided competition's columns widen to the space there is. */}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} className="w-full">
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]!
             const message = row.view
             const next = rows[item.index + 1]?.parts[0]
             const prev = path[item.index - 1]
             const prevPart = rows[item.index - 1]?.parts.at(-1)
+            const wide = competing(path, item.index)
             return (
               <div
                 key={item.key}
                 data-index={item.index}
                 data-message-id={message.id}
                 data-highlighted={message.id === highlighted ? 'true' : undefined}
-                className={message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : undefined}
                 ref={virtualizer.measureElement}
                 style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
-                {competing(path, item.index) ? (
+                <div className={`mx-auto ${wide ? 'max-w-[112rem]' : 'max-w-4xl'} ${message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : ''}`}>
+                {wide ? (
                   // An undecided Chat Competition shows all its replies side by side.
                   <Suspense fallback={<div className="h-24" />}>
                     <CompetitionTurn userMessage={prev!} shownId={message.id} meta={prev!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
@@ -216,6 +219,7 @@ export function MessageList({
                     />
                   </MessageBoundary>
                 )}
+                </div>
               </div>
             )
           })}

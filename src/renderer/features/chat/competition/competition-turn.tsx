@@ -13,10 +13,13 @@ import { JoinedMessageView } from '../joined-message-view'
 import { joinContinuations } from '../joined-reply'
 import { competitionActions } from './competition-store'
 import { competitionLayout, useElementWidth } from './use-narrow'
+import { CompetitorName } from './competitor-name'
 
 interface Column {
   key: string
+  /** The model's id (what tests and the tooltip name it by). */
   label: string
+  model: { providerId: string; modelId: string }
   replies: LiveMessage[]
 }
 
@@ -47,7 +50,7 @@ export function CompetitionTurn({
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
 }) {
   const { t } = useTranslation()
-  const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, replies: c.replies }))
+  const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, model: c.model, replies: c.replies }))
   const box = useRef<HTMLElement>(null)
   const width = useElementWidth(box)
   const tabs = width !== undefined && competitionLayout(width, columns.length) === 'tabs'
@@ -101,11 +104,13 @@ export function CompetitionTurn({
                 aria-controls={panelId(i)}
                 tabIndex={selected ? 0 : -1}
                 data-testid="competition-tab"
+                data-model={c.label}
                 onClick={() => select(i)}
                 onKeyDown={(event) => onTabKey(event, i)}
                 className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${selected ? 'border-accent font-medium' : 'border-transparent text-zinc-500'}`}
+                title={c.key}
               >
-                {c.label}
+                <CompetitorName providerId={c.model.providerId} modelId={c.model.modelId} />
                 {live && <span className="ml-1 inline-block size-1.5 animate-pulse rounded-full bg-accent align-middle" aria-hidden />}
               </button>
             )
@@ -188,7 +193,7 @@ function CompetitionColumn({
     >
       <header className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
         <span className="mr-auto truncate text-xs font-semibold" title={column.key}>
-          {column.label}
+          <CompetitorName providerId={column.model.providerId} modelId={column.model.modelId} />
         </span>
         {column.replies.length > 1 && (
           <span className="flex items-center gap-1 text-xs text-zinc-500" data-testid="competition-versions">
