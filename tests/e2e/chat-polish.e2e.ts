@@ -230,14 +230,18 @@ test('Copy says Copied; deleting a message can be undone; a stopped reply is con
   const note = stopped.getByTestId('interrupted')
   await expect(note).toHaveAttribute('data-reason', 'stopped')
   await expect(note).toContainText('You stopped this reply')
+  const replies = await page.getByTestId('message-assistant').count()
+  const before = (await stopped.textContent())!.length
   await note.getByTestId('continue').click()
-  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-continuation', 'true')
-  await expect(page.getByTestId('message-assistant').last()).toContainText('word2')
+  // The continuation goes on inside the stopped reply: one reply, drawn from its two parts.
+  await expect(stopped).toHaveAttribute('data-parts', '2')
+  await expect.poll(async () => (await stopped.textContent())!.length).toBeGreaterThan(before + 20)
+  await expect(page.getByTestId('message-assistant')).toHaveCount(replies)
   await page.keyboard.press('Escape')
-  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'interrupted')
-  // One Continue on the page: the continuation's; the first reply's button is gone.
+  await expect(stopped).toHaveAttribute('data-status', 'interrupted')
+  // One Continue on the page: the continuation's, at the end of the joined reply.
   await expect(page.getByTestId('continue')).toHaveCount(1)
-  await expect(page.getByTestId('message-assistant').nth(-2).getByTestId('interrupted')).toHaveCount(0)
+  await expect(page.getByTestId('interrupted')).toHaveCount(1)
 })
 
 test('the header chip names provider and model; the picker is a listbox with arrow keys and says "No model matches"', async ({ page }) => {
@@ -289,24 +293,46 @@ test('the header chip names provider and model; the picker is a listbox with arr
   expect(forms).toEqual(['of'])
 })
 
-test('a reply cut by a dropped connection says so; Continue answers it and no Continue is left behind', async ({ page }) => {
+test('a reply cut by a dropped connection says so; Continue joins it in one text, sent and copied whole, and no Continue is left behind', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await newConversation(page)
-  fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['partial ', 'text', ' never']), truncateAfter: 3 })
+  // Cut in the middle of a word: "resp" … "onse".
+  fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['The partial ', 'resp', 'never']), truncateAfter: 3 })
   await send(page, 'cut me off')
   const cut = page.getByTestId('message-assistant').last()
   await expect(cut).toHaveAttribute('data-status', 'interrupted')
-  await expect(cut).toContainText('partial text')
+  await expect(cut).toContainText('The partial resp')
   const note = cut.getByTestId('interrupted')
   await expect(note).toHaveAttribute('data-reason', 'connection')
   await expect(note).toContainText('The connection dropped before this reply finished')
   await expect(cut.getByTestId('error-card')).toHaveCount(0)
+  fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['onse, ', 'now whole.']), delayMs: 30 })
+  const asked = fake.requestsTo('/chat/completions').length
   await note.getByTestId('continue').click()
-  const continuation = page.getByTestId('message-assistant').last()
-  await expect(continuation).toHaveAttribute('data-continuation', 'true')
-  // (The fake answers a continuation slowly: ~9 s.)
-  await expect(continuation).toHaveAttribute('data-status', 'complete', { timeout: 30_000 })
+  // One reply, one text: the continuation goes on inside the stopped reply's paragraph.
+  const joined = page.getByTestId('message-assistant').last()
+  await expect(joined).toHaveAttribute('data-status', 'complete', { timeout: 30_000 })
+  await expect(joined.locator('p')).toHaveText(['The partial response, now whole.'])
+  await expect(joined).toHaveAttribute('data-parts', '2')
+  await expect(page.getByTestId('message-assistant')).toHaveCount(2)
+  await expect(joined.getByTestId('message-model')).toHaveCount(1)
   await expect(page.getByTestId('continue')).toHaveCount(0)
   await expect(page.getByTestId('interrupted')).toHaveCount(0)
+  // The model was asked to go on from what it wrote, as one assistant turn.
+  const sent = (fake.requestsTo('/chat/completions')[asked]!.body as { messages: { role: string; content: string }[] }).messages
+  expect(sent.slice(-2)).toEqual([
+    { role: 'assistant', content: 'The partial resp' },
+    { role: 'user', content: expect.stringMatching(/^Continue your previous answer/) }
+  ])
+  // Copy copies the reply as it reads.
+  await joined.hover()
+  await joined.getByTestId('op-copy').click()
+  await expect(joined.getByTestId('op-copy')).toContainText('Copied')
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('The partial response, now whole.')
+  // Still one text after a reload (drawn from the stored parts).
+  await page.reload()
+  await expect(page.getByTestId('message-assistant')).toHaveCount(2)
+  await expect(page.getByTestId('message-assistant').last().locator('p')).toHaveText(['The partial response, now whole.'])
 })
 
 test('the API-key dialog from a chat error shows the address already configured', async ({ page }) => {

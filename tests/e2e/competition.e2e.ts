@@ -59,6 +59,7 @@ async function send(page: Page, text: string) {
 }
 
 const column = (page: Page, model: string) => page.locator(`[data-testid="competition-column"][data-model="${model}"]`)
+const tab = (page: Page, model: string) => page.getByRole('tablist').locator(`[role="tab"][data-model="${model}"]`)
 /** The columns on screen (at narrow widths the unselected tabs' panels are hidden). */
 /** Replies drawn in the chat outside the competition's columns. */
 const outsideColumns = (page: Page) => page.locator('[data-testid="message-list"] [data-testid="message-assistant"]:not([data-testid="competition-turn"] *)')
@@ -93,7 +94,10 @@ test('three models side by side: one fails, one is stopped, one is chosen; the n
   await column(page, SLOW).getByTestId('continue').click()
   await expect(column(page, SLOW)).toContainText('resumed where it stopped.')
   await expect(column(page, SLOW)).toHaveAttribute('data-status', 'complete')
-  await expect(column(page, SLOW).locator('[data-continuation="true"]')).toHaveCount(1)
+  // One reply, one text: the continuation goes on in the stopped reply's paragraph.
+  await expect(column(page, SLOW).getByTestId('message-assistant')).toHaveCount(1)
+  await expect(column(page, SLOW).locator('[data-parts="2"]')).toHaveCount(1)
+  await expect(column(page, SLOW).locator('p').filter({ hasText: 'resumed where it stopped.' })).toContainText('slow3')
   await expect(page.getByTestId('continue')).toHaveCount(0)
   await expect(outsideColumns(page)).toHaveCount(0)
   await expect(column(page, FAST)).toContainText('fast29')
@@ -166,8 +170,9 @@ test('at 1024 px the columns become tabs; regenerate one column adds a version t
   // and the arrow keys (wrapping), Home and End move between tabs and show their panels.
   const tabs = page.getByRole('tablist').getByRole('tab')
   await expect(tabs).toHaveCount(2)
-  const fastTab = tabs.filter({ hasText: FAST })
-  const failTab = tabs.filter({ hasText: FAIL })
+  // (Tabs are named as the app names models, "OpenAI GPT-4o mini"; found here by the model's id.)
+  const fastTab = tab(page, FAST)
+  const failTab = tab(page, FAIL)
   await fastTab.click()
   await expect(fastTab).toHaveAttribute('aria-selected', 'true')
   await expect(fastTab).toHaveAttribute('tabindex', '0')
@@ -205,7 +210,7 @@ test('at 1024 px the columns become tabs; regenerate one column adds a version t
   await column(page, FAIL).getByTestId('error-action').click()
   await expect(column(page, FAIL).getByTestId('competition-versions')).toContainText('2/2')
   await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
-  await page.getByTestId('competition-tab').filter({ hasText: FAST }).click()
+  await tab(page, FAST).click()
   await expect(column(page, FAST)).toHaveAttribute('data-status', 'complete')
   await column(page, FAST).getByTestId('competition-regenerate').click()
   await expect(column(page, FAST).getByTestId('competition-versions')).toContainText('2/2')
@@ -224,7 +229,7 @@ test('at 1024 px a stopped column offers Continue in its own tab panel, and cont
   await chooseCompetitors(page, [FAST, SLOW])
   await send(page, 'Stop one, then go on')
   await expect(page.getByTestId('competition-turn')).toHaveAttribute('data-layout', 'tabs')
-  const slowTab = page.getByRole('tab', { name: SLOW, exact: true })
+  const slowTab = tab(page, SLOW)
   await slowTab.click()
   await expect(column(page, SLOW)).toBeVisible()
   await expect(column(page, SLOW)).toContainText('slow3')
@@ -240,14 +245,15 @@ test('at 1024 px a stopped column offers Continue in its own tab panel, and cont
   await expect(outsideColumns(page)).toHaveCount(0)
   await expect(page.getByTestId('continue')).toHaveCount(0)
   // The other tab still shows its own reply; back on the continued one, its continuation is there.
-  await page.getByRole('tab', { name: FAST, exact: true }).click()
+  await tab(page, FAST).click()
   await expect(column(page, FAST)).toContainText('fast29')
   await slowTab.click()
   await expect(column(page, SLOW)).toContainText('resumed where it stopped.')
-  // Continuing with it: the chosen reply and its continuation are the chat's, as one reply in two parts.
+  // Continuing with it: the chosen reply and its continuation are the chat's, as one reply of one text.
   await column(page, SLOW).getByTestId('competition-choose').click()
   await expect(page.getByTestId('competition-turn')).toHaveCount(0)
-  await expect(page.locator('[data-testid="message-assistant"][data-continuation="true"]')).toContainText('resumed where it stopped.')
+  await expect(page.getByTestId('message-assistant')).toHaveCount(1)
+  await expect(page.locator('[data-testid="message-assistant"][data-parts="2"] p').filter({ hasText: 'resumed where it stopped.' })).toContainText('slow3')
 })
 
 test('the artifact panel beside the columns turns them into tabs at any window width, and closing it brings them back', async ({ page }) => {
@@ -281,4 +287,38 @@ test('the artifact panel beside the columns turns them into tabs at any window w
   await column(page, FAST).getByTestId('artifact-card').click()
   await expect(page.getByTestId('artifact-panel')).toBeVisible()
   await expect(turn).toHaveAttribute('data-layout', 'tabs')
+})
+
+test('at 1920×1080 three columns take the chat area’s width; at 1280 they still fit as columns; they name the provider as the app does', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 })
+  await newChatWithModel(page)
+  await chooseCompetitors(page, [FAST, SLOW, FAIL])
+  await send(page, 'Which is widest?')
+  const turn = page.getByTestId('competition-turn')
+  await expect(turn).toHaveAttribute('data-layout', 'columns')
+  await expect(shownColumns(page)).toHaveCount(3)
+  await expect(column(page, FAIL).getByTestId('error-card')).toBeVisible()
+  // Each column's header names the provider by its name, as the header chip does.
+  for (const model of [FAST, SLOW, FAIL]) await expect(column(page, model).locator('header')).toContainText('OpenAI')
+  await expect(page.getByTestId('competition-column').locator('header', { hasText: /\bopenai\b/ })).toHaveCount(0)
+  const widths = async () => Promise.all((await shownColumns(page).all()).map(async (c) => (await c.boundingBox())!.width))
+  const list = (await page.getByTestId('message-list').boundingBox())!
+  const total = (await widths()).reduce((a, b) => a + b, 0)
+  // Not the single reply's reading width (~660 px for three): most of the chat area.
+  expect(total).toBeGreaterThan(1200)
+  expect(total).toBeGreaterThan(list.width * 0.8)
+  // A single reply keeps its reading width beside it.
+  expect((await page.getByTestId('message-user').last().boundingBox())!.width).toBeLessThanOrEqual(900)
+  await column(page, SLOW).getByTestId('competition-stop').click()
+  await snap(page, 'competition-1920')
+  // At 1280 the three columns still sit side by side, within the chat area.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect(turn).toHaveAttribute('data-layout', 'columns')
+  await expect(shownColumns(page)).toHaveCount(3)
+  const narrow = (await page.getByTestId('message-list').boundingBox())!
+  for (const c of await shownColumns(page).all()) {
+    const box = (await c.boundingBox())!
+    expect(box.width).toBeGreaterThan(240)
+    expect(box.x + box.width).toBeLessThanOrEqual(narrow.x + narrow.width + 1)
+  }
 })

@@ -131,6 +131,28 @@ test('generate with a polling provider: progress, gallery, zoom, reuse, cancel, 
   await expect(page.getByTestId('gallery-group').filter({ hasText: 'a lighthouse at dusk' })).toHaveCount(0)
 })
 
+test('the images made are in Usage: by model, by scene and in the CSV, with their price', async ({ page }) => {
+  // (The test above made a flux-dev and a flux-kontext-pro image; a generation deleted since still cost what it cost.)
+  await addBflKey(page)
+  await page.getByTestId('nav-usage').click()
+  const usage = page.getByTestId('usage-section')
+  await usage.getByTestId('usage-group').selectOption('model')
+  const row = (label: string) => usage.getByTestId('usage-row').filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${label}( · .+)?$`) }) })
+  await expect(row('flux-dev')).toHaveCount(1)
+  expect(Number((await row('flux-dev').locator('td:nth-child(4)').innerText()).replace(/[^0-9.]/g, ''))).toBeGreaterThan(0)
+  await expect(row('flux-kontext-pro')).toHaveCount(1)
+  await usage.getByTestId('usage-group').selectOption('scene')
+  await expect(row('Image Generation')).toHaveCount(1)
+  expect(Number(await row('Image Generation').locator('td:nth-child(2)').innerText())).toBeGreaterThanOrEqual(2)
+  await usage.getByTestId('usage-group').selectOption('provider')
+  const download = page.waitForEvent('download')
+  await usage.getByTestId('usage-csv').click()
+  const { readFileSync } = await import('node:fs')
+  const lines = readFileSync((await (await download).path())!, 'utf8').trim().split('\r\n')
+  const bfl = lines.filter((l) => l.startsWith('bfl,')).map((l) => l.split(','))
+  expect(bfl.reduce((n, r) => n + Number(r[3]), 0)).toBeGreaterThan(0)
+})
+
 // Issue 17: the count makes several tasks; failed ones go in one click; finished ones leave the
 // list; the lightbox shows the image at its pixel size over a dark backdrop; GPT Image 1 offers quality.
 test('image count, dismissing failed tasks together, the lightbox at the image size, GPT Image 1 quality', async ({ page }) => {

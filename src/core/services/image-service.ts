@@ -30,9 +30,11 @@ import type { TaskRegistry } from '../bridge/stream-hub'
 import type { CreateImageRequest, CreateImageResult, ProviderRuntime } from '../runtime/types'
 import type { Store } from '../store'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
+import { logger } from '../log/logger'
 
 export interface ImageServiceDeps {
-  store: Pick<Store, 'images' | 'files'>
+  /** `usage`: each finished generation is logged with its cost, like a model call. */
+  store: Pick<Store, 'images' | 'files' | 'usage'>
   /** Generated files go under `<dataDir>/images/`. */
   dataDir: string
   runtimeFor(providerId: string): Promise<ProviderRuntime>
@@ -176,9 +178,11 @@ export class ImageService {
     yield { type: 'created', data: generation }
     yield state({ state: 'queued' })
     let holding = false
+    let started = Date.now()
     try {
       await this.slots.acquire(ctx.signal)
       holding = true
+      started = Date.now()
       generation = images.update(id, { status: 'Processing' })
       yield state({ state: 'running' })
 
@@ -197,6 +201,7 @@ export class ImageService {
       const saved = await work
       const cost = this.cost(info, stored)
       generation = images.update(id, { status: 'Success', results: [saved], ...(cost ? { cost } : {}) })
+      this.logUsage(input, started, cost)
       yield state({ state: 'done' })
       return generation
     } catch (error) {
@@ -347,6 +352,19 @@ export class ImageService {
     if (!out.imageUrl) delete out.imageUrl
     if (Array.isArray(out.imageUrls) && out.imageUrls.length === 0) delete out.imageUrls
     return out
+  }
+
+  /**
+   * The Usage page's totals read the usage log: a generation is one line of it (scene Image
+   * Generation) with the price the record keeps. A failed or cancelled one is billed nothing
+   * and not logged. A lost line never fails the generation.
+   */
+  private logUsage(input: GenerateInput, started: number, cost: CostBreakdown | undefined): void {
+    try {
+      this.deps.store.usage.add({ scene: 'Image Generation', providerId: input.providerId, modelId: input.modelId, durationMs: Date.now() - started, ...(cost ? { cost } : {}) })
+    } catch (error) {
+      logger.warn('usage', 'recording an image generation in the usage log failed', error)
+    }
   }
 
   private cost(info: ImageModelInfo, values: ImageParamValues): CostBreakdown | undefined {

@@ -7,6 +7,8 @@ export const USAGE_SCENES = [
   'Conversation',
   'Emoji Picker',
   'Fetch Plugin API',
+  /** An image made on the Images page (priced per image; not a chat model call). */
+  'Image Generation',
   'Knowledge Base Evaluation',
   'Language Detect',
   'Local API',

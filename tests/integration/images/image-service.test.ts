@@ -116,6 +116,33 @@ describe('image service', () => {
     expect(generation.results[0]).toMatchObject({ width: 4, height: 3 })
   })
 
+  it('a generation is in the usage log with its cost (scene Image Generation), counted in the totals by day, provider, model and scene', async () => {
+    const { usage } = core.services().store
+    const today = new Date().toISOString().slice(0, 10)
+    const totals = async () => {
+      const of = async (group: 'model' | 'provider' | 'scene' | 'day', key: string) =>
+        ok(await client.call('data.usage.summary', { group })).find((r) => r.key === key && r.currency === 'USD') ?? { calls: 0, cost: 0 }
+      return [await of('model', 'flux-pro-1.1'), await of('provider', 'bfl'), await of('scene', 'Image Generation'), await of('day', today)]
+    }
+    const before = usage.list({ scene: 'Image Generation' }).length
+    const totalsBefore = await totals()
+    const generation = ok(await generate('bfl', 'flux-pro-1.1', { width: 1024, height: 768 }).done)
+    const entries = usage.list({ scene: 'Image Generation' })
+    expect(entries).toHaveLength(before + 1)
+    expect(entries[0]).toMatchObject({ scene: 'Image Generation', providerId: 'bfl', modelId: 'flux-pro-1.1', cost: { currency: 'USD', total: 0.06 } })
+    expect(entries[0]!.cost).toEqual(generation.cost)
+    // The totals the Usage page reads (data.usage.summary) count it, by model, provider, scene and day.
+    const totalsAfter = await totals()
+    totalsAfter.forEach((after, i) => {
+      expect(after.calls - totalsBefore[i]!.calls).toBe(1)
+      expect(after.cost - totalsBefore[i]!.cost).toBeCloseTo(0.06)
+    })
+    // A failed generation costs nothing and is not logged.
+    fake.enqueue('GET /poll/', { json: { status: 'Content Moderated' } })
+    expect(ok(await generate('bfl', 'flux-pro-1.1', {}).done).status).toBe('Error')
+    expect(usage.list({ scene: 'Image Generation' })).toHaveLength(before + 1)
+  })
+
   it('a random seed is recorded as the seed the provider used', async () => {
     fake.enqueue('GET /poll/', { json: { status: 'Ready', result: { sample: `${fake.origin}/files/seeded.png`, seed: 987 } } })
     const generation = ok(await generate('bfl', 'flux-dev', {}).done)

@@ -8,7 +8,9 @@ export const summaryPreamble = 'Summary of the earlier part of this conversation
 /**
  * Stored messages → the request's messages: the agent's prompt, the summary that replaces the
  * older messages (if any), then user and assistant turns (attached files first, signed thinking
- * sent back verbatim so the provider can continue its reasoning).
+ * sent back verbatim so the provider can continue its reasoning). A stopped reply and its
+ * continuation (chat.continue) are one assistant turn, their texts joined as the reader sees them:
+ * "resp" + "onse" is sent as "response", not as two turns.
  */
 export function toChatMessages(
   systemPrompt: string,
@@ -18,8 +20,16 @@ export function toChatMessages(
   const out: ChatMessage[] = []
   if (systemPrompt.trim()) out.push({ role: 'system', content: systemPrompt })
   if (options.summary) out.push({ role: 'system', content: `${summaryPreamble}\n${options.summary}` })
+  let previous: Message | undefined
   for (const m of history) {
     if (m.role !== 'user' && m.role !== 'assistant') continue
+    const before = previous
+    previous = m
+    const joined = before && continues(m, before) ? out[out.length - 1] : undefined
+    if (joined?.role === 'assistant' && typeof joined.content === 'string' && !joined.reasoning) {
+      joined.content += messageText(m.content)
+      continue
+    }
     const only = m.content.length === 1 ? m.content[0]! : undefined
     // The common turn (one text part, no files, no tools): no intermediate arrays.
     if (only?.type === 'text' && !m.files?.length && !m.toolCalls?.length && !m.reasoning?.signature && m.status !== 'error') {
@@ -47,3 +57,14 @@ export function toChatMessages(
   }
   return out
 }
+
+/** `m` goes on from the stopped plain reply `partial` (chat.continue), itself plain text. */
+const continues = (m: Message, partial: Message): boolean =>
+  m.role === 'assistant' &&
+  partial.role === 'assistant' &&
+  partial.status === 'interrupted' &&
+  m.parentId === partial.id &&
+  !m.toolCalls?.length &&
+  !partial.toolCalls?.length &&
+  !m.reasoning?.signature &&
+  m.content.every((p) => p.type === 'text')

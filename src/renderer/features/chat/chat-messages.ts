@@ -14,22 +14,25 @@ export const messageActions = {
 
   /**
    * Hides the message now (its replies move up to its parent, as the core will do) and deletes
-   * it after a few seconds unless undone — the same Undo as a conversation's.
+   * it after a few seconds unless undone — the same Undo as a conversation's. `also`: messages
+   * deleted with it (a reply's continuations, shown as one reply with it).
    */
-  deleteMessage(message: Message) {
+  deleteMessage(message: Message, also: readonly Message[] = []) {
     if (useChat.getState().pendingMessageDelete) messageActions.commitMessageDelete()
     const list = useChat.getState().messages[message.conversationId] ?? []
-    const shown = list.find((m) => m.id === message.id)
-    if (!shown) return
-    const children = list.filter((m) => m.parentId === message.id).map((m) => m.id)
+    const gone = new Set([message.id, ...also.map((m) => m.id)])
+    const shown = list.filter((m) => gone.has(m.id))
+    if (!shown.some((m) => m.id === message.id)) return
+    // What hung under a deleted message, and under which: put back as it was on Undo.
+    const children = list.filter((m) => m.parentId && gone.has(m.parentId) && !gone.has(m.id)).map((m) => [m.id, m.parentId!] as [string, string])
     const timer = setTimeout(() => messageActions.commitMessageDelete(), 6000)
     useChat.setState((s) => ({
-      pendingMessageDelete: { message: shown, children, timer },
+      pendingMessageDelete: { messages: shown, children, timer },
       messages: {
         ...s.messages,
         [message.conversationId]: (s.messages[message.conversationId] ?? [])
-          .filter((m) => m.id !== message.id)
-          .map((m) => (m.parentId === message.id ? { ...m, parentId: message.parentId } : m))
+          .filter((m) => !gone.has(m.id))
+          .map((m) => (m.parentId && gone.has(m.parentId) ? { ...m, parentId: message.parentId } : m))
       }
     }))
   },
@@ -38,13 +41,14 @@ export const messageActions = {
     const pendingDelete = useChat.getState().pendingMessageDelete
     if (!pendingDelete) return
     clearTimeout(pendingDelete.timer)
-    const { message, children } = pendingDelete
+    const { messages, children } = pendingDelete
+    const conversationId = messages[0]!.conversationId
+    const parents = new Map(children)
     useChat.setState((s) => {
-      const list = (s.messages[message.conversationId] ?? []).map((m) => (children.includes(m.id) ? { ...m, parentId: message.id } : m))
-      // Back in its place among the others (the list is oldest first).
-      const at = list.findIndex((m) => m.createdAt > message.createdAt)
-      const restored = at < 0 ? [...list, message] : [...list.slice(0, at), message, ...list.slice(at)]
-      return { pendingMessageDelete: undefined, messages: { ...s.messages, [message.conversationId]: restored } }
+      // Back in their places among the others (the list is oldest first).
+      const list = [...(s.messages[conversationId] ?? []).map((m) => (parents.has(m.id) ? { ...m, parentId: parents.get(m.id)! } : m)), ...messages]
+      list.sort((a, b) => a.createdAt - b.createdAt)
+      return { pendingMessageDelete: undefined, messages: { ...s.messages, [conversationId]: list } }
     })
   },
 
@@ -53,9 +57,12 @@ export const messageActions = {
     if (!pendingDelete) return
     clearTimeout(pendingDelete.timer)
     useChat.setState({ pendingMessageDelete: undefined })
-    const result = await bridge().call('chat.deleteMessage', { messageId: pendingDelete.message.id })
+    let ok = true
+    // The last first: each delete moves what hung under it up to its parent.
+    for (const message of [...pendingDelete.messages].reverse()) ok = (await bridge().call('chat.deleteMessage', { messageId: message.id })).ok && ok
+    const conversationId = pendingDelete.messages[0]!.conversationId
     // Not deleted (the connection dropped): reloading the conversation shows it again, as it is.
-    if (!result.ok || useChat.getState().currentId === pendingDelete.message.conversationId) await conversationActions.open(pendingDelete.message.conversationId)
+    if (!ok || useChat.getState().currentId === conversationId) await conversationActions.open(conversationId)
   },
 
   switchBranch(message: Message, direction: -1 | 1) {

@@ -107,7 +107,7 @@ export function ChatPage() {
       edit: (m, text, send = true) => (m.role === 'user' && send ? chatActions.editAndResend(m, text) : void chatActions.updateMessage(m, text)),
       regenerate: (m) => chatActions.regenerate(m),
       deleteAndRegenerate: (m) => chatActions.regenerate(m, true),
-      remove: (m) => void chatActions.deleteMessage(m),
+      remove: (m, also) => void chatActions.deleteMessage(m, also),
       continueReply: (m) => chatActions.continueReply(m),
       switchBranch: (m, d) => chatActions.switchBranch(m, d)
     }),

@@ -27,7 +27,8 @@ interface ChatState {
   /** Conversations deleted but still undoable. */
   pendingDelete?: { conversation: Conversation; timer: ReturnType<typeof setTimeout> }
   /** A message deleted but still undoable, as a conversation is. */
-  pendingMessageDelete?: { message: LiveMessage; children: string[]; timer: ReturnType<typeof setTimeout> }
+  /** The messages hidden (a reply with its continuations), and [child, former parent] of what hung under them. */
+  pendingMessageDelete?: { messages: LiveMessage[]; children: [string, string][]; timer: ReturnType<typeof setTimeout> }
   /** Composer controls chosen before the conversation exists (sent with its first message). */
   draftParameters: ModelParameters
   /** Knowledge bases chosen for a new chat before its first message (sent with it). */

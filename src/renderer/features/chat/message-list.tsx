@@ -3,7 +3,9 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState }
 import { useTranslation } from 'react-i18next'
 import { ArrowDown } from 'lucide-react'
 import type { LiveMessage } from '../../../shared/chat/apply-event'
-import { MessageView, type MessageActions } from './message-view'
+import type { MessageActions } from './message-view'
+import { JoinedMessageView } from './joined-message-view'
+import { joinContinuations } from './joined-reply'
 import { MessageBoundary } from './message-boundary'
 import { branchPositions, isContinuation, messageSetKey } from './branches'
 import { chatActions, useChat } from './chat-store'
@@ -57,7 +59,9 @@ export function MessageList({
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
 }) {
   const { t } = useTranslation()
-  const path = useMemo(() => listRows(fullPath), [fullPath])
+  // A stopped reply and its continuations are one row, one text (joined-reply.ts).
+  const rows = useMemo(() => joinContinuations(listRows(fullPath)), [fullPath])
+  const path = useMemo(() => rows.map((r) => r.view), [rows])
   const scrollRef = useRef<HTMLDivElement>(null)
   const pinned = useRef(true)
   // The ref decides (it changes on every scroll event); the state only draws the button.
@@ -149,14 +153,14 @@ export function MessageList({
   const [highlighted, setHighlighted] = useState<string>()
   useEffect(() => {
     if (!focusId) return
-    const index = path.findIndex((m) => m.id === focusId)
+    const index = rows.findIndex((r) => r.parts.some((m) => m.id === focusId))
     if (index < 0) return
     pinned.current = false
     setAway(true)
-    setHighlighted(focusId)
+    setHighlighted(path[index]!.id)
     chatActions.clearFocus()
     virtualizer.scrollToIndex(index, { align: 'center' })
-  }, [focusId, path, virtualizer])
+  }, [focusId, rows, path, virtualizer])
 
   // The last message streaming (drawn in a competition's column or not) keeps the view following.
   const last = fullPath[fullPath.length - 1]
@@ -177,39 +181,45 @@ export function MessageList({
   return (
     <div className="relative flex min-h-0 flex-1 flex-col">
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="message-list" role="log" aria-live="polite">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} className="mx-auto w-full max-w-4xl">
+        {/* Rows take the list's width: a reply keeps its reading width (max-w-4xl, centred), an
+            undecided competition's columns widen to the space there is. */}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }} className="w-full">
           {virtualizer.getVirtualItems().map((item) => {
-            const message = path[item.index]!
-            const next = path[item.index + 1]
+            const row = rows[item.index]!
+            const message = row.view
+            const next = rows[item.index + 1]?.parts[0]
             const prev = path[item.index - 1]
+            const prevPart = rows[item.index - 1]?.parts.at(-1)
+            const wide = competing(path, item.index)
             return (
               <div
                 key={item.key}
                 data-index={item.index}
                 data-message-id={message.id}
                 data-highlighted={message.id === highlighted ? 'true' : undefined}
-                className={message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : undefined}
                 ref={virtualizer.measureElement}
                 style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${item.start}px)` }}>
-                {competing(path, item.index) ? (
+                <div className={`mx-auto ${wide ? 'max-w-[112rem]' : 'max-w-4xl'} ${message.id === highlighted ? 'rounded-lg ring-2 ring-amber-400' : ''}`}>
+                {wide ? (
                   // An undecided Chat Competition shows all its replies side by side.
                   <Suspense fallback={<div className="h-24" />}>
                     <CompetitionTurn userMessage={prev!} shownId={message.id} meta={prev!.meta!.competition!} all={all} streaming={streaming} actions={actions} onErrorAction={onErrorAction} />
                   </Suspense>
                 ) : (
                   <MessageBoundary content={message.content}>
-                    <MessageView
-                      message={message}
+                    <JoinedMessageView
+                      row={row}
                       branchIndex={branches.get(message.id)?.[0] ?? 0}
                       branchCount={branches.get(message.id)?.[1] ?? 1}
-                      streaming={Boolean(streaming[message.id])}
+                      streaming={streaming}
                       actions={actions}
                       onErrorAction={onErrorAction}
-                      continued={isContinuation(next, message)}
-                      continuation={isContinuation(message, prev)}
+                      continued={isContinuation(next, row.parts.at(-1))}
+                      continuation={isContinuation(row.parts[0], prevPart)}
                     />
                   </MessageBoundary>
                 )}
+                </div>
               </div>
             )
           })}

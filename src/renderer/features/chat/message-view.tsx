@@ -23,7 +23,8 @@ export interface MessageActions {
   edit(message: Message, text: string, send?: boolean): void
   regenerate(message: Message): void
   deleteAndRegenerate(message: Message): void
-  remove(message: Message): void
+  /** `also`: deleted with it (a reply's continuations, shown as one reply with it). */
+  remove(message: Message, also?: Message[]): void
   continueReply(message: Message): void
   switchBranch(message: Message, direction: -1 | 1): void
 }
@@ -92,6 +93,8 @@ export interface MessageViewProps {
   continued?: boolean
   /** This reply continues the interrupted one above it (drawn as its second part). */
   continuation?: boolean
+  /** A reply joined with its continuations (joined-reply.ts): how many messages it shows as one. */
+  parts?: number
 }
 
 /** "Copied" for a moment after the copy button was pressed. */
@@ -105,7 +108,7 @@ function useFlag(ms: number): [boolean, () => void] {
   return [on, () => setOn(true)]
 }
 
-export const MessageView = memo(function MessageView({ message, branchIndex, branchCount, streaming, actions, onErrorAction, continued = false, continuation = false }: MessageViewProps) {
+export const MessageView = memo(function MessageView({ message, branchIndex, branchCount, streaming, actions, onErrorAction, continued = false, continuation = false, parts = 1 }: MessageViewProps) {
   const { t } = useTranslation()
   const [editing, setEditing] = useState<string>()
   const [copied, flagCopied] = useFlag(1500)
@@ -127,6 +130,7 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
       data-testid={`message-${message.role}`}
       data-status={message.status}
       data-continuation={continuation || undefined}
+      data-parts={parts > 1 ? parts : undefined}
       aria-busy={streaming}
     >
       <ReplySourcesProvider sources={kbSources}>
@@ -233,9 +237,12 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
             <span aria-live="polite">{copied ? t('chat.copied') : t('chat.copy')}</span>
           </button>
           {text.trim() && <ReadAloud messageId={message.id} text={text} buttonClass={button} onError={setSpeechError} />}
-          <button className={button} onClick={() => setEditing(text)} data-testid="op-edit">
-            {t('chat.edit')}
-          </button>
+          {/* A reply joined with its continuations is several stored messages: not edited as one. */}
+          {parts === 1 && (
+            <button className={button} onClick={() => setEditing(text)} data-testid="op-edit">
+              {t('chat.edit')}
+            </button>
+          )}
           {!isUser && (
             <>
               <button className={button} onClick={() => actions.regenerate(message)} data-testid="op-regenerate">

@@ -5,6 +5,7 @@ import { COMPETITION_MAX_MODELS, sameModel } from '../../../../shared/chat/compe
 import { usePickerDialog, useProviders } from '../../providers/providers-store'
 import { filterPickerGroups } from '../../providers/filter-models'
 import { competitionActions, useCompetition } from './competition-store'
+import { CompetitorName } from './competitor-name'
 
 /**
  * Chat Competition from the composer: choose 2–4 models (any providers, local ones included, as
@@ -85,10 +86,11 @@ export function CompetitionPicker() {
         </Dialog.Portal>
       </Dialog.Root>
       {chosen.map((m) => (
-        <span key={`${m.providerId}/${m.modelId}`} className="flex items-center gap-1 rounded-full bg-zinc-100 px-2 py-0.5 dark:bg-zinc-800" data-testid="competition-chip">
-          {/* The provider's name as everywhere else ("OpenAI", not its id). */}
-          <span className="text-zinc-500">{picker.find((g) => g.provider.id === m.providerId)?.provider.name ?? m.providerId}</span>
-          {m.modelId}
+        <span key={`${m.providerId}/${m.modelId}`} className="flex items-center gap-1 rounded-full bg-zinc-100 px-2 py-0.5 dark:bg-zinc-800" data-testid="competition-chip" title={`${m.providerId}/${m.modelId}`}>
+          {/* Named as everywhere else ("OpenAI", not its id, even before the picker's list is loaded). */}
+          <span>
+            <CompetitorName providerId={m.providerId} modelId={m.modelId} />
+          </span>
           <button aria-label={t('competition.remove', { model: m.modelId })} onClick={() => competitionActions.toggle(m)} className="text-zinc-500 hover:text-zinc-900 dark:hover:text-white">
             ×
           </button>

@@ -8,13 +8,18 @@ import { isContinuation, replyChain } from '../branches'
 import { chatActions, useChat } from '../chat-store'
 import { errorAction } from '../error-card'
 import { MessageBoundary } from '../message-boundary'
-import { MessageView, type MessageActions } from '../message-view'
+import type { MessageActions } from '../message-view'
+import { JoinedMessageView } from '../joined-message-view'
+import { joinContinuations } from '../joined-reply'
 import { competitionActions } from './competition-store'
 import { competitionLayout, useElementWidth } from './use-narrow'
+import { CompetitorName } from './competitor-name'
 
 interface Column {
   key: string
+  /** The model's id (what tests and the tooltip name it by). */
   label: string
+  model: { providerId: string; modelId: string }
   replies: LiveMessage[]
 }
 
@@ -45,7 +50,7 @@ export function CompetitionTurn({
   onErrorAction(message: LiveMessage, fix?: 'trim'): void
 }) {
   const { t } = useTranslation()
-  const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, replies: c.replies }))
+  const columns: Column[] = competitionColumns(all, userMessage, meta).map((c) => ({ key: modelKey(c.model), label: c.model.modelId, model: c.model, replies: c.replies }))
   const box = useRef<HTMLElement>(null)
   const width = useElementWidth(box)
   const tabs = width !== undefined && competitionLayout(width, columns.length) === 'tabs'
@@ -99,11 +104,13 @@ export function CompetitionTurn({
                 aria-controls={panelId(i)}
                 tabIndex={selected ? 0 : -1}
                 data-testid="competition-tab"
+                data-model={c.label}
                 onClick={() => select(i)}
                 onKeyDown={(event) => onTabKey(event, i)}
                 className={`-mb-px border-b-2 px-3 py-1.5 text-sm ${selected ? 'border-accent font-medium' : 'border-transparent text-zinc-500'}`}
+                title={c.key}
               >
-                {c.label}
+                <CompetitorName providerId={c.model.providerId} modelId={c.model.modelId} />
                 {live && <span className="ml-1 inline-block size-1.5 animate-pulse rounded-full bg-accent align-middle" aria-hidden />}
               </button>
             )
@@ -186,7 +193,7 @@ function CompetitionColumn({
     >
       <header className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-3 py-1.5 dark:border-zinc-800">
         <span className="mr-auto truncate text-xs font-semibold" title={column.key}>
-          {column.label}
+          <CompetitorName providerId={column.model.providerId} modelId={column.model.modelId} />
         </span>
         {column.replies.length > 1 && (
           <span className="flex items-center gap-1 text-xs text-zinc-500" data-testid="competition-versions">
@@ -224,17 +231,18 @@ function CompetitionColumn({
         )}
       </header>
       {reply ? (
-        chain.map((part, i) => (
-          <MessageBoundary key={part.id} content={part.content}>
-            <MessageView
-              message={part}
+        // A stopped reply and its continuations read as one text (joined-reply.ts).
+        joinContinuations(chain).map((row, i, rows) => (
+          <MessageBoundary key={row.view.id} content={row.view.content}>
+            <JoinedMessageView
+              row={row}
               branchIndex={0}
               branchCount={1}
-              streaming={Boolean(streaming[part.id])}
+              streaming={streaming}
               actions={columnActions}
               onErrorAction={onPartError}
-              continued={isContinuation(chain[i + 1], part)}
-              continuation={isContinuation(part, chain[i - 1])}
+              continued={isContinuation(rows[i + 1]?.parts[0], row.parts.at(-1))}
+              continuation={isContinuation(row.parts[0], rows[i - 1]?.parts.at(-1))}
             />
           </MessageBoundary>
         ))

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { toChatMessages } from '../../../src/core/services/chat/to-chat-messages'
+import type { Message } from '../../../src/shared/data/message'
+
+const at = (id: string, role: Message['role'], text: string, extra: Partial<Message> = {}): Message => ({
+  id,
+  conversationId: 'c',
+  role,
+  content: [{ type: 'text', text }],
+  status: 'complete',
+  createdAt: 0,
+  updatedAt: 0,
+  ...extra
+})
+
+// A reply stopped in the middle of a word, continued twice.
+const user = at('u', 'user', 'explain')
+const stopped = at('a1', 'assistant', 'The resp', { parentId: 'u', status: 'interrupted', meta: { interruptedBy: 'user' } })
+const again = at('a2', 'assistant', 'onse is sh', { parentId: 'a1', status: 'interrupted' })
+const done = at('a3', 'assistant', 'ort.\n\nA second paragraph.', { parentId: 'a2' })
+const next = at('u2', 'user', 'thanks', { parentId: 'a3' })
+
+describe('a stopped reply and its continuations', () => {
+  it('are sent to the model as one assistant turn, joined as the reader sees them', () => {
+    expect(toChatMessages('', [user, stopped, again, done, next])).toEqual([
+      { role: 'user', content: 'explain' },
+      { role: 'assistant', content: 'The response is short.\n\nA second paragraph.' },
+      { role: 'user', content: 'thanks' }
+    ])
+    // Continuing again: the model sees what it wrote so far as one turn.
+    expect(toChatMessages('', [user, stopped, again])).toEqual([
+      { role: 'user', content: 'explain' },
+      { role: 'assistant', content: 'The response is sh' }
+    ])
+  })
+})
