@@ -98,6 +98,11 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   // A day with priced and unpriced calls has two rows, and they say which is which.
   const dayLabels = await usage.getByTestId('usage-row').locator('td:first-child').allInnerTexts()
   expect(new Set(dayLabels).size).toBe(dayLabels.length)
+  // Per provider: named as the rest of the app names them ("OpenAI"), never by their ids.
+  await usage.getByTestId('usage-group').selectOption('provider')
+  const providerLabels = usage.getByTestId('usage-row').locator('td:first-child')
+  await expect(providerLabels.filter({ hasText: /^OpenAI( · .+)?$/ }).first()).toBeVisible()
+  expect(await providerLabels.allInnerTexts()).not.toContain('openai')
   // Per agent: the agent's row holds at least these replies, and its settings show the same spend.
   await usage.getByTestId('usage-group').selectOption('agent')
   await expect(usage.getByTestId('usage-row').first()).toBeVisible()

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { UsageSummaryRow } from '../../../shared/data/usage-log'
 import { DEFAULT_USD_TO_CNY } from '../../../shared/pricing/currency'
 import { bridge } from '../../stores/app-store'
+import { providerActions, useProviders } from '../providers/providers-store'
 import { formatUsageCost, usageCsv } from './usage-format'
 
 // chart.js comes in its own chunk, only when the usage section is shown.
@@ -31,6 +32,13 @@ export function UsageSection() {
   const [to, setTo] = useState(() => toInput(Date.now()))
   const [rows, setRows] = useState<UsageSummaryRow[]>()
   const [agents, setAgents] = useState<Map<string, string>>(new Map())
+  // Providers by the names the rest of the app gives them ("OpenAI", not "openai").
+  const providers = useProviders((s) => s.providers)
+  const loaded = useProviders((s) => s.loaded)
+  const providerNames = useMemo(() => new Map(providers.map((p) => [p.id, p.name])), [providers])
+  useEffect(() => {
+    if (group === 'provider' && !loaded) void providerActions.load()
+  }, [group, loaded])
   useEffect(() => {
     let live = true
     // The user's calendar days: the offset of the range's start (a DST change inside the range shifts by an hour at most).
@@ -63,7 +71,9 @@ export function UsageSection() {
             ? r.key
               ? (agents.get(r.key) ?? r.key)
               : t('usage.noApiKey')
-            : r.key || t('usage.none')
+            : group === 'provider' && r.key
+              ? (providerNames.get(r.key) ?? r.key)
+              : r.key || t('usage.none')
     }))
     // One key can have a row per currency (and one for calls without a price): those rows say which.
     const seen = new Map<string, number>()
@@ -71,7 +81,7 @@ export function UsageSection() {
     const told = list.map((r) => ((seen.get(r.label) ?? 0) > 1 ? { ...r, label: `${r.label} · ${r.currency ?? (r.cost > 0 ? 'USD' : t('usage.unpriced'))}`, plain: r.label } : r))
     // Days read in order; other keys by how much they were used.
     return group === 'day' ? told.sort((a, b) => a.key.localeCompare(b.key)) : told
-  }, [rows, group, agents, t])
+  }, [rows, group, agents, providerNames, t])
   const totals = useMemo(() => {
     const byCurrency = new Map<string, { cost: number; costUsd: number; tokens: number; calls: number }>()
     for (const r of rows ?? []) {
