@@ -685,10 +685,29 @@ export class ChatService {
     return title
   }
 
-  /** Scene Translator: the message in `language`, kept under it (source language from Language Detect). */
+  /**
+   * A stopped reply with the continuations that go on from it (chat.continue): the parts the
+   * reader sees as one text. Where a part was continued more than once, the newest continuation.
+   */
+  private withContinuations(message: Message): Message[] {
+    const parts = [message]
+    if (message.role !== 'assistant' || message.status !== 'interrupted') return parts
+    const all = this.deps.messages.list(message.conversationId)
+    for (let last = message; last.status === 'interrupted'; ) {
+      const next = all.filter((m) => m.parentId === last.id && m.role === 'assistant' && !m.toolCalls?.length).at(-1)
+      if (!next) break
+      parts.push(next)
+      last = next
+    }
+    return parts
+  }
+
+  /** Scene Translator: the message in `language`, kept under it (source language from Language Detect). A stopped reply is translated with its continuations, as it reads. */
   async translate(input: { messageId: string; language: string }): Promise<Message> {
     const message = this.deps.messages.require(input.messageId)
-    const text = messageText(message.content)
+    const text = this.withContinuations(message)
+      .map((part) => messageText(part.content))
+      .join('')
     if (!text.trim()) throw new AppErrorException({ errorType: 'ValidationError', status: 400, message: 'This message has no text to translate.' })
     const fallback = await this.sceneFallback(this.modelOf(message))
     const deps = this.sceneDeps()

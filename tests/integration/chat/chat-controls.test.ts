@@ -322,6 +322,23 @@ describe('scenes', () => {
     expect(usageScenes()).toEqual(expect.arrayContaining(['Language Detect', 'Translator']))
   })
 
+  it('a stopped reply is translated with its continuation, as one text, and the translation is kept on the reply', async () => {
+    const { conversation, message: question } = await chatWith('openai', 'gpt-4o-mini', {})
+    const { messages } = core.services().store
+    const stopped = messages.create({ conversationId: conversation.id, role: 'assistant', parentId: question.id, content: [{ type: 'text', text: 'The partial resp' }], status: 'interrupted' })
+    messages.create({ conversationId: conversation.id, role: 'assistant', parentId: stopped.id, content: [{ type: 'text', text: 'onse, now whole.' }], status: 'complete' })
+    openai.setDefault('/chat/completions', (req: OpenAIRequest) => {
+      const body = req.body as { messages: { content: string }[] }
+      if (body.messages[0]?.content === scenePrompts.detect) return { kind: 'sse', chunks: chatChunks(['en']) }
+      return { kind: 'sse', chunks: chatChunks(['部分回复，现在完整了。']) }
+    })
+    const translated = ok(await client.call('chat.translate', { messageId: stopped.id, language: 'zh-CN' }))
+    const translatorBody = openai.requestsTo('/chat/completions').at(-1)!.body as { messages: { content: string }[] }
+    expect(translatorBody.messages[1]!.content).toBe('The partial response, now whole.')
+    expect(translated.id).toBe(stopped.id)
+    expect(translated.meta?.translations).toEqual({ 'zh-CN': '部分回复，现在完整了。' })
+  })
+
   it('generates an agent’s name, description and tags from its system prompt', async () => {
     openai.setDefault('/chat/completions', (req: OpenAIRequest) => {
       const first = (req.body as { messages: { content: string }[] }).messages[0]!.content

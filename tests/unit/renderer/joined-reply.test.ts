@@ -47,4 +47,13 @@ describe('a stopped reply and its continuations', () => {
     const rows = joinContinuations([user, toolStep, at('r', 'assistant', 'result', { parentId: 't' })])
     expect(rows).toHaveLength(3)
   })
+
+  it('shows the translation of the whole reply, kept on its first part, not a part’s own', () => {
+    const translated = { ...stopped, meta: { ...stopped.meta, translations: { fr: 'La réponse est courte.' } } }
+    const partOnly = { ...done, meta: { translations: { fr: 'ort.' } } }
+    const [, row] = joinContinuations([user, translated, again, partOnly])
+    expect(row!.view.meta?.translations).toEqual({ fr: 'La réponse est courte.' })
+    const [, untranslated] = joinContinuations([user, stopped, again, partOnly])
+    expect(untranslated!.view.meta?.translations).toBeUndefined()
+  })
 })

@@ -42,6 +42,9 @@ export function joinParts<M extends Message>(parts: readonly M[]): M {
   const others = parts.flatMap((p) => p.content.filter((c) => c.type !== 'text'))
   const meta = { ...first.meta, ...last.meta }
   if (!last.meta?.interruptedBy) delete meta.interruptedBy
+  // A translation is of the whole reply, kept on its first part (chat.translate joins the parts).
+  if (first.meta?.translations) meta.translations = first.meta.translations
+  else delete meta.translations
   const usage = sumUsage(parts)
   const cost = sumCost(parts)
   const reasoning = parts.find((p) => p.reasoning?.text)?.reasoning
