@@ -97,7 +97,7 @@ export class KnowledgeService {
     return this.deps.repo
   }
 
-  // Attachments and a reply's sources
+  // Attachments (a reply's sources are stored with the reply, in its grounding)
 
   /** The bases attached to an agent or a conversation. */
   attached(owner: { kind: 'agent' | 'conversation'; id: string }): string[] {
@@ -111,11 +111,6 @@ export class KnowledgeService {
 
   setAttached(owner: { kind: 'agent' | 'conversation'; id: string }, kbIds: readonly string[]): string[] {
     return this.repo.setAttached(owner, kbIds)
-  }
-
-  /** The knowledge a reply cited, by message id. */
-  sources(messageIds: readonly string[]) {
-    return this.repo.sources(messageIds)
   }
 
   // Bases

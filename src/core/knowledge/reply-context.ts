@@ -7,8 +7,6 @@ export interface ReplyKnowledgeInput {
   conversationId: string
   /** The user's question (the last user message). */
   question: string
-  /** The assistant message the sources belong to. */
-  replyId: string
   /** Tokens the retrieved text may take. */
   budgetTokens: number
   signal: AbortSignal
@@ -26,8 +24,6 @@ export interface ReplyKnowledge {
   sources: ReplySource[]
   /** What was searched: the question, or its rewrite. */
   query: string
-  /** Keeps the same sources for another message of the turn (a later tool-loop step). */
-  saveFor?(replyId: string): void
 }
 
 export type ReplyKnowledgeHook = (input: ReplyKnowledgeInput) => Promise<ReplyKnowledge | undefined>
@@ -69,7 +65,7 @@ export function packSources(hits: readonly SearchHit[], budgetTokens: number): {
 /**
  * What the chat service calls before each reply: the bases attached to the conversation and its
  * agent are searched with the question (or its rewrite, see `rewrite`), the best chunks that fit
- * the budget become a numbered context, and the numbers are kept as the reply's sources.
+ * the budget become a numbered context, and the numbers are the reply's sources.
  */
 export function replyContextHook(knowledge: KnowledgeService): ReplyKnowledgeHook {
   return async (input) => {
@@ -82,15 +78,14 @@ export function replyContextHook(knowledge: KnowledgeService): ReplyKnowledgeHoo
     const hits = await knowledge.search({ kbIds, query, topK: RETRIEVED_CHUNKS }, input.signal)
     const { text, sources } = packSources(hits, Math.min(MAX_KNOWLEDGE_TOKENS, input.budgetTokens))
     if (sources.length === 0) return undefined
-    knowledge.repo.saveSources(input.replyId, sources)
+    // The sources go with the reply (a grounding event, stored in the message): the chat service sends them.
     return {
       instructions:
         'Use the numbered sources below when they answer the question, and cite them inline as [1], [2] … by their numbers. ' +
         'If they do not contain the answer, say so.\n\n' +
         text,
       sources,
-      query,
-      saveFor: (replyId) => knowledge.repo.saveSources(replyId, sources)
+      query
     }
   }
 }

@@ -407,13 +407,18 @@ export class ChatService {
               agentId: agent.id,
               conversationId: conversation.id,
               question: messageText(question.content),
-              replyId: writer.id,
               budgetTokens: budget,
               signal: ctx.signal,
               ...this.queryRewriter(conversation.id, history, question)
             })
         if (options.turn && !options.turn.knowledge) options.turn.knowledge = Promise.resolve(found)
-        else found?.saveFor?.(writer.id)
+        if (found) {
+          // The reply's sources travel as web citations do: a grounding event, stored with the message
+          // (every step of a tool loop cites the same numbers).
+          const grounding = { type: 'grounding' as const, data: { knowledge: found.sources } }
+          writer.apply(grounding)
+          yield grounding
+        }
         if (found) messages.splice(messages[0]?.role === 'system' ? 1 : 0, 0, { role: 'system', content: found.instructions })
         if (found && found.query !== messageText(question.content)) knowledgeQuery = found.query
       }

@@ -185,21 +185,6 @@ export interface KbAttachmentsTable {
   kb_id: string
 }
 
-export interface KbReplySourcesTable {
-  message_id: string
-  n: number
-  kb_id: string
-  file_id: string
-  file_name: string
-  chunk_id: number
-  heading: string | null
-  page: number | null
-  char_start: number
-  char_end: number
-  excerpt: string
-  score: number | null
-}
-
 export interface Database {
   agents: AgentsTable
   conversations: ConversationsTable
@@ -214,7 +199,6 @@ export interface Database {
   kb_files: KbFilesTable
   kb_chunks: KbChunksTable
   kb_attachments: KbAttachmentsTable
-  kb_reply_sources: KbReplySourcesTable
 }
 
 export type AgentRow = Selectable<AgentsTable>

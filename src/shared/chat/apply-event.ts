@@ -71,7 +71,8 @@ export function applyEventToMessage<M extends Message>(message: M, event: Stream
     case 'usage':
       return { ...message, usage: event.data }
     case 'grounding':
-      return { ...message, grounding: event.data }
+      // Each event sets the keys it carries: web citations arriving later keep the knowledge sources.
+      return { ...message, grounding: { ...message.grounding, ...event.data } }
     case 'speed':
       return { ...message, speed: event.data }
     case 'error':

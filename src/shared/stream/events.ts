@@ -1,4 +1,5 @@
 import type { AppError } from '../errors/app-error'
+import type { ReplySource } from '../knowledge/types'
 import type { UsageRecord } from './usage'
 
 /** A tool call as streamed; deltas with the same index are merged (providers.md §3). */
@@ -18,9 +19,16 @@ export interface GroundingCitation {
   favicon?: string
 }
 
+/**
+ * What a reply draws on, one concept for both kinds: web citations (a provider's search, the
+ * app's web search tool) and the numbered knowledge-base chunks it was given. Streamed as
+ * `grounding` events (each sets the keys it carries) and stored with the message.
+ */
 export interface Grounding {
   citations?: GroundingCitation[]
   searchQueries?: string[]
+  /** The knowledge-base chunks the model was given, numbered as it cites them ([1], [2] …). */
+  knowledge?: ReplySource[]
 }
 
 export interface Speed {

@@ -45,7 +45,9 @@ describe('chat with an attached knowledge base', () => {
     expect(messages[1]!.role).toBe('system')
     expect(messages[1]!.content).toMatch(/cite them inline as \[1\]/)
     expect(messages[1]!.content).toMatch(/\[1\] wifi\.txt\nThe office wifi password is periwinkle-giraffe-42/)
-    const sources = ok(await t.client.call('knowledge.sources', { messageIds: [reply.id] }))[reply.id]!
+    // The sources are the reply's, as web citations are: in its grounding, streamed and stored.
+    expect(reply.grounding?.knowledge).toEqual(t.core.services().store.messages.require(reply.id).grounding?.knowledge)
+    const sources = t.core.services().store.messages.require(reply.id).grounding!.knowledge!
     expect(sources[0]).toMatchObject({ n: 1, fileName: 'wifi.txt', charStart: 0 })
     // Each source keeps how retrieval scored it (shown on hover), best first.
     expect(sources.every((s) => typeof s.score === 'number' && s.score > 0)).toBe(true)
@@ -60,7 +62,7 @@ describe('chat with an attached knowledge base', () => {
     expect(ok(await t.client.call('knowledge.attached', { owner: { kind: 'conversation', id: reply.conversationId } }))).toEqual([kbId])
     // The agent itself has none: only this conversation.
     expect(ok(await t.client.call('knowledge.attached', { owner: { kind: 'agent', id: plain.id } }))).toEqual([])
-    const sources = ok(await t.client.call('knowledge.sources', { messageIds: [reply.id] }))[reply.id]!
+    const sources = t.core.services().store.messages.require(reply.id).grounding!.knowledge!
     expect(sources[0]).toMatchObject({ n: 1, fileName: 'parking.md' })
     // Detached again: the export test below counts the base's attachments.
     ok(await t.client.call('knowledge.attach', { owner: { kind: 'conversation', id: reply.conversationId }, kbIds: [] }))

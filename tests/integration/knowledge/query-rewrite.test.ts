@@ -53,7 +53,7 @@ async function followUp(): Promise<Message> {
   const first = ok(await send({ agentId, text: FIRST }))
   return ok(await send({ conversationId: first.conversationId, parentId: first.id, text: FOLLOW_UP }))
 }
-const sourcesOf = async (reply: Message) => ok(await t.client.call('knowledge.sources', { messageIds: [reply.id] }))[reply.id] ?? []
+const sourcesOf = async (reply: Message) => t.core.services().store.messages.require(reply.id).grounding?.knowledge ?? []
 const chooseSceneModel = async (on: boolean) =>
   ok(await t.client.call('data.settings.set', { patch: { sceneModels: on ? { [SCENE]: { providerId: 'openai', modelId: 'gpt-4o-mini' } } : null } }))
 

@@ -58,8 +58,9 @@ describe('knowledge in a reply with tools', () => {
     // …from one retrieval: the question was embedded once.
     const questionEmbeds = embeddings.requestsTo('/embeddings').slice(before).filter((r) => JSON.stringify(r.body).includes(QUESTION))
     expect(questionEmbeds).toHaveLength(1)
-    const sources = ok(await t.client.call('knowledge.sources', { messageIds: [answer.id, answer.parentId!] }))
-    expect(sources[answer.id]?.[0]).toMatchObject({ n: 1, fileName: 'wifi.txt' })
-    expect(sources[answer.parentId!]?.[0]).toMatchObject({ n: 1, fileName: 'wifi.txt' })
+    // Every step of the turn carries the same sources in its grounding.
+    const stored = (id: string) => t.core.services().store.messages.require(id).grounding?.knowledge
+    expect(stored(answer.id)?.[0]).toMatchObject({ n: 1, fileName: 'wifi.txt' })
+    expect(stored(answer.parentId!)?.[0]).toMatchObject({ n: 1, fileName: 'wifi.txt' })
   })
 })

@@ -40,7 +40,6 @@ export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
     'knowledge.search': (input, c) => kb().search(input, c.signal),
     'knowledge.attached': ({ owner }) => kb().attached(owner),
     'knowledge.attach': ({ owner, kbIds }) => kb().setAttached(owner, kbIds),
-    'knowledge.sources': ({ messageIds }) => kb().sources(messageIds),
     'knowledge.datasets': () => ev().datasets(),
     'knowledge.importDataset': (input) => ev().importDataset(input),
     'knowledge.datasetRecords': ({ datasetId }) => ev().records(datasetId),

@@ -4,7 +4,6 @@ import type {
   KnowledgeBaseSummary,
   KnowledgeFile,
   ProcessingStatus,
-  ReplySource,
   Chunk,
   ChunkInfo
 } from '../../../shared/knowledge/types'
@@ -14,7 +13,7 @@ import type { StoreDb } from '../database'
 import { notFound, storeError } from '../errors'
 import { newId } from '../ids'
 import { requireVectors } from '../vector-extension'
-import type { KbFilesTable, KbReplySourcesTable, KnowledgeBasesTable } from '../schema'
+import type { KbFilesTable, KnowledgeBasesTable } from '../schema'
 import { cosineDistance, KnowledgeIndex, toBlob, type KeywordEvidence } from './knowledge-index'
 
 export {
@@ -517,52 +516,4 @@ export class KnowledgeRepository {
       .all(this.q.selectFrom('kb_attachments').select(['owner_kind', 'owner_id']).where('kb_id', '=', kbId).orderBy('owner_kind').orderBy('owner_id'))
       .map((r) => ({ kind: r.owner_kind, id: r.owner_id }))
   }
-
-  // Reply sources
-
-  saveSources(messageId: string, sources: readonly ReplySource[]): void {
-    this.db.transaction(() => {
-      this.db.run(this.q.deleteFrom('kb_reply_sources').where('message_id', '=', messageId))
-      for (const s of sources) {
-        this.db.run(
-          this.q.insertInto('kb_reply_sources').values({
-            message_id: messageId,
-            n: s.n,
-            kb_id: s.kbId,
-            file_id: s.fileId,
-            file_name: s.fileName,
-            chunk_id: s.chunkId,
-            heading: s.heading,
-            page: s.page,
-            char_start: s.charStart,
-            char_end: s.charEnd,
-            excerpt: s.excerpt,
-            score: s.score ?? null
-          })
-        )
-      }
-    })
-  }
-
-  sources(messageIds: readonly string[]): Record<string, ReplySource[]> {
-    const out: Record<string, ReplySource[]> = {}
-    if (messageIds.length === 0) return out
-    const rows = this.db.all(this.q.selectFrom('kb_reply_sources').selectAll().where('message_id', 'in', [...messageIds]).orderBy('message_id').orderBy('n'))
-    for (const r of rows) (out[r.message_id] ??= []).push(sourceFromRow(r))
-    return out
-  }
 }
-
-const sourceFromRow = (r: Selectable<KbReplySourcesTable>): ReplySource => ({
-  n: r.n,
-  kbId: r.kb_id,
-  fileId: r.file_id,
-  fileName: r.file_name,
-  chunkId: r.chunk_id,
-  heading: r.heading,
-  page: r.page,
-  charStart: r.char_start,
-  charEnd: r.char_end,
-  excerpt: r.excerpt,
-  ...(typeof r.score === 'number' ? { score: r.score } : {})
-})

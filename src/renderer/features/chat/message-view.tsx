@@ -10,7 +10,8 @@ import { linkCitationMarkers, sourceList } from '../../../shared/chat/citations'
 import { ChosenOptionsLine, SourceList, SummaryMarker, Translations } from './message-extras'
 import { chatActions } from './chat-store'
 import { ToolCallsView } from '../tools/tool-calls-view'
-import { ReplySources, ReplySourcesProvider, useReplySources } from '../knowledge/reply-sources'
+import { ReplySources, ReplySourcesProvider } from '../knowledge/reply-sources'
+import type { ReplySource } from '../../../shared/knowledge/types'
 import { linkKnowledgeMarkers } from '../../../shared/knowledge/citations'
 import { ReplyText } from './reply-text'
 import { InterruptedNote, RetryNote } from './message-status'
@@ -29,6 +30,8 @@ export interface MessageActions {
   switchBranch(message: Message, direction: -1 | 1): void
 }
 
+/** One empty list for replies without knowledge sources (a stable value for the provider below). */
+const NO_SOURCES: readonly ReplySource[] = []
 const formatNumber = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString())
 const formatCost = formatUsageCost
 
@@ -121,7 +124,8 @@ export const MessageView = memo(function MessageView({ message, branchIndex, bra
   // Numbered sources under the reply; inline [n] markers link to them.
   const sources = useMemo(() => sourceList(message.grounding?.citations), [message.grounding])
   // Knowledge sources (saved before the reply streams): their [n] markers open the source.
-  const kbSources = useReplySources(message.id, !isUser && message.status !== 'streaming')
+  // A reply's knowledge sources come with it (its grounding), from the first event of the stream.
+  const kbSources = message.grounding?.knowledge ?? NO_SOURCES
   const linked = useMemo(() => linkKnowledgeMarkers(linkCitationMarkers(text, sources), new Set(kbSources.map((s) => s.n))), [text, sources, kbSources])
   const button = 'rounded px-1.5 py-0.5 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-800 dark:hover:text-white'
   return (

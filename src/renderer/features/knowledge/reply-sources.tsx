@@ -1,25 +1,9 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react'
+import { createContext, useContext, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { splitCited } from '../../../shared/knowledge/citations'
 import type { ReplySource } from '../../../shared/knowledge/types'
-import { bridge } from '../../stores/app-store'
 
-/** The knowledge sources of a reply, once it is done (they are saved before it streams). */
-export function useReplySources(messageId: string, done: boolean): ReplySource[] {
-  const [sources, setSources] = useState<ReplySource[]>([])
-  useEffect(() => {
-    if (!done) return
-    let live = true
-    void bridge()
-      .call('knowledge.sources', { messageIds: [messageId] })
-      .then((r) => live && r.ok && setSources(r.value[messageId] ?? []))
-    return () => {
-      live = false
-    }
-  }, [messageId, done])
-  return sources
-}
 
 interface SourcesContext {
   sources: readonly ReplySource[]

@@ -9,7 +9,6 @@ import type {
   KnowledgeBaseSummary,
   KnowledgeEval,
   KnowledgeFile,
-  ReplySource,
   SearchHit
 } from '../../knowledge/types'
 import type { RecordProblem } from '../../knowledge/schemas'
@@ -56,8 +55,6 @@ export const knowledgeProcedures = {
   /** Bases attached to an agent or a conversation. */
   'knowledge.attached': call<string[]>()(z.object({ owner }).strict()),
   'knowledge.attach': call<string[]>()(z.object({ owner, kbIds: z.array(kbId).max(50) }).strict()),
-  /** Numbered sources of replies. */
-  'knowledge.sources': call<Record<string, ReplySource[]>>()(z.object({ messageIds: z.array(id).max(1000) }).strict()),
   // Evaluation
   'knowledge.datasets': call<Dataset[]>()(z.object({}).strict()),
   /** Imports records from CSV or JSONL; invalid records are reported by line and not imported. */
