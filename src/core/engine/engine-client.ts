@@ -40,6 +40,8 @@ export class EngineClient {
   private readonly pending = new Map<number, Pending>()
   private readonly exitListeners = new Set<(error: EngineCrashedError | undefined) => void>()
   private stopping = false
+  /** While a stop the core asked for is under way: requests wait for it, then start a new process. */
+  private stopped: Promise<void> | undefined
   /** How many times the process has started (tests and the status page read it). */
   starts = 0
 
@@ -98,6 +100,19 @@ export class EngineClient {
     return this.ready
   }
 
+  /**
+   * The process to send to. A request made while a stop is under way (a load just as the
+   * keep-alive ran out and the engine was being stopped) goes to the next process, never to the
+   * one being stopped.
+   */
+  private async live(): Promise<EngineProcess> {
+    for (;;) {
+      while (this.stopped) await this.stopped
+      const proc = await this.start()
+      if (!this.stopped) return proc
+    }
+  }
+
   private busy(): void {
     this.proc?.setBusy?.(this.pending.size > 0)
   }
@@ -130,7 +145,7 @@ export class EngineClient {
   }
 
   private async request<T>(build: (id: number) => EngineRequest, onChunk?: (chunk: EngineChunk) => void): Promise<T> {
-    const proc = await this.start()
+    const proc = await this.live()
     const id = this.nextId++
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onChunk ? { onChunk } : {}) })
@@ -163,7 +178,7 @@ export class EngineClient {
    * A crash of the engine throws EngineCrashedError from the iterator after the chunks so far.
    */
   async *chat(params: ChatParams, signal?: AbortSignal): AsyncGenerator<ChatStreamItem> {
-    const proc = await this.start()
+    const proc = await this.live()
     const id = this.nextId++
     const queue: ChatStreamItem[] = []
     let wake: (() => void) | undefined
@@ -217,12 +232,14 @@ export class EngineClient {
   async stop(): Promise<void> {
     const proc = this.proc
     if (!proc) return
+    if (this.stopped) return this.stopped
     this.stopping = true
     // Held until it has gone, or a short-lived process (the CLI) would end while waiting for it.
     proc.setBusy?.(true)
-    await new Promise<void>((resolve) => {
+    this.stopped = new Promise<void>((resolve) => {
       proc.onExit(() => resolve())
       proc.kill()
-    })
+    }).finally(() => (this.stopped = undefined))
+    return this.stopped
   }
 }
