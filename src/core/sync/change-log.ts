@@ -117,10 +117,15 @@ export class ChangeLog {
     return out
   }
 
-  /** Local changes noted but not yet stamped, plus stamped ones not yet in the store. */
-  pending(): number {
-    const outbox = (this.sql('SELECT COUNT(*) AS n FROM sync_outbox').get() as { n: number }).n
-    const dirty = (this.sql('SELECT COUNT(*) AS n FROM sync_meta WHERE dirty = 1').get() as { n: number }).n
+  /**
+   * Local changes noted but not yet stamped, plus stamped ones not yet in the store. API-key
+   * changes count only while API keys are synced (a change stamped before they were turned off
+   * waits, unsent, until they are on again).
+   */
+  pending(withKeys = true): number {
+    const keys = withKeys ? '' : " WHERE tbl <> 'api_keys'"
+    const outbox = (this.sql(`SELECT COUNT(*) AS n FROM sync_outbox${keys}`).get() as { n: number }).n
+    const dirty = (this.sql(`SELECT COUNT(*) AS n FROM sync_meta WHERE dirty = 1${withKeys ? '' : " AND tbl <> 'api_keys'"}`).get() as { n: number }).n
     return outbox + dirty
   }
 

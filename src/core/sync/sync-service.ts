@@ -179,7 +179,7 @@ export class SyncService {
   status(): SyncStatus {
     const saved = this.saved()
     const control = this.control()
-    const pending = saved ? this.log.pending() : 0
+    const pending = saved ? this.log.pending(saved.scope.apiKeys) : 0
     const error = this.error ?? (this.tampered.size ? { ...syncErrorOf(appError('SyncTampered', '')), message: `Refused, not merged: ${[...this.tampered].join(', ')}.` } : undefined)
     return {
       state: this.state,

@@ -375,6 +375,15 @@ describe('sync through a folder store', () => {
     expect(await key(c, 'bedrock.accessKeyId')).toBe('AKIASYNCEDTEST00001')
     expect(await key(a, 'anthropic')).toBe('sk-ant-from-c-0123456789abcdef')
     expect(await key(c)).toBeUndefined()
+    // Turned off on A: a key changed there stays there, and is not shown as waiting; on again, it goes.
+    await a.call('sync.update', { scope: { apiKeys: false } })
+    await a.call('providers.setKey', { providerId: 'anthropic', apiKey: 'sk-ant-while-off-0123456789abcdef' })
+    await converge(list)
+    expect(await key(b, 'anthropic')).toBe('sk-ant-from-c-0123456789abcdef')
+    expect(svc(a).sync.status().pendingChanges).toBe(0)
+    await a.call('sync.update', { scope: { apiKeys: true } })
+    await converge(list)
+    for (const d of list) expect(await key(d, 'anthropic')).toBe('sk-ant-while-off-0123456789abcdef')
   })
 
   it('a key changed on two devices while apart: the later change wins on both', async () => {
