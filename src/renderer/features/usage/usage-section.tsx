@@ -110,8 +110,8 @@ export function UsageSection() {
   }, [labelled])
 
   const exportCsv = () => {
-    // The CSV has a currency column of its own: its names stay plain.
-    const blob = new Blob([usageCsv(group, labelled.map((r) => ('plain' in r ? { ...r, label: r.plain } : r)))], { type: 'text/csv' })
+    // The CSV has a currency column of its own: its names stay plain, and providers keep their ids there (as models do).
+    const blob = new Blob([usageCsv(group, labelled.map((r) => (group === 'provider' && r.key ? { ...r, label: r.key } : 'plain' in r ? { ...r, label: r.plain } : r)))], { type: 'text/csv' })
     const a = document.createElement('a')
     a.href = URL.createObjectURL(blob)
     a.download = `switchboard-usage-${group}-${from}-${to}.csv`
