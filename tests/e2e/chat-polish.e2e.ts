@@ -293,6 +293,37 @@ test('the header chip names provider and model; the picker is a listbox with arr
   expect(forms).toEqual(['of'])
 })
 
+test('a reply that ends while the page reloads is shown ended, not stuck as streaming', async ({ page }) => {
+  test.setTimeout(90_000)
+  await newConversation(page)
+  await send(page, 'slow please')
+  const reply = page.getByTestId('message-assistant').last()
+  await expect(reply).toContainText('word3')
+  // After the reload the page reads the conversation (the reply still streaming), then asks which
+  // replies still run. That question is held back until the reply has ended in the core, so the
+  // answer no longer lists it: the page must still come to show it ended.
+  let hold = true
+  setTimeout(() => (hold = false), 12_000)
+  await page.routeWebSocket(/.*/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((message) => {
+      const send = () => server.send(message)
+      if (hold && String(message).includes('"tasks.active"')) {
+        const wait = setInterval(() => {
+          if (hold) return
+          clearInterval(wait)
+          send()
+        }, 100)
+      } else send()
+    })
+    server.onMessage((message) => ws.send(message))
+  })
+  await page.reload()
+  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'streaming')
+  await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete', { timeout: 40_000 })
+  await expect(page.getByTestId('message-assistant').last()).toContainText('word149')
+})
+
 test('a reply cut by a dropped connection says so; Continue joins it in one text, sent and copied whole, and no Continue is left behind', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await newConversation(page)

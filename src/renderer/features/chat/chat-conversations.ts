@@ -64,6 +64,29 @@ export const conversationActions = {
       }
       return { messages: { ...s.messages, [conversationId]: result.value.map(newer) } }
     })
+    await conversationActions.settleEnded(conversationId)
+  },
+
+  /**
+   * A reply this list shows as streaming that no task is running any more ended between the read
+   * and the re-attach after a reload (which follows only running tasks): read it again, or its
+   * column stays "streaming" with its last flushed text. One more read; a running one is followed.
+   */
+  async settleEnded(conversationId: string) {
+    const shown = () => (useChat.getState().messages[conversationId] ?? []).filter((m) => m.status === 'streaming' && !useChat.getState().streaming[m.id])
+    if (shown().length === 0) return
+    const active = await bridge().call('tasks.active', { kind: 'chat' })
+    if (!active.ok) return
+    const running = new Set(active.value.flatMap((t) => (t.kind === 'chat' ? [t.meta.messageId] : [])))
+    const ended = new Set(shown().filter((m) => !running.has(m.id)).map((m) => m.id))
+    if (ended.size === 0) return
+    const again = await bridge().call('chat.messages', { conversationId })
+    if (!again.ok) return
+    const final = new Map(again.value.filter((m) => ended.has(m.id) && m.status !== 'streaming').map((m) => [m.id, m]))
+    if (final.size === 0) return
+    useChat.setState((s) => ({
+      messages: { ...s.messages, [conversationId]: (s.messages[conversationId] ?? []).map((m) => (s.streaming[m.id] ? m : (final.get(m.id) ?? m))) }
+    }))
   },
 
   async rename(conversationId: string, title: string) {
