@@ -295,6 +295,12 @@ export class ChangeLog {
     const deleted = max(meta?.deleted, change.d)
     const newest = Object.values(hlcs).reduce<Hlc | null>((a, b) => max(a, b), null)
     const alive = newest !== null && (!deleted || newest > deleted)
+    // Known here but not held (it waited in sync_parked for its parent, or its row is gone): the
+    // change carries the version the stamps name, so it is applied, not skipped as already seen.
+    if (alive && Object.keys(winners).length === 0 && meta) {
+      const table = tableByName.get(change.t as SyncedTable['name'])
+      if (table && !this.row(table, change.k)) for (const [field, [h, value]] of Object.entries(change.f ?? {})) if (hlcs[field] === h) winners[field] = value
+    }
     // The tombstone kept is theirs when it is newer than ours (or ours was not published yet).
     const theirs = change.d !== undefined && change.d === deleted && (change.d !== meta?.deleted || !meta?.gone_after) && change.o
     const goneAfter = theirs ? JSON.stringify(change.o) : (meta?.gone_after ?? null)

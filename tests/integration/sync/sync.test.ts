@@ -120,6 +120,24 @@ describe('sync through a folder store', () => {
     }
   })
 
+  it('a message that arrives before its restored conversation waits for it and is then applied, not lost', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Doomed' })
+    await converge(list)
+    // B's message reaches the store first; A deletes the conversation before it reads it, so the
+    // message waits on A (its conversation is gone there) until B's restore of it arrives.
+    const added = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text('added on B') })
+    await b.sync()
+    svc(a).store.conversations.delete(conv.id)
+    await a.sync()
+    expect(svc(a).store.messages.get(added.id)).toBeUndefined()
+    await b.sync()
+    await converge(list)
+    expect(contents(a)).toEqual(contents(b))
+    expect(svc(a).store.messages.get(added.id)?.content).toEqual(text('added on B'))
+  })
+
   it('a delete newer than an edit wins; an edit made after seeing the delete brings nothing back unasked', async () => {
     const { list } = await devices(2)
     const [a, b] = list as [Device, Device]
