@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import type { SqliteDb } from '../store/database'
-import type { Change, Origin } from './change-log'
+import { max, type Change, type ChangeLog, type MetaRow, type Origin } from './change-log'
 import type { Hlc, HybridClock } from './hlc'
 
 /** The change-log name of API keys: they live in the keychain, never in a table. */
@@ -16,13 +16,6 @@ export interface ApiKeySource {
   write(name: string, value: string | undefined): Promise<void>
 }
 
-interface KeyMeta {
-  hlcs: string
-  hashes: string
-  deleted: string | null
-  gone_after: string | null
-}
-
 /** Notes a key change for the next round (the keychain's stand-in for a capture trigger). */
 export function noteKey(db: SqliteDb, name: string): void {
   db.prepare('INSERT INTO sync_outbox (tbl, key, changed_at) VALUES (?, ?, ?) ON CONFLICT (tbl, key) DO UPDATE SET changed_at = excluded.changed_at').run(API_KEYS, name, Date.now())
@@ -35,7 +28,6 @@ export function noteAllKeys(db: SqliteDb, names: readonly string[]): void {
   })()
 }
 
-const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?? null) : !b ? a : a > b ? a : b)
 
 /**
  * API keys in the change log, when the user turns them on: the keychain has no triggers, so
@@ -47,6 +39,7 @@ const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?
 export class ApiKeySync {
   constructor(
     private readonly db: SqliteDb,
+    private readonly log: ChangeLog,
     private readonly clock: HybridClock,
     private readonly keys: ApiKeySource,
     /** The sync key: the hash of a value is keyed with it, so the database alone tells nothing about a key. */
@@ -57,17 +50,13 @@ export class ApiKeySync {
     return createHmac('sha256', this.hashKey).update(value).digest('base64').slice(0, 22)
   }
 
-  private meta(name: string): KeyMeta | undefined {
-    return this.db.prepare('SELECT hlcs, hashes, deleted, gone_after FROM sync_meta WHERE tbl = ? AND key = ?').get(API_KEYS, name) as KeyMeta | undefined
+  private meta(name: string): MetaRow | undefined {
+    return this.log.meta(API_KEYS, name)
   }
 
+  /** A key is one field, `*`: its stamp and the keyed hash of its value. */
   private write(name: string, hlc: Hlc | undefined, hash: string | undefined, deleted: Hlc | null, dirty: boolean, goneAfter: string | null): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_meta (tbl, key, hlcs, hashes, deleted, dirty, gone_after) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (tbl, key) DO UPDATE SET hlcs = excluded.hlcs, hashes = excluded.hashes, deleted = excluded.deleted, dirty = MAX(dirty, excluded.dirty), gone_after = excluded.gone_after`
-      )
-      .run(API_KEYS, name, JSON.stringify(hlc ? { '*': hlc } : {}), JSON.stringify(hash ? { '*': hash } : {}), deleted, dirty ? 1 : 0, deleted ? goneAfter : null)
+    this.log.writeMeta(API_KEYS, name, hlc ? { '*': hlc } : {}, hash ? { '*': hash } : {}, deleted, dirty, goneAfter)
   }
 
   /** Gives each noted key change its stamp (a key read from the keychain that differs from the last one stamped). */
@@ -90,7 +79,7 @@ export class ApiKeySync {
     }
   }
 
-  private async state(name: string, meta: KeyMeta): Promise<Change> {
+  private async state(name: string, meta: MetaRow): Promise<Change> {
     const change: Change = { t: API_KEYS, k: name }
     if (meta.deleted) change.d = meta.deleted
     const hlc = (JSON.parse(meta.hlcs) as Record<string, Hlc>)['*']
@@ -102,13 +91,13 @@ export class ApiKeySync {
 
   /** Stamped key changes not yet in the store, with their values read from the keychain. */
   async outgoing(): Promise<Change[]> {
-    const metas = this.db.prepare('SELECT key, hlcs, hashes, deleted, gone_after FROM sync_meta WHERE tbl = ? AND dirty = 1').all(API_KEYS) as Array<KeyMeta & { key: string }>
+    const metas = this.db.prepare('SELECT * FROM sync_meta WHERE tbl = ? AND dirty = 1').all(API_KEYS) as MetaRow[]
     return Promise.all(metas.map((m) => this.state(m.key, m)))
   }
 
   /** Every key's state, for a snapshot. */
   async everything(): Promise<Change[]> {
-    const metas = this.db.prepare('SELECT key, hlcs, hashes, deleted, gone_after FROM sync_meta WHERE tbl = ?').all(API_KEYS) as Array<KeyMeta & { key: string }>
+    const metas = this.db.prepare('SELECT * FROM sync_meta WHERE tbl = ?').all(API_KEYS) as MetaRow[]
     return Promise.all(metas.map((m) => this.state(m.key, m)))
   }
 

@@ -36,7 +36,7 @@ export interface MergeResult {
   parked: number
 }
 
-interface MetaRow {
+export interface MetaRow {
   tbl: string
   key: string
   hlcs: string
@@ -47,7 +47,8 @@ interface MetaRow {
 }
 
 const hash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'undefined').digest('base64').slice(0, 16)
-const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?? null) : !b ? a : a > b ? a : b)
+/** The later of two stamps (either may be missing). */
+export const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?? null) : !b ? a : a > b ? a : b)
 
 /**
  * The sync tables of one data folder: turns what the capture triggers noted into stamped
@@ -97,12 +98,13 @@ export class ChangeLog {
     return this.sql(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`).get(key) as Row | undefined
   }
 
-  private meta(table: string, key: string): MetaRow | undefined {
+  /** A record's stamps (sync_meta), whatever kind it is (a table's row or an API key). */
+  meta(table: string, key: string): MetaRow | undefined {
     return this.sql('SELECT * FROM sync_meta WHERE tbl = ? AND key = ?').get(table, key) as MetaRow | undefined
   }
 
   /** `goneAfter`: where the tombstone `deleted` was first published (null: not yet, or no tombstone). */
-  private writeMeta(table: string, key: string, hlcs: Record<string, Hlc>, hashes: Record<string, string>, deleted: Hlc | null, dirty: boolean, goneAfter: string | null): void {
+  writeMeta(table: string, key: string, hlcs: Record<string, Hlc>, hashes: Record<string, string>, deleted: Hlc | null, dirty: boolean, goneAfter: string | null): void {
     this.sql(
         `INSERT INTO sync_meta (tbl, key, hlcs, hashes, deleted, dirty, gone_after) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (tbl, key) DO UPDATE SET hlcs = excluded.hlcs, hashes = excluded.hashes, deleted = excluded.deleted, dirty = MAX(dirty, excluded.dirty), gone_after = excluded.gone_after`

@@ -137,6 +137,7 @@ export class SyncService {
     const { secrets } = this.deps
     return new ApiKeySync(
       this.deps.db,
+      this.log,
       this.clock,
       {
         names: () => keys.names(),
