@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises'
 import type { CliIO } from './command'
 import { ToolService } from '../core/tools/tool-service'
-import { ModelCaller } from '../core/services/model-caller'
+import { ModelCaller } from '../core/caller/model-caller'
 import type { JsonValue } from '../shared/data/json'
 import { DEFAULT_STEP_LIMIT, type ElicitationAnswer, type ElicitationRequest, type ElicitationValue } from '../shared/tools/types'
 import { elicitationDefaults, fieldOptions, validateElicitation } from '../shared/tools/elicitation'

@@ -4,23 +4,17 @@ import type { InitService } from './services/init-service'
 import type { LocalFeature } from './local'
 import type { ServiceAccess } from './services-access'
 
-/** The desktop shell's file dialogs (Electron only): the chosen path, or undefined when cancelled. */
-export interface FileDialog {
-  choose(purpose: 'import' | 'export', suggestedName: string): Promise<string | undefined>
-}
+import type { FeatureEnv } from './feature'
+
+export type { FileDialog } from './feature'
 
 /**
  * What every handler can reach: the environment the core runs in, start-up, and the one
  * accessor of the services the composition root (root.ts) builds once the store is open.
  */
-export interface CoreContext {
-  version: string
-  mode: 'desktop' | 'browser' | 'test'
-  dataDir: string
+export interface CoreContext extends FeatureEnv {
   init: InitService
   access?: AccessPolicy
-  /** Set by the Electron shell; absent in browser mode, the CLI and tests that do not give one. */
-  fileDialog?: FileDialog
   /** Local model servers: needs no store, so it answers in every start-up state. */
   local: LocalFeature
   /** Opens an address in the user's browser (desktop only: an OAuth sign-in of a tool server). */

@@ -2,21 +2,10 @@ import { mkdirSync } from 'node:fs'
 import { contract, type Contract } from '../shared/bridge/contract'
 import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
-import { localHandlers } from './bridge/handlers/local'
-import { dataHandlers } from './bridge/handlers/data'
-import { chatHandlers } from './bridge/handlers/chat'
-import { providerHandlers } from './bridge/handlers/providers'
-import { speechHandlers } from './bridge/handlers/speech'
-import { fileHandlers } from './bridge/handlers/files'
-import { imageHandlers } from './bridge/handlers/images'
-import { toolHandlers } from './bridge/handlers/tools'
-import { knowledgeHandlers } from './bridge/handlers/knowledge'
+import { localHandlers } from './local/handlers'
 import { taskHandlers } from './bridge/handlers/tasks'
 import { StreamHub } from './bridge/stream-hub'
-import { competitionHandlers } from './bridge/handlers/competition'
 import { storeInitStep } from './store/start-up'
-import { localApiHandlers } from './bridge/handlers/local-api'
-import { syncHandlers } from './bridge/handlers/sync'
 import type { OpenSecretsOptions } from './secrets'
 import { createLocalFeature } from './local'
 import { modelsLibraryHandlers, modelsLibraryInitStep } from './models-library'
@@ -26,10 +15,10 @@ import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
 import { needs, ServiceAccess } from './services-access'
-import { buildStandingServices, closeServices, closeStandingServices, type EngineOptions, type Services } from './root'
+import { buildStandingServices, closeServices, closeStandingServices, featureHandlers, type EngineOptions, type Services } from './root'
 import type { SyncTuning } from './sync/sync-service'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
-import { engineHandlers } from './bridge/handlers/engine'
+import { engineHandlers } from './engine/handlers'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -70,7 +59,7 @@ export interface Core {
 /**
  * Builds the application: start-up, the router that exposes the services, and the services
  * themselves, which the composition root (root.ts) builds in the 'migrating' step once the
- * store and keychain are open. A feature adds one line to the root and its handlers below.
+ * store and keychain are open. A feature is its folder and one line in the root (root.ts).
  */
 export function createCore(options: CoreOptions): Core {
   // The one hub of background work: streams and the tasks they are.
@@ -108,25 +97,15 @@ export function createCore(options: CoreOptions): Core {
   ]
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
+    // The bridge's own procedures, and the parts that need no store.
     ...appHandlers(context),
-    ...localHandlers(context.local, hub),
-    ...dataHandlers(context),
-    ...chatHandlers(context),
-    ...providerHandlers(context),
-    ...speechHandlers(context),
-    ...fileHandlers(context),
-    ...imageHandlers(context),
-    ...toolHandlers(context),
-    ...knowledgeHandlers(context),
     ...taskHandlers(hub),
-    ...competitionHandlers(context),
     ...updateHandlers(options.updater, APP_VERSION),
-    ...localApiHandlers(context),
+    ...localHandlers(context.local, hub),
     ...engineHandlers(context),
-    ...syncHandlers(context),
-    // A standing service: always there, so it is reached once here.
-    ...modelsLibraryHandlers(needs(context, 'modelsLibrary', 'The model library')(), hub)
-    // feature handlers go here
+    ...modelsLibraryHandlers(needs(context, 'modelsLibrary', 'The model library')(), hub),
+    // Every feature the root builds (root.ts lists them).
+    ...featureHandlers((key, what) => needs(context, key, what), context, hub)
   }
   const router = new Router(contract, impl, hub)
   void context.init.start()

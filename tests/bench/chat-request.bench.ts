@@ -1,7 +1,7 @@
 import { pathTo, planHistory } from '../../src/shared/chat/history-window'
 import type { Message } from '../../src/shared/data/message'
-import { buildChatRequest } from '../../src/core/services/chat/request-options'
-import { toChatMessages } from '../../src/core/services/chat/to-chat-messages'
+import { buildChatRequest } from '../../src/core/chat/request-options'
+import { toChatMessages } from '../../src/core/chat/to-chat-messages'
 import { fmt, medianMs, report } from './util'
 
 /**

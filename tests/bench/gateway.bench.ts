@@ -41,7 +41,7 @@ export default async function gatewayBench(): Promise<void> {
       `import { createAppGatewayBackend } from ${src('../../src/core/gateway/app-backend.ts')}\n` +
       `import { newApiKey } from ${src('../../src/core/gateway/access.ts')}\n` +
       `import { createProviderRuntime } from ${src('../../src/core/runtime/registry.ts')}\n` +
-      `import { ModelCaller } from ${src('../../src/core/services/model-caller.ts')}\n` +
+      `import { ModelCaller } from ${src('../../src/core/caller/model-caller.ts')}\n` +
       `const key = newApiKey()\n` +
       `const runtime = createProviderRuntime('openai', { apiKey: ${JSON.stringify(KEY)}, baseURL: ${JSON.stringify(upstream.line)} })\n` +
       `const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })\n` +

@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'serial' })
 
 type Body = { messages: { role: string; content: string }[] }
 
-// The scenes' system prompts (src/core/services/chat/scenes.ts), recognised by their openings:
+// The scenes' system prompts (src/core/chat/scenes.ts), recognised by their openings:
 // the e2e project does not compile the app's sources.
 const scenePrompts = {
   title: 'You write a title',

@@ -129,7 +129,7 @@ export const chatCommand: CliCommand = {
         )
       else {
         // The one model caller (no usage log in the CLI): the same call path as the app's.
-        const { ModelCaller } = await import('../../core/services/model-caller')
+        const { ModelCaller } = await import('../../core/caller/model-caller')
         const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })
         const { model, messages: sent, ...params } = request
         const call = caller.run({ target: { providerId: target.providerId, modelId: model }, scene: 'Conversation', messages: sent, params, signal: controller.signal, call: { idleTimeoutMs } })

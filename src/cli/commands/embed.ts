@@ -13,7 +13,7 @@ export const embedCommand: CliCommand = {
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'dimensions'] })
-    const [{ parseTarget, runtimeForCli }, { embeddingsOutput }] = await Promise.all([import('../../core/runtime/key-source'), import('../../core/services/embedding-service')])
+    const [{ parseTarget, runtimeForCli }, { embeddingsOutput }] = await Promise.all([import('../../core/runtime/key-source'), import('../../core/embeddings/embedding-service')])
     const target = parseTarget(positionals[0])
     if (!target) {
       io.stderr.write(`Usage: ${USAGE}\n`)

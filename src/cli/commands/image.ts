@@ -46,7 +46,7 @@ export const imageCommand: CliCommand = {
       return 2
     }
     const { flags, lists, positionals } = parsed
-    const [{ parseTarget, runtimeForCli }, { catalogueImageModel }] = await Promise.all([import('../../core/runtime/key-source'), import('../../core/services/image-service')])
+    const [{ parseTarget, runtimeForCli }, { catalogueImageModel }] = await Promise.all([import('../../core/runtime/key-source'), import('../../core/images/image-service')])
     const target = parseTarget(positionals[0])
     const out = flags.get('out')
     const prompt = positionals.slice(1).join(' ').trim()

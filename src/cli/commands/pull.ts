@@ -40,7 +40,7 @@ hf: and ollama: download into the built-in engine's store without Ollama, resume
     }
     const json = flags.get('json') === true
     const tty = Boolean(io.stdout.isTTY) && !json
-    const { PullService } = await import('../../core/services/pull-service')
+    const { PullService } = await import('../../core/local/pull-service')
     const service = new PullService({ throttleMs: tty ? 100 : json ? 100 : 1000 })
     const start = service.start({ model, baseUrl: cliOllamaUrl(flags.get('base-url'), io.env), insecure: flags.get('insecure') === true })
     const onSignal = () => service.cancel(start.id)

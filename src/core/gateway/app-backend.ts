@@ -6,7 +6,7 @@ import type { CostBreakdown } from '../../shared/data/cost'
 import type { UsageLogInput } from '../../shared/data/usage-log'
 import { logger } from '../log/logger'
 import type { ChatRequest, ProviderRuntime } from '../runtime/types'
-import type { CallEvent, CallInput } from '../services/model-caller'
+import type { CallEvent, CallInput } from '../caller/model-caller'
 import type { GatewayBackend, GatewayModel } from './backend'
 
 /** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */

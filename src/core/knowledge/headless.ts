@@ -1,6 +1,6 @@
 import { StreamHub } from '../bridge/stream-hub'
 import type { ProviderRuntime } from '../runtime/types'
-import { embeddingsOutput } from '../services/embedding-service'
+import { embeddingsOutput } from '../embeddings/embedding-service'
 import type { Store } from '../store'
 import { KnowledgeEvalsRepository } from '../store/repositories/knowledge-evals'
 import { KnowledgeRepository } from '../store/repositories/knowledge'

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { PullService, type PullServiceOptions } from '../services/pull-service'
+import { PullService, type PullServiceOptions } from './pull-service'
 import { DetectionService } from './detection-service'
 import { LocalSettings } from './local-settings'
 import { OllamaManager } from './ollama-manager'

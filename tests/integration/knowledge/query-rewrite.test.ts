@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
-import { scenePrompts } from '../../../src/core/services/chat/scenes'
+import { scenePrompts } from '../../../src/core/chat/scenes'
 import { hashedEmbeddingsReply } from '../../fixtures/fake-embeddings'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type FakeResponse, type RecordedRequest } from '../../fixtures/fake-openai'
 import { ok, startCore, TOPICS, writeTree, type TestCore } from './helpers'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { PullService } from '../../../src/core/services/pull-service'
+import { PullService } from '../../../src/core/local/pull-service'
 import { closedPortUrl, fakeModel, startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
 import type { PullSnapshot } from '../../../src/shared/local/pull-progress'
 

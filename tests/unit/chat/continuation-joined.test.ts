@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toChatMessages } from '../../../src/core/services/chat/to-chat-messages'
+import { toChatMessages } from '../../../src/core/chat/to-chat-messages'
 import type { Message } from '../../../src/shared/data/message'
 
 const at = (id: string, role: Message['role'], text: string, extra: Partial<Message> = {}): Message => ({

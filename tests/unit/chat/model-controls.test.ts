@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadProviderModels } from '../../../src/shared/catalogue/loader'
 import { clampBudget, modelControls } from '../../../src/shared/chat/model-controls'
-import { buildChatRequest } from '../../../src/core/services/chat/request-options'
+import { buildChatRequest } from '../../../src/core/chat/request-options'
 
 // Issue 15: which thinking, caching and search controls a model offers, from its catalogue entry
 // (the real catalogue files) and providers.md §5.

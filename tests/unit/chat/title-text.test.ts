@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cleanTitle, fallbackTitle, TITLE_MAX_CHARS } from '../../../src/core/services/chat/title-text'
+import { cleanTitle, fallbackTitle, TITLE_MAX_CHARS } from '../../../src/core/chat/title-text'
 
 describe('conversation titles', () => {
   it('are plain text: markdown, labels, quotes and a trailing full stop go', () => {

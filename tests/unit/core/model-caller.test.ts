@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ModelCaller, type UsageEntry } from '../../../src/core/services/model-caller'
+import { ModelCaller, type UsageEntry } from '../../../src/core/caller/model-caller'
 import type { ChatRequest, ProviderRuntime } from '../../../src/core/runtime/types'
 import type { StreamEvent } from '../../../src/shared/stream/events'
 

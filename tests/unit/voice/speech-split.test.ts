@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { countTokens } from '../../../src/core/files'
-import { speakableText, splitForSpeech, ttsInputLimit, voicesFor } from '../../../src/core/services/speech-service'
+import { speakableText, splitForSpeech, ttsInputLimit, voicesFor } from '../../../src/core/speech/speech-service'
 
 describe('splitForSpeech', () => {
   it('keeps a short text in one request', () => {

@@ -1,6 +1,6 @@
-import { messageText, type ContentPart, type Message } from '../../../shared/data/message'
-import type { ChatMessage } from '../../runtime/types'
-import { assistantTurn, toolTurnMessages } from '../../tools/tool-loop'
+import { messageText, type ContentPart, type Message } from '../../shared/data/message'
+import type { ChatMessage } from '../runtime/types'
+import { assistantTurn, toolTurnMessages } from '../tools/tool-loop'
 
 /** How a history summary is sent: a system turn after the agent's prompt, said to be a summary. */
 export const summaryPreamble = 'Summary of the earlier part of this conversation (the messages themselves are not repeated):'

@@ -1,15 +1,13 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { clientReach, refuseHostPaths, refuseProgramServers, refuseWideningToolSettings } from '../../security/client-policy'
-import type { CoreContext } from '../../context'
-import { needs } from '../../services-access'
-import { parseMcpServersJson } from '../../tools/import-mcp-servers'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import { clientReach, refuseHostPaths, refuseProgramServers, refuseWideningToolSettings, type CallerEnv } from '../security/client-policy'
+import type { ToolService } from './tool-service'
+import { parseMcpServersJson } from './import-mcp-servers'
+import type { Implementation } from '../bridge/router'
 
 type ToolHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `tools.${string}`>>
 
 /** Settings → Tools and the approval cards. */
-export function toolHandlers(ctx: CoreContext): ToolHandlers {
-  const tools = needs(ctx, 'tools', 'Tools')
+export function toolHandlers(tools: () => ToolService, ctx: CallerEnv): ToolHandlers {
   // What a client may make the host run or reach is decided in one place (client-policy.ts).
   const refuseStdio = (servers: readonly { transport?: string }[]) => refuseProgramServers(ctx, servers)
   return {

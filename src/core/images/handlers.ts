@@ -1,13 +1,11 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { needs } from '../../services-access'
-import type { CoreContext } from '../../context'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import type { ImageService } from './image-service'
+import type { Implementation } from '../bridge/router'
 
 type ImageHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `images.${string}`>>
 
 
-export function imageHandlers(ctx: CoreContext): ImageHandlers {
-  const images = needs(ctx, 'images', 'Image generation')
+export function imageHandlers(images: () => ImageService): ImageHandlers {
   return {
     'images.generate': (input, c) => images().generate(input, c),
     'images.cancel': ({ generationId }) => images().cancel(generationId),

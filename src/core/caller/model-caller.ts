@@ -11,7 +11,7 @@ import { pricingContextOf } from '../runtime/pricing-context'
 import { countTokens } from '../../shared/tokens/count-tokens'
 import type { CallOptions, ChatMessage, ChatRequest, ProviderRuntime, ToolCall } from '../runtime/types'
 import type { OfferedTool, ToolService } from '../tools/tool-service'
-import { SCENES, cleanSceneText, type ModelRef, type SceneName } from './chat/scenes'
+import { SCENES, cleanSceneText, type ModelRef, type SceneName } from '../chat/scenes'
 
 /** One line of the usage log, as the caller writes it. */
 export interface UsageEntry {

@@ -1,12 +1,12 @@
-import { AppErrorException } from '../../../shared/errors/app-error'
-import type { Contract } from '../../../shared/bridge/contract'
-import type { engineProcedures } from '../../../shared/bridge/procedures/engine'
-import type { BuiltinSettings, BuiltinStatus } from '../../../shared/engine/builtin-status'
-import { defaultThreads, formatBytes, type BuiltinEngine } from '../../engine'
-import { engineAppError } from '../../runtime/providers/builtin/builtin-runtime'
-import type { Implementation } from '../router'
-import { refuseHostPaths, type CallerEnv } from '../../security/client-policy'
-import { needs, type ServiceAccess } from '../../services-access'
+import { AppErrorException } from '../../shared/errors/app-error'
+import type { Contract } from '../../shared/bridge/contract'
+import type { engineProcedures } from '../../shared/bridge/procedures/engine'
+import type { BuiltinSettings, BuiltinStatus } from '../../shared/engine/builtin-status'
+import { defaultThreads, formatBytes, type BuiltinEngine } from './'
+import { engineAppError } from '../runtime/providers/builtin/builtin-runtime'
+import type { Implementation } from '../bridge/router'
+import { refuseHostPaths, type CallerEnv } from '../security/client-policy'
+import { needs, type ServiceAccess } from '../services-access'
 
 type EngineNames = keyof typeof engineProcedures & keyof Contract
 type EngineHandlers = Pick<Implementation<Contract>, EngineNames>

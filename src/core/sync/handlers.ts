@@ -1,12 +1,10 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { needs } from '../../services-access'
-import type { CoreContext } from '../../context'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import type { SyncService } from './sync-service'
+import type { Implementation } from '../bridge/router'
 
 type SyncHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `sync.${string}`>>
 
-export function syncHandlers(ctx: CoreContext): SyncHandlers {
-  const sync = needs(ctx, 'sync', 'Sync')
+export function syncHandlers(sync: () => SyncService): SyncHandlers {
   return {
     'sync.status': () => sync().status(),
     'sync.watch': (_input, { signal }) => sync().watch(signal),

@@ -1,7 +1,6 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { needs } from '../../services-access'
-import type { CoreContext } from '../../context'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import type { ProviderService } from './provider-service'
+import type { Implementation } from '../bridge/router'
 
 type ProviderHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `providers.${string}`>>
 
@@ -10,8 +9,7 @@ type ProviderHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `
  * enabled flag, all through ProviderService (which validates, keeps its keychain cache right and
  * tells a local server detector about a new address).
  */
-export function providerHandlers(ctx: CoreContext): ProviderHandlers {
-  const providers = needs(ctx, 'providers', 'Provider settings')
+export function providerHandlers(providers: () => ProviderService): ProviderHandlers {
   return {
     'providers.list': (input) => providers().list(input),
     'providers.models': ({ providerId }) => providers().models(providerId),

@@ -1,25 +1,27 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
-import { needs } from '../../services-access'
-import type { Implementation } from '../router'
-import type { CoreContext } from '../../context'
-import { listBackups, type Store } from '../../store'
-import { backupSummary } from '../../services/data-folder-service'
-import { exportFileName } from '../../services/data-transfer-service'
+import type { Contract } from '../../shared/bridge/contract'
+import { AppErrorException } from '../../shared/errors/app-error'
+import type { Implementation } from '../bridge/router'
+import type { FeatureEnv } from '../feature'
+import type { AgentsService } from './agents-service'
+import { listBackups, type Store } from '../store'
+import { backupSummary, type DataFolderService } from './data-folder-service'
+import { exportFileName, type DataTransferService } from './data-transfer-service'
 
 type DataHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `data.${string}`>>
 
-/** The store, or a clear error while start-up has not opened it (or failed to). */
-export const requireStore = (ctx: CoreContext): Store => needs(ctx, 'store', 'Your data')()
+/** The services the data procedures use, each a getter that throws the not-ready error. */
+export interface DataParts {
+  store: () => Store
+  transfer: () => DataTransferService
+  folder: () => DataFolderService
+  agents: () => AgentsService
+}
 
 /** Rows of the store, agents with their rules, the data folder, and import/export (DataTransferService). */
-export function dataHandlers(ctx: CoreContext): DataHandlers {
-  const transfer = needs(ctx, 'dataTransfer', 'Your data')
-  const folder = needs(ctx, 'dataFolder', 'Your data')
-  const agents = needs(ctx, 'agents', 'Your data')
+export function dataHandlers({ store: requireStore, transfer, folder, agents }: DataParts, ctx: Pick<FeatureEnv, 'fileDialog'>): DataHandlers {
   // Every handler runs inside guard(): SQLite failures become messages that name the fix.
   const use = <T>(fn: (store: Store) => T): T => {
-    const store = requireStore(ctx)
+    const store = requireStore()
     return store.guard(() => fn(store))
   }
 

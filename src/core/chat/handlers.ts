@@ -1,14 +1,12 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { needs } from '../../services-access'
-import type { CoreContext } from '../../context'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import type { Store } from '../store'
+import type { ChatService } from './chat-service'
+import type { Implementation } from '../bridge/router'
 
 type ChatHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `chat.${string}`>>
 
 
-export function chatHandlers(ctx: CoreContext): ChatHandlers {
-  const chat = needs(ctx, 'chat', 'Chat')
-  const store = needs(ctx, 'store', 'Chat')
+export function chatHandlers(chat: () => ChatService, store: () => Store): ChatHandlers {
   return {
     'chat.send': (input, c) => chat().send(input, c),
     'chat.regenerate': (input, c) => chat().regenerate(input, c),

@@ -1,7 +1,7 @@
-import type { ModelParameters } from '../../../shared/data/agent'
-import { clampBudget, modelControls, type ModelControlInput } from '../../../shared/chat/model-controls'
-import type { ChosenOptions } from '../../../shared/chat/message-meta'
-import type { ChatMessage, ChatRequest } from '../../runtime/types'
+import type { ModelParameters } from '../../shared/data/agent'
+import { clampBudget, modelControls, type ModelControlInput } from '../../shared/chat/model-controls'
+import type { ChosenOptions } from '../../shared/chat/message-meta'
+import type { ChatMessage, ChatRequest } from '../runtime/types'
 
 /** Where a search request goes: the provider's own search, or the app's search tool. */
 export type SearchRoute = 'provider' | 'app-tool'

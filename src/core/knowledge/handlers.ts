@@ -1,17 +1,15 @@
 import { existsSync, rmSync } from 'node:fs'
-import type { Contract } from '../../../shared/bridge/contract'
-import { AppErrorException } from '../../../shared/errors/app-error'
-import { transferPath } from '../../store/transfers'
-import type { CoreContext } from '../../context'
-import { needs } from '../../services-access'
-import { refuseHostPaths } from '../../security/client-policy'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import { AppErrorException } from '../../shared/errors/app-error'
+import { transferPath } from '../store/transfers'
+import { refuseHostPaths, type CallerEnv } from '../security/client-policy'
+import type { KnowledgeService } from './knowledge-service'
+import type { EvalService } from './eval-service'
+import type { Implementation } from '../bridge/router'
 
 type KnowledgeHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `knowledge.${string}`>>
 
-export function knowledgeHandlers(ctx: CoreContext): KnowledgeHandlers {
-  const kb = needs(ctx, 'knowledge', 'Knowledge bases')
-  const ev = needs(ctx, 'knowledgeEvals', 'Knowledge-base evaluation')
+export function knowledgeHandlers(kb: () => KnowledgeService, ev: () => EvalService, ctx: CallerEnv & { dataDir: string }): KnowledgeHandlers {
   return {
     'knowledge.list': () => kb().list(),
     'knowledge.create': (input) => kb().create(input),

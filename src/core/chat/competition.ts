@@ -1,13 +1,13 @@
-import type { ChatStreamEvent } from '../../../shared/bridge/procedures/chat'
-import type { CompetitionStarted, CompetitionStartInput } from '../../../shared/bridge/procedures/competition'
-import { COMPETITION_MODE, sameModel, type CompetitionMeta, type CompetitionModel } from '../../../shared/chat/competition'
-import type { Conversation } from '../../../shared/data/conversation'
-import type { Message } from '../../../shared/data/message'
-import { AppErrorException } from '../../../shared/errors/app-error'
-import type { AgentsRepository } from '../../store/repositories/agents'
-import type { ConversationsRepository } from '../../store/repositories/conversations'
-import type { MessagesRepository } from '../../store/repositories/messages'
-import type { ChatService } from '../chat-service'
+import type { ChatStreamEvent } from '../../shared/bridge/procedures/chat'
+import type { CompetitionStarted, CompetitionStartInput } from '../../shared/bridge/procedures/competition'
+import { COMPETITION_MODE, sameModel, type CompetitionMeta, type CompetitionModel } from '../../shared/chat/competition'
+import type { Conversation } from '../../shared/data/conversation'
+import type { Message } from '../../shared/data/message'
+import { AppErrorException } from '../../shared/errors/app-error'
+import type { AgentsRepository } from '../store/repositories/agents'
+import type { ConversationsRepository } from '../store/repositories/conversations'
+import type { MessagesRepository } from '../store/repositories/messages'
+import type { ChatService } from './chat-service'
 
 export interface CompetitionDeps {
   chat: ChatService

@@ -1,12 +1,10 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { needs } from '../../services-access'
-import type { CoreContext } from '../../context'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import type { GatewayService } from './gateway-service'
+import type { Implementation } from '../bridge/router'
 
 type LocalApiHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `localApi.${string}`>>
 
-export function localApiHandlers(ctx: CoreContext): LocalApiHandlers {
-  const gateway = needs(ctx, 'gateway', 'The local API')
+export function localApiHandlers(gateway: () => GatewayService): LocalApiHandlers {
   return {
     'localApi.status': () => gateway().status(),
     'localApi.update': (input) => gateway().update(input),

@@ -1,10 +1,10 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import type { localProcedures } from '../../../shared/bridge/procedures/local'
-import type { Implementation } from '../router'
-import type { LocalFeature } from '../../local'
-import { ollamaDiskSpace } from '../../local/disk-space'
-import { normaliseOllamaBaseUrl } from '../../runtime/providers/ollama/ollama-client'
-import type { StreamHub } from '../stream-hub'
+import type { Contract } from '../../shared/bridge/contract'
+import type { localProcedures } from '../../shared/bridge/procedures/local'
+import type { Implementation } from '../bridge/router'
+import type { LocalFeature } from './'
+import { ollamaDiskSpace } from './disk-space'
+import { normaliseOllamaBaseUrl } from '../runtime/providers/ollama/ollama-client'
+import type { StreamHub } from '../bridge/stream-hub'
 
 type LocalNames = keyof typeof localProcedures & keyof Contract
 type LocalHandlers = Pick<Implementation<Contract>, LocalNames>

@@ -1,5 +1,5 @@
-import type { UsageScene } from '../../../shared/data/usage-log'
-import type { ChatMessage } from '../../runtime/types'
+import type { UsageScene } from '../../shared/data/usage-log'
+import type { ChatMessage } from '../runtime/types'
 
 /** The scenes of product.md §8 that run a model call of their own (besides Conversation). */
 export type SceneName = Extract<

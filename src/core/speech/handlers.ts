@@ -1,13 +1,11 @@
-import type { Contract } from '../../../shared/bridge/contract'
-import { needs } from '../../services-access'
-import type { CoreContext } from '../../context'
-import type { Implementation } from '../router'
+import type { Contract } from '../../shared/bridge/contract'
+import type { SpeechService } from './speech-service'
+import type { Implementation } from '../bridge/router'
 
 type SpeechHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `speech.${string}`>>
 
 
-export function speechHandlers(ctx: CoreContext): SpeechHandlers {
-  const speech = needs(ctx, 'speech', 'Speech')
+export function speechHandlers(speech: () => SpeechService): SpeechHandlers {
   return {
     'speech.settings': () => speech().settings(),
     'speech.models': () => speech().models(),

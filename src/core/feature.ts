@@ -1,0 +1,99 @@
+import type { Contract } from '../shared/bridge/contract'
+import type { Implementation } from './bridge/router'
+import type { AccessPolicy } from './bridge/session'
+import type { StreamHub } from './bridge/stream-hub'
+import type { Unavailable } from './unavailable'
+
+/** The desktop shell's file dialogs (Electron only): the chosen path, or undefined when cancelled. */
+export interface FileDialog {
+  choose(purpose: 'import' | 'export', suggestedName: string): Promise<string | undefined>
+}
+
+/** What a feature's handlers may read of the process they run in (never a service: those come through `use`). */
+export interface FeatureEnv {
+  version: string
+  mode: 'desktop' | 'browser' | 'test'
+  dataDir: string
+  access?: AccessPolicy
+  /** Set by the Electron shell; absent in browser mode, the CLI and tests that do not give one. */
+  fileDialog?: FileDialog
+}
+
+/** The contract's procedures whose names start with `prefix.` (`ProceduresOf<'sync'>`). */
+export type ProceduresOf<Prefix extends string> = Extract<keyof Contract, `${Prefix}.${string}`>
+
+/** Handlers for these procedures of the contract. */
+export type Handlers<P extends keyof Contract = keyof Contract> = Pick<Implementation<Contract>, P>
+
+type Usable<T> = Exclude<T, Unavailable>
+
+/**
+ * How a feature's handlers reach a service: a getter that throws the truthful not-ready error
+ * while start-up has not built it (or its reason, when it is unavailable). `what` names it in
+ * that error ("Sync is still starting…").
+ */
+export type Use<Deps> = <K extends keyof Deps>(key: K, what: string) => () => Usable<Deps[K]>
+
+/**
+ * What a feature folder exports: how its services are built from the ones built before it, the
+ * handlers of its procedures, and what start-up and shutdown do with it. The composition root
+ * (root.ts) lists features in dependency order, one line each; the compiler refuses a feature
+ * whose `Deps` the features before it do not provide.
+ */
+export interface Feature<Deps, Adds extends object, P extends keyof Contract = never> {
+  /** Builds the feature's services; each gets what it needs in its constructor. */
+  readonly create: (deps: Deps) => Adds
+  /** The handlers of its procedures (`src/shared/bridge/procedures/<feature>.ts`). */
+  readonly handlers?: (use: Use<Deps & Adds>, env: FeatureEnv, hub: StreamHub) => Handlers<P>
+  /** Once the whole graph exists (features start in build order). */
+  readonly start?: (adds: Adds) => void
+  /** At shutdown, in reverse build order; `afterStreams` ones after the hub's streams ended (a tool server a reply is calling). */
+  readonly close?: (adds: Adds) => void | Promise<void>
+  readonly afterStreams?: boolean
+}
+
+// The plan erases each feature's own types once they are checked by `add`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyFeature = Feature<any, any, any>
+
+/**
+ * The features in build order, typed by what they have built so far: `add` accepts a feature
+ * only when everything it needs is already there, and adds what it builds.
+ */
+export class FeaturePlan<Base extends object, Built extends object = Base, P extends keyof Contract = never> {
+  private constructor(readonly features: readonly AnyFeature[]) {}
+
+  static start<Base extends object>(): FeaturePlan<Base> {
+    return new FeaturePlan<Base>([])
+  }
+
+  add<Adds extends object, Q extends keyof Contract = never>(feature: Feature<Built, Adds, Q>): FeaturePlan<Base, Built & Adds, P | Q> {
+    return new FeaturePlan<Base, Built & Adds, P | Q>([...this.features, feature])
+  }
+
+  /** Builds every feature in order on top of `base`. */
+  build(base: Base): Built {
+    const built = { ...base } as Record<string, unknown>
+    for (const feature of this.features) Object.assign(built, feature.create(built))
+    return built as Built
+  }
+
+  /** Every feature's handlers, each reaching its services through `use`: together, the procedures the features declared. */
+  handlers(use: Use<Built>, env: FeatureEnv, hub: StreamHub): Handlers<P> {
+    const all = {}
+    for (const feature of this.features) Object.assign(all, feature.handlers?.(use, env, hub))
+    return all as Handlers<P>
+  }
+
+  start(built: Built): void {
+    for (const feature of this.features) feature.start?.(built)
+  }
+
+  /** Shutdown in reverse build order; the hub's streams end between the two passes. */
+  async close(built: Built, endStreams: () => void): Promise<void> {
+    const reversed = [...this.features].reverse()
+    for (const feature of reversed) if (!feature.afterStreams) await feature.close?.(built)
+    endStreams()
+    for (const feature of reversed) if (feature.afterStreams) await feature.close?.(built)
+  }
+}
