@@ -385,7 +385,7 @@ test.describe('against the real sync core', () => {
   })
   test.afterAll(async () => fake?.close())
 
-  test('two devices on one folder: set up on A, a message on A, a wrong passphrase on B is refused, the right one brings the conversation to B', async ({ browser }) => {
+  test('two devices on one folder: set up on A, a message on A, a wrong passphrase on B is refused, the right one brings the conversation to B; A forgets B, B is told and joins again', async ({ browser }) => {
     test.setTimeout(180_000)
     const store = mkdtempSync(join(tmpdir(), 'switchboard-e2e-syncstore-'))
     const dataA = mkdtempSync(join(tmpdir(), 'switchboard-e2e-sync-a-'))
@@ -430,6 +430,30 @@ test.describe('against the real sync core', () => {
       await expect(b.page.getByTestId('message-user').last()).toContainText('hello from device A', { timeout: 30_000 })
       await expect(b.page.getByTestId('message-assistant').last()).toContainText('You said: hello from device A.')
       await snap(b.page, 'sync-device-b')
+
+      // A forgets B (a device gone for good): asked first, then B leaves A's list.
+      await section(a.page).getByTestId('sync-now').click()
+      await expect(section(a.page).getByTestId('sync-device')).toHaveCount(2, { timeout: 30_000 })
+      const other = section(a.page).locator('[data-testid="sync-device"]:not([data-current])')
+      await other.getByTestId('sync-forget-device').click()
+      const dialog = a.page.getByTestId('sync-forget-dialog')
+      await expect(dialog).toContainText('Your other devices stop keeping deletions for it')
+      await snap(a.page, 'sync-forget-dialog')
+      await dialog.getByTestId('sync-forget-confirm').click()
+      await expect(dialog).toHaveCount(0)
+      await expect(section(a.page).getByTestId('sync-device')).toHaveCount(1)
+      // B, syncing again, is told what happened and how to go on; joining again lists it on A once more.
+      await b.page.goto(`/?token=${TOKEN}#/settings/sync`)
+      await section(b.page).getByTestId('sync-now').click()
+      const told = section(b.page).getByTestId('sync-status-error')
+      await expect(told).toContainText('This device was removed from sync on another device.')
+      await expect(told).toContainText('what is on this device is kept')
+      await snap(b.page, 'sync-device-forgotten')
+      await section(b.page).getByTestId('sync-rejoin').click()
+      await expect(section(b.page).getByTestId('sync-state')).toHaveText(/Synced|Syncing/, { timeout: 30_000 })
+      await expect(section(b.page).getByTestId('sync-status-error')).toHaveCount(0)
+      await section(a.page).getByTestId('sync-now').click()
+      await expect(section(a.page).getByTestId('sync-device')).toHaveCount(2, { timeout: 30_000 })
     } finally {
       await a.context.close()
       await b.context.close()

@@ -16,6 +16,9 @@ export const COMPACT_AFTER = 64
 const pad = (seq: number) => String(seq).padStart(12, '0')
 export const segmentKey = (device: string, seq: number) => `segments/${device}/${pad(seq)}.seg`
 const deviceKey = (device: string) => `devices/${device}.json`
+/** Written by the device that forgot another: a device only ever writes its own objects and these. */
+const forgottenKey = (device: string) => `forgotten/${device}.json`
+const idOf = (key: string) => /\/([A-Za-z0-9_-]+)\.json$/.exec(key)?.[1]
 
 interface SegmentBody {
   changes: Change[]
@@ -29,6 +32,22 @@ interface DeviceBody {
   name: string
   lastSeenAt: number
   seen: Record<string, number>
+}
+interface ForgottenBody {
+  id: string
+  name: string
+  /** The device that forgot it, and when. */
+  by: string
+  byName: string
+  at: number
+}
+
+/** This device was forgotten by another: it must set sync up again (a new device) before it merges or sends anything. */
+export class DeviceForgotten extends Error {
+  constructor(readonly by: string, readonly at: number) {
+    super(`${by} removed this device from sync on ${new Date(at).toISOString().slice(0, 10)}; nothing was merged or sent.`)
+    this.name = 'DeviceForgotten'
+  }
 }
 
 export interface RoundResult {
@@ -101,6 +120,10 @@ export class SyncEngine {
       merge.recovered += m.recovered
       merge.parked = m.parked
     }
+    // Forgotten by another device: the others no longer keep deletions for it, so it must not merge or send.
+    const forgotten = await this.forgotten()
+    const me = forgotten.get(deviceId)
+    if (me) throw new DeviceForgotten(me.byName, me.at)
     await this.deps.apiKeys?.stamp()
     this.log.stamp()
     const listed = await store.list('segments/')
@@ -196,7 +219,7 @@ export class SyncEngine {
       pushed += changes.length
     }
 
-    const records = await this.register()
+    const records = await this.register(forgotten)
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     await this.compact(byDevice, snapshots)
@@ -259,22 +282,59 @@ export class SyncEngine {
   }
 
   /** Writes this device's record (name, last seen, what it has merged) and reads everyone's. */
-  async register(): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
+  async register(forgotten?: Map<string, ForgottenBody>): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
     const { store, deviceId } = this.deps
     const key = deviceKey(deviceId)
     const mine: DeviceBody = { id: deviceId, name: this.deps.deviceName, lastSeenAt: this.deps.clock.now(), seen: Object.fromEntries(this.log.seen()) }
     await store.put(key, this.seal('device', key, 0, json(mine)))
-    return this.records()
+    return this.records(forgotten)
   }
 
   async devices(): Promise<SyncDevice[]> {
     return toDevices((await this.records()).bodies, this.deps.deviceId)
   }
 
-  private async records(): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
+  /**
+   * Forgets another device gone for good: a marker the other devices read with the records, so
+   * its record no longer holds deletions and it leaves the list; if it syncs again, its round
+   * stops with DeviceForgotten. Its record and segments stay (only their writer deletes them).
+   */
+  async forget(device: string): Promise<SyncDevice[]> {
+    const { store, deviceId } = this.deps
+    const { bodies } = await this.records()
+    const record = bodies.find((b) => b.id === device)
+    if (!record) throw new Error(`No device ${device} is in the store's list.`)
+    const key = forgottenKey(device)
+    const body: ForgottenBody = { id: device, name: record.name, by: deviceId, byName: this.deps.deviceName, at: this.deps.clock.now() }
+    await store.put(key, this.seal('device', key, 0, json(body)))
+    return this.devices()
+  }
+
+  /** The devices forgotten, by id: who forgot each and when (a marker that does not open is not obeyed). */
+  private async forgotten(): Promise<Map<string, ForgottenBody>> {
+    const found = new Map<string, ForgottenBody>()
+    for (const { key } of await this.deps.store.list('forgotten/')) {
+      const id = idOf(key)
+      const bytes = id ? await this.deps.store.get(key) : undefined
+      if (!id || !bytes) continue
+      try {
+        const body = parse<ForgottenBody>(open(this.deps.key, key, bytes).plaintext)
+        if (body.id === id) found.set(id, body)
+      } catch {
+        // Not obeyed: only a device holding the key can forget another.
+      }
+    }
+    return found
+  }
+
+  private async records(known?: Map<string, ForgottenBody>): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
     const bodies: DeviceBody[] = []
     let unreadable = 0
+    // Forgotten devices are left out: they hold no deletions and are not listed.
+    const forgotten = known ?? (await this.forgotten())
     for (const { key } of await this.deps.store.list('devices/')) {
+      const id = idOf(key)
+      if (id && forgotten.has(id)) continue
       const bytes = await this.deps.store.get(key)
       if (!bytes) continue
       try {

@@ -14,6 +14,8 @@ export function syncHandlers(sync: () => SyncService): SyncHandlers {
     'sync.unlock': ({ passphrase }) => sync().unlock(passphrase),
     'sync.now': () => sync().now(),
     'sync.devices': () => sync().devices(),
+    'sync.forgetDevice': ({ deviceId }) => sync().forgetDevice(deviceId),
+    'sync.rejoin': () => sync().rejoin(),
     'sync.disconnect': () => sync().disconnect()
   }
 }

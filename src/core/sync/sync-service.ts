@@ -8,7 +8,7 @@ import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
 import { KEYS_OBJECT, newKeys, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
 import { ChangeLog } from './change-log'
-import { SyncEngine } from './engine'
+import { DeviceForgotten, SyncEngine } from './engine'
 import { HybridClock, type WallClock } from './hlc'
 import { SyncStoreError, type SyncStore } from './store'
 
@@ -77,6 +77,7 @@ const appError = (errorType: ErrorTypeName, message: string, detail?: unknown) =
 export function syncErrorOf(error: unknown): SyncError {
   if (error instanceof SyncStoreError) return { code: error.code, message: error.message, fix: error.fix ?? ERROR_CATALOGUE[error.code].text.en.fix }
   if (error instanceof WrongPassphrase) return { code: 'SyncWrongPassphrase', message: error.message, fix: ERROR_CATALOGUE.SyncWrongPassphrase.text.en.fix }
+  if (error instanceof DeviceForgotten) return { code: 'SyncDeviceForgotten', message: error.message, fix: ERROR_CATALOGUE.SyncDeviceForgotten.text.en.fix }
   if (error instanceof AppErrorException) return { code: error.error.errorType, message: error.message, fix: (ERROR_CATALOGUE as Record<string, { text: { en: { fix: string } } }>)[error.error.errorType]?.text.en.fix }
   return { code: 'SyncStoreFailed', message: (error as Error)?.message ?? String(error), fix: ERROR_CATALOGUE.SyncStoreFailed.text.en.fix }
 }
@@ -389,6 +390,12 @@ export class SyncService {
       void this.disconnectStore()
       return this.setState('locked', shown)
     }
+    if (error instanceof DeviceForgotten) {
+      // Not retried: nothing changes until the user sets sync up again here.
+      clearTimeout(this.timer)
+      this.nextRetryAt = undefined
+      return this.setState('error', shown)
+    }
     if (!(error instanceof SyncStoreError)) logger.warn('sync', 'a sync round failed', error)
     this.failures++
     const wait = Math.min((this.deps.retryMs ?? 5_000) * 2 ** (this.failures - 1), this.deps.maxRetryMs ?? 5 * 60_000)
@@ -530,6 +537,53 @@ export class SyncService {
       }
     }
     return this.devicesList
+  }
+
+  /** Forgets another device gone for good (not this one: that is Disconnect). */
+  async forgetDevice(deviceId: string): Promise<SyncDevice[]> {
+    this.refuseRemote()
+    await this.ready()
+    if (!this.saved()) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
+    if (deviceId === this.deviceId()) throw appError('ValidationError', 'This is this device: to stop syncing here, use Disconnect.')
+    if (!this.engine) await this.connect(this.saved()!)
+    if (!this.engine) throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
+    // After the running round, so its device list does not overwrite this one.
+    while (this.running) await this.running
+    try {
+      this.devicesList = await this.engine.forget(deviceId)
+    } catch (error) {
+      if (error instanceof SyncStoreError) throw appError(error.code, error.message)
+      throw appError('ValidationError', (error as Error).message)
+    }
+    this.emit()
+    return this.devicesList
+  }
+
+  /**
+   * Joins again as a new device after another device forgot this one: a new device id (the old
+   * one stays forgotten), the same key and store, and everything this device has merged kept, so
+   * deletions made meanwhile still arrive here (they win over the rows it holds) and what it wrote
+   * meanwhile is sent. Disconnect and set up would instead send every row as new.
+   */
+  async rejoin(): Promise<SyncStatus> {
+    this.refuseRemote()
+    await this.ready()
+    const saved = this.saved()
+    if (!saved) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
+    if (!this.key) throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
+    await this.disconnectStore()
+    const old = this.deviceId()
+    const id = randomBytes(8).toString('hex')
+    const secret = await this.deps.secrets.readForRuntime(syncSecretName(old)).catch(() => undefined)
+    if (secret !== undefined) await this.deps.secrets.set(syncSecretName(id), secret)
+    await this.deps.secrets.set(syncKeyName(id), this.key.toString('base64'))
+    this.deps.db.prepare('UPDATE sync_control SET device_id = ?, next_seq = 1 WHERE id = 1').run(id)
+    this.clock.device = id
+    await this.deps.secrets.delete(syncKeyName(old)).catch(() => undefined)
+    await this.deps.secrets.delete(syncSecretName(old)).catch(() => undefined)
+    this.setState('idle')
+    await this.connect(saved)
+    return this.status()
   }
 
   /** Stops syncing here; the store and the other devices are untouched. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -308,6 +308,9 @@ describe('sync through a folder store', () => {
       expect(await client.call('sync.status', {})).toMatchObject({ ok: true, value: { state: 'off', canChange: false } })
       const refused = await client.call('sync.setup', { store: { kind: 'folder', path: tmpdir() }, passphrase: 'correct horse battery' })
       expect(refused).toMatchObject({ ok: false, error: { errorType: 'SyncUnavailable' } })
+      // Nor may it forget a device or make this one join again.
+      expect(await client.call('sync.forgetDevice', { deviceId: 'another' })).toMatchObject({ ok: false, error: { errorType: 'SyncUnavailable' } })
+      expect(await client.call('sync.rejoin', {})).toMatchObject({ ok: false, error: { errorType: 'SyncUnavailable' } })
     } finally {
       await core.close()
     }
@@ -445,6 +448,62 @@ describe('sync through a folder store', () => {
       expect(svc(d).store.messages.get(msg.id)).toBeUndefined()
     }
     expect(contents(fresh)).toEqual(contents(a))
+  })
+
+  it('a device gone for good can be forgotten: it no longer holds deletions, and if it comes back it is told to join again', async () => {
+    const { list } = await devices(3)
+    const [a, b, c] = list as [Device, Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Short-lived' })
+    svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('gone soon') })
+    await converge(list)
+    const tombstones = (d: Device) => (svc(d).store.db.sqlite.prepare('SELECT COUNT(*) AS n FROM sync_meta WHERE deleted IS NOT NULL').get() as { n: number }).n
+    svc(a).store.conversations.delete(conv.id)
+    // C is gone (a lost laptop): A and B keep the deletion for it.
+    for (let i = 0; i < 2; i++) for (const d of [a, b]) await d.sync()
+    expect(tombstones(a)).toBe(2)
+    type Listed = Array<{ id: string; name: string; current: boolean }>
+    const listed = (await a.call('sync.devices', {})) as Listed
+    const self = listed.find((d) => d.current)!
+    const gone = listed.find((d) => d.name === 'C')!
+    // A device cannot forget itself (that is Disconnect).
+    await expect(a.call('sync.forgetDevice', { deviceId: self.id })).rejects.toThrow(/Disconnect/)
+    const after = (await a.call('sync.forgetDevice', { deviceId: gone.id })) as Listed
+    expect(after.map((d) => d.name).sort()).toEqual(['A', 'B'])
+    // Once both have read that C is forgotten, neither keeps the deletion for it.
+    for (let i = 0; i < 2; i++) for (const d of [a, b]) await d.sync()
+    expect(tombstones(a)).toBe(0)
+    expect(tombstones(b)).toBe(0)
+    expect(((await b.call('sync.devices', {})) as Listed).map((d) => d.name).sort()).toEqual(['A', 'B'])
+    // C comes back: told what happened and how to join again; nothing merged, nothing sent.
+    const away = svc(c).store.conversations.create({ agentId: agentOf(c), title: 'Written while away' })
+    const status = (await c.sync()) as { state: string; error?: { code: string; message: string } }
+    expect(status.state).toBe('error')
+    expect(status.error?.code).toBe('SyncDeviceForgotten')
+    expect(status.error?.message).toMatch(/A/)
+    expect(svc(c).store.conversations.get(conv.id)?.title).toBe('Short-lived')
+    await a.sync()
+    expect(svc(a).store.conversations.get(away.id)).toBeUndefined()
+    // Joining again as a new device: the deletion reaches it, what it wrote away reaches the others.
+    expect(await c.call('sync.rejoin', {})).toMatchObject({ state: 'idle' })
+    await converge(list)
+    expect(svc(c).store.conversations.get(conv.id)).toBeUndefined()
+    expect(svc(a).store.conversations.get(away.id)?.title).toBe('Written while away')
+    expect(contents(c)).toEqual(contents(a))
+    const now = (await a.call('sync.devices', {})) as Listed
+    expect(now.map((d) => d.name).sort()).toEqual(['A', 'B', 'C'])
+    expect(now.find((d) => d.name === 'C')!.id).not.toBe(gone.id)
+  })
+
+  it('a forget marker that does not open (written by someone without the key) is not obeyed', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    type Listed = Array<{ id: string; name: string; current: boolean }>
+    const bId = ((await b.call('sync.devices', {})) as Listed).find((d) => d.current)!.id
+    mkdirSync(join(folder, 'forgotten'), { recursive: true })
+    writeFileSync(join(folder, 'forgotten', `${bId}.json`), JSON.stringify({ id: bId, name: 'B', by: 'x', byName: 'Mallory', at: Date.now() }))
+    expect(((await b.sync()) as { state: string }).state).toBe('idle')
+    expect(((await a.call('sync.devices', {})) as Listed).map((d) => d.name).sort()).toEqual(['A', 'B'])
   })
 
   it('a tombstone that came in a snapshot is kept until every device has merged what the snapshot covers', async () => {

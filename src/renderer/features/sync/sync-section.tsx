@@ -10,6 +10,7 @@ import { problemOf, SyncProblem, type Problem } from './sync-problem'
 import { buttonClass, inputClass, primaryClass, ScopeFields, SyncSetupForm } from './sync-setup-form'
 import { mergePhrases, relativeTime, statusPhrase, type Phrase } from './sync-status-text'
 import { applySyncStatus, loadSyncStatus, useSync, watchSync } from './sync-store'
+import { ForgetDevice } from './sync-forget-device'
 
 /** A clock for relative times: every 30 s, every second while a retry counts down. */
 function useNow(fast: boolean): number {
@@ -82,6 +83,11 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
         )}
       </div>
       {status.error && <SyncProblem problem={status.error} testId="sync-status-error" />}
+      {status.error?.code === 'SyncDeviceForgotten' && (
+        <button type="button" className={primaryClass} disabled={readOnly || busy} onClick={() => void act(() => bridge().call('sync.rejoin', {}))} data-testid="sync-rejoin">
+          {t('sync.rejoin')}
+        </button>
+      )}
 
       {locked && (
         <form className="space-y-2" onSubmit={(e) => void unlock(e)} data-testid="sync-unlock-form">
@@ -171,6 +177,7 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
               {device.current && <span className="rounded bg-zinc-100 px-1.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{t('sync.thisDevice')}</span>}
               <span className="flex-1" />
               <span className="shrink-0 text-xs text-zinc-500">{t('sync.lastSeen', { when: say(relativeTime(device.lastSeenAt, now)) })}</span>
+              {!device.current && <ForgetDevice device={device} disabled={readOnly || locked} onForgotten={(devices) => applySyncStatus({ ...status, devices })} />}
             </li>
           ))}
         </ul>

@@ -1109,7 +1109,12 @@ export const en = {
     disconnect: 'Disconnect this device',
     disconnectTitle: 'Stop syncing on this device?',
     disconnectBody: 'This device keeps everything it has and stops sending and receiving changes. The store and your other devices are not touched; you can join again with the passphrase.',
-    disconnectConfirm: 'Disconnect'
+    disconnectConfirm: 'Disconnect',
+    forget: 'Forget',
+    forgetTitle: 'Forget “{{name}}”?',
+    forgetBody: 'For a device you no longer use. Your other devices stop keeping deletions for it and it leaves this list; its data in the store stays. If it syncs again, it is asked to join again as a new device.',
+    forgetConfirm: 'Forget device',
+    rejoin: 'Join again as a new device'
   },
   // ---- settings, layout, local models and images polish
   localApi: {

@@ -1109,7 +1109,12 @@ export const zhCN: Messages = {
     disconnect: '断开此设备',
     disconnectTitle: '在此设备上停止同步？',
     disconnectBody: '此设备会保留已有的全部内容，并停止发送和接收更改。存储和你的其他设备不受影响；之后可用同步密码重新加入。',
-    disconnectConfirm: '断开'
+    disconnectConfirm: '断开',
+    forget: '移除',
+    forgetTitle: '移除“{{name}}”？',
+    forgetBody: '用于你不再使用的设备。其他设备将不再为它保留删除记录，它也会从此列表中消失；它在存储中的数据会保留。如果它再次同步，会被要求以新设备身份重新加入。',
+    forgetConfirm: '移除设备',
+    rejoin: '以新设备身份重新加入'
   },
   // ---- settings, layout, local models and images polish
   localApi: {

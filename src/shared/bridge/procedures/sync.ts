@@ -120,6 +120,13 @@ export const syncProcedures = {
   /** Push and pull now; resolves when the round is done. */
   'sync.now': call<SyncStatus>()(z.object({}).strict()),
   'sync.devices': call<SyncDevice[]>()(z.object({}).strict()),
+  /**
+   * Forgets another device gone for good: its record no longer holds deletions for it, it leaves
+   * the list, and if it syncs again it is told to set sync up again (SyncDeviceForgotten).
+   */
+  'sync.forgetDevice': call<SyncDevice[]>()(z.strictObject({ deviceId: z.string().min(1).max(100) })),
+  /** After another device forgot this one: joins again as a new device, keeping what it has merged. */
+  'sync.rejoin': call<SyncStatus>()(z.object({}).strict()),
   /** Stops syncing on this device; the store and other devices are untouched. */
   'sync.disconnect': call<SyncStatus>()(z.object({}).strict())
 }
