@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import { createContext, useContext, useState, type ReactNode } from 'react'
+import { createContext, useContext, useMemo, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { splitCited } from '../../../shared/knowledge/citations'
 import type { ReplySource } from '../../../shared/knowledge/types'
@@ -26,7 +26,8 @@ function useHoverText() {
 export function ReplySourcesProvider({ sources, children }: { sources: readonly ReplySource[]; children: ReactNode }) {
   const { t } = useTranslation()
   const [open, setOpen] = useState<ReplySource>()
-  const value: SourcesContext = { sources, show: (n) => setOpen(sources.find((s) => s.n === n)) }
+  // The same object while the sources are: a new one would make React walk the whole reply for consumers on every streamed commit.
+  const value = useMemo<SourcesContext>(() => ({ sources, show: (n) => setOpen(sources.find((s) => s.n === n)) }), [sources])
   return (
     <Context.Provider value={value}>
       {children}

@@ -30,6 +30,19 @@ let rehypePlugins: ComponentProps<typeof ReactMarkdown>['rehypePlugins']
 let richLoad: Promise<void> | undefined
 const richListeners = new Set<() => void>()
 const NEEDS_RICH = /\$|\\[([]|```|~~~/
+const loadRich = () =>
+  (richLoad ??= import('./rich-plugins').then(
+    (rich) => {
+      rehypePlugins = rehypePluginsOf(rich)
+      for (const listener of richListeners) listener()
+    },
+    // Not loaded (a dropped connection in browser mode): plain blocks now, another try on the next one.
+    () => void (richLoad = undefined)
+  ))
+// Fetched and compiled once the page is idle after start-up: otherwise a reply's first code block
+// or formula loads it mid-stream, and its compile and the re-render of every block land in one
+// long task while the reply streams. The page's first paint still does without it.
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadRich(), { timeout: 15_000 })
 function useRehypePlugins(source: string) {
   const plugins = useSyncExternalStore(
     (listener) => (richListeners.add(listener), () => richListeners.delete(listener)),
@@ -37,14 +50,7 @@ function useRehypePlugins(source: string) {
   )
   useEffect(() => {
     if (plugins || !NEEDS_RICH.test(source)) return
-    richLoad ??= import('./rich-plugins').then(
-      (rich) => {
-        rehypePlugins = rehypePluginsOf(rich)
-        for (const listener of richListeners) listener()
-      },
-      // Not loaded (a dropped connection in browser mode): plain blocks now, another try on the next one.
-      () => void (richLoad = undefined)
-    )
+    void loadRich()
   }, [plugins, source])
   return plugins
 }
