@@ -342,7 +342,7 @@ const completionId = (): string => `chatcmpl-${randomBytes(12).toString('hex')}`
 async function streamChatCompletion(res: ServerResponse, events: AsyncIterable<StreamEvent>, model: string, includeUsage: boolean): Promise<void> {
   const { head, rest } = await firstEvents(events)
   const sse = new SseWriter(res)
-  const chunks = new ChatCompletionChunks(completionId(), model, Math.floor(Date.now() / 1000))
+  const chunks = new ChatCompletionChunks(completionId(), model, Math.floor(Date.now() / 1000), includeUsage)
   let failed: StreamEvent | undefined
   await eachEvent(head, rest, (event) => {
     // Nearly every event of a long reply: one prepared string, no array, no await.
@@ -360,7 +360,7 @@ async function streamChatCompletion(res: ServerResponse, events: AsyncIterable<S
     sse.end()
     return
   }
-  await writeAll(sse, chunks.finish(includeUsage).map((chunk) => `data: ${chunk}\n\n`))
+  await writeAll(sse, chunks.finish().map((chunk) => `data: ${chunk}\n\n`))
   await sse.write('data: [DONE]\n\n')
   sse.end()
 }

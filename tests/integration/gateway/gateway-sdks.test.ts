@@ -81,6 +81,21 @@ describe('OpenAI Chat Completions through the gateway', () => {
     expect(JSON.stringify(upstream.headers)).not.toContain(secret)
   })
 
+  it('with include_usage every chunk but the usage one carries usage: null, as OpenAI writes them; without it none has the field', async () => {
+    const read = async (includeUsage: boolean) => {
+      fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['a', 'b'], { usage: { prompt_tokens: 2, completion_tokens: 2, total_tokens: 4 } }) })
+      const stream = await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) })
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = []
+      for await (const chunk of stream) chunks.push(chunk)
+      return chunks
+    }
+    const withUsage = await read(true)
+    expect(withUsage.length).toBeGreaterThan(3)
+    for (const chunk of withUsage.slice(0, -1)) expect(chunk).toHaveProperty('usage', null)
+    expect(withUsage.at(-1)!.usage).toMatchObject({ total_tokens: 4 })
+    for (const chunk of await read(false)) expect(chunk).not.toHaveProperty('usage')
+  })
+
   it('answers without streaming, through an alias, and logs the call under the key with its cost', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['Four'], { usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000, total_tokens: 2_000_000 } }) })
     const before = core.services().store.usage.spentByKey('k1')

@@ -118,21 +118,26 @@ export class ChatCompletionChunks {
   private started = false
   private readonly head: string
   private readonly textPrefix: string
-  private readonly textSuffix = ',"logprobs":null,"finish_reason":null}]}'
+  private readonly textSuffix: string
+  /** After the choices: `usage: null` on every chunk but the usage one when usage was asked for, as OpenAI writes them. */
+  private readonly end: string
   usage: UsageRecord | undefined
   stop: StopReason | undefined
 
   constructor(
     private readonly id: string,
     private readonly model: string,
-    private readonly created: number
+    private readonly created: number,
+    private readonly includeUsage = false
   ) {
     this.head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"system_fingerprint":null,"choices":[`
     this.textPrefix = `${this.head}{"index":0,"delta":{"content":`
+    this.end = includeUsage ? '],"usage":null}' : ']}'
+    this.textSuffix = `,"logprobs":null,"finish_reason":null}${this.end}`
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return `${this.head}{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]}`
+    return `${this.head}{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}${this.end}`
   }
 
   /**
@@ -190,7 +195,8 @@ export class ChatCompletionChunks {
   }
 
   /** The closing chunks: the finish reason, then usage when the client asked for it. */
-  finish(includeUsage: boolean): string[] {
+  finish(): string[] {
+    const includeUsage = this.includeUsage
     const out: string[] = []
     if (!this.started) out.push(this.chunk({ role: 'assistant', content: '' }))
     const reason = this.tools.size > 0 && (this.stop === undefined || this.stop === 'stop' || this.stop === 'tool_calls') ? 'tool_calls' : finishReason(this.stop)
