@@ -121,6 +121,9 @@ export class ChatCompletionChunks {
   private readonly textSuffix: string
   /** After the choices: `usage: null` on every chunk but the usage one when usage was asked for, as OpenAI writes them. */
   private readonly end: string
+  /** The SSE message of a text event before and after its escaped text, as bytes. */
+  readonly textOpen: Uint8Array
+  readonly textClose: Uint8Array
   usage: UsageRecord | undefined
   stop: StopReason | undefined
 
@@ -134,6 +137,8 @@ export class ChatCompletionChunks {
     this.textPrefix = `${this.head}{"index":0,"delta":{"content":`
     this.end = includeUsage ? '],"usage":null}' : ']}'
     this.textSuffix = `,"logprobs":null,"finish_reason":null}${this.end}`
+    this.textOpen = Buffer.from(`data: ${this.textPrefix}`)
+    this.textClose = Buffer.from(`}${this.textSuffix}\n\n`)
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
@@ -141,12 +146,14 @@ export class ChatCompletionChunks {
   }
 
   /**
-   * The SSE message of a text event once the reply has started (nearly every event of a long
-   * reply), without the array `push` returns; undefined for anything else.
+   * The escaped text of a text event once the reply has started (nearly every event of a long
+   * reply), without the array `push` returns; undefined for anything else. Its SSE message is
+   * `textOpen`, this, `textClose` — the same bytes `push` gives it, written without building
+   * a string per chunk.
    */
-  text(event: StreamEvent): string | undefined {
+  textJson(event: StreamEvent): string | undefined {
     if (event.type !== 'text' || !this.started || !event.data) return undefined
-    return `data: ${this.textPrefix}${JSON.stringify(event.data)}}${this.textSuffix}\n\n`
+    return JSON.stringify(event.data)
   }
 
   /** The chunks (JSON text) an event becomes; none for events the API has no place for. */
