@@ -99,6 +99,15 @@ describe('stream robustness', () => {
     await vi.waitFor(() => expect(fake.activeResponses()).toBe(0))
   })
 
+  it('a streamed request answered without a body is one error, not retried', async () => {
+    fake.enqueue('/chat/completions', { kind: 'json', status: 204, body: '' })
+    const events = await collect(runtime(), {}, { maxRetries: 2 })
+    expect(events.filter((e) => e.type === 'retry')).toHaveLength(0)
+    expect(errorOf(events)).toMatchObject({ errorType: 'AgentRuntimeError' })
+    expect(stopOf(events)).toBe('error')
+    expect(fake.requestsTo('/chat/completions')).toHaveLength(1)
+  })
+
   it('429 with Retry-After is retried before the first byte, with a visible retry event', async () => {
     fake.enqueue('/chat/completions', { kind: 'json', status: 429, headers: { 'retry-after': '1' }, body: errorBody('Rate limit reached', 'rate_limit_exceeded', 'requests') })
     const started = Date.now()
