@@ -8,6 +8,7 @@ import type { StreamEvent } from '../../shared/stream/events'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { ToolStreamEvent } from '../../shared/tools/types'
 import { pricingContextOf } from '../runtime/pricing-context'
+import { hasBatches } from '../runtime/stream/event-batches'
 import { countTokens } from '../../shared/tokens/count-tokens'
 import type { CallOptions, ChatMessage, ChatRequest, ProviderRuntime, ToolCall } from '../runtime/types'
 import type { OfferedTool, ToolService } from '../tools/tool-service'
@@ -92,7 +93,10 @@ export interface CallResult {
 
 export type CallEvent = StreamEvent | ToolStreamEvent | { type: 'tool_result'; data: ToolResult }
 
-/** A call's events, then its result as the iterator's return value; `return()` stops it (and logs it). */
+/**
+ * A call's events, then its result as the iterator's return value; `return()` stops it (and logs it).
+ * A plain call also hands over the events ready together (`nextBatch`, ../runtime/stream/event-batches).
+ */
 export interface CallStream extends AsyncIterator<CallEvent, CallResult> {
   [Symbol.asyncIterator](): CallStream
   return(value?: CallResult | PromiseLike<CallResult>): Promise<IteratorResult<CallEvent, CallResult>>
@@ -199,11 +203,29 @@ class PlainCall implements CallStream {
     )
   }
 
+  /** The events ready together (the runtime's batches when it offers them), each seen by the tally. */
+  nextBatch(): Promise<IteratorResult<CallEvent[], CallResult>> {
+    if (this.state === 'open' && hasBatches<StreamEvent>(this.inner!)) return this.inner.nextBatch().then(this.stepBatch, this.fail)
+    return this.next().then((next) => (next.done ? next : { done: false, value: [next.value] }))
+  }
+
+  private readonly stepBatch = (next: IteratorResult<StreamEvent[]>): IteratorResult<CallEvent[], CallResult> | Promise<IteratorResult<CallEvent[], CallResult>> => {
+    if (next.done) return this.finish()
+    const tally = this.call!.tally
+    for (let i = 0; i < next.value.length; i++) tally.see(next.value[i]!)
+    return next
+  }
+
   private readonly step = (next: IteratorResult<StreamEvent>): IteratorResult<CallEvent, CallResult> | Promise<IteratorResult<CallEvent, CallResult>> => {
     if (!next.done) {
       this.call!.tally.see(next.value)
       return next
     }
+    return this.finish()
+  }
+
+  /** The runtime's stream ended: the step's usage counts, the call is priced and logged. */
+  private finish(): Promise<IteratorReturnResult<CallResult>> {
     this.state = 'done'
     this.call!.tally.endStep()
     return this.settle(this.call!).then((result) => {

@@ -30,7 +30,7 @@ export interface ModelRef {
   modelId: string
 }
 
-/** What a scene runs through: the one model caller (services/model-caller.ts), which resolves the scene's model from Settings, prices and logs. */
+/** What a scene runs through: the one model caller (caller/model-caller.ts), which resolves the scene's model from Settings, prices and logs. */
 export interface SceneDeps {
   text(input: {
     scene: SceneName

@@ -8,6 +8,7 @@ import { logger } from '../log/logger'
 import type { ChatRequest, ProviderRuntime } from '../runtime/types'
 import type { CallEvent, CallInput } from '../caller/model-caller'
 import type { GatewayBackend, GatewayModel } from './backend'
+import { hasBatches, type EventBatches } from '../runtime/stream/event-batches'
 
 /** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */
 export interface AppBackendDeps {
@@ -29,12 +30,13 @@ const failure = (thrown: unknown, providerId: string): AppError =>
 /**
  * A call's events as the gateway reads them: a thrown error becomes an `error` event (the
  * backend never throws), the app's own tool events are left out (no tools run for a client).
- * A thin iterator rather than a generator, so a long reply's events take no extra async hop.
+ * A thin iterator rather than a generator, so a long reply's events take no extra async hop;
+ * it passes on the caller's batches (`nextBatch`) too.
  */
 function callEvents(start: () => AsyncIterator<CallEvent, unknown>, providerId: string): AsyncIterable<StreamEvent> {
   let run: AsyncIterator<CallEvent, unknown> | undefined
   let over = false
-  const end = (): IteratorResult<StreamEvent> => {
+  const end = (): IteratorReturnResult<undefined> => {
     over = true
     return { done: true, value: undefined }
   }
@@ -48,7 +50,16 @@ function callEvents(start: () => AsyncIterator<CallEvent, unknown>, providerId: 
     if (type.startsWith('tool_') && type !== 'tool_calls') return iterator.next()
     return next as IteratorResult<StreamEvent>
   }
-  const iterator: AsyncIterator<StreamEvent> = {
+  const stepBatch = (next: IteratorResult<CallEvent[], unknown>): IteratorResult<StreamEvent[]> | Promise<IteratorResult<StreamEvent[]>> => {
+    if (next.done) return end()
+    const events = next.value.filter((event) => !event.type.startsWith('tool_') || event.type === 'tool_calls') as StreamEvent[]
+    return events.length ? { done: false, value: events } : iterator.nextBatch()
+  }
+  const failedBatch = (thrown: unknown): IteratorResult<StreamEvent[]> => {
+    const next = failed(thrown) as IteratorYieldResult<StreamEvent>
+    return { done: false, value: [next.value] }
+  }
+  const iterator: AsyncIterator<StreamEvent> & EventBatches<StreamEvent> = {
     next() {
       if (over) return Promise.resolve(end())
       try {
@@ -56,6 +67,16 @@ function callEvents(start: () => AsyncIterator<CallEvent, unknown>, providerId: 
         return run.next().then(step, failed)
       } catch (thrown) {
         return Promise.resolve(failed(thrown))
+      }
+    },
+    nextBatch() {
+      if (over) return Promise.resolve(end())
+      try {
+        run ??= start()
+        if (!hasBatches<CallEvent>(run)) return iterator.next().then((next) => (next.done ? next : { done: false, value: [next.value] }))
+        return run.nextBatch().then(stepBatch, failedBatch)
+      } catch (thrown) {
+        return Promise.resolve(failedBatch(thrown))
       }
     },
     async return() {

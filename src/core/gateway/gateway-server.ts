@@ -9,6 +9,7 @@ import { AppErrorException } from '../../shared/errors/app-error'
 import { GatewayError, anthropicError, openAIError } from './gateway-error'
 import { RateLimiter, findKey, hostAllowed, modelAllowed, originAllowed, presentedKey, type StoredApiKey } from './access'
 import type { GatewayBackend, GatewayCallContext, GatewayTarget } from './backend'
+import { hasBatches } from '../runtime/stream/event-batches'
 import { ChatCompletionChunks, ChatCompletionCollector, chatCompletionSchema, chatCompletionToRequest } from './wire/openai-chat'
 import { AnthropicMessageEvents, anthropicMessagesSchema, anthropicToRequest, collectAnthropicMessage, type AnthropicEvent } from './wire/anthropic-messages'
 import { ResponsesEvents, responsesSchema, responsesToRequest } from './wire/openai-responses'
@@ -250,7 +251,8 @@ async function firstEvents(events: AsyncIterable<StreamEvent>): Promise<{ head: 
  * Calls `each` for the head, then for the rest, until it returns true (the stream is over) or
  * the events end; a consumer that stops early (an error, a client gone) closes the backend's
  * call. A loop rather than a generator: every layer of async iteration costs each event of a
- * long reply another hop. `each` returns a promise only when it has to wait (a slow client).
+ * long reply another hop; batches (`nextBatch`) when the backend offers them. `each` returns a
+ * promise only when it has to wait (a slow client).
  */
 async function eachEvent(head: StreamEvent[], rest: AsyncIterator<StreamEvent>, each: (event: StreamEvent) => boolean | Promise<void> | undefined): Promise<void> {
   let finished = false
@@ -259,6 +261,22 @@ async function eachEvent(head: StreamEvent[], rest: AsyncIterator<StreamEvent>, 
       const outcome = each(event)
       if (outcome === true) return
       if (outcome) await outcome
+    }
+    if (hasBatches<StreamEvent>(rest)) {
+      // The events of a whole network read at once: one await per batch instead of one per event.
+      for (;;) {
+        const next = await rest.nextBatch()
+        if (next.done) {
+          finished = true
+          return
+        }
+        const events = next.value
+        for (let i = 0; i < events.length; i++) {
+          const outcome = each(events[i]!)
+          if (outcome === true) return
+          if (outcome) await outcome
+        }
+      }
     }
     for (;;) {
       const next = await rest.next()
@@ -275,13 +293,20 @@ async function eachEvent(head: StreamEvent[], rest: AsyncIterator<StreamEvent>, 
   }
 }
 
+/** The SSE writer's buffer to start with; it grows for a busy macrotask. */
+const SSE_BUFFER_BYTES = 16 * 1024
+/** Written at once, before the macrotask ends, and waited for when the socket is full. */
+const SSE_FLUSH_BYTES = 256 * 1024
+
 /**
  * An SSE writer that gathers the events of one macrotask into one socket write (a 200,000-chunk
  * stream would otherwise be 200,000 writes), and waits for the socket when the client is slow.
+ * Messages are encoded straight into one buffer as they come, not kept as strings to be joined
+ * and encoded again at the end of the macrotask; `framed` copies prepared bytes around a string.
  */
 class SseWriter {
-  private pending: string[] = []
-  private pendingBytes = 0
+  private buffer = Buffer.allocUnsafe(SSE_BUFFER_BYTES)
+  private used = 0
   private scheduled = false
 
   constructor(private readonly res: ServerResponse) {
@@ -294,23 +319,49 @@ class SseWriter {
 
   private flush(): boolean {
     this.scheduled = false
-    if (this.pending.length === 0 || this.res.destroyed) return true
-    const text = this.pending.join('')
-    this.pending = []
-    this.pendingBytes = 0
-    return this.res.write(text)
+    if (this.used === 0 || this.res.destroyed) return true
+    const out = this.buffer.subarray(0, this.used)
+    // The socket may hold on to those bytes until they are sent: the next ones go to a new buffer.
+    this.buffer = Buffer.allocUnsafe(Math.max(SSE_BUFFER_BYTES, Math.min(this.used, SSE_FLUSH_BYTES)))
+    this.used = 0
+    return this.res.write(out)
+  }
+
+  /** Room for `bytes` more. */
+  private room(bytes: number): void {
+    if (this.used + bytes <= this.buffer.length) return
+    const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.used + bytes))
+    this.buffer.copy(bigger, 0, 0, this.used)
+    this.buffer = bigger
   }
 
   /** Queues one SSE message; a promise only when the socket is full (then wait for it). */
   write(text: string): Promise<void> | undefined {
     if (this.res.destroyed) return undefined
-    this.pending.push(text)
-    this.pendingBytes += text.length
+    // At most three bytes of UTF-8 per UTF-16 unit.
+    this.room(text.length * 3)
+    this.used += this.buffer.write(text, this.used)
+    return this.queued()
+  }
+
+  /** Queues one SSE message made of prepared bytes, a string, and prepared bytes. */
+  framed(open: Uint8Array, text: string, close: Uint8Array): Promise<void> | undefined {
+    if (this.res.destroyed) return undefined
+    this.room(open.length + text.length * 3 + close.length)
+    this.buffer.set(open, this.used)
+    this.used += open.length
+    this.used += this.buffer.write(text, this.used)
+    this.buffer.set(close, this.used)
+    this.used += close.length
+    return this.queued()
+  }
+
+  private queued(): Promise<void> | undefined {
     if (!this.scheduled) {
       this.scheduled = true
       setImmediate(this.flushSoon)
     }
-    if (this.pendingBytes < 256 * 1024) return undefined
+    if (this.used < SSE_FLUSH_BYTES) return undefined
     if (this.flush()) return undefined
     return new Promise<void>((resolve) => {
       const done = (): void => {
@@ -342,12 +393,12 @@ const completionId = (): string => `chatcmpl-${randomBytes(12).toString('hex')}`
 async function streamChatCompletion(res: ServerResponse, events: AsyncIterable<StreamEvent>, model: string, includeUsage: boolean): Promise<void> {
   const { head, rest } = await firstEvents(events)
   const sse = new SseWriter(res)
-  const chunks = new ChatCompletionChunks(completionId(), model, Math.floor(Date.now() / 1000))
+  const chunks = new ChatCompletionChunks(completionId(), model, Math.floor(Date.now() / 1000), includeUsage)
   let failed: StreamEvent | undefined
   await eachEvent(head, rest, (event) => {
-    // Nearly every event of a long reply: one prepared string, no array, no await.
-    const text = chunks.text(event)
-    if (text !== undefined) return sse.write(text)
+    // Nearly every event of a long reply: its escaped text between prepared bytes, no array, no await.
+    const text = chunks.textJson(event)
+    if (text !== undefined) return sse.framed(chunks.textOpen, text, chunks.textClose)
     if (event.type === 'error') {
       failed = event
       return true
@@ -360,7 +411,7 @@ async function streamChatCompletion(res: ServerResponse, events: AsyncIterable<S
     sse.end()
     return
   }
-  await writeAll(sse, chunks.finish(includeUsage).map((chunk) => `data: ${chunk}\n\n`))
+  await writeAll(sse, chunks.finish().map((chunk) => `data: ${chunk}\n\n`))
   await sse.write('data: [DONE]\n\n')
   sse.end()
 }

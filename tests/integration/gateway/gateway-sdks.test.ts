@@ -81,6 +81,44 @@ describe('OpenAI Chat Completions through the gateway', () => {
     expect(JSON.stringify(upstream.headers)).not.toContain(secret)
   })
 
+  it('with include_usage every chunk but the usage one carries usage: null, as OpenAI writes them; without it none has the field', async () => {
+    const read = async (includeUsage: boolean) => {
+      fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['a', 'b'], { usage: { prompt_tokens: 2, completion_tokens: 2, total_tokens: 4 } }) })
+      const stream = await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) })
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = []
+      for await (const chunk of stream) chunks.push(chunk)
+      return chunks
+    }
+    const withUsage = await read(true)
+    expect(withUsage.length).toBeGreaterThan(3)
+    for (const chunk of withUsage.slice(0, -1)) expect(chunk).toHaveProperty('usage', null)
+    expect(withUsage.at(-1)!.usage).toMatchObject({ total_tokens: 4 })
+    for (const chunk of await read(false)) expect(chunk).not.toHaveProperty('usage')
+  })
+
+  it('on the wire: every text delta is its own SSE message, byte for byte the chunk JSON, non-ASCII and escapes intact', async () => {
+    const pieces = ['Hé', 'llo "q"', '\n😀', '\\', '<b>', 'end']
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(pieces, { usage: { prompt_tokens: 2, completion_tokens: 6, total_tokens: 8 } }) })
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } })
+    })
+    const messages = (await response.text()).split('\n\n')
+    expect(messages.pop()).toBe('')
+    expect(messages.pop()).toBe('data: [DONE]')
+    expect(messages.every((m) => m.startsWith('data: '))).toBe(true)
+    const chunks = messages.map((m) => m.slice('data: '.length))
+    const { id, created } = JSON.parse(chunks[0]!) as { id: string; created: number }
+    const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":"openai/gpt-4o-mini","system_fingerprint":null,"choices":[`
+    expect(chunks).toEqual([
+      `${head}{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"usage":null}`,
+      ...pieces.map((p) => `${head}{"index":0,"delta":{"content":${JSON.stringify(p)}},"logprobs":null,"finish_reason":null}],"usage":null}`),
+      `${head}{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}],"usage":null}`,
+      `${head}],"usage":{"prompt_tokens":2,"completion_tokens":6,"total_tokens":8}}`
+    ])
+  })
+
   it('answers without streaming, through an alias, and logs the call under the key with its cost', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['Four'], { usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000, total_tokens: 2_000_000 } }) })
     const before = core.services().store.usage.spentByKey('k1')

@@ -74,6 +74,40 @@ describe('stream robustness', () => {
     expect(stopOf(events)).toBe('error')
   })
 
+  it('an error object mid-stream ends the reply with the typed error, the text before it kept', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: [...chatChunks(['so far'], { finishReason: null }), { error: { message: 'This model is currently overloaded', type: 'server_error', code: 'model_not_found' } }, ...chatChunks([' never']).slice(1)] })
+    const events = await collect(runtime())
+    expect(textOf(events)).toBe('so far')
+    expect(errorOf(events)!.errorType).toBe('ModelNotFound')
+    expect(stopOf(events)).toBe('error')
+  })
+
+  it('an SSE `event: error` message is the provider error it carries, after the text before it', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', eventNames: true, chunks: [...chatChunks(['so far'], { finishReason: null }), { type: 'error', message: 'This model is currently overloaded', code: 'model_not_found' }] })
+    const events = await collect(runtime())
+    expect(textOf(events)).toBe('so far')
+    expect(errorOf(events)!.errorType).toBe('ModelNotFound')
+    expect(stopOf(events)).toBe('error')
+  })
+
+  it('[DONE] ends the reply even when the server keeps the connection open, and the connection is let go', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', done: false, chunks: [...chatChunks(['whole'], { finishReason: null }), '[DONE]'], stallAfter: 3 })
+    const events = await collect(runtime(), {}, { idleTimeoutMs: 2000 })
+    expect(textOf(events)).toBe('whole')
+    expect(errorOf(events)).toBeUndefined()
+    expect(stopOf(events)).toBe('stop')
+    await vi.waitFor(() => expect(fake.activeResponses()).toBe(0))
+  })
+
+  it('a streamed request answered without a body is one error, not retried', async () => {
+    fake.enqueue('/chat/completions', { kind: 'json', status: 204, body: '' })
+    const events = await collect(runtime(), {}, { maxRetries: 2 })
+    expect(events.filter((e) => e.type === 'retry')).toHaveLength(0)
+    expect(errorOf(events)).toMatchObject({ errorType: 'AgentRuntimeError' })
+    expect(stopOf(events)).toBe('error')
+    expect(fake.requestsTo('/chat/completions')).toHaveLength(1)
+  })
+
   it('429 with Retry-After is retried before the first byte, with a visible retry event', async () => {
     fake.enqueue('/chat/completions', { kind: 'json', status: 429, headers: { 'retry-after': '1' }, body: errorBody('Rate limit reached', 'rate_limit_exceeded', 'requests') })
     const started = Date.now()

@@ -118,30 +118,42 @@ export class ChatCompletionChunks {
   private started = false
   private readonly head: string
   private readonly textPrefix: string
-  private readonly textSuffix = ',"logprobs":null,"finish_reason":null}]}'
+  private readonly textSuffix: string
+  /** After the choices: `usage: null` on every chunk but the usage one when usage was asked for, as OpenAI writes them. */
+  private readonly end: string
+  /** The SSE message of a text event before and after its escaped text, as bytes. */
+  readonly textOpen: Uint8Array
+  readonly textClose: Uint8Array
   usage: UsageRecord | undefined
   stop: StopReason | undefined
 
   constructor(
     private readonly id: string,
     private readonly model: string,
-    private readonly created: number
+    private readonly created: number,
+    private readonly includeUsage = false
   ) {
     this.head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"system_fingerprint":null,"choices":[`
     this.textPrefix = `${this.head}{"index":0,"delta":{"content":`
+    this.end = includeUsage ? '],"usage":null}' : ']}'
+    this.textSuffix = `,"logprobs":null,"finish_reason":null}${this.end}`
+    this.textOpen = Buffer.from(`data: ${this.textPrefix}`)
+    this.textClose = Buffer.from(`}${this.textSuffix}\n\n`)
   }
 
   private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return `${this.head}{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]}`
+    return `${this.head}{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}${this.end}`
   }
 
   /**
-   * The SSE message of a text event once the reply has started (nearly every event of a long
-   * reply), without the array `push` returns; undefined for anything else.
+   * The escaped text of a text event once the reply has started (nearly every event of a long
+   * reply), without the array `push` returns; undefined for anything else. Its SSE message is
+   * `textOpen`, this, `textClose` — the same bytes `push` gives it, written without building
+   * a string per chunk.
    */
-  text(event: StreamEvent): string | undefined {
+  textJson(event: StreamEvent): string | undefined {
     if (event.type !== 'text' || !this.started || !event.data) return undefined
-    return `data: ${this.textPrefix}${JSON.stringify(event.data)}}${this.textSuffix}\n\n`
+    return JSON.stringify(event.data)
   }
 
   /** The chunks (JSON text) an event becomes; none for events the API has no place for. */
@@ -190,7 +202,8 @@ export class ChatCompletionChunks {
   }
 
   /** The closing chunks: the finish reason, then usage when the client asked for it. */
-  finish(includeUsage: boolean): string[] {
+  finish(): string[] {
+    const includeUsage = this.includeUsage
     const out: string[] = []
     if (!this.started) out.push(this.chunk({ role: 'assistant', content: '' }))
     const reason = this.tools.size > 0 && (this.stop === undefined || this.stop === 'stop' || this.stop === 'tool_calls') ? 'tool_calls' : finishReason(this.stop)

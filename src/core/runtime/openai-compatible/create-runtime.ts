@@ -14,8 +14,10 @@ import { requireApiKey } from '../credentials'
 import { mapProviderError } from '../errors/map-provider-error'
 import { throwRuntimeError } from '../runtime-error'
 import { runChatStream, type ChunkTransformer } from '../stream/run-chat-stream'
+import { sseJsonStream } from '../stream/sse-json'
 import { DEFAULT_MAX_RETRIES, type CallOptions, type ChatRequest, type ModelsResult, type ProviderFactory, type ProviderRuntime } from '../types'
 import { ChatCompletionsTransformer, type OpenAIChatChunk } from './chat-completions-transformer'
+import { chatChunkParser } from './chunk-parser'
 import type { OpenAICompatibleConfig } from './config'
 import { endMarkerFetch, type StreamWatch } from './end-marker-fetch'
 import { baseChatBody } from './payload-rules'
@@ -130,7 +132,11 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
         let body = baseChatBody(request)
         if (config.chatPayload) body = await config.chatPayload(body, request, { provider: id, maxOutput })
         if (!body.stream) return singleChunk((await sdk.chat.completions.create({ ...body, stream: false } as never, { signal })) as OpenAI.Chat.Completions.ChatCompletion)
-        return (await sdk.chat.completions.create(body as never, { signal })) as unknown as AsyncIterable<OpenAIChatChunk>
+        // The SDK makes the request (headers, auth, its HTTP errors); the body is read by our own
+        // decoder, which costs a long reply a fraction of what the SDK's stream does.
+        const response = await (sdk.chat.completions.create(body as never, { signal }) as unknown as { asResponse(): Promise<Response> }).asResponse()
+        const { APIError } = await loadOpenAI()
+        return sseJsonStream(response, { signal, parse: chatChunkParser(), apiError: (error, headers) => new APIError(undefined, error as never, undefined, headers) })
       }
       return runChatStream<unknown>({
         provider: id,

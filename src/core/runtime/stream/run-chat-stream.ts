@@ -6,6 +6,7 @@ import { CANCELLED_MESSAGE, runtimeError } from '../runtime-error'
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_RETRIES, DEFAULT_RETRY_AFTER_CAP_MS, type CallOptions } from '../types'
 import { IdleWatchdog } from './idle-watchdog'
 import { SpeedTracker } from './speed-tracker'
+import { hasReady, type EventBatches } from './event-batches'
 
 /** The exact text providers.md §8 gives for an unparsable chunk. */
 export const STREAM_CHUNK_ERROR_MESSAGE = 'chat response streaming chunk parse error, please contact your API Provider to fix it.'
@@ -57,8 +58,66 @@ const CONTENT = new Set<StreamEvent['type']>(['text', 'reasoning', 'tool_calls',
  * a chunk that does not parse → StreamChunkError; a stream that ends without its end marker
  * → stop 'interrupted' (text already emitted stays with the caller); exactly one `stop`;
  * `speed` last. Never throws.
+ *
+ * Iterated event by event like any stream; a consumer that can take the events of a whole
+ * network read at once asks `nextBatch` (./event-batches).
  */
-export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGenerator<StreamEvent> {
+export function runChatStream<C>(source: ChatStreamSource<C>): ChatEventStream {
+  return new ChatEventStream(chatBatches(source))
+}
+
+/** runChatStream's events: per event (`next`), or per batch of events ready together (`nextBatch`). */
+export class ChatEventStream implements AsyncGenerator<StreamEvent, void, unknown>, EventBatches<StreamEvent, void> {
+  private batch: StreamEvent[] = []
+  private at = 0
+
+  constructor(private readonly batches: AsyncGenerator<StreamEvent[], void, unknown>) {}
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  next(): Promise<IteratorResult<StreamEvent, void>> {
+    if (this.at < this.batch.length) return Promise.resolve({ done: false, value: this.batch[this.at++]! })
+    return this.batches.next().then(this.first)
+  }
+
+  nextBatch(): Promise<IteratorResult<StreamEvent[], void>> {
+    if (this.at < this.batch.length) {
+      const rest = this.at === 0 ? this.batch : this.batch.slice(this.at)
+      this.batch = []
+      this.at = 0
+      return Promise.resolve({ done: false, value: rest })
+    }
+    return this.batches.next()
+  }
+
+  return(value?: void | PromiseLike<void>): Promise<IteratorResult<StreamEvent, void>> {
+    this.batch = []
+    this.at = 0
+    return this.batches.return(value) as Promise<IteratorResult<StreamEvent, void>>
+  }
+
+  throw(error?: unknown): Promise<IteratorResult<StreamEvent, void>> {
+    this.batch = []
+    this.at = 0
+    return this.batches.throw(error) as Promise<IteratorResult<StreamEvent, void>>
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.return()
+  }
+
+  private readonly first = (next: IteratorResult<StreamEvent[], void>): IteratorResult<StreamEvent, void> => {
+    if (next.done) return next
+    this.batch = next.value
+    this.at = 1
+    return { done: false, value: next.value[0]! }
+  }
+}
+
+/** The stream as batches: every event the chunks of one network read produced, together (never an empty batch). */
+async function* chatBatches<C>(source: ChatStreamSource<C>): AsyncGenerator<StreamEvent[], void, unknown> {
   const options = source.options ?? {}
   const userSignal = options.signal
   const now = source.now ?? (() => performance.now())
@@ -99,7 +158,7 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
     return ending(mapped, 'error')
   }
 
-  const buffer: StreamEvent[] = []
+  let buffer: StreamEvent[] = []
   const emit = (event: StreamEvent) => {
     buffer.push(event)
   }
@@ -112,13 +171,26 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
     else if (event.type === 'usage') speed.setOutputTokens(event.data.totalOutputTokens)
     return true
   }
-  const drain = function* (): Generator<StreamEvent> {
-    for (let i = 0; i < buffer.length; i++) if (admit(buffer[i]!)) yield buffer[i]!
-    buffer.length = 0
+  /** The events emitted so far that go out, taken from the buffer. */
+  const drain = (): StreamEvent[] => {
+    const events = buffer
+    buffer = []
+    let kept = 0
+    for (let i = 0; i < events.length; i++) if (admit(events[i]!)) events[kept++] = events[i]!
+    events.length = kept
+    return events
+  }
+  const transform = (chunk: C): void => {
+    chunks++
+    try {
+      source.transformer.transform(chunk, emit)
+    } catch (error) {
+      throw error instanceof ChunkParseError ? error : new ChunkParseError(error instanceof Error ? error.message : String(error), chunk)
+    }
   }
   try {
     if (controller.signal.aborted) {
-      yield* cancelled()
+      yield cancelled()
       return
     }
     let iterable: AsyncIterable<C> | undefined
@@ -129,55 +201,53 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
         iterable = await source.open(controller.signal, touch)
       } catch (error) {
         if (controller.signal.aborted) {
-          yield* failure(error)
+          yield failure(error)
           return
         }
         const decision = retryDecision(error)
         const wait = decision.retryAfterMs ?? backoffMs(attempt)
         if (!decision.retryable || attempt >= maxRetries || wait > cap) {
-          yield* failure(error)
+          yield failure(error)
           return
         }
-        yield {
-          type: 'retry',
-          data: {
-            attempt: attempt + 1,
-            maxAttempts: maxRetries,
-            waitMs: Math.round(wait),
-            reason: decision.reason,
-            ...(decision.kind ? { kind: decision.kind } : {}),
-            ...(decision.status !== undefined ? { status: decision.status } : {})
+        yield [
+          {
+            type: 'retry',
+            data: {
+              attempt: attempt + 1,
+              maxAttempts: maxRetries,
+              waitMs: Math.round(wait),
+              reason: decision.reason,
+              ...(decision.kind ? { kind: decision.kind } : {}),
+              ...(decision.status !== undefined ? { status: decision.status } : {})
+            }
           }
-        }
+        ]
         watchdog.touch()
         try {
           await sleep(wait, controller.signal)
         } catch (abortError) {
-          yield* failure(abortError)
+          yield failure(abortError)
           return
         }
         watchdog.touch()
       }
     }
 
+    // A source that has read more chunks than it handed out (the SSE decoder, per network read) gives them at once.
+    const ready = hasReady<C>(iterable) ? iterable : undefined
     try {
       for await (const chunk of iterable) {
         watchdog.touch()
-        chunks++
-        try {
-          source.transformer.transform(chunk, emit)
-        } catch (error) {
-          yield* drain()
-          throw error instanceof ChunkParseError ? error : new ChunkParseError(error instanceof Error ? error.message : String(error), chunk)
+        // The hot path: one batch per network read, no generator step per chunk (a 200,000-chunk stream feels each one).
+        transform(chunk)
+        if (ready) {
+          const more = ready.ready()
+          for (let i = 0; i < more.length; i++) transform(more[i]!)
         }
-        // The hot path: inline, no generator per chunk (a 200 000-chunk stream feels each one).
-        if (buffer.length === 1) {
-          const event = buffer[0]!
-          buffer.length = 0
-          if (admit(event)) yield event
-        } else if (buffer.length) {
-          const events = buffer.splice(0)
-          for (let i = 0; i < events.length; i++) if (admit(events[i]!)) yield events[i]!
+        if (buffer.length) {
+          const events = drain()
+          if (events.length) yield events
         }
       }
       finished = true
@@ -185,28 +255,30 @@ export async function* runChatStream<C>(source: ChatStreamSource<C>): AsyncGener
       // Held-back text and the last usage belong to the caller even when the stream broke.
       source.transformer.flush?.(emit)
     }
-    yield* drain()
+    const rest = drain()
     // SDKs end their iteration quietly when their request is aborted: say why it ended.
     if (!stopped && controller.signal.aborted) {
-      yield* failure(controller.signal.reason)
+      rest.push(...failure(controller.signal.reason))
     } else if (!stopped) {
       if (source.sawEndMarker()) {
         stopped = true
-        yield { type: 'stop', data: 'stop' }
+        rest.push({ type: 'stop', data: 'stop' })
       } else {
-        yield* ending(runtimeError('ProviderNetworkError', `The stream from ${source.provider} ended before the reply finished.`, source.provider), 'interrupted')
+        rest.push(...ending(runtimeError('ProviderNetworkError', `The stream from ${source.provider} ended before the reply finished.`, source.provider), 'interrupted'))
       }
     }
+    if (rest.length) yield rest
   } catch (error) {
-    yield* drain()
-    if (!stopped) yield* failure(error)
+    const rest = drain()
+    if (!stopped) rest.push(...failure(error))
+    if (rest.length) yield rest
   } finally {
     watchdog.stop()
     userSignal?.removeEventListener('abort', onUserAbort)
     if (!finished) controller.abort()
   }
   const result = speed.result()
-  if (result) yield { type: 'speed', data: result }
+  if (result) yield [{ type: 'speed', data: result }]
 }
 
 /** A transformer that knows whether the provider's end marker (message_stop, `done`…) arrived. */
@@ -222,6 +294,6 @@ export function nativeChatStream<C>(
   call: { provider: string; options?: CallOptions | undefined; mapError: ChatStreamSource<C>['mapError'] },
   transformer: MarkedTransformer<C>,
   open: ChatStreamSource<C>['open']
-): AsyncGenerator<StreamEvent> {
+): ChatEventStream {
   return runChatStream<C>({ ...call, transformer, sawEndMarker: transformer.sawEndMarker, open } as ChatStreamSource<C>)
 }
