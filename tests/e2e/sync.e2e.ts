@@ -28,7 +28,7 @@ interface SyncStatus {
   lastSyncedAt?: number
   nextRetryAt?: number
   error?: { code: string; message: string; fix?: string }
-  lastMerge?: { applied: number; conflicts: number; recovered: number }
+  lastMerge?: { applied: number; conflicts: number; recovered: number; at: number }
   devices: Array<{ id: string; name: string; lastSeenAt: number; current: boolean }>
   canChange: boolean
 }
@@ -230,7 +230,8 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await expect(s.getByTestId('sync-status-error')).toContainText('InvalidAccessKeyId')
   // A round that merged changes from another device: the conversation list is read again.
   const listed = sync.forwarded.filter((p) => p === 'chat.sidebar').length
-  sync.push({ ...running, lastSyncedAt: Date.now(), lastMerge: { applied: 3, conflicts: 1, recovered: 0 } })
+  const mergedAt = Date.now()
+  sync.push({ ...running, lastSyncedAt: mergedAt, lastMerge: { applied: 3, conflicts: 1, recovered: 0, at: mergedAt } })
   await expect(s.getByTestId('sync-merge')).toContainText('3 changes merged, 1 edit kept from the later device, 0 recovered')
   await expect(s.getByTestId('sync-last-synced')).toHaveText('Last synced just now')
   await expect.poll(() => sync.forwarded.filter((p) => p === 'chat.sidebar').length).toBe(listed + 1)

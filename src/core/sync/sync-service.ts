@@ -366,7 +366,7 @@ export class SyncService {
       this.nextRetryAt = undefined
       this.failures = 0
       if (result.merge.applied || result.merge.recovered || result.merge.conflicts || !this.lastMerge)
-        this.lastMerge = { applied: result.merge.applied, conflicts: result.merge.conflicts, recovered: result.merge.recovered }
+        this.lastMerge = { applied: result.merge.applied, conflicts: result.merge.conflicts, recovered: result.merge.recovered, at: this.lastSyncedAt }
       this.idleRounds = result.merge.applied || result.pushed ? 0 : this.idleRounds + 1
       this.syncing = undefined
       this.setState('idle')

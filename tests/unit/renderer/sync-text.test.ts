@@ -74,14 +74,18 @@ describe('the last merge', () => {
 
 describe('reading stored data again after a sync round', () => {
   it('only when a round finished that merged changes from other devices', () => {
-    const merged = { lastSyncedAt: NOW, lastMerge: { applied: 2, conflicts: 0, recovered: 0 } }
+    const merged = { lastSyncedAt: NOW, lastMerge: { applied: 2, conflicts: 0, recovered: 0, at: NOW } }
     expect(mergedNewData({ lastSyncedAt: NOW - 30_000 }, merged)).toBe(true)
     // The same round seen again (a status event for another reason), or the window's first status.
     expect(mergedNewData(merged, { ...merged })).toBe(false)
     expect(mergedNewData(undefined, merged)).toBe(false)
     // A round that brought nothing.
-    expect(mergedNewData({ lastSyncedAt: NOW - 30_000 }, { lastSyncedAt: NOW, lastMerge: { applied: 0, conflicts: 0, recovered: 0 } })).toBe(false)
+    expect(mergedNewData({ lastSyncedAt: NOW - 30_000 }, { lastSyncedAt: NOW, lastMerge: { applied: 0, conflicts: 0, recovered: 0, at: NOW } })).toBe(false)
     expect(mergedNewData({ lastSyncedAt: NOW - 30_000 }, { lastSyncedAt: NOW })).toBe(false)
+    // Later rounds that merged nothing: the status still shows the last merge, which was read already.
+    expect(mergedNewData(merged, { ...merged, lastSyncedAt: NOW + 15_000 })).toBe(false)
+    // A later round that merged something again.
+    expect(mergedNewData(merged, { lastSyncedAt: NOW + 15_000, lastMerge: { applied: 1, conflicts: 0, recovered: 0, at: NOW + 15_000 } })).toBe(true)
   })
 })
 

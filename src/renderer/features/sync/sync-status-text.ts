@@ -66,7 +66,7 @@ export function relativeTime(at: number, now: number): Phrase {
  * The last merge, worded so a conflict never reads as loss: records changed on two devices keep
  * the later edit (the other is in the history), records rescued from a delete are "recovered".
  */
-export function mergePhrases(merge: NonNullable<SyncStatus['lastMerge']>): Phrase[] {
+export function mergePhrases(merge: Omit<NonNullable<SyncStatus['lastMerge']>, 'at'>): Phrase[] {
   return [
     { key: 'sync.merge.applied', values: { count: merge.applied } },
     { key: 'sync.merge.conflicts', values: { count: merge.conflicts } },
@@ -96,5 +96,6 @@ export function passphraseStrength(passphrase: string): Strength {
  */
 export function mergedNewData(prev: Pick<SyncStatus, 'lastSyncedAt' | 'lastMerge'> | undefined, next: Pick<SyncStatus, 'lastSyncedAt' | 'lastMerge'> | undefined): boolean {
   if (!prev || !next || next.lastSyncedAt === undefined || next.lastSyncedAt === prev.lastSyncedAt) return false
-  return (next.lastMerge?.applied ?? 0) > 0
+  // The status keeps the last merge through later rounds that merged nothing: only a new one counts.
+  return (next.lastMerge?.applied ?? 0) > 0 && next.lastMerge?.at !== prev.lastMerge?.at
 }

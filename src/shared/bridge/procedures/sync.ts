@@ -88,7 +88,7 @@ export interface SyncStatus {
   nextRetryAt?: number
   error?: SyncError
   /** Records merged where two devices changed the same field (the later kept); never data lost. */
-  lastMerge?: { applied: number; conflicts: number; recovered: number }
+  lastMerge?: { applied: number; conflicts: number; recovered: number; /** When that round ended: a later round that merged nothing leaves it as it was. */ at: number }
   devices: SyncDevice[]
   /** Browser mode with a password: the page shows sync read-only (a store is a host resource). */
   canChange: boolean
