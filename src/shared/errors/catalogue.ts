@@ -215,7 +215,8 @@ const SETTINGS_FIX: Partial<Record<CatalogueErrorType, [string, string]>> = {
   SpeechServiceError: ['Check the voice model and its provider key, then retry.', '请检查语音模型及其服务商密钥后重试。'],
   SyncNotSetUp: ['Choose a store and a passphrase above.', '请在上方选择存储位置并设置同步密码。'],
   SyncStoreAuth: ['Check the user, key or password above.', '请检查上方的用户名、密钥或密码。'],
-  SyncStoreInvalid: ['Check the bucket, folder, database or address above.', '请检查上方的存储桶、文件夹、数据库或地址。']
+  SyncStoreInvalid: ['Check the bucket, folder, database or address above.', '请检查上方的存储桶、文件夹、数据库或地址。'],
+  SyncDeviceForgotten: ['Choose “Join again as a new device” on this page; what is on this device is kept.', '请在本页选择“以新设备身份重新加入”；此设备上的内容会保留。']
 }
 
 /** Where an error is shown: the chat (and other pages) or the Settings screen itself. */
