@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import { createHash } from 'node:crypto'
 import type { SqliteDb } from '../store/database'
+import { withMessageIndexDeferred } from '../store/message-index'
 import type { SyncScope } from '../../shared/bridge/procedures/sync'
 import type { Hlc, HybridClock } from './hlc'
 import { isDeviceLocalSetting, SYNCED_TABLES, tableByName, type SyncedTable } from './tables'
@@ -246,7 +247,9 @@ export class ChangeLog {
   merge(changes: readonly Change[], scope: SyncScope, origin: Origin): MergeResult {
     const result: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
     this.stamp()
-    this.db.transaction(() => {
+    // Messages' full-text indexes are filled once for the whole batch, not row by row (a fresh
+    // device takes tens of thousands at once: most of the time went there).
+    withMessageIndexDeferred(this.db, () => {
       this.sql('UPDATE sync_control SET applying = 1 WHERE id = 1').run()
       try {
         const order = new Map<string, number>(SYNCED_TABLES.map((t, i) => [t.name, i]))
@@ -270,7 +273,7 @@ export class ChangeLog {
       } finally {
         this.sql('UPDATE sync_control SET applying = 0 WHERE id = 1').run()
       }
-    })()
+    })
     return result
   }
 
