@@ -58,6 +58,9 @@ export const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a
 export class ChangeLog {
   private readonly columns = new Map<string, string[]>()
   private readonly statements = new Map<string, Statement>()
+  /** Per table (the same statements as `sql` keeps, found without building their text for every record). */
+  private readonly rowStatements = new Map<string, Statement>()
+  private readonly upsertStatements = new Map<string, Statement>()
 
   constructor(
     private readonly db: SqliteDb,
@@ -96,7 +99,9 @@ export class ChangeLog {
 
   private row(table: SyncedTable, key: string): Row | undefined {
     const cols = this.columns.get(table.name)!
-    return this.sql(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`).get(key) as Row | undefined
+    let statement = this.rowStatements.get(table.name)
+    if (!statement) this.rowStatements.set(table.name, (statement = this.sql(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`)))
+    return statement.get(key) as Row | undefined
   }
 
   /** A record's stamps (sync_meta), whatever kind it is (a table's row or an API key). */
@@ -344,9 +349,14 @@ export class ChangeLog {
     }
     if (table.name === 'messages' && row.topic_id && !this.sql('SELECT 1 FROM topics WHERE id = ?').get(row.topic_id)) row.topic_id = null
     const values = cols.map((c) => row[c] ?? null)
-    const updates = cols.filter((c) => c !== table.pk).map((c) => `${c} = excluded.${c}`)
-    this.sql(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.pk}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`)
-      .run(...values)
+    const shape = `${table.name} ${cols.join(',')}`
+    let statement = this.upsertStatements.get(shape)
+    if (!statement) {
+      const updates = cols.filter((c) => c !== table.pk).map((c) => `${c} = excluded.${c}`)
+      statement = this.sql(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.pk}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`)
+      this.upsertStatements.set(shape, statement)
+    }
+    statement.run(...values)
     result.applied++
   }
 
