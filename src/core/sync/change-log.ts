@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3'
 import { createHash } from 'node:crypto'
 import type { SqliteDb } from '../store/database'
+import { withMessageIndexDeferred } from '../store/message-index'
 import type { SyncScope } from '../../shared/bridge/procedures/sync'
 import type { Hlc, HybridClock } from './hlc'
 import { isDeviceLocalSetting, SYNCED_TABLES, tableByName, type SyncedTable } from './tables'
@@ -57,6 +58,9 @@ export const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a
 export class ChangeLog {
   private readonly columns = new Map<string, string[]>()
   private readonly statements = new Map<string, Statement>()
+  /** Per table (the same statements as `sql` keeps, found without building their text for every record). */
+  private readonly rowStatements = new Map<string, Statement>()
+  private readonly upsertStatements = new Map<string, Statement>()
 
   constructor(
     private readonly db: SqliteDb,
@@ -95,7 +99,9 @@ export class ChangeLog {
 
   private row(table: SyncedTable, key: string): Row | undefined {
     const cols = this.columns.get(table.name)!
-    return this.sql(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`).get(key) as Row | undefined
+    let statement = this.rowStatements.get(table.name)
+    if (!statement) this.rowStatements.set(table.name, (statement = this.sql(`SELECT ${cols.join(', ')} FROM ${table.name} WHERE ${table.pk} = ?`)))
+    return statement.get(key) as Row | undefined
   }
 
   /** A record's stamps (sync_meta), whatever kind it is (a table's row or an API key). */
@@ -246,7 +252,9 @@ export class ChangeLog {
   merge(changes: readonly Change[], scope: SyncScope, origin: Origin): MergeResult {
     const result: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
     this.stamp()
-    this.db.transaction(() => {
+    // Messages' full-text indexes are filled once for the whole batch, not row by row (a fresh
+    // device takes tens of thousands at once: most of the time went there).
+    withMessageIndexDeferred(this.db, () => {
       this.sql('UPDATE sync_control SET applying = 1 WHERE id = 1').run()
       try {
         const order = new Map<string, number>(SYNCED_TABLES.map((t, i) => [t.name, i]))
@@ -270,7 +278,7 @@ export class ChangeLog {
       } finally {
         this.sql('UPDATE sync_control SET applying = 0 WHERE id = 1').run()
       }
-    })()
+    })
     return result
   }
 
@@ -341,9 +349,14 @@ export class ChangeLog {
     }
     if (table.name === 'messages' && row.topic_id && !this.sql('SELECT 1 FROM topics WHERE id = ?').get(row.topic_id)) row.topic_id = null
     const values = cols.map((c) => row[c] ?? null)
-    const updates = cols.filter((c) => c !== table.pk).map((c) => `${c} = excluded.${c}`)
-    this.sql(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.pk}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`)
-      .run(...values)
+    const shape = `${table.name} ${cols.join(',')}`
+    let statement = this.upsertStatements.get(shape)
+    if (!statement) {
+      const updates = cols.filter((c) => c !== table.pk).map((c) => `${c} = excluded.${c}`)
+      statement = this.sql(`INSERT INTO ${table.name} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (${table.pk}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`)
+      this.upsertStatements.set(shape, statement)
+    }
+    statement.run(...values)
     result.applied++
   }
 

@@ -107,6 +107,8 @@ export async function openDevice(name: string, options: { dataDir?: string; keyc
 /** What a device holds, comparable across devices: conversations with their messages' text. */
 export function contents(device: Device) {
   const db = device.core.services().store.db.sqlite
+  // Messages' full-text indexes agree with the table (sync fills them in bulk): throws otherwise.
+  db.exec(`INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1); INSERT INTO messages_trigram(messages_trigram, rank) VALUES ('integrity-check', 1);`)
   const conversations = db.prepare('SELECT id, title, pinned, agent_id FROM conversations ORDER BY id').all()
   const messages = db.prepare('SELECT id, conversation_id, role, text, status FROM messages ORDER BY id').all()
   const agents = db.prepare('SELECT id, name, system_prompt FROM agents ORDER BY id').all()

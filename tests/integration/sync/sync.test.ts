@@ -316,7 +316,7 @@ describe('sync through a folder store', () => {
     }
   })
 
-  it('10,000 messages reach a fresh device', { timeout: 120_000 }, async () => {
+  it('10,000 messages reach a fresh device, and search finds them as soon as the sync returns', { timeout: 120_000 }, async () => {
     const { list, store } = await devices(1)
     const a = list[0]!
     const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Big' })
@@ -324,13 +324,21 @@ describe('sync through a folder store', () => {
     db.transaction(() => {
       for (let i = 0; i < 10_000; i++) svc(a).store.messages.create({ conversationId: conv.id, role: i % 2 ? 'assistant' : 'user', content: text(`message number ${i} `.repeat(5)) })
     })
+    const rare = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('a quokka 快速排序算法 once') })
     await a.sync()
     const b = await openDevice('B')
     opened.push(b)
     await b.setup(store)
     await b.sync()
-    expect(svc(b).store.messages.count(conv.id)).toBe(10_000)
+    expect(svc(b).store.messages.count(conv.id)).toBe(10_001)
     expect(contents(b).messages).toEqual(contents(a).messages)
+    // Both indexes: words (the word index), and a run of Chinese (the trigram index).
+    expect(svc(b).store.search.search('quokka').map((h) => h.messageId)).toEqual([rare.id])
+    expect(svc(b).store.search.search('排序').map((h) => h.messageId)).toEqual([rare.id])
+    expect(svc(b).store.search.search('number 9876').map((h) => h.messageId)).toHaveLength(1)
+    // A message written on B afterwards is indexed as it is written (the per-row triggers are back).
+    const later = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text('a wombat later') })
+    expect(svc(b).store.search.search('wombat').map((h) => h.messageId)).toEqual([later.id])
   })
 
   it('without sync.now: a change on A reaches B by the schedulers alone (debounced send, polling)', { timeout: 60_000 }, async () => {
