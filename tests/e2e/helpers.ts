@@ -19,17 +19,27 @@ export async function snap(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
 }
 
+/** Settings → Providers: finds a provider by search and opens its panel. */
+export async function openProvider(page: Page, providerId: string): Promise<Locator> {
+  await openApp(page, '#/settings')
+  await page.getByTestId('provider-search').fill(providerId)
+  await page.getByTestId(`provider-${providerId}`).click()
+  return page.getByTestId(`provider-detail-${providerId}`)
+}
+
+/** Types a provider's address in its open panel and saves it with Enter ('' puts the default back). */
+export async function setProviderAddress(detail: Locator, baseUrl: string) {
+  await detail.getByTestId('provider-base-url').fill(baseUrl)
+  await detail.getByTestId('provider-base-url').press('Enter')
+}
+
 /**
  * Settings → Providers: point a provider at a fake server and save its key, the way a user
  * does. Checks that the key shows only as its last four characters and never comes back.
  */
 export async function configureProvider(page: Page, providerId: string, baseUrl: string, key: string) {
-  await openApp(page, '#/settings')
-  await page.getByTestId('provider-search').fill(providerId)
-  await page.getByTestId(`provider-${providerId}`).click()
-  const detail = page.getByTestId(`provider-detail-${providerId}`)
-  await detail.getByTestId('provider-base-url').fill(baseUrl)
-  await detail.getByTestId('provider-base-url').press('Enter')
+  const detail = await openProvider(page, providerId)
+  await setProviderAddress(detail, baseUrl)
   await detail.getByTestId('provider-key-input').fill(key)
   await detail.getByTestId('provider-key-save').click()
   await expect(detail.getByTestId('provider-key-status')).toContainText(key.slice(-4))

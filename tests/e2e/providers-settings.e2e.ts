@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { closedPortUrl, startFakeOllama } from '../fixtures/fake-ollama'
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai'
 import { startFakeXinference } from '../fixtures/fake-xinference'
-import { configureProvider, openApp, snap } from './helpers'
+import { configureProvider, openApp, openProvider, setProviderAddress, snap } from './helpers'
 
 // Issue 17: Settings → Providers as a list + detail with logos, set-up and local providers
 // pinned on top, sorted by name, a search; "Fetch model list" says what it found and enables
@@ -71,12 +71,8 @@ test('list + detail: logos, pinned set-up providers sorted by name, search, fetc
 // "Check again" lists what it really has once it answers there.
 test('Ollama that cannot be reached: the page says so with its address and lists no catalogue model; Check again lists its own', async ({ page }) => {
   const address = await closedPortUrl()
-  await openApp(page, '#/settings')
-  await page.getByTestId('provider-search').fill('ollama')
-  await page.getByTestId('provider-ollama').click()
-  const detail = page.getByTestId('provider-detail-ollama')
-  await detail.getByTestId('provider-base-url').fill(address)
-  await detail.getByTestId('provider-base-url').press('Enter')
+  const detail = await openProvider(page, 'ollama')
+  await setProviderAddress(detail, address)
   try {
     await expect(detail.getByTestId('provider-server-down')).toContainText(address)
     await expect(detail.locator('[data-testid^="model-toggle-"]')).toHaveCount(0)
@@ -93,8 +89,7 @@ test('Ollama that cannot be reached: the page says so with its address and lists
       await running.close()
     }
   } finally {
-    await detail.getByTestId('provider-base-url').fill('')
-    await detail.getByTestId('provider-base-url').press('Enter')
+    await setProviderAddress(detail, '')
   }
 })
 
@@ -102,13 +97,9 @@ test('Ollama that cannot be reached: the page says so with its address and lists
 // the LLMs that chat are listed as chat models (the test-connection choice), not its reranker.
 test('Xinference: Fetch model list reads its launched models; only its chat LLMs are chat models', async ({ page }) => {
   const xinference = await startFakeXinference()
-  await openApp(page, '#/settings')
-  await page.getByTestId('provider-search').fill('xinference')
-  await page.getByTestId('provider-xinference').click()
-  const detail = page.getByTestId('provider-detail-xinference')
+  const detail = await openProvider(page, 'xinference')
   try {
-    await detail.getByTestId('provider-base-url').fill(xinference.url)
-    await detail.getByTestId('provider-base-url').press('Enter')
+    await setProviderAddress(detail, xinference.url)
     await detail.getByTestId('provider-fetch').click()
     await expect(detail.getByTestId('provider-fetch-result')).toBeVisible()
     await expect(detail.getByTestId('model-toggle-qwen2.5-instruct')).toBeChecked()
@@ -116,8 +107,7 @@ test('Xinference: Fetch model list reads its launched models; only its chat LLMs
     const testChoices = () => detail.getByTestId('provider-test-model').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))
     await expect.poll(testChoices).toEqual(['qwen2.5-instruct', 'qwen2-vl-instruct', 'deepseek-r1-distill-qwen'])
   } finally {
-    await detail.getByTestId('provider-base-url').fill('')
-    await detail.getByTestId('provider-base-url').press('Enter')
+    await setProviderAddress(detail, '')
     await xinference.close()
   }
 })
