@@ -11,6 +11,7 @@ import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { PullSnapshot } from '../../../src/shared/local/pull-progress'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { closedPortUrl, startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
+import { ok } from '../test-core'
 
 let fake: FakeOllama
 let core: Core
@@ -46,14 +47,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-const value = <T>(result: Result<T>): T => {
-  if (!result.ok) throw new Error(`${result.error.errorType}: ${result.error.message}`)
-  return result.value
-}
-
 describe('local models over the bridge', () => {
   it('detects the fake Ollama at the user-set base URL with its version, and remembers the URL', async () => {
-    const [ollama] = value(await client.call('local.detect', { kinds: ['ollama'] }))
+    const [ollama] = ok(await client.call('local.detect', { kinds: ['ollama'] }))
     expect(ollama).toMatchObject({ kind: 'ollama', running: true, version: '0.12.3', custom: true, baseUrl: fake.url, modelCount: 2 })
     expect(JSON.parse(readFileSync(join(dataDir, 'local-servers.json'), 'utf8'))).toEqual({ baseUrls: { ollama: fake.url } })
   })
@@ -62,33 +58,33 @@ describe('local models over the bridge', () => {
     const vllm = await openAiLike({ '/version': { version: '0.11.0' }, '/v1/models': { object: 'list', data: [{ id: 'Qwen/Qwen3-8B' }] } })
     const xinf = await openAiLike({ '/v1/cluster/version': { version: '1.10.1', 'full-revisionid': 'abc' }, '/v1/models': { object: 'list', data: [] } })
     const lms = await openAiLike({ '/v1/models': { data: [{ id: 'a' }, { id: 'b' }] } })
-    expect(value(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: `${vllm}/v1` }))).toMatchObject({ running: true, version: '0.11.0', modelCount: 1 })
-    expect(value(await client.call('local.setBaseUrl', { kind: 'xinference', baseUrl: xinf }))).toMatchObject({ running: true, version: '1.10.1', modelCount: 0 })
-    const lm = value(await client.call('local.setBaseUrl', { kind: 'lmstudio', baseUrl: lms }))
+    expect(ok(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: `${vllm}/v1` }))).toMatchObject({ running: true, version: '0.11.0', modelCount: 1 })
+    expect(ok(await client.call('local.setBaseUrl', { kind: 'xinference', baseUrl: xinf }))).toMatchObject({ running: true, version: '1.10.1', modelCount: 0 })
+    const lm = ok(await client.call('local.setBaseUrl', { kind: 'lmstudio', baseUrl: lms }))
     expect(lm).toMatchObject({ running: true, modelCount: 2 })
     expect(lm.version).toBeUndefined()
     // Ollama's address is not a vLLM server: answered, but not as vLLM
-    const wrong = value(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: fake.url }))
+    const wrong = ok(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: fake.url }))
     expect(wrong.running).toBe(false)
     expect(wrong.reason).toMatch(/not vLLM/)
     expect(wrong.reasonCode).toBe('wrongServer')
-    const down = value(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: await closedPortUrl() }))
+    const down = ok(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: await closedPortUrl() }))
     expect(down).toMatchObject({ running: false })
     expect(down.reason).toMatch(/refused/)
     expect(down.reasonCode).toBe('refused')
-    const reset = value(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: null }))
+    const reset = ok(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: null }))
     expect(reset).toMatchObject({ baseUrl: 'http://127.0.0.1:8000', custom: false })
     expect(core.context.local.detection.endpoints().xinference).toEqual({ baseUrl: xinf, custom: true })
   })
 
   it('lists installed and running models and shows details', async () => {
-    const models = value(await client.call('local.ollama.models', {}))
+    const models = ok(await client.call('local.ollama.models', {}))
     expect(models.map((m) => m.name)).toEqual(['llama3.2:latest', 'qwen3:0.6b'])
     expect(models[0]).toMatchObject({ sizeBytes: 2_019_393_189, family: 'llama', parameterSize: '3.2B', quantization: 'Q4_K_M', modifiedAt: '2026-10-02T09:14:11.123456789Z' })
-    const running = value(await client.call('local.ollama.running', {}))
+    const running = ok(await client.call('local.ollama.running', {}))
     expect(running[0]).toMatchObject({ name: 'llama3.2:latest', contextLength: 4096 })
     expect(running[0]!.sizeVramBytes).toBeGreaterThan(0)
-    const details = value(await client.call('local.ollama.show', { model: 'qwen3:0.6b' }))
+    const details = ok(await client.call('local.ollama.show', { model: 'qwen3:0.6b' }))
     expect(details).toMatchObject({ contextLength: 40_960, capabilities: ['completion', 'tools', 'thinking'], license: 'Apache License Version 2.0', architecture: 'qwen3' })
   })
 
@@ -106,9 +102,9 @@ describe('local models over the bridge', () => {
   })
 
   it('pulls through the bridge: throttled updates to the subscriber, exact end, listed while running, then deletes', async () => {
-    const started = value(await client.call('local.pull.start', { model: 'smollm2:135m' }))
+    const started = ok(await client.call('local.pull.start', { model: 'smollm2:135m' }))
     // The pull is a task of the hub: listed while it runs, followed by its task id.
-    expect(value(await client.call('tasks.active', { kind: 'pull' }))).toEqual([
+    expect(ok(await client.call('tasks.active', { kind: 'pull' }))).toEqual([
       expect.objectContaining({ id: started.taskId, kind: 'pull', meta: { pullId: started.id, model: 'smollm2:135m', baseUrl: started.baseUrl } })
     ])
     const updates: PullSnapshot[] = []
@@ -120,19 +116,19 @@ describe('local models over the bridge', () => {
     expect(last).toMatchObject({ phase: 'success', fraction: 1 })
     expect(last.completedBytes).toBe(fake.registry['smollm2:135m']!.layers.reduce((s, l) => s + l.size, 0))
     expect(updates.length).toBeLessThanOrEqual(12) // 0.8 s of progress at ≤ 10/s, plus first and last
-    expect(value(await client.call('local.ollama.models', {})).map((m) => m.name)).toContain('smollm2:135m')
-    expect(value(await client.call('local.pull.dismiss', { id: started.id }))).toEqual({ dismissed: true })
-    expect(value(await client.call('local.ollama.delete', { model: 'smollm2:135m' }))).toEqual({ deleted: 'smollm2:135m' })
-    expect(value(await client.call('local.ollama.models', {})).map((m) => m.name)).not.toContain('smollm2:135m')
+    expect(ok(await client.call('local.ollama.models', {})).map((m) => m.name)).toContain('smollm2:135m')
+    expect(ok(await client.call('local.pull.dismiss', { id: started.id }))).toEqual({ dismissed: true })
+    expect(ok(await client.call('local.ollama.delete', { model: 'smollm2:135m' }))).toEqual({ deleted: 'smollm2:135m' })
+    expect(ok(await client.call('local.ollama.models', {})).map((m) => m.name)).not.toContain('smollm2:135m')
   })
 
   it('cancels a pull over the bridge with status cancelled (499)', async () => {
     fake.pacing = { linesPerLayer: 60, totalMs: 3_000 }
-    const started = value(await client.call('local.pull.start', { model: 'tinyllama' }))
+    const started = ok(await client.call('local.pull.start', { model: 'tinyllama' }))
     let latest: PullSnapshot | undefined
     client.attach('local.pull.watch', started.taskId, { onEvent: (e) => (latest = e) })
     await vi.waitFor(() => expect(latest?.completedBytes).toBeGreaterThan(0))
-    expect(value(await client.call('local.pull.cancel', { id: started.id }))).toEqual({ cancelled: true })
+    expect(ok(await client.call('local.pull.cancel', { id: started.id }))).toEqual({ cancelled: true })
     const end = await new Promise<Result<PullSnapshot | null>>((resolve) => client.stream('local.pull.watch', { id: started.id }, { onEnd: resolve }))
     expect(end).toMatchObject({ ok: true, value: { phase: 'cancelled', error: { status: 499 } } })
   })

@@ -1,29 +1,17 @@
-import { mkdtempSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { createProviderRuntime } from '../../../src/core/runtime/registry'
-import type { BridgeClient } from '../../../src/shared/bridge/client'
-import type { Contract } from '../../../src/shared/bridge/contract'
-import type { Result } from '../../../src/shared/errors/app-error'
 import { defaultInstalled, startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
+import { ok, startTestCore, type TestCore } from '../test-core'
 
 // product.md §4 / providers.md §3: local servers' model lists through the common processing,
 // and the picker offering what a running server has (not built-in entries it does not serve).
 let ollama: FakeOllama
 let lmstudio: Server
 let lmstudioUrl: string
-let core: Core
-let client: BridgeClient<Contract>
-
-const value = <T>(result: Result<T>): T => {
-  if (!result.ok) throw new Error(`${result.error.errorType}: ${result.error.message}`)
-  return result.value
-}
+let app: TestCore
+let client: TestCore['client']
 
 beforeAll(async () => {
   const [llama] = defaultInstalled()
@@ -35,15 +23,14 @@ beforeAll(async () => {
   })
   await new Promise<void>((r) => lmstudio.listen(0, '127.0.0.1', () => r()))
   lmstudioUrl = `http://127.0.0.1:${(lmstudio.address() as AddressInfo).port}`
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-local-picker-')), mode: 'test' })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
-  value(await client.call('local.setBaseUrl', { kind: 'ollama', baseUrl: ollama.url }))
-  value(await client.call('local.setBaseUrl', { kind: 'lmstudio', baseUrl: lmstudioUrl }))
+  app = await startTestCore('sb-local-picker-')
+  client = app.client
+  ok(await client.call('local.setBaseUrl', { kind: 'ollama', baseUrl: ollama.url }))
+  ok(await client.call('local.setBaseUrl', { kind: 'lmstudio', baseUrl: lmstudioUrl }))
 })
 
 afterAll(async () => {
-  await core.close()
+  await app.close()
   await ollama.close()
   lmstudio.close()
 })
@@ -61,7 +48,7 @@ describe('local model lists', () => {
   })
 
   it('the picker offers every model a running local server has, and nothing it does not serve', async () => {
-    const groups = value(await client.call('providers.list', {})).picker
+    const groups = ok(await client.call('providers.list', {})).picker
     const lm = groups.find((g) => g.provider.id === 'lmstudio')!
     expect(lm.models.map((m) => [m.id, m.displayName, m.enabled])).toEqual([
       ['my-local-finetune (q4)', 'my-local-finetune', true],
@@ -75,8 +62,8 @@ describe('local model lists', () => {
       ['llama3.2:latest', true]
     ])
     // Settings lists the same models, ticked; unticking one takes it out of the picker.
-    value(await client.call('providers.setModelEnabled', { providerId: 'lmstudio', modelId: 'google/gemma-3-4b', enabled: false }))
-    const after = value(await client.call('providers.models', { providerId: 'lmstudio' }))
+    ok(await client.call('providers.setModelEnabled', { providerId: 'lmstudio', modelId: 'google/gemma-3-4b', enabled: false }))
+    const after = ok(await client.call('providers.models', { providerId: 'lmstudio' }))
     expect(after.map((m) => [m.id, m.enabled])).toEqual([
       ['my-local-finetune (q4)', true],
       ['google/gemma-3-4b', false]

@@ -9,16 +9,14 @@ import type { Contract } from '../../../src/shared/bridge/contract'
 import type { ChatStreamEvent } from '../../../src/shared/bridge/procedures/chat'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
+import { ok } from '../test-core'
 
 /** The reference MCP servers, run from node_modules with this Node (offline). */
 export const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js')
 export const FILESYSTEM = resolve('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
 export const HOSTILE = resolve('tests/fixtures/hostile-mcp/hostile-server.mjs')
 
-export const ok = <T>(r: Result<T>): T => {
-  if (!r.ok) throw new Error(`${r.error.errorType}: ${r.error.message}`)
-  return r.value
-}
+export { ok }
 
 export interface TestCore {
   core: Core
