@@ -158,6 +158,13 @@ describe('stream robustness', () => {
     expect(textOf(events)).toBe('slow but alive')
   })
 
+  it('keep-alives during a long wait count as activity: a model thinking longer than the idle limit is not cut', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['thought', ' long']), delayMs: 900, keepAliveEveryMs: 150 })
+    const events = await collect(runtime(), {}, { idleTimeoutMs: 400 })
+    expect(errorOf(events)).toBeUndefined()
+    expect(textOf(events)).toBe('thought long')
+  })
+
   it('UTF-8 split across network writes arrives intact', async () => {
     const pieces = ['你好，', '世界🌍', 'ümlaut']
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(pieces), splitUtf8: true })

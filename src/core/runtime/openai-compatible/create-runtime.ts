@@ -115,7 +115,9 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
       const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
         if (builtIn) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(logged(id, 'reading the catalogue pricing'))
-        const sdk = await client(options, endMarkerFetch(options.fetch ?? globalThis.fetch, watch))
+        // The Responses API's stream is the SDK's: a wrapped fetch sees its bytes and its [DONE].
+        // A chat completions stream is read by our decoder, which reports both itself.
+        const sdk = await client(options, useResponses ? endMarkerFetch(options.fetch ?? globalThis.fetch, watch) : undefined)
         if (useResponses) {
           const body = buildResponsesBody(request)
           if (body['stream'] === false) {
@@ -136,7 +138,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
         // decoder, which costs a long reply a fraction of what the SDK's stream does.
         const response = await (sdk.chat.completions.create(body as never, { signal }) as unknown as { asResponse(): Promise<Response> }).asResponse()
         const { APIError } = await loadOpenAI()
-        return sseJsonStream(response, { signal, parse: chatChunkParser(), apiError: (error, headers) => new APIError(undefined, error as never, undefined, headers) })
+        return sseJsonStream(response, { signal, watch, parse: chatChunkParser(), apiError: (error, headers) => new APIError(undefined, error as never, undefined, headers) })
       }
       return runChatStream<unknown>({
         provider: id,

@@ -22,6 +22,11 @@ export interface SseJsonOptions {
   apiError(error: unknown, headers: Headers): Error
   /** Parses one message's data (default JSON.parse); it throws for data that is not JSON. */
   parse?: (data: string) => unknown
+  /**
+   * Told of every network read (keep-alive comments count as activity for the idle watchdog) and
+   * whether the body ended with `[DONE]` (a stream cut before it was not complete).
+   */
+  watch?: { done: boolean; onBytes?: () => void }
 }
 
 const ENDED: IteratorResult<unknown> = Object.freeze({ done: true, value: undefined }) as IteratorResult<unknown>
@@ -129,6 +134,7 @@ class SseJsonReader implements AsyncIterator<unknown>, ReadyChunks<unknown> {
         this.take(this.partial ? this.decode(new Uint8Array(0)) : '', true)
         this.over = true
       } else {
+        this.options.watch?.onBytes?.()
         this.take(this.decode(read.value), false)
       }
       if (this.head < this.queue.length) return { done: false, value: this.queue[this.head++] }
@@ -218,6 +224,7 @@ class SseJsonReader implements AsyncIterator<unknown>, ReadyChunks<unknown> {
     this.data = undefined
     if (data === '[DONE]') {
       this.over = true
+      if (this.options.watch) this.options.watch.done = true
       return
     }
     let parsed: unknown
