@@ -298,12 +298,13 @@ export class SyncEngine {
    * Forgets another device gone for good: a marker the other devices read with the records, so
    * its record no longer holds deletions and it leaves the list; if it syncs again, its round
    * stops with DeviceForgotten. Its record and segments stay (only their writer deletes them).
+   * Undefined when no such device is listed.
    */
-  async forget(device: string): Promise<SyncDevice[]> {
+  async forget(device: string): Promise<SyncDevice[] | undefined> {
     const { store, deviceId } = this.deps
     const { bodies } = await this.records()
     const record = bodies.find((b) => b.id === device)
-    if (!record) throw new Error(`No device ${device} is in the store's list.`)
+    if (!record) return undefined
     const key = forgottenKey(device)
     const body: ForgottenBody = { id: device, name: record.name, by: deviceId, byName: this.deps.deviceName, at: this.deps.clock.now() }
     await store.put(key, this.seal('device', key, 0, json(body)))

@@ -549,12 +549,14 @@ export class SyncService {
     if (!this.engine) throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
     // After the running round, so its device list does not overwrite this one.
     while (this.running) await this.running
+    let devices: SyncDevice[] | undefined
     try {
-      this.devicesList = await this.engine.forget(deviceId)
+      devices = await this.engine.forget(deviceId)
     } catch (error) {
-      if (error instanceof SyncStoreError) throw appError(error.code, error.message)
-      throw appError('ValidationError', (error as Error).message)
+      throw toAppError(error)
     }
+    if (!devices) throw appError('ValidationError', `No device ${deviceId} is in the store's list.`)
+    this.devicesList = devices
     this.emit()
     return this.devicesList
   }

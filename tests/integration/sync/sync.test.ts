@@ -475,6 +475,8 @@ describe('sync through a folder store', () => {
     const gone = listed.find((d) => d.name === 'C')!
     // A device cannot forget itself (that is Disconnect).
     await expect(a.call('sync.forgetDevice', { deviceId: self.id })).rejects.toThrow(/Disconnect/)
+    // Nor one the store does not list.
+    await expect(a.call('sync.forgetDevice', { deviceId: 'nosuchdevice' })).rejects.toThrow(/ValidationError.*No device nosuchdevice/)
     const after = (await a.call('sync.forgetDevice', { deviceId: gone.id })) as Listed
     expect(after.map((d) => d.name).sort()).toEqual(['A', 'B'])
     // Once both have read that C is forgotten, neither keeps the deletion for it.
