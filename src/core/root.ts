@@ -2,7 +2,6 @@ import type { StreamHub } from './bridge/stream-hub'
 import type { LocalFeature } from './local'
 import type { Store } from './store'
 import type { Secrets } from './secrets'
-import type { AccessPolicy } from './bridge/session'
 import { createEngineService, type BuiltinEngine, type EngineSpawner } from './engine'
 import { createModelsLibraryFeature, type ModelsLibraryFeature } from './models-library'
 import { isUnavailable, type Unavailable } from './unavailable'
@@ -28,7 +27,6 @@ export interface RootEnv extends FeatureEnv {
   keyEnv?: NodeJS.ProcessEnv | undefined
   sync?: SyncTuning | undefined
   openExternal?: ((url: string) => void) | undefined
-  access?: AccessPolicy
 }
 
 /** What every feature is built on: the environment, the opened store and keychain, the hub, and the standing parts. */
