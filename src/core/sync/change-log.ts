@@ -214,10 +214,10 @@ export class ChangeLog {
     return change
   }
 
-  /** Every record's state, for a snapshot. */
-  *everything(scope: SyncScope): Generator<Change> {
+  /** Every record's state, for a snapshot (`except`: tables the snapshot carries another way, as its image). */
+  *everything(scope: SyncScope, except: ReadonlySet<string> = new Set()): Generator<Change> {
     for (const table of SYNCED_TABLES) {
-      if (!scope[table.scope]) continue
+      if (!scope[table.scope] || except.has(table.name)) continue
       for (const meta of this.sql('SELECT * FROM sync_meta WHERE tbl = ?').iterate(table.name) as Iterable<MetaRow>) yield this.state(table, meta)
     }
   }

@@ -81,8 +81,8 @@ const MAGIC = Buffer.from('SBSYNC', 'ascii')
 const VERSION = 1
 
 export interface ObjectHeader {
-  /** What the object is: a segment, a snapshot, a blob or a device record. */
-  kind: 'segment' | 'snapshot' | 'blob' | 'device'
+  /** What the object is: a segment, a snapshot, a chunk of a snapshot's image, a blob or a device record. */
+  kind: 'segment' | 'snapshot' | 'image' | 'blob' | 'device'
   device: string
   seq: number
   /** The key the object was written under: an object moved to another key fails to open. */

@@ -1,17 +1,20 @@
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, normalize, sep } from 'node:path'
 import type { SyncDevice, SyncScope } from '../../shared/bridge/procedures/sync'
 import type { SqliteDb } from '../store/database'
 import { ChangeLog, type Change, type MergeResult, type Origin } from './change-log'
 import type { ApiKeySync } from './api-keys'
-import { blobName, open, seal, TamperedObject } from './crypto'
+import { blobName, open, seal, TamperedObject, type ObjectHeader } from './crypto'
 import type { HybridClock } from './hlc'
+import { adoptImage, chunksOf, ImageFile, imageChanges, writeImage, type ImageInfo } from './image'
 import type { SyncStore } from './store'
 
 export const SEGMENT_CHANGES = 5000
 /** Segments (all devices) after the newest snapshot before a device writes a new one. */
 export const COMPACT_AFTER = 64
+/** Bytes of segments after the newest snapshot before a device writes one: a large history is read by a new device from one image, not record by record. */
+export const COMPACT_BYTES = 32 * 1024 * 1024
 
 const pad = (seq: number) => String(seq).padStart(12, '0')
 export const segmentKey = (device: string, seq: number) => `segments/${device}/${pad(seq)}.seg`
@@ -26,7 +29,14 @@ interface SegmentBody {
 interface SnapshotBody {
   covers: Record<string, number>
   changes: Change[]
+  /** The messages, as a database image in chunks beside the snapshot (image.ts); absent: they are in `changes`. */
+  image?: ImageInfo
 }
+/** The chunks of a snapshot's image: `snapshots/<id>.img.<n>` beside `snapshots/<id>.snap`. */
+const imageChunkKey = (snapshot: string, n: number) => `${snapshot.replace(/\.snap$/, '')}.img.${String(n).padStart(4, '0')}`
+/** Image chunks fetched ahead (each up to IMAGE_CHUNK bytes in memory). */
+const IMAGE_PREFETCH = 3
+const IMAGE_FILE = /^sync-image-[0-9a-f]+\.db$/
 interface DeviceBody {
   id: string
   name: string
@@ -73,6 +83,8 @@ export interface EngineDeps {
   progress?: (changes: number) => void
   /** Segments after the newest snapshot before this device writes one (COMPACT_AFTER). */
   compactAfter?: number
+  /** Bytes of segments after the newest snapshot before this device writes one (COMPACT_BYTES). */
+  compactBytes?: number
   /** Told which tables another device's changes touched (caches to drop). */
   applied?: (tables: Set<string>) => void
   /** Present when the user turned API keys on. */
@@ -94,8 +106,17 @@ const parse = <T>(bytes: Buffer): T => JSON.parse(bytes.toString('utf8')) as T
 export class SyncEngine {
   readonly log: ChangeLog
 
+  /** The covers of snapshots read, by key (what a snapshot covers never changes). */
+  private readonly covers = new Map<string, Record<string, number>>()
+
   constructor(private readonly deps: EngineDeps) {
     this.log = new ChangeLog(deps.db, deps.clock)
+    // Image files of an earlier run that stopped half way (they are rebuilt or downloaded again).
+    try {
+      for (const name of readdirSync(deps.dataDir)) if (IMAGE_FILE.test(name)) rmSync(join(deps.dataDir, name), { force: true })
+    } catch {
+      // No data folder yet: nothing to sweep.
+    }
   }
 
   private nextSeq(): number {
@@ -106,7 +127,7 @@ export class SyncEngine {
     this.deps.db.prepare('UPDATE sync_control SET next_seq = ? WHERE id = 1').run(seq)
   }
 
-  private seal(kind: 'segment' | 'snapshot' | 'blob' | 'device', key: string, seq: number, body: Uint8Array): Buffer {
+  private seal(kind: ObjectHeader['kind'], key: string, seq: number, body: Uint8Array): Buffer {
     return seal(this.deps.key, { kind, device: this.deps.deviceId, seq, key }, body)
   }
 
@@ -127,12 +148,12 @@ export class SyncEngine {
     await this.deps.apiKeys?.stamp()
     this.log.stamp()
     const listed = await store.list('segments/')
-    const byDevice = new Map<string, Array<{ seq: number; key: string }>>()
-    for (const { key } of listed) {
+    const byDevice = new Map<string, Array<{ seq: number; key: string; size: number }>>()
+    for (const { key, size } of listed) {
       const m = /^segments\/([A-Za-z0-9_-]+)\/(\d+)\.seg$/.exec(key)
       if (!m) continue
       const list = byDevice.get(m[1]!) ?? []
-      list.push({ seq: Number(m[2]), key })
+      list.push({ seq: Number(m[2]), key, size })
       byDevice.set(m[1]!, list)
     }
     for (const list of byDevice.values()) list.sort((a, b) => a.seq - b.seq)
@@ -154,7 +175,8 @@ export class SyncEngine {
 
     // Pull first: what others wrote is merged before ours is sent, so a conflict is settled here once.
     const seen = this.log.seen()
-    const snapshots = (await store.list('snapshots/')).filter((s) => s.key.endsWith('.snap')).sort((a, b) => (a.key < b.key ? -1 : 1))
+    const snapshotObjects = await store.list('snapshots/')
+    const snapshots = snapshotObjects.filter((s) => s.key.endsWith('.snap')).sort((a, b) => (a.key < b.key ? -1 : 1))
     const behind = [...byDevice].some(([device, list]) => device !== deviceId && list.length > 0 && list[0]!.seq > (seen.get(device) ?? 0) + 1)
     // A device new to the store starts from the newest snapshot someone else wrote.
     const fresh = seen.size === 0 && snapshots.length > 0 && !snapshots[snapshots.length - 1]!.key.endsWith(`-${deviceId}.snap`)
@@ -164,12 +186,19 @@ export class SyncEngine {
       if (bytes) {
         try {
           const body = parse<SnapshotBody>(open(this.deps.key, newest.key, bytes).plaintext)
+          this.covers.set(newest.key, body.covers)
           await this.fetchBlobs(body.changes)
+          // Parents (conversations) first: the image's messages need them.
           for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
-          for (const [device, seq] of Object.entries(body.covers)) if (device !== deviceId) this.log.setSeen(device, seq)
+          // An image whose chunks are gone (its writer replaced it meanwhile) leaves `seen` as it was: the next round reads the newer snapshot.
+          const image = body.image ? await this.applyImage(newest.key, body as SnapshotBody & { image: ImageInfo }) : { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+          if (image) {
+            add(image)
+            for (const [device, seq] of Object.entries(body.covers)) if (device !== deviceId) this.log.setSeen(device, seq)
+          }
         } catch (error) {
           if (!(error instanceof TamperedObject)) throw error
-          if (!error.truncated) tampered.push(newest.key)
+          if (!error.truncated) tampered.push(error.key)
         }
       }
     }
@@ -178,6 +207,10 @@ export class SyncEngine {
       for (const { seq, key } of list) {
         const done = this.log.seen().get(device) ?? 0
         if (seq <= done) continue
+        // Never past a gap: the segments before this one were compacted away and the snapshot
+        // that covers them was not merged (missing, half written, refused). Merging on would mark
+        // them seen and lose them; the next round tries the snapshot again.
+        if (seq > done + 1) break
         const bytes = await store.get(key)
         if (!bytes) break
         let body: SegmentBody
@@ -213,8 +246,11 @@ export class SyncEngine {
       await this.putBlobs(changes)
       const seq = this.nextSeq()
       const key = segmentKey(deviceId, seq)
-      await store.put(key, this.seal('segment', key, seq, json({ changes } satisfies SegmentBody)))
+      const sealed = this.seal('segment', key, seq, json({ changes } satisfies SegmentBody))
+      await store.put(key, sealed)
       this.log.sent(changes, { [deviceId]: seq })
+      // Counted for compaction this round: a first push of a long history is followed by its snapshot at once.
+      byDevice.set(deviceId, [...(byDevice.get(deviceId) ?? []), { seq, key, size: sealed.length }])
       this.setNextSeq(seq + 1)
       pushed += changes.length
     }
@@ -222,8 +258,67 @@ export class SyncEngine {
     const records = await this.register(forgotten)
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
-    await this.compact(byDevice, snapshots)
+    await this.compact(byDevice, snapshots, snapshotObjects)
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected }
+  }
+
+  /**
+   * Downloads a snapshot's image (chunk by chunk into a file of the data folder, each chunk
+   * opened and the whole checked against the snapshot), then adopts it whole when this device
+   * holds no messages, or merges its records. Undefined when a chunk is missing or half written.
+   */
+  private async applyImage(snapshot: string, body: SnapshotBody & { image: ImageInfo }): Promise<MergeResult | undefined> {
+    const info = body.image
+    const file = new ImageFile(join(this.deps.dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`))
+    try {
+      // A few chunks in flight: the store's latency overlaps with opening and writing the last one.
+      const fetches: Array<Promise<Uint8Array | undefined>> = []
+      const fetch = (n: number) => {
+        if (n < info.chunks) fetches[n] = this.deps.store.get(imageChunkKey(snapshot, n))
+        // Settled later; a failure surfaces when its turn comes.
+        fetches[n]?.catch(() => undefined)
+      }
+      for (let n = 0; n < IMAGE_PREFETCH; n++) fetch(n)
+      for (let n = 0; n < info.chunks; n++) {
+        const key = imageChunkKey(snapshot, n)
+        fetch(n + IMAGE_PREFETCH)
+        const bytes = await fetches[n]
+        fetches[n] = Promise.resolve(undefined)
+        if (!bytes) return undefined
+        let plaintext: Buffer
+        try {
+          const opened = open(this.deps.key, key, bytes)
+          if (opened.header.kind !== 'image' || opened.header.seq !== n) throw new TamperedObject(key, false)
+          plaintext = opened.plaintext
+        } catch (error) {
+          if (error instanceof TamperedObject && error.truncated) return undefined
+          throw error
+        }
+        file.append(plaintext)
+      }
+      if (!file.finish(info)) throw new TamperedObject(snapshot, false)
+      this.deps.progress?.(info.records)
+      if (info.newest) this.deps.clock.observe(info.newest)
+      const merge: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+      this.log.stamp()
+      const adopted = adoptImage(this.deps.db, file.file, JSON.stringify(body.covers))
+      if (adopted !== undefined) {
+        merge.applied = adopted
+        this.deps.applied?.(new Set(['messages']))
+        return merge
+      }
+      // Not adoptable whole here: merged as the records it holds, like a segment's.
+      for (const changes of imageChanges(this.deps.db, file.file, SEGMENT_CHANGES)) {
+        const m = await this.apply(changes, body.covers)
+        merge.applied += m.applied
+        merge.conflicts += m.conflicts
+        merge.recovered += m.recovered
+        merge.parked = m.parked
+      }
+      return merge
+    } finally {
+      file.remove()
+    }
   }
 
   private async apply(changes: Change[], origin: Origin): Promise<MergeResult> {
@@ -353,14 +448,45 @@ export class SyncEngine {
    * everything it has merged and removes its own segments the snapshot covers. A device behind
    * a removed segment starts from the snapshot: states merge in any order, so nothing is lost.
    */
-  private async compact(byDevice: Map<string, Array<{ seq: number; key: string }>>, snapshots: Array<{ key: string }>): Promise<void> {
-    const total = [...byDevice.values()].reduce((n, list) => n + list.length, 0)
-    if (total < (this.deps.compactAfter ?? COMPACT_AFTER)) return
+  private async compact(byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
+    // Only segments after what the newest snapshot covers count: a device that stopped syncing
+    // leaves its old segments in the store, and they must not make every round write a snapshot.
+    const covers = await this.coversOf(snapshots[snapshots.length - 1]?.key)
+    let count = 0
+    let bytes = 0
+    for (const [device, list] of byDevice)
+      for (const { seq, size } of list)
+        if (seq > (covers[device] ?? 0)) {
+          count++
+          bytes += size
+        }
+    if (count < (this.deps.compactAfter ?? COMPACT_AFTER) && bytes < (this.deps.compactBytes ?? COMPACT_BYTES)) return
     await this.writeSnapshot()
     const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => Number(/(\d+)\.seg$/.exec(s.key)?.[1]) < this.nextSeq() - 1)
     for (const { key } of mine) await this.deps.store.delete(key)
-    // The newest two snapshots stay (one being read while the next is written); older ones of this device go.
-    for (const { key } of snapshots.slice(0, -1)) if (key.endsWith(`-${this.deps.deviceId}.snap`)) await this.deps.store.delete(key)
+    // The newest two snapshots stay (one being read while the next is written); older ones of this device go, the snapshot before its image.
+    for (const { key } of snapshots.slice(0, -1)) {
+      if (!key.endsWith(`-${this.deps.deviceId}.snap`)) continue
+      await this.deps.store.delete(key)
+      const chunks = imageChunkKey(key, 0).slice(0, -4)
+      for (const object of snapshotObjects) if (object.key.startsWith(chunks)) await this.deps.store.delete(object.key)
+    }
+  }
+
+  /** What a snapshot covers (read once per snapshot; nothing when there is none or it does not open). */
+  private async coversOf(snapshot: string | undefined): Promise<Record<string, number>> {
+    if (!snapshot) return {}
+    const known = this.covers.get(snapshot)
+    if (known) return known
+    const bytes = await this.deps.store.get(snapshot)
+    let covers: Record<string, number> = {}
+    try {
+      if (bytes) covers = parse<SnapshotBody>(open(this.deps.key, snapshot, bytes).plaintext).covers
+    } catch (error) {
+      if (!(error instanceof TamperedObject)) throw error
+    }
+    this.covers.set(snapshot, covers)
+    return covers
   }
 
   async writeSnapshot(): Promise<string> {
@@ -368,9 +494,30 @@ export class SyncEngine {
     const covers: Record<string, number> = Object.fromEntries(this.log.seen())
     covers[this.deps.deviceId] = this.nextSeq() - 1
     // Only what is already in a segment: a change still pending goes in the next segment, not here.
-    const changes = [...this.log.everything(this.deps.scope), ...((await this.deps.apiKeys?.everything()) ?? [])]
     const key = `snapshots/${String(this.deps.clock.now()).padStart(13, '0')}-${this.deps.deviceId}.snap`
-    await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, changes } satisfies SnapshotBody)))
+    // Messages (nearly all of a history) travel as a database image a new device adopts whole; its chunks go first, so a listed snapshot has them.
+    const image = this.deps.scope.conversations ? await this.putImage(key) : undefined
+    const changes = [...this.log.everything(this.deps.scope, new Set(image ? ['messages'] : [])), ...((await this.deps.apiKeys?.everything()) ?? [])]
+    await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, changes, ...(image ? { image } : {}) } satisfies SnapshotBody)))
+    this.covers.set(key, covers)
     return key
+  }
+
+  private async putImage(snapshot: string): Promise<ImageInfo> {
+    const file = join(this.deps.dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`)
+    try {
+      const written = writeImage(this.deps.db, file)
+      const chunks = chunksOf(file)
+      let n = 0
+      for (;;) {
+        const next = chunks.next()
+        if (next.done) return { ...written, ...next.value, chunks: n }
+        const key = imageChunkKey(snapshot, n)
+        await this.deps.store.put(key, this.seal('image', key, n, next.value))
+        n++
+      }
+    } finally {
+      rmSync(file, { force: true })
+    }
   }
 }

@@ -31,7 +31,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -58,6 +58,8 @@ export interface SyncServiceDeps {
   maxRetryMs?: number
   /** Segments in the store before a snapshot is written (tests lower it). */
   compactAfter?: number
+  /** Bytes of segments after the newest snapshot before a device writes one (engine COMPACT_BYTES). */
+  compactBytes?: number
   /** scrypt cost, lower in tests. */
   kdf?: { N: number; r: number; p: number }
 }
@@ -303,6 +305,7 @@ export class SyncService {
       scope: saved.scope,
       dataDir: this.deps.dataDir,
       ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
+      ...(this.deps.compactBytes ? { compactBytes: this.deps.compactBytes } : {}),
       ...(apiKeys ? { apiKeys } : {}),
       progress: (n) => {
         this.syncing = (this.syncing ?? 0) + n

@@ -1,0 +1,163 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { contents, openDevice, text, type Device } from './devices'
+
+// A snapshot carries its messages as a database image (src/core/sync/image.ts): a device that
+// holds no messages adopts it whole; any other merges its records.
+
+const opened: Device[] = []
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close().catch(() => undefined)
+})
+
+const svc = (d: Device) => d.core.services()
+const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
+const sql = (d: Device) => svc(d).store.db.sqlite
+
+/** Device A with a history: three conversations, 600 messages (one in a topic), a deleted message, a reply still streaming. */
+async function historyOnA(options: { compactBytes?: number } = {}) {
+  const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
+  const store = { kind: 'folder' as const, path: folder }
+  // Any segment bytes make A write a snapshot at the end of its round.
+  const a = await openDevice('A', { compactBytes: options.compactBytes ?? 1 })
+  opened.push(a)
+  const convs = [0, 1, 2].map((i) => svc(a).store.conversations.create({ agentId: agentOf(a), title: `History ${i}` }))
+  const topic = svc(a).store.conversations.createTopic(convs[0]!.id, 'A topic')
+  svc(a).store.db.transaction(() => {
+    for (let i = 0; i < 600; i++) svc(a).store.messages.create({ conversationId: convs[i % 3]!.id, role: i % 2 ? 'assistant' : 'user', content: text(`message ${i} about the weather `.repeat(3)) })
+  })
+  const inTopic = svc(a).store.messages.create({ conversationId: convs[0]!.id, role: 'user', content: text('a quokka 快速排序算法 in a topic'), topicId: topic.id })
+  const doomed = svc(a).store.messages.create({ conversationId: convs[1]!.id, role: 'user', content: text('deleted before anyone saw it') })
+  await a.setup(store)
+  await a.sync()
+  svc(a).store.messages.delete(doomed.id)
+  await a.sync()
+  // A reply still streaming is not in a segment yet, nor in the image.
+  const streaming = svc(a).store.messages.beginStreaming({ conversationId: convs[2]!.id })
+  await a.sync()
+  return { a, store, folder, convs, topic, inTopic, doomed, streaming }
+}
+
+const imageChunks = (folder: string) => readdirSync(join(folder, 'snapshots')).filter((n) => /\.img\.\d{4}$/.test(n))
+/** The chunks of the newest snapshot's image (the one a new device reads). */
+const newestChunks = (folder: string) => {
+  const snaps = readdirSync(join(folder, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
+  const base = snaps[snaps.length - 1]!.replace(/\.snap$/, '')
+  return imageChunks(folder).filter((n) => n.startsWith(`${base}.img.`)).sort()
+}
+const seqs = (d: Device) => sql(d).prepare('SELECT id, seq FROM messages ORDER BY id').all()
+const messageMeta = (d: Device) => sql(d).prepare(`SELECT key, hlcs, hashes, deleted FROM sync_meta WHERE tbl = 'messages' ORDER BY key`).all()
+
+describe('sync: a snapshot carries its messages as a database image', () => {
+  it('a fresh device adopts the image whole: the same rows, stamps and search, and it syncs on from there', { timeout: 60_000 }, async () => {
+    const { a, store, folder, convs, inTopic, doomed, streaming } = await historyOnA()
+    expect(imageChunks(folder).length).toBeGreaterThan(0)
+    // The store holds ciphertext only.
+    for (const chunk of imageChunks(folder)) expect(readFileSync(join(folder, 'snapshots', chunk)).includes(Buffer.from('weather'))).toBe(false)
+
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    const onA = contents(a)
+    // Everything A has sent, nothing it has not: the streaming reply stays out until it is complete.
+    expect(contents(c).messages).toEqual(onA.messages.filter((m) => (m as { id: string }).id !== streaming.message.id))
+    expect(svc(c).store.messages.get(doomed.id)).toBeUndefined()
+    // Adopted whole, not merged row by row: the rows keep the insertion counter they had on A, and their stamps.
+    expect(seqs(c)).toEqual(seqs(a).filter((r) => (r as { id: string }).id !== streaming.message.id))
+    expect(messageMeta(c)).toEqual(messageMeta(a))
+    expect(svc(c).store.messages.get(inTopic.id)?.topicId).toBe(inTopic.topicId)
+    // Both full-text indexes came with it (contents() ran their integrity checks).
+    expect(svc(c).store.search.search('quokka').map((h) => h.messageId)).toEqual([inTopic.id])
+    expect(svc(c).store.search.search('排序').map((h) => h.messageId)).toEqual([inTopic.id])
+    // Copied through a rollback journal for that one transaction; the database is back in WAL.
+    expect(sql(c).pragma('journal_mode', { simple: true })).toBe('wal')
+
+    // The table's triggers are back: what C writes is indexed and captured, and reaches A; A's later changes reach C.
+    const later = svc(c).store.messages.create({ conversationId: convs[0]!.id, role: 'user', content: text('a wombat from C') })
+    expect(svc(c).store.search.search('wombat').map((h) => h.messageId)).toEqual([later.id])
+    const gone = svc(c).store.messages.list(convs[1]!.id)[0]!
+    svc(c).store.messages.delete(gone.id)
+    await c.sync()
+    streaming.finish('complete')
+    await a.sync()
+    await c.sync()
+    expect(svc(a).store.messages.get(later.id)?.id).toBe(later.id)
+    expect(svc(a).store.messages.get(gone.id)).toBeUndefined()
+    expect(svc(c).store.messages.get(streaming.message.id)?.status).not.toBe('streaming')
+    expect(contents(c)).toEqual(contents(a))
+  })
+
+  it('a device that holds messages of its own merges the image record by record, and keeps and sends its own', { timeout: 60_000 }, async () => {
+    const { a, store, folder } = await historyOnA()
+    expect(imageChunks(folder).length).toBeGreaterThan(0)
+    const b = await openDevice('B')
+    opened.push(b)
+    const mine = svc(b).store.conversations.create({ agentId: agentOf(b), title: 'Written on B before sync' })
+    const own = svc(b).store.messages.create({ conversationId: mine.id, role: 'user', content: text('a platypus of my own') })
+    await b.setup(store)
+    await b.sync()
+    await a.sync()
+    await b.sync()
+    expect(svc(a).store.messages.get(own.id)?.id).toBe(own.id)
+    expect(contents(b).messages).toEqual(contents(a).messages.filter((m) => (m as { status: string }).status !== 'streaming'))
+    expect(svc(b).store.search.search('platypus').map((h) => h.messageId)).toEqual([own.id])
+  })
+
+  it('a tampered image chunk is refused and named, and nothing of the image is merged; a half-written one waits for its writer', { timeout: 60_000 }, async () => {
+    const { a, store, folder } = await historyOnA()
+    const chunk = join(folder, 'snapshots', newestChunks(folder)[0]!)
+    const good = readFileSync(chunk)
+
+    const half = await openDevice('H')
+    opened.push(half)
+    writeFileSync(chunk, good.subarray(0, good.length - 100))
+    await half.setup(store)
+    const waiting = await half.sync()
+    expect(waiting.error).toBeUndefined()
+    expect(svc(half).store.messages.count(svc(a).store.conversations.list()[0]!.id)).toBe(0)
+    writeFileSync(chunk, good)
+    await half.sync()
+    expect(contents(half).messages).toEqual(contents(a).messages.filter((m) => (m as { status: string }).status !== 'streaming'))
+
+    const bad = Buffer.from(good)
+    bad[bad.length - 40]! ^= 1
+    writeFileSync(chunk, bad)
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    const status = await c.sync()
+    expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(newestChunks(folder)[0]!) })
+    expect((sql(c).prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n).toBe(0)
+  })
+
+  it('old segments of a device that stopped syncing do not make every round write a snapshot', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
+    const store = { kind: 'folder' as const, path: folder }
+    const a = await openDevice('A', { compactAfter: 3 })
+    const b = await openDevice('B', { compactAfter: 1_000 })
+    opened.push(a, b)
+    await a.setup(store)
+    await b.setup(store)
+    // B writes four segments, then is never seen again.
+    for (let i = 0; i < 4; i++) {
+      svc(b).store.conversations.create({ agentId: agentOf(b), title: `from B ${i}` })
+      await b.sync()
+    }
+    await a.sync()
+    const snapshots = () => readdirSync(join(folder, 'snapshots')).filter((n) => n.endsWith('.snap')).length
+    expect(snapshots()).toBe(1)
+    for (let i = 0; i < 2; i++) {
+      svc(a).store.conversations.create({ agentId: agentOf(a), title: `from A ${i}` })
+      await a.sync()
+    }
+    // Two segments after the snapshot: below the three that make a new one.
+    expect(snapshots()).toBe(1)
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'from A, the third' })
+    await a.sync()
+    // New segments still bring a new snapshot.
+    expect(snapshots()).toBe(2)
+  })
+})
