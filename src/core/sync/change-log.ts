@@ -180,7 +180,9 @@ export class ChangeLog {
         const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
         const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
         if (!row) {
-          if (meta && !meta.deleted) {
+          // Alive until now (its newest field newer than any tombstone: never deleted, or back after a delete).
+          const newest = Object.values(hlcs).reduce<Hlc | null>((a, b) => max(a, b), null)
+          if (meta && newest !== null && (!meta.deleted || newest > meta.deleted)) {
             // Published when its segment is written (sent).
             this.writeMeta(tbl, key, hlcs, hashes, this.clock.tick(changed_at + offset), true, null)
             stamped++
