@@ -79,7 +79,11 @@ export class ChangeLog {
     return statement
   }
 
-  /** Turns capture on and notes every existing row, so the first push carries what was there before sync. */
+  /**
+   * Turns capture on and notes every existing row, so the first push carries what was there
+   * before sync. A row whose values still match its stamps keeps them (set up again, only what
+   * changed is stamped anew).
+   */
   enable(): void {
     this.db.transaction(() => {
       this.sql('UPDATE sync_control SET enabled = 1 WHERE id = 1').run()
@@ -89,11 +93,25 @@ export class ChangeLog {
     })()
   }
 
-  /** Turns capture off and forgets every stamp (a later set-up starts again from the rows). */
-  disable(): void {
+  /**
+   * This device starts its history again in a store that holds none of it (another store, or
+   * one it left under another device id): what it merged from the last one is read again or was
+   * never there, its segments are numbered from 1, and every record it holds and every tombstone
+   * goes there whole, with the stamps it has. They are the times the changes were made, so a
+   * later change made elsewhere still wins over them (never stamped anew: that would make old
+   * rows newer than deletions and edits made meanwhile). A record known but not held here (it
+   * waited for its parent) is not this device's to send.
+   */
+  restartHistory(): void {
     this.db.transaction(() => {
-      this.sql('UPDATE sync_control SET enabled = 0, next_seq = 1 WHERE id = 1').run()
-      this.db.exec('DELETE FROM sync_outbox; DELETE FROM sync_meta; DELETE FROM sync_seen; DELETE FROM sync_parked;')
+      this.sql('UPDATE sync_control SET next_seq = 1 WHERE id = 1').run()
+      this.db.exec('DELETE FROM sync_seen; DELETE FROM sync_parked;')
+      for (const table of SYNCED_TABLES)
+        this.sql(
+          `UPDATE sync_meta SET dirty = 1, gone_after = NULL
+           WHERE tbl = ? AND (deleted IS NOT NULL OR EXISTS (SELECT 1 FROM ${table.name} r WHERE r.${table.pk} = sync_meta.key))`
+        ).run(table.name)
+      this.sql("UPDATE sync_meta SET dirty = 1, gone_after = NULL WHERE tbl = 'api_keys'").run()
     })()
   }
 
@@ -162,7 +180,9 @@ export class ChangeLog {
         const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
         const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
         if (!row) {
-          if (meta && !meta.deleted) {
+          // Alive until now (its newest field newer than any tombstone: never deleted, or back after a delete).
+          const newest = Object.values(hlcs).reduce<Hlc | null>((a, b) => max(a, b), null)
+          if (meta && newest !== null && (!meta.deleted || newest > meta.deleted)) {
             // Published when its segment is written (sent).
             this.writeMeta(tbl, key, hlcs, hashes, this.clock.tick(changed_at + offset), true, null)
             stamped++

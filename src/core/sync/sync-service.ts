@@ -6,7 +6,7 @@ import { ERROR_CATALOGUE, type ErrorTypeName } from '../../shared/errors/catalog
 import type { SqliteDb } from '../store/database'
 import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
-import { KEYS_OBJECT, newKeys, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
+import { KEYS_OBJECT, newKeys, open, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
 import { ChangeLog } from './change-log'
 import { DeviceForgotten, SyncEngine } from './engine'
 import { HybridClock, type WallClock } from './hlc'
@@ -189,7 +189,8 @@ export class SyncService {
       state: this.state,
       ...(saved ? { store: saved.store } : {}),
       scope: saved?.scope ?? DEFAULT_SCOPE,
-      deviceId: control.device_id ?? '',
+      // Kept after Disconnect (set up again with the same store, this device goes on as itself), shown only while set up.
+      deviceId: saved ? (control.device_id ?? '') : '',
       deviceName: control.device_name ?? hostname(),
       pendingChanges: pending,
       ...(this.syncing !== undefined ? { syncingChanges: this.syncing } : {}),
@@ -435,32 +436,43 @@ export class SyncService {
     }
   }
 
+  /**
+   * Sets sync up with a store (again). The stamps this device holds are kept: they are the times
+   * its changes were made. The same store it left with Disconnect: it goes on as the same device.
+   * Another store: a new device id there, and everything it holds is sent with those stamps.
+   */
   async setup(input: SyncSetup): Promise<SyncStatus> {
     this.refuseRemote()
     const secret = input.secret ?? (await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined))
     let store: SyncStore | undefined
     let key: Buffer
+    const previous = this.saved()
+    const sameStore = previous !== undefined && JSON.stringify(previous.store) === JSON.stringify(input.store)
+    let continuing: boolean
     try {
       store = await this.deps.openStore(input.store, secret)
       await store.test()
       key = await this.keyFor(store, input.passphrase)
+      continuing = sameStore || (await this.holdsHistory(store, key))
     } catch (error) {
       await store?.close().catch(() => undefined)
       throw toAppError(error)
     }
     await store.close().catch(() => undefined)
-    const previous = this.saved()
-    const sameStore = previous && JSON.stringify(previous.store) === JSON.stringify(input.store)
     await this.disconnectStore()
-    if (!sameStore) {
-      // Another store is another history: start this device's log again from its rows.
-      this.log.disable()
-    }
     const control = this.control()
-    const deviceId = control.device_id ?? randomBytes(8).toString('hex')
+    const old = control.device_id
+    // A store that does not hold this device's history as it left it (another store, or a first
+    // set-up) gets a new device id and everything this device holds, with the stamps it has.
+    const deviceId = continuing && old ? old : randomBytes(8).toString('hex')
+    if (deviceId !== old) this.log.restartHistory()
     this.deps.db.prepare('UPDATE sync_control SET device_id = ?, device_name = ? WHERE id = 1').run(deviceId, input.deviceName ?? control.device_name ?? hostname())
-    if (input.secret !== undefined) await this.deps.secrets.set(syncSecretName(deviceId), input.secret)
+    if (secret !== undefined) await this.deps.secrets.set(syncSecretName(deviceId), secret)
     await this.deps.secrets.set(syncKeyName(deviceId), key.toString('base64'))
+    if (old && old !== deviceId) {
+      await this.deps.secrets.delete(syncKeyName(old)).catch(() => undefined)
+      await this.deps.secrets.delete(syncSecretName(old)).catch(() => undefined)
+    }
     this.clock.device = deviceId
     const scope = { ...(previous?.scope ?? DEFAULT_SCOPE), ...input.scope }
     this.save({ store: input.store, scope, paused: false })
@@ -470,6 +482,28 @@ export class SyncService {
     if (scope.apiKeys && this.deps.apiKeys) noteAllKeys(this.deps.db, this.deps.apiKeys.names())
     await this.connect(this.saved()!)
     return this.status()
+  }
+
+  /**
+   * Whether `store` holds this device's history as it left it (set up again after Disconnect):
+   * its device record, sealed with this key, and its newest segment the last one it recorded
+   * writing (or the next, whose answer was lost). Then it goes on as the same device: same id,
+   * same segment numbers, what it merged kept. Anything else is another history.
+   */
+  private async holdsHistory(store: SyncStore, key: Buffer): Promise<boolean> {
+    const id = this.deviceId()
+    if (!id) return false
+    const record = `devices/${id}.json`
+    const bytes = await store.get(record)
+    if (!bytes) return false
+    try {
+      if (open(key, record, bytes).header.device !== id) return false
+    } catch {
+      return false
+    }
+    const next = (this.deps.db.prepare('SELECT next_seq FROM sync_control WHERE id = 1').get() as { next_seq: number }).next_seq
+    const newest = Math.max(0, ...(await store.list(`segments/${id}/`)).map((o) => Number(/(\d+)\.seg$/.exec(o.key)?.[1] ?? 0)))
+    return newest === next - 1 || newest === next
   }
 
   /** The key of a store: fixed by the first device (create-only), checked for every other. */
@@ -568,7 +602,7 @@ export class SyncService {
    * Joins again as a new device after another device forgot this one: a new device id (the old
    * one stays forgotten), the same key and store, and everything this device has merged kept, so
    * deletions made meanwhile still arrive here (they win over the rows it holds) and what it wrote
-   * meanwhile is sent. Disconnect and set up would instead send every row as new.
+   * meanwhile is sent (Disconnect and set up again would go on as the forgotten device and stop the same way).
    */
   async rejoin(): Promise<SyncStatus> {
     this.refuseRemote()
@@ -591,15 +625,19 @@ export class SyncService {
     return this.status()
   }
 
-  /** Stops syncing here; the store and the other devices are untouched. */
+  /**
+   * Stops syncing here; the store and the other devices are untouched. The stamps stay, and so
+   * does change capture (each change noted with its time): set up again, this device sends only
+   * what changed here, stamped when it changed, so what it held never overwrites what others
+   * deleted or edited meanwhile. Its device id stays for that set-up (shown only while set up).
+   */
   async disconnect(): Promise<SyncStatus> {
     this.refuseRemote()
     await this.disconnectStore()
-    this.log.disable()
+    const id = this.deviceId()
     this.save(undefined)
-    this.deps.db.prepare('UPDATE sync_control SET device_id = NULL WHERE id = 1').run()
-    await this.deps.secrets.delete(syncKeyName(this.deviceId())).catch(() => undefined)
-    await this.deps.secrets.delete(syncSecretName(this.deviceId())).catch(() => undefined)
+    await this.deps.secrets.delete(syncKeyName(id)).catch(() => undefined)
+    await this.deps.secrets.delete(syncSecretName(id)).catch(() => undefined)
     this.key = undefined
     this.tampered.clear()
     this.lastMerge = undefined

@@ -120,6 +120,24 @@ describe('sync through a folder store', () => {
     }
   })
 
+  it('a conversation restored after a delete and then deleted again is deleted everywhere', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Twice deleted' })
+    await converge(list)
+    // Restored once: B added a message A never saw while A deleted the conversation.
+    svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text('added on B') })
+    await new Promise((r) => setTimeout(r, 20))
+    svc(a).store.conversations.delete(conv.id)
+    await converge(list)
+    expect(svc(a).store.conversations.get(conv.id)?.title).toBe('Twice deleted')
+    // Deleted again, now that A has seen everything: it stays deleted, on both.
+    svc(a).store.conversations.delete(conv.id)
+    await converge(list)
+    for (const d of list) expect(svc(d).store.conversations.get(conv.id)).toBeUndefined()
+    expect(contents(a)).toEqual(contents(b))
+  })
+
   it('a message that arrives before its restored conversation waits for it and is then applied, not lost', async () => {
     const { list } = await devices(2)
     const [a, b] = list as [Device, Device]
