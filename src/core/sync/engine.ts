@@ -180,27 +180,15 @@ export class SyncEngine {
     const behind = [...byDevice].some(([device, list]) => device !== deviceId && list.length > 0 && list[0]!.seq > (seen.get(device) ?? 0) + 1)
     // A device new to the store starts from the newest snapshot someone else wrote.
     const fresh = seen.size === 0 && snapshots.length > 0 && !snapshots[snapshots.length - 1]!.key.endsWith(`-${deviceId}.snap`)
-    if (snapshots.length > 0 && (behind || fresh)) {
-      const newest = snapshots[snapshots.length - 1]!
-      const bytes = await store.get(newest.key)
-      if (bytes) {
-        try {
-          const body = parse<SnapshotBody>(open(this.deps.key, newest.key, bytes).plaintext)
-          this.covers.set(newest.key, body.covers)
-          await this.fetchBlobs(body.changes)
-          // Parents (conversations) first: the image's messages need them.
-          for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
-          // An image whose chunks are gone (its writer replaced it meanwhile) leaves `seen` as it was: the next round reads the newer snapshot.
-          const image = body.image ? await this.applyImage(newest.key, body as SnapshotBody & { image: ImageInfo }) : { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
-          if (image) {
-            add(image)
-            for (const [device, seq] of Object.entries(body.covers)) if (device !== deviceId) this.log.setSeen(device, seq)
-          }
-        } catch (error) {
-          if (!(error instanceof TamperedObject)) throw error
-          if (!error.truncated) tampered.push(error.key)
-        }
-      }
+    const newest = snapshots[snapshots.length - 1]
+    if (newest && (behind || fresh)) await this.mergeSnapshot(newest.key, add, tampered)
+    // Still behind a device (its first segment after a gap): the newest snapshot did not cover what
+    // it compacted away — written earlier, or named by a clock running ahead. That device's own
+    // newest snapshot covers every segment it deleted.
+    for (const [device, list] of byDevice) {
+      if (device === deviceId || list.length === 0 || list[0]!.seq <= (this.log.seen().get(device) ?? 0) + 1) continue
+      const own = snapshots.filter((s) => s.key.endsWith(`-${device}.snap`)).pop()
+      if (own && own.key !== newest?.key && ((await this.coversOf(own.key))[device] ?? 0) >= list[0]!.seq - 1) await this.mergeSnapshot(own.key, add, tampered)
     }
     for (const [device, list] of byDevice) {
       if (device === deviceId) continue
@@ -260,6 +248,30 @@ export class SyncEngine {
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     await this.compact(byDevice, snapshots, snapshotObjects)
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected }
+  }
+
+  /**
+   * Merges a snapshot: its records, then its image; then what it covers counts as seen. Left for
+   * the next round when it or its image is missing or half written; named when refused.
+   */
+  private async mergeSnapshot(key: string, add: (m: MergeResult) => void, tampered: string[]): Promise<void> {
+    const bytes = await this.deps.store.get(key)
+    if (!bytes) return
+    try {
+      const body = parse<SnapshotBody>(open(this.deps.key, key, bytes).plaintext)
+      this.covers.set(key, body.covers)
+      await this.fetchBlobs(body.changes)
+      // Parents (conversations) first: the image's messages need them.
+      for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
+      const image = body.image ? await this.applyImage(key, body as SnapshotBody & { image: ImageInfo }) : { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+      // An image whose chunks are gone (its writer replaced it meanwhile) leaves `seen` as it was: the next round reads the newer snapshot.
+      if (!image) return
+      add(image)
+      for (const [device, seq] of Object.entries(body.covers)) if (device !== this.deps.deviceId) this.log.setSeen(device, seq)
+    } catch (error) {
+      if (!(error instanceof TamperedObject)) throw error
+      if (!error.truncated) tampered.push(error.key)
+    }
   }
 
   /**

@@ -160,4 +160,35 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     // New segments still bring a new snapshot.
     expect(snapshots()).toBe(2)
   })
+
+  it('a device behind a compacted gap that the newest snapshot does not cover reads the snapshot of the device that compacted', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
+    const store = { kind: 'folder' as const, path: folder }
+    // Z's clock runs an hour ahead: its snapshot, written first, sorts as the newest.
+    const z = await openDevice('Z', { skewMs: 3_600_000, compactAfter: 1 })
+    const x = await openDevice('X', { compactAfter: 3 })
+    opened.push(z, x)
+    await x.setup(store)
+    svc(x).store.conversations.create({ agentId: agentOf(x), title: 'x0' })
+    await x.sync()
+    await z.setup(store)
+    await z.sync()
+    const snapshots = () => readdirSync(join(folder, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
+    expect(snapshots().pop()).toMatch(new RegExp(`-${svc(z).sync.status().deviceId}\\.snap$`))
+    // X goes on alone and compacts: its segments before its own snapshot are deleted.
+    for (let i = 1; i <= 4; i++) {
+      svc(x).store.conversations.create({ agentId: agentOf(x), title: `x${i}` })
+      await x.sync()
+    }
+    const xSegments = readdirSync(join(folder, 'segments', svc(x).sync.status().deviceId)).sort()
+    expect(Number(xSegments[0]!.slice(0, 12))).toBeGreaterThan(2)
+    expect(snapshots().pop()).toMatch(new RegExp(`-${svc(z).sync.status().deviceId}\\.snap$`))
+
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    const titles = (d: Device) => svc(d).store.conversations.list().map((conv) => conv.title).filter((t) => /^x\d$/.test(t)).sort()
+    expect(titles(c)).toEqual(['x0', 'x1', 'x2', 'x3', 'x4'])
+  })
 })
