@@ -85,6 +85,8 @@ export interface EngineDeps {
   compactAfter?: number
   /** Bytes of segments after the newest snapshot before this device writes one (COMPACT_BYTES). */
   compactBytes?: number
+  /** Bytes of a snapshot image's chunk (IMAGE_CHUNK; tests lower it). */
+  imageChunk?: number
   /** Told which tables another device's changes touched (caches to drop). */
   applied?: (tables: Set<string>) => void
   /** Present when the user turned API keys on. */
@@ -519,7 +521,7 @@ export class SyncEngine {
     const file = join(this.deps.dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`)
     try {
       const written = writeImage(this.deps.db, file)
-      const chunks = chunksOf(file)
+      const chunks = chunksOf(file, this.deps.imageChunk)
       let n = 0
       for (;;) {
         const next = chunks.next()

@@ -104,14 +104,14 @@ export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks'
   })
 }
 
-/** Reads an image file in chunks of IMAGE_CHUNK bytes (for sealing one at a time) and its sha256. */
-export function* chunksOf(file: string): Generator<Buffer, { bytes: number; sha256: string }> {
+/** Reads an image file in chunks of `size` bytes (for sealing one at a time) and its sha256. */
+export function* chunksOf(file: string, size = IMAGE_CHUNK): Generator<Buffer, { bytes: number; sha256: string }> {
   const bytes = statSync(file).size
   const digest = createHash('sha256')
   const fd = openSync(file, 'r')
   try {
-    for (let at = 0; at < bytes; at += IMAGE_CHUNK) {
-      const chunk = Buffer.allocUnsafe(Math.min(IMAGE_CHUNK, bytes - at))
+    for (let at = 0; at < bytes; at += size) {
+      const chunk = Buffer.allocUnsafe(Math.min(size, bytes - at))
       readSync(fd, chunk, 0, chunk.length, at)
       digest.update(chunk)
       yield chunk

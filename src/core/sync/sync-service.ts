@@ -31,7 +31,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -60,6 +60,8 @@ export interface SyncServiceDeps {
   compactAfter?: number
   /** Bytes of segments after the newest snapshot before a device writes one (engine COMPACT_BYTES). */
   compactBytes?: number
+  /** Bytes of a snapshot image's chunk (image IMAGE_CHUNK; tests lower it). */
+  imageChunk?: number
   /** scrypt cost, lower in tests. */
   kdf?: { N: number; r: number; p: number }
 }
@@ -307,6 +309,7 @@ export class SyncService {
       dataDir: this.deps.dataDir,
       ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
       ...(this.deps.compactBytes ? { compactBytes: this.deps.compactBytes } : {}),
+      ...(this.deps.imageChunk ? { imageChunk: this.deps.imageChunk } : {}),
       ...(apiKeys ? { apiKeys } : {}),
       progress: (n) => {
         this.syncing = (this.syncing ?? 0) + n

@@ -3,10 +3,13 @@
  * folders (two devices) that edit offline, delete against add, and converge — through s3rver,
  * `rclone serve webdav` and a fresh PostgreSQL cluster, all on loopback (tests/support/sync-servers.ts).
  * PostgreSQL pushes (LISTEN/NOTIFY): there a change reaches the other device with no poll at all.
+ * The hard cases run through each store too: clocks an hour apart, a killed upload, the store gone
+ * for a while, a fresh device from a snapshot image in many chunks, a tampered segment.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
 import { openSyncStore } from '../../../src/core/sync/stores'
+import { SyncStoreError } from '../../../src/core/sync/store'
 import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
 import { contents, openDevice, text, type Device } from './devices'
 import { describeSyncStoreContract } from './store-contract'
@@ -96,6 +99,72 @@ for (const kind of Object.keys(places) as Array<keyof typeof places>) {
       expect(svc(a).store.conversations.get(shared.id)?.title).toBe('B renamed')
       // The message added where the delete was not yet seen survives, its conversation restored.
       expect(svc(a).store.messages.get(added.id)?.content).toEqual(text('added on B'))
+    })
+
+    it('clocks an hour apart, a killed upload, the store gone a while, a fresh device from a snapshot image, a tampered segment: all converge', { timeout: 120_000 }, async () => {
+      const { config, secret } = await place(kind)
+      const hour = 3_600_000
+      const a = await openDevice('A', { skewMs: hour })
+      const b = await openDevice('B', { skewMs: -hour })
+      opened.push(a, b)
+      const join = (d: Device) => d.call('sync.setup', { store: config, secret, passphrase: 'correct horse battery', deviceName: d.name })
+      for (const d of [a, b]) await join(d)
+      const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'History (A, clock +1 h)' })
+      svc(a).store.db.transaction(() => {
+        for (let i = 0; i < 1_000; i++) svc(a).store.messages.create({ conversationId: conv.id, role: i % 2 ? 'assistant' : 'user', content: text(`message ${i} of a long history `.repeat(4)) })
+      })
+      await converge([a, b])
+      expect(svc(b).store.messages.count(conv.id)).toBe(1_000)
+
+      // B's clock is two hours behind A's; its edit, made after seeing A's, is the later one.
+      svc(b).store.conversations.update(conv.id, { title: 'renamed on B (clock -1 h)' })
+      await converge([a, b])
+      expect(svc(a).store.conversations.get(conv.id)?.title).toBe('renamed on B (clock -1 h)')
+
+      // A killed mid-upload leaves half a segment in the store; B goes offline for a while.
+      const half = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Half sent' })
+      a.fault.halfPut = true
+      expect((await a.sync()).state).toBe('offline')
+      a.fault.halfPut = false
+      b.fault.error = new SyncStoreError('SyncStoreUnreachable', 'connect ECONNREFUSED 127.0.0.1:9')
+      const queued = svc(b).store.conversations.create({ agentId: agentOf(b), title: 'Queued on B' })
+      expect((await b.sync()).state).toBe('offline')
+      b.fault.error = undefined
+      await converge([a, b])
+      for (const d of [a, b]) expect([svc(d).store.conversations.get(half.id)?.title, svc(d).store.conversations.get(queued.id)?.title]).toEqual(['Half sent', 'Queued on B'])
+
+      // D writes a snapshot whose image travels in many chunks; a fresh C adopts it.
+      const d = await openDevice('D', { compactBytes: 1, imageChunk: 64 * 1024 })
+      const c = await openDevice('C')
+      opened.push(c, d)
+      await join(d)
+      await d.sync()
+      const raw = await openSyncStore(config, secret)
+      try {
+        expect((await raw.list('snapshots/')).filter((o) => /\.img\.\d{4}$/.test(o.key)).length).toBeGreaterThan(1)
+        await join(c)
+        await c.sync()
+        expect(svc(c).store.messages.count(conv.id)).toBe(1_000)
+        await converge([a, b, c, d])
+        for (const other of [b, c, d]) expect(contents(other)).toEqual(contents(a))
+
+        // A segment of A altered in the store itself: refused and named by B, the next one merges.
+        const first = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the tampered segment' })
+        const { deviceId } = await a.sync()
+        const second = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the next segment' })
+        await a.sync()
+        const segments = (await raw.list(`segments/${deviceId}/`)).map((o) => o.key).sort()
+        const victim = segments[segments.length - 2]!
+        const bytes = Buffer.from((await raw.get(victim))!)
+        bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
+        await raw.put(victim, bytes)
+        const status = await b.sync()
+        expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(victim) })
+        expect(svc(b).store.conversations.get(first.id)).toBeUndefined()
+        expect(svc(b).store.conversations.get(second.id)?.title).toBe('in the next segment')
+      } finally {
+        await raw.close()
+      }
     })
 
     it('a wrong passphrase on the second device is refused and nothing is merged', { timeout: 60_000 }, async () => {
