@@ -74,10 +74,13 @@ export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks'
       const table = sqlOf(db, 'main', 'messages')!
         .replace(/^CREATE TABLE "?messages"?/, `CREATE TABLE ${SCHEMA}.messages`)
         .replace(/\s+REFERENCES\s+\w+\s*\([^)]*\)(\s+ON\s+(DELETE|UPDATE)\s+(SET\s+NULL|SET\s+DEFAULT|CASCADE|RESTRICT|NO\s+ACTION))*/gi, '')
-      db.exec(table)
+      // Its ids are indexed once the rows are in (a sorted build), not as each row arrives.
+      const unique = /\bid TEXT NOT NULL UNIQUE\b/
+      db.exec(table.replace(unique, 'id TEXT NOT NULL'))
       db.exec(`CREATE TABLE ${SCHEMA}.meta (key TEXT PRIMARY KEY, hlcs TEXT NOT NULL, hashes TEXT NOT NULL, deleted TEXT) WITHOUT ROWID`)
       db.exec(`INSERT INTO ${SCHEMA}.meta SELECT key, hlcs, hashes, deleted FROM main.sync_meta WHERE tbl = 'messages'`)
       const messages = db.prepare(`INSERT INTO ${SCHEMA}.messages SELECT r.* FROM main.messages r WHERE r.id IN (SELECT key FROM ${SCHEMA}.meta) ORDER BY r.seq`).run().changes
+      if (unique.test(table)) db.exec(`CREATE UNIQUE INDEX ${SCHEMA}.messages_id ON messages(id)`)
       for (const index of INDEXES) {
         const create = sqlOf(db, 'main', index)
         if (!create) continue
