@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createCore, type Core } from '../../src/core'
 import { createInProcessClient } from '../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../src/core/secrets'
@@ -67,6 +68,16 @@ export const BENCH_STORES: BenchStore[] = [
   }
 ]
 
+/** The longest the event loop was held up (a bridge call waits that long), from now until the returned function is called. */
+function stallMonitor(): () => number {
+  const histogram = monitorEventLoopDelay({ resolution: 10 })
+  histogram.enable()
+  return () => {
+    histogram.disable()
+    return histogram.max / 1e6
+  }
+}
+
 interface BenchDevice {
   core: Core
   dataDir: string
@@ -120,14 +131,17 @@ async function measure(target: BenchStore) {
     console.log(`${'writing them into SQLite directly, indexed in bulk'.padEnd(48)} ${fmt(fillMs).padStart(14)}`)
     await a.call('sync.setup', { store: place.config, passphrase, ...(place.secret ? { secret: place.secret } : {}) })
     start = performance.now()
+    let stalls = stallMonitor()
     await a.call('sync.now', {})
-    console.log(`${'device A sends everything'.padEnd(48)} ${fmt(performance.now() - start).padStart(14)}`)
+    console.log(`${'device A sends everything'.padEnd(48)} ${fmt(performance.now() - start).padStart(14)}   longest stall of its process: ${fmt(stalls())}`)
 
     // 1. The first sync of a fresh device.
     await b.call('sync.setup', { store: place.config, passphrase, ...(place.secret ? { secret: place.secret } : {}) })
     start = performance.now()
+    stalls = stallMonitor()
     await b.call('sync.now', {})
     const first = performance.now() - start
+    const firstStall = stalls()
     const got = (b.core.services().store.db.sqlite.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n
     if (got < N) throw new Error(`device B has ${got} of ${N} messages`)
 
@@ -142,6 +156,7 @@ async function measure(target: BenchStore) {
     const rawMs = performance.now() - start
     for (let i = 0; i < bodies.length; i++) await raw.delete(`raw/${i}`)
     report(`first sync to a fresh device (${(bytes / 1e6).toFixed(1)} MB)`, first, 'raw up+down', rawMs, 'ms', '≤ 1.5×')
+    console.log(`${'  longest stall of its process meanwhile'.padEnd(48)} ${fmt(firstStall).padStart(14)}`)
     // What no sync can go below: the messages written into SQLite with their full-text indexes.
     report('first sync to a fresh device', first, 'raw up+down + direct SQLite write', rawMs + fillMs, 'ms')
 

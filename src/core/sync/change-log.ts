@@ -47,6 +47,9 @@ export interface MetaRow {
   gone_after: string | null
 }
 
+/** A change noted by the capture triggers: which record, and when. */
+type Noted = { tbl: string; key: string; changed_at: number }
+
 const hash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'undefined').digest('base64').slice(0, 16)
 /** The later of two stamps (either may be missing). */
 export const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?? null) : !b ? a : a > b ? a : b)
@@ -161,14 +164,37 @@ export class ChangeLog {
    * read on this device's wall clock). A message still streaming waits until it is complete.
    */
   stamp(): number {
+    return this.stampNoted(this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Noted[])
+  }
+
+  /**
+   * `stamp`, a few thousand records at a time with the event loop let go between them: turning
+   * sync on over a long history notes every row, and stamping 100,000 at once held the process
+   * (every bridge call, every streaming reply) for ~3 s. The order is the changes' order, as in
+   * `stamp` (a stamp is never below the last one taken, so a change stamped out of order would
+   * take a later time than its own); a record changed again meanwhile waits for the next stamp.
+   */
+  async stampInSteps(step = 2_000): Promise<number> {
+    const noted = this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Noted[]
+    let stamped = 0
+    for (let i = 0; i < noted.length; i += step) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve))
+      stamped += this.stampNoted(noted.slice(i, i + step), true)
+    }
+    return stamped
+  }
+
+  /** `recheck`: the list was read before the event loop ran; a record noted again since is left for the next stamp. */
+  private stampNoted(noted: readonly Noted[], recheck = false): number {
     let stamped = 0
     this.db.transaction(() => {
-      const noted = this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Array<{ tbl: string; key: string; changed_at: number }>
       const offset = this.clock.now() - Date.now()
       const done = this.sql('DELETE FROM sync_outbox WHERE tbl = ? AND key = ? AND changed_at = ?')
+      const current = this.sql('SELECT changed_at FROM sync_outbox WHERE tbl = ? AND key = ?')
       for (const { tbl, key, changed_at } of noted) {
         // API keys are stamped from the keychain (api-keys.ts), not from a table.
         if (tbl === 'api_keys') continue
+        if (recheck && (current.get(tbl, key) as { changed_at: number } | undefined)?.changed_at !== changed_at) continue
         const table = tableByName.get(tbl as SyncedTable['name'])
         if (!table || (table.name === 'settings' && isDeviceLocalSetting(key))) {
           done.run(tbl, key, changed_at)

@@ -148,7 +148,7 @@ export class SyncEngine {
     const me = forgotten.get(deviceId)
     if (me) throw new DeviceForgotten(me.byName, me.at)
     await this.deps.apiKeys?.stamp()
-    this.log.stamp()
+    await this.log.stampInSteps()
     const listed = await store.list('segments/')
     const byDevice = new Map<string, Array<{ seq: number; key: string; size: number }>>()
     for (const { key, size } of listed) {
