@@ -79,6 +79,13 @@ export function checkKey(file: KeysFile, key: Buffer): boolean {
 
 const MAGIC = Buffer.from('SBSYNC', 'ascii')
 const VERSION = 1
+/**
+ * Objects a version-1 reader must not take as complete: a snapshot whose messages are in an image
+ * beside it (and the image's chunks). A reader that predates images refuses them by this byte and
+ * names them, instead of merging the snapshot without its messages and marking them seen.
+ */
+export const IMAGE_FORMAT = 2
+const FORMATS = new Set([VERSION, IMAGE_FORMAT])
 
 export interface ObjectHeader {
   /** What the object is: a segment, a snapshot, a chunk of a snapshot's image, a blob or a device record. */
@@ -92,9 +99,9 @@ export interface ObjectHeader {
 }
 
 /** magic(6) · version(1) · header length(2) · header JSON · nonce(12) · ciphertext · tag(16); all before the nonce is authenticated data. */
-export function seal(key: Buffer, header: Omit<ObjectHeader, 'length'>, plaintext: Uint8Array): Buffer {
+export function seal(key: Buffer, header: Omit<ObjectHeader, 'length'>, plaintext: Uint8Array, format = VERSION): Buffer {
   const head = Buffer.from(JSON.stringify({ ...header, length: plaintext.byteLength }), 'utf8')
-  const aad = Buffer.concat([MAGIC, Buffer.from([VERSION, head.length >> 8, head.length & 0xff]), head])
+  const aad = Buffer.concat([MAGIC, Buffer.from([format, head.length >> 8, head.length & 0xff]), head])
   const nonce = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', key, nonce)
   cipher.setAAD(aad)
@@ -107,7 +114,7 @@ export function open(key: Buffer, storeKey: string, bytes: Uint8Array): { header
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const fixed = MAGIC.length + 3
   if (data.length < fixed) throw new TamperedObject(storeKey, true)
-  if (!data.subarray(0, MAGIC.length).equals(MAGIC) || data[MAGIC.length] !== VERSION) throw new TamperedObject(storeKey, false)
+  if (!data.subarray(0, MAGIC.length).equals(MAGIC) || !FORMATS.has(data[MAGIC.length]!)) throw new TamperedObject(storeKey, false)
   const headLength = (data[MAGIC.length + 1]! << 8) | data[MAGIC.length + 2]!
   if (data.length < fixed + headLength + 12 + 16) throw new TamperedObject(storeKey, true)
   let header: ObjectHeader

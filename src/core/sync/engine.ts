@@ -5,7 +5,7 @@ import type { SyncDevice, SyncScope } from '../../shared/bridge/procedures/sync'
 import type { SqliteDb } from '../store/database'
 import { ChangeLog, type Change, type MergeResult, type Origin } from './change-log'
 import type { ApiKeySync } from './api-keys'
-import { blobName, open, seal, TamperedObject, type ObjectHeader } from './crypto'
+import { blobName, IMAGE_FORMAT, open, seal, TamperedObject, type ObjectHeader } from './crypto'
 import type { HybridClock } from './hlc'
 import { adoptImage, chunksOf, ImageFile, imageChanges, writeImage, type ImageInfo } from './image'
 import type { SyncStore } from './store'
@@ -129,8 +129,8 @@ export class SyncEngine {
     this.deps.db.prepare('UPDATE sync_control SET next_seq = ? WHERE id = 1').run(seq)
   }
 
-  private seal(kind: ObjectHeader['kind'], key: string, seq: number, body: Uint8Array): Buffer {
-    return seal(this.deps.key, { kind, device: this.deps.deviceId, seq, key }, body)
+  private seal(kind: ObjectHeader['kind'], key: string, seq: number, body: Uint8Array, format?: number): Buffer {
+    return seal(this.deps.key, { kind, device: this.deps.deviceId, seq, key }, body, format)
   }
 
   async round(): Promise<RoundResult> {
@@ -283,6 +283,8 @@ export class SyncEngine {
    */
   private async applyImage(snapshot: string, body: SnapshotBody & { image: ImageInfo }): Promise<MergeResult | undefined> {
     const info = body.image
+    // Messages are not taken here: nothing to fetch (a merge would leave them out the same way).
+    if (!this.deps.scope.conversations) return { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
     const file = new ImageFile(join(this.deps.dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`))
     try {
       // A few chunks in flight: the store's latency overlaps with opening and writing the last one.
@@ -512,7 +514,7 @@ export class SyncEngine {
     // Messages (nearly all of a history) travel as a database image a new device adopts whole; its chunks go first, so a listed snapshot has them.
     const image = this.deps.scope.conversations ? await this.putImage(key) : undefined
     const changes = [...this.log.everything(this.deps.scope, new Set(image ? ['messages'] : [])), ...((await this.deps.apiKeys?.everything()) ?? [])]
-    await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, changes, ...(image ? { image } : {}) } satisfies SnapshotBody)))
+    await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, changes, ...(image ? { image } : {}) } satisfies SnapshotBody), image ? IMAGE_FORMAT : undefined))
     this.covers.set(key, covers)
     return key
   }
@@ -527,7 +529,7 @@ export class SyncEngine {
         const next = chunks.next()
         if (next.done) return { ...written, ...next.value, chunks: n }
         const key = imageChunkKey(snapshot, n)
-        await this.deps.store.put(key, this.seal('image', key, n, next.value))
+        await this.deps.store.put(key, this.seal('image', key, n, next.value, IMAGE_FORMAT))
         n++
       }
     } finally {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -56,6 +56,12 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     expect(newestChunks(folder).length).toBeGreaterThan(1)
     // The store holds ciphertext only.
     for (const chunk of imageChunks(folder)) expect(readFileSync(join(folder, 'snapshots', chunk)).includes(Buffer.from('weather'))).toBe(false)
+    // A snapshot with an image, and its chunks, carry format 2: a reader from before images refuses them by name rather than merging the snapshot without its messages.
+    const formatOf = (path: string) => readFileSync(path)[6]
+    const snap = readdirSync(join(folder, 'snapshots')).filter((n) => n.endsWith('.snap')).sort().pop()!
+    expect([formatOf(join(folder, 'snapshots', snap)), formatOf(join(folder, 'snapshots', newestChunks(folder)[0]!))]).toEqual([2, 2])
+    const segmentDir = join(folder, 'segments', svc(a).sync.status().deviceId)
+    expect(formatOf(join(segmentDir, readdirSync(segmentDir)[0]!))).toBe(1)
 
     const c = await openDevice('C')
     opened.push(c)
@@ -88,6 +94,19 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     expect(svc(a).store.messages.get(gone.id)).toBeUndefined()
     expect(svc(c).store.messages.get(streaming.message.id)?.status).not.toBe('streaming')
     expect(contents(c)).toEqual(contents(a))
+  })
+
+  it('a device that does not take conversations does not need the image: it merges the snapshot without it', { timeout: 60_000 }, async () => {
+    const { a, store, folder } = await historyOnA()
+    // Even with the image's chunks gone, the snapshot is all such a device needs.
+    for (const chunk of newestChunks(folder)) rmSync(join(folder, 'snapshots', chunk))
+    const e = await openDevice('E')
+    opened.push(e)
+    await e.call('sync.setup', { store, passphrase: 'correct horse battery', deviceName: 'E', scope: { conversations: false } })
+    const status = await e.sync()
+    expect(status.error).toBeUndefined()
+    expect((sql(e).prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n).toBe(0)
+    expect(sql(e).prepare('SELECT seq FROM sync_seen WHERE device = ?').get(svc(a).sync.status().deviceId)).toEqual({ seq: expect.any(Number) })
   })
 
   it('a device that holds messages of its own merges the image record by record, and keeps and sends its own', { timeout: 60_000 }, async () => {
