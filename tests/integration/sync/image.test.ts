@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { withMessageIndexDeferred } from '../../../src/core/store/message-index'
 import { contents, openDevice, text, type Device } from './devices'
 
 // A snapshot carries its messages as a database image (src/core/sync/image.ts): a device that
@@ -94,6 +95,37 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     expect(svc(a).store.messages.get(gone.id)).toBeUndefined()
     expect(svc(c).store.messages.get(streaming.message.id)?.status).not.toBe('streaming')
     expect(contents(c)).toEqual(contents(a))
+  })
+
+  it('100,000 messages reach a fresh device: the sender follows its first push with a snapshot image, the new device adopts it', { timeout: 240_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
+    const store = { kind: 'folder' as const, path: folder }
+    // The product's compaction thresholds, not a test's.
+    const a = await openDevice('A', { compactAfter: 64 })
+    opened.push(a)
+    const db = sql(a)
+    const agent = agentOf(a)
+    const insert = db.prepare(`INSERT INTO messages (id, conversation_id, agent_id, role, content, text, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'complete', ?, ?)`)
+    const conversations = Array.from({ length: 100 }, (_, i) => svc(a).store.conversations.create({ agentId: agent, title: `Conversation ${i}` }).id)
+    withMessageIndexDeferred(db, () => {
+      for (let i = 0; i < 100_000; i++) {
+        const body = `Message ${i}: ${'a typical sentence of a chat, neither short nor long. '.repeat(1 + (i % 6))}`
+        insert.run(`m${i.toString(36).padStart(8, '0')}`, conversations[i % 100], agent, i % 2 ? 'assistant' : 'user', JSON.stringify(text(body)), body, 1_700_000_000_000 + i, 1_700_000_000_000 + i)
+      }
+    })
+    const rare = svc(a).store.messages.create({ conversationId: conversations[7]!, role: 'user', content: text('a quokka 快速排序算法 once') })
+    await a.setup(store)
+    await a.sync()
+    expect(newestChunks(folder).length).toBeGreaterThan(1)
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    expect((sql(c).prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n).toBe(100_001)
+    expect(seqs(c)).toEqual(seqs(a))
+    expect(contents(c)).toEqual(contents(a))
+    expect(svc(c).store.search.search('排序').map((h) => h.messageId)).toEqual([rare.id])
+    expect(svc(c).store.search.search('Message 98765').map((h) => h.messageId)).toHaveLength(1)
   })
 
   it('a device that does not take conversations does not need the image: it merges the snapshot without it', { timeout: 60_000 }, async () => {
