@@ -285,6 +285,8 @@ export class SyncEngine {
     const info = body.image
     // Messages are not taken here: nothing to fetch (a merge would leave them out the same way).
     if (!this.deps.scope.conversations) return { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+    // Said before the download, which is most of the wait on a slow link ("syncing 100,000 changes").
+    this.deps.progress?.(info.records)
     const file = new ImageFile(join(this.deps.dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`))
     try {
       // A few chunks in flight: the store's latency overlaps with opening and writing the last one.
@@ -313,7 +315,6 @@ export class SyncEngine {
         file.append(plaintext)
       }
       if (!file.finish(info)) throw new TamperedObject(snapshot, false)
-      this.deps.progress?.(info.records)
       if (info.newest) this.deps.clock.observe(info.newest)
       const merge: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
       this.log.stamp()
