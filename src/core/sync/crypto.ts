@@ -105,8 +105,10 @@ export function seal(key: Buffer, header: Omit<ObjectHeader, 'length'>, plaintex
   const nonce = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', key, nonce)
   cipher.setAAD(aad)
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()])
-  return Buffer.concat([aad, nonce, body, cipher.getAuthTag()])
+  // One copy into the object: segments and image chunks are megabytes each.
+  const body = cipher.update(plaintext)
+  const rest = cipher.final()
+  return Buffer.concat([aad, nonce, body, rest, cipher.getAuthTag()])
 }
 
 /** Opens an object written by `seal` under `storeKey`; TamperedObject when it fails in any way. */
@@ -133,7 +135,9 @@ export function open(key: Buffer, storeKey: string, bytes: Uint8Array): { header
     const decipher = createDecipheriv('aes-256-gcm', key, nonce)
     decipher.setAAD(data.subarray(0, fixed + headLength))
     decipher.setAuthTag(tag)
-    const plaintext = Buffer.concat([decipher.update(body), decipher.final()])
+    const opened = decipher.update(body)
+    const rest = decipher.final()
+    const plaintext = rest.length ? Buffer.concat([opened, rest]) : opened
     if (header.key !== storeKey) throw new Error('moved')
     return { header, plaintext }
   } catch {
