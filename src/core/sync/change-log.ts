@@ -164,7 +164,12 @@ export class ChangeLog {
    * read on this device's wall clock). A message still streaming waits until it is complete.
    */
   stamp(): number {
-    return this.stampNoted(this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Noted[])
+    return this.stampNoted(this.noted())
+  }
+
+  /** What the capture triggers noted, in the order the changes were made. */
+  private noted(): Noted[] {
+    return this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Noted[]
   }
 
   /**
@@ -175,7 +180,7 @@ export class ChangeLog {
    * take a later time than its own); a record changed again meanwhile waits for the next stamp.
    */
   async stampInSteps(step = 2_000): Promise<number> {
-    const noted = this.sql('SELECT tbl, key, changed_at FROM sync_outbox ORDER BY changed_at').all() as Noted[]
+    const noted = this.noted()
     let stamped = 0
     for (let i = 0; i < noted.length; i += step) {
       if (i > 0) await new Promise((resolve) => setImmediate(resolve))

@@ -18,7 +18,9 @@ export const COMPACT_BYTES = 32 * 1024 * 1024
 
 const pad = (seq: number) => String(seq).padStart(12, '0')
 export const segmentKey = (device: string, seq: number) => `segments/${device}/${pad(seq)}.seg`
-const deviceKey = (device: string) => `devices/${device}.json`
+/** The number of a segment from its key (0 when it is not one). */
+export const segmentSeq = (key: string) => Number(/(\d+)\.seg$/.exec(key)?.[1] ?? 0)
+export const deviceKey = (device: string) => `devices/${device}.json`
 /** Written by the device that forgot another: a device only ever writes its own objects and these. */
 const forgottenKey = (device: string) => `forgotten/${device}.json`
 const idOf = (key: string) => /\/([A-Za-z0-9_-]+)\.json$/.exec(key)?.[1]
@@ -33,10 +35,21 @@ interface SnapshotBody {
   image?: ImageInfo
 }
 /** The chunks of a snapshot's image: `snapshots/<id>.img.<n>` beside `snapshots/<id>.snap`. */
-const imageChunkKey = (snapshot: string, n: number) => `${snapshot.replace(/\.snap$/, '')}.img.${String(n).padStart(4, '0')}`
+const imageChunks = (snapshot: string) => `${snapshot.replace(/\.snap$/, '')}.img.`
+const imageChunkKey = (snapshot: string, n: number) => `${imageChunks(snapshot)}${String(n).padStart(4, '0')}`
 /** Image chunks fetched ahead (each up to IMAGE_CHUNK bytes in memory). */
 const IMAGE_PREFETCH = 3
+/** Where an image is built or downloaded: a file of the data folder, swept at start if a run stopped half way. */
 const IMAGE_FILE = /^sync-image-[0-9a-f]+\.db$/
+const imageFile = (dataDir: string) => join(dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`)
+const noMerge = (): MergeResult => ({ applied: 0, conflicts: 0, recovered: 0, parked: 0 })
+/** Adds one merge's counts to a running total (`parked` is what waits now, not a sum). */
+function addMerge(total: MergeResult, m: MergeResult): void {
+  total.applied += m.applied
+  total.conflicts += m.conflicts
+  total.recovered += m.recovered
+  total.parked = m.parked
+}
 interface DeviceBody {
   id: string
   name: string
@@ -135,14 +148,9 @@ export class SyncEngine {
 
   async round(): Promise<RoundResult> {
     const { store, deviceId } = this.deps
-    const merge: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+    const merge = noMerge()
     const tampered: string[] = []
-    const add = (m: MergeResult) => {
-      merge.applied += m.applied
-      merge.conflicts += m.conflicts
-      merge.recovered += m.recovered
-      merge.parked = m.parked
-    }
+    const add = (m: MergeResult) => addMerge(merge, m)
     // Forgotten by another device: the others no longer keep deletions for it, so it must not merge or send.
     const forgotten = await this.forgotten()
     const me = forgotten.get(deviceId)
@@ -265,7 +273,7 @@ export class SyncEngine {
       await this.fetchBlobs(body.changes)
       // Parents (conversations) first: the image's messages need them.
       for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
-      const image = body.image ? await this.applyImage(key, body as SnapshotBody & { image: ImageInfo }) : { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+      const image = body.image ? await this.applyImage(key, body as SnapshotBody & { image: ImageInfo }) : noMerge()
       // An image whose chunks are gone (its writer replaced it meanwhile) leaves `seen` as it was: the next round reads the newer snapshot.
       if (!image) return
       add(image)
@@ -284,10 +292,10 @@ export class SyncEngine {
   private async applyImage(snapshot: string, body: SnapshotBody & { image: ImageInfo }): Promise<MergeResult | undefined> {
     const info = body.image
     // Messages are not taken here: nothing to fetch (a merge would leave them out the same way).
-    if (!this.deps.scope.conversations) return { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+    if (!this.deps.scope.conversations) return noMerge()
     // Said before the download, which is most of the wait on a slow link ("syncing 100,000 changes").
     this.deps.progress?.(info.records)
-    const file = new ImageFile(join(this.deps.dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`))
+    const file = new ImageFile(imageFile(this.deps.dataDir))
     try {
       // A few chunks in flight: the store's latency overlaps with opening and writing the last one.
       const fetches: Array<Promise<Uint8Array | undefined>> = []
@@ -316,7 +324,7 @@ export class SyncEngine {
       }
       if (!file.finish(info)) throw new TamperedObject(snapshot, false)
       if (info.newest) this.deps.clock.observe(info.newest)
-      const merge: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
+      const merge = noMerge()
       this.log.stamp()
       const adopted = adoptImage(this.deps.db, file.file, JSON.stringify(body.covers))
       if (adopted !== undefined) {
@@ -325,13 +333,7 @@ export class SyncEngine {
         return merge
       }
       // Not adoptable whole here: merged as the records it holds, like a segment's.
-      for (const changes of imageChanges(this.deps.db, file.file, SEGMENT_CHANGES)) {
-        const m = await this.apply(changes, body.covers)
-        merge.applied += m.applied
-        merge.conflicts += m.conflicts
-        merge.recovered += m.recovered
-        merge.parked = m.parked
-      }
+      for (const changes of imageChanges(this.deps.db, file.file, SEGMENT_CHANGES)) addMerge(merge, await this.apply(changes, body.covers))
       return merge
     } finally {
       file.remove()
@@ -479,14 +481,13 @@ export class SyncEngine {
         }
     if (count < (this.deps.compactAfter ?? COMPACT_AFTER) && bytes < (this.deps.compactBytes ?? COMPACT_BYTES)) return
     await this.writeSnapshot()
-    const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => Number(/(\d+)\.seg$/.exec(s.key)?.[1]) < this.nextSeq() - 1)
+    const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => segmentSeq(s.key) < this.nextSeq() - 1)
     for (const { key } of mine) await this.deps.store.delete(key)
     // The newest two snapshots stay (one being read while the next is written); older ones of this device go, the snapshot before its image.
     for (const { key } of snapshots.slice(0, -1)) {
       if (!key.endsWith(`-${this.deps.deviceId}.snap`)) continue
       await this.deps.store.delete(key)
-      const chunks = imageChunkKey(key, 0).slice(0, -4)
-      for (const object of snapshotObjects) if (object.key.startsWith(chunks)) await this.deps.store.delete(object.key)
+      for (const object of snapshotObjects) if (object.key.startsWith(imageChunks(key))) await this.deps.store.delete(object.key)
     }
   }
 
@@ -521,7 +522,7 @@ export class SyncEngine {
   }
 
   private async putImage(snapshot: string): Promise<ImageInfo> {
-    const file = join(this.deps.dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`)
+    const file = imageFile(this.deps.dataDir)
     try {
       const written = writeImage(this.deps.db, file)
       const chunks = chunksOf(file, this.deps.imageChunk)

@@ -93,12 +93,11 @@ export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks'
       // Rows without stamps (a reply still streaming) stay out; the index copied above knew them:
       // take them out of it the way FTS5 is told of a deleted row of an external-content table.
       const unstamped = db.prepare(`SELECT * FROM main.messages WHERE id NOT IN (SELECT key FROM ${SCHEMA}.meta)`).all() as Array<Record<string, unknown>>
-      for (const row of unstamped) {
-        for (const index of INDEXES) {
-          const cols = columnsOf(db, SCHEMA, index)
-          if (cols.length === 0) continue
-          db.prepare(`INSERT INTO ${SCHEMA}.${index}(${index}, rowid, ${cols.join(', ')}) VALUES ('delete', ?, ${cols.map(() => '?').join(', ')})`).run(row.seq, ...cols.map((c) => row[c]))
-        }
+      for (const index of INDEXES) {
+        const cols = columnsOf(db, SCHEMA, index)
+        if (cols.length === 0 || unstamped.length === 0) continue
+        const forget = db.prepare(`INSERT INTO ${SCHEMA}.${index}(${index}, rowid, ${cols.join(', ')}) VALUES ('delete', ?, ${cols.map(() => '?').join(', ')})`)
+        for (const row of unstamped) forget.run(row.seq, ...cols.map((c) => row[c]))
       }
       const records = (db.prepare(`SELECT COUNT(*) AS n FROM ${SCHEMA}.meta`).get() as { n: number }).n
       const newest = (db.prepare(`SELECT MAX(max(COALESCE(deleted, ''), COALESCE((SELECT MAX(value) FROM json_each(hlcs)), ''))) AS h FROM ${SCHEMA}.meta`).get() as { h: string | null }).h

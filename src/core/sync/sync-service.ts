@@ -8,7 +8,7 @@ import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
 import { KEYS_OBJECT, newKeys, open, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
 import { ChangeLog } from './change-log'
-import { DeviceForgotten, SyncEngine } from './engine'
+import { deviceKey, DeviceForgotten, segmentSeq, SyncEngine } from './engine'
 import { HybridClock, type WallClock } from './hlc'
 import { SyncStoreError, type SyncStore } from './store'
 
@@ -163,8 +163,8 @@ export class SyncService {
 
   // ---- persisted, device-local configuration (the sync_control row; never synced)
 
-  private control(): { device_id: string | null; device_name: string | null; config: string | null } {
-    return this.deps.db.prepare('SELECT device_id, device_name, config FROM sync_control WHERE id = 1').get() as { device_id: string | null; device_name: string | null; config: string | null }
+  private control(): { device_id: string | null; device_name: string | null; config: string | null; next_seq: number } {
+    return this.deps.db.prepare('SELECT device_id, device_name, config, next_seq FROM sync_control WHERE id = 1').get() as { device_id: string | null; device_name: string | null; config: string | null; next_seq: number }
   }
 
   private deviceId(): string {
@@ -496,7 +496,7 @@ export class SyncService {
   private async holdsHistory(store: SyncStore, key: Buffer): Promise<boolean> {
     const id = this.deviceId()
     if (!id) return false
-    const record = `devices/${id}.json`
+    const record = deviceKey(id)
     const bytes = await store.get(record)
     if (!bytes) return false
     try {
@@ -504,8 +504,8 @@ export class SyncService {
     } catch {
       return false
     }
-    const next = (this.deps.db.prepare('SELECT next_seq FROM sync_control WHERE id = 1').get() as { next_seq: number }).next_seq
-    const newest = Math.max(0, ...(await store.list(`segments/${id}/`)).map((o) => Number(/(\d+)\.seg$/.exec(o.key)?.[1] ?? 0)))
+    const next = this.control().next_seq
+    const newest = Math.max(0, ...(await store.list(`segments/${id}/`)).map((o) => segmentSeq(o.key)))
     return newest === next - 1 || newest === next
   }
 
