@@ -1,23 +1,16 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
+import { createCore } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
-import type { BridgeClient } from '../../../src/shared/bridge/client'
-import type { Contract } from '../../../src/shared/bridge/contract'
-import type { Result } from '../../../src/shared/errors/app-error'
 
-export const ok = <T>(r: Result<T>): T => {
-  if (!r.ok) throw new Error(`${r.error.errorType}: ${r.error.message}`)
-  return r.value
-}
+import { ok, type TestCore as SharedTestCore } from '../test-core'
 
-export interface TestCore {
-  core: Core
-  client: BridgeClient<Contract>
-  dataDir: string
-}
+export { ok }
+
+/** A core of these tests: the shared shape without its own `close` (these tests close the core themselves). */
+export type TestCore = Omit<SharedTestCore, 'close'>
 
 /** A real core on a temporary data folder, with OpenAI pointed at the fake embedding server. */
 export async function startCore(embeddingsUrl: string, dataDir = mkdtempSync(join(tmpdir(), 'sb-kb-'))): Promise<TestCore> {
