@@ -128,6 +128,17 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     expect(svc(c).store.search.search('Message 98765').map((h) => h.messageId)).toHaveLength(1)
   })
 
+  it('an image file left by a process killed while building or adopting one is swept when sync starts again', { timeout: 60_000 }, async () => {
+    const { a } = await historyOnA()
+    await a.close()
+    const stale = join(a.dataDir, 'sync-image-0123456789ab.db')
+    writeFileSync(stale, Buffer.alloc(4096, 1))
+    const again = await a.reopen()
+    opened.push(again)
+    await expect.poll(() => readdirSync(again.dataDir).filter((n) => n.startsWith('sync-image-')), { timeout: 5_000 }).toEqual([])
+    expect((await again.sync()).error).toBeUndefined()
+  })
+
   it('a device that does not take conversations does not need the image: it merges the snapshot without it', { timeout: 60_000 }, async () => {
     const { a, store, folder } = await historyOnA()
     // Even with the image's chunks gone, the snapshot is all such a device needs.
