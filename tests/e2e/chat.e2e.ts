@@ -25,10 +25,12 @@ test.beforeAll(async () => {
     }
     return {
       kind: 'sse',
-      chunks: chatChunks([`You said: ${last}. `, 'Here is **bold** and `code`.\n\n', '```ts\nconst x = 1\n```\n'], {
+      chunks: chatChunks([`You said: ${last}. `, 'Here is ', '**bold**', ' and `code`.\n\n', '```ts\n', 'const x = 1\n', '```\n'], {
         usage: { prompt_tokens: 12, completion_tokens: 30, total_tokens: 42 }
       }),
       // Paced like a real model: a burst under 100 ms shows no tok/s (it would be a meaningless figure).
+      // Seven pieces 60 ms apart span 360 ms: a loaded CI machine once stalled the app ~200 ms at the
+      // start, the three pieces this reply had then arrived in one read, and the reply showed no tok/s.
       delayMs: 60
     }
   })
