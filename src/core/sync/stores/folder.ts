@@ -103,7 +103,9 @@ export async function openFolderStore(config: { path: string }): Promise<SyncSto
     async get(key) {
       const target = file(key)
       try {
-        return new Uint8Array(await readFile(target))
+        // A view of what was read, not a copy of it (objects are megabytes).
+        const data = await readFile(target)
+        return new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
         if (code === 'ENOENT' || code === 'ENOTDIR') {
