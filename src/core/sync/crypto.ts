@@ -98,21 +98,60 @@ export interface ObjectHeader {
   length: number
 }
 
+/**
+ * Time spent sealing and opening objects in this process so far (ms, wall clock on the calling
+ * thread): the sync benchmark reads it around a sync to report encryption's share of it.
+ */
+export const cryptoTime = { sealMs: 0, openMs: 0 }
+
 /** magic(6) · version(1) · header length(2) · header JSON · nonce(12) · ciphertext · tag(16); all before the nonce is authenticated data. */
 export function seal(key: Buffer, header: Omit<ObjectHeader, 'length'>, plaintext: Uint8Array, format = VERSION): Buffer {
+  const started = performance.now()
   const head = Buffer.from(JSON.stringify({ ...header, length: plaintext.byteLength }), 'utf8')
   const aad = Buffer.concat([MAGIC, Buffer.from([format, head.length >> 8, head.length & 0xff]), head])
   const nonce = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', key, nonce)
   cipher.setAAD(aad)
-  // One copy into the object: segments and image chunks are megabytes each.
-  const body = cipher.update(plaintext)
-  const rest = cipher.final()
-  return Buffer.concat([aad, nonce, body, rest, cipher.getAuthTag()])
+  // Written straight into the object: segments and image chunks are megabytes each.
+  const out = Buffer.allocUnsafe(aad.length + 12 + plaintext.byteLength + 16)
+  aad.copy(out, 0)
+  nonce.copy(out, aad.length)
+  let at = throughPieces(cipher, plaintext, out, aad.length + 12)
+  at += cipher.final().copy(out, at)
+  cipher.getAuthTag().copy(out, at)
+  cryptoTime.sealMs += performance.now() - started
+  return out
 }
 
-/** Opens an object written by `seal` under `storeKey`; TamperedObject when it fails in any way. */
-export function open(key: Buffer, storeKey: string, bytes: Uint8Array): { header: ObjectHeader; plaintext: Buffer } {
+/**
+ * AES-GCM in pieces of this size rather than one call over megabytes: each piece's output stays
+ * in cache and in memory the allocator reuses, where one call's megabytes of fresh output are
+ * page-faulted in; measured here over 114 MB, about 45–75 ms instead of 100 ms.
+ */
+const PIECE = 64 * 1024
+
+/** Runs `data` through `cipher` in pieces into `out` from `at`; returns where the output ends. */
+function throughPieces(cipher: { update(data: Uint8Array): Buffer }, data: Uint8Array, out: Buffer, at: number): number {
+  for (let from = 0; from < data.byteLength; from += PIECE) at += cipher.update(data.subarray(from, Math.min(from + PIECE, data.byteLength))).copy(out, at)
+  return at
+}
+
+/**
+ * Opens an object written by `seal` under `storeKey`; TamperedObject when it fails in any way.
+ * `into`: a buffer to reuse for the plaintext when it is large enough (the plaintext is then a
+ * view of it, good until it is reused): a download of many chunks need not fault in fresh memory
+ * for each.
+ */
+export function open(key: Buffer, storeKey: string, bytes: Uint8Array, into?: Buffer): { header: ObjectHeader; plaintext: Buffer } {
+  const started = performance.now()
+  try {
+    return opened(key, storeKey, bytes, into)
+  } finally {
+    cryptoTime.openMs += performance.now() - started
+  }
+}
+
+function opened(key: Buffer, storeKey: string, bytes: Uint8Array, into?: Buffer): { header: ObjectHeader; plaintext: Buffer } {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const fixed = MAGIC.length + 3
   if (data.length < fixed) throw new TamperedObject(storeKey, true)
@@ -135,9 +174,9 @@ export function open(key: Buffer, storeKey: string, bytes: Uint8Array): { header
     const decipher = createDecipheriv('aes-256-gcm', key, nonce)
     decipher.setAAD(data.subarray(0, fixed + headLength))
     decipher.setAuthTag(tag)
-    const opened = decipher.update(body)
-    const rest = decipher.final()
-    const plaintext = rest.length ? Buffer.concat([opened, rest]) : opened
+    const plaintext = into && into.length >= body.length ? into.subarray(0, body.length) : Buffer.allocUnsafe(body.length)
+    const at = throughPieces(decipher, body, plaintext, 0)
+    decipher.final().copy(plaintext, at)
     if (header.key !== storeKey) throw new Error('moved')
     return { header, plaintext }
   } catch {
