@@ -37,6 +37,8 @@ interface SnapshotBody {
 /** The chunks of a snapshot's image: `snapshots/<id>.img.<n>` beside `snapshots/<id>.snap`. */
 const imageChunks = (snapshot: string) => `${snapshot.replace(/\.snap$/, '')}.img.`
 const imageChunkKey = (snapshot: string, n: number) => `${imageChunks(snapshot)}${String(n).padStart(4, '0')}`
+/** A sealed object's GCM tag (its last 16 bytes), as a snapshot lists its image's chunks. */
+const tagOf = (sealed: Uint8Array) => Buffer.from(sealed.buffer, sealed.byteOffset + sealed.byteLength - 16, 16).toString('base64')
 /** Image chunks fetched ahead (each up to IMAGE_CHUNK bytes in memory). */
 const IMAGE_PREFETCH = 3
 /** Where an image is built or downloaded: a file of the data folder, swept at start if a run stopped half way. */
@@ -270,10 +272,12 @@ export class SyncEngine {
     try {
       const body = parse<SnapshotBody>(open(this.deps.key, key, bytes).plaintext)
       this.covers.set(key, body.covers)
+      // The image's first chunks are on their way while the records are merged (messages are not taken here: nothing to fetch).
+      const chunks = body.image && this.deps.scope.conversations ? this.chunkFetcher(key, body.image.chunks) : undefined
       await this.fetchBlobs(body.changes)
       // Parents (conversations) first: the image's messages need them.
       for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
-      const image = body.image ? await this.applyImage(key, body as SnapshotBody & { image: ImageInfo }) : noMerge()
+      const image = body.image && chunks ? await this.applyImage(key, body as SnapshotBody & { image: ImageInfo }, chunks) : noMerge()
       // An image whose chunks are gone (its writer replaced it meanwhile) leaves `seen` as it was: the next round reads the newer snapshot.
       if (!image) return
       add(image)
@@ -289,40 +293,33 @@ export class SyncEngine {
    * opened and the whole checked against the snapshot), then adopts it whole when this device
    * holds no messages, or merges its records. Undefined when a chunk is missing or half written.
    */
-  private async applyImage(snapshot: string, body: SnapshotBody & { image: ImageInfo }): Promise<MergeResult | undefined> {
+  private async applyImage(snapshot: string, body: SnapshotBody & { image: ImageInfo }, chunk: (n: number) => Promise<Uint8Array | undefined>): Promise<MergeResult | undefined> {
     const info = body.image
-    // Messages are not taken here: nothing to fetch (a merge would leave them out the same way).
-    if (!this.deps.scope.conversations) return noMerge()
     // Said before the download, which is most of the wait on a slow link ("syncing 100,000 changes").
     this.deps.progress?.(info.records)
-    const file = new ImageFile(imageFile(this.deps.dataDir))
+    // Chunks checked against the tags the snapshot lists need no hash of the whole (an image from before tags does).
+    const tags = info.tags?.length === info.chunks ? info.tags : undefined
+    const file = new ImageFile(imageFile(this.deps.dataDir), !tags)
     try {
-      // A few chunks in flight: the store's latency overlaps with opening and writing the last one.
-      const fetches: Array<Promise<Uint8Array | undefined>> = []
-      const fetch = (n: number) => {
-        if (n < info.chunks) fetches[n] = this.deps.store.get(imageChunkKey(snapshot, n))
-        // Settled later; a failure surfaces when its turn comes.
-        fetches[n]?.catch(() => undefined)
-      }
-      for (let n = 0; n < IMAGE_PREFETCH; n++) fetch(n)
+      // Two plaintext buffers in turn: one being written while the next chunk is opened into the other.
+      const buffers: Buffer[] = []
       for (let n = 0; n < info.chunks; n++) {
         const key = imageChunkKey(snapshot, n)
-        fetch(n + IMAGE_PREFETCH)
-        const bytes = await fetches[n]
-        fetches[n] = Promise.resolve(undefined)
+        const bytes = await chunk(n)
         if (!bytes) return undefined
         let plaintext: Buffer
         try {
-          const opened = open(this.deps.key, key, bytes)
-          if (opened.header.kind !== 'image' || opened.header.seq !== n) throw new TamperedObject(key, false)
+          const opened = open(this.deps.key, key, bytes, buffers[n % 2])
+          if (opened.header.kind !== 'image' || opened.header.seq !== n || (tags && tagOf(bytes) !== tags[n])) throw new TamperedObject(key, false)
           plaintext = opened.plaintext
+          buffers[n % 2] ??= plaintext
         } catch (error) {
           if (error instanceof TamperedObject && error.truncated) return undefined
           throw error
         }
-        file.append(plaintext)
+        await file.append(plaintext)
       }
-      if (!file.finish(info)) throw new TamperedObject(snapshot, false)
+      if (!(await file.finish(info))) throw new TamperedObject(snapshot, false)
       if (info.newest) this.deps.clock.observe(info.newest)
       const merge = noMerge()
       this.log.stamp()
@@ -336,7 +333,29 @@ export class SyncEngine {
       for (const changes of imageChanges(this.deps.db, file.file, SEGMENT_CHANGES)) addMerge(merge, await this.apply(changes, body.covers))
       return merge
     } finally {
-      file.remove()
+      await file.remove()
+    }
+  }
+
+  /**
+   * Starts fetching a snapshot's image chunks; the function it returns gives chunk n (in order)
+   * and keeps IMAGE_PREFETCH more in flight, so the store's latency overlaps with the work on the last.
+   */
+  private chunkFetcher(snapshot: string, chunks: number): (n: number) => Promise<Uint8Array | undefined> {
+    const fetches: Array<Promise<Uint8Array | undefined> | undefined> = []
+    const fetch = (n: number) => {
+      if (n >= chunks) return
+      const got = this.deps.store.get(imageChunkKey(snapshot, n))
+      // Settled later; a failure surfaces when its turn comes.
+      got.catch(() => undefined)
+      fetches[n] = got
+    }
+    for (let n = 0; n < IMAGE_PREFETCH; n++) fetch(n)
+    return (n) => {
+      fetch(n + IMAGE_PREFETCH)
+      const got = fetches[n] ?? Promise.resolve(undefined)
+      fetches[n] = undefined
+      return got
     }
   }
 
@@ -526,13 +545,14 @@ export class SyncEngine {
     try {
       const written = writeImage(this.deps.db, file)
       const chunks = chunksOf(file, this.deps.imageChunk)
-      let n = 0
+      const tags: string[] = []
       for (;;) {
         const next = chunks.next()
-        if (next.done) return { ...written, ...next.value, chunks: n }
-        const key = imageChunkKey(snapshot, n)
-        await this.deps.store.put(key, this.seal('image', key, n, next.value, IMAGE_FORMAT))
-        n++
+        if (next.done) return { ...written, ...next.value, chunks: tags.length, tags }
+        const key = imageChunkKey(snapshot, tags.length)
+        const sealed = this.seal('image', key, tags.length, next.value, IMAGE_FORMAT)
+        await this.deps.store.put(key, sealed)
+        tags.push(tagOf(sealed))
       }
     } finally {
       rmSync(file, { force: true })

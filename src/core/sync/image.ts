@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readSync, rmSync, statSync, write } from 'node:fs'
 import type { SqliteDb } from '../store/database'
 import type { Change } from './change-log'
 import type { Hlc } from './hlc'
@@ -27,7 +27,14 @@ export const IMAGE_CHUNK = 8 * 1024 * 1024
 export interface ImageInfo {
   chunks: number
   bytes: number
+  /** Of the whole file: what readers before `tags` check. */
   sha256: string
+  /**
+   * Each sealed chunk's GCM tag (its last 16 bytes, base64). A chunk that opens under the key and
+   * carries the tag listed here is this write's own, so a reader need not also hash the whole
+   * file: the check costs nothing beyond the decryption it does anyway.
+   */
+  tags?: string[]
   /** Rows and stamps it holds (for progress and checks). */
   messages: number
   records: number
@@ -46,6 +53,10 @@ const sqlOf = (db: SqliteDb, schema: string, name: string) =>
   (db.prepare(`SELECT sql FROM ${schema}.sqlite_master WHERE name = ?`).get(name) as { sql: string } | undefined)?.sql
 const columnsOf = (db: SqliteDb, schema: string, table: string) =>
   (db.prepare(`PRAGMA ${schema}.table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name)
+
+/** The indexes on messages a schema declares itself (its UNIQUE constraint's index is part of the table). */
+const secondaryIndexes = (db: SqliteDb, schema: string) =>
+  db.prepare(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL ORDER BY name`).all() as Array<{ name: string; sql: string }>
 
 /** Runs `work` with `file` attached as the image schema (defensive mode off: FTS5 shadow tables are written as tables). */
 function attached<T>(db: SqliteDb, file: string, work: () => T): T {
@@ -70,17 +81,23 @@ export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks'
   return attached(db, file, () => {
     db.exec(`PRAGMA ${SCHEMA}.page_size = ${pageSize}; PRAGMA ${SCHEMA}.journal_mode = OFF; PRAGMA ${SCHEMA}.synchronous = OFF;`)
     return db.transaction(() => {
-      // The table as it is here, without its references (the image holds no conversations).
+      // The table and its indexes as they are here, without its references (the image holds no
+      // conversations): the same shape on both sides is what lets SQLite copy rows and index
+      // entries as they are, in order (its transfer optimisation), here and when a device adopts it.
       const table = sqlOf(db, 'main', 'messages')!
         .replace(/^CREATE TABLE "?messages"?/, `CREATE TABLE ${SCHEMA}.messages`)
         .replace(/\s+REFERENCES\s+\w+\s*\([^)]*\)(\s+ON\s+(DELETE|UPDATE)\s+(SET\s+NULL|SET\s+DEFAULT|CASCADE|RESTRICT|NO\s+ACTION))*/gi, '')
-      // Its ids are indexed once the rows are in (a sorted build), not as each row arrives.
-      const unique = /\bid TEXT NOT NULL UNIQUE\b/
-      db.exec(table.replace(unique, 'id TEXT NOT NULL'))
+      db.exec(table)
+      for (const index of secondaryIndexes(db, 'main')) db.exec(index.sql.replace(/^CREATE (UNIQUE )?INDEX "?(\w+)"?/, `CREATE $1INDEX ${SCHEMA}.$2`))
       db.exec(`CREATE TABLE ${SCHEMA}.meta (key TEXT PRIMARY KEY, hlcs TEXT NOT NULL, hashes TEXT NOT NULL, deleted TEXT) WITHOUT ROWID`)
       db.exec(`INSERT INTO ${SCHEMA}.meta SELECT key, hlcs, hashes, deleted FROM main.sync_meta WHERE tbl = 'messages'`)
-      const messages = db.prepare(`INSERT INTO ${SCHEMA}.messages SELECT r.* FROM main.messages r WHERE r.id IN (SELECT key FROM ${SCHEMA}.meta) ORDER BY r.seq`).run().changes
-      if (unique.test(table)) db.exec(`CREATE UNIQUE INDEX ${SCHEMA}.messages_id ON messages(id)`)
+      // Every row, copied as it is (no WHERE: a condition would make SQLite decode and re-encode each one)…
+      db.exec(`INSERT INTO ${SCHEMA}.messages SELECT * FROM main.messages`)
+      // …then the few without stamps (a reply still streaming) taken out again, found through the ids' index.
+      const unstamped = db.prepare(`SELECT * FROM main.messages WHERE seq IN (SELECT seq FROM main.messages WHERE id NOT IN (SELECT key FROM ${SCHEMA}.meta))`).all() as Array<Record<string, unknown>>
+      const drop = db.prepare(`DELETE FROM ${SCHEMA}.messages WHERE seq = ?`)
+      for (const row of unstamped) drop.run(row.seq)
+      const messages = (db.prepare(`SELECT COUNT(*) AS n FROM ${SCHEMA}.messages`).get() as { n: number }).n
       for (const index of INDEXES) {
         const create = sqlOf(db, 'main', index)
         if (!create) continue
@@ -90,9 +107,8 @@ export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks'
           db.exec(`INSERT INTO ${SCHEMA}.${shadow} SELECT * FROM main.${shadow}`)
         }
       }
-      // Rows without stamps (a reply still streaming) stay out; the index copied above knew them:
-      // take them out of it the way FTS5 is told of a deleted row of an external-content table.
-      const unstamped = db.prepare(`SELECT * FROM main.messages WHERE id NOT IN (SELECT key FROM ${SCHEMA}.meta)`).all() as Array<Record<string, unknown>>
+      // The index copied above knew the rows without stamps: take them out of it the way FTS5 is
+      // told of a deleted row of an external-content table.
       for (const index of INDEXES) {
         const cols = columnsOf(db, SCHEMA, index)
         if (cols.length === 0 || unstamped.length === 0) continue
@@ -124,27 +140,44 @@ export function* chunksOf(file: string, size = IMAGE_CHUNK): Generator<Buffer, {
   return { bytes, sha256: digest.digest('hex') }
 }
 
-/** Writes downloaded chunks to `file` in order and checks the whole against what the snapshot said. */
+/**
+ * Writes downloaded chunks to `file` in order and checks the whole against what the snapshot said.
+ * Each chunk is hashed here and written by the thread pool while the next one is fetched and
+ * opened; one write is in flight at a time, so memory stays at a chunk or two.
+ */
 export class ImageFile {
   private fd: number | undefined
-  private readonly digest = createHash('sha256')
+  /** Absent when the chunks were checked against the snapshot's tags instead. */
+  private readonly digest
   private bytes = 0
+  private writing: Promise<void> = Promise.resolve()
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    hash = true
+  ) {
+    this.digest = hash ? createHash('sha256') : undefined
     rmSync(file, { force: true })
     this.fd = openSync(file, 'w', 0o600)
   }
 
-  append(chunk: Buffer): void {
-    this.digest.update(chunk)
-    writeSync(this.fd!, chunk)
+  /** Takes `chunk`; resolves once the chunk before it is written, so that one's buffer may be reused (`chunk`'s after the next append). */
+  async append(chunk: Buffer): Promise<void> {
+    this.digest?.update(chunk)
+    const at = this.bytes
     this.bytes += chunk.length
+    await this.writing
+    const fd = this.fd!
+    this.writing = new Promise((resolve, reject) => writeAll(fd, chunk, at, (error) => (error ? reject(error) : resolve())))
+    // Surfaces at the next append or at finish, not as an unhandled rejection meanwhile.
+    this.writing.catch(() => undefined)
   }
 
-  /** Closes the file; true when it is the image the snapshot names. */
-  finish(info: ImageInfo): boolean {
+  /** Closes the file once written; true when it is the image the snapshot names. */
+  async finish(info: ImageInfo): Promise<boolean> {
+    await this.writing
     this.close()
-    return this.bytes === info.bytes && this.digest.digest('hex') === info.sha256
+    return this.bytes === info.bytes && (!this.digest || this.digest.digest('hex') === info.sha256)
   }
 
   private close(): void {
@@ -152,10 +185,21 @@ export class ImageFile {
     this.fd = undefined
   }
 
-  remove(): void {
+  /** Removes the file (after any write still in flight). */
+  async remove(): Promise<void> {
+    await this.writing.catch(() => undefined)
     this.close()
     rmSync(this.file, { force: true })
   }
+}
+
+/** Writes all of `chunk` at `position` (a write may take less than asked). */
+function writeAll(fd: number, chunk: Buffer, position: number, done: (error: Error | null) => void): void {
+  write(fd, chunk, 0, chunk.length, position, (error, written) => {
+    if (error) done(error)
+    else if (written < chunk.length) writeAll(fd, chunk.subarray(written), position + written, done)
+    else done(null)
+  })
 }
 
 /**
@@ -174,24 +218,32 @@ export function adoptImage(db: SqliteDb, file: string, goneAfter: string): numbe
     if (columns.join() !== columnsOf(db, SCHEMA, 'messages').join()) return undefined
     const strip = (sql: string | undefined, name: string) => sql?.replace(new RegExp(`^CREATE VIRTUAL TABLE "?(${SCHEMA}\\.)?${name}"?`), '')
     if (INDEXES.some((index) => strip(sqlOf(db, 'main', index), index) !== strip(sqlOf(db, SCHEMA, index), index) || shadowsOf(db, 'main', index).join() !== shadowsOf(db, SCHEMA, index).join())) return undefined
-    const orphans = db.prepare(`SELECT 1 FROM ${SCHEMA}.messages r WHERE NOT EXISTS (SELECT 1 FROM main.conversations c WHERE c.id = r.conversation_id) LIMIT 1`).get()
+    // Every message's conversation is here (the snapshot's records came first): read from the image's own index on them.
+    const orphans = db.prepare(`SELECT 1 FROM (SELECT DISTINCT conversation_id AS c FROM ${SCHEMA}.messages) WHERE c NOT IN (SELECT id FROM main.conversations) LIMIT 1`).get()
     if (orphans) return undefined
     // Written once into the database file rather than into the write-ahead log and again at its
     // checkpoint: a rollback journal for this one transaction (the pages it adds need none; a
     // crash rolls back to the empty table). Stays in WAL when another connection is open.
     const journal = switchJournal(db, 'delete')
+    // SQLite copies rows and index entries as they are (its transfer optimisation) only into a table
+    // without foreign keys being enforced: conversations are checked above, topics below. The
+    // pragma is a no-op inside a transaction; the copy is then slower, and the same.
+    const keys = db.pragma('foreign_keys', { simple: true }) === 1
+    if (keys) db.pragma('foreign_keys = OFF')
     try {
       return db.transaction(() => {
         // The table's triggers (index upkeep, change capture) stay out of a copy: the indexes come built, and what is adopted is not captured.
         const triggers = db.prepare(`SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages'`).all() as Array<{ name: string; sql: string }>
         for (const t of triggers) db.exec(`DROP TRIGGER main.${t.name}`)
-        // Secondary indexes are built once from the sorted rows rather than grown row by row (about a third of the copy).
-        const indexes = db.prepare(`SELECT name, sql FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL`).all() as Array<{ name: string; sql: string }>
-        for (const i of indexes) db.exec(`DROP INDEX main.${i.name}`)
-        // A topic this device does not hold is left out, as a merge leaves it out (topics are not indexed).
-        const select = columns.map((c) => (c === 'topic_id' ? `CASE WHEN r.topic_id IS NULL OR EXISTS (SELECT 1 FROM main.topics t WHERE t.id = r.topic_id) THEN r.topic_id END` : `r.${c}`))
-        const adopted = db.prepare(`INSERT INTO main.messages (${columns.join(', ')}) SELECT ${select.join(', ')} FROM ${SCHEMA}.messages r ORDER BY r.seq`).run().changes
-        for (const i of indexes) db.exec(i.sql)
+        // Indexes the image holds in the same shape are copied with the rows; any other (an image
+        // from an older version) is set aside and built once from the rows rather than grown row by row.
+        const theirs = new Set(secondaryIndexes(db, SCHEMA).map((i) => unqualified(i.sql)))
+        const rebuilt = secondaryIndexes(db, 'main').filter((i) => !theirs.has(unqualified(i.sql)))
+        for (const i of rebuilt) db.exec(`DROP INDEX main.${i.name}`)
+        const adopted = db.prepare(`INSERT INTO main.messages SELECT * FROM ${SCHEMA}.messages`).run().changes
+        // A topic this device does not hold is left out, as a merge leaves it out.
+        db.exec(`UPDATE main.messages SET topic_id = NULL WHERE topic_id IS NOT NULL AND topic_id NOT IN (SELECT id FROM main.topics)`)
+        for (const i of rebuilt) db.exec(i.sql)
         db.prepare(
           `INSERT INTO main.sync_meta (tbl, key, hlcs, hashes, deleted, dirty, gone_after)
            SELECT 'messages', key, hlcs, hashes, deleted, 0, CASE WHEN deleted IS NULL THEN NULL ELSE ? END FROM ${SCHEMA}.meta`
@@ -205,10 +257,14 @@ export function adoptImage(db: SqliteDb, file: string, goneAfter: string): numbe
         return adopted
       })()
     } finally {
+      if (keys) db.pragma('foreign_keys = ON')
       if (journal) switchJournal(db, 'wal')
     }
   })
 }
+
+/** An index's SQL without the schema its name may carry. */
+const unqualified = (sql: string) => sql.replace(/^CREATE (UNIQUE )?INDEX ("?\w+"?\.)?/, 'CREATE $1INDEX ')
 
 /** Sets the main database's journal mode; true when it changed (another open connection keeps WAL in place). */
 function switchJournal(db: SqliteDb, mode: 'delete' | 'wal'): boolean {

@@ -2,7 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
 import { withMessageIndexDeferred } from '../../../src/core/store/message-index'
+import { IMAGE_FORMAT, open, seal } from '../../../src/core/sync/crypto'
+import { adoptImage, writeImage } from '../../../src/core/sync/image'
 import { contents, openDevice, text, type Device } from './devices'
 
 // A snapshot carries its messages as a database image (src/core/sync/image.ts): a device that
@@ -128,6 +131,47 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     expect(svc(c).store.search.search('Message 98765').map((h) => h.messageId)).toHaveLength(1)
   })
 
+  it('adopting copies rows and index entries as they are and leaves the database whole: foreign keys on, every index, a topic not held left out; an image in the earlier shape adopts the same', { timeout: 60_000 }, async () => {
+    const { a, convs, topic, inTopic, streaming } = await historyOnA()
+    const dir = mkdtempSync(join(tmpdir(), 'sb-sync-image-shape-'))
+    const current = join(dir, 'current.db')
+    writeImage(sql(a), current)
+    // The shape images had before this version: ids indexed by a separate index, no other index.
+    const earlier = join(dir, 'earlier.db')
+    writeFileSync(earlier, readFileSync(current))
+    const old = new Database(earlier)
+    const table = (old.prepare(`SELECT sql FROM sqlite_master WHERE name = 'messages'`).get() as { sql: string }).sql
+    old.exec(`${table.replace(/^CREATE TABLE "?messages"?/, 'CREATE TABLE old_messages').replace('id TEXT NOT NULL UNIQUE', 'id TEXT NOT NULL')};
+      INSERT INTO old_messages SELECT * FROM messages; DROP TABLE messages; ALTER TABLE old_messages RENAME TO messages;
+      CREATE UNIQUE INDEX messages_id ON messages(id);`)
+    expect(old.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages' ORDER BY name`).all()).toEqual([{ name: 'messages_id' }])
+    old.close()
+
+    const indexesOf = (d: Device) => sql(d).prepare(`SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'messages' ORDER BY name`).all()
+    const expected = sql(a).prepare('SELECT id, seq, topic_id FROM messages WHERE id != ? ORDER BY id').all(streaming.message.id) as Array<{ id: string; topic_id: string | null }>
+    for (const image of [current, earlier]) {
+      const d = await openDevice('D')
+      opened.push(d)
+      // What a snapshot's records bring first: the conversations (not the topic, as if deleted meanwhile).
+      sql(d).prepare('ATTACH ? AS a').run(join(a.dataDir, 'switchboard.db'))
+      sql(d).exec('INSERT INTO main.conversations SELECT * FROM a.conversations; DETACH a')
+      expect(adoptImage(sql(d), image, '{}')).toBe(expected.length)
+      expect(sql(d).pragma('foreign_keys', { simple: true })).toBe(1)
+      expect(sql(d).pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(sql(d).pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }])
+      expect(sql(d).pragma('foreign_key_check')).toEqual([])
+      expect(indexesOf(d)).toEqual(indexesOf(a))
+      // The topic is not held here: its message keeps its place without it, as a merge leaves it.
+      expect(sql(d).prepare('SELECT id, seq, topic_id FROM messages ORDER BY id').all()).toEqual(expected.map((m) => ({ ...m, topic_id: m.id === inTopic.id ? null : m.topic_id })))
+      expect(topic.id).toBe(inTopic.topicId)
+      expect(svc(d).store.search.search('quokka').map((h) => h.messageId)).toEqual([inTopic.id])
+      // Enforced again: a conversation deleted takes its adopted messages with it.
+      svc(d).store.conversations.delete(convs[1]!.id)
+      expect((sql(d).prepare('SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?').get(convs[1]!.id) as { n: number }).n).toBe(0)
+      expect(contents(d).messages.length).toBeGreaterThan(0)
+    }
+  })
+
   it('an image file left by a process killed while building or adopting one is swept when sync starts again', { timeout: 60_000 }, async () => {
     const { a } = await historyOnA()
     await a.close()
@@ -193,6 +237,46 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     const status = await c.sync()
     expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(newestChunks(folder)[0]!) })
     expect((sql(c).prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n).toBe(0)
+  })
+
+  it('a chunk sealed under the right key and name by another write is refused: by the tags the snapshot lists, or, in a snapshot from before tags, by the hash of the whole', { timeout: 60_000 }, async () => {
+    const { a, store, folder } = await historyOnA()
+    const key = Buffer.from((await svc(a).secrets.readForRuntime(`sync:key:${svc(a).sync.status().deviceId}`))!, 'base64')
+    const name = newestChunks(folder)[0]!
+    const chunk = join(folder, 'snapshots', name)
+    const good = readFileSync(chunk)
+    const opened0 = open(key, `snapshots/${name}`, good)
+    // Another write's bytes under the same name: it opens, its header is right, it is not the chunk the snapshot was written with.
+    const other = Buffer.from(opened0.plaintext)
+    other[other.length - 1]! ^= 1
+    writeFileSync(chunk, seal(key, opened0.header, other, IMAGE_FORMAT))
+    const refuse = async (label: string) => {
+      const d = await openDevice(label)
+      opened.push(d)
+      await d.setup(store)
+      const status = await d.sync()
+      expect(status.error).toMatchObject({ code: 'SyncTampered' })
+      expect((sql(d).prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n).toBe(0)
+      return status
+    }
+    expect((await refuse('T')).error?.message).toContain(name)
+
+    // The snapshot as a writer before tags sealed it: the whole file's hash catches the chunk instead.
+    const snapName = readdirSync(join(folder, 'snapshots')).filter((n) => n.endsWith('.snap')).sort().pop()!
+    const snapPath = join(folder, 'snapshots', snapName)
+    const snap = open(key, `snapshots/${snapName}`, readFileSync(snapPath))
+    const body = JSON.parse(snap.plaintext.toString('utf8')) as { image: { tags?: string[] } }
+    expect(body.image.tags).toHaveLength(newestChunks(folder).length)
+    delete body.image.tags
+    writeFileSync(snapPath, seal(key, snap.header, Buffer.from(JSON.stringify(body)), IMAGE_FORMAT))
+    expect((await refuse('U')).error?.message).toContain(snapName)
+    // With its own chunk back, a device adopts that snapshot's image.
+    writeFileSync(chunk, good)
+    const v = await openDevice('V')
+    opened.push(v)
+    await v.setup(store)
+    expect((await v.sync()).error).toBeUndefined()
+    expect(contents(v).messages).toEqual(contents(a).messages.filter((m) => (m as { status: string }).status !== 'streaming'))
   })
 
   it('old segments of a device that stopped syncing do not make every round write a snapshot', { timeout: 60_000 }, async () => {
