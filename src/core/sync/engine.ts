@@ -499,7 +499,14 @@ export class SyncEngine {
           bytes += size
         }
     if (count < (this.deps.compactAfter ?? COMPACT_AFTER) && bytes < (this.deps.compactBytes ?? COMPACT_BYTES)) return
-    await this.writeSnapshot()
+    const written = await this.writeSnapshot()
+    // Chunks of an image of ours whose snapshot was never written (the store filled up, the
+    // process stopped half way): no reader will ask for them, and each set is up to a history's size.
+    const listed = new Set(snapshots.map((s) => s.key))
+    for (const { key } of snapshotObjects) {
+      const snapshot = key.replace(/\.img\.\d+$/, '.snap')
+      if (snapshot !== key && snapshot.endsWith(`-${this.deps.deviceId}.snap`) && snapshot !== written && !listed.has(snapshot)) await this.deps.store.delete(key)
+    }
     const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => segmentSeq(s.key) < this.nextSeq() - 1)
     for (const { key } of mine) await this.deps.store.delete(key)
     // The newest two snapshots stay (one being read while the next is written); older ones of this device go, the snapshot before its image.

@@ -35,6 +35,8 @@ export interface Fault {
   error?: Error
   /** A segment put writes half its bytes and then fails, as a device killed mid-upload leaves it. */
   halfPut?: boolean
+  /** A put of a key this returns an error for fails with it (and writes nothing). */
+  putFails?: (key: string) => Error | undefined
 }
 
 export function faulty(store: SyncStore, fault: Fault): SyncStore {
@@ -52,6 +54,8 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
         await store.put(k, b.subarray(0, Math.floor(b.length / 2)))
         throw new SyncStoreError('SyncStoreUnreachable', 'killed mid-upload')
       }
+      const failure = fault.putFails?.(k)
+      if (failure) throw failure
       return store.put(k, b)
     }),
     create: guard((k: string, b: Uint8Array) => store.create(k, b)),

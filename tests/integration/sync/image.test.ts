@@ -6,6 +6,7 @@ import Database from 'better-sqlite3'
 import { withMessageIndexDeferred } from '../../../src/core/store/message-index'
 import { IMAGE_FORMAT, open, seal } from '../../../src/core/sync/crypto'
 import { adoptImage, writeImage } from '../../../src/core/sync/image'
+import { SyncStoreError } from '../../../src/core/sync/store'
 import { contents, openDevice, text, type Device } from './devices'
 
 // A snapshot carries its messages as a database image (src/core/sync/image.ts): a device that
@@ -277,6 +278,45 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     await v.setup(store)
     expect((await v.sync()).error).toBeUndefined()
     expect(contents(v).messages).toEqual(contents(a).messages.filter((m) => (m as { status: string }).status !== 'streaming'))
+  })
+
+  it('the store filling up while an image is uploaded: the round says so and nothing is lost; with space again the snapshot is written and the failed attempt\'s chunks are removed', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-full-'))
+    const store = { kind: 'folder' as const, path: folder }
+    const a = await openDevice('A', { compactBytes: 1, imageChunk: 64 * 1024 })
+    opened.push(a)
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Filling up' })
+    svc(a).store.db.transaction(() => {
+      for (let i = 0; i < 400; i++) svc(a).store.messages.create({ conversationId: conv.id, role: i % 2 ? 'assistant' : 'user', content: text(`message ${i} about the tide `.repeat(4)) })
+    })
+    await a.setup(store)
+    // The third chunk of the first image does not fit.
+    a.fault.putFails = (key) => (/\.img\.0002$/.test(key) ? new SyncStoreError('SyncStoreFull', 'ENOSPC: no space left on device') : undefined)
+    const full = await a.sync()
+    expect(full).toMatchObject({ state: 'error', error: { code: 'SyncStoreFull' } })
+    const snapshots = () => readdirSync(join(folder, 'snapshots')).sort()
+    expect(snapshots().filter((n) => n.endsWith('.snap'))).toEqual([])
+    expect(imageChunks(folder)).toHaveLength(2)
+
+    // Nothing was lost: the segments are there, and a fresh device gets every message from them.
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    expect((await c.sync()).error).toBeUndefined()
+    expect(contents(c).messages).toEqual(contents(a).messages)
+
+    a.fault.putFails = undefined
+    expect((await a.sync()).error).toBeUndefined()
+    // One snapshot, and only its own chunks: none of the attempt that failed is left behind.
+    const snaps = snapshots().filter((n) => n.endsWith('.snap'))
+    expect(snaps).toHaveLength(1)
+    expect(imageChunks(folder).length).toBeGreaterThan(2)
+    for (const chunk of imageChunks(folder)) expect(chunk.startsWith(snaps[0]!.replace(/\.snap$/, '.img.'))).toBe(true)
+    const d = await openDevice('D')
+    opened.push(d)
+    await d.setup(store)
+    expect((await d.sync()).error).toBeUndefined()
+    expect(seqs(d)).toEqual(seqs(a))
   })
 
   it('old segments of a device that stopped syncing do not make every round write a snapshot', { timeout: 60_000 }, async () => {
