@@ -4,6 +4,7 @@ import type { SyncDevice, SyncError, SyncScope, SyncSetup, SyncStatus, SyncStore
 import { AppErrorException } from '../../shared/errors/app-error'
 import { ERROR_CATALOGUE, type ErrorTypeName } from '../../shared/errors/catalogue'
 import type { SqliteDb } from '../store/database'
+import { toStoreError } from '../store/errors'
 import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
 import { KEYS_OBJECT, newKeys, open, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
@@ -389,7 +390,8 @@ export class SyncService {
   }
 
   private failed(error: unknown): void {
-    const shown = syncErrorOf(error)
+    // This device's own disk or database failing (full, read-only) is named as such, not as the store's failure.
+    const shown = syncErrorOf(toStoreError(error, this.deps.dataDir))
     if (error instanceof WrongPassphrase) {
       // The store's key changed under us (set up again elsewhere): nothing is merged until the passphrase is typed.
       this.key = undefined

@@ -319,6 +319,31 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     expect(seqs(d)).toEqual(seqs(a))
   })
 
+  it('this device\'s own disk filling up while it adopts an image: the error names this disk and the fix, nothing is half adopted, and the next round completes', { timeout: 60_000 }, async () => {
+    const { a, store } = await historyOnA()
+    const c = await openDevice('C')
+    opened.push(c)
+    const triggers = () => sql(c).prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages' ORDER BY name`).all()
+    const before = triggers()
+    await c.setup(store)
+    // Room for the snapshot's records (a few conversations), not for its image.
+    const pages = sql(c).pragma('page_count', { simple: true }) as number
+    sql(c).pragma(`max_page_count = ${pages + 40}`)
+    const full = await c.sync()
+    expect(full).toMatchObject({ state: 'error', error: { code: 'DiskFull', message: expect.stringContaining(c.dataDir), fix: expect.stringMatching(/free/i) } })
+    // It failed in the image: the conversations are in, no message is.
+    expect(svc(c).store.conversations.list()).toHaveLength(3)
+    expect((sql(c).prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n).toBe(0)
+    expect(sql(c).pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(sql(c).pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(triggers()).toEqual(before)
+    expect(readdirSync(c.dataDir).filter((n) => n.startsWith('sync-image-'))).toEqual([])
+
+    sql(c).pragma('max_page_count = 1073741823')
+    expect((await c.sync()).error).toBeUndefined()
+    expect(contents(c).messages).toEqual(contents(a).messages.filter((m) => (m as { status: string }).status !== 'streaming'))
+  })
+
   it('old segments of a device that stopped syncing do not make every round write a snapshot', { timeout: 60_000 }, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
     const store = { kind: 'folder' as const, path: folder }
