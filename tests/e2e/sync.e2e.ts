@@ -25,6 +25,7 @@ interface SyncStatus {
   deviceName: string
   pendingChanges: number
   syncingChanges?: number
+  transfer?: { done: number; total: number }
   lastSyncedAt?: number
   nextRetryAt?: number
   error?: { code: string; message: string; fix?: string }
@@ -220,6 +221,14 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   // States as they come from sync.watch.
   sync.push({ ...running, state: 'syncing', syncingChanges: 12 })
   await expect(sidebar(page)).toHaveText('Syncing 12 changes')
+  await expect(s.getByTestId('sync-transfer')).toHaveCount(0)
+  // A new device fetching a long history: how far, in words and as a bar.
+  sync.push({ ...running, state: 'syncing', syncingChanges: 100_000, transfer: { done: 45_300_000, total: 118_100_000 } })
+  await expect(sidebar(page)).toHaveText('Syncing the history: 45 of 118 MB')
+  await expect(s.getByTestId('sync-transfer')).toHaveAttribute('aria-valuenow', '38')
+  await expect(s.getByTestId('sync-transfer')).toHaveAccessibleName('History downloaded so far')
+  sync.push({ ...running, state: 'syncing', syncingChanges: 100_000, transfer: { done: 118_100_000, total: 118_100_000 } })
+  await expect(sidebar(page)).toHaveText('Syncing 100,000 changes')
   sync.push({ ...running, state: 'offline', nextRetryAt: Date.now() + 30_000 })
   await expect(sidebar(page)).toHaveText(/^Offline, will retry in (30|29|28) s$/)
   await expect(sidebar(page)).toHaveAttribute('data-state', 'offline')

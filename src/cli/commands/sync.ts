@@ -15,7 +15,8 @@ function describe(status: SyncStatus): string {
   const lines: string[] = []
   const store = status.store
   const where = !store ? '' : store.kind === 'folder' ? store.path : store.kind === 's3' ? `s3://${store.bucket}/${store.prefix ?? ''}` : store.kind === 'webdav' ? store.url : `postgres://${store.user}@${store.host}:${store.port}/${store.database}`
-  lines.push(`State: ${status.state}${status.state === 'syncing' && status.syncingChanges ? ` (${status.syncingChanges} changes)` : ''}`)
+  const transfer = status.state === 'syncing' && status.transfer ? `, history ${(status.transfer.done / 1e6).toFixed(1)} of ${(status.transfer.total / 1e6).toFixed(1)} MB` : ''
+  lines.push(`State: ${status.state}${status.state === 'syncing' && status.syncingChanges ? ` (${status.syncingChanges} changes${transfer})` : ''}`)
   if (store) lines.push(`Store: ${store.kind} ${where}`)
   lines.push(`This device: ${status.deviceName}${status.deviceId ? ` (${status.deviceId})` : ''}`)
   lines.push(`Changes waiting: ${status.pendingChanges}`)

@@ -96,6 +96,8 @@ export interface EngineDeps {
   dataDir: string
   /** Told how many changes the running round carries ("syncing n changes"). */
   progress?: (changes: number) => void
+  /** Told how far a long download (a snapshot's image) has come, in bytes: at its start and after each chunk. */
+  transfer?: (done: number, total: number) => void
   /** Segments after the newest snapshot before this device writes one (COMPACT_AFTER). */
   compactAfter?: number
   /** Bytes of segments after the newest snapshot before this device writes one (COMPACT_BYTES). */
@@ -295,8 +297,10 @@ export class SyncEngine {
    */
   private async applyImage(snapshot: string, body: SnapshotBody & { image: ImageInfo }, chunk: (n: number) => Promise<Uint8Array | undefined>): Promise<MergeResult | undefined> {
     const info = body.image
-    // Said before the download, which is most of the wait on a slow link ("syncing 100,000 changes").
+    // Said before the download, which is most of the wait on a slow link ("syncing 100,000 changes"), and then its bytes as they come.
     this.deps.progress?.(info.records)
+    this.deps.transfer?.(0, info.bytes)
+    let done = 0
     // Chunks checked against the tags the snapshot lists need no hash of the whole (an image from before tags does).
     const tags = info.tags?.length === info.chunks ? info.tags : undefined
     const file = new ImageFile(imageFile(this.deps.dataDir), !tags)
@@ -318,6 +322,8 @@ export class SyncEngine {
           throw error
         }
         await file.append(plaintext)
+        done += plaintext.length
+        this.deps.transfer?.(done, info.bytes)
       }
       if (!(await file.finish(info))) throw new TamperedObject(snapshot, false)
       if (info.newest) this.deps.clock.observe(info.newest)

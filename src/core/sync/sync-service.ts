@@ -111,6 +111,8 @@ export class SyncService {
   private lastMerge: SyncStatus['lastMerge']
   private devicesList: SyncDevice[] = []
   private syncing: number | undefined
+  /** The running round's long download, while it lasts. */
+  private transfer: { done: number; total: number } | undefined
   private tampered = new Set<string>()
   private failures = 0
   private idleRounds = 0
@@ -197,6 +199,7 @@ export class SyncService {
       deviceName: control.device_name ?? hostname(),
       pendingChanges: pending,
       ...(this.syncing !== undefined ? { syncingChanges: this.syncing } : {}),
+      ...(this.transfer ? { transfer: this.transfer } : {}),
       ...(this.lastSyncedAt ? { lastSyncedAt: this.lastSyncedAt } : {}),
       ...(this.nextRetryAt ? { nextRetryAt: this.nextRetryAt } : {}),
       ...(error ? { error } : {}),
@@ -316,6 +319,10 @@ export class SyncService {
         this.syncing = (this.syncing ?? 0) + n
         this.emit()
       },
+      transfer: (done, total) => {
+        this.transfer = { done, total }
+        this.emit()
+      },
       ...(this.deps.applied ? { applied: this.deps.applied } : {})
     })
   }
@@ -365,6 +372,7 @@ export class SyncService {
     if (!engine || this.closed) return
     clearTimeout(this.timer)
     this.syncing = 0
+    this.transfer = undefined
     this.setState('syncing')
     try {
       const result = await engine.round()
@@ -377,6 +385,7 @@ export class SyncService {
         this.lastMerge = { applied: result.merge.applied, conflicts: result.merge.conflicts, recovered: result.merge.recovered, at: this.lastSyncedAt }
       this.idleRounds = result.merge.applied || result.pushed ? 0 : this.idleRounds + 1
       this.syncing = undefined
+      this.transfer = undefined
       this.setState('idle')
       if (!this.store?.watch || !this.stopWatch) {
         // Polling backs off while nothing changes, up to four times the interval.
@@ -385,6 +394,7 @@ export class SyncService {
       } else this.schedule(5 * 60_000)
     } catch (error) {
       this.syncing = undefined
+      this.transfer = undefined
       this.failed(error)
     }
   }

@@ -173,6 +173,28 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     }
   })
 
+  it('a fresh device says how far the history\'s download has come, chunk by chunk, and nothing once the round is over', { timeout: 60_000 }, async () => {
+    const { store, folder } = await historyOnA()
+    const chunks = newestChunks(folder).length
+    expect(chunks).toBeGreaterThan(2)
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    const seen: Array<{ done: number; total: number }> = []
+    const off = svc(c).sync.onStatus((status) => {
+      // Other news (the change count) comes with the same figure: each figure once.
+      if (status.transfer && status.transfer.done !== seen.at(-1)?.done) seen.push({ ...status.transfer })
+    })
+    const after = await c.sync()
+    off()
+    // Said at the start and after each chunk, always forward, ending at the whole.
+    expect(seen).toHaveLength(chunks + 1)
+    expect(seen[0]!.done).toBe(0)
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.done).toBeGreaterThan(seen[i - 1]!.done)
+    expect(seen.at(-1)!.done).toBe(seen[0]!.total)
+    expect(after.transfer).toBeUndefined()
+  })
+
   it('an image file left by a process killed while building or adopting one is swept when sync starts again', { timeout: 60_000 }, async () => {
     const { a } = await historyOnA()
     await a.close()

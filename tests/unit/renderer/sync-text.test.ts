@@ -33,6 +33,16 @@ describe('the sidebar status', () => {
     expect(say(statusPhrase({ ...base, state: 'syncing', syncingChanges: 12 }, NOW), 'zh-CN')).toBe('正在同步 12 项更改')
   })
 
+  it('a long download (a new device fetching the history) says how far it has come, in MB', () => {
+    const syncing = { ...base, state: 'syncing' as const, syncingChanges: 100_000 }
+    expect(say(statusPhrase({ ...syncing, transfer: { done: 45_300_000, total: 118_100_000 } }, NOW))).toBe('Syncing the history: 45 of 118 MB')
+    // Small ones keep a decimal, so the first chunks are seen to move.
+    expect(say(statusPhrase({ ...syncing, transfer: { done: 400_000, total: 2_500_000 } }, NOW))).toBe('Syncing the history: 0.4 of 2.5 MB')
+    expect(say(statusPhrase({ ...syncing, transfer: { done: 45_300_000, total: 118_100_000 } }, NOW), 'zh-CN')).toBe('正在同步历史记录：45 / 118 MB')
+    // Done downloading, the count again (the copy into the database follows).
+    expect(say(statusPhrase({ ...syncing, transfer: { done: 118_100_000, total: 118_100_000 } }, NOW))).toBe('Syncing 100,000 changes')
+  })
+
   it('is not "Synced" while local changes wait for the next round', () => {
     expect(say(statusPhrase({ pendingChanges: 2, state: 'idle' }, NOW))).toBe('2 changes to send')
   })

@@ -73,6 +73,19 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
         <p className="text-sm font-medium" data-testid="sync-state" data-state={status.state} aria-live="polite">
           {phrase ? say(phrase) : t('sync.status.off')}
         </p>
+        {status.state === 'syncing' && status.transfer && status.transfer.total > 0 && (
+          <div
+            className="h-1.5 w-full max-w-sm overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800"
+            role="progressbar"
+            aria-label={t('sync.transfer')}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round((status.transfer.done / status.transfer.total) * 100)}
+            data-testid="sync-transfer"
+          >
+            <div className="h-full bg-accent transition-[width]" style={{ width: `${Math.round((status.transfer.done / status.transfer.total) * 100)}%` }} />
+          </div>
+        )}
         <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="sync-last-synced">
           {status.lastSyncedAt ? t('sync.lastSynced', { when: say(relativeTime(status.lastSyncedAt, now)) }) : t('sync.neverSynced')}
         </p>

@@ -9,7 +9,7 @@ export interface Phrase {
 }
 
 /** What the sidebar says, or nothing when sync is off (not set up). */
-export function statusPhrase(status: Pick<SyncStatus, 'state' | 'pendingChanges' | 'syncingChanges' | 'nextRetryAt'>, now: number): Phrase | undefined {
+export function statusPhrase(status: Pick<SyncStatus, 'state' | 'pendingChanges' | 'syncingChanges' | 'nextRetryAt' | 'transfer'>, now: number): Phrase | undefined {
   switch (status.state) {
     case 'off':
       return undefined
@@ -19,6 +19,12 @@ export function statusPhrase(status: Pick<SyncStatus, 'state' | 'pendingChanges'
       // Changes waiting for the next round are not "synced" yet.
       return status.pendingChanges > 0 ? { key: 'sync.status.pending', values: { count: status.pendingChanges } } : { key: 'sync.status.synced' }
     case 'syncing': {
+      const transfer = status.transfer
+      if (transfer && transfer.total > 0 && transfer.done < transfer.total) {
+        // Megabytes, with a decimal while the whole is small enough for a tenth to show movement.
+        const mb = (bytes: number) => (transfer.total < 10e6 ? Math.round(bytes / 1e5) / 10 : Math.round(bytes / 1e6))
+        return { key: 'sync.status.syncingBytes', values: { done: mb(transfer.done), total: mb(transfer.total) } }
+      }
       const count = status.syncingChanges ?? status.pendingChanges
       return count > 0 ? { key: 'sync.status.syncingCount', values: { count } } : { key: 'sync.status.syncing' }
     }

@@ -84,6 +84,8 @@ export interface SyncStatus {
   pendingChanges: number
   /** Changes of the running sync, for "syncing n changes". */
   syncingChanges?: number
+  /** The running sync's long download (a snapshot's history image): bytes so far and in all, for a progress bar. */
+  transfer?: { done: number; total: number }
   lastSyncedAt?: number
   nextRetryAt?: number
   error?: SyncError
