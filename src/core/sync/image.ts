@@ -5,7 +5,7 @@ import type { Change } from './change-log'
 import type { Hlc } from './hlc'
 
 /**
- * A snapshot's messages as a SQLite database image (decision 86).
+ * A snapshot's messages as a SQLite database image (decisions 86 and 87).
  *
  * Merging 100,000 messages record by record costs a fresh device seconds of row inserts, index
  * fills and stamp bookkeeping (docs/sync.md, "First sync"). The compacting device therefore
@@ -16,7 +16,8 @@ import type { Hlc } from './hlc'
  * states and merges them like a segment's, so the result is the same either way.
  *
  * The image holds: `messages` (the rows that have stamps, with their `seq`, so the copied index
- * still points at them), `meta` (the messages' stamps and tombstones: sync_meta's columns) and
+ * still points at them; the table and its indexes shaped exactly as the writer's, so SQLite copies
+ * them as they are), `meta` (the messages' stamps and tombstones: sync_meta's columns) and
  * `messages_fts` / `messages_trigram` with their shadow tables. Nothing else of the data folder.
  */
 

@@ -400,8 +400,11 @@ export class SyncService {
   }
 
   private failed(error: unknown): void {
-    // This device's own disk or database failing (full, read-only) is named as such, not as the store's failure.
-    const shown = syncErrorOf(toStoreError(error, this.deps.dataDir))
+    // This device's own database or disk failing (full, read-only) is named as such, not as the
+    // store's failure. Only SQLite's errors and a full disk: a raw network error code must not read as the data folder's.
+    const code = (error as { code?: unknown } | undefined)?.code
+    const local = typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'ENOSPC' || code === 'EDQUOT')
+    const shown = syncErrorOf(local ? toStoreError(error, this.deps.dataDir) : error)
     if (error instanceof WrongPassphrase) {
       // The store's key changed under us (set up again elsewhere): nothing is merged until the passphrase is typed.
       this.key = undefined
