@@ -152,15 +152,16 @@ describe('stream robustness', () => {
   })
 
   it('keep-alives count as activity: a slow but alive stream is not cut', async () => {
-    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['slow', ' but', ' alive']), delayMs: 120, keepAlive: true })
-    const events = await collect(runtime(), {}, { idleTimeoutMs: 400 })
+    // Gaps well inside the idle limit: a CI machine under load once held the process ~400 ms (this test had 120 ms gaps against 400).
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['slow', ' but', ' alive']), delayMs: 250, keepAlive: true })
+    const events = await collect(runtime(), {}, { idleTimeoutMs: 1_000 })
     expect(stopOf(events)).toBe('stop')
     expect(textOf(events)).toBe('slow but alive')
   })
 
   it('keep-alives during a long wait count as activity: a model thinking longer than the idle limit is not cut', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['thought', ' long']), delayMs: 900, keepAliveEveryMs: 150 })
-    const events = await collect(runtime(), {}, { idleTimeoutMs: 400 })
+    const events = await collect(runtime(), {}, { idleTimeoutMs: 600 })
     expect(errorOf(events)).toBeUndefined()
     expect(textOf(events)).toBe('thought long')
   })
