@@ -246,7 +246,11 @@ export class ChangeLog {
     for (const table of SYNCED_TABLES) {
       if (!scope[table.scope]) continue
       const metas = this.sql('SELECT * FROM sync_meta WHERE dirty = 1 AND tbl = ? LIMIT ?').all(table.name, limit - out.length) as MetaRow[]
-      for (const meta of metas) out.push(this.state(table, meta))
+      for (const meta of metas) {
+        const change = this.state(table, meta)
+        this.readFrom.set(change, { hlcs: meta.hlcs, deleted: meta.deleted })
+        out.push(change)
+      }
       if (out.length >= limit) break
     }
     return out
@@ -273,6 +277,9 @@ export class ChangeLog {
     }
   }
 
+  /** The stamps and tombstone (as stored) each change from `outgoing` was read from. */
+  private readonly readFrom = new WeakMap<Change, { hlcs: string; deleted: string | null }>()
+
   /**
    * The changes went into the store (in the segment `origin` names): they are no longer pending
    * (unless stamped again since), and a deletion among them is published from there on.
@@ -284,6 +291,12 @@ export class ChangeLog {
     const published = JSON.stringify(origin)
     this.db.transaction(() => {
       for (const change of changes) {
+        // Read by `outgoing`: clean only if its stamps and tombstone are still what was read (one statement, no JSON).
+        const from = this.readFrom.get(change)
+        if (from) {
+          clear.run(published, change.t, change.k, from.hlcs, from.deleted)
+          continue
+        }
         const meta = this.meta(change.t, change.k)
         if (!meta) continue
         const hlcs: Record<string, Hlc> = {}
