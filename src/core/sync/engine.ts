@@ -506,20 +506,21 @@ export class SyncEngine {
         }
     if (count < (this.deps.compactAfter ?? COMPACT_AFTER) && bytes < (this.deps.compactBytes ?? COMPACT_BYTES)) return
     const written = await this.writeSnapshot()
-    // Chunks of an image of ours whose snapshot was never written (the store filled up, the
-    // process stopped half way): no reader will ask for them, and each set is up to a history's size.
-    const listed = new Set(snapshots.map((s) => s.key))
-    for (const { key } of snapshotObjects) {
-      const snapshot = key.replace(/\.img\.\d+$/, '.snap')
-      if (snapshot !== key && snapshot.endsWith(`-${this.deps.deviceId}.snap`) && snapshot !== written && !listed.has(snapshot)) await this.deps.store.delete(key)
-    }
     const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => segmentSeq(s.key) < this.nextSeq() - 1)
     for (const { key } of mine) await this.deps.store.delete(key)
-    // The newest two snapshots stay (one being read while the next is written); older ones of this device go, the snapshot before its image.
+    // The newest two snapshots stay (one being read while the next is written); older ones of this device go, each before its image.
+    const own = (key: string) => key.endsWith(`-${this.deps.deviceId}.snap`)
+    const kept = new Set([written, ...snapshots.map((s) => s.key)])
     for (const { key } of snapshots.slice(0, -1)) {
-      if (!key.endsWith(`-${this.deps.deviceId}.snap`)) continue
+      if (!own(key)) continue
       await this.deps.store.delete(key)
-      for (const object of snapshotObjects) if (object.key.startsWith(imageChunks(key))) await this.deps.store.delete(object.key)
+      kept.delete(key)
+    }
+    // Then every chunk of ours whose snapshot is not kept: those just removed, and those whose
+    // snapshot was never written (the store filled up, the process stopped half way), each up to a history's size.
+    for (const { key } of snapshotObjects) {
+      const snapshot = key.replace(/\.img\.\d+$/, '.snap')
+      if (snapshot !== key && own(snapshot) && !kept.has(snapshot)) await this.deps.store.delete(key)
     }
   }
 

@@ -4,7 +4,6 @@ import { dirname, join } from 'node:path'
 import { createCore } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
-
 import { ok, type TestCore as SharedTestCore } from '../test-core'
 
 export { ok }
