@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { formatBytes, formatDuration, formatRate, percent } from '../../../shared/local/format'
 import { isFinalDownloadPhase, type DownloadSnapshot, type LibraryEntry, type LibraryFile } from '../../../shared/models-library/types'
 import { useLibrary } from './library-store'
+import { ProgressBar } from '../../components/progress-bar'
 
 const button = 'rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700'
 const primary = 'rounded bg-accent px-2 py-0.5 text-xs text-white disabled:opacity-50'
@@ -129,9 +130,7 @@ function DownloadCard({ d }: { d: DownloadSnapshot }) {
         <span className="text-xs text-zinc-500">{t(`library.phase.${d.phase}`)}</span>
         <span className="ml-auto text-xs tabular-nums">{pct.toFixed(1)}%</span>
       </div>
-      <div role="progressbar" aria-label={d.ref} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} className="mt-2 h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800">
-        <div className={`h-full ${d.phase === 'error' ? 'bg-red-500' : d.phase === 'success' ? 'bg-emerald-500' : 'bg-accent'}`} style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar percent={pct} label={d.ref} className="mt-2 h-2 rounded-full" fill={d.phase === 'error' ? 'bg-red-500' : d.phase === 'success' ? 'bg-emerald-500' : 'bg-accent'} />
       <div className="mt-2 flex flex-wrap items-center gap-x-4 text-xs text-zinc-600 dark:text-zinc-400">
         {d.totalBytes > 0 && <span className="tabular-nums">{t('local.bytes', { done: formatBytes(d.completedBytes), total: formatBytes(d.totalBytes) })}</span>}
         {!final && d.bytesPerSecond > 0 && <span className="tabular-nums">{formatRate(d.bytesPerSecond)}</span>}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { formatBytes, formatDuration, formatRate, percent } from '../../../shared/local/format'
 import { isFinalPullPhase, type PullSnapshot } from '../../../shared/local/pull-progress'
 import { usePulls } from './pulls-store'
+import { ProgressBar } from '../../components/progress-bar'
 
 export function PullCard({ pull }: { pull: PullSnapshot }) {
   const { t } = useTranslation()
@@ -16,17 +17,7 @@ export function PullCard({ pull }: { pull: PullSnapshot }) {
         <span className="text-xs text-zinc-500">{t(`local.phase.${pull.phase}`)}</span>
         <span className="ml-auto text-xs tabular-nums text-zinc-600 dark:text-zinc-300">{pct.toFixed(1)}%</span>
       </div>
-      <div
-        role="progressbar"
-        aria-label={pull.model}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={pct}
-        data-testid="pull-progress"
-        className="mt-2 h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
-      >
-        <div className={`h-full ${barColour} transition-[width] duration-100`} style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar percent={pct} label={pull.model} className="mt-2 h-2 rounded-full" fill={`${barColour} transition-[width] duration-100`} testId="pull-progress" />
       <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-zinc-600 dark:text-zinc-400">
         {pull.totalBytes > 0 && (
           <span data-testid="pull-bytes" className="tabular-nums">

@@ -11,6 +11,7 @@ import { buttonClass, inputClass, primaryClass, ScopeFields, SyncSetupForm } fro
 import { mergePhrases, relativeTime, statusPhrase, type Phrase } from './sync-status-text'
 import { applySyncStatus, loadSyncStatus, useSync, watchSync } from './sync-store'
 import { ForgetDevice } from './sync-forget-device'
+import { ProgressBar } from '../../components/progress-bar'
 
 /** A clock for relative times: every 30 s, every second while a retry counts down. */
 function useNow(fast: boolean): number {
@@ -74,17 +75,13 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
           {phrase ? say(phrase) : t('sync.status.off')}
         </p>
         {status.state === 'syncing' && status.transfer && status.transfer.total > 0 && (
-          <div
-            className="h-1.5 w-full max-w-sm overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800"
-            role="progressbar"
-            aria-label={t('sync.transfer')}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={Math.round((status.transfer.done / status.transfer.total) * 100)}
-            data-testid="sync-transfer"
-          >
-            <div className="h-full bg-accent transition-[width]" style={{ width: `${Math.round((status.transfer.done / status.transfer.total) * 100)}%` }} />
-          </div>
+          <ProgressBar
+            percent={Math.round((status.transfer.done / status.transfer.total) * 100)}
+            label={t('sync.transfer')}
+            className="h-1.5 w-full max-w-sm rounded"
+            fill="bg-accent transition-[width]"
+            testId="sync-transfer"
+          />
         )}
         <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="sync-last-synced">
           {status.lastSyncedAt ? t('sync.lastSynced', { when: say(relativeTime(status.lastSyncedAt, now)) }) : t('sync.neverSynced')}
