@@ -9,6 +9,7 @@ import type { ChatStreamEvent } from '../../src/shared/bridge/procedures/chat'
 import type { Message } from '../../src/shared/data/message'
 import type { Result } from '../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../fixtures/gguf/tiny-llama'
+import { median } from './util'
 
 /**
  * The built-in engine (issue 31's goals), on the tiny test model, same prompt, threads (1) and
@@ -24,7 +25,6 @@ const RUNS = 9
 const PROMPT = 'Hello there'
 const MB = 1024 * 1024
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 export default async function engineBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-engine-'))

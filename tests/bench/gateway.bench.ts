@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import OpenAI from 'openai'
-import { alternatingMedianMs, fmt, report } from './util'
+import { alternatingMedianMs, fmt, median, report } from './util'
 
 /**
  * The local API's cost: a 200,000-chunk stream read by the `openai` SDK through the gateway
@@ -39,7 +39,6 @@ function cpuMs(pid: number | undefined): number | undefined {
   }
 }
 
-const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)]
 
 const src = (path: string) => JSON.stringify(pathToFileURL(join(import.meta.dirname, path)).href)
 

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url'
 import OpenAI from 'openai'
 import { main } from '../../src/cli/main'
 import { createProviderRuntime } from '../../src/core/runtime/registry'
-import { fmt, medianMs, report } from './util'
+import { fmt, median, medianMs, report } from './util'
 
 /**
  * 200 000 streamed chunks from the fake OpenAI server (run in its own process so it does not
@@ -101,7 +101,6 @@ export default async function runtimeBench(): Promise<void> {
       times.ours.push(await medianMs(ours, 1, 0))
       times.cli.push(await medianMs(cli, 1, 0))
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
     const tBare = median(times.bare)
     const tOurs = median(times.ours)
     const tCli = median(times.cli)

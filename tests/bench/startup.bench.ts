@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import WebSocket from 'ws'
 import { appPathFor } from '../../src/server/server'
-import { fmt, report } from './util'
+import { fmt, median, report } from './util'
 
 /**
  * Start-up and packaging figures, each next to a baseline measured in the same run:
@@ -27,7 +27,6 @@ const CHUNKS = 200_000
 const KEY = 'sk-bench-0000000000'
 const TOKEN = 'bench-token-0123456789abcdef'
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 function wall(args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const started = performance.now()

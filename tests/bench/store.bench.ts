@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { databasePath, openStore, type Store } from '../../src/core/store'
 import { toFtsQuery } from '../../src/core/store/repositories/search'
-import { medianMs, report, fmt } from './util'
+import { fmt, median, medianMs, report } from './util'
 
 // The store against plain better-sqlite3 on the same file, in the same run:
 //  1. opening a conversation of 10,000 messages (the newest 50), warm and on a fresh connection;
@@ -96,7 +96,6 @@ export default async function storeBench(): Promise<void> {
       coldBase.push(performance.now() - start)
       db.close()
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
     report('  … first page on a fresh connection', median(coldFirst), 'plain, fresh connection', median(coldBase), 'ms', '< 20 ms')
     ;({ store } = openStore({ dataDir: dir, dailyBackupMs: 0 }))
 

@@ -9,7 +9,7 @@ import * as crypto from '../../src/core/sync/crypto'
 import { openSyncStore } from '../../src/core/sync/stores'
 import { withMessageIndexDeferred } from '../../src/core/store/message-index'
 import type { SyncStoreConfig } from '../../src/shared/bridge/procedures/sync'
-import { fmt, report } from './util'
+import { fmt, median, report } from './util'
 import { startPostgres, startS3Server, startWebdavServer } from '../support/sync-servers'
 
 // Sync, per store, against the same store used raw in the same run (each timing of 1 and 2 the
@@ -25,7 +25,6 @@ const POLL_MS = Number(process.env.SYNC_BENCH_POLL_MS ?? 1_000)
 const KDF = { N: 2 ** 14, r: 8, p: 1 }
 /** Each timing of parts 1 and 2 is the median of this many runs (a fresh device each): single runs here vary by ±30 %. */
 const RUNS = Math.max(1, Number(process.env.SYNC_BENCH_RUNS ?? 3))
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
 
 /** A store to measure: its configuration on an empty place, the secret, and how to clean up. */
 export interface BenchStore {

@@ -9,7 +9,7 @@ import { MemoryBackend } from '../../src/core/secrets'
 import { ToolService } from '../../src/core/tools/tool-service'
 import { runToolStep } from '../../src/core/tools/tool-loop'
 import type { JsonValue } from '../../src/shared/data/json'
-import { fmt, medianMs, report } from './util'
+import { fmt, median, medianMs, report } from './util'
 
 // Issue 21. (1) The tool loop's own overhead per call: one step of the loop (approval check,
 // argument parsing, the call through our connection, result conversion, events) against the
@@ -39,7 +39,6 @@ async function interleaved(a: () => Promise<unknown>, b: () => Promise<unknown>)
     await b()
     tb.push(performance.now() - start)
   }
-  const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
   return [median(ta), median(tb)]
 }
 
