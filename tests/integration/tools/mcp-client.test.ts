@@ -197,10 +197,11 @@ describe('tool servers in the app', () => {
     const m = memoryService()
     services.push(m.service)
     const imported = await m.service.importServers(
-      JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { KEY: 'k-1' } }, remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer b-2' } }, old: { type: 'sse', url: 'https://example.com/sse' } } })
+      JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { KEY: 'k-1' } }, remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer secret-two' } }, old: { type: 'sse', url: 'https://example.com/sse' } } })
     )
     expect(imported.map((s) => [s.name, s.transport])).toEqual([['fs', 'stdio'], ['remote', 'http'], ['old', 'sse']])
-    expect(JSON.stringify(m.settings)).not.toMatch(/k-1|b-2/)
+    // Secrets no generated id can contain (a uuid is hex: "…9c6b-20d2…" once matched "b-2").
+    expect(JSON.stringify(m.settings)).not.toMatch(/k-1|secret-two/)
     await expect(m.service.importServers('{"mcpServers": {"bad": {}}}')).rejects.toMatchObject({ error: { errorType: 'PluginManifestInvalid' } })
     await expect(m.service.importServers('not json')).rejects.toMatchObject({ error: { errorType: 'PluginManifestInvalid' } })
   })
