@@ -194,6 +194,8 @@ async function measure(target: BenchStore) {
   } finally {
     await a.core.close()
     await b?.core.close()
+    // Each device's data folder holds its own copy of the history (~250 MB at 100,000 messages).
+    for (const dir of [a.dataDir, b?.dataDir]) if (dir) rmSync(dir, { recursive: true, force: true })
   }
 
   // 3. A→B latency with the schedulers running (not sync.now): poll interval POLL_MS.
@@ -229,6 +231,7 @@ async function measure(target: BenchStore) {
   } finally {
     await c.core.close()
     await d.core.close()
+    for (const dir of [c.dataDir, d.dataDir]) rmSync(dir, { recursive: true, force: true })
     await place.close()
     await place2.close()
   }
