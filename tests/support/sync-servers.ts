@@ -13,11 +13,14 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, chownSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import pg from 'pg'
 import S3rver from 's3rver'
 
@@ -158,11 +161,55 @@ function letS3rverPaginate() {
     algorithm === 'des' ? createDecipheriv('aes-128-cbc', widen(key as Uint8Array), widen(iv!)) : createDecipheriv(algorithm, key, iv, options as never)) as typeof createDecipheriv
 }
 
+interface S3rverObject {
+  bucket: string
+  key: string
+  content: Buffer | Readable
+  metadata: Record<string, string>
+}
+interface S3rverStore {
+  getResourcePath(bucket: string, key: string, kind: string): string
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>
+}
+
+/**
+ * s3rver's store resolves a put once its pipe has passed the bytes on (or, for a buffer, once it
+ * has handed it to the write stream), not once the file holds them: its PUT could answer before
+ * the object was written, and a read right after got it short or empty (a race test read its
+ * winner back empty under load). The same steps, awaiting the file's own write.
+ */
+function writeBeforeAnswering(server: S3rver) {
+  const store = server.store as unknown as S3rverStore
+  store.putObject = async (object) => {
+    const file = store.getResourcePath(object.bucket, object.key, 'object')
+    await mkdir(dirname(file), { recursive: true })
+    const md5 = crypto.createHash('md5')
+    let size = 0
+    const source = Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content
+    await pipeline(
+      source,
+      async function* (chunks: Readable) {
+        for await (const chunk of chunks as AsyncIterable<Buffer>) {
+          md5.update(chunk)
+          size += chunk.length
+          yield chunk
+        }
+      },
+      createWriteStream(file)
+    )
+    const digest = md5.digest('hex')
+    await store.putMetadata(object.bucket, object.key, object.metadata, digest)
+    return { size, md5: digest }
+  }
+}
+
 export async function startS3Server(options: { honourIfNoneMatch?: boolean } = {}): Promise<S3Server> {
   letS3rverPaginate()
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-s3-'))
   const bucket = 'switchboard-sync'
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: bucket, configs: [] }] })
+  writeBeforeAnswering(server)
   if (options.honourIfNoneMatch) {
     // Koa composes its middleware when it starts listening: this runs before s3rver's router.
     // Conditional writes in flight count as existing, so the check and the write are one step, as on AWS.
