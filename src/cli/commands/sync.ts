@@ -2,6 +2,7 @@ import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
 import { dataDirFrom } from '../data-dir'
 import type { SyncStatus } from '../../shared/bridge/procedures/sync'
+import { transferMegabytes } from '../../shared/sync/transfer'
 
 const USAGE = `switchboard sync <command> [--data-dir DIR] [--json]
   sync status     the state, the store, changes waiting, the last error and its fix
@@ -15,7 +16,8 @@ function describe(status: SyncStatus): string {
   const lines: string[] = []
   const store = status.store
   const where = !store ? '' : store.kind === 'folder' ? store.path : store.kind === 's3' ? `s3://${store.bucket}/${store.prefix ?? ''}` : store.kind === 'webdav' ? store.url : `postgres://${store.user}@${store.host}:${store.port}/${store.database}`
-  const transfer = status.state === 'syncing' && status.transfer ? `, history ${(status.transfer.done / 1e6).toFixed(1)} of ${(status.transfer.total / 1e6).toFixed(1)} MB` : ''
+  const mb = status.state === 'syncing' && status.transfer && status.transfer.total > 0 ? transferMegabytes(status.transfer) : undefined
+  const transfer = mb ? `, history ${mb.done} of ${mb.total} MB` : ''
   lines.push(`State: ${status.state}${status.state === 'syncing' && status.syncingChanges ? ` (${status.syncingChanges} changes${transfer})` : ''}`)
   if (store) lines.push(`Store: ${store.kind} ${where}`)
   lines.push(`This device: ${status.deviceName}${status.deviceId ? ` (${status.deviceId})` : ''}`)

@@ -2,7 +2,7 @@ import i18next from 'i18next'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { en } from '../../../src/renderer/i18n/locales/en'
 import { zhCN } from '../../../src/renderer/i18n/locales/zh-CN'
-import { mergedNewData, mergePhrases, passphraseStrength, relativeTime, retryInSeconds, statusPhrase, type Phrase } from '../../../src/renderer/features/sync/sync-status-text'
+import { mergedNewData, mergePhrases, passphraseStrength, relativeTime, retryInSeconds, statusPhrase, transferPercent, type Phrase } from '../../../src/renderer/features/sync/sync-status-text'
 import { draftFromStore, emptyDraft, storeAddress, validatePassphrase, validateStore, type StoreDraft } from '../../../src/renderer/features/sync/sync-fields'
 
 // Settings → Sync and the sidebar's sync status, worded by the real locale files.
@@ -39,8 +39,19 @@ describe('the sidebar status', () => {
     // Small ones keep a decimal, so the first chunks are seen to move.
     expect(say(statusPhrase({ ...syncing, transfer: { done: 400_000, total: 2_500_000 } }, NOW))).toBe('Syncing the history: 0.4 of 2.5 MB')
     expect(say(statusPhrase({ ...syncing, transfer: { done: 45_300_000, total: 118_100_000 } }, NOW), 'zh-CN')).toBe('正在同步历史记录：45 / 118 MB')
+    // Never the whole before it is: the part done rounds down, and stays a unit short until it is all there.
+    expect(say(statusPhrase({ ...syncing, transfer: { done: 117_600_000, total: 118_100_000 } }, NOW))).toBe('Syncing the history: 117 of 118 MB')
+    expect(say(statusPhrase({ ...syncing, transfer: { done: 118_090_000, total: 118_100_000 } }, NOW))).toBe('Syncing the history: 117 of 118 MB')
+    expect(say(statusPhrase({ ...syncing, transfer: { done: 2_480_000, total: 2_500_000 } }, NOW))).toBe('Syncing the history: 2.4 of 2.5 MB')
     // Done downloading, the count again (the copy into the database follows).
     expect(say(statusPhrase({ ...syncing, transfer: { done: 118_100_000, total: 118_100_000 } }, NOW))).toBe('Syncing 100,000 changes')
+  })
+
+  it("the download's bar is not full before the download is", () => {
+    expect(transferPercent({ done: 45_300_000, total: 118_100_000 })).toBe(38.3)
+    expect(transferPercent({ done: 117_600_000, total: 118_100_000 })).toBe(99.5)
+    expect(transferPercent({ done: 118_090_000, total: 118_100_000 })).toBeLessThan(100)
+    expect(transferPercent({ done: 118_100_000, total: 118_100_000 })).toBe(100)
   })
 
   it('is not "Synced" while local changes wait for the next round', () => {

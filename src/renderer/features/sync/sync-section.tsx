@@ -8,7 +8,7 @@ import { useRouter } from '../../stores/router-store'
 import { storeAddress } from './sync-fields'
 import { problemOf, SyncProblem, type Problem } from './sync-problem'
 import { buttonClass, inputClass, primaryClass, ScopeFields, SyncSetupForm } from './sync-setup-form'
-import { mergePhrases, relativeTime, statusPhrase, type Phrase } from './sync-status-text'
+import { mergePhrases, relativeTime, statusPhrase, transferPercent, type Phrase } from './sync-status-text'
 import { applySyncStatus, loadSyncStatus, useSync, watchSync } from './sync-store'
 import { ForgetDevice } from './sync-forget-device'
 import { ProgressBar } from '../../components/progress-bar'
@@ -76,7 +76,7 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
         </p>
         {status.state === 'syncing' && status.transfer && status.transfer.total > 0 && (
           <ProgressBar
-            percent={Math.round((status.transfer.done / status.transfer.total) * 100)}
+            percent={transferPercent(status.transfer)}
             label={t('sync.transfer')}
             className="h-1.5 w-full max-w-sm rounded"
             fill="bg-accent transition-[width]"

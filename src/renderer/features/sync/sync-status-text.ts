@@ -1,12 +1,17 @@
 // Pure wording of the sync status (sidebar and Settings → Sync), tested without a page. Kept free of
 // the store schema so the sidebar, which loads with the window, stays small.
 import type { SyncStatus } from '../../../shared/bridge/procedures/sync'
+import { percent } from '../../../shared/local/format'
+import { transferMegabytes } from '../../../shared/sync/transfer'
 
 /** An i18n key with its values; the caller translates it. */
 export interface Phrase {
   key: string
   values?: Record<string, string | number>
 }
+
+/** How full the history download's bar is (0–100): rounded down, so it is not full before the download is. */
+export const transferPercent = (transfer: NonNullable<SyncStatus['transfer']>) => (transfer.total > 0 ? percent(transfer.done / transfer.total) : 0)
 
 /** What the sidebar says, or nothing when sync is off (not set up). */
 export function statusPhrase(status: Pick<SyncStatus, 'state' | 'pendingChanges' | 'syncingChanges' | 'nextRetryAt' | 'transfer'>, now: number): Phrase | undefined {
@@ -21,9 +26,7 @@ export function statusPhrase(status: Pick<SyncStatus, 'state' | 'pendingChanges'
     case 'syncing': {
       const transfer = status.transfer
       if (transfer && transfer.total > 0 && transfer.done < transfer.total) {
-        // Megabytes, with a decimal while the whole is small enough for a tenth to show movement.
-        const mb = (bytes: number) => (transfer.total < 10e6 ? Math.round(bytes / 1e5) / 10 : Math.round(bytes / 1e6))
-        return { key: 'sync.status.syncingBytes', values: { done: mb(transfer.done), total: mb(transfer.total) } }
+        return { key: 'sync.status.syncingBytes', values: transferMegabytes(transfer) }
       }
       const count = status.syncingChanges ?? status.pendingChanges
       return count > 0 ? { key: 'sync.status.syncingCount', values: { count } } : { key: 'sync.status.syncing' }
