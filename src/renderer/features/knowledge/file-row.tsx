@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import type { KnowledgeFile } from '../../../shared/knowledge/types'
 import { ProgressBar } from '../../components/progress-bar'
+import { percent } from '../../../shared/local/format'
 
 const STATUS_COLOUR: Record<KnowledgeFile['status'], string> = {
   Pending: 'text-zinc-500',
@@ -36,7 +37,7 @@ export function FileRow({ file, onRetry, onRemove }: { file: KnowledgeFile; onRe
           {t(`knowledge.status.${file.status}`)}
           {file.status === 'Processing' && ` · ${t(`knowledge.stage.${file.stage}`)}`}
         </div>
-        <ProgressBar percent={Math.round(file.progress * 100)} className="mt-1 h-1.5 w-full rounded" fill={file.status === 'Error' ? 'bg-red-500' : 'bg-accent'} />
+        <ProgressBar percent={percent(file.progress)} className="mt-1 h-1.5 w-full rounded" fill={file.status === 'Error' ? 'bg-red-500' : 'bg-accent'} />
         {file.chunksTotal > 0 && <div className="text-xs text-zinc-500">{t('knowledge.chunks', { done: file.status === 'Success' ? file.chunksTotal : file.chunksDone, total: file.chunksTotal })}</div>}
       </td>
       <td className="w-40 py-2 text-right text-xs whitespace-nowrap">
