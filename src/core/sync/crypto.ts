@@ -55,12 +55,24 @@ export function deriveKey(passphrase: string, kdf: KeysFile['kdf']): Promise<Buf
   return scrypt(passphrase, Buffer.from(kdf.salt, 'base64'), 32, { N: kdf.N, r: kdf.r, p: kdf.p, maxmem })
 }
 
+/** The store's key file is empty or cut short (a sync program carrying a folder may not have copied all of it yet). */
+export class KeysFileIncomplete extends Error {
+  constructor() {
+    super(`${KEYS_OBJECT} is empty or cut short.`)
+  }
+}
+
 export function parseKeysFile(bytes: Uint8Array): KeysFile {
-  const file = JSON.parse(Buffer.from(bytes).toString('utf8')) as KeysFile
-  const { kdf } = file
+  let file: KeysFile
+  try {
+    file = JSON.parse(Buffer.from(bytes).toString('utf8')) as KeysFile
+  } catch {
+    throw new KeysFileIncomplete()
+  }
+  const { kdf } = file ?? {}
   const pow2 = (n: number) => Number.isInteger(n) && n >= 2 ** 10 && n <= 2 ** 20 && (n & (n - 1)) === 0
-  if (file.format !== 1 || kdf?.name !== 'scrypt' || !pow2(kdf.N) || !(kdf.r >= 1 && kdf.r <= 32) || !(kdf.p >= 1 && kdf.p <= 16) || typeof kdf.salt !== 'string' || typeof file.check !== 'string')
-    throw new Error('meta/keys.json is not a key file this version understands.')
+  if (file?.format !== 1 || kdf?.name !== 'scrypt' || !pow2(kdf.N) || !(kdf.r >= 1 && kdf.r <= 32) || !(kdf.p >= 1 && kdf.p <= 16) || typeof kdf.salt !== 'string' || typeof file.check !== 'string')
+    throw new Error(`${KEYS_OBJECT} is not a key file this version understands.`)
   return file
 }
 

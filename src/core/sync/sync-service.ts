@@ -7,7 +7,7 @@ import type { SqliteDb } from '../store/database'
 import { toStoreError } from '../store/errors'
 import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
-import { KEYS_OBJECT, newKeys, open, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
+import { KEYS_OBJECT, KeysFileIncomplete, newKeys, open, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
 import { ChangeLog } from './change-log'
 import { deviceKey, DeviceForgotten, segmentSeq, SyncEngine } from './engine'
 import { HybridClock, type WallClock } from './hlc'
@@ -537,7 +537,14 @@ export class SyncService {
       return await unlockKeys(parseKeysFile(bytes), passphrase)
     } catch (error) {
       if (error instanceof WrongPassphrase) throw appError('SyncWrongPassphrase', 'The sync passphrase is not the one this store was set up with; nothing was merged.')
-      throw new SyncStoreError('SyncStoreInvalid', `The store's key file is damaged: ${(error as Error).message}`, 'Choose another store or folder.')
+      // Never replaced with a key of this device's own: every device's data is sealed with the first one's.
+      if (error instanceof KeysFileIncomplete)
+        throw new SyncStoreError(
+          'SyncStoreInvalid',
+          `The store's key file (${KEYS_OBJECT}) is empty or cut short; nothing was merged. If another sync program carries this folder, it may still be copying the file.`,
+          'Wait until that program has finished, then try again. If it stays like this, copy meta/keys.json from this folder on a device where sync works.'
+        )
+      throw new SyncStoreError('SyncStoreInvalid', `The store's key file (${KEYS_OBJECT}) is not one this version understands; nothing was merged.`, 'Update Switchboard on this device, or choose another store or folder.')
     }
   }
 

@@ -265,6 +265,35 @@ describe('sync through a folder store', () => {
     expect(await c.call('sync.status', {})).toMatchObject({ state: 'off' })
   })
 
+  it("a store whose key file has not fully arrived (another sync program still carrying it): refused with a fix, nothing changed, and it works once the file is whole", async () => {
+    const { folder, store, list } = await devices(1)
+    svc(list[0]!).store.conversations.create({ agentId: agentOf(list[0]!), title: 'from A' })
+    await list[0]!.sync()
+    const keys = join(folder, 'meta', 'keys.json')
+    const whole = readFileSync(keys)
+    const c = await openDevice('C')
+    opened.push(c)
+    const before = contents(c)
+    for (const partial of [Buffer.alloc(0), whole.subarray(0, Math.floor(whole.length / 2))]) {
+      writeFileSync(keys, partial)
+      const error = await c.setup(store).then(
+        () => undefined,
+        (e: { errorType?: string; message: string }) => e
+      )
+      expect(error?.errorType).toBe('SyncStoreInvalid')
+      expect(error?.message).toMatch(/meta\/keys\.json/)
+      expect(error?.message).toMatch(/not (fully )?arrived|still|wait/i)
+      // Not replaced by a key of this device's own: the store's key is the first device's.
+      expect(readFileSync(keys)).toEqual(partial)
+      expect(contents(c)).toEqual(before)
+      expect(await c.call('sync.status', {})).toMatchObject({ state: 'off' })
+    }
+    writeFileSync(keys, whole)
+    await c.setup(store)
+    await c.sync()
+    expect(svc(c).store.conversations.list().map((x) => x.title)).toContain('from A')
+  })
+
   it('settings sync except the ones that describe this machine', async () => {
     const { list } = await devices(2)
     const [a, b] = list as [Device, Device]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HybridClock, parseHlc } from '../../../src/core/sync/hlc'
-import { checkKey, newKeys, open, parseKeysFile, seal, TamperedObject, unlockKeys, WrongPassphrase } from '../../../src/core/sync/crypto'
+import { checkKey, KeysFileIncomplete, newKeys, open, parseKeysFile, seal, TamperedObject, unlockKeys, WrongPassphrase } from '../../../src/core/sync/crypto'
 
 describe('hybrid logical clock', () => {
   it('a stamp after seeing one from a clock an hour ahead sorts after it', () => {
@@ -40,6 +40,13 @@ describe('sync objects', () => {
     await expect(unlockKeys(parsed, 'correct horse batterY')).rejects.toBeInstanceOf(WrongPassphrase)
     expect(checkKey(parsed, Buffer.alloc(32))).toBe(false)
     expect(() => parseKeysFile(Buffer.from(JSON.stringify({ ...file, kdf: { ...file.kdf, N: 3 } })))).toThrow()
+    // Empty or cut short (still being copied) is told apart from a file this version does not understand.
+    const whole = Buffer.from(JSON.stringify(file))
+    for (const cut of [Buffer.alloc(0), whole.subarray(0, 20)]) expect(() => parseKeysFile(cut)).toThrow(KeysFileIncomplete)
+    for (const other of ['null', '{}', JSON.stringify({ ...file, format: 2 })]) {
+      expect(() => parseKeysFile(Buffer.from(other))).toThrow(/not a key file this version understands/)
+      expect(() => parseKeysFile(Buffer.from(other))).not.toThrow(KeysFileIncomplete)
+    }
   })
 
   it('round-trips; a fresh nonce each time; truncation and tampering are told apart; an object under another key fails', async () => {
