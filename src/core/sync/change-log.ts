@@ -284,6 +284,30 @@ export class ChangeLog {
    * The changes went into the store (in the segment `origin` names): they are no longer pending
    * (unless stamped again since), and a deletion among them is published from there on.
    */
+  /** The records of `scope` waiting to be sent, and all it holds stamps of (how long the backlog is, against the whole). */
+  backlog(scope: SyncScope): { pending: number; total: number } {
+    const tables = SYNCED_TABLES.filter((t) => scope[t.scope]).map((t) => t.name)
+    if (tables.length === 0) return { pending: 0, total: 0 }
+    const inScope = `tbl IN (${tables.map(() => '?').join(', ')})`
+    const pending = (this.sql(`SELECT COUNT(*) AS n FROM sync_meta WHERE dirty = 1 AND ${inScope}`).get(...tables) as { n: number }).n
+    const total = pending === 0 ? 0 : (this.sql(`SELECT COUNT(*) AS n FROM sync_meta WHERE ${inScope}`).get(...tables) as { n: number }).n
+    return { pending, total }
+  }
+
+  /**
+   * Every record of `scope` waiting to be sent counts as published at `origin`: a snapshot holding
+   * all of them has just been written (engine.ts, a long backlog). Only the round stamps, and
+   * nothing stamps between the snapshot's reads and this, so no newer stamp is cleared unsent.
+   */
+  sentAll(scope: SyncScope, origin: Origin): number {
+    const tables = SYNCED_TABLES.filter((t) => scope[t.scope]).map((t) => t.name)
+    if (tables.length === 0) return 0
+    return this.sql(
+      `UPDATE sync_meta SET dirty = 0, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END
+       WHERE dirty = 1 AND tbl IN (${tables.map(() => '?').join(', ')})`
+    ).run(JSON.stringify(origin), ...tables).changes
+  }
+
   sent(changes: readonly Change[], origin: Origin): void {
     const clear = this.sql(
       'UPDATE sync_meta SET dirty = 0, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?'

@@ -9,12 +9,18 @@ import { blobName, IMAGE_FORMAT, open, seal, TamperedObject, type ObjectHeader }
 import type { HybridClock } from './hlc'
 import { adoptImage, chunksOf, ImageFile, imageChanges, writeImage, type ImageInfo } from './image'
 import type { SyncStore } from './store'
+import { SYNCED_TABLES } from './tables'
 
 export const SEGMENT_CHANGES = 5000
 /** Segments (all devices) after the newest snapshot before a device writes a new one. */
 export const COMPACT_AFTER = 64
 /** Bytes of segments after the newest snapshot before a device writes one: a large history is read by a new device from one image, not record by record. */
 export const COMPACT_BYTES = 32 * 1024 * 1024
+/**
+ * Changes waiting to be sent from which they go out as a snapshot instead of segments (when they
+ * are also at least half of what this device holds): a first push of a long history, a large import.
+ */
+export const SNAPSHOT_BACKLOG = 4 * SEGMENT_CHANGES
 
 const pad = (seq: number) => String(seq).padStart(12, '0')
 export const segmentKey = (device: string, seq: number) => `segments/${device}/${pad(seq)}.seg`
@@ -104,6 +110,8 @@ export interface EngineDeps {
   compactBytes?: number
   /** Bytes of a snapshot image's chunk (IMAGE_CHUNK; tests lower it). */
   imageChunk?: number
+  /** Changes waiting from which they are sent as a snapshot (SNAPSHOT_BACKLOG; tests lower it). */
+  snapshotBacklog?: number
   /** Told which tables another device's changes touched (caches to drop). */
   applied?: (tables: Set<string>) => void
   /** Present when the user turned API keys on. */
@@ -235,8 +243,11 @@ export class SyncEngine {
       }
     }
 
-    // Push: the stamped changes as this device's next segments.
+    // Push. A long backlog goes out as one snapshot; what remains (API keys, anything newer) as segments.
     let pushed = 0
+    const long = this.owesSnapshot(byDevice) || this.longBacklog()
+    if (long) pushed += await this.pushAsSnapshot(snapshots, snapshotObjects)
+    // Push: the stamped changes as this device's next segments.
     await this.deps.apiKeys?.stamp()
     let keys = (await this.deps.apiKeys?.outgoing()) ?? []
     for (;;) {
@@ -260,7 +271,8 @@ export class SyncEngine {
     const records = await this.register(forgotten)
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
-    await this.compact(byDevice, snapshots, snapshotObjects)
+    // A snapshot written above is this round's.
+    if (!long) await this.compact(byDevice, snapshots, snapshotObjects)
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected }
   }
 
@@ -505,6 +517,53 @@ export class SyncEngine {
           bytes += size
         }
     if (count < (this.deps.compactAfter ?? COMPACT_AFTER) && bytes < (this.deps.compactBytes ?? COMPACT_BYTES)) return
+    await this.snapshotAndPrune(snapshots, snapshotObjects)
+  }
+
+  /**
+   * Whether the changes waiting are a long backlog: many (SNAPSHOT_BACKLOG), and at least half of
+   * what this device holds. Sent as segments, a compaction would write them all again at once as a
+   * snapshot (COMPACT_BYTES is reached long before), so a first push of a history uploaded it twice.
+   */
+  private longBacklog(): boolean {
+    const { pending, total } = this.log.backlog(this.deps.scope)
+    return pending >= (this.deps.snapshotBacklog ?? SNAPSHOT_BACKLOG) && pending * 2 >= total
+  }
+
+  /**
+   * A snapshot `pushAsSnapshot` reserved and did not finish (the process stopped, the store failed):
+   * the segment it ends with, the one before `next_seq`, is not in the store. Until one covering
+   * the reserved number is written, a segment after it would be a gap other devices wait at.
+   */
+  private owesSnapshot(byDevice: Map<string, Array<{ seq: number }>>): boolean {
+    const last = this.nextSeq() - 1
+    return last > 0 && !(byDevice.get(this.deps.deviceId) ?? []).some((s) => s.seq === last)
+  }
+
+  /**
+   * Sends every waiting change of this device at once as a snapshot (decision 88): its number is
+   * reserved first (one past the next, so even a first push leaves a gap every other device sees),
+   * then the snapshot covering it is written and this device's older segments are removed, then an
+   * empty segment under the reserved number tells devices that read segments that they are behind
+   * (they read the snapshot, as after any compaction), and only then is everything marked sent.
+   * Stopped anywhere before the end, the changes stay waiting and the next round does it again.
+   */
+  private async pushAsSnapshot(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<number> {
+    const { store, deviceId } = this.deps
+    const { pending } = this.log.backlog(this.deps.scope)
+    this.deps.progress?.(pending)
+    const seq = this.nextSeq() + 1
+    this.setNextSeq(seq + 1)
+    // The files its records name go first, as with a segment (no other table has any).
+    await this.putBlobs([...this.log.everything(this.deps.scope, new Set(SYNCED_TABLES.map((t) => t.name).filter((name) => name !== 'files')))])
+    await this.snapshotAndPrune(snapshots, snapshotObjects)
+    const key = segmentKey(deviceId, seq)
+    await store.put(key, this.seal('segment', key, seq, json({ changes: [] } satisfies SegmentBody)))
+    return this.log.sentAll(this.deps.scope, { [deviceId]: seq })
+  }
+
+  /** Writes a snapshot of everything, then removes this device's segments and snapshots (and their image chunks) it makes unneeded. */
+  private async snapshotAndPrune(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
     const written = await this.writeSnapshot()
     const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => segmentSeq(s.key) < this.nextSeq() - 1)
     for (const { key } of mine) await this.deps.store.delete(key)

@@ -32,7 +32,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk' | 'snapshotBacklog'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -63,6 +63,8 @@ export interface SyncServiceDeps {
   compactBytes?: number
   /** Bytes of a snapshot image's chunk (image IMAGE_CHUNK; tests lower it). */
   imageChunk?: number
+  /** Changes waiting from which they go out as a snapshot (engine.ts SNAPSHOT_BACKLOG). */
+  snapshotBacklog?: number
   /** scrypt cost, lower in tests. */
   kdf?: { N: number; r: number; p: number }
 }
@@ -314,6 +316,7 @@ export class SyncService {
       ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
       ...(this.deps.compactBytes ? { compactBytes: this.deps.compactBytes } : {}),
       ...(this.deps.imageChunk ? { imageChunk: this.deps.imageChunk } : {}),
+      ...(this.deps.snapshotBacklog ? { snapshotBacklog: this.deps.snapshotBacklog } : {}),
       ...(apiKeys ? { apiKeys } : {}),
       progress: (n) => {
         this.syncing = (this.syncing ?? 0) + n
