@@ -225,7 +225,7 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   // A new device fetching a long history: how far, in words and as a bar.
   sync.push({ ...running, state: 'syncing', syncingChanges: 100_000, transfer: { done: 45_300_000, total: 118_100_000 } })
   await expect(sidebar(page)).toHaveText('Syncing the history: 45 of 118 MB')
-  await expect(s.getByTestId('sync-transfer')).toHaveAttribute('aria-valuenow', '38')
+  await expect(s.getByTestId('sync-transfer')).toHaveAttribute('aria-valuenow', '38.3')
   await expect(s.getByTestId('sync-transfer')).toHaveAccessibleName('History downloaded so far')
   sync.push({ ...running, state: 'syncing', syncingChanges: 100_000, transfer: { done: 118_100_000, total: 118_100_000 } })
   await expect(sidebar(page)).toHaveText('Syncing 100,000 changes')
