@@ -161,19 +161,23 @@ export class DataFolderService {
     if (chosen.schemaVersion > version)
       throw new AppErrorException({ errorType: 'DatabaseNewerThanApp', status: 409, message: 'That backup was made by a newer Switchboard; nothing was changed.' })
     const restored = backupSummary(chosen)
-    // The copy is made after the check, so a refused restore leaves no extra backup behind.
-    const safety = store.guard(() => makeBackup(store.db.sqlite, dataDir, 'restore', version, this.now()))
-    const source = openSqlite(chosen.file, { readonly: true, fileMustExist: true })
-    try {
-      await source.backup(store.path)
-    } finally {
-      source.close()
-    }
-    const sqlite = store.db.sqlite
-    sqlite.pragma('journal_mode = WAL')
-    store.guard(() => migrate(sqlite, dataDir))
-    store.messages.repairStreaming()
-    return { restored, safetyCopy: backupSummary(safety) }
+    // Sync (the part that keeps state about the file) stops for the restore and is told after it.
+    return store.restoring(async (replaced) => {
+      // The copy is made after the check, so a refused restore leaves no extra backup behind.
+      const safety = store.guard(() => makeBackup(store.db.sqlite, dataDir, 'restore', version, this.now()))
+      const source = openSqlite(chosen.file, { readonly: true, fileMustExist: true })
+      try {
+        await source.backup(store.path)
+      } finally {
+        source.close()
+      }
+      replaced()
+      const sqlite = store.db.sqlite
+      sqlite.pragma('journal_mode = WAL')
+      store.guard(() => migrate(sqlite, dataDir))
+      store.messages.repairStreaming()
+      return { restored, safetyCopy: backupSummary(safety) }
+    })
   }
 
   /** Desktop: shows the folder in the system's file manager. Browser mode shows the path to copy instead. */

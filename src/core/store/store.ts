@@ -19,6 +19,17 @@ import type { DataLock } from './data-lock'
 export const DATABASE_FILE = 'switchboard.db'
 export const databasePath = (dataDir: string) => join(dataDir, DATABASE_FILE)
 
+/**
+ * A part that keeps state about the database beside it (sync: its stamps, segment numbers and
+ * what it merged live in the file), told around a restore that replaces the data in place.
+ */
+export interface RestoreWatcher {
+  /** Before the data is replaced: stop writing to it (and finish what is running). */
+  before(): Promise<void>
+  /** After: `replaced` false when the restore failed before the data changed. */
+  after(replaced: boolean): Promise<void>
+}
+
 /** The local data: one connection, one repository per entity. Services call these; handlers map them to the bridge. */
 export class Store {
   readonly agents: AgentsRepository
@@ -34,6 +45,7 @@ export class Store {
   backups: BackupSchedule | undefined
   /** The data-folder lock (set by openStore), released on close. */
   lock: DataLock | undefined
+  private readonly restoreWatchers = new Set<RestoreWatcher>()
 
   constructor(
     readonly db: StoreDb,
@@ -63,6 +75,27 @@ export class Store {
       return fn()
     } catch (error) {
       throw toStoreError(error, this.dataDir)
+    }
+  }
+
+  /** Registers a part to be told around every restore; returns how to stop. */
+  watchRestores(watcher: RestoreWatcher): () => void {
+    this.restoreWatchers.add(watcher)
+    return () => this.restoreWatchers.delete(watcher)
+  }
+
+  /**
+   * Runs a restore with every watcher told before it and after it. `restore` calls `replaced`
+   * once the data is the backup's; a failure before that leaves the watchers going on as they were.
+   */
+  async restoring<T>(restore: (replaced: () => void) => Promise<T>): Promise<T> {
+    const watchers = [...this.restoreWatchers]
+    for (const watcher of watchers) await watcher.before()
+    let replaced = false
+    try {
+      return await restore(() => (replaced = true))
+    } finally {
+      for (const watcher of watchers) await watcher.after(replaced)
     }
   }
 

@@ -180,19 +180,25 @@ export class SyncEngine {
     }
     for (const list of byDevice.values()) list.sort((a, b) => a.seq - b.seq)
 
-    // A segment of ours the store holds beyond what we recorded: a put whose answer was lost. Its changes are sent.
+    // A segment of ours the store holds beyond what we recorded: a put whose answer was lost, or
+    // one written after the backup this data was restored from. Its changes are merged (nothing
+    // for the first: the records hold those stamps; for the second, what the restore took back)
+    // and count as sent.
     for (const { seq, key } of byDevice.get(deviceId) ?? []) {
       if (seq < this.nextSeq()) continue
       if (seq > this.nextSeq()) break
       const bytes = await store.get(key)
       if (!bytes) break
+      let changes: Change[]
       try {
-        const { plaintext } = open(this.deps.key, key, bytes)
-        this.log.sent(parse<SegmentBody>(plaintext).changes, { [deviceId]: seq })
-        this.setNextSeq(seq + 1)
+        changes = parse<SegmentBody>(open(this.deps.key, key, bytes).plaintext).changes
       } catch {
         break // half written: written again below under the same number
       }
+      await this.fetchBlobs(changes)
+      add(await this.apply(changes, { [deviceId]: seq }))
+      this.log.sent(changes, { [deviceId]: seq })
+      this.setNextSeq(seq + 1)
     }
 
     // Pull first: what others wrote is merged before ours is sent, so a conflict is settled here once.

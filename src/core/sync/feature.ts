@@ -20,8 +20,7 @@ interface Deps {
 export const syncFeature: Feature<Deps, { sync: SyncService }, ProceduresOf<'sync'>> = {
   create: ({ env, store, secrets, providers }) => {
     const { wrapStore, ...tuning } = env.sync ?? {}
-    return {
-      sync: new SyncService({
+    const sync = new SyncService({
         ...tuning,
         db: store.db.sqlite,
         dataDir: env.dataDir,
@@ -35,7 +34,9 @@ export const syncFeature: Feature<Deps, { sync: SyncService }, ProceduresOf<'syn
           if (tables.has('settings')) store.settings.invalidate()
         }
       })
-    }
+    // A restore (Settings → Data) replaces the file that holds sync's stamps and segment numbers.
+    store.watchRestores({ before: () => sync.holdForRestore(), after: (replaced) => sync.afterRestore(replaced) })
+    return { sync }
   },
   handlers: (use) => syncHandlers(use('sync', 'Sync')),
   // Not awaited either: the keychain or the store may be slow; the status says what it is doing.

@@ -73,6 +73,11 @@ interface Saved {
   store: SyncStoreConfig
   scope: SyncScope
   paused: boolean
+  /**
+   * The data was restored from a backup since the last connection: whether the store still holds
+   * this device's history as the restored data left it is checked before the next round.
+   */
+  restored?: boolean
 }
 
 export const DEFAULT_SCOPE: SyncScope = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
@@ -123,6 +128,9 @@ export class SyncService {
   private stopWatch: (() => Promise<void>) | undefined
   private running: Promise<void> | undefined
   private closed = false
+  /** A restore is replacing the data: no round starts until it is done. */
+  private restoring = false
+  private idBeforeRestore: string | undefined
   private started: Promise<void> | undefined
   private readonly listeners = new Set<(status: SyncStatus) => void>()
   /** Keys being written from another device's change: not noted again (no echo). */
@@ -286,6 +294,21 @@ export class SyncService {
       this.failed(error)
       return
     }
+    if (saved.restored) {
+      try {
+        // Restored from a backup: its segment numbers and what it merged are the backup's. When
+        // the store holds more of this device than that (it wrote on after the backup), it goes
+        // on as a new device, as a set-up on another history does: numbering on from the backup
+        // would reuse numbers the others have read, and what it wrote after the backup comes back
+        // only when read as another device's.
+        if (!(await this.holdsHistory(this.store, this.key!))) await this.becomeNewDevice()
+      } catch (error) {
+        this.failed(error)
+        return
+      }
+      saved = { ...saved, restored: undefined }
+      this.save(saved)
+    }
     this.engine = this.makeEngine(this.store, saved)
     this.startLocalWatch()
     if (this.store.watch) {
@@ -356,6 +379,7 @@ export class SyncService {
   /** One round now (or right after the running one); resolves when it is done. */
   async now(): Promise<SyncStatus> {
     await this.ready()
+    if (this.restoring) return this.status()
     if (!this.saved()) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
     if (this.state === 'locked') throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
     if (this.state === 'paused') return this.status()
@@ -624,6 +648,52 @@ export class SyncService {
     this.devicesList = devices
     this.emit()
     return this.devicesList
+  }
+
+  /** Before a restore replaces the data (store.restoring): the running round ends and no other starts. */
+  async holdForRestore(): Promise<void> {
+    this.restoring = true
+    this.idBeforeRestore = this.deviceId()
+    await this.disconnectStore()
+  }
+
+  /**
+   * After a restore: sync goes on as the restored data says (set up or not, with which store and
+   * device), with what it holds checked against the store before the first round (`connect`).
+   */
+  async afterRestore(replaced: boolean): Promise<void> {
+    this.restoring = false
+    if (this.closed) return
+    const saved = this.saved()
+    const before = this.idBeforeRestore
+    this.idBeforeRestore = undefined
+    if (replaced) {
+      // The keychain entries of an id the restored data does not have are no one's now.
+      if (before && before !== this.deviceId()) {
+        await this.deps.secrets.delete(syncKeyName(before)).catch(() => undefined)
+        await this.deps.secrets.delete(syncSecretName(before)).catch(() => undefined)
+      }
+      this.key = undefined
+      this.tampered.clear()
+      this.lastMerge = undefined
+      this.clock.device = this.deviceId() || 'unset'
+      if (saved) this.save({ ...saved, restored: true })
+    }
+    await this.resume()
+  }
+
+  /** A new device id for this data, with the same key and store secret, and everything it holds to send again (`restartHistory`). */
+  private async becomeNewDevice(): Promise<void> {
+    const old = this.deviceId()
+    const id = randomBytes(8).toString('hex')
+    const secret = await this.deps.secrets.readForRuntime(syncSecretName(old)).catch(() => undefined)
+    if (secret !== undefined) await this.deps.secrets.set(syncSecretName(id), secret)
+    await this.deps.secrets.set(syncKeyName(id), this.key!.toString('base64'))
+    this.log.restartHistory()
+    this.deps.db.prepare('UPDATE sync_control SET device_id = ? WHERE id = 1').run(id)
+    this.clock.device = id
+    await this.deps.secrets.delete(syncKeyName(old)).catch(() => undefined)
+    await this.deps.secrets.delete(syncSecretName(old)).catch(() => undefined)
   }
 
   /**

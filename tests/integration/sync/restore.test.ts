@@ -1,0 +1,97 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { contents, openDevice, text, type Device } from './devices'
+
+// A backup restored (Settings → Data) on a device that syncs: the database, its stamps, its
+// segment numbers and what it had merged go back to the backup's; the store and the other devices do not.
+
+const opened: Device[] = []
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close().catch(() => undefined)
+})
+
+const svc = (d: Device) => d.core.services()
+const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
+
+describe('sync: a backup restored on a device that syncs', () => {
+  it('what the device writes after the restore reaches the others, and nothing they hold is lost', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
+    const store = { kind: 'folder' as const, path: folder }
+    const [a, b] = [await openDevice('A', { compactAfter: 3 }), await openDevice('B', { compactAfter: 3 })]
+    opened.push(a, b)
+    for (const d of [a, b]) await d.setup(store)
+    const kept = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'before the backup' })
+    await a.sync()
+    await b.sync()
+    const backup = await a.call('data.backups.create', {}) as { at: number }
+    // After the backup: A writes on and syncs several rounds (its older segments are compacted away).
+    const after = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
+    for (let i = 0; i < 5; i++) {
+      svc(a).store.messages.create({ conversationId: kept.id, role: 'user', content: text(`after the backup ${i}`) })
+      await a.sync()
+    }
+    await b.sync()
+    expect(svc(b).store.conversations.get(after.id)?.title).toBe('after the backup')
+
+    const idBefore = svc(a).sync.status().deviceId
+    await a.call('data.backups.restore', { at: backup.at })
+    expect(svc(a).store.conversations.get(after.id)).toBeUndefined()
+    // Written after the restore: it must reach B.
+    const fresh = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'written after the restore' })
+    for (let i = 0; i < 2; i++) for (const d of [a, b]) await d.sync()
+    expect(svc(b).store.conversations.get(fresh.id)?.title).toBe('written after the restore')
+    // Nothing B holds was lost, and the two converge.
+    expect(svc(b).store.conversations.get(after.id)?.title).toBe('after the backup')
+    expect(contents(a)).toEqual(contents(b))
+    // It went on as a new device: the numbers the others had read are not written again.
+    expect(svc(a).sync.status().deviceId).not.toBe(idBefore)
+    expect(svc(a).sync.status().state).toBe('idle')
+  })
+
+  it('one segment written after the backup: the device goes on as itself and gets back what that segment held', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
+    const store = { kind: 'folder' as const, path: folder }
+    const [a, b] = [await openDevice('A'), await openDevice('B')]
+    opened.push(a, b)
+    for (const d of [a, b]) await d.setup(store)
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'before the backup' })
+    await a.sync()
+    const backup = (await a.call('data.backups.create', {})) as { at: number }
+    const after = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the one segment after the backup' })
+    await a.sync()
+    const idBefore = svc(a).sync.status().deviceId
+    await a.call('data.backups.restore', { at: backup.at })
+    expect(svc(a).store.conversations.get(after.id)).toBeUndefined()
+    await a.sync()
+    expect(svc(a).sync.status().deviceId).toBe(idBefore)
+    expect(svc(a).store.conversations.get(after.id)?.title).toBe('in the one segment after the backup')
+    const next = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the restore' })
+    await a.sync()
+    await b.sync()
+    expect(svc(b).store.conversations.get(next.id)?.title).toBe('after the restore')
+    expect(contents(a)).toEqual(contents(b))
+  })
+
+  it('a backup from before sync was set up: sync is off after the restore, the store and the other device keep everything', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
+    const store = { kind: 'folder' as const, path: folder }
+    const [a, b] = [await openDevice('A'), await openDevice('B')]
+    opened.push(a, b)
+    const backup = (await a.call('data.backups.create', {})) as { at: number }
+    for (const d of [a, b]) await d.setup(store)
+    const shared = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'synced' })
+    await a.sync()
+    await b.sync()
+    await a.call('data.backups.restore', { at: backup.at })
+    expect(svc(a).sync.status().state).toBe('off')
+    await expect(a.call('sync.now', {})).rejects.toMatchObject({ errorType: 'SyncNotSetUp' })
+    await b.sync()
+    expect(svc(b).store.conversations.get(shared.id)?.title).toBe('synced')
+    // Set up again, it gets the history back and sends what it holds.
+    await a.setup(store)
+    await a.sync()
+    expect(svc(a).store.conversations.get(shared.id)?.title).toBe('synced')
+  })
+})
