@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,7 +11,7 @@ import { openSyncStore } from '../../src/core/sync/stores'
 import { withMessageIndexDeferred } from '../../src/core/store/message-index'
 import type { SyncStoreConfig } from '../../src/shared/bridge/procedures/sync'
 import { fmt, median, report } from './util'
-import { startPostgres, startS3Server, startWebdavServer } from '../support/sync-servers'
+import { startPostgres, startWebdavServer } from '../support/sync-servers'
 
 // Sync, per store, against the same store used raw in the same run (each timing of 1 and 2 the
 // median of SYNC_BENCH_RUNS runs, 3 by default):
@@ -46,7 +47,7 @@ export const BENCH_STORES: BenchStore[] = [
   {
     name: 's3 (s3rver)',
     async open() {
-      const s3 = await startS3Server()
+      const s3 = await s3ServerProcess()
       return {
         config: { kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, accessKeyId: s3.accessKeyId, forcePathStyle: true },
         secret: s3.secretAccessKey,
@@ -70,6 +71,30 @@ export const BENCH_STORES: BenchStore[] = [
     }
   }
 ]
+
+/**
+ * s3rver in a process of its own (tests/support/s3-server-process.ts), as a real S3 is: served from
+ * this process, it shared the thread with the sync it served and slowed it down more than raw transfers.
+ */
+async function s3ServerProcess(): Promise<{ endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'support', 's3-server-process.ts')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')))
+    })
+    child.once('exit', (code) => reject(new Error(`the S3 test server stopped (${code}) before it answered`)))
+  })
+  const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    ...(JSON.parse(line) as { endpoint: string; region: string; bucket: string; accessKeyId: string; secretAccessKey: string }),
+    async stop() {
+      child.stdin.end()
+      await stopped
+    }
+  }
+}
 
 /** The longest the event loop was held up (a bridge call waits that long), from now until the returned function is called. */
 function stallMonitor(): () => number {
