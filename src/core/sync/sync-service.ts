@@ -682,15 +682,26 @@ export class SyncService {
     await this.resume()
   }
 
-  /** A new device id for this data, with the same key and store secret, and everything it holds to send again (`restartHistory`). */
-  private async becomeNewDevice(): Promise<void> {
+  /** A new device id for this data, with everything it holds to send again and the whole store to read (`restartHistory`). */
+  private becomeNewDevice(): Promise<void> {
+    return this.newDeviceId(() => this.log.restartHistory())
+  }
+
+  /**
+   * Moves this device to a new id with the same key and store secret: the keychain entries are
+   * written under the new id first, the id changes with `reset` in one transaction (a new id
+   * never goes on with the old one's segment numbers), then the old entries go.
+   */
+  private async newDeviceId(reset: () => void): Promise<void> {
     const old = this.deviceId()
     const id = randomBytes(8).toString('hex')
     const secret = await this.deps.secrets.readForRuntime(syncSecretName(old)).catch(() => undefined)
     if (secret !== undefined) await this.deps.secrets.set(syncSecretName(id), secret)
     await this.deps.secrets.set(syncKeyName(id), this.key!.toString('base64'))
-    this.log.restartHistory()
-    this.deps.db.prepare('UPDATE sync_control SET device_id = ? WHERE id = 1').run(id)
+    this.deps.db.transaction(() => {
+      reset()
+      this.deps.db.prepare('UPDATE sync_control SET device_id = ? WHERE id = 1').run(id)
+    })()
     this.clock.device = id
     await this.deps.secrets.delete(syncKeyName(old)).catch(() => undefined)
     await this.deps.secrets.delete(syncSecretName(old)).catch(() => undefined)
@@ -709,15 +720,7 @@ export class SyncService {
     if (!saved) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
     if (!this.key) throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
     await this.disconnectStore()
-    const old = this.deviceId()
-    const id = randomBytes(8).toString('hex')
-    const secret = await this.deps.secrets.readForRuntime(syncSecretName(old)).catch(() => undefined)
-    if (secret !== undefined) await this.deps.secrets.set(syncSecretName(id), secret)
-    await this.deps.secrets.set(syncKeyName(id), this.key.toString('base64'))
-    this.deps.db.prepare('UPDATE sync_control SET device_id = ?, next_seq = 1 WHERE id = 1').run(id)
-    this.clock.device = id
-    await this.deps.secrets.delete(syncKeyName(old)).catch(() => undefined)
-    await this.deps.secrets.delete(syncSecretName(old)).catch(() => undefined)
+    await this.newDeviceId(() => this.deps.db.prepare('UPDATE sync_control SET next_seq = 1 WHERE id = 1').run())
     this.setState('idle')
     await this.connect(saved)
     return this.status()
