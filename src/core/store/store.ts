@@ -24,9 +24,9 @@ export const databasePath = (dataDir: string) => join(dataDir, DATABASE_FILE)
  * what it merged live in the file), told around a restore that replaces the data in place.
  */
 export interface RestoreWatcher {
-  /** Before the data is replaced: stop writing to it (and finish what is running). */
+  /** Before the data is replaced: stop writing to it (and finish what is running); throws to refuse the restore. */
   before(): Promise<void>
-  /** After: `replaced` false when the restore failed before the data changed. */
+  /** After: `replaced` false when the restore failed (or was refused) before the data changed. */
   after(replaced: boolean): Promise<void>
 }
 
@@ -90,7 +90,15 @@ export class Store {
    */
   async restoring<T>(restore: (replaced: () => void) => Promise<T>): Promise<T> {
     const watchers = [...this.restoreWatchers]
-    for (const watcher of watchers) await watcher.before()
+    for (let i = 0; i < watchers.length; i++) {
+      try {
+        await watchers[i]!.before()
+      } catch (error) {
+        // One that cannot stop refuses the restore: every one told so far goes on as it was.
+        for (const told of watchers.slice(0, i + 1)) await told.after(false)
+        throw error
+      }
+    }
     let replaced = false
     try {
       return await restore(() => (replaced = true))

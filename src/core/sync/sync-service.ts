@@ -32,7 +32,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk' | 'snapshotBacklog'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk' | 'snapshotBacklog' | 'restoreWaitMs'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -65,6 +65,8 @@ export interface SyncServiceDeps {
   imageChunk?: number
   /** Changes waiting from which they go out as a snapshot (engine.ts SNAPSHOT_BACKLOG). */
   snapshotBacklog?: number
+  /** How long a restore waits for the running round to end before it is refused (15 s, as for replies). */
+  restoreWaitMs?: number
   /** scrypt cost, lower in tests. */
   kdf?: { N: number; r: number; p: number }
 }
@@ -287,13 +289,20 @@ export class SyncService {
   private async connect(saved: Saved): Promise<void> {
     await this.disconnectStore()
     if (saved.paused) return this.setState('paused')
+    let store: SyncStore
     try {
       const secret = await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined)
-      this.store = await this.deps.openStore(saved.store, secret)
+      store = await this.deps.openStore(saved.store, secret)
     } catch (error) {
       this.failed(error)
       return
     }
+    // A restore began meanwhile: it connects again when it is done.
+    if (this.restoring || this.closed) {
+      await store.close().catch(() => undefined)
+      return
+    }
+    this.store = store
     if (saved.restored) {
       try {
         // Restored from a backup: its segment numbers and what it merged are the backup's. When
@@ -396,7 +405,7 @@ export class SyncService {
 
   private async round(): Promise<void> {
     const engine = this.engine
-    if (!engine || this.closed) return
+    if (!engine || this.closed || this.restoring) return
     clearTimeout(this.timer)
     this.syncing = 0
     this.transfer = undefined
@@ -654,7 +663,15 @@ export class SyncService {
   async holdForRestore(): Promise<void> {
     this.restoring = true
     this.idBeforeRestore = this.deviceId()
-    await this.disconnectStore()
+    // A round over a slow link can last minutes: the restore is refused rather than left waiting
+    // (the round goes on; `afterRestore(false)` connects again once it has ended).
+    let timer: NodeJS.Timeout | undefined
+    const ended = await Promise.race([
+      this.disconnectStore().then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.deps.restoreWaitMs ?? 15_000)))
+    ])
+    clearTimeout(timer)
+    if (!ended) throw appError('ImportBusy', 'A sync round did not end in time; nothing was restored. Try again when Settings → Sync says it is synced.')
   }
 
   /**
@@ -664,22 +681,37 @@ export class SyncService {
   async afterRestore(replaced: boolean): Promise<void> {
     this.restoring = false
     if (this.closed) return
+    if (!replaced) {
+      this.idBeforeRestore = undefined
+      // As before the restore, once a round that outlasted the wait has ended.
+      this.resumeAfterRestore()
+      return
+    }
     const saved = this.saved()
     const before = this.idBeforeRestore
     this.idBeforeRestore = undefined
-    if (replaced) {
-      // The keychain entries of an id the restored data does not have are no one's now.
-      if (before && before !== this.deviceId()) {
-        await this.deps.secrets.delete(syncKeyName(before)).catch(() => undefined)
-        await this.deps.secrets.delete(syncSecretName(before)).catch(() => undefined)
-      }
-      this.key = undefined
-      this.tampered.clear()
-      this.lastMerge = undefined
-      this.clock.device = this.deviceId() || 'unset'
-      if (saved) this.save({ ...saved, restored: true })
+    // The keychain entries of an id the restored data does not have are no one's now.
+    if (before && before !== this.deviceId()) {
+      await this.deps.secrets.delete(syncKeyName(before)).catch(() => undefined)
+      await this.deps.secrets.delete(syncSecretName(before)).catch(() => undefined)
     }
-    await this.resume()
+    this.key = undefined
+    this.tampered.clear()
+    this.lastMerge = undefined
+    this.clock.device = this.deviceId() || 'unset'
+    if (saved) this.save({ ...saved, restored: true })
+    this.resumeAfterRestore()
+  }
+
+  /**
+   * Not awaited: the restore answers now; reaching the store (and its check) is the status's to
+   * tell. Calls that act on sync wait for it as they wait for start-up (`ready`), so no second
+   * connection (or second check) starts beside it.
+   */
+  private resumeAfterRestore(): void {
+    const resumed = this.resume()
+    this.started = resumed
+    resumed.catch((error: unknown) => logger.warn('sync', 'sync did not resume after a restore', error))
   }
 
   /** A new device id for this data, with everything it holds to send again and the whole store to read (`restartHistory`). */

@@ -37,12 +37,15 @@ export interface Fault {
   halfPut?: boolean
   /** A put of a key this returns an error for fails with it (and writes nothing). */
   putFails?: (key: string) => Error | undefined
+  /** Every call waits for this first (a store that does not answer for a while). */
+  hang?: Promise<void>
 }
 
 export function faulty(store: SyncStore, fault: Fault): SyncStore {
   const guard =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
+      if (fault.hang) await fault.hang
       if (fault.error) throw fault.error
       return fn(...args)
     }
@@ -69,7 +72,7 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
 }
 
 /** A device: its own data folder and core (real store, real sync), a keychain in memory, a movable clock. */
-export async function openDevice(name: string, options: { dataDir?: string; keychain?: MemoryBackend; skewMs?: number; compactAfter?: number; compactBytes?: number; imageChunk?: number; snapshotBacklog?: number; timings?: { pollMs?: number; localCheckMs?: number; debounceMs?: number } } = {}): Promise<Device> {
+export async function openDevice(name: string, options: { dataDir?: string; keychain?: MemoryBackend; skewMs?: number; compactAfter?: number; compactBytes?: number; imageChunk?: number; snapshotBacklog?: number; timings?: { pollMs?: number; localCheckMs?: number; debounceMs?: number; restoreWaitMs?: number } } = {}): Promise<Device> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `sb-sync-${name}-`))
   const skew = { ms: options.skewMs ?? 0 }
   const fault: Fault = {}

@@ -94,4 +94,27 @@ describe('sync: a backup restored on a device that syncs', () => {
     await a.sync()
     expect(svc(a).store.conversations.get(shared.id)?.title).toBe('synced')
   })
+
+  it('a sync round that does not end in time: the restore is refused and nothing changes; sync goes on, and a restore works once the round has ended', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
+    const store = { kind: 'folder' as const, path: folder }
+    const a = await openDevice('A', { timings: { restoreWaitMs: 300 } })
+    opened.push(a)
+    await a.setup(store)
+    const backup = (await a.call('data.backups.create', {})) as { at: number }
+    const kept = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
+    let answer = () => undefined as void
+    a.fault.hang = new Promise<void>((resolve) => (answer = resolve))
+    const round = a.sync()
+    await expect.poll(() => svc(a).sync.status().state).toBe('syncing')
+    await expect(a.call('data.backups.restore', { at: backup.at })).rejects.toMatchObject({ errorType: 'ImportBusy', message: expect.stringMatching(/sync/i) })
+    expect(svc(a).store.conversations.get(kept.id)?.title).toBe('after the backup')
+    a.fault.hang = undefined
+    answer()
+    await round
+    expect((await a.sync()).error).toBeUndefined()
+    await a.call('data.backups.restore', { at: backup.at })
+    expect(svc(a).store.conversations.get(kept.id)).toBeUndefined()
+    expect((await a.sync()).error).toBeUndefined()
+  })
 })
