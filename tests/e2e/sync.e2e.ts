@@ -60,7 +60,8 @@ async function scriptSync(page: Page, initial: SyncStatus): Promise<ScriptedSync
     const server = ws.connectToServer()
     ws.onMessage((raw) => {
       const message = JSON.parse(String(raw)) as { t: string; id: number; proc?: string; input?: Record<string, unknown> }
-      if ((message.t === 'call' || message.t === 'start') && message.proc?.startsWith('sync.')) {
+      // sync.* is the script's; so is any other procedure a test gives an answer for.
+      if ((message.t === 'call' || message.t === 'start') && (message.proc?.startsWith('sync.') || (message.proc !== undefined && replies.has(message.proc)))) {
         calls.push({ proc: message.proc, input: message.input ?? {} })
         if (message.t === 'start') {
           const watcher = { send: (m: string) => ws.send(m), id: message.id, next: 1 }
@@ -70,7 +71,7 @@ async function scriptSync(page: Page, initial: SyncStatus): Promise<ScriptedSync
           return
         }
         const reply = replies.get(message.proc)?.(message.input ?? {}) ?? { ok: true, value: message.proc === 'sync.devices' ? status.devices : status }
-        if (reply.ok && message.proc !== 'sync.test' && message.proc !== 'sync.devices') status = reply.value as SyncStatus
+        if (reply.ok && message.proc.startsWith('sync.') && message.proc !== 'sync.test' && message.proc !== 'sync.devices') status = reply.value as SyncStatus
         ws.send(JSON.stringify({ t: 'result', id: message.id, result: reply }))
         return
       }
@@ -354,6 +355,24 @@ test('changing the store keeps its secret unless a new one is typed; Chinese wor
   await expect(section(page).getByTestId('sync-last-synced')).toHaveText(/^上次同步：\d+ 分钟前$/, { timeout: 20_000 })
   await expect(section(page).getByTestId('sync-device')).toContainText('此设备')
   await page.evaluate(() => localStorage.setItem('switchboard.language', 'en'))
+})
+
+test('restoring a backup says first, when sync is on, that newer changes from any device still come back', async ({ page }) => {
+  const backup = { at: Date.now() - 86_400_000, schemaVersion: 1, reason: 'manual', size: 40_960, holds: { agents: 1, conversations: 3, messages: 12, settings: 2 } }
+  const sync = await scriptSync(page, { ...OFF, state: 'idle', store: { kind: 'folder', path: '/srv/sync' }, lastSyncedAt: Date.now() })
+  sync.answer('data.backups.list', () => ({ ok: true, value: [backup] }))
+  await openApp(page, '#/settings')
+  const item = page.getByTestId('backup-item')
+  await item.getByTestId('backup-restore').click()
+  await expect(item.getByTestId('backup-confirm-sync')).toHaveText(/Sync is on: .*deletions included/)
+  await item.getByRole('button', { name: 'Cancel' }).click()
+  // Sync off: not a word of it.
+  sync.push({ ...OFF })
+  await item.getByTestId('backup-restore').click()
+  await expect(item.getByTestId('backup-confirm')).toContainText('a copy of your current data is kept')
+  await expect(item.getByTestId('backup-confirm-sync')).toHaveCount(0)
+  await item.getByRole('button', { name: 'Cancel' }).click()
+  expect(sync.calls.map((c) => c.proc)).not.toContain('data.backups.restore')
 })
 
 test('browser mode with an access password shows sync read-only, with the reason', async ({ page }) => {

@@ -6,6 +6,7 @@ import type { AppError } from '../../../shared/errors/app-error'
 import { bridge } from '../../stores/app-store'
 import { DataError } from '../data/data-error'
 import { formatBytes } from '../data/format'
+import { useSync } from '../sync/sync-store'
 
 /** Shown once after the reload that follows a restore (every screen then reads the restored data). */
 export const RESTORED_NOTE_KEY = 'switchboard.restoredNote'
@@ -21,6 +22,8 @@ export function BackupsList({ refreshKey, onChange }: { refreshKey?: number; onC
   const [confirming, setConfirming] = useState<number>()
   const [error, setError] = useState<AppError>()
   const [note, setNote] = useState<string | undefined>(() => takeReloadNote(RESTORED_NOTE_KEY))
+  // With sync on, newer changes from any device still win after a restore (docs/sync.md): said before it is confirmed.
+  const syncOn = useSync((s) => s.status !== undefined && s.status.state !== 'off')
   const load = useCallback(() => {
     void bridge()
       .call('data.backups.list', {})
@@ -89,6 +92,7 @@ export function BackupsList({ refreshKey, onChange }: { refreshKey?: number; onC
                 {confirming === b.at ? (
                   <span className="flex items-center gap-2 text-zinc-800 dark:text-zinc-200" data-testid="backup-confirm">
                     {t('dataPage.restoreConfirm')}
+                    {syncOn && <span data-testid="backup-confirm-sync">{t('dataPage.restoreWithSync')}</span>}
                     <button onClick={() => void restore(b.at)} className="rounded-md bg-red-600 px-2 py-0.5 text-xs text-white" data-testid="backup-restore-confirm">
                       {t('dataPage.restore')}
                     </button>

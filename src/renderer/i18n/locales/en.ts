@@ -925,6 +925,7 @@ export const en = {
     backedUp: 'Backed up.',
     restore: 'Restore',
     restoreConfirm: 'Replace your data with this backup? Replies and indexing that are running are stopped, then a copy of your current data is kept as a backup first.',
+    restoreWithSync: 'Sync is on: at the next sync, what changed after this backup on any device comes back here, deletions included. The restore brings back only what was lost on this device alone.',
     restored: 'Restored the backup from {{date}}. Your data from before is kept as the backup from {{copy}}.',
     folder: 'Data folder',
     openFolder: 'Open folder',

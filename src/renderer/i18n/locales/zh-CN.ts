@@ -925,6 +925,7 @@ export const zhCN: Messages = {
     backedUp: '已备份。',
     restore: '恢复',
     restoreConfirm: '用此备份替换当前数据？正在进行的回复和索引会先停止，当前数据会先另存为一个备份。',
+    restoreWithSync: '同步已开启：下次同步时，此备份之后在任何设备上所做的更改（包括删除）都会回到这里。恢复只能找回仅在本设备上丢失的内容。',
     restored: '已恢复 {{date}} 的备份。之前的数据已保存为 {{copy}} 的备份。',
     folder: '数据文件夹',
     openFolder: '打开文件夹',
