@@ -395,6 +395,11 @@ test('what is typed survives a reload and a lost connection: sent while the core
     await page.getByTestId('composer-input').fill('a draft I am still writing')
     await page.reload()
     await expect(page.getByTestId('composer-input')).toHaveValue('a draft I am still writing')
+    // The draft comes from the page itself; the conversation and its model from the core: the core
+    // goes away only once the page has them (on a loaded machine it went while they were still on
+    // their way, and the composer, with no model, stayed disabled).
+    await expect(page.getByTestId('message-assistant').last()).toHaveAttribute('data-status', 'complete')
+    await expect(page.getByTestId('composer-input')).toBeEnabled()
 
     // The core goes away.
     await stopServer(server)
