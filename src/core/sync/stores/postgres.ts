@@ -163,12 +163,21 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
   let ready: Promise<void> | undefined
   /** Creates the table when it is missing; a role without CREATE works with a table made for it. */
   const ensureTable = () =>
-    (ready ??= createTable().catch(async (error: unknown) => {
-      // Two devices creating the schema or table at the same moment: one wins the catalog row,
-      // the other fails on it and finds the table made on a second look.
-      if (['23505', '42P06', '42P07'].includes(String((error as { cause?: { code?: unknown } })?.cause?.code))) return createTable()
-      throw error
-    }).catch((error: unknown) => {
+    (ready ??= (async () => {
+      // Devices creating the schema or table at the same moment: one wins each catalog row, the
+      // others fail on it and find it made on the next look. IF NOT EXISTS does not guard against
+      // a concurrent CREATE: a loser fails on the schema (42P06), the table (42P07), the table's
+      // row type (42710 'type … already exists') or the catalog index (23505), and may lose the
+      // schema's race and then the table's, so it looks again a few times.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await createTable()
+        } catch (error) {
+          const raced = ['23505', '42P06', '42P07', '42710'].includes(String((error as { cause?: { code?: unknown } })?.cause?.code))
+          if (!raced || attempt >= 5) throw error
+        }
+      }
+    })().catch((error: unknown) => {
       ready = undefined
       throw error
     }))
