@@ -51,6 +51,8 @@ export interface MetaRow {
 type Noted = { tbl: string; key: string; changed_at: number }
 
 const hash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'undefined').digest('base64').slice(0, 16)
+/** The synced tables `scope` takes, by name. */
+const scopeTables = (scope: SyncScope) => SYNCED_TABLES.filter((t) => scope[t.scope]).map((t) => t.name)
 /** The later of two stamps (either may be missing). */
 export const max = (a: Hlc | null | undefined, b: Hlc | null | undefined) => (!a ? (b ?? null) : !b ? a : a > b ? a : b)
 
@@ -286,7 +288,7 @@ export class ChangeLog {
    */
   /** The records of `scope` waiting to be sent, and all it holds stamps of (how long the backlog is, against the whole). */
   backlog(scope: SyncScope): { pending: number; total: number } {
-    const tables = SYNCED_TABLES.filter((t) => scope[t.scope]).map((t) => t.name)
+    const tables = scopeTables(scope)
     if (tables.length === 0) return { pending: 0, total: 0 }
     const inScope = `tbl IN (${tables.map(() => '?').join(', ')})`
     const pending = (this.sql(`SELECT COUNT(*) AS n FROM sync_meta WHERE dirty = 1 AND ${inScope}`).get(...tables) as { n: number }).n
@@ -300,7 +302,7 @@ export class ChangeLog {
    * nothing stamps between the snapshot's reads and this, so no newer stamp is cleared unsent.
    */
   sentAll(scope: SyncScope, origin: Origin): number {
-    const tables = SYNCED_TABLES.filter((t) => scope[t.scope]).map((t) => t.name)
+    const tables = scopeTables(scope)
     if (tables.length === 0) return 0
     return this.sql(
       `UPDATE sync_meta SET dirty = 0, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END

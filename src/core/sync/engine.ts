@@ -251,8 +251,9 @@ export class SyncEngine {
 
     // Push. A long backlog goes out as one snapshot; what remains (API keys, anything newer) as segments.
     let pushed = 0
-    const long = this.owesSnapshot(byDevice) || this.longBacklog()
-    if (long) pushed += await this.pushAsSnapshot(snapshots, snapshotObjects)
+    const backlog = this.log.backlog(this.deps.scope)
+    const long = this.owesSnapshot(byDevice) || this.longBacklog(backlog)
+    if (long) pushed += await this.pushAsSnapshot(backlog.pending, snapshots, snapshotObjects)
     // Push: the stamped changes as this device's next segments.
     await this.deps.apiKeys?.stamp()
     let keys = (await this.deps.apiKeys?.outgoing()) ?? []
@@ -531,8 +532,7 @@ export class SyncEngine {
    * what this device holds. Sent as segments, a compaction would write them all again at once as a
    * snapshot (COMPACT_BYTES is reached long before), so a first push of a history uploaded it twice.
    */
-  private longBacklog(): boolean {
-    const { pending, total } = this.log.backlog(this.deps.scope)
+  private longBacklog({ pending, total }: { pending: number; total: number }): boolean {
     return pending >= (this.deps.snapshotBacklog ?? SNAPSHOT_BACKLOG) && pending * 2 >= total
   }
 
@@ -554,9 +554,8 @@ export class SyncEngine {
    * (they read the snapshot, as after any compaction), and only then is everything marked sent.
    * Stopped anywhere before the end, the changes stay waiting and the next round does it again.
    */
-  private async pushAsSnapshot(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<number> {
+  private async pushAsSnapshot(pending: number, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<number> {
     const { store, deviceId } = this.deps
-    const { pending } = this.log.backlog(this.deps.scope)
     this.deps.progress?.(pending)
     const seq = this.nextSeq() + 1
     this.setNextSeq(seq + 1)
