@@ -27,14 +27,15 @@ const server = (port: number, extraEnv: Record<string, string>, data: string) =>
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.e2e.ts',
-  outputDir: 'test-results/e2e',
+  // `npm test` runs the specs as shards, each with its own ports, folders and report (scripts/test-all.mjs).
+  outputDir: process.env['E2E_OUTPUT_DIR'] ?? 'test-results/e2e',
   fullyParallel: false,
   workers: 1,
   // In CI one retry, reported as "flaky" in the list and the JSON report (never hidden): a red run
   // blocks the whole change on a timing fluke of a loaded two-core machine.
   retries: process.env['CI'] ? 1 : 0,
   timeout: 60_000,
-  reporter: process.env['CI'] ? [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]] : [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
+  reporter: [['list'], ['json', { outputFile: process.env['E2E_REPORT'] ?? 'test-results/e2e-report.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1280, height: 800 },
