@@ -62,7 +62,10 @@ const u = new URL(location.href)
 if (u.searchParams.get('net') !== '1') { u.searchParams.set('net', '1'); location.replace(u.toString()) }
 else fetch('${beaconUrl}/flipped').catch(() => {})
 </script></body></html>`
-const loop = `<!doctype html><html><body><p>looping</p><script>setTimeout(() => { for (;;) {} }, 300)</script></body></html>`
+// It spins once the test has seen it (a click): Playwright reads a frame through the frame's own
+// thread, and a loop started on a timer could begin before a loaded machine got to read it. The
+// loop starts after the click's handler returns, so the click itself is answered.
+const loop = `<!doctype html><html><body><p>looping</p><button onclick="setTimeout(() => { for (;;) {} }, 50)">spin</button></body></html>`
 
 test.beforeAll(async () => {
   beacon = createServer((req, res) => {
@@ -257,6 +260,7 @@ test('a hostile artifact reaches neither the network nor the app, and a looping 
   })
   await send(page, 'loop')
   await expect(frame(page).locator('p')).toHaveText('looping', { timeout: 15_000 })
+  await frame(page).getByRole('button', { name: 'spin' }).click()
   // Chromium puts the sandboxed frame in a process of its own (an out-of-process iframe is a
   // target of type "iframe"); that is what keeps the app's thread free.
   const cdp = await page.context().browser()!.newBrowserCDPSession()
