@@ -114,3 +114,41 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   await expect(page.getByTestId('backups')).toBeVisible()
   await expect(page.getByTestId('backup-item').or(page.getByTestId('backups-empty')).first()).toBeVisible()
 })
+
+test('while another grouping is on its way, the table and the CSV never show the last one’s rows under its name', async ({ page }) => {
+  // The answer to "by provider" is held for a while: until it arrives, the rows of "by model" must
+  // not be shown (or exported) as providers.
+  const held = new Set<number>()
+  await page.routeWebSocket(/\/bridge/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((data) => {
+      const message = JSON.parse(String(data)) as { t: string; id: number; proc?: string; input?: { group?: string } }
+      if (message.t === 'call' && message.proc === 'data.usage.summary' && message.input?.group === 'provider') held.add(message.id)
+      server.send(data)
+    })
+    server.onMessage((data) => {
+      const message = JSON.parse(String(data)) as { t: string; id: number }
+      if (message.t === 'result' && held.has(message.id)) setTimeout(() => ws.send(data), 2_500)
+      else ws.send(data)
+    })
+  })
+  await openApp(page, '#/usage')
+  const usage = page.getByTestId('usage-section')
+  await usage.getByTestId('usage-group').selectOption('model')
+  const firstCells = usage.getByTestId('usage-row').locator('td:first-child')
+  await expect(firstCells.filter({ hasText: /^gpt-4o( · .+)?$/ }).first()).toBeVisible()
+  await usage.getByTestId('usage-group').selectOption('provider')
+  // The answer is not there yet: no model's row is shown, and there is nothing to export.
+  await expect.poll(() => held.size).toBe(1)
+  expect(await firstCells.allInnerTexts()).not.toContainEqual(expect.stringMatching(/^gpt-4o/))
+  await expect(usage.getByTestId('usage-csv')).toBeDisabled()
+  // Then the providers come, and the CSV has them.
+  await expect(firstCells.filter({ hasText: /^OpenAI( · .+)?$/ }).first()).toBeVisible()
+  const download = page.waitForEvent('download')
+  await usage.getByTestId('usage-csv').click()
+  const { readFileSync } = await import('node:fs')
+  const lines = readFileSync((await (await download).path())!, 'utf8').trim().split('\r\n')
+  expect(lines[0]).toMatch(/^provider,/)
+  expect(lines.some((l) => l.startsWith('openai,'))).toBe(true)
+  expect(lines.some((l) => l.startsWith('gpt-4o,'))).toBe(false)
+})

@@ -30,7 +30,11 @@ export function UsageSection() {
   const [group, setGroup] = useState<Group>('day')
   const [from, setFrom] = useState(() => toInput(Date.now() - 29 * DAY))
   const [to, setTo] = useState(() => toInput(Date.now()))
-  const [rows, setRows] = useState<UsageSummaryRow[]>()
+  // Rows are kept with the question they answer: until the answer to a new grouping or range is
+  // there, the last one's rows are not shown (or exported) under the new one's names.
+  const [answer, setAnswer] = useState<{ query: string; rows: UsageSummaryRow[] }>()
+  const query = `${group} ${from} ${to}`
+  const rows = answer?.query === query ? answer.rows : undefined
   const [agents, setAgents] = useState<Map<string, string>>(new Map())
   // Providers by the names the rest of the app gives them ("OpenAI", not "openai").
   const providers = useProviders((s) => s.providers)
@@ -45,7 +49,7 @@ export function UsageSection() {
     const utcOffsetMinutes = -new Date(dayStart(from)).getTimezoneOffset()
     void bridge()
       .call('data.usage.summary', { group, from: dayStart(from), to: dayStart(to) + DAY, utcOffsetMinutes })
-      .then((result) => live && setRows(result.ok ? result.value : []))
+      .then((result) => live && setAnswer({ query: `${group} ${from} ${to}`, rows: result.ok ? result.value : [] }))
     if (group === 'agent')
       void bridge()
         .call('data.agents.list', {})
@@ -150,7 +154,7 @@ export function UsageSection() {
           <UsageChart labels={chart.labels} costUsd={chart.costUsd} tokens={chart.tokens} costLabel={t('usage.costUsd')} tokensLabel={t('usage.tokens')} timeline={group === 'day'} />
         </Suspense>
       )}
-      <table className="w-full text-left text-sm" data-testid="usage-table">
+      <table className="w-full text-left text-sm" data-testid="usage-table" aria-busy={!rows}>
         <thead className="text-xs text-zinc-500">
           <tr>
             <th className="py-1">{t(`usage.groups.${group}`)}</th>
