@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'src/**/*.test.ts'],
     environment: 'node',
-    // Builds out/ first when it is missing or stale (tests run the built CLI and preload).
-    globalSetup: ['tests/build-once.ts'],
+    // Builds out/ first when it is missing or stale (tests run the built CLI and preload); one
+    // temporary folder per run, removed after it (tests/temp-root.ts).
+    globalSetup: ['tests/build-once.ts', 'tests/temp-root.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
