@@ -132,6 +132,12 @@ export class SyncService {
   private closed = false
   /** A restore is replacing the data: no round starts until it is done. */
   private restoring = false
+  /**
+   * Which connection is current: every connect, Disconnect and set-up takes a new number, and a
+   * connect that finds another number after an await (the store answered late) gives up without
+   * touching anything, so a resume still reaching its store never undoes what was done meanwhile.
+   */
+  private generation = 0
   private idBeforeRestore: string | undefined
   private started: Promise<void> | undefined
   private readonly listeners = new Set<(status: SyncStatus) => void>()
@@ -278,59 +284,79 @@ export class SyncService {
   }
 
   private async resume(): Promise<void> {
+    const generation = ++this.generation
     const saved = this.saved()
     if (!saved) return this.setState('off')
     const key = await this.deps.secrets.readForRuntime(syncKeyName(this.deviceId())).catch(() => undefined)
+    if (generation !== this.generation) return
     if (!key) return this.setState('locked', { code: 'SyncNotSetUp', message: 'The sync key is not in this device’s keychain.', fix: 'Type the sync passphrase again in Settings → Sync.' })
     this.key = Buffer.from(key, 'base64')
-    await this.connect(saved)
+    await this.connect(saved, generation)
   }
 
-  private async connect(saved: Saved): Promise<void> {
+  private async connect(saved: Saved, generation = ++this.generation): Promise<void> {
     await this.disconnectStore()
+    // Disconnect, a set-up or another connect came meanwhile (or a restore began: it connects again when it is done).
+    const stale = () => generation !== this.generation || this.restoring || this.closed
+    if (stale()) return
     if (saved.paused) return this.setState('paused')
     let store: SyncStore
     try {
       const secret = await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined)
+      if (stale()) return
       store = await this.deps.openStore(saved.store, secret)
     } catch (error) {
-      this.failed(error)
+      if (!stale()) this.failed(error)
       return
     }
-    // A restore began meanwhile: it connects again when it is done.
-    if (this.restoring || this.closed) {
+    if (stale()) {
       await store.close().catch(() => undefined)
       return
     }
     this.store = store
     if (saved.restored) {
+      let holds: boolean
       try {
         // Restored from a backup: its segment numbers and what it merged are the backup's. When
         // the store holds more of this device than that (it wrote on after the backup), it goes
         // on as a new device, as a set-up on another history does: numbering on from the backup
         // would reuse numbers the others have read, and what it wrote after the backup comes back
         // only when read as another device's.
-        if (!(await this.holdsHistory(this.store, this.key!))) await this.becomeNewDevice()
+        holds = await this.holdsHistory(store, this.key!)
+        if (stale()) return this.dropStale(store)
+        if (!holds) await this.becomeNewDevice()
       } catch (error) {
+        if (stale()) return this.dropStale(store)
         this.failed(error)
         return
       }
       saved = { ...saved, restored: undefined }
       this.save(saved)
     }
-    this.engine = this.makeEngine(this.store, saved)
+    this.engine = this.makeEngine(store, saved)
     this.startLocalWatch()
-    if (this.store.watch) {
+    if (store.watch) {
       try {
-        this.stopWatch = await this.store.watch((key) => {
+        const stop = await store.watch((key) => {
           if (!key.startsWith(`segments/${this.deviceId()}/`)) this.schedule(100)
         })
+        if (stale()) {
+          await stop().catch(() => undefined)
+          return this.dropStale(store)
+        }
+        this.stopWatch = stop
       } catch (error) {
+        if (stale()) return this.dropStale(store)
         logger.warn('sync', 'the store could not push changes; polling instead', error)
       }
     }
     this.setState('idle')
     this.schedule(0)
+  }
+
+  /** A connection overtaken while it waited on its store: closed, unless it is the one in use after all. */
+  private async dropStale(store: SyncStore): Promise<void> {
+    if (this.store !== store) await store.close().catch(() => undefined)
   }
 
   private makeEngine(store: SyncStore, saved: Saved): SyncEngine {
@@ -513,6 +539,8 @@ export class SyncService {
       throw toAppError(error)
     }
     await store.close().catch(() => undefined)
+    // From here this set-up is what holds: a connection still under way gives up.
+    this.generation++
     await this.disconnectStore()
     const control = this.control()
     const old = control.device_id
@@ -766,6 +794,7 @@ export class SyncService {
    */
   async disconnect(): Promise<SyncStatus> {
     this.refuseRemote()
+    this.generation++
     await this.disconnectStore()
     const id = this.deviceId()
     this.save(undefined)

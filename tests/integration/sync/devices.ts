@@ -39,13 +39,18 @@ export interface Fault {
   putFails?: (key: string) => Error | undefined
   /** Every call waits for this first (a store that does not answer for a while). */
   hang?: Promise<void>
+  /** `hang` holds only the stores opened before this many had been (a connection already made, not a new one). */
+  hangOpenedBefore?: number
+  /** How many stores the device has opened so far. */
+  opened?: number
 }
 
 export function faulty(store: SyncStore, fault: Fault): SyncStore {
+  const number = (fault.opened = (fault.opened ?? 0) + 1)
   const guard =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
-      if (fault.hang) await fault.hang
+      if (fault.hang && (fault.hangOpenedBefore === undefined || number < fault.hangOpenedBefore)) await fault.hang
       if (fault.error) throw fault.error
       return fn(...args)
     }

@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { syncKeyName } from '../../../src/core/sync/sync-service'
 import { contents, openDevice, text, type Device } from './devices'
 
 // A backup restored (Settings → Data) on a device that syncs: the database, its stamps, its
@@ -116,5 +117,69 @@ describe('sync: a backup restored on a device that syncs', () => {
     await a.call('data.backups.restore', { at: backup.at })
     expect(svc(a).store.conversations.get(kept.id)).toBeUndefined()
     expect((await a.sync()).error).toBeUndefined()
+  })
+
+  it('Disconnect while sync is still reaching the store after a restore: sync stays off, and nothing is sent', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
+    const store = { kind: 'folder' as const, path: folder }
+    const a = await openDevice('A')
+    opened.push(a)
+    await a.setup(store)
+    await a.sync()
+    const backup = (await a.call('data.backups.create', {})) as { at: number }
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
+    await a.sync()
+    // The store does not answer: the resume after the restore waits on its check of the store.
+    let answer = () => undefined as void
+    a.fault.hang = new Promise<void>((resolve) => (answer = resolve))
+    await a.call('data.backups.restore', { at: backup.at })
+    const id = svc(a).sync.status().deviceId!
+    const off = (await a.call('sync.disconnect', {})) as { state: string }
+    expect(off.state).toBe('off')
+    const segments = () => readdirSync(join(folder, 'segments', id)).sort()
+    const before = segments()
+    a.fault.hang = undefined
+    answer()
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'written after Disconnect' })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    // The resume that was under way does not bring sync back, nor send anything, nor put keys back.
+    expect(svc(a).sync.status()).toMatchObject({ state: 'off' })
+    await expect(a.call('sync.now', {})).rejects.toMatchObject({ errorType: 'SyncNotSetUp' })
+    expect(segments()).toEqual(before)
+    expect(readdirSync(join(folder, 'segments'))).toEqual([id])
+    expect(await a.keychain.get(`key:${syncKeyName(id)}`)).toBeNull()
+  })
+
+  it('set up with another store while sync is still reaching the old one after a restore: only the new store is used', { timeout: 60_000 }, async () => {
+    const [oldFolder, newFolder] = [mkdtempSync(join(tmpdir(), 'sb-sync-restore-')), mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))]
+    const a = await openDevice('A')
+    opened.push(a)
+    await a.setup({ kind: 'folder', path: oldFolder })
+    await a.sync()
+    const backup = (await a.call('data.backups.create', {})) as { at: number }
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
+    await a.sync()
+    const listed = () => readdirSync(join(oldFolder, 'segments'), { recursive: true }).map(String).sort()
+    let answer = () => undefined as void
+    a.fault.hang = new Promise<void>((resolve) => (answer = resolve))
+    const openedSoFar = a.fault.opened!
+    await a.call('data.backups.restore', { at: backup.at })
+    // The resume has opened the old store and waits on it; the set-up's own store answers.
+    await expect.poll(() => a.fault.opened).toBe(openedSoFar + 1)
+    a.fault.hangOpenedBefore = openedSoFar + 2
+    const oldBefore = listed()
+    await a.setup({ kind: 'folder', path: newFolder })
+    a.fault.hang = undefined
+    answer()
+    const made = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the new set-up' })
+    await a.sync()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(svc(a).sync.status()).toMatchObject({ state: 'idle', store: { kind: 'folder', path: newFolder } })
+    expect(listed()).toEqual(oldBefore)
+    const b = await openDevice('B')
+    opened.push(b)
+    await b.setup({ kind: 'folder', path: newFolder })
+    await b.sync()
+    expect(svc(b).store.conversations.get(made.id)?.title).toBe('after the new set-up')
   })
 })
