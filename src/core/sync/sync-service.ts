@@ -635,6 +635,8 @@ export class SyncService {
     const saved = this.saved()
     if (!saved) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
     if (input.scope) this.refuseRemote()
+    // What follows connects again, pauses or stays locked: a connection still under way gives up (its config is the old one).
+    this.generation++
     if (input.deviceName) this.deps.db.prepare('UPDATE sync_control SET device_name = ? WHERE id = 1').run(input.deviceName)
     const next: Saved = { ...saved, scope: { ...saved.scope, ...input.scope }, paused: input.paused ?? saved.paused }
     if (next.scope.apiKeys && !saved.scope.apiKeys && this.deps.apiKeys) {

@@ -182,4 +182,28 @@ describe('sync: a backup restored on a device that syncs', () => {
     await b.sync()
     expect(svc(b).store.conversations.get(made.id)?.title).toBe('after the new set-up')
   })
+
+  it('paused while sync is still reaching the store after a restore: it stays paused', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
+    const a = await openDevice('A')
+    opened.push(a)
+    await a.setup({ kind: 'folder', path: folder })
+    await a.sync()
+    const backup = (await a.call('data.backups.create', {})) as { at: number }
+    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
+    await a.sync()
+    let answer = () => undefined as void
+    a.fault.hang = new Promise<void>((resolve) => (answer = resolve))
+    await a.call('data.backups.restore', { at: backup.at })
+    expect(((await a.call('sync.update', { paused: true })) as { state: string }).state).toBe('paused')
+    a.fault.hang = undefined
+    answer()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(svc(a).sync.status()).toMatchObject({ state: 'paused' })
+    // Still paused for the next start, too.
+    const again = await a.reopen()
+    opened.push(again)
+    await again.core.services().sync.ready()
+    expect(again.core.services().sync.status()).toMatchObject({ state: 'paused' })
+  })
 })
