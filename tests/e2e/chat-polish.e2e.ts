@@ -158,8 +158,10 @@ test('sending while scrolled up shows the new message; scrolling up mid-reply of
   await expect(page.getByTestId('jump-to-latest')).toBeVisible()
   const away = await distanceFromBottom(page)
   expect(away).toBeGreaterThan(500)
-  await expect(page.getByTestId('message-assistant').last()).toContainText('word25')
-  expect(await distanceFromBottom(page)).toBeGreaterThan(away) // the reply grew below; the view did not follow
+  // The reply grows below and the view does not follow it. (Polled: on a loaded machine the reply
+  // can be past any given word by the time the distance was read, and one read right after it saw
+  // no growth yet.)
+  await expect.poll(() => distanceFromBottom(page)).toBeGreaterThan(away + 100)
   await snap(page, 'chat-jump-to-latest')
 
   // Jump to latest: at the bottom again, and the reply is followed as it grows.
