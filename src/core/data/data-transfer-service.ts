@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import type { DataTransferProgress } from '../../shared/bridge/procedures/data'
 import { AppErrorException } from '../../shared/errors/app-error'
+import { settledWithin } from '../../shared/utils/settled-within'
 import type { StreamHub } from '../bridge/stream-hub'
 import { PRIVATE_FILE_MODE } from '../files/private-files'
 import type { KnowledgeService } from '../knowledge/knowledge-service'
@@ -8,7 +9,7 @@ import type { DamagedRow } from '../store/export-import'
 import { exportSelection } from '../store/export-selection'
 import { exportToFile } from '../store/export-to-file'
 import { importFile } from '../store/import-file'
-import type { Store } from '../store/store'
+import { RESTORE_WAIT_MS, type Store } from '../store/store'
 import { newTransfer, removeTransfer, transferPath } from '../store/transfers'
 import type { DataFolderService } from './data-folder-service'
 import type { ClientReach } from '../security/client-policy'
@@ -66,7 +67,6 @@ async function* withProgress<P, T>(run: (onProgress: (progress: P) => void) => P
 
 /** Background work that writes the store: replies (competition columns too), image tasks, indexing. Pulls do not. */
 const STORE_WRITERS = ['chat', 'image', 'knowledge'] as const
-const STOP_WAIT_MS = 15_000
 
 /**
  * Before a restore replaces the database, whatever is writing to it is stopped and has ended:
@@ -77,13 +77,7 @@ async function stopStoreWriters(tasks: Pick<StreamHub, 'tasks' | 'cancel' | 'set
   const running = STORE_WRITERS.flatMap((kind) => tasks.tasks(kind))
   if (running.length === 0) return
   for (const task of running) tasks.cancel(task.id)
-  let timer: NodeJS.Timeout | undefined
-  const stopped = await Promise.race([
-    Promise.all(running.map((t) => tasks.settled(t.id))).then(() => true),
-    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)))
-  ])
-  clearTimeout(timer)
-  if (!stopped) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'A reply or an indexing run did not stop in time; nothing was restored. Try again in a moment.' })
+  if (!(await settledWithin(Promise.all(running.map((t) => tasks.settled(t.id))), RESTORE_WAIT_MS))) throw new AppErrorException({ errorType: 'ImportBusy', status: 409, message: 'A reply or an indexing run did not stop in time; nothing was restored. Try again in a moment.' })
 }
 
 /**

@@ -30,6 +30,12 @@ export interface RestoreWatcher {
   after(replaced: boolean): Promise<void>
 }
 
+/**
+ * How long a restore waits for what writes the data to stop (a reply, an indexing run, a sync
+ * round) before it refuses with ImportBusy: the work goes on, and nothing is restored.
+ */
+export const RESTORE_WAIT_MS = 15_000
+
 /** The local data: one connection, one repository per entity. Services call these; handlers map them to the bridge. */
 export class Store {
   readonly agents: AgentsRepository
@@ -78,7 +84,7 @@ export class Store {
     }
   }
 
-  /** Registers a part to be told around every restore; returns how to stop. */
+  /** Registers a part to be told around every restore (within `RESTORE_WAIT_MS` in `before`); returns how to stop. */
   watchRestores(watcher: RestoreWatcher): () => void {
     this.restoreWatchers.add(watcher)
     return () => this.restoreWatchers.delete(watcher)

@@ -3,7 +3,9 @@ import { hostname } from 'node:os'
 import type { SyncDevice, SyncError, SyncScope, SyncSetup, SyncStatus, SyncStoreConfig } from '../../shared/bridge/procedures/sync'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { ERROR_CATALOGUE, type ErrorTypeName } from '../../shared/errors/catalogue'
+import { settledWithin } from '../../shared/utils/settled-within'
 import type { SqliteDb } from '../store/database'
+import { RESTORE_WAIT_MS } from '../store/store'
 import { toStoreError } from '../store/errors'
 import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
@@ -65,7 +67,7 @@ export interface SyncServiceDeps {
   imageChunk?: number
   /** Changes waiting from which they go out as a snapshot (engine.ts SNAPSHOT_BACKLOG). */
   snapshotBacklog?: number
-  /** How long a restore waits for the running round to end before it is refused (15 s, as for replies). */
+  /** How long a restore waits for the running round to end before it is refused (RESTORE_WAIT_MS, as for replies). */
   restoreWaitMs?: number
   /** scrypt cost, lower in tests. */
   kdf?: { N: number; r: number; p: number }
@@ -695,13 +697,7 @@ export class SyncService {
     this.idBeforeRestore = this.deviceId()
     // A round over a slow link can last minutes: the restore is refused rather than left waiting
     // (the round goes on; `afterRestore(false)` connects again once it has ended).
-    let timer: NodeJS.Timeout | undefined
-    const ended = await Promise.race([
-      this.disconnectStore().then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.deps.restoreWaitMs ?? 15_000)))
-    ])
-    clearTimeout(timer)
-    if (!ended) throw appError('ImportBusy', 'A sync round did not end in time; nothing was restored. Try again when Settings → Sync says it is synced.')
+    if (!(await settledWithin(this.disconnectStore(), this.deps.restoreWaitMs ?? RESTORE_WAIT_MS))) throw appError('ImportBusy', 'A sync round did not end in time; nothing was restored. Try again when Settings → Sync says it is synced.')
   }
 
   /**
