@@ -149,6 +149,10 @@ for (const kind of Object.keys(places) as Array<keyof typeof places>) {
         for (const other of [b, c, d]) expect(contents(other)).toEqual(contents(a))
 
         // A segment of A altered in the store itself: refused and named by B, the next one merges.
+        // B must not read it before it is altered: over PostgreSQL, A's writes notify B, whose own
+        // round could merge the segment first (seen once in CI). B's store is unreachable meanwhile.
+        await b.sync()
+        b.fault.error = new SyncStoreError('SyncStoreUnreachable', 'held off while the test alters the store')
         const first = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the tampered segment' })
         const { deviceId } = await a.sync()
         const second = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'in the next segment' })
@@ -158,6 +162,7 @@ for (const kind of Object.keys(places) as Array<keyof typeof places>) {
         const bytes = Buffer.from((await raw.get(victim))!)
         bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
         await raw.put(victim, bytes)
+        b.fault.error = undefined
         const status = await b.sync()
         expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(victim) })
         expect(svc(b).store.conversations.get(first.id)).toBeUndefined()
