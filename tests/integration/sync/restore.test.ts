@@ -119,26 +119,39 @@ describe('sync: a backup restored on a device that syncs', () => {
     expect((await a.sync()).error).toBeUndefined()
   })
 
-  it('Disconnect while sync is still reaching the store after a restore: sync stays off, and nothing is sent', { timeout: 60_000 }, async () => {
+  /**
+   * Device A syncs through a folder, is backed up, writes on and syncs again; then its store stops
+   * answering and the backup is restored, so the resume after the restore waits on its check of
+   * the store. `answer()` lets the store answer again; `openedBefore`: stores A had opened before
+   * the restore.
+   */
+  async function restoredWhileStoreHangs() {
     const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
-    const store = { kind: 'folder' as const, path: folder }
     const a = await openDevice('A')
     opened.push(a)
-    await a.setup(store)
+    await a.setup({ kind: 'folder', path: folder })
     await a.sync()
     const backup = (await a.call('data.backups.create', {})) as { at: number }
     svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
     await a.sync()
-    // The store does not answer: the resume after the restore waits on its check of the store.
-    let answer = () => undefined as void
-    a.fault.hang = new Promise<void>((resolve) => (answer = resolve))
+    let release = () => undefined as void
+    a.fault.hang = new Promise<void>((resolve) => (release = resolve))
+    const openedBefore = a.fault.opened!
     await a.call('data.backups.restore', { at: backup.at })
+    const answer = () => {
+      a.fault.hang = undefined
+      release()
+    }
+    return { a, folder, openedBefore, answer }
+  }
+
+  it('Disconnect while sync is still reaching the store after a restore: sync stays off, and nothing is sent', { timeout: 60_000 }, async () => {
+    const { a, folder, answer } = await restoredWhileStoreHangs()
     const id = svc(a).sync.status().deviceId!
     const off = (await a.call('sync.disconnect', {})) as { state: string }
     expect(off.state).toBe('off')
     const segments = () => readdirSync(join(folder, 'segments', id)).sort()
     const before = segments()
-    a.fault.hang = undefined
     answer()
     svc(a).store.conversations.create({ agentId: agentOf(a), title: 'written after Disconnect' })
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -151,25 +164,14 @@ describe('sync: a backup restored on a device that syncs', () => {
   })
 
   it('set up with another store while sync is still reaching the old one after a restore: only the new store is used', { timeout: 60_000 }, async () => {
-    const [oldFolder, newFolder] = [mkdtempSync(join(tmpdir(), 'sb-sync-restore-')), mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))]
-    const a = await openDevice('A')
-    opened.push(a)
-    await a.setup({ kind: 'folder', path: oldFolder })
-    await a.sync()
-    const backup = (await a.call('data.backups.create', {})) as { at: number }
-    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
-    await a.sync()
+    const { a, folder: oldFolder, openedBefore, answer } = await restoredWhileStoreHangs()
+    const newFolder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
     const listed = () => readdirSync(join(oldFolder, 'segments'), { recursive: true }).map(String).sort()
-    let answer = () => undefined as void
-    a.fault.hang = new Promise<void>((resolve) => (answer = resolve))
-    const openedSoFar = a.fault.opened!
-    await a.call('data.backups.restore', { at: backup.at })
     // The resume has opened the old store and waits on it; the set-up's own store answers.
-    await expect.poll(() => a.fault.opened).toBe(openedSoFar + 1)
-    a.fault.hangOpenedBefore = openedSoFar + 2
+    await expect.poll(() => a.fault.opened).toBe(openedBefore + 1)
+    a.fault.hangOpenedBefore = openedBefore + 2
     const oldBefore = listed()
     await a.setup({ kind: 'folder', path: newFolder })
-    a.fault.hang = undefined
     answer()
     const made = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the new set-up' })
     await a.sync()
@@ -184,19 +186,8 @@ describe('sync: a backup restored on a device that syncs', () => {
   })
 
   it('paused while sync is still reaching the store after a restore: it stays paused', { timeout: 60_000 }, async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-restore-'))
-    const a = await openDevice('A')
-    opened.push(a)
-    await a.setup({ kind: 'folder', path: folder })
-    await a.sync()
-    const backup = (await a.call('data.backups.create', {})) as { at: number }
-    svc(a).store.conversations.create({ agentId: agentOf(a), title: 'after the backup' })
-    await a.sync()
-    let answer = () => undefined as void
-    a.fault.hang = new Promise<void>((resolve) => (answer = resolve))
-    await a.call('data.backups.restore', { at: backup.at })
+    const { a, answer } = await restoredWhileStoreHangs()
     expect(((await a.call('sync.update', { paused: true })) as { state: string }).state).toBe('paused')
-    a.fault.hang = undefined
     answer()
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(svc(a).sync.status()).toMatchObject({ state: 'paused' })
