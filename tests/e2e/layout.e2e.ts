@@ -118,3 +118,38 @@ test('focus is visible on keyboard navigation, and the bundled Inter font is use
   expect(await page.evaluate(() => document.fonts.check('16px "Inter Variable"'))).toBe(true)
   expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('Inter Variable')
 })
+
+test('a system set to reduce motion stills the spinners, pulses and transitions; dialogs still open and close', async ({ page }) => {
+  // The app's own classes, as built: a spinner, the typing dots, a pulse and a colour transition.
+  const motion = (page: Page) =>
+    page.evaluate(() => {
+      const probe = document.createElement('div')
+      probe.innerHTML = '<span class="animate-spin"></span><span class="animate-bounce"></span><span class="animate-pulse"></span><span class="transition-colors"></span>'
+      document.body.append(probe)
+      const styles = [...probe.children].map((el) => getComputedStyle(el))
+      const seconds = (value: string) => Math.max(...value.split(',').map((v) => parseFloat(v) * (v.trim().endsWith('ms') ? 0.001 : 1)))
+      const result = {
+        animations: styles.slice(0, 3).map((s) => ({ seconds: seconds(s.animationDuration), repeats: s.animationIterationCount })),
+        transition: seconds(styles[3]!.transitionDuration)
+      }
+      probe.remove()
+      return result
+    })
+  await openApp(page, '#/settings')
+  const moving = await motion(page)
+  expect(moving.animations.every((a) => a.repeats === 'infinite' && a.seconds >= 0.5)).toBe(true)
+  expect(moving.transition).toBeGreaterThan(0.1)
+
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  const still = await motion(page)
+  for (const a of still.animations) {
+    expect(a.repeats).toBe('1')
+    expect(a.seconds).toBeLessThan(0.01)
+  }
+  expect(still.transition).toBeLessThan(0.01)
+  // Radix waits for a dialog's exit animation before removing it: it must still leave.
+  await page.keyboard.press('Control+/')
+  await expect(page.getByTestId('shortcuts-sheet')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('shortcuts-sheet')).toHaveCount(0)
+})
