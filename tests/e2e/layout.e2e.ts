@@ -126,7 +126,7 @@ test('a system set to reduce motion stills the spinners, pulses and transitions;
       const probe = document.createElement('div')
       probe.innerHTML = '<span class="animate-spin"></span><span class="animate-bounce"></span><span class="animate-pulse"></span><span class="transition-colors"></span>'
       document.body.append(probe)
-      const styles = [...probe.children].map((el) => getComputedStyle(el))
+      const styles = Array.from(probe.children).map((el) => getComputedStyle(el))
       const seconds = (value: string) => Math.max(...value.split(',').map((v) => parseFloat(v) * (v.trim().endsWith('ms') ? 0.001 : 1)))
       const result = {
         animations: styles.slice(0, 3).map((s) => ({ seconds: seconds(s.animationDuration), repeats: s.animationIterationCount })),

@@ -24,7 +24,7 @@ import type { ToolResult } from '../../shared/data/message'
 import type { ChatToolsHook } from '../tools/chat-tools'
 import type { MessageToolChoice } from '../../shared/tools/types'
 import type { ToolStepOutcome } from '../tools/tool-loop'
-import type { AgentsRepository } from '../store/repositories/agents'
+import { DEFAULT_AGENT, type AgentsRepository } from '../store/repositories/agents'
 import type { ConversationsRepository } from '../store/repositories/conversations'
 import type { MessagesRepository } from '../store/repositories/messages'
 import type { ReplyKnowledge, ReplyKnowledgeHook } from '../knowledge/reply-context'
@@ -92,7 +92,7 @@ export interface ChatImageInput {
 // Shared with the page, which shows these stored defaults in the user's language.
 export { DEFAULT_AGENT_NAME }
 /** The default agent's id on a new install (the shape of any id: 16 of [0-9a-z]). */
-export const DEFAULT_AGENT_ID = 'defaultagent0000'
+export const DEFAULT_AGENT_ID = DEFAULT_AGENT.id
 const DEFAULT_TITLE = DEFAULT_CONVERSATION_TITLE
 /** A conversation not yet named: the chat's placeholder, or none (created through data.conversations). */
 const untitled = (title: string) => !title.trim() || title === DEFAULT_TITLE
@@ -150,8 +150,7 @@ export class ChatService {
   /** The agent a first run goes straight to chatting with. */
   defaultAgent(): Agent {
     const existing = this.deps.agents.list()[0]
-    // One id on every install: two devices that sync share one default agent instead of two.
-    return existing ?? this.deps.agents.create({ id: DEFAULT_AGENT_ID, name: DEFAULT_AGENT_NAME, avatar: '💬' })
+    return existing ?? this.deps.agents.create({ ...DEFAULT_AGENT })
   }
 
   /** Deletes a message; its replies are re-attached to its parent so no later turn is lost. */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import type { SqliteDb } from '../store/database'
 import { withMessageIndexDeferred } from '../store/message-index'
 import type { SyncScope } from '../../shared/bridge/procedures/sync'
-import type { Hlc, HybridClock } from './hlc'
+import { installStamp, isInstallStamp, type Hlc, type HybridClock } from './hlc'
 import { isDeviceLocalSetting, SYNCED_TABLES, tableByName, type SyncedTable } from './tables'
 
 type Value = string | number | null
@@ -51,6 +51,19 @@ export interface MetaRow {
 type Noted = { tbl: string; key: string; changed_at: number }
 
 const hash = (value: unknown) => createHash('sha1').update(JSON.stringify(value) ?? 'undefined').digest('base64').slice(0, 16)
+/**
+ * The fields of a record every install creates (`installed` in tables.ts) that hold the values it
+ * was created with, for its first stamp on this device. The times count as such while every other
+ * field does: an untouched record. Undefined for any other record.
+ */
+function untouched(table: SyncedTable, key: string, row: Row): Set<string> | undefined {
+  const installed = table.installed?.(key)
+  if (!installed) return undefined
+  const same = Object.keys(installed).filter((field) => row[field] === installed[field])
+  if (same.length < Object.keys(installed).length) return new Set(same)
+  return new Set(Object.keys(row).filter((field) => field !== table.pk))
+}
+
 /** The synced tables `scope` takes, by name. */
 const scopeTables = (scope: SyncScope) => SYNCED_TABLES.filter((t) => scope[t.scope]).map((t) => t.name)
 /** The later of two stamps (either may be missing). */
@@ -87,14 +100,20 @@ export class ChangeLog {
   /**
    * Turns capture on and notes every existing row, so the first push carries what was there
    * before sync. A row whose values still match its stamps keeps them (set up again, only what
-   * changed is stamped anew).
+   * changed is stamped anew). Nothing captured when it changed, so a row is noted as changed when
+   * its own `updated_at` says (never later than now), where its table has one: an edit made on
+   * another device after it still wins, whichever device is set up last. Rows without one
+   * (settings, messages, files) count as changed now.
    */
   enable(): void {
     this.db.transaction(() => {
       this.sql('UPDATE sync_control SET enabled = 1 WHERE id = 1').run()
       const now = Date.now()
-      for (const table of SYNCED_TABLES)
-        this.sql(`INSERT OR IGNORE INTO sync_outbox (tbl, key, changed_at) SELECT ?, ${table.pk}, ? FROM ${table.name}`).run(table.name, now)
+      for (const table of SYNCED_TABLES) {
+        const dated = this.columns.get(table.name)!.includes('updated_at')
+        const when = dated ? 'MIN(COALESCE(updated_at, @now), @now)' : '@now'
+        this.sql(`INSERT OR IGNORE INTO sync_outbox (tbl, key, changed_at) SELECT @table, ${table.pk}, ${when} FROM ${table.name}`).run({ table: table.name, now })
+      }
     })()
   }
 
@@ -223,11 +242,12 @@ export class ChangeLog {
         } else {
           let changed = false
           let at: Hlc | undefined
+          const installed = meta ? undefined : untouched(table, key, row)
           for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
             const h = hash(value)
             if (hashes[field] === h && hlcs[field] && !(meta?.deleted && meta.deleted > hlcs[field])) continue
-            at ??= this.clock.tick(changed_at + offset)
-            hlcs[field] = at
+            if (installed?.has(field)) hlcs[field] = installStamp(h)
+            else hlcs[field] = at ??= this.clock.tick(changed_at + offset)
             hashes[field] = h
             changed = true
           }
@@ -381,12 +401,14 @@ export class ChangeLog {
     let conflict = false
     for (const [field, [h, value]] of Object.entries(change.f ?? {})) {
       const mine = hlcs[field]
+      // A value as an install created it is no one's edit: replacing it, or keeping an edit over it, is no conflict.
+      const edits = !isInstallStamp(mine) && !isInstallStamp(h)
       if (mine && mine >= h) {
-        if (mine > h && hashes[field] !== hash(value)) conflict = true
+        if (mine > h && edits && hashes[field] !== hash(value)) conflict = true
         continue
       }
       const theirs = hash(value)
-      if (mine && hashes[field] !== theirs) conflict = true
+      if (mine && edits && hashes[field] !== theirs) conflict = true
       hlcs[field] = h
       hashes[field] = theirs
       winners[field] = value

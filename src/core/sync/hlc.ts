@@ -21,6 +21,14 @@ export function parseHlc(hlc: Hlc): { ms: number; counter: number; device: strin
   return { ms: Number(match[1]), counter: Number(match[2]), device: match[3]! }
 }
 
+/**
+ * The stamp of a value every install starts with (the default agent as created): older than any
+ * stamp a change gets, so any edit anywhere wins over it. The value's hash stands where a device id
+ * would, so devices that hold different such values (each its own creation time) all keep the same one.
+ */
+export const installStamp = (valueHash: string): Hlc => formatHlc(0, 0, `installed.${valueHash}`)
+export const isInstallStamp = (hlc: Hlc | undefined): boolean => hlc?.startsWith('0000000000000-00000-installed.') ?? false
+
 export const isHlc = (value: unknown): value is Hlc => typeof value === 'string' && /^\d{13}-\d{5}-.+$/.test(value)
 
 export class HybridClock {

@@ -1,4 +1,5 @@
 import type { SyncScope } from '../../shared/bridge/procedures/sync'
+import { DEFAULT_AGENT, installedDefaultAgent } from '../store/repositories/agents'
 
 /**
  * What is synced, table by table. `fields`: each column merges on its own (last writer wins by
@@ -14,11 +15,17 @@ export interface SyncedTable {
   /** Local-only columns (the insertion counter of messages). */
   skip?: readonly string[]
   parent?: { table: SyncedTable['name']; column: string }
+  /**
+   * A record every install creates under the same key, with the columns it starts with (times
+   * left out). Its first stamp gives what still holds those values the install stamp, older than
+   * any edit (change-log.ts): it is no one's change.
+   */
+  installed?: (key: string) => Record<string, string | number | null> | undefined
 }
 
 /** In dependency order: parents before children (deletes run the other way). */
 export const SYNCED_TABLES: readonly SyncedTable[] = [
-  { name: 'agents', pk: 'id', mode: 'fields', scope: 'agents' },
+  { name: 'agents', pk: 'id', mode: 'fields', scope: 'agents', installed: (key) => (key === DEFAULT_AGENT.id ? installedDefaultAgent() : undefined) },
   { name: 'conversations', pk: 'id', mode: 'fields', scope: 'conversations', parent: { table: 'agents', column: 'agent_id' } },
   { name: 'topics', pk: 'id', mode: 'fields', scope: 'conversations', parent: { table: 'conversations', column: 'conversation_id' } },
   { name: 'messages', pk: 'id', mode: 'row', scope: 'conversations', skip: ['seq'], parent: { table: 'conversations', column: 'conversation_id' } },

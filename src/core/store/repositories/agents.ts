@@ -1,3 +1,4 @@
+import { DEFAULT_AGENT_NAME } from '../../../shared/chat/default-names'
 import type { Agent, AgentInput, AgentPatch, ModelParameters } from '../../../shared/data/agent'
 import type { StoreDb } from '../database'
 import { notFound } from '../errors'
@@ -33,20 +34,37 @@ export const agentToRow = (agent: Agent): AgentRow => ({
   updated_at: agent.updatedAt
 })
 
+/**
+ * The agent every install starts with, under one id on every install: two devices that sync share
+ * one default agent instead of two.
+ */
+export const DEFAULT_AGENT = { id: 'defaultagent0000', name: DEFAULT_AGENT_NAME, avatar: '💬' } as const
+
+/**
+ * The default agent's columns as an install writes them, times aside. Sync stamps what still
+ * holds these values as older than any edit (tables.ts, `installed`): a device set up later must
+ * not reset what the user changed in it elsewhere.
+ */
+export function installedDefaultAgent(): Record<string, string | number | null> {
+  const { id: _id, created_at: _created, updated_at: _updated, ...columns } = agentToRow(newAgent(DEFAULT_AGENT, 0))
+  return columns
+}
+
+const newAgent = (input: AgentInput, now: number): Agent => ({
+  ...input,
+  id: input.id ?? newId(),
+  systemPrompt: input.systemPrompt ?? '',
+  parameters: input.parameters ?? {},
+  tags: input.tags ?? [],
+  createdAt: now,
+  updatedAt: now
+})
+
 export class AgentsRepository {
   constructor(private readonly db: StoreDb) {}
 
   create(input: AgentInput): Agent {
-    const now = Date.now()
-    const agent: Agent = {
-      ...input,
-      id: input.id ?? newId(),
-      systemPrompt: input.systemPrompt ?? '',
-      parameters: input.parameters ?? {},
-      tags: input.tags ?? [],
-      createdAt: now,
-      updatedAt: now
-    }
+    const agent = newAgent(input, Date.now())
     this.db.run(this.db.q.insertInto('agents').values(agentToRow(agent)))
     return agent
   }
