@@ -238,6 +238,12 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await expect(sidebar(page)).toHaveAttribute('title', /InvalidAccessKeyId/)
   await expect(s.getByTestId('sync-status-error')).toContainText('The sync store refused the credentials.')
   await expect(s.getByTestId('sync-status-error')).toContainText('InvalidAccessKeyId')
+  // The store's own fix, when it has one, stands instead of the general one (a folder has no address or network).
+  sync.push({ ...running, state: 'offline', nextRetryAt: Date.now() + 30_000, error: { code: 'SyncStoreUnreachable', message: 'The sync folder is not there (ENOENT).', fix: 'Check the folder exists and its drive or share is connected.' } })
+  await expect(s.getByTestId('sync-status-error')).toContainText('The sync store cannot be reached.')
+  await expect(s.getByTestId('sync-status-error')).toContainText('The sync folder is not there (ENOENT).')
+  await expect(s.getByTestId('sync-status-error')).toContainText('Check the folder exists and its drive or share is connected.')
+  await expect(s.getByTestId('sync-status-error')).not.toContainText('check the address and the network')
   // A round that merged changes from another device: the conversation list is read again.
   const listed = sync.forwarded.filter((p) => p === 'chat.sidebar').length
   const mergedAt = Date.now()

@@ -11,14 +11,17 @@ export interface Problem {
 /**
  * What went wrong and what to do, in the user's language when the catalogue knows the code
  * (SyncWrongPassphrase, SyncStoreAuth…), with the core's own words below when they add something
- * (the store's answer, the object refused).
+ * (the store's answer, the object refused). The core's own fix, where it gives one, stands instead
+ * of the catalogue's general one.
  */
 export function SyncProblem({ problem, testId }: { problem: Problem; testId: string }) {
   const { i18n } = useTranslation()
   const known = catalogueEntry(problem.code) !== undefined && problem.code !== 'ValidationError'
   const text = known ? describeError(problem.code, (i18n.language === 'zh-CN' ? 'zh-CN' : 'en') as Locale) : undefined
   const title = text?.title ?? problem.message
-  const fix = text?.fix ?? problem.fix
+  // The core's own fix is the more precise one (a folder store's is about drives and shares, not
+  // addresses and networks); it is written in English, so another language keeps the catalogue's.
+  const fix = (i18n.language !== 'zh-CN' && problem.fix) || text?.fix || problem.fix
   // The core's own words (the store's answer, a more precise fix), when they add something.
   const details = text ? [problem.message, problem.fix].filter((line): line is string => !!line && line !== title && line !== fix) : []
   return (
