@@ -36,10 +36,17 @@ interface SegmentBody {
 }
 interface SnapshotBody {
   covers: Record<string, number>
+  /**
+   * The kinds its writer took (absent: a snapshot from before this was written, which took
+   * everything). A device that takes a kind it does not hold trusts its covers only for its writer.
+   */
+  holds?: SyncScope
   changes: Change[]
   /** The messages, as a database image in chunks beside the snapshot (image.ts); absent: they are in `changes`. */
   image?: ImageInfo
 }
+/** The device that wrote a snapshot (`snapshots/<time>-<device>.snap`). */
+const writerOf = (snapshot: string) => /-([A-Za-z0-9_-]+)\.snap$/.exec(snapshot)?.[1]
 /** The chunks of a snapshot's image: `snapshots/<id>.img.<n>` beside `snapshots/<id>.snap`. */
 const imageChunks = (snapshot: string) => `${snapshot.replace(/\.snap$/, '')}.img.`
 const imageChunkKey = (snapshot: string, n: number) => `${imageChunks(snapshot)}${String(n).padStart(4, '0')}`
@@ -302,7 +309,12 @@ export class SyncEngine {
       // An image whose chunks are gone (its writer replaced it meanwhile) leaves `seen` as it was: the next round reads the newer snapshot.
       if (!image) return
       add(image)
-      for (const [device, seq] of Object.entries(body.covers)) if (device !== this.deps.deviceId) this.log.setSeen(device, seq)
+      // A snapshot without a kind this device takes holds nothing of it, so it does not stand for
+      // other devices' segments that carried some: only for its writer's own, which carried only
+      // what the writer took (a device writes snapshots only while it takes every content kind).
+      const writer = writerOf(key)
+      const partial = body.holds !== undefined && (Object.keys(this.deps.scope) as Array<keyof SyncScope>).some((kind) => this.deps.scope[kind] && !body.holds![kind])
+      for (const [device, seq] of Object.entries(body.covers)) if (device !== this.deps.deviceId && (!partial || device === writer)) this.log.setSeen(device, seq)
     } catch (error) {
       if (!(error instanceof TamperedObject)) throw error
       if (!error.truncated) tampered.push(error.key)
@@ -511,7 +523,19 @@ export class SyncEngine {
    * everything it has merged and removes its own segments the snapshot covers. A device behind
    * a removed segment starts from the snapshot: states merge in any order, so nothing is lost.
    */
+  /**
+   * Whether this device may write snapshots: only while it takes every content kind. A snapshot
+   * stands for the segments it covers, and one from a device that passed over conversations or
+   * images would leave them out for every device that starts from it. Segments wait for a device
+   * that takes everything (API keys aside: the snapshot says whether it holds them, see `holds`).
+   */
+  private takesEverything(): boolean {
+    const { conversations, agents, settings, images } = this.deps.scope
+    return conversations && agents && settings && images
+  }
+
   private async compact(byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
+    if (!this.takesEverything()) return
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
     // leaves its old segments in the store, and they must not make every round write a snapshot.
     const covers = await this.coversOf(snapshots[snapshots.length - 1]?.key)
@@ -533,7 +557,7 @@ export class SyncEngine {
    * snapshot (COMPACT_BYTES is reached long before), so a first push of a history uploaded it twice.
    */
   private longBacklog({ pending, total }: { pending: number; total: number }): boolean {
-    return pending >= (this.deps.snapshotBacklog ?? SNAPSHOT_BACKLOG) && pending * 2 >= total
+    return this.takesEverything() && pending >= (this.deps.snapshotBacklog ?? SNAPSHOT_BACKLOG) && pending * 2 >= total
   }
 
   /**
@@ -613,7 +637,8 @@ export class SyncEngine {
     // Messages (nearly all of a history) travel as a database image a new device adopts whole; its chunks go first, so a listed snapshot has them.
     const image = this.deps.scope.conversations ? await this.putImage(key) : undefined
     const changes = [...this.log.everything(this.deps.scope, new Set(image ? ['messages'] : [])), ...((await this.deps.apiKeys?.everything()) ?? [])]
-    await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, changes, ...(image ? { image } : {}) } satisfies SnapshotBody), image ? IMAGE_FORMAT : undefined))
+    const holds: SyncScope = { ...this.deps.scope, apiKeys: this.deps.scope.apiKeys && this.deps.apiKeys !== undefined }
+    await this.deps.store.put(key, this.seal('snapshot', key, 0, json({ covers, holds, changes, ...(image ? { image } : {}) } satisfies SnapshotBody), image ? IMAGE_FORMAT : undefined))
     this.covers.set(key, covers)
     return key
   }

@@ -641,11 +641,14 @@ export class SyncService {
     this.generation++
     if (input.deviceName) this.deps.db.prepare('UPDATE sync_control SET device_name = ? WHERE id = 1').run(input.deviceName)
     const next: Saved = { ...saved, scope: { ...saved.scope, ...input.scope }, paused: input.paused ?? saved.paused }
-    if (next.scope.apiKeys && !saved.scope.apiKeys && this.deps.apiKeys) {
-      // API keys turned on: this device's keys go out, and the history is read again once (merging
-      // is idempotent) so keys other devices sent while this one was not taking them arrive.
+    // A kind turned on again: what other devices sent while this one was not taking it was read
+    // and passed over, so the history is read again once (merging is idempotent: what is held
+    // already changes nothing). What this device wrote meanwhile waited, stamped, and goes out now.
+    const widened = (Object.keys(next.scope) as Array<keyof SyncScope>).some((kind) => next.scope[kind] && !saved.scope[kind])
+    if (widened) {
       await this.disconnectStore()
-      noteAllKeys(this.deps.db, this.deps.apiKeys.names())
+      // API keys live in the keychain, not in a captured table: this device's are noted to go out.
+      if (next.scope.apiKeys && !saved.scope.apiKeys && this.deps.apiKeys) noteAllKeys(this.deps.db, this.deps.apiKeys.names())
       this.deps.db.prepare('DELETE FROM sync_seen').run()
     }
     if (!next.scope.apiKeys && saved.scope.apiKeys) this.deps.db.prepare('DELETE FROM sync_outbox WHERE tbl = ?').run(API_KEYS)
