@@ -8,11 +8,11 @@ import { useSync } from './features/sync/sync-store'
 let pending: ReturnType<typeof setTimeout> | undefined
 
 /**
- * Read again what sync may have changed: the conversation list, the open conversation's messages,
- * providers. Nothing the user is doing is touched: the chosen agent, a send error, a conversation
+ * Read again what sync may have changed (after a round that merged, or an edit brought back in
+ * Settings → Sync): the conversation list, the open conversation's messages, providers. Nothing the user is doing is touched: the chosen agent, a send error, a conversation
  * waiting out its "undo delete", a reply still streaming (its live copy is newer than the row).
  */
-async function refresh() {
+export async function refresh() {
   const sidebar = await bridge().call('chat.sidebar', {})
   if (sidebar.ok) {
     const hidden = useChat.getState().pendingDelete?.conversation.id

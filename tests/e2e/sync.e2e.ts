@@ -50,6 +50,9 @@ interface ScriptedSync {
   push(status: SyncStatus): void
 }
 
+/** The last call that acts (the page also reads the replaced edits again after each merge). */
+const lastAction = (sync: ScriptedSync) => sync.calls.filter((c) => c.proc !== 'sync.replacedEdits').at(-1)
+
 async function scriptSync(page: Page, initial: SyncStatus): Promise<ScriptedSync> {
   let status = initial
   const replies = new Map<string, (input: Record<string, unknown>) => Answer>()
@@ -70,8 +73,9 @@ async function scriptSync(page: Page, initial: SyncStatus): Promise<ScriptedSync
           ws.send(JSON.stringify({ t: 'events', id: message.id, from: 0, events: [status] }))
           return
         }
-        const reply = replies.get(message.proc)?.(message.input ?? {}) ?? { ok: true, value: message.proc === 'sync.devices' ? status.devices : status }
-        if (reply.ok && message.proc.startsWith('sync.') && message.proc !== 'sync.test' && message.proc !== 'sync.devices') status = reply.value as SyncStatus
+        const lists: Record<string, unknown> = { 'sync.devices': status.devices, 'sync.replacedEdits': [], 'sync.bringBack': [] }
+        const reply = replies.get(message.proc)?.(message.input ?? {}) ?? { ok: true, value: message.proc in lists ? lists[message.proc] : status }
+        if (reply.ok && message.proc.startsWith('sync.') && message.proc !== 'sync.test' && !(message.proc in lists)) status = reply.value as SyncStatus
         ws.send(JSON.stringify({ t: 'result', id: message.id, result: reply }))
         return
       }
@@ -146,7 +150,7 @@ test('the store form: each kind shows its own fields with real examples, and wha
   sync.answer('sync.test', () => ({ ok: true, value: { ok: true, objects: 0 } }))
   await s.getByTestId('sync-test').click()
   await expect(s.getByTestId('sync-test-ok')).toHaveText('The store answered and is empty: set up sync on it.')
-  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.test', input: { store: { kind: 'folder', path: '/srv/sync' } } })
+  await expect.poll(() => lastAction(sync)).toEqual({ proc: 'sync.test', input: { store: { kind: 'folder', path: '/srv/sync' } } })
   sync.answer('sync.test', () => ({ ok: true, value: { ok: true, objects: 7 } }))
   await s.getByTestId('sync-test').click()
   await expect(s.getByTestId('sync-test-ok')).toContainText('7 objects in it. It already holds sync data: join it')
@@ -201,7 +205,7 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   }
   sync.answer('sync.setup', () => ({ ok: true, value: running }))
   await s.getByTestId('sync-setup').click()
-  await expect.poll(() => sync.calls.at(-1)).toEqual({
+  await expect.poll(() => lastAction(sync)).toEqual({
     proc: 'sync.setup',
     input: { store: { kind: 'folder', path: '/srv/sync' }, passphrase: 'correct horse battery', scope: { ...SCOPE, images: false }, deviceName: 'Desk' }
   })
@@ -251,7 +255,7 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await expect(s.getByTestId('sync-merge')).toContainText('3 changes merged, 1 edit kept from the later device, 0 recovered')
   await expect(s.getByTestId('sync-last-synced')).toHaveText('Last synced just now')
   await expect.poll(() => sync.forwarded.filter((p) => p === 'chat.sidebar').length).toBe(listed + 1)
-  await expect(s.getByTestId('sync-merge')).toContainText('stays in the history')
+  await expect(s.getByTestId('sync-merge')).toContainText('where you can bring it back')
   await expect(s.getByTestId('sync-status-error')).toHaveCount(0)
   await snap(page, 'settings-sync-running')
 
@@ -271,14 +275,14 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await expect(sidebar(page)).toHaveText('Synced')
   await s.getByTestId('sync-device-name').fill('Desk at home')
   await s.getByTestId('sync-device-name').press('Enter')
-  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { deviceName: 'Desk at home' } })
+  await expect.poll(() => lastAction(sync)).toEqual({ proc: 'sync.update', input: { deviceName: 'Desk at home' } })
   // Images were left out at set-up: turned on again here.
   await s.getByTestId('sync-scope-images').check()
-  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { images: true } } })
+  await expect.poll(() => lastAction(sync)).toEqual({ proc: 'sync.update', input: { scope: { images: true } } })
   await expect(s.getByTestId('sync-scope-images')).toBeChecked()
   // API keys are off until turned on, here like the rest.
   await s.getByTestId('sync-scope-apiKeys').check()
-  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.update', input: { scope: { apiKeys: true } } })
+  await expect.poll(() => lastAction(sync)).toEqual({ proc: 'sync.update', input: { scope: { apiKeys: true } } })
   await expect(s.getByTestId('sync-scope-apiKeys')).toBeChecked()
 
   // Sync now, and its error with the fix.
@@ -323,6 +327,47 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await expect(sidebar(page)).toHaveCount(0)
 })
 
+test('edits replaced by later ones are listed after a merge, and one brought back leaves the list; the others read the data again', async ({ page }) => {
+  const now = Date.now()
+  const running: SyncStatus = { ...OFF, state: 'idle', store: { kind: 'folder', path: '/srv/sync' }, lastSyncedAt: now, devices: [{ id: 'dev-a', name: 'Work laptop', lastSeenAt: now, current: true }] }
+  const sync = await scriptSync(page, running)
+  const title = { id: 7, table: 'conversations', key: 'c1', field: 'title', label: 'Trip to Porto', replaced: 'Trip to Lisbon', kept: 'Trip to Porto', keptBy: 'Phone', at: now - 2 * 60_000 }
+  const theme = { id: 8, table: 'settings', key: 'theme', field: 'value', label: 'theme', replaced: '"dark"', kept: '"light"', keptBy: 'Phone', at: now - 60_000 }
+  let listed: unknown[] = []
+  sync.answer('sync.replacedEdits', () => ({ ok: true, value: listed }))
+  sync.answer('sync.bringBack', ({ id }) => {
+    listed = listed.filter((e) => (e as { id: number }).id !== id)
+    return { ok: true, value: listed }
+  })
+  await openApp(page, '#/settings/sync')
+  const s = section(page)
+  await expect(s.getByTestId('sync-state')).toHaveText('Synced')
+  await expect(s.getByTestId('sync-replaced')).toHaveCount(0)
+  // A round merges a later edit from another device: the list is read again.
+  listed = [theme, title]
+  sync.push({ ...running, lastMerge: { applied: 2, conflicts: 2, recovered: 0, at: Date.now() } })
+  const replaced = s.getByTestId('sync-replaced')
+  await expect(replaced.locator('summary')).toHaveText('2 edits of yours were replaced by later ones')
+  await replaced.locator('summary').press('Enter')
+  const first = replaced.getByTestId('sync-replaced-edit').nth(1)
+  await expect(first).toContainText('Conversation title · “Trip to Porto”')
+  await expect(first.getByTestId('sync-replaced-yours')).toHaveText('Yours: Trip to Lisbon')
+  await expect(first.getByTestId('sync-replaced-kept')).toHaveText('Kept, from Phone: Trip to Porto')
+  // A setting's stored JSON reads as its value.
+  await expect(replaced.getByTestId('sync-replaced-edit').first().getByTestId('sync-replaced-yours')).toHaveText('Yours: dark')
+  await snap(page, 'sync-replaced-edits')
+  const reads = sync.forwarded.filter((p) => p === 'chat.sidebar').length
+  await first.getByTestId('sync-bring-back').click()
+  await expect(replaced.getByTestId('sync-replaced-edit')).toHaveCount(1)
+  expect(sync.calls.filter((c) => c.proc === 'sync.bringBack').map((c) => c.input)).toEqual([{ id: 7 }])
+  // The conversation list is read again: the title shown there is the one brought back.
+  await expect.poll(() => sync.forwarded.filter((p) => p === 'chat.sidebar').length).toBeGreaterThan(reads)
+  // Refused (deleted since): said, and the list read again.
+  sync.answer('sync.bringBack', () => ({ ok: false, error: { errorType: 'NotFound', message: 'What that edit belonged to was deleted since; nothing was changed.', status: 404 } }))
+  await replaced.getByTestId('sync-bring-back').click()
+  await expect(s.getByTestId('sync-replaced-error')).toContainText('deleted since')
+})
+
 test('changing the store keeps its secret unless a new one is typed; Chinese wording; no overflow at 1024×700', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 700 })
   const now = Date.now()
@@ -351,7 +396,7 @@ test('changing the store keeps its secret unless a new one is typed; Chinese wor
   await snap(page, 'settings-sync-change-store-1024')
   sync.answer('sync.test', () => ({ ok: true, value: { ok: true, objects: 12 } }))
   await s.getByTestId('sync-test').click()
-  await expect.poll(() => sync.calls.at(-1)).toEqual({ proc: 'sync.test', input: { store: { kind: 's3', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'sync', accessKeyId: 'minio', forcePathStyle: true } } })
+  await expect.poll(() => lastAction(sync)).toEqual({ proc: 'sync.test', input: { store: { kind: 's3', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'sync', accessKeyId: 'minio', forcePathStyle: true } } })
   await s.getByTestId('sync-cancel').click()
   await expect(s.getByTestId('sync-state')).toHaveText('Syncing 3 changes')
 

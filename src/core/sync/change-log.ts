@@ -47,6 +47,28 @@ export interface MetaRow {
   gone_after: string | null
 }
 
+/** A change during a merge: the fields it wins (`mergeOne`), and those where it replaces an edit of this device's. */
+type Merging = Change & { winners?: Record<string, Value | Row>; replaced?: Record<string, Hlc>; o?: Origin }
+
+type ReplacedRow = { id: number; tbl: string; key: string; field: string; replaced: string; kept: string; kept_by: string; at: number }
+/** An edit of this device's that a later one from another device replaced (`replacedEdits`). */
+export interface ReplacedEdit {
+  id: number
+  table: SyncedTable['name']
+  key: string
+  field: string
+  /** What the record is called now (a setting: its key); null when it is gone. */
+  label: string | null
+  replaced: Value
+  kept: Value
+  /** The device whose edit was kept (its id). */
+  keptBy: string
+  at: number
+}
+
+/** How many replaced edits this device keeps for the user to look at (the newest). */
+export const REPLACED_KEPT = 100
+
 /** A change noted by the capture triggers: which record, and when. */
 type Noted = { tbl: string; key: string; changed_at: number }
 
@@ -398,6 +420,8 @@ export class ChangeLog {
     const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
     const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
     const winners: Record<string, Value | Row> = {}
+    /** Fields where a later edit from elsewhere replaces this device's own, with the later stamp. */
+    const replaced: Record<string, Hlc> = {}
     let conflict = false
     for (const [field, [h, value]] of Object.entries(change.f ?? {})) {
       const mine = hlcs[field]
@@ -408,7 +432,10 @@ export class ChangeLog {
         continue
       }
       const theirs = hash(value)
-      if (mine && edits && hashes[field] !== theirs) conflict = true
+      if (mine && edits && hashes[field] !== theirs) {
+        conflict = true
+        replaced[field] = h
+      }
       hlcs[field] = h
       hashes[field] = theirs
       winners[field] = value
@@ -427,11 +454,11 @@ export class ChangeLog {
     const theirs = change.d !== undefined && change.d === deleted && (change.d !== meta?.deleted || !meta?.gone_after) && change.o
     const goneAfter = theirs ? JSON.stringify(change.o) : (meta?.gone_after ?? null)
     this.writeMeta(change.t, change.k, hlcs, hashes, deleted, false, goneAfter)
-    ;(change as Change & { winners?: typeof winners }).winners = winners
+    Object.assign(change as Merging, { winners, replaced })
     return alive
   }
 
-  private upsert(change: Change & { winners?: Record<string, Value | Row>; o?: Origin }, result: MergeResult): void {
+  private upsert(change: Merging, result: MergeResult): void {
     const table = tableByName.get(change.t as SyncedTable['name'])!
     const winners = change.winners ?? {}
     const current = this.row(table, change.k)
@@ -470,6 +497,22 @@ export class ChangeLog {
     }
     statement.run(...values)
     result.applied++
+    if (current && table.mode === 'fields') this.keepReplaced(table, change.k, current, winners, change.replaced ?? {})
+  }
+
+  /**
+   * Keeps what a later edit from another device replaced here (its own value, not the times), the
+   * newest REPLACED_KEPT of them: shown in Settings → Sync, where the user can bring one back.
+   */
+  private keepReplaced(table: SyncedTable, key: string, current: Row, winners: Record<string, Value | Row>, replaced: Record<string, Hlc>): void {
+    const keep = this.sql('INSERT INTO sync_replaced (tbl, key, field, replaced, kept, kept_by, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    let kept = 0
+    for (const [field, stamp] of Object.entries(replaced)) {
+      if (field === 'created_at' || field === 'updated_at' || !(field in current) || !(field in winners)) continue
+      keep.run(table.name, key, field, JSON.stringify(current[field] ?? null), JSON.stringify(winners[field] ?? null), stamp.slice(20), Date.now())
+      kept++
+    }
+    if (kept) this.sql('DELETE FROM sync_replaced WHERE id <= (SELECT MAX(id) FROM sync_replaced) - ?').run(REPLACED_KEPT)
   }
 
   private remove(change: Change & { o?: Origin }, result: MergeResult): void {
@@ -492,6 +535,37 @@ export class ChangeLog {
     for (const child of children) this.markDeleted(child, `SELECT ${child.pk} AS key FROM ${child.name} WHERE ${child.parent!.column} = ?`, change.k, change.o)
     this.sql(`DELETE FROM ${table.name} WHERE ${table.pk} = ?`).run(change.k)
     result.applied++
+  }
+
+  /** The edits later ones from other devices replaced here, newest first, each with what its record is called now (null: gone). */
+  replacedEdits(): ReplacedEdit[] {
+    const rows = this.sql('SELECT * FROM sync_replaced ORDER BY id DESC').all() as ReplacedRow[]
+    return rows.flatMap((r) => {
+      const table = tableByName.get(r.tbl as SyncedTable['name'])
+      if (!table) return []
+      const name = table.name === 'settings' ? 'key' : table.name === 'agents' ? 'name' : 'title'
+      const held = this.sql(`SELECT ${name} AS label FROM ${table.name} WHERE ${table.pk} = ?`).get(r.key) as { label: string } | undefined
+      return [{ id: r.id, table: table.name, key: r.key, field: r.field, label: held ? held.label : null, replaced: JSON.parse(r.replaced) as Value, kept: JSON.parse(r.kept) as Value, keptBy: r.kept_by, at: r.at }]
+    })
+  }
+
+  /**
+   * Writes a replaced value back, as an edit made now on this device (captured, so it is stamped
+   * and sent, and wins everywhere as the latest edit), and forgets it from the list. 'gone': its
+   * record is not here any more (deleted since); undefined: no such entry.
+   */
+  bringBack(id: number): { table: SyncedTable['name'] } | 'gone' | undefined {
+    const r = this.sql('SELECT * FROM sync_replaced WHERE id = ?').get(id) as ReplacedRow | undefined
+    const table = r && tableByName.get(r.tbl as SyncedTable['name'])
+    // The field came from another device's change: only a column of this table is ever written.
+    if (!r || !table || table.mode !== 'fields' || r.field === table.pk || !this.columns.get(table.name)!.includes(r.field)) return undefined
+    if (!this.row(table, r.key)) return 'gone'
+    const touch = r.field !== 'updated_at' && this.columns.get(table.name)!.includes('updated_at') ? ', updated_at = @now' : ''
+    this.db.transaction(() => {
+      this.sql(`UPDATE ${table.name} SET ${r.field} = @value${touch} WHERE ${table.pk} = @key`).run({ value: JSON.parse(r.replaced) as Value, key: r.key, ...(touch ? { now: Date.now() } : {}) })
+      this.sql('DELETE FROM sync_replaced WHERE id = ?').run(id)
+    })()
+    return { table: table.name }
   }
 
   /** Rows removed by a cascade carry a tombstone too, so a later copy of them does not come back. */

@@ -16,6 +16,8 @@ export function syncHandlers(sync: () => SyncService): SyncHandlers {
     'sync.devices': () => sync().devices(),
     'sync.forgetDevice': ({ deviceId }) => sync().forgetDevice(deviceId),
     'sync.rejoin': () => sync().rejoin(),
+    'sync.replacedEdits': () => sync().replacedEdits(),
+    'sync.bringBack': ({ id }) => sync().bringBack(id),
     'sync.disconnect': () => sync().disconnect()
   }
 }

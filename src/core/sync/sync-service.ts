@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { SyncDevice, SyncError, SyncScope, SyncSetup, SyncStatus, SyncStoreConfig } from '../../shared/bridge/procedures/sync'
+import type { SyncDevice, SyncError, SyncReplacedEdit, SyncScope, SyncSetup, SyncStatus, SyncStoreConfig } from '../../shared/bridge/procedures/sync'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { ERROR_CATALOGUE, type ErrorTypeName } from '../../shared/errors/catalogue'
 import { settledWithin } from '../../shared/utils/settled-within'
@@ -670,6 +670,26 @@ export class SyncService {
       }
     }
     return this.devicesList
+  }
+
+  /** This device's edits that later ones from other devices replaced (the newest 100), newest first. */
+  replacedEdits(): SyncReplacedEdit[] {
+    const names = new Map(this.devicesList.map((d) => [d.id, d.name]))
+    return this.log.replacedEdits().map((edit) => ({ ...edit, keptBy: names.get(edit.keptBy) ?? edit.keptBy }))
+  }
+
+  /**
+   * Brings a replaced edit back as an edit made now on this device: captured like any other, so
+   * it is stamped, sent, and wins on every device as the latest edit. Works while sync is paused
+   * or offline (it goes out when sync does).
+   */
+  bringBack(id: number): SyncReplacedEdit[] {
+    const done = this.log.bringBack(id)
+    if (!done) throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That edit is no longer in the list; nothing was changed.' })
+    if (done === 'gone') throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'What that edit belonged to was deleted since; nothing was changed.' })
+    this.deps.applied?.(new Set([done.table]))
+    if (this.engine && this.state !== 'paused') this.schedule(this.deps.debounceMs ?? 1500)
+    return this.replacedEdits()
   }
 
   /** Forgets another device gone for good (not this one: that is Disconnect). */

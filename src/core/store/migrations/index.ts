@@ -7,9 +7,10 @@ import { usageApiKey } from './006-usage-api-key'
 import { sync } from './007-sync'
 import { syncTombstoneOrigin } from './008-sync-tombstone-origin'
 import { replySourcesInGrounding } from './009-reply-sources-in-grounding'
+import { syncReplacedEdits } from './010-sync-replaced-edits'
 import type { Migration } from './migration'
 
 /** Every migration, in order. Add a file `NNN-name.ts` and one line here; never edit a shipped one. */
-export const migrations: readonly Migration[] = [initial, messageMeta, knowledge, trigram, sourceScore, usageApiKey, sync, syncTombstoneOrigin, replySourcesInGrounding]
+export const migrations: readonly Migration[] = [initial, messageMeta, knowledge, trigram, sourceScore, usageApiKey, sync, syncTombstoneOrigin, replySourcesInGrounding, syncReplacedEdits]
 
 export const LATEST_SCHEMA_VERSION = migrations[migrations.length - 1]!.version

@@ -11,6 +11,7 @@ import { buttonClass, inputClass, primaryClass, ScopeFields, SyncSetupForm } fro
 import { mergePhrases, relativeTime, statusPhrase, transferPercent, type Phrase } from './sync-status-text'
 import { applySyncStatus, loadSyncStatus, useSync, watchSync } from './sync-store'
 import { ForgetDevice } from './sync-forget-device'
+import { SyncReplacedEdits } from './sync-replaced-edits'
 import { ProgressBar } from '../../components/progress-bar'
 
 /** A clock for relative times: every 30 s, every second while a retry counts down. */
@@ -165,6 +166,7 @@ function SyncConnected({ status, readOnly, onChangeStore }: { status: SyncStatus
           <p className="text-xs text-zinc-500 dark:text-zinc-400">{t('sync.merge.note')}</p>
         </div>
       )}
+      <SyncReplacedEdits mergedAt={status.lastMerge?.at} now={now} />
 
       <form className="flex max-w-md items-end gap-2" onSubmit={(e) => void rename(e)}>
         <label className="block flex-1 text-sm font-medium" htmlFor="sync-device-name">

@@ -1003,7 +1003,42 @@ export const en = {
       conflicts_other: '{{count}} edits kept from the later device',
       recovered_one: '{{count}} recovered',
       recovered_other: '{{count}} recovered',
-      note: 'Where two devices changed the same thing, the later edit is shown and the earlier one stays in the history. A message added to a conversation deleted elsewhere is recovered, not lost.'
+      note: 'Where two devices changed the same thing, the later edit is kept on both. An edit of yours it replaced is listed below, where you can bring it back; an edited message is a new version, and the earlier one stays in the conversation. A message added to a conversation deleted elsewhere is recovered, not lost.'
+    },
+    replaced: {
+      summary_one: '{{count}} edit of yours was replaced by a later one',
+      summary_other: '{{count}} edits of yours were replaced by later ones',
+      yours: 'Yours',
+      kept: 'Kept, from {{device}}',
+      gone: 'deleted since',
+      bringBack: 'Bring back mine',
+      fields: {
+        conversations: {
+          title: 'Conversation title',
+          pinned: 'Conversation pinned',
+          agent_id: 'Conversation’s agent',
+          provider_id: 'Conversation’s provider',
+          model_id: 'Conversation’s model',
+          parameters: 'Conversation’s parameters'
+        },
+        topics: {
+          title: 'Topic title'
+        },
+        agents: {
+          name: 'Agent name',
+          avatar: 'Agent avatar',
+          description: 'Agent description',
+          system_prompt: 'Agent prompt',
+          provider_id: 'Agent’s provider',
+          model_id: 'Agent’s model',
+          parameters: 'Agent’s parameters',
+          tags: 'Agent tags'
+        },
+        settings: {
+          value: 'Setting'
+        }
+      },
+      other: '{{table}}: {{field}}'
     },
     store: 'Store',
     kinds: { folder: 'Folder', s3: 'S3-compatible', webdav: 'WebDAV', postgres: 'PostgreSQL' },

@@ -1003,7 +1003,42 @@ export const zhCN: Messages = {
       conflicts_other: '{{count}} 处修改采用了较晚设备的版本',
       recovered_one: '恢复了 {{count}} 项',
       recovered_other: '恢复了 {{count}} 项',
-      note: '两台设备改了同一处时，显示较晚的修改，较早的修改保留在历史中。在别处已删除的对话里新增的消息会被恢复，不会丢失。'
+      note: '两台设备改了同一处时，两边都保留较晚的修改。被替换的你的修改列在下方，可以恢复；编辑过的消息是一个新版本，较早的版本仍留在对话中。在别处已删除的对话里新增的消息会被恢复，不会丢失。'
+    },
+    replaced: {
+      summary_one: '你的 {{count}} 处修改被较晚的修改替换',
+      summary_other: '你的 {{count}} 处修改被较晚的修改替换',
+      yours: '你的',
+      kept: '已保留，来自 {{device}}',
+      gone: '已被删除',
+      bringBack: '恢复我的',
+      fields: {
+        conversations: {
+          title: '对话标题',
+          pinned: '对话置顶',
+          agent_id: '对话的助手',
+          provider_id: '对话的服务商',
+          model_id: '对话的模型',
+          parameters: '对话的参数'
+        },
+        topics: {
+          title: '话题标题'
+        },
+        agents: {
+          name: '助手名称',
+          avatar: '助手头像',
+          description: '助手描述',
+          system_prompt: '助手提示词',
+          provider_id: '助手的服务商',
+          model_id: '助手的模型',
+          parameters: '助手的参数',
+          tags: '助手标签'
+        },
+        settings: {
+          value: '设置'
+        }
+      },
+      other: '{{table}}：{{field}}'
     },
     store: '存储',
     kinds: { folder: '文件夹', s3: 'S3 兼容存储', webdav: 'WebDAV', postgres: 'PostgreSQL' },

@@ -96,6 +96,28 @@ export interface SyncStatus {
   canChange: boolean
 }
 
+/**
+ * An edit of this device's that a later one from another device replaced (a title, an agent's
+ * field, a setting), kept so the user can see it and bring it back: the newest 100.
+ */
+export interface SyncReplacedEdit {
+  id: number
+  table: 'agents' | 'conversations' | 'topics' | 'messages' | 'files' | 'image_generations' | 'settings'
+  key: string
+  /** The column (a setting's is `value`, its JSON). */
+  field: string
+  /** What the record is called now (a setting: its key); null when it was deleted since. */
+  label: string | null
+  /** This device's value, replaced. */
+  replaced: string | number | null
+  /** The later value, kept. */
+  kept: string | number | null
+  /** The device whose edit was kept: its name when it is listed, else its id. */
+  keptBy: string
+  /** When it was replaced here (ms since epoch). */
+  at: number
+}
+
 export const syncSetupSchema = z.strictObject({
   store: syncStoreConfigSchema,
   /** The store's secret (S3 secret key, WebDAV or PostgreSQL password); absent keeps the one saved. */
@@ -129,6 +151,10 @@ export const syncProcedures = {
   'sync.forgetDevice': call<SyncDevice[]>()(z.strictObject({ deviceId: z.string().min(1).max(100) })),
   /** After another device forgot this one: joins again as a new device, keeping what it has merged. */
   'sync.rejoin': call<SyncStatus>()(z.object({}).strict()),
+  /** This device's edits that later ones from other devices replaced, newest first. */
+  'sync.replacedEdits': call<SyncReplacedEdit[]>()(z.object({}).strict()),
+  /** Brings a replaced edit back, as an edit made now here (so it is sent, and wins everywhere); the list after it. */
+  'sync.bringBack': call<SyncReplacedEdit[]>()(z.strictObject({ id: z.number().int().positive() })),
   /** Stops syncing on this device; the store and other devices are untouched. */
   'sync.disconnect': call<SyncStatus>()(z.object({}).strict())
 }

@@ -1,0 +1,25 @@
+import type { Migration } from './migration'
+
+/**
+ * Where two devices changed the same field, the later edit is kept on both; the value it replaced
+ * on this device is kept here (the newest 100), so the user can see it and bring it back
+ * (Settings → Sync). This device's own table: it is not synced.
+ */
+export const syncReplacedEdits: Migration = {
+  version: 10,
+  name: 'sync: edits replaced by a later one from another device',
+  up(db) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS sync_replaced (
+        id INTEGER PRIMARY KEY,
+        tbl TEXT NOT NULL,
+        key TEXT NOT NULL,
+        field TEXT NOT NULL,
+        replaced TEXT NOT NULL,
+        kept TEXT NOT NULL,
+        kept_by TEXT NOT NULL,
+        at INTEGER NOT NULL
+      ) STRICT;
+    `)
+  }
+}

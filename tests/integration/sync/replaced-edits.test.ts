@@ -1,0 +1,113 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { REPLACED_KEPT } from '../../../src/core/sync/change-log'
+import type { SyncReplacedEdit } from '../../../src/shared/bridge/procedures/sync'
+import { contents, openDevice, type Device } from './devices'
+
+// Two devices changed the same field: the later edit is kept on both. The earlier one is not
+// lost: the device that held it lists it (Settings → Sync) and can bring it back.
+
+const opened: Device[] = []
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close().catch(() => undefined)
+})
+
+const svc = (d: Device) => d.core.services()
+const later = () => new Promise((r) => setTimeout(r, 20))
+async function pair() {
+  const store = { kind: 'folder' as const, path: mkdtempSync(join(tmpdir(), 'sb-sync-store-')) }
+  const list: Device[] = []
+  for (const name of ['A', 'B']) {
+    const d = await openDevice(name)
+    opened.push(d)
+    await d.setup(store)
+    list.push(d)
+  }
+  return list as [Device, Device]
+}
+const converge = async (list: Device[]) => {
+  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
+}
+const replaced = (d: Device) => d.call('sync.replacedEdits', {}) as Promise<SyncReplacedEdit[]>
+
+describe('edits replaced by a later one from another device', () => {
+  it('are listed where they were made, with what replaced them and who, and can be brought back on every device', async () => {
+    const [a, b] = await pair()
+    const agent = svc(a).chat.defaultAgent()
+    const trip = svc(a).store.conversations.create({ agentId: agent.id, title: 'Trip' })
+    await converge([a, b])
+    svc(a).store.conversations.update(trip.id, { title: 'Trip to Lisbon (A)' })
+    svc(a).store.agents.update(agent.id, { systemPrompt: 'Prompt written on A' })
+    svc(a).store.settings.set({ theme: 'dark' })
+    await later()
+    svc(b).store.conversations.update(trip.id, { title: 'Trip to Porto (B, later)' })
+    svc(b).store.agents.update(agent.id, { systemPrompt: 'Prompt written on B, later' })
+    svc(b).store.settings.set({ theme: 'light' })
+    await a.sync()
+    await b.sync()
+    await a.sync()
+    expect(svc(a).store.conversations.get(trip.id)?.title).toBe('Trip to Porto (B, later)')
+
+    const onA = await replaced(a)
+    const byField = Object.fromEntries(onA.map((e) => [`${e.table}.${e.field}`, e]))
+    expect(Object.keys(byField).sort()).toEqual(['agents.system_prompt', 'conversations.title', 'settings.value'])
+    expect(byField['conversations.title']).toMatchObject({ key: trip.id, label: 'Trip to Porto (B, later)', replaced: 'Trip to Lisbon (A)', kept: 'Trip to Porto (B, later)', keptBy: 'B' })
+    expect(byField['agents.system_prompt']).toMatchObject({ label: 'Just Chat', replaced: 'Prompt written on A', kept: 'Prompt written on B, later' })
+    expect(byField['settings.value']).toMatchObject({ label: 'theme', replaced: '"dark"', kept: '"light"' })
+    // B kept its own edits: nothing of its was replaced.
+    expect(await replaced(b)).toEqual([])
+
+    // Brought back on A: an edit made now, so it wins on both.
+    const left = (await a.call('sync.bringBack', { id: byField['conversations.title']!.id })) as SyncReplacedEdit[]
+    expect(left.map((e) => e.field).sort()).toEqual(['system_prompt', 'value'])
+    await a.call('sync.bringBack', { id: byField['settings.value']!.id })
+    expect(svc(a).store.settings.get().theme).toBe('dark')
+    await converge([a, b])
+    for (const d of [a, b]) {
+      expect(svc(d).store.conversations.get(trip.id)?.title, d.name).toBe('Trip to Lisbon (A)')
+      expect(svc(d).store.settings.get().theme, d.name).toBe('dark')
+    }
+    // On B, its own edits are now the replaced ones, and B can bring them back in turn.
+    const onB = await replaced(b)
+    expect(onB.map((e) => [e.field, e.replaced, e.kept, e.keptBy]).sort()).toEqual([
+      ['title', 'Trip to Porto (B, later)', 'Trip to Lisbon (A)', 'A'],
+      ['value', '"light"', '"dark"', 'A']
+    ])
+    expect(contents(b)).toEqual(contents(a))
+  })
+
+  it('one whose record was deleted since, or no longer listed, is refused and changes nothing', async () => {
+    const [a, b] = await pair()
+    const agent = svc(a).chat.defaultAgent()
+    const doomed = svc(a).store.conversations.create({ agentId: agent.id, title: 'Doomed' })
+    await converge([a, b])
+    svc(a).store.conversations.update(doomed.id, { title: 'A’s title' })
+    await later()
+    svc(b).store.conversations.update(doomed.id, { title: 'B’s title' })
+    await b.sync()
+    await a.sync()
+    const [edit] = await replaced(a)
+    svc(a).store.conversations.delete(doomed.id)
+    expect((await replaced(a))[0]).toMatchObject({ id: edit!.id, label: null })
+    await expect(a.call('sync.bringBack', { id: edit!.id })).rejects.toMatchObject({ errorType: 'NotFound' })
+    expect(svc(a).store.conversations.get(doomed.id)).toBeUndefined()
+    await expect(a.call('sync.bringBack', { id: 999_999 })).rejects.toMatchObject({ errorType: 'NotFound' })
+  })
+
+  it(`keeps the newest ${REPLACED_KEPT}`, async () => {
+    const [a, b] = await pair()
+    const agent = svc(a).chat.defaultAgent()
+    const ids = Array.from({ length: REPLACED_KEPT + 5 }, (_, i) => svc(a).store.conversations.create({ agentId: agent.id, title: `c${i}` }).id)
+    await converge([a, b])
+    for (const id of ids) svc(a).store.conversations.update(id, { title: `${id} on A` })
+    await later()
+    for (const id of ids) svc(b).store.conversations.update(id, { title: `${id} on B` })
+    await b.sync()
+    await a.sync()
+    const list = await replaced(a)
+    expect(list).toHaveLength(REPLACED_KEPT)
+    expect(new Set(list.map((e) => e.replaced)).size).toBe(REPLACED_KEPT)
+  })
+})
