@@ -519,11 +519,6 @@ export class SyncEngine {
   }
 
   /**
-   * When enough segments piled up after the newest snapshot, this device writes a snapshot of
-   * everything it has merged and removes its own segments the snapshot covers. A device behind
-   * a removed segment starts from the snapshot: states merge in any order, so nothing is lost.
-   */
-  /**
    * Whether this device may write snapshots: only while it takes every content kind. A snapshot
    * stands for the segments it covers, and one from a device that passed over conversations or
    * images would leave them out for every device that starts from it. Segments wait for a device
@@ -534,6 +529,11 @@ export class SyncEngine {
     return conversations && agents && settings && images
   }
 
+  /**
+   * When enough segments piled up after the newest snapshot, this device writes a snapshot of
+   * everything it has merged and removes its own segments the snapshot covers. A device behind
+   * a removed segment starts from the snapshot: states merge in any order, so nothing is lost.
+   */
   private async compact(byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
     if (!this.takesEverything()) return
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
