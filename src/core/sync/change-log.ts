@@ -66,6 +66,10 @@ export interface ReplacedEdit {
   at: number
 }
 
+/** A value as the list shows it: a long text (a system prompt) cut, so the list stays small; bringing it back writes the whole. */
+const preview = <T extends Value>(value: T): T => (typeof value === 'string' && value.length > REPLACED_PREVIEW ? (`${value.slice(0, REPLACED_PREVIEW)}…` as T) : value)
+const REPLACED_PREVIEW = 500
+
 /** How many replaced edits this device keeps for the user to look at (the newest). */
 export const REPLACED_KEPT = 100
 
@@ -545,7 +549,7 @@ export class ChangeLog {
       if (!table) return []
       const name = table.name === 'settings' ? 'key' : table.name === 'agents' ? 'name' : 'title'
       const held = this.sql(`SELECT ${name} AS label FROM ${table.name} WHERE ${table.pk} = ?`).get(r.key) as { label: string } | undefined
-      return [{ id: r.id, table: table.name, key: r.key, field: r.field, label: held ? held.label : null, replaced: JSON.parse(r.replaced) as Value, kept: JSON.parse(r.kept) as Value, keptBy: r.kept_by, at: r.at }]
+      return [{ id: r.id, table: table.name, key: r.key, field: r.field, label: held ? preview(held.label) : null, replaced: preview(JSON.parse(r.replaced) as Value), kept: preview(JSON.parse(r.kept) as Value), keptBy: r.kept_by, at: r.at }]
     })
   }
 

@@ -96,6 +96,24 @@ describe('edits replaced by a later one from another device', () => {
     await expect(a.call('sync.bringBack', { id: 999_999 })).rejects.toMatchObject({ errorType: 'NotFound' })
   })
 
+  it('lists a long value cut short, and brings back the whole of it', async () => {
+    const [a, b] = await pair()
+    const agent = svc(a).chat.defaultAgent()
+    await converge([a, b])
+    const long = 'A long prompt. '.repeat(20_000)
+    svc(a).store.agents.update(agent.id, { systemPrompt: long })
+    await later()
+    svc(b).store.agents.update(agent.id, { systemPrompt: 'Short, later, from B.' })
+    await b.sync()
+    await a.sync()
+    const [edit] = await replaced(a)
+    expect(String(edit!.replaced).length).toBeLessThan(1_000)
+    expect(long.startsWith(String(edit!.replaced).slice(0, -1))).toBe(true)
+    await a.call('sync.bringBack', { id: edit!.id })
+    await converge([a, b])
+    for (const d of [a, b]) expect(svc(d).store.agents.require(agent.id).systemPrompt, d.name).toBe(long)
+  })
+
   it(`keeps the newest ${REPLACED_KEPT}`, async () => {
     const [a, b] = await pair()
     const agent = svc(a).chat.defaultAgent()
