@@ -193,6 +193,39 @@ test('agent settings generate a name, description and tags from the system promp
   await expect(page.getByTestId('open-agent-settings')).toHaveText('Recipe Helper')
 })
 
+test('agent settings: Save says it is saving and is not sent twice while the answer is on its way', async ({ page }) => {
+  const held = new Set<number>()
+  let updates = 0
+  await page.routeWebSocket(/\/bridge/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((data) => {
+      const message = JSON.parse(String(data)) as { t: string; id: number; proc?: string }
+      if (message.t === 'call' && message.proc === 'data.agents.update') {
+        updates++
+        held.add(message.id)
+      }
+      server.send(data)
+    })
+    server.onMessage((data) => {
+      const message = JSON.parse(String(data)) as { t: string; id: number }
+      if (message.t === 'result' && held.has(message.id)) setTimeout(() => ws.send(data), 1_500)
+      else ws.send(data)
+    })
+  })
+  await openApp(page, '#/chat')
+  await page.getByTestId('open-agent-settings').click()
+  const dialog = page.getByTestId('agent-settings')
+  await dialog.getByTestId('agent-description').fill('Saved once')
+  const save = dialog.getByTestId('agent-save')
+  await save.click()
+  await expect(save).toHaveText('Saving…')
+  await expect(save).toBeDisabled()
+  await expect(save).toHaveAttribute('aria-busy', 'true')
+  await save.click({ force: true })
+  await expect(dialog).toHaveCount(0)
+  expect(updates).toBe(1)
+})
+
 test('the title task runs after the reply and Esc cancels it', async ({ page }) => {
   titleDelayMs = 1500
   await newChat(page)

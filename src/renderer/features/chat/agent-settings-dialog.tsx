@@ -48,6 +48,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
   const [draft, setDraft] = useState(() => withName(agent))
   const [tags, setTags] = useState(agent.tags.join(', '))
   const [error, setError] = useState<string>()
+  const [saving, setSaving] = useState(false)
   useEffect(() => {
     setDraft(withName(agent))
     setTags(agent.tags.join(', '))
@@ -68,7 +69,9 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
   const num = (value: string) => (value.trim() === '' ? undefined : Number(value))
 
   const save = async () => {
+    if (saving) return
     setError(undefined)
+    setSaving(true)
     const result = await bridge().call('data.agents.update', {
       id: agent.id,
       patch: {
@@ -81,6 +84,7 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
         tags: tags.split(',').map((x) => x.trim()).filter(Boolean)
       }
     })
+    setSaving(false)
     if (!result.ok) return setError(result.error.message)
     useChat.setState((s) => ({ agents: s.agents.map((a) => (a.id === agent.id ? result.value : a)) }))
     onClose()
@@ -220,8 +224,8 @@ export function AgentSettingsDialog({ agent, open, onClose }: { agent: Agent; op
             <button onClick={onClose} className="rounded-md px-3 py-2 text-sm">
               {t('chat.cancel')}
             </button>
-            <button onClick={() => void save()} className="rounded-md bg-accent px-4 py-2 text-sm font-medium text-white" data-testid="agent-save">
-              {t('chat.save')}
+            <button onClick={() => void save()} disabled={saving} aria-busy={saving} className="rounded-md bg-accent px-4 py-2 text-sm font-medium text-white disabled:opacity-70" data-testid="agent-save">
+              {saving ? t('chat.saving') : t('chat.save')}
             </button>
           </div>
         </Dialog.Content>

@@ -272,6 +272,7 @@ export const en = {
     copied: 'Copied',
     edit: 'Edit',
     save: 'Save',
+    saving: 'Saving…',
     saveAndSend: 'Save & send',
     cancel: 'Cancel',
     regenerate: 'Regenerate',

@@ -274,6 +274,7 @@ export const zhCN: Messages = {
     copied: '已复制',
     edit: '编辑',
     save: '保存',
+    saving: '正在保存…',
     saveAndSend: '保存并发送',
     cancel: '取消',
     regenerate: '重新生成',
