@@ -556,19 +556,26 @@ export class ChangeLog {
   /**
    * Writes a replaced value back, as an edit made now on this device (captured, so it is stamped
    * and sent, and wins everywhere as the latest edit), and forgets it from the list. 'gone': its
-   * record is not here any more (deleted since); undefined: no such entry.
+   * record is not here any more (deleted since); 'dangling': the value names a record deleted
+   * since (a conversation's agent); undefined: no such entry.
    */
-  bringBack(id: number): { table: SyncedTable['name'] } | 'gone' | undefined {
+  bringBack(id: number): { table: SyncedTable['name'] } | 'gone' | 'dangling' | undefined {
     const r = this.sql('SELECT * FROM sync_replaced WHERE id = ?').get(id) as ReplacedRow | undefined
     const table = r && tableByName.get(r.tbl as SyncedTable['name'])
     // The field came from another device's change: only a column of this table is ever written.
     if (!r || !table || table.mode !== 'fields' || r.field === table.pk || !this.columns.get(table.name)!.includes(r.field)) return undefined
     if (!this.row(table, r.key)) return 'gone'
     const touch = r.field !== 'updated_at' && this.columns.get(table.name)!.includes('updated_at') ? ', updated_at = @now' : ''
-    this.db.transaction(() => {
-      this.sql(`UPDATE ${table.name} SET ${r.field} = @value${touch} WHERE ${table.pk} = @key`).run({ value: JSON.parse(r.replaced) as Value, key: r.key, ...(touch ? { now: Date.now() } : {}) })
-      this.sql('DELETE FROM sync_replaced WHERE id = ?').run(id)
-    })()
+    try {
+      this.db.transaction(() => {
+        this.sql(`UPDATE ${table.name} SET ${r.field} = @value${touch} WHERE ${table.pk} = @key`).run({ value: JSON.parse(r.replaced) as Value, key: r.key, ...(touch ? { now: Date.now() } : {}) })
+        this.sql('DELETE FROM sync_replaced WHERE id = ?').run(id)
+      })()
+    } catch (error) {
+      // A reference (a conversation's agent) to a record deleted since.
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'dangling'
+      throw error
+    }
     return { table: table.name }
   }
 

@@ -687,6 +687,7 @@ export class SyncService {
     const done = this.log.bringBack(id)
     if (!done) throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That edit is no longer in the list; nothing was changed.' })
     if (done === 'gone') throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'What that edit belonged to was deleted since; nothing was changed.' })
+    if (done === 'dangling') throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That value names something deleted since (an agent); nothing was changed.' })
     this.deps.applied?.(new Set([done.table]))
     if (this.engine && this.state !== 'paused') this.schedule(this.deps.debounceMs ?? 1500)
     return this.replacedEdits()

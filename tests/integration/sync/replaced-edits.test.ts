@@ -96,6 +96,25 @@ describe('edits replaced by a later one from another device', () => {
     await expect(a.call('sync.bringBack', { id: 999_999 })).rejects.toMatchObject({ errorType: 'NotFound' })
   })
 
+  it('one that names a record deleted since (a conversation moved to an agent now gone) is refused and changes nothing', async () => {
+    const [a, b] = await pair()
+    const first = svc(a).chat.defaultAgent()
+    const mine = svc(a).store.agents.create({ name: 'Mine, deleted later' })
+    const theirs = svc(a).store.agents.create({ name: 'Theirs' })
+    const moved = svc(a).store.conversations.create({ agentId: first.id, title: 'Moved on both' })
+    await converge([a, b])
+    svc(a).store.conversations.update(moved.id, { agentId: mine.id })
+    await later()
+    svc(b).store.conversations.update(moved.id, { agentId: theirs.id })
+    await b.sync()
+    await a.sync()
+    const edit = (await replaced(a)).find((e) => e.field === 'agent_id')!
+    expect(edit).toMatchObject({ replaced: mine.id, kept: theirs.id })
+    svc(a).store.agents.delete(mine.id)
+    await expect(a.call('sync.bringBack', { id: edit.id })).rejects.toMatchObject({ errorType: 'NotFound', message: expect.stringContaining('deleted since') })
+    expect(svc(a).store.conversations.get(moved.id)?.agentId).toBe(theirs.id)
+  })
+
   it('lists a long value cut short, and brings back the whole of it', async () => {
     const [a, b] = await pair()
     const agent = svc(a).chat.defaultAgent()
