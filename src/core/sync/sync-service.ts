@@ -684,7 +684,13 @@ export class SyncService {
    * or offline (it goes out when sync does).
    */
   bringBack(id: number): SyncReplacedEdit[] {
-    const done = this.log.bringBack(id)
+    let done: ReturnType<ChangeLog['bringBack']>
+    try {
+      done = this.log.bringBack(id)
+    } catch (error) {
+      // A full or read-only disk, named with its fix (the store's own wording).
+      throw toStoreError(error, this.deps.dataDir)
+    }
     if (!done) throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That edit is no longer in the list; nothing was changed.' })
     if (done === 'gone') throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'What that edit belonged to was deleted since; nothing was changed.' })
     if (done === 'dangling') throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That value names something deleted since (an agent); nothing was changed.' })

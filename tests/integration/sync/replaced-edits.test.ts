@@ -133,6 +133,25 @@ describe('edits replaced by a later one from another device', () => {
     for (const d of [a, b]) expect(svc(d).store.agents.require(agent.id).systemPrompt, d.name).toBe(long)
   })
 
+  it('on a full disk: refused with the fix, the value and the entry kept', async () => {
+    const [a, b] = await pair()
+    const agent = svc(a).chat.defaultAgent()
+    await converge([a, b])
+    const long = 'A long prompt from A. '.repeat(20_000)
+    svc(a).store.agents.update(agent.id, { systemPrompt: long })
+    await later()
+    svc(b).store.agents.update(agent.id, { systemPrompt: 'Short, later, from B.' })
+    await b.sync()
+    await a.sync()
+    const [edit] = await replaced(a)
+    const sqlite = svc(a).store.db.sqlite
+    sqlite.pragma(`max_page_count = ${sqlite.pragma('page_count', { simple: true }) as number}`)
+    await expect(a.call('sync.bringBack', { id: edit!.id })).rejects.toMatchObject({ errorType: 'DiskFull', message: expect.stringContaining(a.dataDir) })
+    sqlite.pragma('max_page_count = 1073741823')
+    expect(svc(a).store.agents.require(agent.id).systemPrompt).toBe('Short, later, from B.')
+    expect((await replaced(a)).map((e) => e.id)).toEqual([edit!.id])
+  })
+
   it(`keeps the newest ${REPLACED_KEPT}`, async () => {
     const [a, b] = await pair()
     const agent = svc(a).chat.defaultAgent()
