@@ -129,7 +129,7 @@ export class ChangeLog {
    * changed is stamped anew). Nothing captured when it changed, so a row is noted as changed when
    * its own `updated_at` says (never later than now), where its table has one: an edit made on
    * another device after it still wins, whichever device is set up last. Rows without one
-   * (settings, messages, files) count as changed now.
+   * (settings, files) count as changed now.
    */
   enable(): void {
     this.db.transaction(() => {
