@@ -21,6 +21,13 @@ export interface Change {
   k: string
   f?: Record<string, [Hlc, Value | Row]>
   d?: Hlc
+  /**
+   * For each field the sender edited since it last sent this record: the stamp that field had
+   * when it did (what it saw); `{}` for a record new to the sender. A receiver whose own edit is
+   * replaced while it holds another stamp there than the base changed it meanwhile: a conflict.
+   * Absent from snapshots' records and from versions before it: no conflict is told then.
+   */
+  b?: Record<string, Hlc>
 }
 
 /**
@@ -45,6 +52,8 @@ export interface MetaRow {
   deleted: string | null
   dirty: number
   gone_after: string | null
+  /** JSON: per field edited here since this record was last sent, the stamp it replaced (`Change.b`). */
+  bases?: string | null
 }
 
 /** A change during a merge: the fields it wins (`mergeOne`), and those where it replaces an edit of this device's. */
@@ -69,6 +78,12 @@ export interface ReplacedEdit {
 /** A value as the list shows it: a long text (a system prompt) cut, so the list stays small; bringing it back writes the whole. */
 const preview = <T extends Value>(value: T): T => (typeof value === 'string' && value.length > REPLACED_PREVIEW ? (`${value.slice(0, REPLACED_PREVIEW)}…` as T) : value)
 const REPLACED_PREVIEW = 500
+
+/** The device that made a stamp (its id follows the time and the counter). */
+const authorOf = (hlc: Hlc) => hlc.slice(20)
+
+/** A record's times: they move with every edit of any field, so they never count as an edit of their own. */
+const TIMES = new Set(['created_at', 'updated_at'])
 
 /** How many replaced edits this device keeps for the user to look at (the newest). */
 export const REPLACED_KEPT = 100
@@ -269,9 +284,16 @@ export class ChangeLog {
           let changed = false
           let at: Hlc | undefined
           const installed = meta ? undefined : untouched(table, key, row)
+          const bases = meta?.bases ? (JSON.parse(meta.bases) as Record<string, Hlc>) : {}
+          let based = false
           for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
             const h = hash(value)
             if (hashes[field] === h && hlcs[field] && !(meta?.deleted && meta.deleted > hlcs[field])) continue
+            // What this edit replaced, as this device saw it (kept across edits until the record is sent).
+            if (hlcs[field] && !bases[field]) {
+              bases[field] = hlcs[field]
+              based = true
+            }
             if (installed?.has(field)) hlcs[field] = installStamp(h)
             else hlcs[field] = at ??= this.clock.tick(changed_at + offset)
             hashes[field] = h
@@ -279,6 +301,7 @@ export class ChangeLog {
           }
           if (changed) {
             this.writeMeta(tbl, key, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
+            if (based) this.sql('UPDATE sync_meta SET bases = ? WHERE tbl = ? AND key = ?').run(JSON.stringify(bases), tbl, key)
             stamped++
           }
         }
@@ -313,6 +336,8 @@ export class ChangeLog {
       const f: NonNullable<Change['f']> = {}
       for (const [field, value] of Object.entries(this.fieldsOf(table, row))) if (hlcs[field]) f[field] = [hlcs[field], value]
       change.f = f
+      // A change of this device's (waiting to be sent) says what it saw: empty for a record new here.
+      if (meta.dirty) change.b = meta.bases ? (JSON.parse(meta.bases) as Record<string, Hlc>) : {}
     }
     return change
   }
@@ -351,14 +376,14 @@ export class ChangeLog {
     const tables = scopeTables(scope)
     if (tables.length === 0) return 0
     return this.sql(
-      `UPDATE sync_meta SET dirty = 0, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END
+      `UPDATE sync_meta SET dirty = 0, bases = NULL, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END
        WHERE dirty = 1 AND tbl IN (${tables.map(() => '?').join(', ')})`
     ).run(JSON.stringify(origin), ...tables).changes
   }
 
   sent(changes: readonly Change[], origin: Origin): void {
     const clear = this.sql(
-      'UPDATE sync_meta SET dirty = 0, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?'
+      'UPDATE sync_meta SET dirty = 0, bases = NULL, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?'
     )
     const published = JSON.stringify(origin)
     this.db.transaction(() => {
@@ -426,19 +451,29 @@ export class ChangeLog {
     const winners: Record<string, Value | Row> = {}
     /** Fields where a later edit from elsewhere replaces this device's own, with the later stamp. */
     const replaced: Record<string, Hlc> = {}
+    const bases = meta?.bases ? (JSON.parse(meta.bases) as Record<string, Hlc>) : undefined
+    let basesChanged = false
     let conflict = false
     for (const [field, [h, value]] of Object.entries(change.f ?? {})) {
       const mine = hlcs[field]
-      // A value as an install created it is no one's edit: replacing it, or keeping an edit over it, is no conflict.
-      const edits = !isInstallStamp(mine) && !isInstallStamp(h)
-      if (mine && mine >= h) {
-        if (mine > h && edits && hashes[field] !== hash(value)) conflict = true
-        continue
-      }
+      // A conflict is an edit of this device's replaced by a later one made without seeing it (the
+      // sender's base for the field is not what this device holds). Not an edit made after seeing
+      // ours, a value as an install created it, or a record's time (both sides move updated_at
+      // when they change different fields).
+      if (mine && mine >= h) continue
       const theirs = hash(value)
-      if (mine && edits && hashes[field] !== theirs) {
+      // Counted on the device whose edit lost (the other counts nothing: none of its own was lost).
+      const own = mine !== undefined && authorOf(mine) === this.clock.device && !TIMES.has(field) && !isInstallStamp(h)
+      // No base at all: the sender made the record without seeing ours (a setting set on both).
+      const unseen = change.b !== undefined && change.b[field] !== mine
+      if (own && unseen && hashes[field] !== theirs) {
         conflict = true
         replaced[field] = h
+      }
+      if (bases?.[field]) {
+        // This device's own edit of it, not yet sent, is replaced: a later edit here starts from theirs.
+        delete bases[field]
+        basesChanged = true
       }
       hlcs[field] = h
       hashes[field] = theirs
@@ -458,6 +493,7 @@ export class ChangeLog {
     const theirs = change.d !== undefined && change.d === deleted && (change.d !== meta?.deleted || !meta?.gone_after) && change.o
     const goneAfter = theirs ? JSON.stringify(change.o) : (meta?.gone_after ?? null)
     this.writeMeta(change.t, change.k, hlcs, hashes, deleted, false, goneAfter)
+    if (basesChanged) this.sql('UPDATE sync_meta SET bases = ? WHERE tbl = ? AND key = ?').run(Object.keys(bases!).length ? JSON.stringify(bases) : null, change.t, change.k)
     Object.assign(change as Merging, { winners, replaced })
     return alive
   }
@@ -512,7 +548,7 @@ export class ChangeLog {
     const keep = this.sql('INSERT INTO sync_replaced (tbl, key, field, replaced, kept, kept_by, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
     let kept = 0
     for (const [field, stamp] of Object.entries(replaced)) {
-      if (field === 'created_at' || field === 'updated_at' || !(field in current) || !(field in winners)) continue
+      if (!(field in current) || !(field in winners)) continue
       keep.run(table.name, key, field, JSON.stringify(current[field] ?? null), JSON.stringify(winners[field] ?? null), stamp.slice(20), Date.now())
       kept++
     }

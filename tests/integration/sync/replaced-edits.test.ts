@@ -69,13 +69,38 @@ describe('edits replaced by a later one from another device', () => {
       expect(svc(d).store.conversations.get(trip.id)?.title, d.name).toBe('Trip to Lisbon (A)')
       expect(svc(d).store.settings.get().theme, d.name).toBe('dark')
     }
-    // On B, its own edits are now the replaced ones, and B can bring them back in turn.
-    const onB = await replaced(b)
-    expect(onB.map((e) => [e.field, e.replaced, e.kept, e.keptBy]).sort()).toEqual([
-      ['title', 'Trip to Porto (B, later)', 'Trip to Lisbon (A)', 'A'],
-      ['value', '"light"', '"dark"', 'A']
-    ])
+    // A brought them back after seeing B's: an edit made in view of B's, not a conflict on B.
+    expect(await replaced(b)).toEqual([])
     expect(contents(b)).toEqual(contents(a))
+  })
+
+  it('different fields of one record changed on each device: both kept, no conflict counted, nothing listed', async () => {
+    const [a, b] = await pair()
+    const agent = svc(a).chat.defaultAgent()
+    const trip = svc(a).store.conversations.create({ agentId: agent.id, title: 'Trip' })
+    await converge([a, b])
+    svc(a).store.conversations.update(trip.id, { title: 'Trip, renamed on A' })
+    await later()
+    svc(b).store.conversations.update(trip.id, { pinned: true })
+    const statuses = [await a.sync(), await b.sync(), await a.sync()]
+    for (const d of [a, b]) expect(svc(d).store.conversations.get(trip.id)).toMatchObject({ title: 'Trip, renamed on A', pinned: true })
+    // Both edits moved updated_at: a time, not an edit of the user's, so no conflict.
+    for (const status of statuses) expect(status.lastMerge?.conflicts ?? 0).toBe(0)
+    for (const d of [a, b]) expect(await replaced(d)).toEqual([])
+  })
+
+  it('an edit made after seeing this device’s (renamed here, then renamed again there) is no conflict', async () => {
+    const [a, b] = await pair()
+    const agent = svc(a).chat.defaultAgent()
+    const trip = svc(a).store.conversations.create({ agentId: agent.id, title: 'Trip' })
+    await converge([a, b])
+    svc(a).store.conversations.update(trip.id, { title: 'Trip, named on A' })
+    await converge([a, b])
+    svc(b).store.conversations.update(trip.id, { title: 'Trip, renamed on B after seeing A’s' })
+    const statuses = [await b.sync(), await a.sync()]
+    expect(svc(a).store.conversations.get(trip.id)?.title).toBe('Trip, renamed on B after seeing A’s')
+    for (const status of statuses) expect(status.lastMerge?.conflicts ?? 0).toBe(0)
+    for (const d of [a, b]) expect(await replaced(d)).toEqual([])
   })
 
   it('one whose record was deleted since, or no longer listed, is refused and changes nothing', async () => {

@@ -2,8 +2,12 @@ import type { Migration } from './migration'
 
 /**
  * Where two devices changed the same field, the later edit is kept on both; the value it replaced
- * on this device is kept here (the newest 100), so the user can see it and bring it back
- * (Settings → Sync). This device's own table: it is not synced.
+ * on this device is kept in `sync_replaced` (the newest 100), so the user can see it and bring it
+ * back (Settings → Sync). This device's own table: it is not synced.
+ *
+ * To tell such a conflict from an edit made after seeing this device's value, each local edit
+ * not yet sent remembers, per field, the stamp it replaced (`sync_meta.bases`); it travels with
+ * the change, and the receiver compares it with what it holds.
  */
 export const syncReplacedEdits: Migration = {
   version: 10,
@@ -21,5 +25,7 @@ export const syncReplacedEdits: Migration = {
         at INTEGER NOT NULL
       ) STRICT;
     `)
+    const columns = db.prepare('PRAGMA table_info(sync_meta)').all() as { name: string }[]
+    if (!columns.some((c) => c.name === 'bases')) db.exec('ALTER TABLE sync_meta ADD COLUMN bases TEXT')
   }
 }
