@@ -549,7 +549,7 @@ export class ChangeLog {
     let kept = 0
     for (const [field, stamp] of Object.entries(replaced)) {
       if (!(field in current) || !(field in winners)) continue
-      keep.run(table.name, key, field, JSON.stringify(current[field] ?? null), JSON.stringify(winners[field] ?? null), stamp.slice(20), Date.now())
+      keep.run(table.name, key, field, JSON.stringify(current[field] ?? null), JSON.stringify(winners[field] ?? null), authorOf(stamp), Date.now())
       kept++
     }
     if (kept) this.sql('DELETE FROM sync_replaced WHERE id <= (SELECT MAX(id) FROM sync_replaced) - ?').run(REPLACED_KEPT)
