@@ -111,7 +111,10 @@ describe('browser mode with an access password', () => {
   })
 
   it('looks at one guess at a time: pipelined guesses are refused without being checked', async () => {
-    const { base, logs } = await start(PASSWORD, { answerDelayMs: 50 })
+    // The first guess is answered after a second: every pipelined frame arrives while it waits,
+    // even on a loaded machine (at 50 ms a CI run once read a frame after the answer, which is
+    // then rightly looked at as the next guess in turn).
+    const { base, logs } = await start(PASSWORD, { answerDelayMs: 1_000 })
     const ws = await openSocket(`${base.replace('http', 'ws')}${APP}bridge`)
     const guesses = Array.from({ length: 30 }, (_, i) => ({ t: 'auth', id: i, password: i === 29 ? PASSWORD : `guess number ${i}` }))
     const answers = await requestAll(ws, guesses)
