@@ -9,8 +9,9 @@ let pending: ReturnType<typeof setTimeout> | undefined
 
 /**
  * Read again what sync may have changed (after a round that merged, or an edit brought back in
- * Settings → Sync): the conversation list, the open conversation's messages, providers. Nothing the user is doing is touched: the chosen agent, a send error, a conversation
- * waiting out its "undo delete", a reply still streaming (its live copy is newer than the row).
+ * Settings → Sync): the conversation list, the open conversation's messages, providers. Nothing
+ * the user is doing is touched: the chosen agent, a send error, a conversation waiting out its
+ * "undo delete", a reply still streaming (its live copy is newer than the row).
  */
 export async function refresh() {
   const sidebar = await bridge().call('chat.sidebar', {})
