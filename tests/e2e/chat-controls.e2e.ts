@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
 import { startFakeHttpServer, type FakeServer } from '../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, geminiEvent } from '../fixtures/fake-google/gemini-sse'
-import { configureProvider, openApp, pickModel, snap } from './helpers'
+import { configureProvider, holdAnswers, openApp, pickModel, snap } from './helpers'
 
 // Issue 15 in the real app (browser mode) against fake providers: web search with citations,
 // thinking on/off reaching the request body, a conversation compressed instead of refused,
@@ -194,24 +194,7 @@ test('agent settings generate a name, description and tags from the system promp
 })
 
 test('agent settings: Save says it is saving and is not sent twice while the answer is on its way', async ({ page }) => {
-  const held = new Set<number>()
-  let updates = 0
-  await page.routeWebSocket(/\/bridge/, (ws) => {
-    const server = ws.connectToServer()
-    ws.onMessage((data) => {
-      const message = JSON.parse(String(data)) as { t: string; id: number; proc?: string }
-      if (message.t === 'call' && message.proc === 'data.agents.update') {
-        updates++
-        held.add(message.id)
-      }
-      server.send(data)
-    })
-    server.onMessage((data) => {
-      const message = JSON.parse(String(data)) as { t: string; id: number }
-      if (message.t === 'result' && held.has(message.id)) setTimeout(() => ws.send(data), 1_500)
-      else ws.send(data)
-    })
-  })
+  const updates = await holdAnswers(page, (call) => call.proc === 'data.agents.update', 1_500)
   await openApp(page, '#/chat')
   await page.getByTestId('open-agent-settings').click()
   const dialog = page.getByTestId('agent-settings')
@@ -223,7 +206,7 @@ test('agent settings: Save says it is saving and is not sent twice while the ans
   await expect(save).toHaveAttribute('aria-busy', 'true')
   await save.click({ force: true })
   await expect(dialog).toHaveCount(0)
-  expect(updates).toBe(1)
+  expect(updates.size).toBe(1)
 })
 
 test('the title task runs after the reply and Esc cancels it', async ({ page }) => {

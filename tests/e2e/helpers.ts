@@ -73,3 +73,26 @@ export async function pickModel(page: Page, providerId: string, modelId: string,
   await page.getByTestId('model-search').fill(modelId)
   await page.getByTestId(`pick-${providerId}-${modelId}`).first().click()
 }
+
+/**
+ * Holds the core's answers to the bridge calls `matches` picks for `ms` before the page gets
+ * them (the calls themselves go on at once). Returns the ids of the calls held so far.
+ */
+export async function holdAnswers(page: Page, matches: (call: { proc: string; input?: Record<string, unknown> }) => boolean, ms: number): Promise<ReadonlySet<number>> {
+  const held = new Set<number>()
+  await page.routeWebSocket(/\/bridge/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((data) => {
+      const message = JSON.parse(String(data)) as { t: string; id: number; proc?: string; input?: Record<string, unknown> }
+      if (message.t === 'call' && message.proc && matches({ proc: message.proc, input: message.input })) held.add(message.id)
+      server.send(data)
+    })
+    server.onMessage((data) => {
+      const message = JSON.parse(String(data)) as { t: string; id: number }
+      if (message.t === 'result' && held.has(message.id)) setTimeout(() => ws.send(data), ms)
+      else ws.send(data)
+    })
+  })
+  return held
+}
+

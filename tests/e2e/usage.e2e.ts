@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai'
-import { configureProvider, openApp, pickModel, sendAndWait, snap } from './helpers'
+import { configureProvider, holdAnswers, openApp, pickModel, sendAndWait, snap } from './helpers'
 
 // Issue 16: the usage table's figures are the per-message costs added up. This spec is the only
 // one whose gpt-4o (not -mini) replies have a priced cost (the competition spec stops its gpt-4o
@@ -118,20 +118,7 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
 test('while another grouping is on its way, the table and the CSV never show the last one’s rows under its name', async ({ page }) => {
   // The answer to "by provider" is held for a while: until it arrives, the rows of "by model" must
   // not be shown (or exported) as providers.
-  const held = new Set<number>()
-  await page.routeWebSocket(/\/bridge/, (ws) => {
-    const server = ws.connectToServer()
-    ws.onMessage((data) => {
-      const message = JSON.parse(String(data)) as { t: string; id: number; proc?: string; input?: { group?: string } }
-      if (message.t === 'call' && message.proc === 'data.usage.summary' && message.input?.group === 'provider') held.add(message.id)
-      server.send(data)
-    })
-    server.onMessage((data) => {
-      const message = JSON.parse(String(data)) as { t: string; id: number }
-      if (message.t === 'result' && held.has(message.id)) setTimeout(() => ws.send(data), 2_500)
-      else ws.send(data)
-    })
-  })
+  const held = await holdAnswers(page, (call) => call.proc === 'data.usage.summary' && call.input?.['group'] === 'provider', 2_500)
   await openApp(page, '#/usage')
   const usage = page.getByTestId('usage-section')
   await usage.getByTestId('usage-group').selectOption('model')
