@@ -31,6 +31,28 @@ const converge = async (list: Device[]) => {
   for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
 }
 const replaced = (d: Device) => d.call('sync.replacedEdits', {}) as Promise<SyncReplacedEdit[]>
+/** A edits, then B a moment later without having seen A's edit; B's round, then A's (which takes B's later edit). */
+async function editedOnBoth(a: Device, b: Device, onA: () => unknown, onB: () => unknown) {
+  onA()
+  await later()
+  onB()
+  await b.sync()
+  await a.sync()
+}
+/** A writes `long` as the default agent's prompt, B a short one a moment later: A's is the replaced edit. */
+async function longPromptReplaced(long: string) {
+  const [a, b] = await pair()
+  const agent = svc(a).chat.defaultAgent()
+  await converge([a, b])
+  await editedOnBoth(
+    a,
+    b,
+    () => svc(a).store.agents.update(agent.id, { systemPrompt: long }),
+    () => svc(b).store.agents.update(agent.id, { systemPrompt: 'Short, later, from B.' })
+  )
+  const [edit] = await replaced(a)
+  return { a, b, agent, edit: edit! }
+}
 
 describe('edits replaced by a later one from another device', () => {
   it('are listed where they were made, with what replaced them and who, and can be brought back on every device', async () => {
@@ -108,11 +130,12 @@ describe('edits replaced by a later one from another device', () => {
     const agent = svc(a).chat.defaultAgent()
     const doomed = svc(a).store.conversations.create({ agentId: agent.id, title: 'Doomed' })
     await converge([a, b])
-    svc(a).store.conversations.update(doomed.id, { title: 'A’s title' })
-    await later()
-    svc(b).store.conversations.update(doomed.id, { title: 'B’s title' })
-    await b.sync()
-    await a.sync()
+    await editedOnBoth(
+      a,
+      b,
+      () => svc(a).store.conversations.update(doomed.id, { title: 'A’s title' }),
+      () => svc(b).store.conversations.update(doomed.id, { title: 'B’s title' })
+    )
     const [edit] = await replaced(a)
     svc(a).store.conversations.delete(doomed.id)
     expect((await replaced(a))[0]).toMatchObject({ id: edit!.id, label: null })
@@ -128,11 +151,12 @@ describe('edits replaced by a later one from another device', () => {
     const theirs = svc(a).store.agents.create({ name: 'Theirs' })
     const moved = svc(a).store.conversations.create({ agentId: first.id, title: 'Moved on both' })
     await converge([a, b])
-    svc(a).store.conversations.update(moved.id, { agentId: mine.id })
-    await later()
-    svc(b).store.conversations.update(moved.id, { agentId: theirs.id })
-    await b.sync()
-    await a.sync()
+    await editedOnBoth(
+      a,
+      b,
+      () => svc(a).store.conversations.update(moved.id, { agentId: mine.id }),
+      () => svc(b).store.conversations.update(moved.id, { agentId: theirs.id })
+    )
     const edit = (await replaced(a)).find((e) => e.field === 'agent_id')!
     expect(edit).toMatchObject({ replaced: mine.id, kept: theirs.id })
     svc(a).store.agents.delete(mine.id)
@@ -141,40 +165,23 @@ describe('edits replaced by a later one from another device', () => {
   })
 
   it('lists a long value cut short, and brings back the whole of it', async () => {
-    const [a, b] = await pair()
-    const agent = svc(a).chat.defaultAgent()
-    await converge([a, b])
     const long = 'A long prompt. '.repeat(20_000)
-    svc(a).store.agents.update(agent.id, { systemPrompt: long })
-    await later()
-    svc(b).store.agents.update(agent.id, { systemPrompt: 'Short, later, from B.' })
-    await b.sync()
-    await a.sync()
-    const [edit] = await replaced(a)
-    expect(String(edit!.replaced).length).toBeLessThan(1_000)
-    expect(long.startsWith(String(edit!.replaced).slice(0, -1))).toBe(true)
-    await a.call('sync.bringBack', { id: edit!.id })
+    const { a, b, agent, edit } = await longPromptReplaced(long)
+    expect(String(edit.replaced).length).toBeLessThan(1_000)
+    expect(long.startsWith(String(edit.replaced).slice(0, -1))).toBe(true)
+    await a.call('sync.bringBack', { id: edit.id })
     await converge([a, b])
     for (const d of [a, b]) expect(svc(d).store.agents.require(agent.id).systemPrompt, d.name).toBe(long)
   })
 
   it('on a full disk: refused with the fix, the value and the entry kept', async () => {
-    const [a, b] = await pair()
-    const agent = svc(a).chat.defaultAgent()
-    await converge([a, b])
-    const long = 'A long prompt from A. '.repeat(20_000)
-    svc(a).store.agents.update(agent.id, { systemPrompt: long })
-    await later()
-    svc(b).store.agents.update(agent.id, { systemPrompt: 'Short, later, from B.' })
-    await b.sync()
-    await a.sync()
-    const [edit] = await replaced(a)
+    const { a, agent, edit } = await longPromptReplaced('A long prompt from A. '.repeat(20_000))
     const sqlite = svc(a).store.db.sqlite
     sqlite.pragma(`max_page_count = ${sqlite.pragma('page_count', { simple: true }) as number}`)
-    await expect(a.call('sync.bringBack', { id: edit!.id })).rejects.toMatchObject({ errorType: 'DiskFull', message: expect.stringContaining(a.dataDir) })
+    await expect(a.call('sync.bringBack', { id: edit.id })).rejects.toMatchObject({ errorType: 'DiskFull', message: expect.stringContaining(a.dataDir) })
     sqlite.pragma('max_page_count = 1073741823')
     expect(svc(a).store.agents.require(agent.id).systemPrompt).toBe('Short, later, from B.')
-    expect((await replaced(a)).map((e) => e.id)).toEqual([edit!.id])
+    expect((await replaced(a)).map((e) => e.id)).toEqual([edit.id])
   })
 
   it(`keeps the newest ${REPLACED_KEPT}`, async () => {
@@ -182,11 +189,12 @@ describe('edits replaced by a later one from another device', () => {
     const agent = svc(a).chat.defaultAgent()
     const ids = Array.from({ length: REPLACED_KEPT + 5 }, (_, i) => svc(a).store.conversations.create({ agentId: agent.id, title: `c${i}` }).id)
     await converge([a, b])
-    for (const id of ids) svc(a).store.conversations.update(id, { title: `${id} on A` })
-    await later()
-    for (const id of ids) svc(b).store.conversations.update(id, { title: `${id} on B` })
-    await b.sync()
-    await a.sync()
+    await editedOnBoth(
+      a,
+      b,
+      () => ids.forEach((id) => svc(a).store.conversations.update(id, { title: `${id} on A` })),
+      () => ids.forEach((id) => svc(b).store.conversations.update(id, { title: `${id} on B` }))
+    )
     const list = await replaced(a)
     expect(list).toHaveLength(REPLACED_KEPT)
     expect(new Set(list.map((e) => e.replaced)).size).toBe(REPLACED_KEPT)
