@@ -79,6 +79,9 @@ export interface ReplacedEdit {
 const preview = <T extends Value>(value: T): T => (typeof value === 'string' && value.length > REPLACED_PREVIEW ? (`${value.slice(0, REPLACED_PREVIEW)}…` as T) : value)
 const REPLACED_PREVIEW = 500
 
+/** What a record's unsent edits replaced, per field (`MetaRow.bases`); empty when none. */
+const basesOf = (meta: MetaRow | undefined): Record<string, Hlc> => (meta?.bases ? (JSON.parse(meta.bases) as Record<string, Hlc>) : {})
+
 /** The device that made a stamp (its id follows the time and the counter). */
 const authorOf = (hlc: Hlc) => hlc.slice(20)
 
@@ -201,6 +204,11 @@ export class ChangeLog {
       .run(table, key, JSON.stringify(hlcs), JSON.stringify(hashes), deleted, dirty ? 1 : 0, deleted ? goneAfter : null)
   }
 
+  /** A record's bases (`Change.b`): none left is NULL. */
+  private writeBases(table: string, key: string, bases: Record<string, Hlc>): void {
+    this.sql('UPDATE sync_meta SET bases = ? WHERE tbl = ? AND key = ?').run(Object.keys(bases).length ? JSON.stringify(bases) : null, table, key)
+  }
+
   private fieldsOf(table: SyncedTable, row: Row): Record<string, Value | Row> {
     if (table.mode === 'row') return { '*': row }
     const out: Record<string, Value> = {}
@@ -284,7 +292,7 @@ export class ChangeLog {
           let changed = false
           let at: Hlc | undefined
           const installed = meta ? undefined : untouched(table, key, row)
-          const bases = meta?.bases ? (JSON.parse(meta.bases) as Record<string, Hlc>) : {}
+          const bases = basesOf(meta)
           let based = false
           for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
             const h = hash(value)
@@ -301,7 +309,7 @@ export class ChangeLog {
           }
           if (changed) {
             this.writeMeta(tbl, key, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
-            if (based) this.sql('UPDATE sync_meta SET bases = ? WHERE tbl = ? AND key = ?').run(JSON.stringify(bases), tbl, key)
+            if (based) this.writeBases(tbl, key, bases)
             stamped++
           }
         }
@@ -337,7 +345,7 @@ export class ChangeLog {
       for (const [field, value] of Object.entries(this.fieldsOf(table, row))) if (hlcs[field]) f[field] = [hlcs[field], value]
       change.f = f
       // A change of this device's (waiting to be sent) says what it saw: empty for a record new here.
-      if (meta.dirty) change.b = meta.bases ? (JSON.parse(meta.bases) as Record<string, Hlc>) : {}
+      if (meta.dirty) change.b = basesOf(meta)
     }
     return change
   }
@@ -451,7 +459,7 @@ export class ChangeLog {
     const winners: Record<string, Value | Row> = {}
     /** Fields where a later edit from elsewhere replaces this device's own, with the later stamp. */
     const replaced: Record<string, Hlc> = {}
-    const bases = meta?.bases ? (JSON.parse(meta.bases) as Record<string, Hlc>) : undefined
+    const bases = basesOf(meta)
     let basesChanged = false
     let conflict = false
     for (const [field, [h, value]] of Object.entries(change.f ?? {})) {
@@ -470,7 +478,7 @@ export class ChangeLog {
         conflict = true
         replaced[field] = h
       }
-      if (bases?.[field]) {
+      if (bases[field]) {
         // This device's own edit of it, not yet sent, is replaced: a later edit here starts from theirs.
         delete bases[field]
         basesChanged = true
@@ -493,7 +501,7 @@ export class ChangeLog {
     const theirs = change.d !== undefined && change.d === deleted && (change.d !== meta?.deleted || !meta?.gone_after) && change.o
     const goneAfter = theirs ? JSON.stringify(change.o) : (meta?.gone_after ?? null)
     this.writeMeta(change.t, change.k, hlcs, hashes, deleted, false, goneAfter)
-    if (basesChanged) this.sql('UPDATE sync_meta SET bases = ? WHERE tbl = ? AND key = ?').run(Object.keys(bases!).length ? JSON.stringify(bases) : null, change.t, change.k)
+    if (basesChanged) this.writeBases(change.t, change.k, bases)
     Object.assign(change as Merging, { winners, replaced })
     return alive
   }
