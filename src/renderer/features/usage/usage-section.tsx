@@ -49,7 +49,7 @@ export function UsageSection() {
     const utcOffsetMinutes = -new Date(dayStart(from)).getTimezoneOffset()
     void bridge()
       .call('data.usage.summary', { group, from: dayStart(from), to: dayStart(to) + DAY, utcOffsetMinutes })
-      .then((result) => live && setAnswer({ query: `${group} ${from} ${to}`, rows: result.ok ? result.value : [] }))
+      .then((result) => live && setAnswer({ query, rows: result.ok ? result.value : [] }))
     if (group === 'agent')
       void bridge()
         .call('data.agents.list', {})
@@ -62,7 +62,7 @@ export function UsageSection() {
     return () => {
       live = false
     }
-  }, [group, from, to])
+  }, [group, from, to, query])
   const labelled = useMemo(() => {
     const list = (rows ?? []).map((r) => ({
       ...r,
