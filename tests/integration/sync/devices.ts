@@ -129,3 +129,15 @@ export function contents(device: Device) {
 }
 
 export const text = (t: string) => [{ type: 'text' as const, text: t }]
+
+/** Rounds until nothing moves: each device syncs twice, in turn. */
+export async function converge(list: readonly Device[]): Promise<void> {
+  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
+}
+
+/** A new, empty folder store. */
+export const newFolderStore = () => ({ kind: 'folder' as const, path: mkdtempSync(join(tmpdir(), 'sb-sync-store-')) })
+
+/** A moment, so the next change on another device has a later wall-clock time. */
+export const later = () => new Promise((resolve) => setTimeout(resolve, 20))
+

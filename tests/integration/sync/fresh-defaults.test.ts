@@ -1,8 +1,5 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { contents, openDevice, type Device } from './devices'
+import { contents, later, newFolderStore, openDevice, type Device } from './devices'
 
 // A new install creates what every install starts with (the default agent, under one id on every
 // device). Those rows are not edits: a device set up after months of use must not reset what the
@@ -13,18 +10,16 @@ afterEach(async () => {
   for (const d of opened.splice(0)) await d.close().catch(() => undefined)
 })
 
-const newStore = () => ({ kind: 'folder' as const, path: mkdtempSync(join(tmpdir(), 'sb-sync-store-')) })
 async function device(name: string, skewMs = 0) {
   const d = await openDevice(name, { skewMs })
   opened.push(d)
   return d
 }
 const svc = (d: Device) => d.core.services()
-const later = () => new Promise((r) => setTimeout(r, 20))
 
 describe('a device installed later joins', () => {
   it('keeps the default agent as the devices already syncing edited it', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const a = await device('A')
     const agent = svc(a).chat.defaultAgent()
     svc(a).store.agents.update(agent.id, { name: 'My assistant', systemPrompt: 'Answer in French.' })
@@ -48,7 +43,7 @@ describe('a device installed later joins', () => {
   })
 
   it('keeps it even when the devices already syncing were set up before the edit, and the new one runs an hour ahead', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const a = await device('A')
     const agent = svc(a).chat.defaultAgent()
     await a.setup(store)
@@ -65,7 +60,7 @@ describe('a device installed later joins', () => {
   })
 
   it('edited on both before either synced: the later edit wins, whichever device is set up last', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const a = await device('A')
     const b = await device('B')
     const agent = svc(a).chat.defaultAgent()
@@ -88,7 +83,7 @@ describe('a device installed later joins', () => {
   })
 
   it('two untouched installs end with the same default agent, every column, and report no conflict', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const a = await device('A')
     svc(a).chat.defaultAgent()
     await a.setup(store)
@@ -106,7 +101,7 @@ describe('a device installed later joins', () => {
   })
 
   it('an edit made on the new device after it was installed still wins over an older one', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const a = await device('A')
     const agent = svc(a).chat.defaultAgent()
     svc(a).store.agents.update(agent.id, { systemPrompt: 'Older, on A.' })

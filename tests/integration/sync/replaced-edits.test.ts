@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { REPLACED_KEPT } from '../../../src/core/sync/change-log'
 import type { SyncReplacedEdit } from '../../../src/shared/bridge/procedures/sync'
-import { contents, openDevice, type Device } from './devices'
+import { contents, converge, later, newFolderStore, openDevice, type Device } from './devices'
 
 // Two devices changed the same field: the later edit is kept on both. The earlier one is not
 // lost: the device that held it lists it (Settings → Sync) and can bring it back.
@@ -15,9 +12,8 @@ afterEach(async () => {
 })
 
 const svc = (d: Device) => d.core.services()
-const later = () => new Promise((r) => setTimeout(r, 20))
 async function pair() {
-  const store = { kind: 'folder' as const, path: mkdtempSync(join(tmpdir(), 'sb-sync-store-')) }
+  const store = newFolderStore()
   const list: Device[] = []
   for (const name of ['A', 'B']) {
     const d = await openDevice(name)
@@ -26,9 +22,6 @@ async function pair() {
     list.push(d)
   }
   return list as [Device, Device]
-}
-const converge = async (list: Device[]) => {
-  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
 }
 const replaced = (d: Device) => d.call('sync.replacedEdits', {}) as Promise<SyncReplacedEdit[]>
 /** A edits, then B a moment later without having seen A's edit; B's round, then A's (which takes B's later edit). */

@@ -1,8 +1,5 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { contents, openDevice, text, type Device } from './devices'
+import { contents, converge, later, newFolderStore, openDevice, text, type Device } from './devices'
 
 // Disconnect, then set up again: the stamps this device holds are the true times of its changes
 // and are kept, so deletions and edits other devices made meanwhile still win over what it held.
@@ -12,7 +9,6 @@ afterEach(async () => {
   for (const d of opened.splice(0)) await d.close().catch(() => undefined)
 })
 
-const newStore = () => ({ kind: 'folder' as const, path: mkdtempSync(join(tmpdir(), 'sb-sync-store-')) })
 async function device(name: string) {
   const d = await openDevice(name)
   opened.push(d)
@@ -22,17 +18,12 @@ const svc = (d: Device) => d.core.services()
 const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
 const create = (d: Device, title: string) => svc(d).store.conversations.create({ agentId: agentOf(d), title })
 const titleOf = (d: Device, id: string) => svc(d).store.conversations.get(id)?.title
-const later = () => new Promise((r) => setTimeout(r, 20))
 type Listed = Array<{ id: string; name: string; current: boolean }>
 
-/** Rounds until nothing moves: each device syncs twice, in turn. */
-async function converge(list: Device[]) {
-  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
-}
 
 describe('disconnect, then set up again', () => {
   it('with the same store: what others deleted or edited later meanwhile wins there; what it changed meanwhile is sent', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const [a, b] = [await device('A'), await device('B')]
     for (const d of [a, b]) await d.setup(store)
     const doomed = create(a, 'Deleted on A while B is away')
@@ -89,7 +80,7 @@ describe('disconnect, then set up again', () => {
   })
 
   it('with the same store after another device forgot it: told to join again as a new device, which then works', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const [a, b] = [await device('A'), await device('B')]
     for (const d of [a, b]) await d.setup(store)
     const doomed = create(a, 'Deleted on A while B is away')
@@ -113,7 +104,7 @@ describe('disconnect, then set up again', () => {
   })
 
   it('with another store, one device after the other: each sends everything it holds with its own stamps, the later change wins', async () => {
-    const first = newStore()
+    const first = newFolderStore()
     const [a, b] = [await device('A'), await device('B')]
     for (const d of [a, b]) await d.setup(first)
     const doomed = create(a, 'Deleted on A before the move')
@@ -131,7 +122,7 @@ describe('disconnect, then set up again', () => {
     await a.sync()
 
     // B moves first, to an empty store: a new device there gets everything B holds.
-    const second = newStore()
+    const second = newFolderStore()
     await b.setup(second)
     await b.sync()
     const c = await device('C')

@@ -1,8 +1,7 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { contents, openDevice, text, type Device } from './devices'
+import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
 
 // "What is synced" is a switch per kind. A kind turned off and on again must not have lost what
 // the other devices sent meanwhile, nor what this device wrote meanwhile.
@@ -13,19 +12,15 @@ afterEach(async () => {
 })
 
 const svc = (d: Device) => d.core.services()
-const newStore = () => ({ kind: 'folder' as const, path: mkdtempSync(join(tmpdir(), 'sb-sync-store-')) })
-async function device(name: string, store: ReturnType<typeof newStore>, options: { compactAfter?: number } = {}) {
+async function device(name: string, store: ReturnType<typeof newFolderStore>, options: { compactAfter?: number } = {}) {
   const d = await openDevice(name, options)
   opened.push(d)
   await d.setup(store)
   return d
 }
 async function pair() {
-  const store = newStore()
+  const store = newFolderStore()
   return [await device('A', store), await device('B', store)] as [Device, Device]
-}
-const converge = async (list: Device[]) => {
-  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
 }
 
 describe('what is synced, switched off and on again', () => {
@@ -67,7 +62,7 @@ describe('what is synced, switched off and on again', () => {
 // of it, so a snapshot of what it holds must not stand for other devices' segments that carried it.
 describe('a device that takes only some kinds, and snapshots', () => {
   it('a device without conversations does not write the snapshot a new device starts from: the new device gets them', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const a = await device('A', store)
     const b = await device('B', store, { compactAfter: 2 })
     await b.call('sync.update', { scope: { conversations: false, images: false } })
@@ -89,7 +84,7 @@ describe('a device that takes only some kinds, and snapshots', () => {
   })
 
   it('API keys: a new device that takes them gets them even when the newest snapshot is from a device that does not', async () => {
-    const store = newStore()
+    const store = newFolderStore()
     const a = await device('A', store)
     const b = await device('B', store, { compactAfter: 2 })
     await a.call('sync.update', { scope: { apiKeys: true } })

@@ -11,7 +11,7 @@ import type { SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync
 import { openSyncStore } from '../../../src/core/sync/stores'
 import { SyncStoreError } from '../../../src/core/sync/store'
 import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
-import { contents, openDevice, text, type Device } from './devices'
+import { contents, converge, openDevice, text, type Device } from './devices'
 import { describeSyncStoreContract } from './store-contract'
 
 let s3: S3Server
@@ -71,9 +71,6 @@ async function pair(kind: keyof typeof places, timings?: { pollMs?: number; loca
 }
 const place = (kind: keyof typeof places) => places[kind]()
 
-async function converge(list: readonly Device[]) {
-  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
-}
 
 for (const kind of Object.keys(places) as Array<keyof typeof places>) {
   describe(`two devices through ${kind}`, () => {

@@ -8,7 +8,7 @@ import { formatHlc, HybridClock } from '../../../src/core/sync/hlc'
 import { createCore } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
-import { contents, openDevice, text, type Device } from './devices'
+import { contents, converge, openDevice, text, type Device } from './devices'
 
 const opened: Device[] = []
 afterEach(async () => {
@@ -31,10 +31,6 @@ async function devices(n: number, options: { skews?: number[]; compactAfter?: nu
 const svc = (d: Device) => d.core.services()
 const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
 
-/** Rounds until nothing moves: each device syncs twice, in turn. */
-async function converge(list: Device[]) {
-  for (let i = 0; i < 2; i++) for (const d of list) await d.sync()
-}
 
 describe('sync through a folder store', () => {
   it('two devices edited offline converge: both new records kept, the later edit of a field wins', async () => {
