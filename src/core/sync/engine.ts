@@ -8,10 +8,12 @@ import type { ApiKeySync } from './api-keys'
 import { blobName, IMAGE_FORMAT, open, seal, TamperedObject, type ObjectHeader } from './crypto'
 import type { HybridClock } from './hlc'
 import { adoptImage, chunksOf, ImageFile, imageChanges, writeImage, type ImageInfo } from './image'
-import type { SyncStore } from './store'
+import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
 import { SYNCED_TABLES } from './tables'
 
 export const SEGMENT_CHANGES = 5000
+/** A segment holds fewer changes when they would come to more than this (long messages): every device reads objects up to `MAX_OBJECT_BYTES` only. */
+export const SEGMENT_BYTES = 64 * 1024 * 1024
 /** Segments (all devices) after the newest snapshot before a device writes a new one. */
 export const COMPACT_AFTER = 64
 /** Bytes of segments after the newest snapshot before a device writes one: a large history is read by a new device from one image, not record by record. */
@@ -117,6 +119,8 @@ export interface EngineDeps {
   compactBytes?: number
   /** Bytes of a snapshot image's chunk (IMAGE_CHUNK; tests lower it). */
   imageChunk?: number
+  /** Bytes past which a segment holds fewer changes (SEGMENT_BYTES; tests lower it). */
+  segmentBytes?: number
   /** Changes waiting from which they are sent as a snapshot (SNAPSHOT_BACKLOG; tests lower it). */
   snapshotBacklog?: number
   /** Told which tables another device's changes touched (caches to drop). */
@@ -165,6 +169,16 @@ export class SyncEngine {
     return seal(this.deps.key, { kind, device: this.deps.deviceId, seq, key }, body, format)
   }
 
+  /** An object of the store. One too large to be sync's is not read, and refused like a tampered one. */
+  private async get(key: string): Promise<Uint8Array | undefined> {
+    try {
+      return await this.deps.store.get(key)
+    } catch (error) {
+      if (error instanceof ObjectTooLarge) throw new TamperedObject(key, false)
+      throw error
+    }
+  }
+
   async round(): Promise<RoundResult> {
     const { store, deviceId } = this.deps
     const merge = noMerge()
@@ -194,13 +208,20 @@ export class SyncEngine {
     for (const { seq, key } of byDevice.get(deviceId) ?? []) {
       if (seq < this.nextSeq()) continue
       if (seq > this.nextSeq()) break
-      const bytes = await store.get(key)
-      if (!bytes) break
       let changes: Change[]
       try {
+        const bytes = await this.get(key)
+        if (!bytes) break
         changes = parse<SegmentBody>(open(this.deps.key, key, bytes).plaintext).changes
-      } catch {
-        break // half written: written again below under the same number
+      } catch (error) {
+        if (!(error instanceof TamperedObject)) throw error
+        // Half written (this device killed mid-upload): written again below under the same number.
+        if (error.truncated) break
+        // Not this device's: put there by someone without the key. The other devices refuse it by
+        // name and read on after it; written over, the segment they passed over would be lost to
+        // them. So it stays, and this device writes on after it.
+        this.setNextSeq(seq + 1)
+        continue
       }
       await this.fetchBlobs(changes)
       add(await this.apply(changes, { [deviceId]: seq }))
@@ -234,10 +255,10 @@ export class SyncEngine {
         // that covers them was not merged (missing, half written, refused). Merging on would mark
         // them seen and lose them; the next round tries the snapshot again.
         if (seq > done + 1) break
-        const bytes = await store.get(key)
-        if (!bytes) break
         let body: SegmentBody
         try {
+          const bytes = await this.get(key)
+          if (!bytes) break
           const opened = open(this.deps.key, key, bytes)
           if (opened.header.device !== device || opened.header.seq !== seq || opened.header.kind !== 'segment') throw new TamperedObject(key, false)
           body = parse<SegmentBody>(opened.plaintext)
@@ -264,16 +285,24 @@ export class SyncEngine {
     // Push: the stamped changes as this device's next segments.
     await this.deps.apiKeys?.stamp()
     let keys = (await this.deps.apiKeys?.outgoing()) ?? []
+    let fits = SEGMENT_CHANGES
     for (;;) {
       this.log.stamp()
-      const changes = [...keys, ...this.log.outgoing(this.deps.scope, SEGMENT_CHANGES - keys.length)]
-      keys = []
+      const changes = [...keys, ...this.log.outgoing(this.deps.scope, Math.max(0, fits - keys.length))]
       if (changes.length === 0) break
+      const body = json({ changes } satisfies SegmentBody)
+      // Long messages: half as many, until the segment is small enough for every device to read.
+      if (body.byteLength > (this.deps.segmentBytes ?? SEGMENT_BYTES) && changes.length > 1) {
+        fits = Math.ceil(changes.length / 2)
+        continue
+      }
+      fits = SEGMENT_CHANGES
+      keys = []
       this.deps.progress?.(changes.length)
       await this.putBlobs(changes)
       const seq = this.nextSeq()
       const key = segmentKey(deviceId, seq)
-      const sealed = this.seal('segment', key, seq, json({ changes } satisfies SegmentBody))
+      const sealed = this.seal('segment', key, seq, body)
       await store.put(key, sealed)
       this.log.sent(changes, { [deviceId]: seq })
       // Counted for compaction this round: a first push of a long history is followed by its snapshot at once.
@@ -295,9 +324,9 @@ export class SyncEngine {
    * the next round when it or its image is missing or half written; named when refused.
    */
   private async mergeSnapshot(key: string, add: (m: MergeResult) => void, tampered: string[]): Promise<void> {
-    const bytes = await this.deps.store.get(key)
-    if (!bytes) return
     try {
+      const bytes = await this.get(key)
+      if (!bytes) return
       const body = parse<SnapshotBody>(open(this.deps.key, key, bytes).plaintext)
       this.covers.set(key, body.covers)
       // The image's first chunks are on their way while the records are merged (messages are not taken here: nothing to fetch).
@@ -382,7 +411,7 @@ export class SyncEngine {
     const fetches: Array<Promise<Uint8Array | undefined> | undefined> = []
     const fetch = (n: number) => {
       if (n >= chunks) return
-      const got = this.deps.store.get(imageChunkKey(snapshot, n))
+      const got = this.get(imageChunkKey(snapshot, n))
       // Settled later; a failure surfaces when its turn comes.
       got.catch(() => undefined)
       fetches[n] = got
@@ -440,7 +469,7 @@ export class SyncEngine {
       ] as const) {
         if (!path || existsSync(path)) continue
         const key = `blobs/${blobName(this.deps.key, name)}`
-        const bytes = await this.deps.store.get(key)
+        const bytes = await this.get(key)
         if (!bytes) continue
         const { plaintext } = open(this.deps.key, key, bytes)
         if (check && createHash('sha256').update(plaintext).digest('hex') !== row.sha256) throw new TamperedObject(key, false)
@@ -486,12 +515,14 @@ export class SyncEngine {
     const found = new Map<string, ForgottenBody>()
     for (const { key } of await this.deps.store.list('forgotten/')) {
       const id = idOf(key)
-      const bytes = id ? await this.deps.store.get(key) : undefined
-      if (!id || !bytes) continue
+      if (!id) continue
       try {
+        const bytes = await this.get(key)
+        if (!bytes) continue
         const body = parse<ForgottenBody>(open(this.deps.key, key, bytes).plaintext)
         if (body.id === id) found.set(id, body)
-      } catch {
+      } catch (error) {
+        if (error instanceof SyncStoreError) throw error
         // Not obeyed: only a device holding the key can forget another.
       }
     }
@@ -506,11 +537,12 @@ export class SyncEngine {
     for (const { key } of await this.deps.store.list('devices/')) {
       const id = idOf(key)
       if (id && forgotten.has(id)) continue
-      const bytes = await this.deps.store.get(key)
-      if (!bytes) continue
       try {
+        const bytes = await this.get(key)
+        if (!bytes) continue
         bodies.push(parse<DeviceBody>(open(this.deps.key, key, bytes).plaintext))
-      } catch {
+      } catch (error) {
+        if (error instanceof SyncStoreError) throw error
         // Not listed (it is rewritten by its device each round), and counted.
         unreadable++
       }
@@ -617,9 +649,9 @@ export class SyncEngine {
     if (!snapshot) return {}
     const known = this.covers.get(snapshot)
     if (known) return known
-    const bytes = await this.deps.store.get(snapshot)
     let covers: Record<string, number> = {}
     try {
+      const bytes = await this.get(snapshot)
       if (bytes) covers = parse<SnapshotBody>(open(this.deps.key, snapshot, bytes).plaintext).covers
     } catch (error) {
       if (!(error instanceof TamperedObject)) throw error

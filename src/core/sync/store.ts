@@ -18,7 +18,10 @@ export interface SyncStore {
   put(key: string, body: Uint8Array): Promise<void>
   /** Writes only when absent: true when written, false when the key already existed. */
   create(key: string, body: Uint8Array): Promise<boolean>
-  /** The object, or undefined when absent. */
+  /**
+   * The object, or undefined when absent. One larger than the store's limit (`MAX_OBJECT_BYTES`)
+   * is not read: ObjectTooLarge, before its body is taken in.
+   */
   get(key: string): Promise<Uint8Array | undefined>
   /** Keys under a prefix (which ends in `/`), sorted, with their sizes. */
   list(prefix: string): Promise<Array<{ key: string; size: number }>>
@@ -62,4 +65,57 @@ export function assertStoreKey(key: string): void {
   if (!/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/.test(key) || key.split('/').some((part) => part === '.' || part === '..')) {
     throw new SyncStoreError('SyncStoreFailed', `Not a valid sync object key: ${JSON.stringify(key)}`)
   }
+}
+
+/**
+ * The most a device reads of one object: well above anything sync writes (segments are cut at
+ * `SEGMENT_BYTES`, image chunks are 8 MB, attachments 20 MB), and small enough to hold in memory
+ * on any machine. Whoever can write to the store without the passphrase could otherwise leave an
+ * object of gigabytes under a name sync reads, and every device would run out of memory on it.
+ */
+export const MAX_OBJECT_BYTES = 256 * 1024 * 1024
+
+/** Options every store takes. */
+export interface StoreLimits {
+  /** The largest object `get` reads (tests set a small one). */
+  maxObjectBytes?: number
+}
+
+const megabytes = (n: number) => `${Math.round(n / (1024 * 1024)).toLocaleString('en')} MB`
+
+/** An object larger than anything sync writes: not read, and refused by name like a tampered one. */
+export class ObjectTooLarge extends SyncStoreError {
+  constructor(
+    readonly key: string,
+    size: number | undefined,
+    limit: number
+  ) {
+    super('SyncStoreFailed', `${key} is ${size === undefined ? 'longer than' : `${megabytes(size)}, over`} the ${megabytes(limit)} sync ever writes in one object: not read.`, 'Switchboard did not write it. Someone with access to the store may have: delete it there.')
+    this.name = 'ObjectTooLarge'
+  }
+}
+
+/**
+ * Reads a response body of at most `limit` bytes into one buffer: sized from `declared` (a
+ * Content-Length) when the server gave one, gathered piece by piece otherwise. A body that goes
+ * past the limit, or past what it declared, stops the read at that point.
+ */
+export async function readLimited(key: string, body: AsyncIterable<Uint8Array> & { destroy?(): void }, declared: number | undefined, limit: number): Promise<Uint8Array> {
+  if (declared !== undefined && declared > limit) {
+    // Not drained: the connection is dropped rather than kept for a body nobody reads.
+    body.destroy?.()
+    throw new ObjectTooLarge(key, declared, limit)
+  }
+  const bound = declared ?? limit
+  const pieces: Uint8Array[] = []
+  const into = declared !== undefined ? Buffer.allocUnsafeSlow(declared) : undefined
+  let length = 0
+  for await (const piece of body) {
+    if (length + piece.byteLength > bound) throw declared !== undefined ? new SyncStoreError('SyncStoreFailed', `${key}: the store sent more than the ${declared} bytes it announced.`) : new ObjectTooLarge(key, undefined, limit)
+    if (into) into.set(piece, length)
+    else pieces.push(piece)
+    length += piece.byteLength
+  }
+  if (into) return new Uint8Array(into.buffer, into.byteOffset, length)
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, length)
 }

@@ -13,7 +13,7 @@ import { KEYS_OBJECT, KeysFileIncomplete, newKeys, open, parseKeysFile, checkKey
 import { ChangeLog } from './change-log'
 import { deviceKey, DeviceForgotten, segmentSeq, SyncEngine } from './engine'
 import { HybridClock, type WallClock } from './hlc'
-import { SyncStoreError, type SyncStore } from './store'
+import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
 
 /**
  * The keychain entries of sync, per device id (two data folders on one machine are two devices):
@@ -34,7 +34,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk' | 'snapshotBacklog' | 'restoreWaitMs'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk' | 'segmentBytes' | 'snapshotBacklog' | 'restoreWaitMs'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -65,6 +65,8 @@ export interface SyncServiceDeps {
   compactBytes?: number
   /** Bytes of a snapshot image's chunk (image IMAGE_CHUNK; tests lower it). */
   imageChunk?: number
+  /** Bytes past which a segment holds fewer changes (engine SEGMENT_BYTES; tests lower it). */
+  segmentBytes?: number
   /** Changes waiting from which they go out as a snapshot (engine.ts SNAPSHOT_BACKLOG). */
   snapshotBacklog?: number
   /** How long a restore waits for the running round to end before it is refused (RESTORE_WAIT_MS, as for replies). */
@@ -376,6 +378,7 @@ export class SyncService {
       ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
       ...(this.deps.compactBytes ? { compactBytes: this.deps.compactBytes } : {}),
       ...(this.deps.imageChunk ? { imageChunk: this.deps.imageChunk } : {}),
+      ...(this.deps.segmentBytes ? { segmentBytes: this.deps.segmentBytes } : {}),
       ...(this.deps.snapshotBacklog ? { snapshotBacklog: this.deps.snapshotBacklog } : {}),
       ...(apiKeys ? { apiKeys } : {}),
       progress: (n) => {
@@ -578,11 +581,12 @@ export class SyncService {
     const id = this.deviceId()
     if (!id) return false
     const record = deviceKey(id)
-    const bytes = await store.get(record)
-    if (!bytes) return false
     try {
-      if (open(key, record, bytes).header.device !== id) return false
-    } catch {
+      const bytes = await store.get(record)
+      if (!bytes || open(key, record, bytes).header.device !== id) return false
+    } catch (error) {
+      // Not a record this device wrote (one too large to read included); the store failing is the store's error.
+      if (error instanceof SyncStoreError && !(error instanceof ObjectTooLarge)) throw error
       return false
     }
     const next = this.control().next_seq
@@ -592,12 +596,12 @@ export class SyncService {
 
   /** The key of a store: fixed by the first device (create-only), checked for every other. */
   private async keyFor(store: SyncStore, passphrase: string): Promise<Buffer> {
-    const existing = await store.get(KEYS_OBJECT)
+    const existing = await keysFile(store)
     if (!existing) {
       const fresh = await newKeys(passphrase, this.deps.kdf)
       if (await store.create(KEYS_OBJECT, Buffer.from(JSON.stringify(fresh.file), 'utf8'))) return fresh.key
     }
-    const bytes = existing ?? (await store.get(KEYS_OBJECT))
+    const bytes = existing ?? (await keysFile(store))
     if (!bytes) throw new SyncStoreError('SyncStoreFailed', 'The key file of the store vanished while setting up.')
     try {
       return await unlockKeys(parseKeysFile(bytes), passphrase)
@@ -620,7 +624,7 @@ export class SyncService {
     let store: SyncStore | undefined
     try {
       store = await this.deps.openStore(saved.store, await this.deps.secrets.readForRuntime(syncSecretName(this.deviceId())).catch(() => undefined))
-      const bytes = await store.get(KEYS_OBJECT)
+      const bytes = await keysFile(store)
       if (!bytes) throw new SyncStoreError('SyncStoreInvalid', 'The store has no key file any more.', 'Set up sync again in Settings → Sync.')
       this.key = await this.keyFor(store, passphrase)
     } catch (error) {
@@ -858,5 +862,19 @@ export class SyncService {
   /** For tests and the key check: whether a key file accepts the current key. */
   static keyMatches(bytes: Uint8Array, key: Buffer): boolean {
     return checkKey(parseKeysFile(bytes), key)
+  }
+}
+
+/** The store's key file. One too large to read was not written by Switchboard (it is a few hundred bytes). */
+async function keysFile(store: SyncStore): Promise<Uint8Array | undefined> {
+  try {
+    return await store.get(KEYS_OBJECT)
+  } catch (error) {
+    if (!(error instanceof ObjectTooLarge)) throw error
+    throw new SyncStoreError(
+      'SyncStoreInvalid',
+      `The store's key file (${KEYS_OBJECT}) is far larger than the few hundred bytes Switchboard writes: someone with access to the store replaced it. Nothing was merged.`,
+      `Put ${KEYS_OBJECT} back from the store's version history or a backup, or set up sync with a new, empty store.`
+    )
   }
 }

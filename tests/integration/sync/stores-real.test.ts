@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
 import { createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SyncStoreError, type SyncStore } from '../../../src/core/sync/store'
+import { ObjectTooLarge, SyncStoreError, type StoreLimits, type SyncStore } from '../../../src/core/sync/store'
 import { mapPostgresError, openPostgresStore } from '../../../src/core/sync/stores/postgres'
 import { mapS3Error, openS3Store } from '../../../src/core/sync/stores/s3'
 import { mapWebdavError, openWebdavStore } from '../../../src/core/sync/stores/webdav'
@@ -60,7 +60,7 @@ const fresh = () => `t${++namespaces}-${Date.now().toString(36)}`
 interface Subject {
   name: string
   /** Two instances opened on the same fresh place behave as two devices. */
-  open(place: string): Promise<SyncStore>
+  open(place: string, limits?: StoreLimits): Promise<SyncStore>
   wrongSecret(place: string): Promise<SyncStore>
   nothingListening(port: number): Promise<SyncStore>
   neverAnswers(port: number): Promise<SyncStore>
@@ -74,7 +74,7 @@ const quick = { connectTimeoutMs: 1000, requestTimeoutMs: 1500 }
 const subjects: Subject[] = [
   {
     name: 'S3 (s3rver, ignores If-None-Match)',
-    open: (place) => openS3Store({ kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: `devices/${place}`, accessKeyId: s3.accessKeyId, forcePathStyle: true }, s3.secretAccessKey),
+    open: (place, limits) => openS3Store({ kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: `devices/${place}`, accessKeyId: s3.accessKeyId, forcePathStyle: true }, s3.secretAccessKey, limits),
     // s3rver checks the access key id but not SigV4 signatures, so a wrong secret would pass there;
     // SignatureDoesNotMatch (a wrong secret on AWS) is covered by the mapping test below.
     wrongSecret: (place) => openS3Store({ kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: place, accessKeyId: 'NOT-THE-KEY', forcePathStyle: true }, s3.secretAccessKey),
@@ -85,8 +85,8 @@ const subjects: Subject[] = [
   },
   {
     name: 'S3 (conditional writes, as AWS S3, R2 and MinIO)',
-    open: (place) =>
-      openS3Store({ kind: 's3', endpoint: s3Conditional.endpoint, region: 'us-east-1', bucket: s3Conditional.bucket, prefix: place, accessKeyId: s3Conditional.accessKeyId, forcePathStyle: true }, s3Conditional.secretAccessKey),
+    open: (place, limits) =>
+      openS3Store({ kind: 's3', endpoint: s3Conditional.endpoint, region: 'us-east-1', bucket: s3Conditional.bucket, prefix: place, accessKeyId: s3Conditional.accessKeyId, forcePathStyle: true }, s3Conditional.secretAccessKey, limits),
     wrongSecret: (place) =>
       openS3Store({ kind: 's3', endpoint: s3Conditional.endpoint, region: 'us-east-1', bucket: s3Conditional.bucket, prefix: place, accessKeyId: 'SOMEONE-ELSE', forcePathStyle: true }, s3Conditional.secretAccessKey),
     nothingListening: (port) => openS3Store({ kind: 's3', endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket: 'b', accessKeyId: 'k', forcePathStyle: true }, 's', quick),
@@ -96,11 +96,11 @@ const subjects: Subject[] = [
   },
   {
     name: 'WebDAV (rclone serve webdav)',
-    open: async (place) => {
+    open: async (place, limits) => {
       // The user creates the folder beforehand (docs/sync-stores.md), through the server as a user would
       // (rclone caches listings, so a folder made on its disk behind its back stays unseen for minutes).
       await makeDavFolder(place)
-      return openWebdavStore({ kind: 'webdav', url: `${dav.url}${place}/`, username: dav.username }, dav.password)
+      return openWebdavStore({ kind: 'webdav', url: `${dav.url}${place}/`, username: dav.username }, dav.password, limits)
     },
     wrongSecret: async (place) => {
       await makeDavFolder(place)
@@ -113,7 +113,7 @@ const subjects: Subject[] = [
   },
   {
     name: 'PostgreSQL',
-    open: (place) => openPostgresStore({ kind: 'postgres', host: pgServer.host, port: pgServer.port, database: pgServer.database, user: pgServer.user, schema: place }, pgServer.password),
+    open: (place, limits) => openPostgresStore({ kind: 'postgres', host: pgServer.host, port: pgServer.port, database: pgServer.database, user: pgServer.user, schema: place }, pgServer.password, limits),
     wrongSecret: (place) => openPostgresStore({ kind: 'postgres', host: pgServer.host, port: pgServer.port, database: pgServer.database, user: pgServer.user, schema: place }, 'wrong-password'),
     nothingListening: (port) => openPostgresStore({ kind: 'postgres', host: '127.0.0.1', port, database: 'd', user: 'u' }, 'p', quick),
     neverAnswers: (port) => openPostgresStore({ kind: 'postgres', host: '127.0.0.1', port, database: 'd', user: 'u' }, 'p', quick),
@@ -177,6 +177,21 @@ describe.each(subjects)('$name', (subject) => {
       expect(bytes(await a.get('meta/keys.json'))?.toString()).toBe('{"kdf":"scrypt","v":2}')
     })
   }, 60_000)
+
+  it('get refuses an object over its limit, naming it, without taking in its body; one at the limit reads, and the store goes on working', async () => {
+    const place = fresh()
+    await using([subject.open(place), subject.open(place, { maxObjectBytes: 64 * 1024 })], async (writer, reader) => {
+      await writer.put('segments/outsider/000001.seg', new Uint8Array(64 * 1024 + 1))
+      await writer.put('segments/outsider/000002.seg', new Uint8Array(randomBytes(64 * 1024)))
+      for (let i = 0; i < 8; i++) {
+        const error = await rejection(reader.get('segments/outsider/000001.seg'))
+        expect(error).toBeInstanceOf(ObjectTooLarge)
+        expect(error.message).toContain('segments/outsider/000001.seg')
+      }
+      expect((await reader.get('segments/outsider/000002.seg'))?.byteLength).toBe(64 * 1024)
+      expect((await reader.list('segments/')).map((o) => o.key)).toEqual(['segments/outsider/000001.seg', 'segments/outsider/000002.seg'])
+    })
+  })
 
   it('create writes only when the key is absent: the second create says false and the body stays', async () => {
     const place = fresh()

@@ -2,17 +2,18 @@ import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { link, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { dirname, isAbsolute, join, sep } from 'node:path'
-import { assertStoreKey, SyncStoreError, type SyncStore } from '../store'
+import { assertStoreKey, MAX_OBJECT_BYTES, ObjectTooLarge, SyncStoreError, type StoreLimits, type SyncStore } from '../store'
 
 /**
  * A file's bytes, read in as few calls as its size allows into memory of its own: readFile reads in
  * 512 KB pieces, each a trip through the thread pool, which took twice as long for the megabytes of
  * an image chunk (and then handed back a view of its buffer, not a copy, as this does).
  */
-async function readWhole(path: string): Promise<Uint8Array> {
+async function readWhole(path: string, key: string, limit: number): Promise<Uint8Array> {
   const handle = await open(path, 'r')
   try {
     const { size } = await handle.stat()
+    if (size > limit) throw new ObjectTooLarge(key, size, limit)
     const bytes = Buffer.allocUnsafeSlow(size)
     let at = 0
     while (at < size) {
@@ -33,7 +34,8 @@ async function readWhole(path: string): Promise<Uint8Array> {
  * reader (or the carrying program) never sees half an object; `create` links the temporary file
  * to the key, which fails when the key exists: the one compare-and-set the core needs.
  */
-export async function openFolderStore(config: { path: string }): Promise<SyncStore> {
+export async function openFolderStore(config: { path: string }, options: StoreLimits = {}): Promise<SyncStore> {
+  const limit = options.maxObjectBytes ?? MAX_OBJECT_BYTES
   if (!isAbsolute(config.path)) throw new SyncStoreError('SyncStoreInvalid', `The sync folder must be a full path: ${config.path}`, 'Choose the folder with its full path.')
   const root = config.path
   const fail = (error: unknown, what: string): SyncStoreError => {
@@ -126,7 +128,7 @@ export async function openFolderStore(config: { path: string }): Promise<SyncSto
     async get(key) {
       const target = file(key)
       try {
-        return await readWhole(target)
+        return await readWhole(target, key, limit)
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
         if (code === 'ENOENT' || code === 'ENOTDIR') {

@@ -11,11 +11,11 @@
  */
 import type pg from 'pg'
 import type { SyncStoreConfig } from '../../../shared/bridge/procedures/sync'
-import { assertStoreKey, SyncStoreError, type SyncStore } from '../store'
+import { assertStoreKey, MAX_OBJECT_BYTES, ObjectTooLarge, SyncStoreError, type StoreLimits, type SyncStore } from '../store'
 
 export type PostgresStoreConfig = Extract<SyncStoreConfig, { kind: 'postgres' }>
 
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends StoreLimits {
   /** How long to wait for a connection before calling the store unreachable. */
   connectTimeoutMs?: number
   /** First delay before the listening connection reconnects (doubles up to 30 s). */
@@ -80,6 +80,7 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
   const { default: pgModule } = await import('pg')
   const schema = config.schema?.trim() || 'public'
   const table = qualified(schema)
+  const limit = options.maxObjectBytes ?? MAX_OBJECT_BYTES
   // The channel carries the schema so two stores in one database do not wake each other.
   const channel = schema === 'public' ? 'switchboard_sync' : `switchboard_sync_${schema}`.slice(0, 63)
   const connection: pg.ClientConfig = {
@@ -234,8 +235,12 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
     async get(key) {
       assertStoreKey(key)
       await ensureTable()
-      const result = await run<{ body: Buffer }>('get', `SELECT body FROM ${table} WHERE key = $1`, [key])
-      return result.rows[0] ? asBytes(result.rows[0].body) : undefined
+      // The length first (PostgreSQL knows it without reading the value): a body over the limit is not sent.
+      const result = await run<{ body: Buffer | null; size: string }>('get', `SELECT CASE WHEN octet_length(body) <= $2 THEN body END AS body, octet_length(body) AS size FROM ${table} WHERE key = $1`, [key, limit])
+      const row = result.rows[0]
+      if (!row) return undefined
+      if (Number(row.size) > limit) throw new ObjectTooLarge(key, Number(row.size), limit)
+      return row.body ? asBytes(row.body) : new Uint8Array()
     },
     async list(prefix) {
       if (prefix !== '') assertStoreKey(prefix)

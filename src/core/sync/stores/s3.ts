@@ -12,11 +12,11 @@
  */
 import type { S3Client, S3ServiceException } from '@aws-sdk/client-s3'
 import type { SyncStoreConfig } from '../../../shared/bridge/procedures/sync'
-import { assertStoreKey, SyncStoreError, type SyncStore } from '../store'
+import { assertStoreKey, MAX_OBJECT_BYTES, readLimited, SyncStoreError, type StoreLimits, type SyncStore } from '../store'
 
 export type S3StoreConfig = Extract<SyncStoreConfig, { kind: 's3' }>
 
-export interface S3StoreOptions {
+export interface S3StoreOptions extends StoreLimits {
   /** How long to wait for a TCP connection before calling the store unreachable. */
   connectTimeoutMs?: number
   /** How long one request may take (a 5 MB upload over a slow line needs minutes). */
@@ -104,6 +104,7 @@ export async function openS3Store(config: S3StoreConfig, secret?: string, option
     responseChecksumValidation: 'WHEN_REQUIRED'
   })
   const Bucket = config.bucket
+  const limit = options.maxObjectBytes ?? MAX_OBJECT_BYTES
   const full = (key: string) => prefix + key
 
   const send = async <T>(where: string, action: () => Promise<T>): Promise<T> => {
@@ -120,7 +121,9 @@ export async function openS3Store(config: S3StoreConfig, secret?: string, option
   const getObject = async (key: string): Promise<Uint8Array | undefined> => {
     try {
       const result = await client.send(new sdk.GetObjectCommand({ Bucket, Key: full(key) }))
-      return result.Body ? await result.Body.transformToByteArray() : new Uint8Array()
+      if (!result.Body) return new Uint8Array()
+      // The length is checked before the body is taken in: an object of gigabytes is not read.
+      return await readLimited(key, result.Body as AsyncIterable<Uint8Array> & { destroy?(): void }, result.ContentLength, limit)
     } catch (error) {
       if (isNotFound(error)) return undefined
       throw error

@@ -16,11 +16,11 @@ import { Agent as HttpsAgent } from 'node:https'
 import type { Socket } from 'node:net'
 import type { FileStat, WebDAVClient } from 'webdav'
 import type { SyncStoreConfig } from '../../../shared/bridge/procedures/sync'
-import { assertStoreKey, SyncStoreError, type SyncStore } from '../store'
+import { assertStoreKey, MAX_OBJECT_BYTES, readLimited, SyncStoreError, type StoreLimits, type SyncStore } from '../store'
 
 export type WebdavStoreConfig = Extract<SyncStoreConfig, { kind: 'webdav' }>
 
-export interface WebdavStoreOptions {
+export interface WebdavStoreOptions extends StoreLimits {
   /** How long to wait for a TCP connection before calling the store unreachable. */
   connectTimeoutMs?: number
   /** How long one request may take (a 5 MB upload over a slow line needs minutes). */
@@ -100,6 +100,7 @@ export async function openWebdavStore(config: WebdavStoreConfig, secret?: string
     maxContentLength: Infinity
   })
   const requestTimeoutMs = options.requestTimeoutMs ?? 300_000
+  const limit = options.maxObjectBytes ?? MAX_OBJECT_BYTES
   const signal = () => ({ signal: AbortSignal.timeout(requestTimeoutMs) })
 
   const send = async <T>(where: string, action: () => Promise<T>): Promise<T> => {
@@ -194,8 +195,10 @@ export async function openWebdavStore(config: WebdavStoreConfig, secret?: string
 
   const getFile = async (key: string): Promise<Uint8Array | undefined> => {
     try {
-      const data = (await client.getFileContents('/' + key, { format: 'binary', ...signal() })) as Buffer | ArrayBuffer
-      return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      // Not getFileContents: it takes in the whole body before anyone can look at its length.
+      const response = await client.customRequest('/' + key, { method: 'GET', ...signal() })
+      const declared = response.headers.get('content-length')
+      return await readLimited(key, (response as unknown as { body: AsyncIterable<Uint8Array> & { destroy?(): void } }).body, declared === null ? undefined : Number(declared), limit)
     } catch (error) {
       if (statusOf(error) === 404) return undefined
       throw error

@@ -1,0 +1,109 @@
+/**
+ * The store as an attacker sees it: whoever can write to the bucket, the WebDAV folder, the
+ * table or the shared folder, but holds no passphrase. End-to-end encryption keeps them from
+ * reading or forging anything; these tests hold that they cannot make a device lose what another
+ * device sent, or take the app down, either.
+ */
+import { mkdirSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
+
+const opened: Device[] = []
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close().catch(() => undefined)
+})
+
+async function pair() {
+  const store = newFolderStore()
+  const a = await openDevice('A')
+  const b = await openDevice('B')
+  opened.push(a, b)
+  await a.setup(store)
+  await b.setup(store)
+  await converge([a, b])
+  return { a, b, folder: store.path }
+}
+
+const svc = (d: Device) => d.core.services()
+const newConversation = (d: Device, title: string) => svc(d).store.conversations.create({ agentId: svc(d).chat.defaultAgent().id, title })
+const GiB = 1024 ** 3
+
+describe('a store written to by someone without the passphrase', () => {
+  it('objects far larger than sync writes are refused by name without being read; what the real devices sent still merges', async () => {
+    const { a, b, folder } = await pair()
+    const sent = newConversation(a, 'sent beside the planted files')
+    await a.sync()
+    // Sparse: 8 GiB each on paper, nothing on the disk. Read whole, each would take 8 GiB of memory.
+    const planted = ['segments/outsider/1.seg', 'devices/outsider.json', 'forgotten/outsider.json']
+    for (const key of planted) {
+      mkdirSync(join(folder, key, '..'), { recursive: true })
+      writeFileSync(join(folder, key), '')
+      truncateSync(join(folder, key), 8 * GiB)
+    }
+    const rss = process.memoryUsage().rss
+    const status = await b.sync()
+    expect(process.memoryUsage().rss - rss).toBeLessThan(GiB)
+    expect(status.state).not.toBe('offline')
+    expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('segments/outsider/1.seg') })
+    expect(svc(b).store.conversations.get(sent.id)?.title).toBe('sent beside the planted files')
+    // The next change still flows both ways.
+    const reply = newConversation(b, 'and back')
+    await converge([a, b])
+    expect(svc(a).store.conversations.get(reply.id)?.title).toBe('and back')
+    expect(contents(a)).toEqual(contents(b))
+  })
+
+  it('garbage planted under the number a device writes next: that device writes past it, and the others get what it sent', async () => {
+    const { a, b, folder } = await pair()
+    const { deviceId } = await a.sync()
+    const next = readdirSync(join(folder, 'segments', deviceId)).map((f) => Number(f.replace('.seg', ''))).sort((x, y) => x - y).pop()! + 1
+    writeFileSync(join(folder, 'segments', deviceId, `${next}.seg`), 'not a segment at all, but long enough to have a header and a tag and some body')
+    // B reads it first: refused and named.
+    expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(`segments/${deviceId}/${next}.seg`) })
+    const made = newConversation(a, 'written after the planted file')
+    await a.sync()
+    await b.sync()
+    expect(svc(b).store.conversations.get(made.id)?.title).toBe('written after the planted file')
+    expect(contents(a)).toEqual(contents(b))
+  })
+})
+
+describe('a key file replaced by someone without the passphrase', () => {
+  it('one of gigabytes is not read: setting up says what happened and how to put it back, and changes nothing', async () => {
+    const store = newFolderStore()
+    mkdirSync(join(store.path, 'meta'))
+    writeFileSync(join(store.path, 'meta', 'keys.json'), '')
+    truncateSync(join(store.path, 'meta', 'keys.json'), 8 * GiB)
+    const c = await openDevice('C')
+    opened.push(c)
+    const before = contents(c)
+    const error = await c.setup(store).catch((e: unknown) => e)
+    expect(error).toMatchObject({ errorType: 'SyncStoreInvalid', message: expect.stringContaining('meta/keys.json') })
+    expect(contents(c)).toEqual(before)
+    expect((await c.call('sync.status', {})) as { state: string }).toMatchObject({ state: 'off' })
+  })
+})
+
+describe('what sync writes', () => {
+  it('stays under the size every device reads: long messages go fewer to a segment, and all arrive', async () => {
+    const store = newFolderStore()
+    const segmentBytes = 1024 * 1024
+    const a = await openDevice('A', { segmentBytes })
+    const b = await openDevice('B')
+    opened.push(a, b)
+    await a.setup(store)
+    await b.setup(store)
+    const conv = newConversation(a, 'long replies')
+    for (let i = 0; i < 12; i++) svc(a).store.messages.create({ conversationId: conv.id, role: 'assistant', content: text(`reply ${i} `.padEnd(300 * 1024, 'x')) })
+    const { deviceId } = await a.sync()
+    const dir = join(store.path, 'segments', deviceId)
+    const sizes = readdirSync(dir).map((f) => statSync(join(dir, f)).size)
+    // 3.6 MB of replies: at least four segments, none over the limit (plus the seal's few hundred bytes).
+    expect(sizes.length).toBeGreaterThanOrEqual(4)
+    for (const size of sizes) expect(size).toBeLessThan(segmentBytes + 1024)
+    await b.sync()
+    expect(svc(b).store.messages.count(conv.id)).toBe(12)
+    expect(contents(b)).toEqual(contents(a))
+  })
+})
