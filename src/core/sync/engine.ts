@@ -145,7 +145,8 @@ export class SyncEngine {
   readonly log: ChangeLog
 
   /** The covers of snapshots read, by key (what a snapshot covers never changes). */
-  private readonly covers = new Map<string, Record<string, number>>()
+  /** What each snapshot read so far covers; null for one that does not open. */
+  private readonly covers = new Map<string, Record<string, number> | null>()
 
   constructor(private readonly deps: EngineDeps) {
     this.log = new ChangeLog(deps.db, deps.clock)
@@ -234,9 +235,9 @@ export class SyncEngine {
     const snapshotObjects = await store.list('snapshots/')
     const snapshots = snapshotObjects.filter((s) => s.key.endsWith('.snap')).sort((a, b) => (a.key < b.key ? -1 : 1))
     const behind = [...byDevice].some(([device, list]) => device !== deviceId && list.length > 0 && list[0]!.seq > (seen.get(device) ?? 0) + 1)
+    const newest = await this.newestReadable(snapshots, tampered)
     // A device new to the store starts from the newest snapshot someone else wrote.
-    const fresh = seen.size === 0 && snapshots.length > 0 && !snapshots[snapshots.length - 1]!.key.endsWith(`-${deviceId}.snap`)
-    const newest = snapshots[snapshots.length - 1]
+    const fresh = seen.size === 0 && newest !== undefined && !newest.key.endsWith(`-${deviceId}.snap`)
     if (newest && (behind || fresh)) await this.mergeSnapshot(newest.key, add, tampered)
     // Still behind a device (its first segment after a gap): the newest snapshot did not cover what
     // it compacted away — written earlier, or named by a clock running ahead. That device's own
@@ -244,7 +245,7 @@ export class SyncEngine {
     for (const [device, list] of byDevice) {
       if (device === deviceId || list.length === 0 || list[0]!.seq <= (this.log.seen().get(device) ?? 0) + 1) continue
       const own = snapshots.filter((s) => s.key.endsWith(`-${device}.snap`)).pop()
-      if (own && own.key !== newest?.key && ((await this.coversOf(own.key))[device] ?? 0) >= list[0]!.seq - 1) await this.mergeSnapshot(own.key, add, tampered)
+      if (own && own.key !== newest?.key && ((await this.coversOf(own.key, tampered))?.[device] ?? 0) >= list[0]!.seq - 1) await this.mergeSnapshot(own.key, add, tampered)
     }
     for (const [device, list] of byDevice) {
       if (device === deviceId) continue
@@ -315,7 +316,7 @@ export class SyncEngine {
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     // A snapshot written above is this round's.
-    if (!long) await this.compact(byDevice, snapshots, snapshotObjects)
+    if (!long) await this.compact(byDevice, newest?.covers ?? {}, snapshots, snapshotObjects)
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected }
   }
 
@@ -566,11 +567,10 @@ export class SyncEngine {
    * everything it has merged and removes its own segments the snapshot covers. A device behind
    * a removed segment starts from the snapshot: states merge in any order, so nothing is lost.
    */
-  private async compact(byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
+  private async compact(byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>, covers: Record<string, number>, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
     if (!this.takesEverything()) return
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
     // leaves its old segments in the store, and they must not make every round write a snapshot.
-    const covers = await this.coversOf(snapshots[snapshots.length - 1]?.key)
     let count = 0
     let bytes = 0
     for (const [device, list] of byDevice)
@@ -644,20 +644,39 @@ export class SyncEngine {
     }
   }
 
-  /** What a snapshot covers (read once per snapshot; nothing when there is none or it does not open). */
-  private async coversOf(snapshot: string | undefined): Promise<Record<string, number>> {
-    if (!snapshot) return {}
+  /**
+   * What a snapshot covers, read once per snapshot. Undefined when it is gone or half written (asked
+   * again next time), or does not open (named, once).
+   */
+  private async coversOf(snapshot: string, tampered: string[]): Promise<Record<string, number> | undefined> {
     const known = this.covers.get(snapshot)
-    if (known) return known
-    let covers: Record<string, number> = {}
+    if (known !== undefined) return known ?? undefined
     try {
       const bytes = await this.get(snapshot)
-      if (bytes) covers = parse<SnapshotBody>(open(this.deps.key, snapshot, bytes).plaintext).covers
+      if (!bytes) return undefined
+      const { covers } = parse<SnapshotBody>(open(this.deps.key, snapshot, bytes).plaintext)
+      this.covers.set(snapshot, covers)
+      return covers
     } catch (error) {
       if (!(error instanceof TamperedObject)) throw error
+      if (error.truncated) return undefined
+      this.covers.set(snapshot, null)
+      tampered.push(snapshot)
+      return undefined
     }
-    this.covers.set(snapshot, covers)
-    return covers
+  }
+
+  /**
+   * The newest snapshot that opens. One that does not (put there by someone without the key, named
+   * to sort last) must not stand for the newest: nothing would count as covered, and every device
+   * would write a snapshot every round.
+   */
+  private async newestReadable(snapshots: Array<{ key: string }>, tampered: string[]): Promise<{ key: string; covers: Record<string, number> } | undefined> {
+    for (let i = snapshots.length - 1; i >= 0; i--) {
+      const covers = await this.coversOf(snapshots[i]!.key, tampered)
+      if (covers) return { key: snapshots[i]!.key, covers }
+    }
+    return undefined
   }
 
   async writeSnapshot(): Promise<string> {

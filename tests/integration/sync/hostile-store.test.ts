@@ -69,6 +69,38 @@ describe('a store written to by someone without the passphrase', () => {
   })
 })
 
+describe('a snapshot planted by someone without the passphrase, named to sort last', () => {
+  it('is refused by name and does not stand for the newest: no device writes a snapshot every round, and a new device still starts', async () => {
+    const store = newFolderStore()
+    const a = await openDevice('A', { compactAfter: 3 })
+    const b = await openDevice('B', { compactAfter: 1_000 })
+    opened.push(a, b)
+    await a.setup(store)
+    await b.setup(store)
+    // B writes four segments, then is never seen again.
+    for (let i = 0; i < 4; i++) {
+      newConversation(b, `from B ${i}`)
+      await b.sync()
+    }
+    await a.sync()
+    const planted = 'snapshots/9999999999999-outsider.snap'
+    writeFileSync(join(store.path, ...planted.split('/')), 'not a snapshot, but long enough to have a header and a tag and some body')
+    let written = 0
+    a.fault.putFails = (key) => void (key.endsWith('.snap') && written++)
+    for (let i = 0; i < 3; i++) {
+      newConversation(a, `from A ${i}`)
+      expect((await a.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(planted) })
+    }
+    // Three segments after A's own snapshot: one more snapshot, not one a round.
+    expect(written).toBeLessThanOrEqual(1)
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    expect(contents(c)).toEqual(contents(a))
+  })
+})
+
 describe('a key file replaced by someone without the passphrase', () => {
   it('one of gigabytes is not read: setting up says what happened and how to put it back, and changes nothing', async () => {
     const store = newFolderStore()
