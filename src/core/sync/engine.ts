@@ -224,7 +224,7 @@ export class SyncEngine {
         this.setNextSeq(seq + 1)
         continue
       }
-      await this.fetchBlobs(changes)
+      await this.fetchBlobs(changes, tampered)
       add(await this.apply(changes, { [deviceId]: seq }))
       this.log.sent(changes, { [deviceId]: seq })
       this.setNextSeq(seq + 1)
@@ -272,7 +272,7 @@ export class SyncEngine {
           continue
         }
         this.deps.progress?.(body.changes.length)
-        await this.fetchBlobs(body.changes)
+        await this.fetchBlobs(body.changes, tampered)
         add(await this.apply(body.changes, { [device]: seq }))
         this.log.setSeen(device, seq)
       }
@@ -332,7 +332,7 @@ export class SyncEngine {
       this.covers.set(key, body.covers)
       // The image's first chunks are on their way while the records are merged (messages are not taken here: nothing to fetch).
       const chunks = body.image && this.deps.scope.conversations ? this.chunkFetcher(key, body.image.chunks) : undefined
-      await this.fetchBlobs(body.changes)
+      await this.fetchBlobs(body.changes, tampered)
       // Parents (conversations) first: the image's messages need them.
       for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
       const image = body.image && chunks ? await this.applyImage(key, body as SnapshotBody & { image: ImageInfo }, chunks) : noMerge()
@@ -460,7 +460,12 @@ export class SyncEngine {
     }
   }
 
-  private async fetchBlobs(changes: Change[]): Promise<void> {
+  /**
+   * Fetches the files the changes name into the data folder. One that does not open, or is not
+   * the file its record names, is refused by name and left out: its record (and everything after
+   * it) still merges, and the attachment shows as missing rather than holding sync at it.
+   */
+  private async fetchBlobs(changes: Change[], tampered: string[]): Promise<void> {
     for (const change of changes) {
       const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string } | undefined) : undefined
       if (!row?.path || !row.sha256) continue
@@ -470,10 +475,18 @@ export class SyncEngine {
       ] as const) {
         if (!path || existsSync(path)) continue
         const key = `blobs/${blobName(this.deps.key, name)}`
-        const bytes = await this.get(key)
-        if (!bytes) continue
-        const { plaintext } = open(this.deps.key, key, bytes)
-        if (check && createHash('sha256').update(plaintext).digest('hex') !== row.sha256) throw new TamperedObject(key, false)
+        let plaintext: Buffer
+        try {
+          const bytes = await this.get(key)
+          if (!bytes) continue
+          plaintext = open(this.deps.key, key, bytes).plaintext
+          if (check && createHash('sha256').update(plaintext).digest('hex') !== row.sha256) throw new TamperedObject(key, false)
+        } catch (error) {
+          if (!(error instanceof TamperedObject)) throw error
+          // Half a blob is no better: blobs are created once and never written again.
+          tampered.push(key)
+          continue
+        }
         mkdirSync(dirname(path), { recursive: true })
         writeFileSync(`${path}.part`, plaintext)
         renameSync(`${path}.part`, path)

@@ -69,6 +69,26 @@ describe('a store written to by someone without the passphrase', () => {
   })
 })
 
+describe('an attachment overwritten by someone without the passphrase', () => {
+  it('is refused by name; the message and everything after it still arrive, and sync is not held at it', async () => {
+    const { a, b, folder } = await pair()
+    const bytes = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(2048, 7)])
+    const { file } = await svc(a).attachments.upload({ name: 'photo.png', mimeType: 'image/png', bytes })
+    const conv = newConversation(a, 'with a photo')
+    await a.sync()
+    const [blob] = readdirSync(join(folder, 'blobs'))
+    writeFileSync(join(folder, 'blobs', blob!), 'not the photo, but long enough to have a header and a tag and some body')
+    const status = await b.sync()
+    expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(`blobs/${blob}`) })
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('with a photo')
+    expect(svc(b).store.files.findBySha256(file.sha256)?.id).toBe(file.id)
+    const later = newConversation(a, 'after the photo')
+    await a.sync()
+    await b.sync()
+    expect(svc(b).store.conversations.get(later.id)?.title).toBe('after the photo')
+  })
+})
+
 describe('a snapshot planted by someone without the passphrase, named to sort last', () => {
   it('is refused by name and does not stand for the newest: no device writes a snapshot every round, and a new device still starts', async () => {
     const store = newFolderStore()
