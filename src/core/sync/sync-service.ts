@@ -211,7 +211,7 @@ export class SyncService {
     const saved = this.saved()
     const control = this.control()
     const pending = saved ? this.log.pending(saved.scope.apiKeys) : 0
-    const error = this.error ?? (this.tampered.size ? { ...syncErrorOf(appError('SyncTampered', '')), message: `Refused, not merged: ${[...this.tampered].join(', ')}.` } : undefined)
+    const error = this.error ?? (this.tampered.size ? { ...syncErrorOf(appError('SyncTampered', '')), message: `Refused, not merged: ${named([...this.tampered])}.` } : undefined)
     return {
       state: this.state,
       ...(saved ? { store: saved.store } : {}),
@@ -877,4 +877,9 @@ async function keysFile(store: SyncStore): Promise<Uint8Array | undefined> {
       `Put ${KEYS_OBJECT} back from the store's version history or a backup, or set up sync with a new, empty store.`
     )
   }
+}
+
+/** The first few of a list of store keys, and how many more: a store with thousands planted in it must not make a status line of them. */
+function named(keys: string[], shown = 5): string {
+  return keys.length <= shown ? keys.join(', ') : `${keys.slice(0, shown).join(', ')} and ${(keys.length - shown).toLocaleString('en')} more`
 }

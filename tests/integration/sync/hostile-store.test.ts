@@ -69,6 +69,19 @@ describe('a store written to by someone without the passphrase', () => {
   })
 })
 
+describe('many objects planted', () => {
+  it('the status names the first few and counts the rest', async () => {
+    const { b, folder } = await pair()
+    mkdirSync(join(folder, 'segments', 'outsider'))
+    for (let i = 1; i <= 500; i++) writeFileSync(join(folder, 'segments', 'outsider', `${String(i).padStart(12, '0')}.seg`), 'not a segment at all, but long enough to have a header and a tag and some body')
+    const { error } = await b.sync()
+    expect(error?.code).toBe('SyncTampered')
+    expect(error?.message).toContain('segments/outsider/000000000001.seg')
+    expect(error?.message).toMatch(/and 495 more/)
+    expect(error!.message.length).toBeLessThan(400)
+  })
+})
+
 describe('an attachment overwritten by someone without the passphrase', () => {
   it('is refused by name; the message and everything after it still arrive, and sync is not held at it', async () => {
     const { a, b, folder } = await pair()
