@@ -658,12 +658,12 @@ export class SyncEngine {
   }
 
   /**
-   * What a snapshot covers, read once per snapshot. Undefined when it is gone or half written (asked
-   * again next time), or does not open (named, once).
+   * What a snapshot covers, read once per snapshot. Undefined while it is gone or half written
+   * (asked again next time); null when it does not open (named, once).
    */
-  private async coversOf(snapshot: string, tampered: string[]): Promise<Record<string, number> | undefined> {
+  private async coversOf(snapshot: string, tampered: string[]): Promise<Record<string, number> | null | undefined> {
     const known = this.covers.get(snapshot)
-    if (known !== undefined) return known ?? undefined
+    if (known !== undefined) return known
     try {
       const bytes = await this.get(snapshot)
       if (!bytes) return undefined
@@ -675,19 +675,21 @@ export class SyncEngine {
       if (error.truncated) return undefined
       this.covers.set(snapshot, null)
       tampered.push(snapshot)
-      return undefined
+      return null
     }
   }
 
   /**
-   * The newest snapshot that opens. One that does not (put there by someone without the key, named
-   * to sort last) must not stand for the newest: nothing would count as covered, and every device
-   * would write a snapshot every round.
+   * The newest snapshot that is not refused. One that does not open (put there by someone without
+   * the key, named to sort last) must not stand for the newest: nothing would count as covered, and
+   * every device would write a snapshot every round. One half written or gone since the listing
+   * still does (covering nothing for now), as before: the round waits for it rather than start a
+   * fresh device from an older one.
    */
   private async newestReadable(snapshots: Array<{ key: string }>, tampered: string[]): Promise<{ key: string; covers: Record<string, number> } | undefined> {
     for (let i = snapshots.length - 1; i >= 0; i--) {
       const covers = await this.coversOf(snapshots[i]!.key, tampered)
-      if (covers) return { key: snapshots[i]!.key, covers }
+      if (covers !== null) return { key: snapshots[i]!.key, covers: covers ?? {} }
     }
     return undefined
   }
