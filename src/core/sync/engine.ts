@@ -347,7 +347,11 @@ export class SyncEngine {
       for (const [device, seq] of Object.entries(body.covers)) if (device !== this.deps.deviceId && (!partial || device === writer)) this.log.setSeen(device, seq)
     } catch (error) {
       if (!(error instanceof TamperedObject)) throw error
-      if (!error.truncated) tampered.push(error.key)
+      if (error.truncated) return
+      tampered.push(error.key)
+      // Refused (its body or a chunk of its image): from the next round it no longer stands for
+      // the newest, and a new device starts from the snapshot before it rather than from nothing.
+      this.covers.set(key, null)
     }
   }
 

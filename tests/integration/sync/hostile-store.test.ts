@@ -4,7 +4,7 @@
  * reading or forging anything; these tests hold that they cannot make a device lose what another
  * device sent, or take the app down, either.
  */
-import { mkdirSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
@@ -131,6 +131,43 @@ describe('a snapshot planted by someone without the passphrase, named to sort la
     await c.setup(store)
     await c.sync()
     expect(contents(c)).toEqual(contents(a))
+  })
+})
+
+describe('the newest snapshot\'s image damaged', () => {
+  it('a new device starts from the snapshot before it, and catches up when the next one is written', { timeout: 60_000 }, async () => {
+    const store = newFolderStore()
+    // A snapshot every round, its image in small chunks.
+    const a = await openDevice('A', { compactBytes: 1, imageChunk: 64 * 1024 })
+    opened.push(a)
+    await a.setup(store)
+    const history = (title: string) => {
+      const conv = newConversation(a, title)
+      for (let i = 0; i < 20; i++) svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`${title} ${i}`) })
+      return conv
+    }
+    const early = history('early')
+    await a.sync()
+    history('later')
+    await a.sync()
+    const snapshots = readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
+    expect(snapshots).toHaveLength(2)
+    const chunk = join(store.path, 'snapshots', `${snapshots[1]!.replace(/\.snap$/, '')}.img.0000`)
+    const bytes = readFileSync(chunk)
+    bytes[bytes.length - 40]! ^= 1
+    writeFileSync(chunk, bytes)
+
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    expect((await c.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('.img.0000') })
+    await c.sync()
+    expect(svc(c).store.messages.count(early.id)).toBe(20)
+    // The next snapshot brings the rest.
+    history('after the damage')
+    await a.sync()
+    await c.sync()
+    expect(contents(c).messages).toEqual(contents(a).messages)
   })
 })
 
