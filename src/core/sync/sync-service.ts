@@ -444,6 +444,7 @@ export class SyncService {
     try {
       const result = await engine.round()
       for (const key of result.tampered) this.tampered.add(key)
+      await this.forgetDeleted()
       this.devicesList = result.devices
       this.lastSyncedAt = this.clock.now()
       this.nextRetryAt = undefined
@@ -464,6 +465,14 @@ export class SyncService {
       this.transfer = undefined
       this.failed(error)
     }
+  }
+
+  /** Refused objects stay named until they are gone from the store: deleting them there is the fix the status gives. */
+  private async forgetDeleted(): Promise<void> {
+    if (this.tampered.size === 0 || !this.store) return
+    const present = new Set<string>()
+    for (const folder of new Set([...this.tampered].map((key) => key.slice(0, key.lastIndexOf('/') + 1)))) for (const { key } of await this.store.list(folder)) present.add(key)
+    for (const key of this.tampered) if (!present.has(key)) this.tampered.delete(key)
   }
 
   private failed(error: unknown): void {

@@ -144,7 +144,7 @@ export const ERROR_CATALOGUE = {
   SyncStoreInvalid: t(400, ['The sync store does not exist or its address is wrong.', 'Check the bucket, folder, database or address in Settings → Sync.'], ['同步存储不存在或地址有误。', '请在“设置 → 同步”中检查存储桶、文件夹、数据库或地址。']),
   SyncStoreFailed: t(502, ['The sync store failed.', 'The detail gives the store\'s own words; try again later.'], ['同步存储出错。', '详情中给出了存储返回的信息，请稍后重试。'], true),
   SyncDeviceForgotten: t(410, ['This device was removed from sync on another device.', 'Choose “Join again as a new device” in Settings → Sync; what is on this device is kept.'], ['此设备已在另一台设备上被移出同步。', '请在“设置 → 同步”中选择“以新设备身份重新加入”；此设备上的内容会保留。']),
-  SyncTampered: t(422, ['A change in the sync store failed its integrity check and was refused.', 'It was not merged; the detail names it. Check who can write to the store.'], ['同步存储中的一项更改未通过完整性校验，已被拒绝。', '该更改未被合并，详情中写明了是哪一项；请检查谁能写入该存储。']),
+  SyncTampered: t(422, ['A change in the sync store failed its integrity check and was refused.', 'It was not merged; the detail names it. Check who can write to the store, and delete it there: this warning goes once it is gone.'], ['同步存储中的一项更改未通过完整性校验，已被拒绝。', '该更改未被合并，详情中写明了是哪一项；请检查谁能写入该存储，并在存储中删除它：删除后此提示即会消失。']),
   // ---- browser mode (src/server)
   TooManyAttempts: t(429, ['Too many wrong passwords.', 'Wait for the time shown, then try again.'], ['密码错误次数过多。', '请等待所示时间后再试。'], true)
 } satisfies Record<string, CatalogueEntry>

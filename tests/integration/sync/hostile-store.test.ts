@@ -4,7 +4,7 @@
  * reading or forging anything; these tests hold that they cannot make a device lose what another
  * device sent, or take the app down, either.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
@@ -52,6 +52,17 @@ describe('a store written to by someone without the passphrase', () => {
     await converge([a, b])
     expect(svc(a).store.conversations.get(reply.id)?.title).toBe('and back')
     expect(contents(a)).toEqual(contents(b))
+  })
+
+  it('a refused object is named until it is deleted from the store, then the status is clear again', async () => {
+    const { b, folder } = await pair()
+    mkdirSync(join(folder, 'segments', 'outsider'))
+    const planted = join(folder, 'segments', 'outsider', '000000000001.seg')
+    writeFileSync(planted, 'not a segment at all, but long enough to have a header and a tag and some body')
+    expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered' })
+    expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered' })
+    rmSync(planted)
+    expect((await b.sync()).error).toBeUndefined()
   })
 
   it('garbage planted under the number a device writes next: that device writes past it, and the others get what it sent', async () => {
