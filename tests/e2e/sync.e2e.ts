@@ -248,6 +248,12 @@ test('set up, then follow it: the sidebar and the page say each state, a conflic
   await expect(s.getByTestId('sync-status-error')).toContainText('The sync folder is not there (ENOENT).')
   await expect(s.getByTestId('sync-status-error')).toContainText('Check the folder exists and its drive or share is connected.')
   await expect(s.getByTestId('sync-status-error')).not.toContainText('check the address and the network')
+  // Synced, with objects of the store refused: a warning in the sidebar, not "Synced"; the names and the fix on the page.
+  sync.push({ ...running, error: { code: 'SyncTampered', message: 'Refused, not merged: segments/outsider/000000000001.seg.', fix: 'Check who can write to the store, and delete it there.' } })
+  await expect(sidebar(page)).toHaveText('Synced, some changes refused')
+  await expect(sidebar(page)).toHaveAttribute('title', /segments\/outsider\/000000000001\.seg.*delete it there/)
+  await expect(s.getByTestId('sync-state')).toHaveText('Synced, some changes refused')
+  await expect(s.getByTestId('sync-status-error')).toContainText('segments/outsider/000000000001.seg')
   // A round that merged changes from another device: the conversation list is read again.
   const listed = sync.forwarded.filter((p) => p === 'chat.sidebar').length
   const mergedAt = Date.now()

@@ -2,7 +2,7 @@ import i18next from 'i18next'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { en } from '../../../src/renderer/i18n/locales/en'
 import { zhCN } from '../../../src/renderer/i18n/locales/zh-CN'
-import { mergedNewData, mergePhrases, passphraseStrength, relativeTime, retryInSeconds, statusPhrase, transferPercent, type Phrase } from '../../../src/renderer/features/sync/sync-status-text'
+import { mergedNewData, mergePhrases, passphraseStrength, relativeTime, retryInSeconds, statusPhrase, statusTone, transferPercent, type Phrase } from '../../../src/renderer/features/sync/sync-status-text'
 import { draftFromStore, emptyDraft, storeAddress, validatePassphrase, validateStore, type StoreDraft } from '../../../src/renderer/features/sync/sync-fields'
 
 // Settings → Sync and the sidebar's sync status, worded by the real locale files.
@@ -22,6 +22,14 @@ describe('the sidebar status', () => {
     expect(say(statusPhrase({ ...base, state: 'paused' }, NOW))).toBe('Paused')
     expect(say(statusPhrase({ ...base, state: 'error' }, NOW))).toBe('Sync error')
     expect(say(statusPhrase({ ...base, state: 'locked' }, NOW))).toBe('Passphrase needed')
+  })
+
+  it('synced, but with objects of the store refused (tampered): a warning, not "Synced"', () => {
+    const refused = { ...base, state: 'idle' as const, error: { code: 'SyncTampered', message: 'Refused, not merged: segments/x/1.seg.' } }
+    expect(say(statusPhrase(refused, NOW))).toBe('Synced, some changes refused')
+    expect(say(statusPhrase(refused, NOW), 'zh-CN')).toBe('已同步，部分更改被拒绝')
+    expect(statusTone(refused)).toBe('waiting')
+    expect(statusTone({ ...base, state: 'idle' })).toBe('ok')
   })
 
   it('counts the changes being synced, in the plural where it is one', () => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AlertTriangle, CloudCheck, CloudOff, Lock, PauseCircle, RefreshCw } from 'lucide-react'
 import type { SyncState } from '../../../shared/bridge/procedures/sync'
-import { statusPhrase, statusTone, type StatusTone } from './sync-status-text'
+import { refused, statusPhrase, statusTone, type StatusTone } from './sync-status-text'
 import { useSync, watchSync } from './sync-store'
 
 const ICONS: Record<Exclude<SyncState, 'off'>, typeof CloudCheck> = {
@@ -43,9 +43,9 @@ export function SyncStatusLink({ compact = false }: { compact?: boolean }) {
   const phrase = statusPhrase(status, now)
   if (!phrase || status.state === 'off') return null
   const label = t(phrase.key, phrase.values ?? {})
-  const Icon = ICONS[status.state]
+  const Icon = refused(status) ? AlertTriangle : ICONS[status.state]
   // The error's fix, where the user can act on it: in the tooltip and for screen readers.
-  const detail = status.state === 'error' && status.error ? `${label}: ${status.error.message}${status.error.fix ? ` ${status.error.fix}` : ''}` : label
+  const detail = (status.state === 'error' || refused(status)) && status.error ? `${label}: ${status.error.message}${status.error.fix ? ` ${status.error.fix}` : ''}` : label
   return (
     <a
       href={SYNC_SETTINGS_HASH}
@@ -59,7 +59,7 @@ export function SyncStatusLink({ compact = false }: { compact?: boolean }) {
       }}
       className={`flex items-center gap-2 rounded-md py-1.5 text-xs text-zinc-600 hover:bg-zinc-200/60 dark:text-zinc-300 dark:hover:bg-zinc-800/60 ${compact ? 'justify-center' : 'px-3'}`}
     >
-      <Icon aria-hidden className={`size-4 shrink-0 ${TONES[statusTone(status.state)]} ${status.state === 'syncing' ? 'motion-safe:animate-spin' : ''}`} />
+      <Icon aria-hidden className={`size-4 shrink-0 ${TONES[statusTone(status)]} ${status.state === 'syncing' ? 'motion-safe:animate-spin' : ''}`} />
       {!compact && <span className="truncate tabular-nums">{label}</span>}
     </a>
   )

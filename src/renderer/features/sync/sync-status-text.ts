@@ -14,13 +14,15 @@ export interface Phrase {
 export const transferPercent = (transfer: NonNullable<SyncStatus['transfer']>) => (transfer.total > 0 ? percent(transfer.done / transfer.total) : 0)
 
 /** What the sidebar says, or nothing when sync is off (not set up). */
-export function statusPhrase(status: Pick<SyncStatus, 'state' | 'pendingChanges' | 'syncingChanges' | 'nextRetryAt' | 'transfer'>, now: number): Phrase | undefined {
+export function statusPhrase(status: Pick<SyncStatus, 'state' | 'pendingChanges' | 'syncingChanges' | 'nextRetryAt' | 'transfer' | 'error'>, now: number): Phrase | undefined {
   switch (status.state) {
     case 'off':
       return undefined
     case 'paused':
       return { key: 'sync.status.paused' }
     case 'idle':
+      // A round that went through with objects of the store refused (they did not open): a warning, not "Synced".
+      if (refused(status)) return { key: 'sync.status.refused' }
       // Changes waiting for the next round are not "synced" yet.
       return status.pendingChanges > 0 ? { key: 'sync.status.pending', values: { count: status.pendingChanges } } : { key: 'sync.status.synced' }
     case 'syncing': {
@@ -49,10 +51,14 @@ export function retryInSeconds(nextRetryAt: number | undefined, now: number): nu
   return ms <= 0 ? undefined : Math.ceil(ms / 1000)
 }
 
+/** Synced, but objects of the store were refused on the way (SyncTampered): the status carries their names and the fix. */
+export const refused = (status: Pick<SyncStatus, 'state' | 'error'>) => status.state === 'idle' && status.error !== undefined
+
 /** The tone of the status: how the sidebar colours its icon. */
 export type StatusTone = 'ok' | 'busy' | 'waiting' | 'problem'
-export function statusTone(state: SyncStatus['state']): StatusTone {
-  if (state === 'idle') return 'ok'
+export function statusTone(status: Pick<SyncStatus, 'state' | 'error'>): StatusTone {
+  const { state } = status
+  if (state === 'idle') return refused(status) ? 'waiting' : 'ok'
   if (state === 'syncing') return 'busy'
   if (state === 'error' || state === 'locked') return 'problem'
   return 'waiting'

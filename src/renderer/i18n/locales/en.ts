@@ -974,6 +974,7 @@ export const en = {
     status: {
       off: 'Off',
       synced: 'Synced',
+      refused: 'Synced, some changes refused',
       pending_one: '{{count}} change to send',
       pending_other: '{{count, number}} changes to send',
       syncing: 'Syncing…',

@@ -974,6 +974,7 @@ export const zhCN: Messages = {
     status: {
       off: '未开启',
       synced: '已同步',
+      refused: '已同步，部分更改被拒绝',
       pending_one: '{{count}} 项更改待发送',
       pending_other: '{{count, number}} 项更改待发送',
       syncing: '正在同步…',
