@@ -234,8 +234,12 @@ export class SyncEngine {
     const seen = this.log.seen()
     const snapshotObjects = await store.list('snapshots/')
     const snapshots = snapshotObjects.filter((s) => s.key.endsWith('.snap')).sort((a, b) => (a.key < b.key ? -1 : 1))
-    const behind = [...byDevice].some(([device, list]) => device !== deviceId && list.length > 0 && list[0]!.seq > (seen.get(device) ?? 0) + 1)
     const newest = await this.newestReadable(snapshots, tampered)
+    // Behind a device whose segments were compacted away, where the newest snapshot covers them.
+    // Only there: a gap it does not cover (a device's own snapshot covers its own, below; a segment
+    // planted under an id no device has, numbered past one, nothing does) would have the snapshot
+    // read and merged again every round.
+    const behind = [...byDevice].some(([device, list]) => device !== deviceId && list.length > 0 && list[0]!.seq > (seen.get(device) ?? 0) + 1 && (newest?.covers[device] ?? 0) >= list[0]!.seq - 1)
     // A device new to the store starts from the newest snapshot someone else wrote.
     const fresh = seen.size === 0 && newest !== undefined && !newest.key.endsWith(`-${deviceId}.snap`)
     if (newest && (behind || fresh)) await this.mergeSnapshot(newest.key, add, tampered)

@@ -43,6 +43,8 @@ export interface Fault {
   hangOpenedBefore?: number
   /** How many stores the device has opened so far. */
   opened?: number
+  /** When set, every key read is added to it. */
+  gets?: string[]
 }
 
 export function faulty(store: SyncStore, fault: Fault): SyncStore {
@@ -67,7 +69,10 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
       return store.put(k, b)
     }),
     create: guard((k: string, b: Uint8Array) => store.create(k, b)),
-    get: guard((k: string) => store.get(k)),
+    get: guard((k: string) => {
+      fault.gets?.push(k)
+      return store.get(k)
+    }),
     list: guard((p: string) => store.list(p)),
     delete: guard((k: string) => store.delete(k)),
     // A store that pushes (PostgreSQL) keeps pushing through the wrapper.

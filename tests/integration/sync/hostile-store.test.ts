@@ -145,6 +145,32 @@ describe('a snapshot planted by someone without the passphrase, named to sort la
   })
 })
 
+describe('a segment planted under a device no one has, numbered as if after a gap', () => {
+  it('does not make a device read the newest snapshot again every round', { timeout: 60_000 }, async () => {
+    const store = newFolderStore()
+    const a = await openDevice('A', { compactBytes: 1, imageChunk: 64 * 1024 })
+    const b = await openDevice('B')
+    opened.push(a, b)
+    await a.setup(store)
+    const conv = newConversation(a, 'history')
+    for (let i = 0; i < 50; i++) svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`message ${i}`) })
+    await a.sync()
+    await b.setup(store)
+    await b.sync()
+    expect(svc(b).store.messages.count(conv.id)).toBe(50)
+    mkdirSync(join(store.path, 'segments', 'outsider'))
+    writeFileSync(join(store.path, 'segments', 'outsider', '000000000005.seg'), 'not a segment at all, but long enough to have a header and a tag and some body')
+    b.fault.gets = []
+    for (let i = 0; i < 3; i++) await b.sync()
+    expect(b.fault.gets.filter((key) => key.startsWith('snapshots/'))).toEqual([])
+    // What A sends still arrives.
+    const later = newConversation(a, 'later')
+    await a.sync()
+    await b.sync()
+    expect(svc(b).store.conversations.get(later.id)?.title).toBe('later')
+  })
+})
+
 describe('the newest snapshot\'s image damaged', () => {
   it('a new device starts from the snapshot before it, and catches up when the next one is written', { timeout: 60_000 }, async () => {
     const store = newFolderStore()
