@@ -84,6 +84,11 @@ interface Saved {
    * this device's history as the restored data left it is checked before the next round.
    */
   restored?: boolean
+  /**
+   * The store's key file as this device found it (KDF parameters, salt, key check: nothing
+   * secret), so a round can put it back when it is gone from the store.
+   */
+  keysFile?: string
 }
 
 export const DEFAULT_SCOPE: SyncScope = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
@@ -442,6 +447,7 @@ export class SyncService {
     this.transfer = undefined
     this.setState('syncing')
     try {
+      await this.keepKeysFile()
       const result = await engine.round()
       for (const key of result.tampered) this.tampered.add(key)
       await this.forgetDeleted()
@@ -465,6 +471,35 @@ export class SyncService {
       this.transfer = undefined
       this.failed(error)
     }
+  }
+
+  /**
+   * Puts the store's key file back when it is gone (deleted by hand, lost by a program carrying the
+   * folder). Without it, a device set up next would make a key file of its own: same passphrase,
+   * another salt, another key, and every device would refuse the other's objects. It is created
+   * only where absent, so a key file another device wrote meanwhile stays.
+   */
+  private async keepKeysFile(): Promise<void> {
+    const saved = this.saved()
+    if (!saved || !this.store || !this.key) return
+    const present = await keysFile(this.store)
+    if (!present) {
+      if (saved.keysFile && (await this.store.create(KEYS_OBJECT, Buffer.from(saved.keysFile, 'utf8')))) this.tampered.delete(KEYS_OBJECT)
+      return
+    }
+    let matches: boolean | undefined
+    try {
+      matches = SyncService.keyMatches(present, this.key)
+    } catch {
+      // Cut short (a program carrying the folder is still copying it) or not one this version reads: looked at again next round.
+    }
+    // Another key's file (replaced, or made by a device set up while it was gone): a device set up
+    // now would be refused the passphrase, or get that other key. Named; deleted there, this
+    // device puts its own back at the next round.
+    if (matches === false) this.tampered.add(KEYS_OBJECT)
+    if (!matches) return
+    this.tampered.delete(KEYS_OBJECT)
+    if (!saved.keysFile) this.save({ ...saved, keysFile: Buffer.from(present).toString('utf8') })
   }
 
   /** Refused objects stay named until they are gone from the store: deleting them there is the fix the status gives. */

@@ -224,6 +224,41 @@ describe('a key file replaced by someone without the passphrase', () => {
   })
 })
 
+describe('the key file deleted from the store (by hand, or lost by a program carrying the folder)', () => {
+  it('is put back by the next round of a device that syncs, so a device set up afterwards gets the same key', async () => {
+    const { a, b, folder } = await pair()
+    const made = newConversation(a, 'before the key file went')
+    await converge([a, b])
+    const original = readFileSync(join(folder, 'meta', 'keys.json'))
+    rmSync(join(folder, 'meta', 'keys.json'))
+    await a.sync()
+    expect(readFileSync(join(folder, 'meta', 'keys.json')).equals(original)).toBe(true)
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup({ kind: 'folder', path: folder })
+    const status = await c.sync()
+    expect(status.error).toBeUndefined()
+    expect(svc(c).store.conversations.get(made.id)?.title).toBe('before the key file went')
+    await converge([a, b, c])
+    expect((await a.sync()).error).toBeUndefined()
+    expect(contents(c)).toEqual(contents(a))
+  })
+
+  it('replaced by another key\'s file: named; deleted there, it is put back and the warning goes', async () => {
+    const { a, folder } = await pair()
+    const elsewhere = newFolderStore()
+    const d = await openDevice('D')
+    opened.push(d)
+    await d.setup(elsewhere, 'another passphrase entirely')
+    const original = readFileSync(join(folder, 'meta', 'keys.json'))
+    writeFileSync(join(folder, 'meta', 'keys.json'), readFileSync(join(elsewhere.path, 'meta', 'keys.json')))
+    expect((await a.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('meta/keys.json') })
+    rmSync(join(folder, 'meta', 'keys.json'))
+    expect((await a.sync()).error).toBeUndefined()
+    expect(readFileSync(join(folder, 'meta', 'keys.json')).equals(original)).toBe(true)
+  })
+})
+
 describe('what sync writes', () => {
   it('stays under the size every device reads: long messages go fewer to a segment, and all arrive', async () => {
     const store = newFolderStore()
