@@ -68,10 +68,12 @@ describe('a store written to by someone without the passphrase', () => {
   it('garbage planted under the number a device writes next: that device writes past it, and the others get what it sent', async () => {
     const { a, b, folder } = await pair()
     const { deviceId } = await a.sync()
-    const next = readdirSync(join(folder, 'segments', deviceId)).map((f) => Number(f.replace('.seg', ''))).sort((x, y) => x - y).pop()! + 1
-    writeFileSync(join(folder, 'segments', deviceId, `${next}.seg`), 'not a segment at all, but long enough to have a header and a tag and some body')
+    // The name A writes next, as A names its segments.
+    const newest = readdirSync(join(folder, 'segments', deviceId)).sort().pop()!
+    const next = `${String(Number(newest.replace('.seg', '')) + 1).padStart(newest.length - 4, '0')}.seg`
+    writeFileSync(join(folder, 'segments', deviceId, next), 'not a segment at all, but long enough to have a header and a tag and some body')
     // B reads it first: refused and named.
-    expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(`segments/${deviceId}/${next}.seg`) })
+    expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(`segments/${deviceId}/${next}`) })
     const made = newConversation(a, 'written after the planted file')
     await a.sync()
     await b.sync()
