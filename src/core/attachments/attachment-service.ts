@@ -105,11 +105,6 @@ export class AttachmentService {
     return out
   }
 
-  /** The stored bytes of a file (images attached by id are sent as data URLs). */
-  bytes(file: FileRecord): Uint8Array {
-    return readFileSync(join(this.deps.dataDir, file.path))
-  }
-
   private textPath(sha256: string): string {
     return join(this.folder, `${sha256}.txt`)
   }
