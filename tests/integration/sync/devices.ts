@@ -146,3 +146,21 @@ export const newFolderStore = () => ({ kind: 'folder' as const, path: mkdtempSyn
 /** A moment, so the next change on another device has a later wall-clock time. */
 export const later = () => new Promise((resolve) => setTimeout(resolve, 20))
 
+/**
+ * Two devices on `store`: A writes a snapshot once three segments follow the newest one; B wrote
+ * four segments and is never seen again (its old segments stay in the store). A has synced.
+ */
+export async function withQuietDevice(store: SyncStoreConfig, opened: Device[]): Promise<{ a: Device; b: Device }> {
+  const a = await openDevice('A', { compactAfter: 3 })
+  const b = await openDevice('B', { compactAfter: 1_000 })
+  opened.push(a, b)
+  await a.setup(store)
+  await b.setup(store)
+  const services = b.core.services()
+  for (let i = 0; i < 4; i++) {
+    services.store.conversations.create({ agentId: services.chat.defaultAgent().id, title: `from B ${i}` })
+    await b.sync()
+  }
+  await a.sync()
+  return { a, b }
+}

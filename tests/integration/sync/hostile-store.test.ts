@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
+import { contents, converge, newFolderStore, openDevice, text, withQuietDevice, type Device } from './devices'
 
 const opened: Device[] = []
 afterEach(async () => {
@@ -28,6 +28,8 @@ async function pair() {
 const svc = (d: Device) => d.core.services()
 const newConversation = (d: Device, title: string) => svc(d).store.conversations.create({ agentId: svc(d).chat.defaultAgent().id, title })
 const GiB = 1024 ** 3
+/** What someone without the key might put in the store: long enough to have a header, a tag and a body, and none of them. */
+const GARBAGE = 'not a Switchboard object, but long enough to have a header and a tag and some body'
 
 describe('a store written to by someone without the passphrase', () => {
   it('objects far larger than sync writes are refused by name without being read; what the real devices sent still merges', async () => {
@@ -58,7 +60,7 @@ describe('a store written to by someone without the passphrase', () => {
     const { b, folder } = await pair()
     mkdirSync(join(folder, 'segments', 'outsider'))
     const planted = join(folder, 'segments', 'outsider', '000000000001.seg')
-    writeFileSync(planted, 'not a segment at all, but long enough to have a header and a tag and some body')
+    writeFileSync(planted, GARBAGE)
     expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered' })
     expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered' })
     rmSync(planted)
@@ -71,7 +73,7 @@ describe('a store written to by someone without the passphrase', () => {
     // The name A writes next, as A names its segments.
     const newest = readdirSync(join(folder, 'segments', deviceId)).sort().pop()!
     const next = `${String(Number(newest.replace('.seg', '')) + 1).padStart(newest.length - 4, '0')}.seg`
-    writeFileSync(join(folder, 'segments', deviceId, next), 'not a segment at all, but long enough to have a header and a tag and some body')
+    writeFileSync(join(folder, 'segments', deviceId, next), GARBAGE)
     // B reads it first: refused and named.
     expect((await b.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(`segments/${deviceId}/${next}`) })
     const made = newConversation(a, 'written after the planted file')
@@ -86,7 +88,7 @@ describe('many objects planted', () => {
   it('the status names the first few and counts the rest', async () => {
     const { b, folder } = await pair()
     mkdirSync(join(folder, 'segments', 'outsider'))
-    for (let i = 1; i <= 500; i++) writeFileSync(join(folder, 'segments', 'outsider', `${String(i).padStart(12, '0')}.seg`), 'not a segment at all, but long enough to have a header and a tag and some body')
+    for (let i = 1; i <= 500; i++) writeFileSync(join(folder, 'segments', 'outsider', `${String(i).padStart(12, '0')}.seg`), GARBAGE)
     const { error } = await b.sync()
     expect(error?.code).toBe('SyncTampered')
     expect(error?.message).toContain('segments/outsider/000000000001.seg')
@@ -103,7 +105,7 @@ describe('an attachment overwritten by someone without the passphrase', () => {
     const conv = newConversation(a, 'with a photo')
     await a.sync()
     const [blob] = readdirSync(join(folder, 'blobs'))
-    writeFileSync(join(folder, 'blobs', blob!), 'not the photo, but long enough to have a header and a tag and some body')
+    writeFileSync(join(folder, 'blobs', blob!), GARBAGE)
     const status = await b.sync()
     expect(status.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining(`blobs/${blob}`) })
     expect(svc(b).store.conversations.get(conv.id)?.title).toBe('with a photo')
@@ -118,19 +120,9 @@ describe('an attachment overwritten by someone without the passphrase', () => {
 describe('a snapshot planted by someone without the passphrase, named to sort last', () => {
   it('is refused by name and does not stand for the newest: no device writes a snapshot every round, and a new device still starts', async () => {
     const store = newFolderStore()
-    const a = await openDevice('A', { compactAfter: 3 })
-    const b = await openDevice('B', { compactAfter: 1_000 })
-    opened.push(a, b)
-    await a.setup(store)
-    await b.setup(store)
-    // B writes four segments, then is never seen again.
-    for (let i = 0; i < 4; i++) {
-      newConversation(b, `from B ${i}`)
-      await b.sync()
-    }
-    await a.sync()
+    const { a } = await withQuietDevice(store, opened)
     const planted = 'snapshots/9999999999999-outsider.snap'
-    writeFileSync(join(store.path, ...planted.split('/')), 'not a snapshot, but long enough to have a header and a tag and some body')
+    writeFileSync(join(store.path, ...planted.split('/')), GARBAGE)
     let written = 0
     a.fault.putFails = (key) => void (key.endsWith('.snap') && written++)
     for (let i = 0; i < 3; i++) {
@@ -161,7 +153,7 @@ describe('a segment planted under a device no one has, numbered as if after a ga
     await b.sync()
     expect(svc(b).store.messages.count(conv.id)).toBe(50)
     mkdirSync(join(store.path, 'segments', 'outsider'))
-    writeFileSync(join(store.path, 'segments', 'outsider', '000000000005.seg'), 'not a segment at all, but long enough to have a header and a tag and some body')
+    writeFileSync(join(store.path, 'segments', 'outsider', '000000000005.seg'), GARBAGE)
     b.fault.gets = []
     for (let i = 0; i < 3; i++) await b.sync()
     expect(b.fault.gets.filter((key) => key.startsWith('snapshots/'))).toEqual([])

@@ -7,7 +7,7 @@ import { withMessageIndexDeferred } from '../../../src/core/store/message-index'
 import { IMAGE_FORMAT, open, seal } from '../../../src/core/sync/crypto'
 import { adoptImage, writeImage } from '../../../src/core/sync/image'
 import { SyncStoreError } from '../../../src/core/sync/store'
-import { contents, openDevice, text, type Device } from './devices'
+import { contents, openDevice, text, withQuietDevice, type Device } from './devices'
 
 // A snapshot carries its messages as a database image (src/core/sync/image.ts): a device that
 // holds no messages adopts it whole; any other merges its records.
@@ -369,17 +369,7 @@ describe('sync: a snapshot carries its messages as a database image', () => {
   it('old segments of a device that stopped syncing do not make every round write a snapshot', { timeout: 60_000 }, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
     const store = { kind: 'folder' as const, path: folder }
-    const a = await openDevice('A', { compactAfter: 3 })
-    const b = await openDevice('B', { compactAfter: 1_000 })
-    opened.push(a, b)
-    await a.setup(store)
-    await b.setup(store)
-    // B writes four segments, then is never seen again.
-    for (let i = 0; i < 4; i++) {
-      svc(b).store.conversations.create({ agentId: agentOf(b), title: `from B ${i}` })
-      await b.sync()
-    }
-    await a.sync()
+    const { a } = await withQuietDevice(store, opened)
     const snapshots = () => readdirSync(join(folder, 'snapshots')).filter((n) => n.endsWith('.snap')).length
     expect(snapshots()).toBe(1)
     for (let i = 0; i < 2; i++) {
