@@ -98,6 +98,8 @@ export interface RoundResult {
   devices: SyncDevice[]
   /** Tombstones forgotten this round: every device had seen them. */
   collected: number
+  /** The folders this round listed whole (`segments/`, `snapshots/`), with the keys they held then. */
+  listed: { folders: string[]; keys: Set<string> }
 }
 
 export interface EngineDeps {
@@ -321,7 +323,8 @@ export class SyncEngine {
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     // A snapshot written above is this round's.
     if (!long) await this.compact(byDevice, newest?.covers ?? {}, snapshots, snapshotObjects)
-    return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected }
+    const present = new Set([...listed, ...snapshotObjects].map((o) => o.key))
+    return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
   }
 
   /**

@@ -11,7 +11,7 @@ import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
 import { KEYS_OBJECT, KeysFileIncomplete, newKeys, open, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
 import { ChangeLog } from './change-log'
-import { deviceKey, DeviceForgotten, segmentSeq, SyncEngine } from './engine'
+import { deviceKey, DeviceForgotten, segmentSeq, SyncEngine, type RoundResult } from './engine'
 import { HybridClock, type WallClock } from './hlc'
 import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
 
@@ -450,7 +450,7 @@ export class SyncService {
       await this.keepKeysFile()
       const result = await engine.round()
       for (const key of result.tampered) this.tampered.add(key)
-      await this.forgetDeleted()
+      await this.forgetDeleted(result.listed)
       this.devicesList = result.devices
       this.lastSyncedAt = this.clock.now()
       this.nextRetryAt = undefined
@@ -502,11 +502,15 @@ export class SyncService {
     if (!saved.keysFile) this.save({ ...saved, keysFile: Buffer.from(present).toString('utf8') })
   }
 
-  /** Refused objects stay named until they are gone from the store: deleting them there is the fix the status gives. */
-  private async forgetDeleted(): Promise<void> {
+  /**
+   * Refused objects stay named until they are gone from the store: deleting them there is the fix
+   * the status gives. The round's own listing answers for what it listed; other folders are listed here.
+   */
+  private async forgetDeleted(listed: RoundResult['listed']): Promise<void> {
     if (this.tampered.size === 0 || !this.store) return
-    const present = new Set<string>()
-    for (const folder of new Set([...this.tampered].map((key) => key.slice(0, key.lastIndexOf('/') + 1)))) for (const { key } of await this.store.list(folder)) present.add(key)
+    const present = new Set(listed.keys)
+    const folders = new Set([...this.tampered].map((key) => key.slice(0, key.lastIndexOf('/') + 1)))
+    for (const folder of folders) if (!listed.folders.some((whole) => folder.startsWith(whole))) for (const { key } of await this.store.list(folder)) present.add(key)
     for (const key of this.tampered) if (!present.has(key)) this.tampered.delete(key)
   }
 
