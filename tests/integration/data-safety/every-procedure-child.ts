@@ -1,6 +1,9 @@
 // Child process: a real core in one start-up state, every procedure of the contract called
 // once through a BridgeSession (the code path every transport runs). Prints one JSON report.
-// Usage: every-procedure-child.ts <dataDir> <starting|settled>
+// Usage: every-procedure-child.ts <dataDir> <starting|settled|filled>
+// 'filled': started on a disk with room, which then fills up before the procedures are called.
+import { openSync, writeSync, closeSync } from 'node:fs'
+import { join } from 'node:path'
 import { createCore } from '../../../src/core'
 import { BridgeSession } from '../../../src/core/bridge/session'
 import { contract } from '../../../src/shared/bridge/contract'
@@ -8,7 +11,7 @@ import type { ServerMessage } from '../../../src/shared/bridge/protocol'
 import { isTerminal } from '../../../src/shared/app/init-state'
 import { sampleInput } from './sample-input'
 
-const [dataDir, mode] = process.argv.slice(2) as [string, 'starting' | 'settled']
+const [dataDir, mode] = process.argv.slice(2) as [string, 'starting' | 'settled' | 'filled']
 let uncaught = 0
 process.on('uncaughtException', (error) => {
   uncaught++
@@ -31,7 +34,7 @@ const waitFor = async (check: () => boolean, ms: number) => {
   const end = Date.now() + ms
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
 }
-if (mode === 'settled') await waitFor(() => isTerminal(core.context.init.state.phase), 20_000)
+if (mode !== 'starting') await waitFor(() => isTerminal(core.context.init.state.phase), 20_000)
 else
   await waitFor(() => {
     try {
@@ -40,6 +43,18 @@ else
       return false
     }
   }, 20_000)
+
+if (mode === 'filled') {
+  // The disk fills up while the app runs: a file grows until the file system refuses it.
+  const fd = openSync(join(dataDir, 'filler'), 'w')
+  const block = Buffer.alloc(4096)
+  try {
+    for (;;) writeSync(fd, block)
+  } catch {
+    // ENOSPC: the disk is full
+  }
+  closeSync(fd)
+}
 
 type Answer = { proc: string; kind: string; outcome: 'ok' | 'error' | 'pending'; errorType?: string; message?: string }
 const answers: Answer[] = []

@@ -22,13 +22,15 @@ interface Report {
  * Runs the child. `mount` runs it in a private mount namespace (`unshare -rm`, no privileges
  * needed) with the data folder on a tmpfs: read-only, or full. Real file systems, real errors.
  */
-function run(dataDir: string, mode: 'starting' | 'settled', mount?: 'read-only' | 'full'): Report {
+function run(dataDir: string, mode: 'starting' | 'settled' | 'filled', mount?: 'read-only' | 'full' | 'room'): Report {
   const node = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(child)} ${JSON.stringify(dataDir)} ${mode}`
   const script = !mount
     ? `exec ${node}`
     : mount === 'read-only'
       ? `mount -t tmpfs -o ro,size=1m tmpfs ${JSON.stringify(dataDir)} && exec ${node}`
-      : `mount -t tmpfs -o size=512k tmpfs ${JSON.stringify(dataDir)} && (dd if=/dev/zero of=${JSON.stringify(join(dataDir, 'filler'))} bs=4k >/dev/null 2>&1; true) && exec ${node}`
+      : mount === 'room'
+        ? `mount -t tmpfs -o size=16m tmpfs ${JSON.stringify(dataDir)} && exec ${node}`
+        : `mount -t tmpfs -o size=512k tmpfs ${JSON.stringify(dataDir)} && (dd if=/dev/zero of=${JSON.stringify(join(dataDir, 'filler'))} bs=4k >/dev/null 2>&1; true) && exec ${node}`
   const command = mount ? ['unshare', '-rm', 'sh', '-c', script] : ['sh', '-c', script]
   const result = spawnSync(command[0]!, command.slice(1), { encoding: 'utf8', timeout: 170_000, cwd: join(import.meta.dirname, '../../..') })
   expect(result.status, `child failed: ${result.stderr}`).toBe(0)
@@ -38,6 +40,8 @@ function run(dataDir: string, mode: 'starting' | 'settled', mount?: 'read-only' 
 
 /** Streams that legitimately keep running while start-up waits (they answer when it ends). */
 const MAY_WAIT_WHILE_STARTING = new Set(['app.initProgress', 'app.retryInit'])
+/** Streams that, once the data is open, run until the window closes (they report as things change). */
+const RUN_WHILE_OPEN = new Set(['sync.watch'])
 
 function expectEveryProcedureAnswered(report: Report, mayWait: Set<string> = new Set()) {
   expect(report.uncaught).toBe(0)
@@ -105,5 +109,16 @@ describe('every procedure in every start-up state: the process stays up and answ
     expect(report.detail).not.toMatch(/permission|change was not saved/)
     expectEveryProcedureAnswered(report)
     for (const answer of notReadyAnswers(report)) expect(answer.message, answer.proc).toMatch(/could not be opened: The disk holding .* is full/)
+  })
+
+  it('when the disk fills up while the app runs: every answer says the disk is full, none is an internal error', () => {
+    const dataDir = join(root, 'filled')
+    mkdirSync(dataDir, { recursive: true })
+    const report = run(dataDir, 'filled', 'room')
+    expect(report.phase).toBe('ready')
+    expectEveryProcedureAnswered(report, RUN_WHILE_OPEN)
+    const full = report.answers.filter((a) => a.errorType === 'DiskFull')
+    expect(full.length).toBeGreaterThan(5)
+    for (const answer of full) expect(answer.message, answer.proc).toMatch(/is full/)
   })
 })
