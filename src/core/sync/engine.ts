@@ -29,6 +29,14 @@ export const segmentKey = (device: string, seq: number) => `segments/${device}/$
 /** The number of a segment from its key (0 when it is not one). */
 export const segmentSeq = (key: string) => Number(/(\d+)\.seg$/.exec(key)?.[1] ?? 0)
 export const deviceKey = (device: string) => `devices/${device}.json`
+/**
+ * Whether a write another device told of (PostgreSQL's notifications) is news a round should
+ * fetch now: a segment or a snapshot, a key file, a device forgotten. Not a device record (every
+ * round rewrites its own: woken by it, two devices at rest would wake each other for ever), nor a
+ * blob or an image chunk (the segment or snapshot naming it follows), nor this device's own.
+ */
+export const isNews = (key: string, device: string) =>
+  !key.startsWith('devices/') && !key.startsWith('blobs/') && !key.startsWith(`segments/${device}/`) && !(key.startsWith('snapshots/') && !key.endsWith('.snap'))
 /** Written by the device that forgot another: a device only ever writes its own objects and these. */
 const forgottenKey = (device: string) => `forgotten/${device}.json`
 const idOf = (key: string) => /\/([A-Za-z0-9_-]+)\.json$/.exec(key)?.[1]

@@ -11,7 +11,7 @@ import { logger } from '../log/logger'
 import { API_KEYS, ApiKeySync, noteAllKeys, noteKey } from './api-keys'
 import { KEYS_OBJECT, KeysFileIncomplete, newKeys, open, parseKeysFile, checkKey, unlockKeys, WrongPassphrase } from './crypto'
 import { ChangeLog } from './change-log'
-import { deviceKey, DeviceForgotten, segmentSeq, SyncEngine, type RoundResult } from './engine'
+import { deviceKey, DeviceForgotten, isNews, segmentSeq, SyncEngine, type RoundResult } from './engine'
 import { HybridClock, type WallClock } from './hlc'
 import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
 
@@ -347,7 +347,7 @@ export class SyncService {
     if (store.watch) {
       try {
         const stop = await store.watch((key) => {
-          if (!key.startsWith(`segments/${this.deviceId()}/`)) this.schedule(100)
+          if (isNews(key, this.deviceId())) this.schedule(100)
         })
         if (stale()) {
           await stop().catch(() => undefined)

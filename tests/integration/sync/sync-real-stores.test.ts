@@ -191,3 +191,18 @@ it('PostgreSQL pushes: a conversation made on A shows on B within 2 s with polli
   await expect.poll(() => svc(b).store.conversations.get(conv.id)?.title, { timeout: 10_000, interval: 25 }).toBe('pushed')
   expect(Date.now() - started).toBeLessThan(2_000)
 })
+
+it('PostgreSQL: two devices with nothing to send stay at rest; a round does not wake the other device', { timeout: 60_000 }, async () => {
+  const [a, b] = await pair('postgres', { pollMs: 3_600_000, localCheckMs: 100, debounceMs: 50 })
+  await converge([a, b])
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  // Every round reads the device records: a round at rest shows as their reads.
+  const reads: string[] = []
+  a.fault.gets = reads
+  b.fault.gets = reads
+  await new Promise((resolve) => setTimeout(resolve, 3_000))
+  expect(reads).toEqual([])
+  // A change still reaches the other device at once.
+  const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'woken' })
+  await expect.poll(() => svc(b).store.conversations.get(conv.id)?.title, { timeout: 5_000, interval: 25 }).toBe('woken')
+})
