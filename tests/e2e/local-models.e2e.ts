@@ -61,7 +61,9 @@ test('detect the fake Ollama, pull with progress, cancel and resume, delete, cha
 // Issue 17: a resume opens at the bytes already there (never 0 % "Starting…"); a name the
 // registry does not have says so in the user's terms and offers no Resume.
 test('pull resume never shows 0 %; an unknown model says "not found" with no Resume', async ({ page }) => {
-  ollama.pacing = { linesPerLayer: 60, totalMs: 5_000 }
+  // Slow enough that the cancel lands mid-pull on a loaded machine (at 5 s, CI once saw the pull
+  // reach 100 % before the click, and the resume then read 99.9 %); the wait below ends at 5 %.
+  ollama.pacing = { linesPerLayer: 60, totalMs: 20_000 }
   await openApp(page, '#/local-models')
   await expect(page.getByTestId('local-server-ollama')).toHaveAttribute('data-running', 'true')
   await page.getByTestId('pull-input').fill('smollm2:135m')
