@@ -23,6 +23,13 @@ export const COMPACT_BYTES = 32 * 1024 * 1024
  * are also at least half of what this device holds): a first push of a long history, a large import.
  */
 export const SNAPSHOT_BACKLOG = 4 * SEGMENT_CHANGES
+/**
+ * How old this device's record may grow before a round writes it again with nothing else changed:
+ * its last seen is then at most this stale on the others. Rewritten every round, it was a write per
+ * device every 15–60 s for as long as the app ran: a file a program carrying the folder uploads
+ * to every device, a version Nextcloud keeps, a billed request on S3.
+ */
+export const DEVICE_RECORD_REFRESH_MS = 5 * 60_000
 
 const pad = (seq: number) => String(seq).padStart(12, '0')
 export const segmentKey = (device: string, seq: number) => `segments/${device}/${pad(seq)}.seg`
@@ -67,6 +74,11 @@ const IMAGE_PREFETCH = 3
 /** Where an image is built or downloaded: a file of the data folder, swept at start if a run stopped half way. */
 const IMAGE_FILE = /^sync-image-[0-9a-f]+\.db$/
 const imageFile = (dataDir: string) => join(dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`)
+/** Whether two records say the same of what their device merged. */
+function sameSeen(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k])
+}
 const noMerge = (): MergeResult => ({ applied: 0, conflicts: 0, recovered: 0, parked: 0 })
 /** Adds one merge's counts to a running total (`parked` is what waits now, not a sum). */
 function addMerge(total: MergeResult, m: MergeResult): void {
@@ -513,13 +525,23 @@ export class SyncEngine {
     }
   }
 
-  /** Writes this device's record (name, last seen, what it has merged) and reads everyone's. */
-  async register(forgotten?: Map<string, ForgottenBody>): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
+  /**
+   * Reads every device's record and writes this device's (name, last seen, what it has merged)
+   * where the store's differs from it: gone, not opening, another name or what it merged, or a
+   * last seen older than `DEVICE_RECORD_REFRESH_MS`.
+   */
+  private async register(forgotten?: Map<string, ForgottenBody>): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
     const { store, deviceId } = this.deps
     const key = deviceKey(deviceId)
-    const mine: DeviceBody = { id: deviceId, name: this.deps.deviceName, lastSeenAt: this.deps.clock.now(), seen: Object.fromEntries(this.log.seen()) }
+    const { bodies, unreadable } = await this.records(forgotten)
+    const now = this.deps.clock.now()
+    const mine: DeviceBody = { id: deviceId, name: this.deps.deviceName, lastSeenAt: now, seen: Object.fromEntries(this.log.seen()) }
+    const stored = bodies.find((b) => b.id === deviceId)
+    const age = stored ? now - stored.lastSeenAt : Infinity
+    if (stored && stored.name === mine.name && sameSeen(stored.seen, mine.seen) && age >= 0 && age < DEVICE_RECORD_REFRESH_MS) return { bodies, unreadable: unreadable.length }
     await store.put(key, this.seal('device', key, 0, json(mine)))
-    return this.records(forgotten)
+    // Written over where it did not open: it no longer counts as a record that might hold a deletion back.
+    return { bodies: [...bodies.filter((b) => b.id !== deviceId), mine], unreadable: unreadable.filter((k) => k !== key).length }
   }
 
   async devices(): Promise<SyncDevice[]> {
@@ -562,9 +584,10 @@ export class SyncEngine {
     return found
   }
 
-  private async records(known?: Map<string, ForgottenBody>): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
+  /** Every device's record that opens, and the keys of those that do not. */
+  private async records(known?: Map<string, ForgottenBody>): Promise<{ bodies: DeviceBody[]; unreadable: string[] }> {
     const bodies: DeviceBody[] = []
-    let unreadable = 0
+    const unreadable: string[] = []
     // Forgotten devices are left out: they hold no deletions and are not listed.
     const forgotten = known ?? (await this.forgotten())
     for (const { key } of await this.deps.store.list('devices/')) {
@@ -576,8 +599,8 @@ export class SyncEngine {
         bodies.push(parse<DeviceBody>(open(this.deps.key, key, bytes).plaintext))
       } catch (error) {
         if (error instanceof SyncStoreError) throw error
-        // Not listed (it is rewritten by its device each round), and counted.
-        unreadable++
+        // Not listed (its device writes it again at its next round), and counted.
+        unreadable.push(key)
       }
     }
     return { bodies, unreadable }

@@ -45,6 +45,8 @@ export interface Fault {
   opened?: number
   /** When set, every key read is added to it. */
   gets?: string[]
+  /** When set, every key written (put) is added to it. */
+  puts?: string[]
 }
 
 export function faulty(store: SyncStore, fault: Fault): SyncStore {
@@ -66,6 +68,7 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
       }
       const failure = fault.putFails?.(k)
       if (failure) throw failure
+      fault.puts?.push(k)
       return store.put(k, b)
     }),
     create: guard((k: string, b: Uint8Array) => store.create(k, b)),

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SyncStoreError } from '../../../src/core/sync/store'
+import { DEVICE_RECORD_REFRESH_MS } from '../../../src/core/sync/engine'
 import { ChangeLog } from '../../../src/core/sync/change-log'
 import { formatHlc, HybridClock } from '../../../src/core/sync/hlc'
 import { createCore } from '../../../src/core'
@@ -557,6 +558,48 @@ describe('sync through a folder store', () => {
     writeFileSync(join(folder, 'forgotten', `${bId}.json`), JSON.stringify({ id: bId, name: 'B', by: 'x', byName: 'Mallory', at: Date.now() }))
     expect(((await b.sync()) as { state: string }).state).toBe('idle')
     expect(((await a.call('sync.devices', {})) as Listed).map((d) => d.name).sort()).toEqual(['A', 'B'])
+  })
+
+  it('a device at rest writes its record only when it changed or grew old; one deleted or damaged is written again at the next round', async () => {
+    const { list, folder } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    type Listed = Array<{ id: string; name: string; current: boolean; lastSeenAt: number }>
+    const aId = ((await a.call('sync.devices', {})) as Listed).find((d) => d.current)!.id
+    const record = join(folder, 'devices', `${aId}.json`)
+    const records = (puts: string[]) => puts.filter((k) => k.startsWith('devices/'))
+    const puts: string[] = []
+    a.fault.puts = puts
+    // Nothing new: three rounds, no write.
+    for (let i = 0; i < 3; i++) await a.sync()
+    expect(puts).toEqual([])
+    // What it merged changed: written at once (the others forget deletions by it).
+    svc(b).store.conversations.create({ agentId: agentOf(b), title: 'news for A' })
+    await b.sync()
+    await a.sync()
+    expect(records(puts)).toEqual([`devices/${aId}.json`])
+    // Older than the refresh: written again, and the others see the new last seen.
+    puts.length = 0
+    a.skew.ms += DEVICE_RECORD_REFRESH_MS + 1_000
+    await a.sync()
+    expect(records(puts)).toEqual([`devices/${aId}.json`])
+    await b.sync()
+    const seenOnB = ((await b.call('sync.devices', {})) as Listed).find((d) => d.id === aId)!.lastSeenAt
+    expect(seenOnB).toBeGreaterThan(Date.now() + DEVICE_RECORD_REFRESH_MS)
+    // Deleted by hand, or overwritten with garbage: written again at the next round.
+    rmSync(record)
+    await a.sync()
+    expect(existsSync(record)).toBe(true)
+    writeFileSync(record, 'not a record')
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'deleted later' })
+    await converge(list)
+    svc(a).store.conversations.delete(conv.id)
+    writeFileSync(record, 'not a record')
+    await converge(list)
+    expect(readFileSync(record, 'utf8')).not.toBe('not a record')
+    // Nor does the damage hold deletions back once written over: the tombstone is forgotten on both.
+    await converge(list)
+    for (const d of list) expect((svc(d).store.db.sqlite.prepare('SELECT COUNT(*) AS n FROM sync_meta WHERE deleted IS NOT NULL AND key = ?').get(conv.id) as { n: number }).n).toBe(0)
   })
 
   it('a tombstone that came in a snapshot is kept until every device has merged what the snapshot covers', async () => {
