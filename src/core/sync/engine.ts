@@ -38,9 +38,10 @@ export const segmentSeq = (key: string) => Number(/(\d+)\.seg$/.exec(key)?.[1] ?
 export const deviceKey = (device: string) => `devices/${device}.json`
 /**
  * Whether a write another device told of (PostgreSQL's notifications) is news a round should
- * fetch now: a segment or a snapshot, a key file, a device forgotten. Not a device record (every
- * round rewrites its own: woken by it, two devices at rest would wake each other for ever), nor a
- * blob or an image chunk (the segment or snapshot naming it follows), nor this device's own.
+ * fetch now: a segment or a snapshot, a key file, a device forgotten. Not a device record (nothing
+ * in it is merged, and a round that merged something writes its own: woken by those, two devices
+ * would wake each other for ever), nor a blob or an image chunk (the segment or snapshot naming it
+ * is written after it), nor this device's own segments.
  */
 export const isNews = (key: string, device: string) =>
   !key.startsWith('devices/') && !key.startsWith('blobs/') && !key.startsWith(`segments/${device}/`) && !(key.startsWith('snapshots/') && !key.endsWith('.snap'))
