@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
-import { createServer, type Server, type Socket } from 'node:net'
+import { connect, createServer, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ObjectTooLarge, SyncStoreError, type StoreLimits, type SyncStore } from '../../../src/core/sync/store'
 import { mapPostgresError, openPostgresStore } from '../../../src/core/sync/stores/postgres'
@@ -450,6 +450,64 @@ describe('PostgreSQL only', () => {
       await writer.put('after/reconnect', text('z'))
       expect(await seen(keys, 'after/reconnect', 2000)).toBeLessThan(2000)
     })
+  }, 30_000)
+
+  it('watch notices a connection that went silent (a laptop asleep while the server dropped it): it reconnects and reports what was missed', async () => {
+    // A TCP proxy in front of the server. Below, it stops passing bytes on the connections it has,
+    // leaving them open, as a connection is after a sleep during which the server or a NAT dropped it.
+    const pairs: Array<[Socket, Socket]> = []
+    const proxy = createServer((inbound) => {
+      const outbound = connect(pgServer.port, pgServer.host)
+      pairs.push([inbound, outbound])
+      inbound.pipe(outbound)
+      outbound.pipe(inbound)
+      const drop = () => (inbound.destroy(), outbound.destroy())
+      inbound.on('error', drop).on('close', drop)
+      outbound.on('error', drop).on('close', drop)
+    })
+    const freeze = () => {
+      for (const [a, b] of pairs) {
+        a.unpipe(b)
+        b.unpipe(a)
+        a.pause()
+        b.pause()
+      }
+    }
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+    const port = (proxy.address() as { port: number }).port
+    const schema = fresh()
+    const watcher = await openPostgresStore({ kind: 'postgres', host: '127.0.0.1', port, database: pgServer.database, user: pgServer.user, schema }, pgServer.password, { heartbeatMs: 300, heartbeatTimeoutMs: 300, reconnectDelayMs: 100, requestTimeoutMs: 1000 })
+    try {
+      await using([open(schema)], async (writer) => {
+        const keys: string[] = []
+        await watcher.watch!((key) => keys.push(key))
+        await writer.put('before/sleep', text('x'))
+        await seen(keys, 'before/sleep', 2000)
+        freeze()
+        await writer.put('while/silent', text('y'))
+        // Through a fresh connection, with the catch-up of what was written meanwhile.
+        await seen(keys, 'while/silent', 5000)
+        await writer.put('after/reconnect', text('z'))
+        expect(await seen(keys, 'after/reconnect', 2000)).toBeLessThan(2000)
+        // A statement on a pooled connection that went silent gives up (the round retries later) instead of waiting for ever.
+        const started = Date.now()
+        expect((await rejection(watcher.get('before/sleep'))).code).toBe('SyncStoreUnreachable')
+        expect(Date.now() - started).toBeLessThan(5_000)
+        expect(bytes(await watcher.get('before/sleep'))?.toString()).toBe('x')
+      })
+      // Closing does not wait on a connection that no longer answers.
+      freeze()
+      const closing = Date.now()
+      await watcher.close()
+      expect(Date.now() - closing).toBeLessThan(5_000)
+    } finally {
+      await watcher.close()
+      for (const [a, b] of pairs) {
+        a.destroy()
+        b.destroy()
+      }
+      await new Promise((r) => proxy.close(r))
+    }
   }, 30_000)
 
   it('a watch that cannot connect fails with the store’s error', async () => {

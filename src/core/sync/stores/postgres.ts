@@ -8,8 +8,13 @@
  * - `key` is compared byte by byte (COLLATE "C"), so prefix listing and ordering do not depend on
  *   the database's locale and use the primary key index.
  * - Every write sends NOTIFY in its own transaction: a listener hears of a key only once it can read it.
+ * - A connection can die without a word (a laptop asleep while the server or a NAT dropped it): a
+ *   statement gives up after `requestTimeoutMs`, the listening connection is asked every minute
+ *   whether it still answers, and closing never waits on one for more than a second.
  */
+import { Socket } from 'node:net'
 import type pg from 'pg'
+import { settledWithin } from '../../../shared/utils/settled-within'
 import type { SyncStoreConfig } from '../../../shared/bridge/procedures/sync'
 import { assertStoreKey, MAX_OBJECT_BYTES, ObjectTooLarge, SyncStoreError, type StoreLimits, type SyncStore } from '../store'
 
@@ -20,6 +25,21 @@ export interface PostgresStoreOptions extends StoreLimits {
   connectTimeoutMs?: number
   /** First delay before the listening connection reconnects (doubles up to 30 s). */
   reconnectDelayMs?: number
+  /** How often the listening connection is asked whether it still answers (it only ever receives otherwise). */
+  heartbeatMs?: number
+  /** How long that answer may take before the connection is taken for dead and replaced. */
+  heartbeatTimeoutMs?: number
+  /** How long one statement may take, from sending it to its last byte (an object of 256 MB over a slow line needs minutes). */
+  requestTimeoutMs?: number
+}
+
+/** How long closing waits for a connection to end politely before it is cut. */
+const CLOSE_WAIT_MS = 1_000
+
+/** Cuts a client's connection at once (one that stopped answering would hold a polite end for ever). */
+function cut(client: pg.Client): void {
+  client.end().catch(() => undefined)
+  ;(client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
 }
 
 const TABLE = 'switchboard_sync_objects'
@@ -83,6 +103,7 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
   const limit = options.maxObjectBytes ?? MAX_OBJECT_BYTES
   // The channel carries the schema so two stores in one database do not wake each other.
   const channel = schema === 'public' ? 'switchboard_sync' : `switchboard_sync_${schema}`.slice(0, 63)
+  const sockets = new Set<Socket>()
   const connection: pg.ClientConfig = {
     host: config.host,
     port: config.port,
@@ -92,7 +113,15 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
     ssl: config.ssl ? { rejectUnauthorized: true } : false,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'switchboard-sync',
-    keepAlive: true
+    keepAlive: true,
+    query_timeout: options.requestTimeoutMs ?? 300_000,
+    // Every connection's socket, so closing can cut those that no longer answer.
+    stream: () => {
+      const socket = new Socket()
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+      return socket
+    }
   }
   const pool = new pgModule.Pool({ ...connection, max: 4, idleTimeoutMillis: 30_000 })
   // A pooled connection the server drops while idle must not crash the app: the next query gets a new one.
@@ -255,7 +284,11 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
     },
     async watch(onChange) {
       await ensureTable()
-      const state = new ListenState(pgModule, connection, channel, table, ownBackends, onChange, options.reconnectDelayMs ?? 500)
+      const state = new ListenState(pgModule, connection, channel, table, ownBackends, onChange, {
+        reconnectDelayMs: options.reconnectDelayMs ?? 500,
+        heartbeatMs: options.heartbeatMs ?? 60_000,
+        heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 10_000
+      })
       await state.start()
       listeners.add(state)
       return async () => {
@@ -268,7 +301,8 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
       closed = true
       await Promise.all([...listeners].map((l) => l.stop()))
       listeners.clear()
-      await pool.end().catch(() => undefined)
+      await settledWithin(pool.end(), CLOSE_WAIT_MS)
+      for (const socket of sockets) socket.destroy()
     }
   }
   return store
@@ -277,6 +311,9 @@ export async function openPostgresStore(config: PostgresStoreConfig, secret?: st
 /**
  * One dedicated connection that LISTENs; when it drops (server restart, network, an administrator
  * ending it) it reconnects with back-off and reports the keys written meanwhile, so no change is missed.
+ * It only ever receives, so a connection that died without a word (no FIN after a sleep) would
+ * look like a quiet one for hours: every `heartbeatMs` it is asked for an answer, and replaced
+ * when none comes within `heartbeatTimeoutMs`.
  */
 class ListenState {
   private client: pg.Client | undefined
@@ -285,6 +322,8 @@ class ListenState {
   private delay: number
   /** Server time of the last moment we were surely listening. */
   private listeningSince: Date | undefined
+  private heartbeat: NodeJS.Timeout | undefined
+  private readonly firstDelay: number
 
   constructor(
     private readonly pgModule: typeof pg,
@@ -293,9 +332,9 @@ class ListenState {
     private readonly table: string,
     private readonly ownBackends: Set<number>,
     private readonly onChange: (key: string) => void,
-    private readonly firstDelay: number
+    private readonly timing: { reconnectDelayMs: number; heartbeatMs: number; heartbeatTimeoutMs: number }
   ) {
-    this.delay = firstDelay
+    this.firstDelay = this.delay = timing.reconnectDelayMs
   }
 
   /** The first connection must succeed: a watch that cannot start is an error the caller sees. */
@@ -316,10 +355,11 @@ class ListenState {
       await client.query(`LISTEN ${ident(this.channel)}`)
       const now = await client.query<{ now: Date }>('SELECT now() AS now')
       if (this.stopped) {
-        await client.end().catch(() => undefined)
+        cut(client)
         return
       }
       this.client = client
+      this.beat(client)
       const since = this.listeningSince
       this.listeningSince = now.rows[0]?.now
       this.delay = this.firstDelay
@@ -329,10 +369,32 @@ class ListenState {
         for (const row of missed.rows) this.deliver(row.key)
       }
     } catch (error) {
-      await client.end().catch(() => undefined)
+      cut(client)
       if (!catchUp) throw mapPostgresError(error, 'watch')
       this.schedule()
     }
+  }
+
+  /** Asks `client` for an answer every `heartbeatMs` while it is the one listening; one that does not come in time means it is gone. */
+  private beat(client: pg.Client): void {
+    clearInterval(this.heartbeat)
+    let asking = false
+    this.heartbeat = setInterval(() => {
+      if (this.client !== client) return clearInterval(this.heartbeat)
+      if (asking) return
+      asking = true
+      const answered = client.query('SELECT 1').then(
+        () => true,
+        () => false
+      )
+      void settledWithin(answered, this.timing.heartbeatTimeoutMs)
+        .then(async (settled) => settled && (await answered))
+        .then((alive) => {
+          asking = false
+          if (!alive) this.lost(client)
+        })
+    }, this.timing.heartbeatMs)
+    this.heartbeat.unref?.()
   }
 
   private deliver(key: string) {
@@ -346,8 +408,9 @@ class ListenState {
   private lost(client: pg.Client) {
     if (this.client !== client) return
     this.client = undefined
+    clearInterval(this.heartbeat)
     client.removeAllListeners('notification')
-    client.end().catch(() => undefined)
+    cut(client)
     this.schedule()
   }
 
@@ -365,11 +428,12 @@ class ListenState {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
+    clearInterval(this.heartbeat)
     const client = this.client
     this.client = undefined
     if (client) {
       client.removeAllListeners('notification')
-      await client.end().catch(() => undefined)
+      if (!(await settledWithin(client.end(), CLOSE_WAIT_MS))) cut(client)
     }
   }
 }
