@@ -32,4 +32,17 @@ describe('one error normaliser', () => {
     expect(toAppError(Object.assign(new Error('no space'), { code: 'ENOSPC' }))).toMatchObject({ errorType: 'DiskFull', status: 507 })
     expect(toAppError(Object.assign(new Error('ro'), { code: 'EROFS' }))).toMatchObject({ errorType: 'DataFolderReadOnly' })
   })
+
+  it('SQLite failures from code that reaches the database directly say what is true, not InternalError', () => {
+    const sqlite = (code: string) => Object.assign(new Error(`sqlite says ${code}`), { code })
+    expect(toAppError(sqlite('SQLITE_FULL'))).toMatchObject({ errorType: 'DiskFull', status: 507 })
+    expect(toAppError(sqlite('SQLITE_READONLY_DBMOVED'))).toMatchObject({ errorType: 'DataFolderReadOnly' })
+    expect(toAppError(sqlite('SQLITE_BUSY'))).toMatchObject({ errorType: 'DatabaseBusy', status: 503 })
+    expect(toAppError(sqlite('SQLITE_IOERR_WRITE'))).toMatchObject({ errorType: 'StorageError' })
+    for (const code of ['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_BUSY', 'SQLITE_IOERR_WRITE']) expect(toAppError(sqlite(code)).message).toMatch(/\. .+\.$/)
+    // A constraint is a bug or bad input, and a damaged file may be an import rather than the
+    // database a restart restores: for their callers to word, still an InternalError here.
+    expect(toAppError(sqlite('SQLITE_CONSTRAINT_UNIQUE'))).toMatchObject({ errorType: 'InternalError' })
+    expect(toAppError(sqlite('SQLITE_NOTADB'))).toMatchObject({ errorType: 'InternalError' })
+  })
 })
