@@ -152,8 +152,9 @@ export interface EngineDeps {
   apiKeys?: ApiKeySync
 }
 
-const toDevices = (bodies: DeviceBody[], current: string): SyncDevice[] =>
-  bodies.map((b) => ({ id: b.id, name: b.name, lastSeenAt: b.lastSeenAt, current: b.id === current })).sort((a, b) => b.lastSeenAt - a.lastSeenAt)
+/** The devices as listed: this one is seen now (its record in the store is rewritten only every few minutes at rest). */
+const toDevices = (bodies: DeviceBody[], current: string, now: number): SyncDevice[] =>
+  bodies.map((b) => ({ id: b.id, name: b.name, lastSeenAt: b.id === current ? Math.max(b.lastSeenAt, now) : b.lastSeenAt, current: b.id === current })).sort((a, b) => b.lastSeenAt - a.lastSeenAt)
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8')
 const parse = <T>(bytes: Buffer): T => JSON.parse(bytes.toString('utf8')) as T
@@ -345,7 +346,7 @@ export class SyncEngine {
     // A snapshot written above is this round's.
     if (!long) await this.compact(byDevice, newest?.covers ?? {}, snapshots, snapshotObjects)
     const present = new Set([...listed, ...snapshotObjects].map((o) => o.key))
-    return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
+    return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
   }
 
   /**
@@ -546,7 +547,7 @@ export class SyncEngine {
   }
 
   async devices(): Promise<SyncDevice[]> {
-    return toDevices((await this.records()).bodies, this.deps.deviceId)
+    return toDevices((await this.records()).bodies, this.deps.deviceId, this.deps.clock.now())
   }
 
   /**

@@ -570,9 +570,12 @@ describe('sync through a folder store', () => {
     const records = (puts: string[]) => puts.filter((k) => k.startsWith('devices/'))
     const puts: string[] = []
     a.fault.puts = puts
-    // Nothing new: three rounds, no write.
+    // Nothing new: three rounds, no write; this device still lists itself as seen now.
     for (let i = 0; i < 3; i++) await a.sync()
     expect(puts).toEqual([])
+    const before = Date.now()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(((await a.call('sync.devices', {})) as Listed).find((d) => d.current)!.lastSeenAt).toBeGreaterThanOrEqual(before)
     // What it merged changed: written at once (the others forget deletions by it).
     svc(b).store.conversations.create({ agentId: agentOf(b), title: 'news for A' })
     await b.sync()
