@@ -1,6 +1,5 @@
 import { commands } from './commands/index'
 import { UsageError, type CliIO } from './command'
-import { toAppError } from '../shared/errors/to-app-error'
 import { APP_VERSION } from '../core/version'
 
 export async function main(argv: string[], io: CliIO): Promise<number> {
@@ -33,6 +32,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     }
     // Every command's catalogue errors end here: the type first, so scripts can match on it.
     // Anything else goes through the one normaliser too (same defaults as the bridge: InternalError, redacted).
+    // Loaded here, where it is needed: --help and --version do not read the error catalogue.
+    const { toAppError } = await import('../shared/errors/to-app-error')
     const appError = toAppError(error)
     io.stderr.write(`error: ${appError.errorType}: ${appError.message}\n`)
     return 1

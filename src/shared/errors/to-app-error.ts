@@ -10,12 +10,7 @@ function isAbort(error: unknown): boolean {
   return name === 'AbortError' || name === 'APIUserAbortError'
 }
 
-/**
- * SQLite's own codes, for code that reaches the database directly. The store words these with its
- * data folder (`toStoreError`); anything that reaches here without that still says what is true.
- * Left out: constraints and misuse (a bug or bad input, for their caller to word), and a damaged
- * file (it may be an import or a sync image rather than the database a restart would restore).
- */
+/** SQLite's codes for code that reaches a database directly (the store words them itself); not a damaged file: it may be an import. */
 const SQLITE_CODES: Array<[RegExp, ErrorTypeName]> = [
   [/^SQLITE_FULL$/, 'DiskFull'],
   [/^SQLITE_READONLY/, 'DataFolderReadOnly'],
@@ -27,9 +22,8 @@ const SQLITE_CODES: Array<[RegExp, ErrorTypeName]> = [
  * The one error normaliser: whatever was thrown, as catalogue error data that can cross the
  * bridge, be stored or be printed. One set of defaults everywhere: a catalogue error is kept;
  * an abort is the runtime's cancellation (ProviderBizError "Request was cancelled"); a
- * file-system or SQLite failure (full, read-only, busy, I/O) says what is true in words; anything
- * else is an InternalError (a bug or a local fault — not blamed on a provider) with its message
- * redacted.
+ * file-system or SQLite failure says what is true in words; anything else is an InternalError (a
+ * bug or a local fault — not blamed on a provider) with its message redacted.
  */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppErrorException) return error.error
@@ -42,8 +36,8 @@ export function toAppError(error: unknown): AppError {
     return { errorType: 'DataFolderReadOnly', status: 500, message: `Switchboard cannot write its files (${code}: ${code === 'EROFS' ? 'the disk is read-only' : 'permission denied'}). Make the data folder writable and try again.` }
   const sqlite = typeof code === 'string' ? SQLITE_CODES.find(([pattern]) => pattern.test(code))?.[1] : undefined
   if (sqlite) {
-    const entry = ERROR_CATALOGUE[sqlite]
-    return { errorType: sqlite, status: entry.status, message: `${entry.text.en.title} ${entry.text.en.fix}`, detail: { code } }
+    const { status, text } = ERROR_CATALOGUE[sqlite]
+    return { errorType: sqlite, status, message: `${text.en.title} ${text.en.fix}`, detail: { code } }
   }
   const message = redactText(error instanceof Error ? error.message : String(error ?? ''))
   return { errorType: BridgeErrorType.Internal, message: message || 'Unexpected error in the Switchboard core.', status: 500 }
