@@ -25,9 +25,9 @@ export const COMPACT_BYTES = 32 * 1024 * 1024
 export const SNAPSHOT_BACKLOG = 4 * SEGMENT_CHANGES
 /**
  * How old this device's record may grow before a round writes it again with nothing else changed:
- * its last seen is then at most this stale on the others. Rewritten every round, it was a write per
- * device every 15–60 s for as long as the app ran: a file a program carrying the folder uploads
- * to every device, a version Nextcloud keeps, a billed request on S3.
+ * its last seen is then at most this stale on the others. Rewritten every round, it would be a
+ * write per device every 15–60 s for as long as the app runs: a file a program carrying the folder
+ * uploads to every device, a version Nextcloud keeps, a billed request on S3.
  */
 export const DEVICE_RECORD_REFRESH_MS = 5 * 60_000
 

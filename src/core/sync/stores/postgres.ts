@@ -379,8 +379,8 @@ class ListenState {
   private beat(client: pg.Client): void {
     clearInterval(this.heartbeat)
     let asking = false
-    this.heartbeat = setInterval(() => {
-      if (this.client !== client) return clearInterval(this.heartbeat)
+    const timer = setInterval(() => {
+      if (this.client !== client) return clearInterval(timer)
       if (asking) return
       asking = true
       const answered = client.query('SELECT 1').then(
@@ -394,7 +394,8 @@ class ListenState {
           if (!alive) this.lost(client)
         })
     }, this.timing.heartbeatMs)
-    this.heartbeat.unref?.()
+    timer.unref?.()
+    this.heartbeat = timer
   }
 
   private deliver(key: string) {
