@@ -264,12 +264,13 @@ test('a hostile artifact reaches neither the network nor the app, and a looping 
   })
   await send(page, 'loop')
   await expect(frame(page).locator('p')).toHaveText('looping', { timeout: 15_000 })
-  await frame(page).getByRole('button', { name: 'spin' }).click()
   // Chromium puts the sandboxed frame in a process of its own (an out-of-process iframe is a
-  // target of type "iframe"); that is what keeps the app's thread free.
+  // target of type "iframe"); that is what keeps the app's thread free. Looked at before the
+  // loop starts: on a loaded machine the heartbeat can stop a spinning frame before CDP answers.
   const cdp = await page.context().browser()!.newBrowserCDPSession()
   const sandboxTargets = async () => ((await cdp.send('Target.getTargets')).targetInfos as { type: string; url: string }[]).filter((t) => t.url.includes('/artifact-sandbox/'))
   expect((await sandboxTargets()).map((t) => t.type)).toEqual(['iframe'])
+  await frame(page).getByRole('button', { name: 'spin' }).click()
   const before = await page.evaluate(() => (window as unknown as { ticks: number }).ticks)
   await page.waitForTimeout(1500)
   await page.getByTestId('open-agent-settings').click()
