@@ -39,8 +39,8 @@ export class StoreDb {
   /** Builds queries only; run them with `all` / `first` / `run`. */
   readonly q: Kysely<Database>
   private readonly statements = new Map<string, BetterSqlite3.Statement>()
-  /** Told about every statement that changed rows (the backup schedule counts them). */
-  onWrite: (() => void) | undefined
+  /** Told about every statement that changed rows: the backup schedule counts them, sync sends them. */
+  private readonly writeWatchers = new Set<() => void>()
 
   /**
    * @param mapError turns SQLite failures into messages that name the fix (disk full, read-only
@@ -85,8 +85,19 @@ export class StoreDb {
   run(query: Compilable): number {
     const compiled = query.compile()
     const changes = this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
-    if (changes > 0) this.onWrite?.()
+    if (changes > 0) for (const watcher of this.writeWatchers) watcher()
     return changes
+  }
+
+  /** Calls `watcher` after every statement run here that changed rows; returns how to stop. */
+  watchWrites(watcher: () => void): () => void {
+    this.writeWatchers.add(watcher)
+    return () => this.writeWatchers.delete(watcher)
+  }
+
+  /** Stops every watcher (the store is closing). */
+  unwatchWrites(): void {
+    this.writeWatchers.clear()
   }
 
   /** All or nothing: a throw inside rolls back; a failed COMMIT (disk full) is reported like any write. */

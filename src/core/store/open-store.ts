@@ -87,7 +87,7 @@ export function openStore(options: OpenStoreOptions): OpenedStore {
       const version = () => readSchemaVersion(store.db.sqlite)
       const schedule = new BackupSchedule(store.db, dataDir, version, { now, ...options.backupSchedule })
       store.backups = schedule
-      store.db.onWrite = () => schedule.noteWrite()
+      store.db.watchWrites(() => schedule.noteWrite())
       const backups = listBackups(dataDir)
       const stale = !backups[0] || now() - backups[0].at > dailyMs
       if (holdsData(countData(store.db.sqlite)) && (stale || !backups.some((b) => holdsData(inspectBackup(b.file))))) {

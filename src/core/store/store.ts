@@ -143,7 +143,7 @@ export class Store {
     this.messages.finishStreaming()
     // On quit: a copy of what changed since the last backup (only if there is data to keep).
     this.backups?.close()
-    this.db.onWrite = undefined
+    this.db.unwatchWrites()
     try {
       this.db.sqlite.pragma('optimize')
     } catch {

@@ -23,6 +23,7 @@ export const syncFeature: Feature<Deps, { sync: SyncService }, ProceduresOf<'syn
     const sync = new SyncService({
         ...tuning,
         db: store.db.sqlite,
+        watchWrites: (watcher) => store.db.watchWrites(watcher),
         dataDir: env.dataDir,
         secrets,
         openStore: wrapStore ? async (config, secret) => wrapStore(await openSyncStore(config, secret)) : openSyncStore,

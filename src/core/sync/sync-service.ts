@@ -50,12 +50,14 @@ export interface SyncServiceDeps {
   /** Which keychain entries are API keys (synced when the scope says so; never sync's own or a tool server's). */
   apiKeys?: { names(): string[]; isKey(name: string): boolean }
   clock?: WallClock
-  /** Quiet time after a local change before sending it (ms). */
+  /** Quiet time after a local change before sending it (ms; by default 0.5 s where the store pushes, 1.5 s where it is polled). */
   debounceMs?: number
   /** How often the store is asked for other devices' changes when it cannot push them (ms). */
   pollMs?: number
-  /** How often the change log is looked at for local changes (ms). */
+  /** How often the change log is looked at for local changes (ms), besides after every write `watchWrites` reports. */
   localCheckMs?: number
+  /** Calls its argument after each write to this device's database (a send need not wait for the next look). */
+  watchWrites?: (watcher: () => void) => () => void
   /** The first retry after a failure (ms); doubled each time up to maxRetryMs. */
   retryMs?: number
   maxRetryMs?: number
@@ -90,6 +92,9 @@ interface Saved {
    */
   keysFile?: string
 }
+
+/** Changes in the outbox a round would send now: not a reply still streaming (it goes when finished). */
+const READY_TO_SEND = `SELECT COUNT(*) AS n FROM sync_outbox o WHERE NOT (o.tbl = 'messages' AND EXISTS (SELECT 1 FROM messages m WHERE m.id = o.key AND m.status = 'streaming'))`
 
 export const DEFAULT_SCOPE: SyncScope = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
 
@@ -136,6 +141,10 @@ export class SyncService {
   private idleRounds = 0
   private timer: NodeJS.Timeout | undefined
   private localTimer: NodeJS.Timeout | undefined
+  private stopWrites: (() => void) | undefined
+  private writeCheck: NodeJS.Timeout | undefined
+  /** How many changes ready to send the outbox held when last looked at (-1: look again from nothing). */
+  private outboxSeen = -1
   private stopWatch: (() => Promise<void>) | undefined
   private running: Promise<void> | undefined
   private closed = false
@@ -399,19 +408,52 @@ export class SyncService {
   }
 
   /** Local changes wait in the change log; a look every few seconds sends them after a quiet moment. */
+  /**
+   * Looks at the outbox after each write (coalesced; writes from the repositories are reported)
+   * and every `localCheckMs` for the rest, and sends what waits `debounceMs` after the last new
+   * change: a message reaches the others in the debounce plus a round, not up to a look later.
+   */
   private startLocalWatch(): void {
-    clearInterval(this.localTimer)
-    let seen = -1
-    this.localTimer = setInterval(() => {
+    this.stopLocalWatch()
+    this.outboxSeen = -1
+    const check = () => {
       if (this.closed || !this.engine || this.state === 'offline' || this.state === 'error') return
-      const count = (this.deps.db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get() as { n: number }).n
-      if (count > 0 && count !== seen) {
-        seen = count
-        this.schedule(this.deps.debounceMs ?? 1500)
+      // A reply still streaming is not sent yet: it counts once it is finished.
+      const count = (this.deps.db.prepare(READY_TO_SEND).get() as { n: number }).n
+      if (count > 0 && count !== this.outboxSeen) {
+        this.outboxSeen = count
+        this.schedule(this.debounce())
         this.emit()
-      } else if (count === 0) seen = -1
-    }, this.deps.localCheckMs ?? 2000)
+      } else if (count === 0) this.outboxSeen = -1
+    }
+    this.localTimer = setInterval(check, this.deps.localCheckMs ?? 2000)
     this.localTimer.unref?.()
+    this.stopWrites = this.deps.watchWrites?.(() => {
+      if (this.writeCheck) return
+      // After the statement's own transaction: a burst of writes is looked at once.
+      this.writeCheck = setTimeout(() => {
+        this.writeCheck = undefined
+        check()
+      }, 20)
+      this.writeCheck.unref?.()
+    })
+  }
+
+  /**
+   * Quiet time after a local change before it is sent: a burst of edits goes as one segment. Where
+   * the store pushes, the other devices see a change as soon as it is sent, so it is shorter there
+   * (a message on A shows on B within 2 s over a real network).
+   */
+  private debounce(): number {
+    return this.deps.debounceMs ?? (this.stopWatch ? 500 : 1500)
+  }
+
+  private stopLocalWatch(): void {
+    clearInterval(this.localTimer)
+    clearTimeout(this.writeCheck)
+    this.writeCheck = undefined
+    this.stopWrites?.()
+    this.stopWrites = undefined
   }
 
   private schedule(ms: number): void {
@@ -449,6 +491,8 @@ export class SyncService {
     try {
       await this.keepKeysFile()
       const result = await engine.round()
+      // What it sent left the outbox: the next change is new whatever the count then.
+      this.outboxSeen = -1
       for (const key of result.tampered) this.tampered.add(key)
       await this.forgetDeleted(result.listed)
       this.devicesList = result.devices
@@ -747,7 +791,7 @@ export class SyncService {
     if (done === 'gone') throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'What that edit belonged to was deleted since; nothing was changed.' })
     if (done === 'dangling') throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That value names something deleted since (an agent); nothing was changed.' })
     this.deps.applied?.(new Set([done.table]))
-    if (this.engine && this.state !== 'paused') this.schedule(this.deps.debounceMs ?? 1500)
+    if (this.engine && this.state !== 'paused') this.schedule(this.debounce())
     return this.replacedEdits()
   }
 
@@ -891,7 +935,7 @@ export class SyncService {
 
   private async disconnectStore(): Promise<void> {
     clearTimeout(this.timer)
-    clearInterval(this.localTimer)
+    this.stopLocalWatch()
     if (this.running) await this.running.catch(() => undefined)
     await this.stopWatch?.().catch(() => undefined)
     this.stopWatch = undefined

@@ -398,6 +398,34 @@ describe('sync through a folder store', () => {
     await expect.poll(() => svc(a).sync.status().pendingChanges, { timeout: 10_000 }).toBe(0)
   })
 
+  it('a local change is sent when it is written, not at the next look at the outbox', { timeout: 30_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-live-'))
+    // The outbox is looked at once an hour here: only the write itself can start the send.
+    const a = await openDevice('A', { timings: { pollMs: 3_600_000, localCheckMs: 3_600_000, debounceMs: 50 } })
+    const b = await openDevice('B', { timings: { pollMs: 100, localCheckMs: 3_600_000, debounceMs: 50 } })
+    opened.push(a, b)
+    await a.setup({ kind: 'folder', path: folder })
+    await b.setup({ kind: 'folder', path: folder })
+    await converge([a, b])
+    // The rounds set-up scheduled have run: A's next is an hour away.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const started = Date.now()
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'sent at once' })
+    await expect.poll(() => svc(b).store.conversations.get(conv.id)?.title, { timeout: 5_000, interval: 25 }).toBe('sent at once')
+    expect(Date.now() - started).toBeLessThan(2_000)
+    // A reply is sent when it is finished (not while it streams), also at once.
+    const reply = svc(a).store.messages.beginStreaming({ conversationId: conv.id })
+    reply.appendText('streamed ')
+    reply.flush()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(svc(b).store.messages.get(reply.message.id)).toBeUndefined()
+    reply.appendText('and finished')
+    const finished = Date.now()
+    reply.finish('complete')
+    await expect.poll(() => svc(b).store.messages.get(reply.message.id)?.status, { timeout: 5_000, interval: 25 }).toBe('complete')
+    expect(Date.now() - finished).toBeLessThan(2_000)
+  })
+
   it('sync.watch streams the status as it changes, and ends when cancelled', { timeout: 30_000 }, async () => {
     const { list } = await devices(1)
     const a = list[0]!
