@@ -93,8 +93,12 @@ interface Saved {
   keysFile?: string
 }
 
-/** Changes in the outbox a round would send now: not a reply still streaming (it goes when finished). */
-const READY_TO_SEND = `SELECT COUNT(*) AS n FROM sync_outbox o WHERE NOT (o.tbl = 'messages' AND EXISTS (SELECT 1 FROM messages m WHERE m.id = o.key AND m.status = 'streaming'))`
+/**
+ * Changes in the outbox a round would send now: not a reply still streaming (it goes when
+ * finished). Counted as all minus those, through the index of streaming replies: a per-row check
+ * took 100 ms at 100,000 waiting changes, after every write.
+ */
+const READY_TO_SEND = `SELECT (SELECT COUNT(*) FROM sync_outbox) - (SELECT COUNT(*) FROM messages m WHERE m.status = 'streaming' AND EXISTS (SELECT 1 FROM sync_outbox o WHERE o.tbl = 'messages' AND o.key = m.id)) AS n`
 
 export const DEFAULT_SCOPE: SyncScope = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
 
@@ -407,7 +411,6 @@ export class SyncService {
     })
   }
 
-  /** Local changes wait in the change log; a look every few seconds sends them after a quiet moment. */
   /**
    * Looks at the outbox after each write (coalesced; writes from the repositories are reported)
    * and every `localCheckMs` for the rest, and sends what waits `debounceMs` after the last new
