@@ -168,8 +168,7 @@ const parse = <T>(bytes: Buffer): T => JSON.parse(bytes.toString('utf8')) as T
 export class SyncEngine {
   readonly log: ChangeLog
 
-  /** The covers of snapshots read, by key (what a snapshot covers never changes). */
-  /** What each snapshot read so far covers; null for one that does not open. */
+  /** What each snapshot read so far covers, by key (it never changes); null for one that does not open. */
   private readonly covers = new Map<string, Record<string, number> | null>()
 
   constructor(private readonly deps: EngineDeps) {
