@@ -13,8 +13,11 @@ let fake: FakeOpenAI
 
 test.describe.configure({ mode: 'serial' })
 
-/** One second of a 440 Hz tone as 16-bit mono PCM WAV: real audio the page can decode and play. */
-function toneWav(seconds = 1.5, rate = 8000): Uint8Array {
+/**
+ * A 440 Hz tone as 16-bit mono PCM WAV: real audio the page can decode and play. Long enough that
+ * it is still playing when the test pauses it on a loaded machine (1.5 s once ended first in CI).
+ */
+function toneWav(seconds = 20, rate = 8000): Uint8Array {
   const samples = Math.floor(seconds * rate)
   const data = Buffer.alloc(samples * 2)
   for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2)
