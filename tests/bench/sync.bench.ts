@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -96,6 +96,26 @@ async function s3ServerProcess(): Promise<{ endpoint: string; region: string; bu
   }
 }
 
+/** Downloads `objects` from `store` one after the other into one file beside the devices' data folders, flushed to disk; its time in ms. */
+async function downloadDurably(store: Awaited<ReturnType<typeof openSyncStore>>, objects: Array<{ key: string }>): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'sb-sync-bench-floor-'))
+  const file = join(dir, 'floor.bin')
+  const start = performance.now()
+  const fd = openSync(file, 'w')
+  try {
+    for (const { key } of objects) {
+      const body = await store.get(key)
+      if (body) writeSync(fd, body)
+    }
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  const ms = performance.now() - start
+  rmSync(dir, { recursive: true, force: true })
+  return ms
+}
+
 /** The longest the event loop was held up (a bridge call waits that long), from now until the returned function is called. */
 function stallMonitor(): () => number {
   const histogram = monitorEventLoopDelay({ resolution: 10 })
@@ -177,6 +197,7 @@ async function measure(target: BenchStore) {
     const firstStalls: number[] = []
     const opened: number[] = []
     const raws: number[] = []
+    const floors: number[] = []
     for (let run = 0; run < RUNS; run++) {
       const fresh = await device('b')
       b = fresh
@@ -199,6 +220,9 @@ async function measure(target: BenchStore) {
       for (let i = 0; i < bodies.length; i++) await raw.get(`raw/${i}`)
       raws.push(performance.now() - start)
       for (let i = 0; i < bodies.length; i++) await raw.delete(`raw/${i}`)
+      // What no design can go below: the same objects downloaded and written durably into the
+      // device's data folder, plus the decryption this run's sync spent (no database work at all).
+      floors.push((await downloadDurably(raw, objects)) + opened[run]!)
     }
     const first = median(firsts)
     const firstStall = median(firstStalls)
@@ -210,6 +234,10 @@ async function measure(target: BenchStore) {
     console.log(`${'  longest stall of its process meanwhile'.padEnd(48)} ${fmt(firstStall).padStart(14)}`)
     // What no sync can go below: the messages written into SQLite with their full-text indexes.
     report('first sync to a fresh device', first, 'raw up+down + direct SQLite write', rawMs + fillMs, 'ms')
+    // Where a store's raw transfer is as cheap as writing a file (the folder store), this floor
+    // is itself near the goal: download, decrypt and write durably, with no database work.
+    report('  floor: download, decrypt, write durably', median(floors), 'raw up+down', rawMs, 'ms', '≤ 1.5×')
+    console.log(`${'  floor against raw, each pair; their median'.padEnd(48)} ${floors.map((f, i) => `${(f / raws[i]!).toFixed(2)}×`).join('  ')}   median ${median(floors.map((f, i) => f / raws[i]!)).toFixed(2)}×`)
 
     // 2. Encryption: the time the sync itself spent opening objects (crypto.ts keeps the sum), against the sync.
     const openMs = median(opened)
