@@ -8,6 +8,8 @@ import { createInProcessClient } from '../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../src/core/secrets'
 import * as crypto from '../../src/core/sync/crypto'
 import { openSyncStore } from '../../src/core/sync/stores'
+import type { SyncStore } from '../../src/core/sync/store'
+import type { SyncTuning } from '../../src/core/sync/sync-service'
 import { withMessageIndexDeferred } from '../../src/core/store/message-index'
 import type { SyncStoreConfig } from '../../src/shared/bridge/procedures/sync'
 import { fmt, median, report } from './util'
@@ -18,7 +20,8 @@ import { startPostgres, startWebdavServer } from '../support/sync-servers'
 //  1. first sync of N messages (100,000 by default) to a fresh device, against uploading and
 //     downloading the same bytes raw (goal ≤ 1.5×);
 //  2. the share of that time the sync spent decrypting (goal ≤ 10 %);
-//  3. a new message on device A visible on device B (goal: one poll interval; ≤ 2 s on stores that push).
+//  3. a new message on device A visible on device B (goal: one poll interval; ≤ 2 s on stores that push);
+//  4. a device that was away catching up CATCH_UP short segments over a slower link, against reading them raw.
 const N = Number(process.env.SYNC_BENCH_MESSAGES ?? 100_000)
 /** Which stores to measure: names or their start, comma-separated (`folder,s3,webdav`); all by default. */
 const ONLY = process.env.SYNC_BENCH_STORES?.split(',').map((s) => s.trim()).filter(Boolean)
@@ -26,6 +29,11 @@ const POLL_MS = Number(process.env.SYNC_BENCH_POLL_MS ?? 1_000)
 const KDF = { N: 2 ** 14, r: 8, p: 1 }
 /** Each timing of parts 1 and 2 is the median of this many runs (a fresh device each): single runs here vary by ±30 %. */
 const RUNS = Math.max(1, Number(process.env.SYNC_BENCH_RUNS ?? 3))
+/** Segments a device that was away catches up in part 4. */
+const CATCH_UP = Number(process.env.SYNC_BENCH_CATCH_UP ?? 300)
+/** The latency part 4's link adds to each request (ms). */
+const LINK_MS = Number(process.env.SYNC_BENCH_LINK_MS ?? 30)
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A store to measure: its configuration on an empty place, the secret, and how to clean up. */
 export interface BenchStore {
@@ -132,7 +140,7 @@ interface BenchDevice {
   call<T>(name: string, input: unknown): Promise<T>
 }
 
-async function device(name: string, timings: { pollMs?: number; localCheckMs?: number; debounceMs?: number } = {}): Promise<BenchDevice> {
+async function device(name: string, timings: SyncTuning = {}): Promise<BenchDevice> {
   const dataDir = mkdtempSync(join(tmpdir(), `sb-sync-bench-${name}-`))
   const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, sync: { kdf: KDF, pollMs: 3_600_000, localCheckMs: 3_600_000, ...timings } })
   await core.context.init.start()
@@ -284,6 +292,43 @@ async function measure(target: BenchStore) {
     console.log(
       `${'A→B: a new conversation visible on B (median)'.padEnd(48)} ${fmt(median).padStart(14)}   max ${fmt(runs[runs.length - 1]!)}   vs ${target.pushes ? 'push goal' : 'poll interval'}: ${fmt(goal)}   ratio ${(median / goal).toFixed(2)}×`
     )
+
+    // 4. A device that was away catches up CATCH_UP segments (one short change each, as a person
+    //    chatting writes them) over a link that adds LINK_MS to every request, as a store across
+    //    the internet does, against reading the same segments over it one by one.
+    const linked = (store: SyncStore): SyncStore => ({ ...store, get: async (key) => (await delay(LINK_MS), store.get(key)), list: async (prefix) => (await delay(LINK_MS), store.list(prefix)) })
+    // The writer keeps every segment (no snapshot in between), so E reads all of them.
+    const w = await device('w', { pollMs: 3_600_000, localCheckMs: 3_600_000, compactAfter: 1e9, compactMaxSegments: 1e9 })
+    const e = await device('e', { ...timings, wrapStore: linked })
+    try {
+      for (const x of [w, e]) await x.call('sync.setup', { store: place2.config, passphrase, ...(place2.secret ? { secret: place2.secret } : {}) })
+      await w.call('sync.now', {})
+      await e.call('sync.now', {})
+      await e.call('sync.update', { paused: true })
+      const { store, chat } = w.core.services()
+      for (let i = 0; i < CATCH_UP; i++) {
+        store.conversations.create({ agentId: chat.defaultAgent().id, title: `away ${i}` })
+        await w.call('sync.now', {})
+      }
+      const raw = linked(await openSyncStore(place2.config, place2.secret))
+      const segments = (await raw.list(`segments/${w.core.services().sync.status().deviceId}/`)).slice(-CATCH_UP)
+      // Timed from before the pause ends (a round may start at once; sync.now then waits for it too).
+      let start = performance.now()
+      await e.call('sync.update', { paused: false })
+      await e.call('sync.now', {})
+      const catchUp = performance.now() - start
+      start = performance.now()
+      for (const { key } of segments) await raw.get(key)
+      const rawMs = performance.now() - start
+      await raw.close()
+      if (!e.core.services().store.conversations.list().some((conv) => conv.title === `away ${CATCH_UP - 1}`)) throw new Error('device E did not catch up')
+      report(`a device ${CATCH_UP} segments behind catches up (+${LINK_MS} ms a request)`, catchUp, 'raw gets one by one', rawMs, 'ms')
+    } finally {
+      for (const x of [w, e]) {
+        await x.core.close()
+        rmSync(x.dataDir, { recursive: true, force: true })
+      }
+    }
   } finally {
     await c.core.close()
     await d.core.close()

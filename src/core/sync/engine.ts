@@ -14,8 +14,18 @@ import { SYNCED_TABLES } from './tables'
 export const SEGMENT_CHANGES = 5000
 /** A segment holds fewer changes when they would come to more than this (long messages): every device reads objects up to `MAX_OBJECT_BYTES` only. */
 export const SEGMENT_BYTES = 64 * 1024 * 1024
-/** Segments (all devices) after the newest snapshot before a device writes a new one. */
+/**
+ * Segments (all devices) after the newest snapshot before a device writes a new one, once they
+ * also come to COMPACT_SHARE of that snapshot's bytes. A snapshot is the whole history again
+ * (117 MB at 100,000 messages): written after every 64 small segments, a person chatting against
+ * a long history uploaded it every half hour or so, and a program carrying the folder copied it
+ * to every device each time.
+ */
 export const COMPACT_AFTER = 64
+/** The share of the newest snapshot's bytes the segments after it must come to (with COMPACT_AFTER) before it is written again. */
+export const COMPACT_SHARE = 1 / 8
+/** Segments after the newest snapshot at which one is written whatever their bytes: a new device reads each of them after the snapshot. */
+export const COMPACT_MAX_SEGMENTS = 1024
 /** Bytes of segments after the newest snapshot before a device writes one: a large history is read by a new device from one image, not record by record. */
 export const COMPACT_BYTES = 32 * 1024 * 1024
 /**
@@ -72,6 +82,13 @@ const imageChunkKey = (snapshot: string, n: number) => `${imageChunks(snapshot)}
 const tagOf = (sealed: Uint8Array) => Buffer.from(sealed.buffer, sealed.byteOffset + sealed.byteLength - 16, 16).toString('base64')
 /** Image chunks fetched ahead (each up to IMAGE_CHUNK bytes in memory). */
 const IMAGE_PREFETCH = 3
+/**
+ * Another device's segments fetched ahead while one is merged: a device catching up reads up to
+ * COMPACT_MAX_SEGMENTS of them, one request each, and over a real link each waits tens of ms.
+ * At most SEGMENT_PREFETCH_BYTES of them in memory beyond the one being merged.
+ */
+const SEGMENT_PREFETCH = 8
+const SEGMENT_PREFETCH_BYTES = 16 * 1024 * 1024
 /** Where an image is built or downloaded: a file of the data folder, swept at start if a run stopped half way. */
 const IMAGE_FILE = /^sync-image-[0-9a-f]+\.db$/
 const imageFile = (dataDir: string) => join(dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`)
@@ -140,6 +157,10 @@ export interface EngineDeps {
   compactAfter?: number
   /** Bytes of segments after the newest snapshot before this device writes one (COMPACT_BYTES). */
   compactBytes?: number
+  /** COMPACT_SHARE (tests that count segments set 0). */
+  compactShare?: number
+  /** COMPACT_MAX_SEGMENTS (tests lower it). */
+  compactMaxSegments?: number
   /** Bytes of a snapshot image's chunk (IMAGE_CHUNK; tests lower it). */
   imageChunk?: number
   /** Bytes past which a segment holds fewer changes (SEGMENT_BYTES; tests lower it). */
@@ -276,7 +297,9 @@ export class SyncEngine {
     }
     for (const [device, list] of byDevice) {
       if (device === deviceId) continue
-      for (const { seq, key } of list) {
+      const unread = list.filter((s) => s.seq > (this.log.seen().get(device) ?? 0))
+      const fetched = this.fetchAhead(unread, SEGMENT_PREFETCH, SEGMENT_PREFETCH_BYTES)
+      for (const [i, { seq, key }] of unread.entries()) {
         const done = this.log.seen().get(device) ?? 0
         if (seq <= done) continue
         // Never past a gap: the segments before this one were compacted away and the snapshot
@@ -285,7 +308,7 @@ export class SyncEngine {
         if (seq > done + 1) break
         let body: SegmentBody
         try {
-          const bytes = await this.get(key)
+          const bytes = await fetched(i)
           if (!bytes) break
           const opened = open(this.deps.key, key, bytes)
           if (opened.header.device !== device || opened.header.seq !== seq || opened.header.kind !== 'segment') throw new TamperedObject(key, false)
@@ -343,7 +366,7 @@ export class SyncEngine {
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     // A snapshot written above is this round's.
-    if (!long) await this.compact(byDevice, newest?.covers ?? {}, snapshots, snapshotObjects)
+    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects)
     const present = new Set([...listed, ...snapshotObjects].map((o) => o.key))
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
   }
@@ -359,7 +382,7 @@ export class SyncEngine {
       const body = parse<SnapshotBody>(open(this.deps.key, key, bytes).plaintext)
       this.covers.set(key, body.covers)
       // The image's first chunks are on their way while the records are merged (messages are not taken here: nothing to fetch).
-      const chunks = body.image && this.deps.scope.conversations ? this.chunkFetcher(key, body.image.chunks) : undefined
+      const chunks = body.image && this.deps.scope.conversations ? this.fetchAhead(Array.from({ length: body.image.chunks }, (_, n) => ({ key: imageChunkKey(key, n) })), IMAGE_PREFETCH) : undefined
       await this.fetchBlobs(body.changes, tampered)
       // Parents (conversations) first: the image's messages need them.
       for (let i = 0; i < body.changes.length; i += SEGMENT_CHANGES) add(await this.apply(body.changes.slice(i, i + SEGMENT_CHANGES), body.covers))
@@ -437,23 +460,32 @@ export class SyncEngine {
   }
 
   /**
-   * Starts fetching a snapshot's image chunks; the function it returns gives chunk n (in order)
-   * and keeps IMAGE_PREFETCH more in flight, so the store's latency overlaps with the work on the last.
+   * Fetches `objects` in order, keeping up to `count` beyond the one asked for in flight (at most
+   * `bytes` of them, counting the sizes the listing gave), so the store's latency overlaps with the work
+   * on each. The function it returns gives object i; take them in order. One not taken (the
+   * caller stopped at a gap) is dropped, its failure with it.
    */
-  private chunkFetcher(snapshot: string, chunks: number): (n: number) => Promise<Uint8Array | undefined> {
-    const fetches: Array<Promise<Uint8Array | undefined> | undefined> = []
-    const fetch = (n: number) => {
-      if (n >= chunks) return
-      const got = this.get(imageChunkKey(snapshot, n))
+  private fetchAhead(objects: ReadonlyArray<{ key: string; size?: number }>, count: number, bytes = Infinity): (i: number) => Promise<Uint8Array | undefined> {
+    const fetches = new Map<number, Promise<Uint8Array | undefined>>()
+    let started = 0
+    const start = (j: number) => {
+      const got = this.get(objects[j]!.key)
       // Settled later; a failure surfaces when its turn comes.
       got.catch(() => undefined)
-      fetches[n] = got
+      fetches.set(j, got)
+      started = j + 1
     }
-    for (let n = 0; n < IMAGE_PREFETCH; n++) fetch(n)
-    return (n) => {
-      fetch(n + IMAGE_PREFETCH)
-      const got = fetches[n] ?? Promise.resolve(undefined)
-      fetches[n] = undefined
+    return (i) => {
+      if (i >= objects.length) return Promise.resolve(undefined)
+      if (i >= started) start(i)
+      let held = 0
+      for (let j = i + 1; j < Math.min(objects.length, i + 1 + count); j++) {
+        held += objects[j]!.size ?? 0
+        if (held > bytes) break
+        if (j >= started) start(j)
+      }
+      const got = fetches.get(i) ?? this.get(objects[i]!.key)
+      fetches.delete(i)
       return got
     }
   }
@@ -619,14 +651,21 @@ export class SyncEngine {
   }
 
   /**
-   * When enough segments piled up after the newest snapshot, this device writes a snapshot of
-   * everything it has merged and removes its own segments the snapshot covers. A device behind
+   * When enough segments piled up after the newest snapshot — COMPACT_AFTER of them that also come
+   * to COMPACT_SHARE of its bytes, or COMPACT_BYTES, or COMPACT_MAX_SEGMENTS — this device writes a
+   * snapshot of everything it has merged and removes its own segments the snapshot covers. A device behind
    * a removed segment starts from the snapshot: states merge in any order, so nothing is lost.
    */
-  private async compact(byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>, covers: Record<string, number>, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
+  private async compact(
+    byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>,
+    newest: { key: string; covers: Record<string, number> } | undefined,
+    snapshots: Array<{ key: string }>,
+    snapshotObjects: Array<{ key: string; size: number }>
+  ): Promise<void> {
     if (!this.takesEverything()) return
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
     // leaves its old segments in the store, and they must not make every round write a snapshot.
+    const covers = newest?.covers ?? {}
     let count = 0
     let bytes = 0
     for (const [device, list] of byDevice)
@@ -635,8 +674,14 @@ export class SyncEngine {
           count++
           bytes += size
         }
-    if (count < (this.deps.compactAfter ?? COMPACT_AFTER) && bytes < (this.deps.compactBytes ?? COMPACT_BYTES)) return
-    await this.snapshotAndPrune(snapshots, snapshotObjects)
+    // What writing it again costs: the newest snapshot's body and image, as listed.
+    const base = newest?.key.replace(/\.snap$/, '')
+    const snapshotBytes = base ? snapshotObjects.reduce((n, o) => (o.key === newest!.key || o.key.startsWith(`${base}.img.`) ? n + o.size : n), 0) : 0
+    const due =
+      bytes >= (this.deps.compactBytes ?? COMPACT_BYTES) ||
+      count >= (this.deps.compactMaxSegments ?? COMPACT_MAX_SEGMENTS) ||
+      (count >= (this.deps.compactAfter ?? COMPACT_AFTER) && bytes >= (this.deps.compactShare ?? COMPACT_SHARE) * snapshotBytes)
+    if (due) await this.snapshotAndPrune(snapshots, snapshotObjects)
   }
 
   /**

@@ -34,7 +34,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'imageChunk' | 'segmentBytes' | 'snapshotBacklog' | 'restoreWaitMs'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'compactShare' | 'compactMaxSegments' | 'imageChunk' | 'segmentBytes' | 'snapshotBacklog' | 'restoreWaitMs'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -65,6 +65,10 @@ export interface SyncServiceDeps {
   compactAfter?: number
   /** Bytes of segments after the newest snapshot before a device writes one (engine COMPACT_BYTES). */
   compactBytes?: number
+  /** Share of the newest snapshot's bytes the segments after it come to before one is written (engine COMPACT_SHARE; tests that count segments set 0). */
+  compactShare?: number
+  /** Segments after the newest snapshot at which one is written whatever their bytes (engine COMPACT_MAX_SEGMENTS). */
+  compactMaxSegments?: number
   /** Bytes of a snapshot image's chunk (image IMAGE_CHUNK; tests lower it). */
   imageChunk?: number
   /** Bytes past which a segment holds fewer changes (engine SEGMENT_BYTES; tests lower it). */
@@ -395,6 +399,8 @@ export class SyncService {
       dataDir: this.deps.dataDir,
       ...(this.deps.compactAfter ? { compactAfter: this.deps.compactAfter } : {}),
       ...(this.deps.compactBytes ? { compactBytes: this.deps.compactBytes } : {}),
+      ...(this.deps.compactShare !== undefined ? { compactShare: this.deps.compactShare } : {}),
+      ...(this.deps.compactMaxSegments ? { compactMaxSegments: this.deps.compactMaxSegments } : {}),
       ...(this.deps.imageChunk ? { imageChunk: this.deps.imageChunk } : {}),
       ...(this.deps.segmentBytes ? { segmentBytes: this.deps.segmentBytes } : {}),
       ...(this.deps.snapshotBacklog ? { snapshotBacklog: this.deps.snapshotBacklog } : {}),

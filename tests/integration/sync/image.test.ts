@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { withMessageIndexDeferred } from '../../../src/core/store/message-index'
 import { IMAGE_FORMAT, open, seal } from '../../../src/core/sync/crypto'
+import { COMPACT_AFTER, COMPACT_SHARE } from '../../../src/core/sync/engine'
 import { adoptImage, writeImage } from '../../../src/core/sync/image'
 import { SyncStoreError } from '../../../src/core/sync/store'
 import { contents, openDevice, text, withQuietDevice, type Device } from './devices'
@@ -105,7 +106,7 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
     const store = { kind: 'folder' as const, path: folder }
     // The product's compaction thresholds, not a test's.
-    const a = await openDevice('A', { compactAfter: 64 })
+    const a = await openDevice('A', { compactAfter: COMPACT_AFTER, compactShare: COMPACT_SHARE })
     opened.push(a)
     const db = sql(a)
     const agent = agentOf(a)
@@ -130,6 +131,50 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     expect(contents(c)).toEqual(contents(a))
     expect(svc(c).store.search.search('排序').map((h) => h.messageId)).toEqual([rare.id])
     expect(svc(c).store.search.search('Message 98765').map((h) => h.messageId)).toHaveLength(1)
+  })
+
+  it('a long history is not written again every few messages: only once the segments after its snapshot come to a share of it, or to the most a new device reads', { timeout: 60_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
+    const store = { kind: 'folder' as const, path: folder }
+    // The product's thresholds, but for the most segments (80 rather than 1,024, to keep the test short).
+    const a = await openDevice('A', { compactAfter: COMPACT_AFTER, compactShare: COMPACT_SHARE, compactMaxSegments: 80, snapshotBacklog: 1_000 })
+    opened.push(a)
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'A long history' })
+    svc(a).store.db.transaction(() => {
+      for (let i = 0; i < 3_000; i++) svc(a).store.messages.create({ conversationId: conv.id, role: i % 2 ? 'assistant' : 'user', content: text(`message ${i}: ${'a sentence of an ordinary chat. '.repeat(4)}`) })
+    })
+    await a.setup(store)
+    await a.sync()
+    const snapshotsNow = () => readdirSync(join(folder, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
+    const first = snapshotsNow()
+    expect(first).toHaveLength(1)
+    const size = readdirSync(join(folder, 'snapshots')).reduce((n, f) => n + readFileSync(join(folder, 'snapshots', f)).length, 0)
+    // A person chatting: one short message a round, past the 64 segments that used to write it all again.
+    for (let i = 0; i < 70; i++) {
+      svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`new message ${i}`) })
+      await a.sync()
+    }
+    expect(snapshotsNow()).toEqual(first)
+    // A segment that brings them to an eighth of the snapshot: the history is written again.
+    svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('x'.repeat(Math.ceil(size / 8))) })
+    await a.sync()
+    const second = snapshotsNow()
+    expect(second).toHaveLength(2)
+    // Then short messages again, up to the most segments after a snapshot (80 here): written once more.
+    for (let i = 0; i < 79; i++) {
+      svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`later message ${i}`) })
+      await a.sync()
+      expect(snapshotsNow()).toEqual(second)
+    }
+    svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('the 80th') })
+    await a.sync()
+    expect(snapshotsNow()).not.toEqual(second)
+    // A new device starts from the newest and holds everything.
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    expect(contents(c)).toEqual(contents(a))
   })
 
   it('adopting copies rows and index entries as they are and leaves the database whole: foreign keys on, every index, a topic not held left out; an image in the earlier shape adopts the same', { timeout: 60_000 }, async () => {
