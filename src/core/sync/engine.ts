@@ -191,6 +191,8 @@ export class SyncEngine {
 
   /** What each snapshot read so far covers, by key (it never changes); null for one that does not open. */
   private readonly covers = new Map<string, Record<string, number> | null>()
+  /** Compaction was due at the last round, which sent nothing and so left it to the device whose segment made it due (or this device's attempt failed). */
+  private dueUnsent = false
 
   constructor(private readonly deps: EngineDeps) {
     this.log = new ChangeLog(deps.db, deps.clock)
@@ -366,7 +368,7 @@ export class SyncEngine {
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     // A snapshot written above is this round's.
-    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects)
+    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0)
     const present = new Set([...listed, ...snapshotObjects].map((o) => o.key))
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
   }
@@ -660,7 +662,8 @@ export class SyncEngine {
     byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>,
     newest: { key: string; covers: Record<string, number> } | undefined,
     snapshots: Array<{ key: string }>,
-    snapshotObjects: Array<{ key: string; size: number }>
+    snapshotObjects: Array<{ key: string; size: number }>,
+    pushedNow: boolean
   ): Promise<void> {
     if (!this.takesEverything()) return
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
@@ -681,7 +684,22 @@ export class SyncEngine {
       bytes >= (this.deps.compactBytes ?? COMPACT_BYTES) ||
       count >= (this.deps.compactMaxSegments ?? COMPACT_MAX_SEGMENTS) ||
       (count >= (this.deps.compactAfter ?? COMPACT_AFTER) && bytes >= (this.deps.compactShare ?? COMPACT_SHARE) * snapshotBytes)
-    if (due) await this.snapshotAndPrune(snapshots, snapshotObjects)
+    if (!due) {
+      this.dueUnsent = false
+      return
+    }
+    // Due in a round that sent nothing: another device's segment made it due, and that device is
+    // writing the snapshot now (over PostgreSQL its segment woke this round at once). Written here
+    // too, the history would go up twice. This device writes it only if it is still due at its
+    // next round (the other one cannot write snapshots, or stopped).
+    if (!pushedNow && !this.dueUnsent) {
+      this.dueUnsent = true
+      return
+    }
+    // Still set while it is written: an attempt that fails (the store full) is tried again at the next round whatever it sends.
+    this.dueUnsent = true
+    await this.snapshotAndPrune(snapshots, snapshotObjects)
+    this.dueUnsent = false
   }
 
   /**

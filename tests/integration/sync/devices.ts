@@ -47,6 +47,8 @@ export interface Fault {
   gets?: string[]
   /** When set, every key written (put) is added to it. */
   puts?: string[]
+  /** A put of a key this returns a promise for waits for it first (a slow upload, caught half way). */
+  putWaits?: (key: string) => Promise<void> | undefined
 }
 
 export function faulty(store: SyncStore, fault: Fault): SyncStore {
@@ -66,6 +68,7 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
         await store.put(k, b.subarray(0, Math.floor(b.length / 2)))
         throw new SyncStoreError('SyncStoreUnreachable', 'killed mid-upload')
       }
+      await fault.putWaits?.(k)
       const failure = fault.putFails?.(k)
       if (failure) throw failure
       fault.puts?.push(k)
@@ -151,7 +154,8 @@ export const later = () => new Promise((resolve) => setTimeout(resolve, 20))
 
 /**
  * Two devices on `store`: A writes a snapshot once three segments follow the newest one; B wrote
- * four segments and is never seen again (its old segments stay in the store). A has synced.
+ * four segments and is never seen again (its old segments stay in the store). A has synced and
+ * written a snapshot.
  */
 export async function withQuietDevice(store: SyncStoreConfig, opened: Device[]): Promise<{ a: Device; b: Device }> {
   const a = await openDevice('A', { compactAfter: 3 })
@@ -164,6 +168,9 @@ export async function withQuietDevice(store: SyncStoreConfig, opened: Device[]):
     services.store.conversations.create({ agentId: services.chat.defaultAgent().id, title: `from B ${i}` })
     await b.sync()
   }
+  // A sends nothing in its first round, so it leaves the snapshot to B (whose segments made it
+  // due) for one round; B writes none, so A does at its second.
+  await a.sync()
   await a.sync()
   return { a, b }
 }

@@ -322,6 +322,37 @@ describe('sync through a folder store', () => {
     expect(svc(c).store.messages.list(conv.id)).toHaveLength(6)
   })
 
+  it('a device does not write the history again while the one whose segment made it due is writing it', async () => {
+    const { list, folder } = await devices(2, { compactAfter: 4 })
+    const [a, b] = list as [Device, Device]
+    await converge(list)
+    const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Chatting on A' })
+    const snapshotsBy = (d: Device) => (existsSync(join(folder, 'snapshots')) ? readdirSync(join(folder, 'snapshots')) : []).filter((n) => n.endsWith(`-${svc(d).sync.status().deviceId}.snap`))
+    const before = snapshotsBy(b).length
+    // A's upload of its snapshot is held until B has run a round: over PostgreSQL, A's segment
+    // wakes B at once, and B's round runs while A is still uploading the history.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let compacting = () => {}
+    const started = new Promise<void>((resolve) => (compacting = resolve))
+    a.fault.putWaits = (key) => (key.startsWith('snapshots/') ? (compacting(), held) : undefined)
+    let round: Promise<unknown> | undefined
+    for (let i = 0; i < 12 && !round; i++) {
+      svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`m${i}`) })
+      const going = a.sync()
+      if ((await Promise.race([going.then(() => false), started.then(() => true)])) === true) round = going
+    }
+    expect(round).toBeDefined()
+    await b.sync()
+    release()
+    await round
+    expect(snapshotsBy(a)).toHaveLength(1)
+    expect(snapshotsBy(b)).toHaveLength(before)
+    await converge(list)
+    expect(snapshotsBy(b)).toHaveLength(before)
+    expect(contents(b)).toEqual(contents(a))
+  })
+
   it('after a restart the device keeps syncing without the passphrase; without its key it is locked until unlocked', async () => {
     const { list, store } = await devices(2)
     const b = list[1]!
