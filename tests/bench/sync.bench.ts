@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,7 +22,7 @@ import { startPostgres, startWebdavServer } from '../support/sync-servers'
 //     downloading the same bytes raw (goal ≤ 1.5×);
 //  2. the share of that time the sync spent decrypting (goal ≤ 10 %);
 //  3. a new message on device A visible on device B (goal: one poll interval; ≤ 2 s on stores that push);
-//  4. a device that was away catching up CATCH_UP short segments over a slower link, against reading them raw.
+//  4. a device that was away catching up CATCH_UP short segments and IMAGES pictures over a slower link, against reading them raw.
 const N = Number(process.env.SYNC_BENCH_MESSAGES ?? 100_000)
 /** Which stores to measure: names or their start, comma-separated (`folder,s3,webdav`); all by default. */
 const ONLY = process.env.SYNC_BENCH_STORES?.split(',').map((s) => s.trim()).filter(Boolean)
@@ -31,6 +32,8 @@ const KDF = { N: 2 ** 14, r: 8, p: 1 }
 const RUNS = Math.max(1, Number(process.env.SYNC_BENCH_RUNS ?? 3))
 /** Segments a device that was away catches up in part 4. */
 const CATCH_UP = Number(process.env.SYNC_BENCH_CATCH_UP ?? 300)
+/** Pictures (attachments of 200 KB) the device catches up in part 4, besides the segments. */
+const IMAGES = Number(process.env.SYNC_BENCH_IMAGES ?? 100)
 /** The latency part 4's link adds to each request (ms). */
 const LINK_MS = Number(process.env.SYNC_BENCH_LINK_MS ?? 30)
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -305,13 +308,16 @@ async function measure(target: BenchStore) {
       await w.call('sync.now', {})
       await e.call('sync.now', {})
       await e.call('sync.update', { paused: true })
-      const { store, chat } = w.core.services()
+      const { store, chat, attachments } = w.core.services()
       for (let i = 0; i < CATCH_UP; i++) {
         store.conversations.create({ agentId: chat.defaultAgent().id, title: `away ${i}` })
         await w.call('sync.now', {})
       }
+      // And IMAGES pictures of 200 KB, in one segment: each is a blob of its own to fetch.
+      for (let i = 0; i < IMAGES; i++) await attachments.upload({ name: `photo-${i}.png`, mimeType: 'image/png', bytes: Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), randomBytes(200_000)]) })
+      await w.call('sync.now', {})
       const raw = linked(await openSyncStore(place2.config, place2.secret))
-      const segments = (await raw.list(`segments/${w.core.services().sync.status().deviceId}/`)).slice(-CATCH_UP)
+      const segments = [...(await raw.list(`segments/${w.core.services().sync.status().deviceId}/`)).slice(-CATCH_UP - 1), ...(await raw.list('blobs/'))]
       // Timed from before the pause ends (a round may start at once; sync.now then waits for it too).
       let start = performance.now()
       await e.call('sync.update', { paused: false })
@@ -322,7 +328,8 @@ async function measure(target: BenchStore) {
       const rawMs = performance.now() - start
       await raw.close()
       if (!e.core.services().store.conversations.list().some((conv) => conv.title === `away ${CATCH_UP - 1}`)) throw new Error('device E did not catch up')
-      report(`a device ${CATCH_UP} segments behind catches up (+${LINK_MS} ms a request)`, catchUp, 'raw gets one by one', rawMs, 'ms')
+      if (e.core.services().store.files.list().length < IMAGES) throw new Error('device E did not fetch the pictures')
+      report(`a device ${CATCH_UP} segments and ${IMAGES} pictures behind catches up (+${LINK_MS} ms a request)`, catchUp, 'raw gets one by one', rawMs, 'ms')
     } finally {
       for (const x of [w, e]) {
         await x.core.close()

@@ -10,6 +10,7 @@ import type { HybridClock } from './hlc'
 import { adoptImage, chunksOf, ImageFile, imageChanges, writeImage, type ImageInfo } from './image'
 import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
 import { SYNCED_TABLES } from './tables'
+import { fileKind } from '../files/file-kind'
 
 export const SEGMENT_CHANGES = 5000
 /** A segment holds fewer changes when they would come to more than this (long messages): every device reads objects up to `MAX_OBJECT_BYTES` only. */
@@ -89,6 +90,9 @@ const IMAGE_PREFETCH = 3
  */
 const SEGMENT_PREFETCH = 8
 const SEGMENT_PREFETCH_BYTES = 16 * 1024 * 1024
+/** Attachments and images fetched ahead while one is written to the data folder (by their rows' sizes, at most 64 MB beyond it). */
+const BLOB_PREFETCH = 6
+const BLOB_PREFETCH_BYTES = 64 * 1024 * 1024
 /** Where an image is built or downloaded: a file of the data folder, swept at start if a run stopped half way. */
 const IMAGE_FILE = /^sync-image-[0-9a-f]+\.db$/
 const imageFile = (dataDir: string) => join(dataDir, `sync-image-${randomBytes(6).toString('hex')}.db`)
@@ -532,31 +536,40 @@ export class SyncEngine {
    * it) still merges, and the attachment shows as missing rather than holding sync at it.
    */
   private async fetchBlobs(changes: Change[], tampered: string[]): Promise<void> {
+    const wanted: Array<{ path: string; key: string; sha256: string | undefined; size?: number }> = []
+    const paths = new Set<string>()
     for (const change of changes) {
-      const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string } | undefined) : undefined
+      const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string; size?: number; name?: string; mime_type?: string } | undefined) : undefined
       if (!row?.path || !row.sha256) continue
+      // An image has no extracted text (the attachment service extracts none): no request for it.
+      const image = fileKind(row.name ?? '', row.mime_type ?? '') === 'image'
       for (const [path, name, check] of [
         [this.filePath(row.path), row.sha256, true],
-        [this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`, false]
+        ...(image ? [] : [[this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`, false] as const])
       ] as const) {
-        if (!path || existsSync(path)) continue
-        const key = `blobs/${blobName(this.deps.key, name)}`
-        let plaintext: Buffer
-        try {
-          const bytes = await this.get(key)
-          if (!bytes) continue
-          plaintext = open(this.deps.key, key, bytes).plaintext
-          if (check && createHash('sha256').update(plaintext).digest('hex') !== row.sha256) throw new TamperedObject(key, false)
-        } catch (error) {
-          if (!(error instanceof TamperedObject)) throw error
-          // Half a blob is no better: blobs are created once and never written again.
-          tampered.push(key)
-          continue
-        }
-        mkdirSync(dirname(path), { recursive: true })
-        writeFileSync(`${path}.part`, plaintext)
-        renameSync(`${path}.part`, path)
+        if (!path || paths.has(path) || existsSync(path)) continue
+        paths.add(path)
+        wanted.push({ path, key: `blobs/${blobName(this.deps.key, name)}`, sha256: check ? row.sha256 : undefined, ...(check && typeof row.size === 'number' ? { size: row.size } : {}) })
       }
+    }
+    // A new device's history may name hundreds of images: a few on their way while one is written.
+    const fetched = this.fetchAhead(wanted, BLOB_PREFETCH, BLOB_PREFETCH_BYTES)
+    for (const [i, { path, key, sha256 }] of wanted.entries()) {
+      let plaintext: Buffer
+      try {
+        const bytes = await fetched(i)
+        if (!bytes) continue
+        plaintext = open(this.deps.key, key, bytes).plaintext
+        if (sha256 && createHash('sha256').update(plaintext).digest('hex') !== sha256) throw new TamperedObject(key, false)
+      } catch (error) {
+        if (!(error instanceof TamperedObject)) throw error
+        // Half a blob is no better: blobs are created once and never written again.
+        tampered.push(key)
+        continue
+      }
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(`${path}.part`, plaintext)
+      renameSync(`${path}.part`, path)
     }
   }
 

@@ -695,9 +695,12 @@ describe('sync through a folder store', () => {
     const [a, b] = list as [Device, Device]
     const bytes = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(2048, 7)])
     const { file } = await svc(a).attachments.upload({ name: 'photo.png', mimeType: 'image/png', bytes })
+    b.fault.gets = []
     await converge(list)
     const blobs = readdirSync(join(folder, 'blobs'))
     expect(blobs).toHaveLength(1)
+    // One request for it: an image has no extracted text to ask for.
+    expect(b.fault.gets.filter((key) => key.startsWith('blobs/'))).toEqual([`blobs/${blobs[0]}`])
     expect(readFileSync(join(folder, 'blobs', blobs[0]!)).includes(Buffer.alloc(64, 7))).toBe(false)
     expect(readFileSync(join(b.dataDir, file.path)).equals(bytes)).toBe(true)
     expect(svc(b).store.files.findBySha256(file.sha256)?.id).toBe(file.id)
