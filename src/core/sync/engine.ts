@@ -338,7 +338,8 @@ export class SyncEngine {
     let pushed = 0
     const backlog = this.log.backlog(this.deps.scope)
     const long = this.owesSnapshot(byDevice) || this.longBacklog(backlog)
-    if (long) pushed += await this.pushAsSnapshot(backlog.pending, snapshots, snapshotObjects)
+    const gone = new Set(forgotten.keys())
+    if (long) pushed += await this.pushAsSnapshot(backlog.pending, snapshots, snapshotObjects, gone)
     // Push: the stamped changes as this device's next segments.
     await this.deps.apiKeys?.stamp()
     let keys = (await this.deps.apiKeys?.outgoing()) ?? []
@@ -372,7 +373,7 @@ export class SyncEngine {
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     // A snapshot written above is this round's.
-    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0)
+    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0, gone)
     const present = new Set([...listed, ...snapshotObjects].map((o) => o.key))
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
   }
@@ -676,7 +677,8 @@ export class SyncEngine {
     newest: { key: string; covers: Record<string, number> } | undefined,
     snapshots: Array<{ key: string }>,
     snapshotObjects: Array<{ key: string; size: number }>,
-    pushedNow: boolean
+    pushedNow: boolean,
+    forgotten: ReadonlySet<string>
   ): Promise<void> {
     if (!this.takesEverything()) return
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
@@ -711,7 +713,7 @@ export class SyncEngine {
     }
     // Still set while it is written: an attempt that fails (the store full) is tried again at the next round whatever it sends.
     this.dueUnsent = true
-    await this.snapshotAndPrune(snapshots, snapshotObjects)
+    await this.snapshotAndPrune(snapshots, snapshotObjects, forgotten)
     this.dueUnsent = false
   }
 
@@ -742,37 +744,61 @@ export class SyncEngine {
    * (they read the snapshot, as after any compaction), and only then is everything marked sent.
    * Stopped anywhere before the end, the changes stay waiting and the next round does it again.
    */
-  private async pushAsSnapshot(pending: number, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<number> {
+  private async pushAsSnapshot(pending: number, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlySet<string>): Promise<number> {
     const { store, deviceId } = this.deps
     this.deps.progress?.(pending)
     const seq = this.nextSeq() + 1
     this.setNextSeq(seq + 1)
     // The files its records name go first, as with a segment (no other table has any).
     await this.putBlobs([...this.log.everything(this.deps.scope, new Set(SYNCED_TABLES.map((t) => t.name).filter((name) => name !== 'files')))])
-    await this.snapshotAndPrune(snapshots, snapshotObjects)
+    await this.snapshotAndPrune(snapshots, snapshotObjects, forgotten)
     const key = segmentKey(deviceId, seq)
     await store.put(key, this.seal('segment', key, seq, json({ changes: [] } satisfies SegmentBody)))
     return this.log.sentAll(this.deps.scope, { [deviceId]: seq })
   }
 
-  /** Writes a snapshot of everything, then removes this device's segments and snapshots (and their image chunks) it makes unneeded. */
-  private async snapshotAndPrune(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>): Promise<void> {
+  /**
+   * Writes a snapshot of everything, then removes this device's segments and snapshots (and their
+   * image chunks) it makes unneeded, and what forgotten devices left that it stands for.
+   */
+  private async snapshotAndPrune(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlySet<string>): Promise<void> {
+    const { store, deviceId } = this.deps
     const written = await this.writeSnapshot()
-    const mine = (await this.deps.store.list(`segments/${this.deps.deviceId}/`)).filter((s) => segmentSeq(s.key) < this.nextSeq() - 1)
-    for (const { key } of mine) await this.deps.store.delete(key)
+    const covers = this.covers.get(written) ?? {}
+    const mine = (await store.list(`segments/${deviceId}/`)).filter((s) => segmentSeq(s.key) < this.nextSeq() - 1)
+    for (const { key } of mine) await store.delete(key)
+    // A forgotten device never writes under its id again, so what it left would stay for good (its
+    // history's snapshot, twice, in someone's Dropbox): its segments this snapshot covers go, but
+    // its newest (as a device keeps its own).
+    for (const device of forgotten) {
+      if (device === deviceId) continue
+      const left = (await store.list(`segments/${device}/`)).map((s) => segmentSeq(s.key))
+      const newest = Math.max(0, ...left)
+      for (const seq of left) if (seq < newest && seq <= (covers[device] ?? 0)) await store.delete(segmentKey(device, seq))
+    }
     // The newest two snapshots stay (one being read while the next is written); older ones of this device go, each before its image.
-    const own = (key: string) => key.endsWith(`-${this.deps.deviceId}.snap`)
+    const writer = (key: string) => writerOf(key) ?? ''
     const kept = new Set([written, ...snapshots.map((s) => s.key)])
     for (const { key } of snapshots.slice(0, -1)) {
-      if (!own(key)) continue
-      await this.deps.store.delete(key)
+      if (writer(key) !== deviceId) continue
+      await store.delete(key)
       kept.delete(key)
     }
-    // Then every chunk of ours whose snapshot is not kept: those just removed, and those whose
-    // snapshot was never written (the store filled up, the process stopped half way), each up to a history's size.
+    // A forgotten device's snapshot goes once this one covers all it does (one that does not open or is gone goes too).
+    for (const { key } of snapshots) {
+      if (!forgotten.has(writer(key)) || writer(key) === deviceId) continue
+      const theirs = await this.coversOf(key, [])
+      if (theirs && Object.entries(theirs).some(([device, seq]) => seq > (covers[device] ?? 0))) continue
+      await store.delete(key)
+      kept.delete(key)
+    }
+    // Then every chunk of ours or a forgotten device's whose snapshot is not kept: those just
+    // removed, and those whose snapshot was never written (the store filled up, the process
+    // stopped half way), each up to a history's size.
     for (const { key } of snapshotObjects) {
       const snapshot = key.replace(/\.img\.\d+$/, '.snap')
-      if (snapshot !== key && own(snapshot) && !kept.has(snapshot)) await this.deps.store.delete(key)
+      const by = writer(snapshot)
+      if (snapshot !== key && (by === deviceId || forgotten.has(by)) && !kept.has(snapshot)) await store.delete(key)
     }
   }
 

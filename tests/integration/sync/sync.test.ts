@@ -607,6 +607,40 @@ describe('sync through a folder store', () => {
     expect(now.find((d) => d.name === 'C')!.id).not.toBe(gone.id)
   })
 
+  it('what a forgotten device left in the store goes at the next snapshot that covers it: its segments, its snapshots, its unfinished image', async () => {
+    const { list, folder, store } = await devices(2, { compactAfter: 3 })
+    const [a, b] = list as [Device, Device]
+    // B writes a history and its own snapshot, then is lost (a stolen laptop) with an upload half done.
+    const conv = svc(b).store.conversations.create({ agentId: agentOf(b), title: 'From the lost laptop' })
+    for (let i = 0; i < 4; i++) {
+      svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`b${i}`) })
+      await b.sync()
+    }
+    await converge(list)
+    const lost = svc(b).sync.status().deviceId
+    const objectsOf = (device: string) => [
+      ...(existsSync(join(folder, 'segments', device)) ? readdirSync(join(folder, 'segments', device)) : []),
+      ...readdirSync(join(folder, 'snapshots')).filter((n) => n.includes(`-${device}.`))
+    ]
+    expect(readdirSync(join(folder, 'snapshots')).some((n) => n.endsWith(`-${lost}.snap`))).toBe(true)
+    writeFileSync(join(folder, 'snapshots', `9000000000000-${lost}.img.0000`), 'half an image')
+    await b.close()
+    await a.call('sync.forgetDevice', { deviceId: lost })
+    for (let i = 0; i < 4; i++) {
+      svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`a${i}`) })
+      await a.sync()
+    }
+    // Only its newest segment stays (as a device keeps its own newest); nothing else of it.
+    expect(objectsOf(lost)).toHaveLength(1)
+    expect(objectsOf(lost)[0]).toMatch(/\.seg$/)
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    await c.sync()
+    expect(svc(c).store.db.sqlite.prepare('SELECT text FROM messages WHERE conversation_id = ? ORDER BY text').pluck().all(conv.id)).toEqual(['a0', 'a1', 'a2', 'a3', 'b0', 'b1', 'b2', 'b3'])
+    expect(contents(c)).toEqual(contents(a))
+  })
+
   it('a forget marker that does not open (written by someone without the key) is not obeyed', async () => {
     const { list, folder } = await devices(2)
     const [a, b] = list as [Device, Device]
