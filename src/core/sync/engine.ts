@@ -25,8 +25,12 @@ export const SEGMENT_BYTES = 64 * 1024 * 1024
 export const COMPACT_AFTER = 64
 /** The share of the newest snapshot's bytes the segments after it must come to (with COMPACT_AFTER) before it is written again. */
 export const COMPACT_SHARE = 1 / 8
-/** Segments after the newest snapshot at which one is written whatever their bytes: a new device reads each of them after the snapshot. */
-export const COMPACT_MAX_SEGMENTS = 1024
+/**
+ * Segments after the newest snapshot at which one is written whatever their bytes. Every round
+ * lists them all (an S3 listing entry is ~250 bytes, and a polled store is listed every 15–60 s
+ * for as long as the app runs), and a new device reads each one after the snapshot.
+ */
+export const COMPACT_MAX_SEGMENTS = 256
 /** Bytes of segments after the newest snapshot before a device writes one: a large history is read by a new device from one image, not record by record. */
 export const COMPACT_BYTES = 32 * 1024 * 1024
 /**
