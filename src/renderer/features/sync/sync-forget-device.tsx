@@ -8,7 +8,8 @@ import { buttonClass } from './sync-setup-form'
 
 /**
  * Forget another device gone for good (a lost or wiped laptop): the others stop keeping
- * deletions for it and it leaves the list; if it ever syncs again it is asked to join again.
+ * deletions for it and it leaves the list, and what it left in the store goes with the next
+ * snapshot (decision 98); if it ever syncs again it is asked to join again.
  */
 export function ForgetDevice({ device, disabled, onForgotten }: { device: SyncDevice; disabled: boolean; onForgotten(devices: SyncDevice[]): void }) {
   const { t } = useTranslation()

@@ -1152,7 +1152,7 @@ export const en = {
     disconnectConfirm: 'Disconnect',
     forget: 'Forget',
     forgetTitle: 'Forget “{{name}}”?',
-    forgetBody: 'For a device you no longer use. Your other devices stop keeping deletions for it and it leaves this list; its data in the store stays. If it syncs again, it is asked to join again as a new device.',
+    forgetBody: 'For a device you no longer use. Your other devices stop keeping deletions for it and it leaves this list; what it synced stays on your devices, and its leftover copies in the store are cleared as sync goes on. If it syncs again, it is asked to join again as a new device.',
     forgetConfirm: 'Forget device',
     rejoin: 'Join again as a new device'
   },
