@@ -342,7 +342,8 @@ export class SyncEngine {
     let pushed = 0
     const backlog = this.log.backlog(this.deps.scope)
     const long = this.owesSnapshot(byDevice) || this.longBacklog(backlog)
-    const gone = new Set(forgotten.keys())
+    // Devices forgotten, with their segments as listed (they write no more): what a snapshot of ours may remove.
+    const gone = new Map([...forgotten.keys()].map((device) => [device, (byDevice.get(device) ?? []).map((s) => s.seq)]))
     if (long) pushed += await this.pushAsSnapshot(backlog.pending, snapshots, snapshotObjects, gone)
     // Push: the stamped changes as this device's next segments.
     await this.deps.apiKeys?.stamp()
@@ -513,26 +514,32 @@ export class SyncEngine {
     return full.startsWith(normalize(this.deps.dataDir) + sep) ? full : undefined
   }
 
+  /**
+   * The blobs a change of the files table names: the file, and the text extracted from it (what a
+   * text or PDF attachment gives the model; an image has none, as the attachment service extracts
+   * none), each with its path in the data folder (undefined outside it) and, for the file, the
+   * sha256 its bytes must have and its size.
+   */
+  private blobsOf(change: Change): Array<{ path: string | undefined; key: string; sha256?: string; size?: number }> {
+    const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string; size?: number; name?: string; mime_type?: string } | undefined) : undefined
+    if (!row?.path || !row.sha256) return []
+    const file = { path: this.filePath(row.path), key: `blobs/${blobName(this.deps.key, row.sha256)}`, sha256: row.sha256, ...(typeof row.size === 'number' ? { size: row.size } : {}) }
+    if (fileKind(row.name ?? '', row.mime_type ?? '') === 'image') return [file]
+    return [file, { path: this.filePath(`files/${row.sha256}.txt`), key: `blobs/${blobName(this.deps.key, `${row.sha256}:text`)}` }]
+  }
+
   /** Attachments and images are content-addressed: each is uploaded once, whoever has it. */
   private async putBlobs(changes: Change[]): Promise<void> {
     // Listed once per segment, only when a file is in it: there is no cheaper "exists" on every store.
     let stored: Set<string> | undefined
-    for (const change of changes) {
-      const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string } | undefined) : undefined
-      if (!row?.path || !row.sha256) continue
-      // The file, and the text extracted from it (what a text or PDF attachment gives the model).
-      for (const [path, name] of [
-        [this.filePath(row.path), row.sha256],
-        [this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`]
-      ] as const) {
+    for (const change of changes)
+      for (const { path, key } of this.blobsOf(change)) {
         if (!path || !existsSync(path)) continue
-        const key = `blobs/${blobName(this.deps.key, name)}`
         stored ??= new Set((await this.deps.store.list('blobs/')).map((o) => o.key))
         if (stored.has(key)) continue
         await this.deps.store.create(key, this.seal('blob', key, 0, readFileSync(path)))
         stored.add(key)
       }
-    }
   }
 
   /**
@@ -541,22 +548,15 @@ export class SyncEngine {
    * it) still merges, and the attachment shows as missing rather than holding sync at it.
    */
   private async fetchBlobs(changes: Change[], tampered: string[]): Promise<void> {
-    const wanted: Array<{ path: string; key: string; sha256: string | undefined; size?: number }> = []
+    const wanted: Array<{ path: string; key: string; sha256?: string; size?: number }> = []
     const paths = new Set<string>()
-    for (const change of changes) {
-      const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string; size?: number; name?: string; mime_type?: string } | undefined) : undefined
-      if (!row?.path || !row.sha256) continue
-      // An image has no extracted text (the attachment service extracts none): no request for it.
-      const image = fileKind(row.name ?? '', row.mime_type ?? '') === 'image'
-      for (const [path, name, check] of [
-        [this.filePath(row.path), row.sha256, true],
-        ...(image ? [] : [[this.filePath(`files/${row.sha256}.txt`), `${row.sha256}:text`, false] as const])
-      ] as const) {
+    for (const change of changes)
+      for (const blob of this.blobsOf(change)) {
+        const { path } = blob
         if (!path || paths.has(path) || existsSync(path)) continue
         paths.add(path)
-        wanted.push({ path, key: `blobs/${blobName(this.deps.key, name)}`, sha256: check ? row.sha256 : undefined, ...(check && typeof row.size === 'number' ? { size: row.size } : {}) })
+        wanted.push({ ...blob, path })
       }
-    }
     // A new device's history may name hundreds of images: a few on their way while one is written.
     const fetched = this.fetchAhead(wanted, BLOB_PREFETCH, BLOB_PREFETCH_BYTES)
     for (const [i, { path, key, sha256 }] of wanted.entries()) {
@@ -682,7 +682,7 @@ export class SyncEngine {
     snapshots: Array<{ key: string }>,
     snapshotObjects: Array<{ key: string; size: number }>,
     pushedNow: boolean,
-    forgotten: ReadonlySet<string>
+    forgotten: ReadonlyMap<string, readonly number[]>
   ): Promise<void> {
     if (!this.takesEverything()) return
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
@@ -748,7 +748,7 @@ export class SyncEngine {
    * (they read the snapshot, as after any compaction), and only then is everything marked sent.
    * Stopped anywhere before the end, the changes stay waiting and the next round does it again.
    */
-  private async pushAsSnapshot(pending: number, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlySet<string>): Promise<number> {
+  private async pushAsSnapshot(pending: number, snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlyMap<string, readonly number[]>): Promise<number> {
     const { store, deviceId } = this.deps
     this.deps.progress?.(pending)
     const seq = this.nextSeq() + 1
@@ -763,9 +763,10 @@ export class SyncEngine {
 
   /**
    * Writes a snapshot of everything, then removes this device's segments and snapshots (and their
-   * image chunks) it makes unneeded, and what forgotten devices left that it stands for.
+   * image chunks) it makes unneeded, and what forgotten devices (with their listed segments) left
+   * that it stands for. This device is never among them: its round stops first.
    */
-  private async snapshotAndPrune(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlySet<string>): Promise<void> {
+  private async snapshotAndPrune(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlyMap<string, readonly number[]>): Promise<void> {
     const { store, deviceId } = this.deps
     const written = await this.writeSnapshot()
     const covers = this.covers.get(written) ?? {}
@@ -774,9 +775,7 @@ export class SyncEngine {
     // A forgotten device never writes under its id again, so what it left would stay for good (its
     // history's snapshot, twice, in someone's Dropbox): its segments this snapshot covers go, but
     // its newest (as a device keeps its own).
-    for (const device of forgotten) {
-      if (device === deviceId) continue
-      const left = (await store.list(`segments/${device}/`)).map((s) => segmentSeq(s.key))
+    for (const [device, left] of forgotten) {
       const newest = Math.max(0, ...left)
       for (const seq of left) if (seq < newest && seq <= (covers[device] ?? 0)) await store.delete(segmentKey(device, seq))
     }
@@ -790,7 +789,7 @@ export class SyncEngine {
     }
     // A forgotten device's snapshot goes once this one covers all it does (one that does not open or is gone goes too).
     for (const { key } of snapshots) {
-      if (!forgotten.has(writer(key)) || writer(key) === deviceId) continue
+      if (!forgotten.has(writer(key))) continue
       const theirs = await this.coversOf(key, [])
       if (theirs && Object.entries(theirs).some(([device, seq]) => seq > (covers[device] ?? 0))) continue
       await store.delete(key)

@@ -136,7 +136,7 @@ describe('sync: a snapshot carries its messages as a database image', () => {
   it('a long history is not written again every few messages: only once the segments after its snapshot come to a share of it, or to the most a new device reads', { timeout: 60_000 }, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'sb-sync-image-'))
     const store = { kind: 'folder' as const, path: folder }
-    // The product's thresholds, but for the most segments (80 rather than 1,024, to keep the test short).
+    // The product's thresholds, but for the most segments (80 rather than 256, to keep the test short).
     const a = await openDevice('A', { compactAfter: COMPACT_AFTER, compactShare: COMPACT_SHARE, compactMaxSegments: 80, snapshotBacklog: 1_000 })
     opened.push(a)
     const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'A long history' })
