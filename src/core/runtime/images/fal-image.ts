@@ -1,6 +1,7 @@
 import type { CallOptions, CreateImageRequest, CreateImageResult } from '../types'
 import { isFinalImageError, joinUrl, reasonOf, requestJson, taskError, type ImageEndpoint } from './image-http'
 import { pollTask } from './polling'
+import { modelPath } from '../model-path'
 
 export const FAL_DEFAULT_BASE_URL = 'https://queue.fal.run'
 
@@ -8,10 +9,12 @@ export const FAL_DEFAULT_BASE_URL = 'https://queue.fal.run'
 const EDIT_ENDPOINTS = new Set(['fal-ai/nano-banana', 'fal-ai/bytedance/seedream/v4'])
 const TEXT_ENDPOINTS: Record<string, string> = { 'fal-ai/bytedance/seedream/v4': 'fal-ai/bytedance/seedream/v4/text-to-image' }
 
-export function falEndpoint(request: CreateImageRequest): string {
+export function falEndpoint(request: CreateImageRequest, provider = 'fal'): string {
+  // The id is the app's path on the queue (`fal-ai/flux/dev`): each part one segment, nothing more.
+  const path = modelPath(request.model, provider)
   const hasImages = Boolean(request.params.imageUrl) || (request.params.imageUrls?.length ?? 0) > 0
-  if (hasImages && EDIT_ENDPOINTS.has(request.model)) return `${request.model}/edit`
-  return TEXT_ENDPOINTS[request.model] ?? request.model
+  if (hasImages && EDIT_ENDPOINTS.has(request.model)) return `${path}/edit`
+  return TEXT_ENDPOINTS[request.model] ?? path
 }
 
 /** Our parameter names → fal's input fields. */
@@ -34,7 +37,7 @@ export function falInput(params: CreateImageRequest['params']): Record<string, u
  */
 export async function createFalImage(endpoint: ImageEndpoint, request: CreateImageRequest, options: CallOptions = {}): Promise<CreateImageResult> {
   const headers = { authorization: `Key ${endpoint.apiKey}` }
-  const path = falEndpoint(request)
+  const path = falEndpoint(request, endpoint.provider)
   const submitted = await requestJson(endpoint, 'create', joinUrl(endpoint.baseURL, path), { method: 'POST', headers, body: falInput(request.params) }, options.signal)
   const id = typeof submitted['request_id'] === 'string' ? submitted['request_id'] : undefined
   if (!id) throw taskError('Failed to create image task (200): no request id in the response', endpoint.provider)

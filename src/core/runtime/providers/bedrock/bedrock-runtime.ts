@@ -1,4 +1,5 @@
 import type * as BedrockSdk from '@aws-sdk/client-bedrock-runtime'
+import { assertModelIdIsValue, modelIdProblem } from '../../model-path'
 import { loadBedrock } from '../../sdk/load-sdk'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import type { StreamEvent } from '../../../../shared/stream/events'
@@ -80,8 +81,11 @@ export const createBedrockRuntime: ProviderFactory = (credentials, context) => {
     id: provider,
     chat(request: ChatRequest & { messages: AnthropicChatMessage[] }, options?: CallOptions) {
       const family = bedrockFamily(request.model)
-      if (!family) {
-        const error = runtimeError('ModelNotFound', `Bedrock model ${request.model} is not a Claude or Llama model this app can stream.`, provider)
+      const problem = modelIdProblem(request.model)
+      if (!family || problem) {
+        const error = problem
+          ? runtimeError('ValidationError', `The model id ${JSON.stringify(request.model)} cannot be sent to ${provider}: ${problem}. A model id is a name, never a path.`, provider)
+          : runtimeError('ModelNotFound', `Bedrock model ${request.model} is not a Claude or Llama model this app can stream.`, provider)
         return (async function* (): AsyncGenerator<StreamEvent> {
           yield { type: 'error', data: error }
           yield { type: 'stop', data: 'error' }
@@ -103,6 +107,7 @@ export const createBedrockRuntime: ProviderFactory = (credentials, context) => {
     /** Titan embeddings: one invoke per input (inputText, dimensions, normalize). */
     async embeddings(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult> {
       const inputs = Array.isArray(request.input) ? request.input : [request.input]
+      assertModelIdIsValue(request.model, provider)
       try {
         const { sdk, client } = await bedrock()
         let promptTokens = 0

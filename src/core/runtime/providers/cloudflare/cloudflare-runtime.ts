@@ -4,6 +4,7 @@ import { processModelList } from '../../../../shared/catalogue/model-list'
 import { requireApiKey, requireCloudflareTarget } from '../../credentials'
 import { mapProviderError } from '../../errors/map-provider-error'
 import { runChatStream } from '../../stream/run-chat-stream'
+import { modelPath } from '../../model-path'
 import type { CallOptions, ChatMessage, ChatRequest, ModelsResult, ProviderFactory } from '../../types'
 import { CloudflareStreamTransformer } from './cloudflare-stream-transformer'
 import { readSseData } from './read-sse-data'
@@ -70,7 +71,7 @@ export const createCloudflareRuntime: ProviderFactory = (credentials, context) =
           if (request.temperature !== undefined) body.temperature = request.temperature
           if (request.top_p !== undefined) body.top_p = request.top_p
           // Model ids contain slashes (@cf/meta/llama-3-8b-instruct) and are part of the path.
-          const response = await (options?.fetch ?? fetch)(`${runBase}/${request.model}`, { method: 'POST', headers: headers(options), body: JSON.stringify(body), signal })
+          const response = await (options?.fetch ?? fetch)(`${runBase}/${modelPath(request.model, provider)}`, { method: 'POST', headers: headers(options), body: JSON.stringify(body), signal })
           if (!response.ok) throw await httpError(response)
           if (!response.body) throw Object.assign(new Error('Workers AI returned no body'), { status: response.status })
           return readSseData(response.body, activity)

@@ -5,6 +5,7 @@ import { processModelList, type FetchedModel } from '../../../../shared/catalogu
 import { AppErrorException, type AppError } from '../../../../shared/errors/app-error'
 import { requireApiKey } from '../../credentials'
 import { nativeChatStream } from '../../stream/run-chat-stream'
+import { assertModelIdIsValue } from '../../model-path'
 import type {
   CallOptions,
   ChatRequest,
@@ -49,7 +50,9 @@ const httpOptions = (baseURL: string | undefined, options?: CallOptions) => ({
 export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRuntime {
   const { provider } = source
   const mapError = (error: unknown, aborted = false): AppError =>
-    (aborted ? undefined : source.refineError?.(error)) ?? mapGoogleError(error, { provider, secrets: source.secrets, baseURL: source.baseURL, aborted })
+    error instanceof AppErrorException && !aborted
+      ? error.error
+      : ((aborted ? undefined : source.refineError?.(error)) ?? mapGoogleError(error, { provider, secrets: source.secrets, baseURL: source.baseURL, aborted }))
   const fail = (error: unknown, options?: CallOptions): never => {
     if (error instanceof AppErrorException) throw error
     throw new AppErrorException(mapError(error, options?.signal?.aborted))
@@ -60,6 +63,8 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
     chat(request: ChatRequest, options?: CallOptions) {
       const transformer = googleChunkTransformer({ provider })
       return nativeChatStream({ provider, options, mapError }, transformer, async (signal) => {
+        // The SDK puts the id into the URL as it is (`models/{id}:streamGenerateContent`).
+        assertModelIdIsValue(request.model, provider)
         const { systemInstruction, contents } = await toGoogleContents(request.messages, loadImageWith(options?.fetch ?? fetch))
         const config = { ...buildGoogleConfig(request, systemInstruction), abortSignal: signal }
         const stream = await (await source.client(options)).models.generateContentStream({ model: request.model, contents, config } as Parameters<GoogleGenAI['models']['generateContentStream']>[0])
@@ -92,6 +97,7 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
 
     async embeddings(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult> {
       try {
+        assertModelIdIsValue(request.model, provider)
         const inputs = Array.isArray(request.input) ? request.input : [request.input]
         const result = await (await source.client(options)).models.embedContent({
           model: request.model,
@@ -107,6 +113,7 @@ export function createGeminiWireRuntime(source: GoogleClientSource): ProviderRun
     /** Imagen through generateImages, one image per call (providers.md §7). */
     async createImage(request: CreateImageRequest, options?: CallOptions): Promise<CreateImageResult> {
       try {
+        assertModelIdIsValue(request.model, provider)
         if (source.generateImage) return await source.generateImage(request, options)
         const result = await (await source.client(options)).models.generateImages({
           model: request.model,
