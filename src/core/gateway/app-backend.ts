@@ -8,6 +8,7 @@ import { logger } from '../log/logger'
 import type { ChatRequest, ProviderRuntime } from '../runtime/types'
 import type { CallEvent, CallInput } from '../caller/model-caller'
 import type { GatewayBackend, GatewayModel } from './backend'
+import { GatewayError } from './gateway-error'
 import { hasBatches, type EventBatches } from '../runtime/stream/event-batches'
 
 /** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */
@@ -21,6 +22,9 @@ export interface AppBackendDeps {
   }
   usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number } }
 }
+
+/** The built-in engine's provider id (its spec, `runtime/providers/builtin`). */
+const BUILTIN = 'builtin'
 
 const failure = (thrown: unknown, providerId: string): AppError =>
   thrown instanceof AppErrorException
@@ -114,6 +118,21 @@ export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
         }
       }
       return out
+    },
+
+    async admit(target) {
+      if (target.providerId !== BUILTIN) return
+      // The engine would also run any .gguf by its path (the CLI's `chat builtin/<path>`) and say
+      // whether the path exists; a client of the local API gets neither: the one answer for any
+      // name the lists do not hold, with no look at the disk beyond them.
+      const runtime = await deps.providers.runtime(BUILTIN)
+      const listed = (await runtime.models?.())?.models ?? []
+      if (listed.some((m) => m.id === target.modelId)) return
+      throw new GatewayError(
+        'not_found',
+        `The built-in engine has no model ${JSON.stringify(target.modelId)}: the local API reaches the models on the Local models page (the library and the folders added there) by name; GET /v1/models lists them.`,
+        'model'
+      )
     },
 
     chat(target, request: ChatRequest, context): AsyncIterable<StreamEvent> {

@@ -28,6 +28,11 @@ export interface GatewayCallContext {
  */
 export interface GatewayBackend {
   models(): Promise<GatewayModel[]>
+  /**
+   * Throws a `GatewayError` when a client may not reach this target at all, before any work: a
+   * built-in model is reached by the name the owner's lists give it, never by a host path.
+   */
+  admit(target: GatewayTarget): Promise<void>
   /** Events as every runtime emits them; never throws (errors are `error` events). Logs usage when it ends. */
   chat(target: GatewayTarget, request: ChatRequest, context: GatewayCallContext): AsyncIterable<StreamEvent>
   embed(target: GatewayTarget, input: string[], context: GatewayCallContext & { dimensions?: number }): Promise<EmbeddingsResult>

@@ -111,28 +111,28 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     switch (route) {
       case 'POST /v1/chat/completions': {
         const input = parse(chatCompletionSchema, body)
-        const target = resolve(input.model, key, config)
+        const target = await admitted(input.model, key, config)
         const request = chatCompletionToRequest(input, target.modelId)
         const events = options.backend.chat(target, request, context('chat.completions'))
         return input.stream ? streamChatCompletion(res, events, input.model, input.stream_options?.include_usage === true) : answerChatCompletion(res, events, input.model)
       }
       case 'POST /v1/responses': {
         const input = parse(responsesSchema, body)
-        const target = resolve(input.model, key, config)
+        const target = await admitted(input.model, key, config)
         const events = options.backend.chat(target, responsesToRequest(input, target.modelId), context('responses'))
         const encoder = new ResponsesEvents(`resp_${randomBytes(12).toString('hex')}`, input.model, Math.floor(Date.now() / 1000), input)
         return input.stream ? streamResponses(res, events, encoder) : answerResponses(res, events, encoder)
       }
       case 'POST /v1/messages': {
         const input = parse(anthropicMessagesSchema, body)
-        const target = resolve(input.model, key, config)
+        const target = await admitted(input.model, key, config)
         const events = options.backend.chat(target, anthropicToRequest(input, target.modelId), context('messages'))
         const encoder = new AnthropicMessageEvents(`msg_${randomBytes(12).toString('hex')}`, input.model)
         return input.stream ? streamAnthropic(res, events, encoder) : answerAnthropic(res, events, encoder)
       }
       case 'POST /v1/embeddings': {
         const input = parse(embeddingsSchema, body)
-        const target = resolve(input.model, key, config)
+        const target = await admitted(input.model, key, config)
         const texts = typeof input.input === 'string' ? [input.input] : input.input
         const result = await options.backend.embed(target, texts, { ...context('embeddings'), ...(input.dimensions ? { dimensions: input.dimensions } : {}) })
         return sendJson(res, 200, embeddingsResponse(result, input.model, input.encoding_format ?? 'float'))
@@ -161,6 +161,12 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     }
     if (!modelAllowed(key, aliased ? [model, id] : [id])) throw new GatewayError('permission', `The key "${key.name}" may not use ${model}.`, 'model')
     return { providerId: id.slice(0, slash), modelId: id.slice(slash + 1) }
+  }
+
+  async function admitted(model: string, key: StoredApiKey, config: GatewayAccessConfig): Promise<GatewayTarget> {
+    const target = resolve(model, key, config)
+    await options.backend.admit(target)
+    return target
   }
 
   await new Promise<void>((resolveListen, reject) => {
