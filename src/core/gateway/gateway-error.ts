@@ -1,5 +1,5 @@
 import type { AppError } from '../../shared/errors/app-error'
-import { resolveErrorStatus } from '../../shared/errors/catalogue'
+import { catalogueEntry, resolveErrorStatus } from '../../shared/errors/catalogue'
 
 /** The kinds both APIs distinguish; each API names them its own way (see `openAIError`, `anthropicError`). */
 export type GatewayErrorKind = 'invalid_request' | 'authentication' | 'permission' | 'not_found' | 'too_large' | 'rate_limit' | 'quota' | 'api' | 'overloaded'
@@ -40,7 +40,14 @@ export class GatewayError extends Error {
   static fromAppError(error: AppError): GatewayError {
     const status = resolveErrorStatus(error.errorType, error.status) ?? 500
     // The app's private statuses (470–493) are not HTTP: a failing upstream is a bad gateway.
-    const http = status >= 470 && status < 500 ? 502 : status >= 100 && status < 600 ? status : 502
+    let http = status >= 470 && status < 500 ? 502 : status >= 100 && status < 600 ? status : 502
+    // The client's key was checked here before any work. A 401 from the app is never about it: it
+    // is an "Invalid…" type (product.md §8 makes every one 401) or the owner's provider refusing
+    // the owner's credentials. As `invalid_api_key` a client would ask its user for a new key.
+    if (http === 401) {
+      const own = catalogueEntry(error.errorType)?.status
+      http = own !== undefined && own !== 401 && own >= 400 && own < 500 ? own : 502
+    }
     const kind: GatewayErrorKind =
       http === 400 || http === 422
         ? 'invalid_request'

@@ -159,7 +159,8 @@ describe('the built-in runtime with the real engine and the tiny model', () => {
   ])('refuses a %s file with a clear error, without starting the engine', async (name, bytes, message) => {
     writeFileSync(join(h.dataDir, 'models', `${name}.gguf`), bytes)
     const events = await collect(runtime.chat!(ask({ model: name })))
-    expect(errorOf(events)?.errorType).toBe('InvalidRequestFormat')
+    expect(errorOf(events)?.errorType).toBe('ModelFileUnusable')
+    expect(errorOf(events)?.status).toBe(422)
     expect(errorOf(events)?.message).toMatch(message)
     expect(stopOf(events)).toBe('error')
     expect(h.engine.client.starts).toBe(0)

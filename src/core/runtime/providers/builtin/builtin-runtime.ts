@@ -16,7 +16,9 @@ export const BUILTIN_PROVIDER_ID = 'builtin'
 export function engineAppError(error: unknown, provider: string): AppError {
   if (error instanceof AppErrorException) return error.error
   if (error instanceof ModelTooLargeError) return runtimeError('ProviderBizError', error.message, provider, { reason: 'too-large', ...error.figures })
-  if (error instanceof ModelFileError) return runtimeError(error.reason === 'unknown-model' ? 'ModelNotFound' : 'InvalidRequestFormat', error.message, provider, { reason: error.reason })
+  if (error instanceof ModelFileError) {
+    return runtimeError(error.reason === 'unknown-model' || error.reason === 'missing' ? 'ModelNotFound' : 'ModelFileUnusable', error.message, provider, { reason: error.reason })
+  }
   if (error instanceof EngineCrashedError) return runtimeError('ProviderServiceUnavailable', error.message, provider, { exit: error.exit })
   if (error instanceof EngineError) {
     return runtimeError(error.code === 'unsupported-architecture' ? 'CapabilityNotSupported' : error.code === 'not-loaded' ? 'ModelNotFound' : 'ProviderBizError', error.message, provider)
