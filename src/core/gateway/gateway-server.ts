@@ -14,6 +14,7 @@ import { ChatCompletionChunks, ChatCompletionCollector, chatCompletionSchema, ch
 import { AnthropicMessageEvents, anthropicMessagesSchema, anthropicToRequest, collectAnthropicMessage, type AnthropicEvent } from './wire/anthropic-messages'
 import { ResponsesEvents, responsesSchema, responsesToRequest } from './wire/openai-responses'
 import { embeddingsSchema, embeddingsResponse } from './wire/openai-embeddings'
+import { JsonDepthGuard } from './json-depth'
 
 /** What the server reads on every request, so Settings changes apply without a restart. */
 export interface GatewayAccessConfig {
@@ -153,7 +154,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   }
 
   function resolve(model: string, key: StoredApiKey, config: GatewayAccessConfig): GatewayTarget {
-    const aliased = config.aliases[model]
+    // An own property only: `constructor` or `toString` is not an alias found on the prototype.
+    const aliased = Object.hasOwn(config.aliases, model) ? config.aliases[model] : undefined
     const id = aliased ?? model
     const slash = id.indexOf('/')
     if (slash <= 0 || slash === id.length - 1) {
@@ -206,9 +208,13 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!/^application\/json\b/i.test(type)) throw GatewayError.invalid('Send the body as JSON (Content-Type: application/json).')
   const chunks: Buffer[] = []
   let size = 0
+  const depth = new JsonDepthGuard()
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > limit) throw new GatewayError('too_large', `The request body is over ${limit} bytes, the most the local API takes.`)
+    if (size > limit) throw unread(req, new GatewayError('too_large', `The request body is over ${limit} bytes, the most the local API takes.`))
+    if (!depth.push(chunk)) {
+      throw unread(req, GatewayError.invalid(`The body nests JSON objects and arrays deeper than ${depth.limit} levels, which no real request does (a tool's parameters schema is a few). Flatten it.`))
+    }
     chunks.push(chunk)
   }
   try {
@@ -216,6 +222,18 @@ async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   } catch {
     throw GatewayError.invalid('The body is not valid JSON.')
   }
+}
+
+/** Requests refused before their body was read in full: their connection is not kept. */
+const halfRead = new WeakSet<IncomingMessage>()
+
+/**
+ * Refused in the middle of the body: the rest is not read, so the connection cannot carry another
+ * request (its next bytes are this body's). The answer closes it rather than draining the rest.
+ */
+function unread(req: IncomingMessage, error: GatewayError): GatewayError {
+  halfRead.add(req)
+  return error
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -230,6 +248,7 @@ function sendError(res: ServerResponse, api: Api, error: GatewayError): void {
     return
   }
   if (error.retryAfter) res.setHeader('retry-after', String(error.retryAfter))
+  if (halfRead.has(res.req)) res.setHeader('connection', 'close')
   sendJson(res, error.status, api === 'anthropic' ? anthropicError(error) : openAIError(error))
 }
 

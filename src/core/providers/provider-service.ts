@@ -15,7 +15,7 @@ import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
 import { credentialFieldsOf, envCredentialsOf, usesApiKey } from '../runtime/provider-specs'
 import { envKeyName } from '../runtime/key-source'
-import { createProviderRuntime } from '../runtime/registry'
+import { createProviderRuntime, hasNativeAdapter } from '../runtime/registry'
 import type { ProviderCredentials, ProviderFactory, ProviderRuntime, RemoteModelCard } from '../runtime/types'
 import { describeKey, type Secrets } from '../secrets'
 import type { Store } from '../store'
@@ -384,7 +384,10 @@ export class ProviderService {
   }
 
   async runtime(providerId: string): Promise<ProviderRuntime> {
-    const own = this.factories[providerId]
+    // Ids come from callers (a local API client's `provider/model`): `constructor` or `__proto__`
+    // must not find Object.prototype's members, and an id nobody knows is UnknownProvider (404).
+    const own = Object.hasOwn(this.factories, providerId) ? this.factories[providerId] : undefined
+    if (!own && !isCatalogueProviderId(providerId) && !isCustomProviderId(providerId) && !hasNativeAdapter(providerId)) this.card(providerId)
     return own ? own(await this.credentials(providerId), { providerId }) : createProviderRuntime(providerId, await this.credentials(providerId))
   }
 
