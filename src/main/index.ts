@@ -32,7 +32,7 @@ import { createShellUpdater } from './updater'
 import { backupsDir } from '../core/store/backup'
 import { APP_VERSION } from '../core/version'
 import { logError } from '../shared/errors/log'
-import { desktopEngineSpawner } from './engine-spawner'
+import { desktopEngineSpawner, utilityProcessSpawner } from './engine-spawner'
 
 // The Electron shell only: lifecycle, windows, security policy and the IPC transport.
 // Everything else is in src/core, which runs (and is tested) without Electron.
@@ -48,10 +48,13 @@ async function runCommandLine(args: string[]) {
   process.env['SWITCHBOARD_CLI_ENTRY'] = '0'
   // The CLI is its own build entry beside this one (out/main/cli.js); main never imports src/cli.
   const cli = (await import(new URL('./cli.js', import.meta.url).href)) as {
-    main(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; stdin: NodeJS.ReadableStream; env: NodeJS.ProcessEnv }): Promise<number>
+    main(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; stdin: NodeJS.ReadableStream; env: NodeJS.ProcessEnv; engineUtilityProcess: typeof utilityProcessSpawner }): Promise<number>
   }
   const main = cli.main.bind(cli)
-  const code = await main(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).catch((error: unknown) => {
+  // The engine runs as a utility process here too (runAsNode is fused off: no fork of this binary
+  // can be Node), and Electron starts utility processes only once the app is ready.
+  await app.whenReady()
+  const code = await main(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, engineUtilityProcess: utilityProcessSpawner }).catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
     return 1
   })
