@@ -60,6 +60,8 @@ export interface ShellUpdaterOptions {
   version: string
   /** The newest version that opened the data folder (launch health). */
   dataVersion(): string | undefined
+  /** Closes the core and releases the data-folder and single-instance locks, then runs `install`. */
+  closeThen?(install: () => void): void
 }
 
 export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & { start(): void } {
@@ -150,8 +152,11 @@ export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & 
     download,
     restart() {
       if (status.phase !== 'downloaded') return
-      // Quits through will-quit (the core closes, the data lock is released), then installs.
-      autoUpdater.quitAndInstall(false, true)
+      // The core closes and the locks are released first: the AppImage's installer starts the new
+      // copy at once, which would find them held and quit. Then electron-updater quits and installs.
+      const install = () => autoUpdater.quitAndInstall(false, true)
+      if (options.closeThen) options.closeThen(install)
+      else install()
     },
     setMode(mode) {
       settings.mode = mode
