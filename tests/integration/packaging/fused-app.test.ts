@@ -68,6 +68,40 @@ describe.runIf(process.platform === 'linux')('the packaged app under a binary th
     expect(result.stdout.trim().length).toBeGreaterThan(0)
   }, 120_000)
 
+  it('`switchboard api serve` (the core with its engine service, as the desktop builds it) answers a chat from the built-in engine', async () => {
+    mkdirSync(join(work, 'data', 'models'), { recursive: true })
+    writeTinyLlamaGguf(join(work, 'data', 'models', 'tiny.gguf'))
+    const made = await run(['api', 'key-create', 'fused'])
+    expect(made.code, made.stderr).toBe(0)
+    const key = made.stdout.trim()
+    const child = spawn(exe, ['api', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let out = ''
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          const m = /Local API on (\S+)\/v1 /.exec(out)
+          if (m) done(m[1]!)
+        })
+        child.on('exit', (code) => fail(new Error(`api serve exited ${code}: ${stderr}`)))
+      })
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'builtin/tiny', messages: [{ role: 'user', content: 'hello' }], max_tokens: 6, temperature: 0 })
+      })
+      const body = (await response.json()) as { choices?: Array<{ message: { content: string } }> }
+      expect(response.status, JSON.stringify(body) + stderr).toBe(200)
+      expect(body.choices?.[0]?.message.content.length).toBeGreaterThan(0)
+      expect(stderr).not.toMatch(/NoBinaryFoundError|opened its window/)
+    } finally {
+      child.kill('SIGINT')
+      await new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done)))
+    }
+  }, 120_000)
+
   it('`switchboard builtin load` reports the model loaded in the command’s own engine', async () => {
     const result = await run(['builtin', 'load', model])
     expect(result.stderr).not.toMatch(/NoBinaryFoundError|opened its window|stopped unexpectedly/)
