@@ -61,6 +61,31 @@ describe.runIf(process.platform === 'linux')('the packaged app under a binary th
     expect(result.code).toBe(86)
   }, 60_000)
 
+  it('the desktop app (its window scripted by the stand-in) loads the model and streams a reply over the bridge', async () => {
+    mkdirSync(join(work, 'data', 'models'), { recursive: true })
+    writeTinyLlamaGguf(join(work, 'data', 'models', 'tiny.gguf'))
+    const script = join(work, 'renderer.json')
+    writeFileSync(
+      script,
+      JSON.stringify([
+        { t: 'call', id: 1, proc: 'chat.sidebar', input: {} },
+        { t: 'call', id: 2, proc: 'data.agents.update', input: { id: '$1.defaultAgentId', patch: { providerId: 'builtin', modelId: 'tiny', parameters: { maxOutputTokens: 6, temperature: 0 } } } },
+        { t: 'start', id: 3, proc: 'chat.send', input: { text: 'hello' } }
+      ])
+    )
+    const result = await run([], { STAND_IN_RENDERER: script })
+    expect(result.stderr).not.toMatch(/NoBinaryFoundError|opened its window|stopped unexpectedly/)
+    expect(result.code, result.stderr).toBe(0)
+    const end = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { t: string; id: number; result?: { ok: boolean; value?: { providerId?: string; status?: string; content?: Array<{ type: string; text?: string }> }; error?: unknown } })
+      .find((m) => m.t === 'end' && m.id === 3)
+    expect(end?.result?.ok, JSON.stringify(end?.result?.error)).toBe(true)
+    expect(end?.result?.value).toMatchObject({ providerId: 'builtin', status: 'complete' })
+    expect(end?.result?.value?.content?.[0]?.text?.length).toBeGreaterThan(0)
+  }, 120_000)
+
   it('`switchboard chat builtin/…` from the installed CLI starts the engine and gets a reply', async () => {
     const result = await run(['--cli', 'chat', `builtin/${model}`, '--max-tokens', '6', '--temperature', '0', 'hello'])
     expect(result.stderr).not.toMatch(/NoBinaryFoundError|opened its window|stopped unexpectedly/)
