@@ -13,3 +13,4 @@ export declare function missingComponents(platform: string, arch: string): strin
 export declare function targetPackages(platform: string, arch: string, lock: { packages?: Record<string, { version?: string }> }): string[]
 export declare function binaryArch(bytes: Uint8Array): { format: 'elf' | 'macho' | 'pe'; archs: string[] } | undefined
 export declare function checkPackedNatives(target: { resourcesDir: string; platform: string; arch: string }): { errors: string[]; warnings: string[] }
+export declare function elfNeeded(bytes: Buffer): string[]

@@ -2,7 +2,7 @@
 // Which native files each packaged target needs, and a check that a packed app holds them for
 // the right OS and processor. Plain JavaScript (typed in native-targets.d.mts) because
 // electron-builder loads the afterPack hook with Node, without a TypeScript loader.
-import { existsSync, openSync, readSync, closeSync, readdirSync } from 'node:fs'
+import { existsSync, openSync, readSync, closeSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
 
 /**
@@ -147,12 +147,77 @@ export function checkPackedNatives({ resourcesDir, platform, arch }) {
   else errors.push(`knowledge bases (sqlite-vec): no build is published for ${os} ${arch}; this target is not supported`)
   expectBinary('database (better-sqlite3)', 'better-sqlite3/prebuilds', new RegExp(`^${spec.betterSqlite}\\.node$`), 'reinstall better-sqlite3 (its package carries every prebuild)')
   expectBinary('built-in engine (node-llama-cpp)', `${spec.engine}/bins/${spec.engineDir}`, /^llama-addon\.node$/, install)
+  if (os === 'linux') errors.push(...missingEngineLibraries(join(modules, spec.engine, 'bins', spec.engineDir), install))
   for (const file of filesUnder(modules)) {
     if (!NATIVE_FILE.test(file)) continue
     const found = binaryArch(headerOf(file))
     if (found && (found.format !== format || !found.archs.includes(arch))) warnings.push(`${relative(modules, file)} is a ${found.format} ${found.archs.join('+')} binary, unused on ${os} ${arch}`)
   }
   return { errors, warnings }
+}
+
+/**
+ * The shared libraries an ELF file names in its dynamic section (DT_NEEDED), in order; [] when it
+ * is not a 64-bit little-endian ELF or has none.
+ * @param {Buffer} b the whole file
+ * @returns {string[]}
+ */
+export function elfNeeded(b) {
+  if (b.length < 64 || b[0] !== 0x7f || b.toString('latin1', 1, 4) !== 'ELF' || b[4] !== 2 || b[5] !== 1) return []
+  const shoff = Number(b.readBigUInt64LE(0x28))
+  const shentsize = b.readUInt16LE(0x3a)
+  const shnum = b.readUInt16LE(0x3c)
+  /** @param {number} i */
+  const section = (i) => {
+    const at = shoff + i * shentsize
+    return { type: b.readUInt32LE(at + 4), offset: Number(b.readBigUInt64LE(at + 0x18)), size: Number(b.readBigUInt64LE(at + 0x20)), link: b.readUInt32LE(at + 0x28) }
+  }
+  if (shoff === 0 || shoff + shnum * shentsize > b.length) return []
+  for (let i = 0; i < shnum; i++) {
+    const dyn = section(i)
+    if (dyn.type !== 6) continue // SHT_DYNAMIC
+    const strtab = section(dyn.link)
+    const names = []
+    for (let at = dyn.offset; at + 16 <= dyn.offset + dyn.size; at += 16) {
+      const tag = b.readBigUInt64LE(at)
+      if (tag === 0n) break
+      if (tag !== 1n) continue // DT_NEEDED
+      const start = strtab.offset + Number(b.readBigUInt64LE(at + 8))
+      names.push(b.toString('latin1', start, b.indexOf(0, start)))
+    }
+    return names
+  }
+  return []
+}
+
+/**
+ * The engine's own shared libraries are files beside its addon (its RUNPATH is $ORIGIN): every
+ * library the addon and those libraries name that is not the system's must be there, and so must
+ * one CPU backend (ggml loads a libggml-cpu-*.so at run time, named nowhere).
+ * @param {string} dir the prebuilt's bins folder @param {string} fix
+ * @returns {string[]}
+ */
+function missingEngineLibraries(dir, fix) {
+  const addon = join(dir, 'llama-addon.node')
+  if (!existsSync(addon)) return []
+  const system = /^(libc|libm|libdl|librt|libpthread|libgcc_s|libstdc\+\+|ld-linux[-\w]*|libgomp|libvulkan|libcuda|libcudart|libcublas|libcublasLt)\.so(\.\d+)*$/
+  const missing = new Set()
+  const seen = new Set()
+  const queue = ['llama-addon.node']
+  while (queue.length) {
+    const name = /** @type {string} */ (queue.shift())
+    if (seen.has(name)) continue
+    seen.add(name)
+    const file = join(dir, name)
+    if (!existsSync(file)) {
+      missing.add(name)
+      continue
+    }
+    for (const needed of elfNeeded(readFileSync(file))) if (!system.test(needed)) queue.push(needed)
+  }
+  const errors = [...missing].map((name) => `built-in engine (node-llama-cpp): ${name}, which the engine loads, is not beside llama-addon.node (${fix})`)
+  if (!readdirSync(dir).some((f) => /^libggml-cpu-.*\.so$/.test(f))) errors.push(`built-in engine (node-llama-cpp): no CPU backend (libggml-cpu-*.so) beside llama-addon.node (${fix})`)
+  return errors
 }
 
 /** @param {string | undefined} file */

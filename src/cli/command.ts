@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
+import type { UtilityProcessSpawner } from '../core/engine/engine-process'
 
 /** One `switchboard <name>` command. Commands write to the given streams, never to process directly. */
 export interface CliCommand {
@@ -14,6 +15,11 @@ export interface CliIO {
   stderr: NodeJS.WritableStream & { isTTY?: boolean }
   stdin: NodeJS.ReadableStream & { isTTY?: boolean }
   env: NodeJS.ProcessEnv
+  /**
+   * Set when the CLI runs inside the installed app's executable: how to start the built-in engine
+   * there (an Electron utilityProcess; the app binary cannot be forked as Node).
+   */
+  engineUtilityProcess?: UtilityProcessSpawner
 }
 
 /** All of stdin as UTF-8 text (a prompt or input lines piped in, or `-`). */

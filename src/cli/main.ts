@@ -24,6 +24,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 0
   }
   try {
+    // Inside the app's executable every command that runs the engine (chat, builtin, embed…) starts it the app's way.
+    if (io.engineUtilityProcess) (await import('../core/engine')).configureBuiltinEngine({ utilityProcess: io.engineUtilityProcess })
     return await command.run(rest, io)
   } catch (error) {
     if (error instanceof UsageError) {

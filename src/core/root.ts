@@ -2,7 +2,7 @@ import type { StreamHub } from './bridge/stream-hub'
 import type { LocalFeature } from './local'
 import type { Store } from './store'
 import type { Secrets } from './secrets'
-import { createEngineService, type BuiltinEngine, type EngineSpawner } from './engine'
+import { createEngineService, type BuiltinEngine, type EngineSpawner, type UtilityProcessSpawner } from './engine'
 import { createModelsLibraryFeature, type ModelsLibraryFeature } from './models-library'
 import { isUnavailable, type Unavailable } from './unavailable'
 import type { SyncTuning } from './sync/sync-service'
@@ -76,9 +76,10 @@ export type Services = Omit<Built, 'env' | 'hub'>
 /** The services that need no store: built before start-up, so they answer in every start-up state. */
 export type StandingServices = Pick<Services, 'engine' | 'modelsLibrary'>
 
-/** How the engine process starts: the desktop gives an Electron utilityProcess spawner; tests a host entry. */
+/** How the engine process starts: the shell under Electron gives its utilityProcess spawner; tests a host entry. */
 export interface EngineOptions {
   spawner?: EngineSpawner
+  utilityProcess?: UtilityProcessSpawner | undefined
   hostEntry?: string
 }
 

@@ -11,9 +11,9 @@ import { artifactSandboxPolicyFor } from '../shared/security/artifact-sandbox-po
 import { isSafeExternalUrl, type AppOrigins } from '../shared/security/url-policy'
 import { createCore, type Core } from '../core'
 import { BridgeSession } from '../core/bridge/session'
-import { acquireDataLock, type DataLock } from '../core/store/data-lock'
+import { acquireDataLock, liveLockHolder, QUITTING_HOLDER_WAIT_MS, type DataLock } from '../core/store/data-lock'
 import { AppErrorException } from '../shared/errors/app-error'
-import { decideLaunch, focusActions } from './policy/instance-lock'
+import { decideLaunch, focusActions, requestInstanceLock } from './policy/instance-lock'
 import { APP_ORIGIN, APP_SCHEME, resolveAppRequest } from './policy/app-protocol'
 import { buildMenuTemplate } from './policy/menu'
 import { chosenPath, fileDialogOptions, type FilePurpose } from './policy/file-dialog'
@@ -32,7 +32,7 @@ import { createShellUpdater } from './updater'
 import { backupsDir } from '../core/store/backup'
 import { APP_VERSION } from '../core/version'
 import { logError } from '../shared/errors/log'
-import { desktopEngineSpawner } from './engine-spawner'
+import { desktopEngineSpawner, utilityProcessSpawner } from './engine-spawner'
 
 // The Electron shell only: lifecycle, windows, security policy and the IPC transport.
 // Everything else is in src/core, which runs (and is tested) without Electron.
@@ -48,10 +48,13 @@ async function runCommandLine(args: string[]) {
   process.env['SWITCHBOARD_CLI_ENTRY'] = '0'
   // The CLI is its own build entry beside this one (out/main/cli.js); main never imports src/cli.
   const cli = (await import(new URL('./cli.js', import.meta.url).href)) as {
-    main(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; stdin: NodeJS.ReadableStream; env: NodeJS.ProcessEnv }): Promise<number>
+    main(argv: string[], io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; stdin: NodeJS.ReadableStream; env: NodeJS.ProcessEnv; engineUtilityProcess: typeof utilityProcessSpawner }): Promise<number>
   }
   const main = cli.main.bind(cli)
-  const code = await main(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).catch((error: unknown) => {
+  // The engine runs as a utility process here too (runAsNode is fused off: no fork of this binary
+  // can be Node), and Electron starts utility processes only once the app is ready.
+  await app.whenReady()
+  const code = await main(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, engineUtilityProcess: utilityProcessSpawner }).catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
     return 1
   })
@@ -84,7 +87,9 @@ function runDesktop() {
   const chosenDataDir = desktopDataDir(process.argv, process.env, app.getPath('userData'), process.cwd())
   const dataDir = () => chosenDataDir
   let dataLock: DataLock | undefined
-  const launch = decideLaunch(app.requestSingleInstanceLock(), () => {
+  const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+  const singleInstance = requestInstanceLock(() => app.requestSingleInstanceLock(), () => liveLockHolder(dataDir())?.quitting !== undefined, sleep, QUITTING_HOLDER_WAIT_MS)
+  const launch = decideLaunch(singleInstance, () => {
     try {
       dataLock = acquireDataLock(dataDir(), 'the desktop app')
       return { ok: true }
@@ -224,7 +229,14 @@ function runDesktop() {
       // Tool servers the core starts (npx, node from Homebrew or nvm) need the user's PATH.
       await loginShellPath()
       const updater = app.isPackaged
-        ? createShellUpdater({ userData: app.getPath('userData'), resourcesPath: process.resourcesPath, version: APP_VERSION, dataVersion: () => launchRecord.dataVersion })
+        ? createShellUpdater({
+            userData: app.getPath('userData'),
+            resourcesPath: process.resourcesPath,
+            version: APP_VERSION,
+            dataVersion: () => launchRecord.dataVersion,
+            // The new copy starts at once (AppImage): the locks must be free before it does.
+            closeThen: (install) => void quit.closeThen(install)
+          })
         : undefined
       // The built-in engine runs in a utility process beside this one (out/main/engine-host.js).
       const engineHost = join(import.meta.dirname, 'engine-host.js')
@@ -280,7 +292,11 @@ function runDesktop() {
     // Quitting waits for the core to close (stores flushed, tool servers stopped), then exits.
     const quit = quitSequence({
       close: () => core?.close() ?? Promise.resolve(),
-      release: () => dataLock?.release(),
+      quitting: () => dataLock?.markQuitting(),
+      release: () => {
+        dataLock?.release()
+        app.releaseSingleInstanceLock()
+      },
       exit: (code) => app.exit(code),
       report: (error) => logError('Closing Switchboard failed', error)
     })

@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import electronUpdater, { type ProgressInfo, type UpdateInfo } from 'electron-updater'
 import type { UpdaterPort } from '../core/bridge/handlers/updates'
 import type { CommandLineStatus, UpdateMode, UpdateStatus } from '../shared/bridge/procedures/updates'
-import { shimPlan } from './policy/command-line'
+import { SHIM_MARKER, shimPlan } from './policy/command-line'
 import { channelOf, decideUpdate, parseUpdateMode, updateErrorMessage, updateFeedConfigured } from './policy/update-policy'
 
 // Electron glue only: electron-updater does the fetching, downloading and installing; every
@@ -60,6 +60,8 @@ export interface ShellUpdaterOptions {
   version: string
   /** The newest version that opened the data folder (launch health). */
   dataVersion(): string | undefined
+  /** Closes the core and releases the data-folder and single-instance locks, then runs `install`. */
+  closeThen?(install: () => void): void
 }
 
 export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & { start(): void } {
@@ -108,6 +110,9 @@ export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & 
   autoUpdater.on('download-progress', (p: ProgressInfo) => set({ phase: 'downloading', percent: Math.round(p.percent), bytesPerSecond: Math.round(p.bytesPerSecond) }))
   autoUpdater.on('update-downloaded', (info: UpdateInfo) => set({ phase: 'downloaded', version: info.version, percent: 100 }))
   autoUpdater.on('error', (error: Error) => set({ phase: 'error', message: updateErrorMessage(error, url ?? '') }))
+  const commandLine = commandLineInstaller()
+  // The AppImage updater installed the new version under its own (versioned) name: the shim follows.
+  autoUpdater.on('appimage-filename-updated', (path: string) => commandLine.refresh(path))
 
   const check = async () => {
     if (status.phase === 'unavailable') return status
@@ -138,6 +143,7 @@ export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & 
 
   return {
     start() {
+      commandLine.refresh()
       schedule()
       if (settings.mode !== 'off' && status.phase !== 'unavailable') setTimeout(() => void check(), FIRST_CHECK_AFTER_MS).unref()
     },
@@ -150,8 +156,11 @@ export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & 
     download,
     restart() {
       if (status.phase !== 'downloaded') return
-      // Quits through will-quit (the core closes, the data lock is released), then installs.
-      autoUpdater.quitAndInstall(false, true)
+      // The core closes and the locks are released first: the AppImage's installer starts the new
+      // copy at once, which would find them held and quit. Then electron-updater quits and installs.
+      const install = () => autoUpdater.quitAndInstall(false, true)
+      if (options.closeThen) options.closeThen(install)
+      else install()
     },
     setMode(mode) {
       settings.mode = mode
@@ -160,7 +169,7 @@ export function createShellUpdater(options: ShellUpdaterOptions): UpdaterPort & 
       schedule()
       return set({})
     },
-    commandLine: commandLineInstaller()
+    commandLine
   }
 }
 
@@ -172,9 +181,9 @@ async function windowsUserPath(): Promise<string> {
   return stdout.trim()
 }
 
-function commandLineInstaller(): UpdaterPort['commandLine'] {
+function commandLineInstaller(): UpdaterPort['commandLine'] & { refresh(executable?: string): void } {
   // An AppImage's executable is inside a mount that changes each run: point at the AppImage file.
-  const executable = process.env['APPIMAGE'] ?? process.execPath
+  let executable = process.env['APPIMAGE'] ?? process.execPath
   const plan = (userPath?: string) =>
     shimPlan({ platform: process.platform, home: homedir(), env: userPath === undefined ? process.env : { ...process.env, Path: userPath, PATH: userPath }, executable })
   const describe = (p: ReturnType<typeof plan>): CommandLineStatus => {
@@ -182,6 +191,18 @@ function commandLineInstaller(): UpdaterPort['commandLine'] {
     return { available: true, installed, file: p.file, onPath: p.onPath, ...(p.pathAdvice && !p.onPath ? { advice: p.pathAdvice } : {}) }
   }
   return {
+    /** A shim the app wrote that names another executable (the AppImage was renamed by an update, or moved) is rewritten. */
+    refresh(next) {
+      if (next) executable = next
+      if (process.platform === 'win32') return
+      try {
+        const p = plan()
+        const current = readFileSync(p.file, 'utf8')
+        if (current.includes(SHIM_MARKER) && current !== p.content) writeFileSync(p.file, p.content)
+      } catch {
+        // No shim installed, or not writable: nothing to keep up to date.
+      }
+    },
     status: () => describe(plan()),
     async install() {
       const p = plan(process.platform === 'win32' ? await windowsUserPath() : undefined)

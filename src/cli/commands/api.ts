@@ -62,7 +62,7 @@ export const apiCommand: CliCommand = {
       io.stderr.write(`${(error as { error?: { message?: string } }).error?.message ?? String(error)}\n`)
       return 1
     }
-    const core = createCore({ dataDir, mode: 'desktop', localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
+    const core = createCore({ dataDir, mode: 'desktop', engine: { utilityProcess: io.engineUtilityProcess }, localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
     const client = createInProcessClient(core.router).client
     try {
       const state = await core.context.init.start()

@@ -86,14 +86,44 @@ export function forkSpawner(options: ForkSpawnerOptions): EngineSpawner {
   }
 }
 
-export type EngineSpawnChoice = 'utility-process' | 'child-process'
+export type EngineSpawnChoice = 'utility-process' | 'child-process' | 'none'
+
+/** The shell's way to start the engine as an Electron utilityProcess (the core never imports electron). */
+export type UtilityProcessSpawner = (entry: string) => EngineSpawner
 
 /**
- * How the engine process starts. Under Electron a utilityProcess: Electron's own process for
- * Node work, started with the app's runtime (no ELECTRON_RUN_AS_NODE child of the app binary,
- * which macOS hardened runtime and some antivirus treat as a second app). Everywhere else (browser
- * mode under Node, the CLI, tests) a child process forked from Node.
+ * How the engine process starts: the one place that decides, for the desktop, the installed CLI,
+ * browser mode and tests. Under Electron a utilityProcess: Electron's own process for Node work,
+ * started with the app's runtime. Never a fork of the app binary there: the packaged app has
+ * runAsNode fused off, so such a child starts the app instead of the engine (and macOS
+ * hardened runtime and some antivirus treat it as a second app). Under plain Node (browser
+ * mode, the CLI from a checkout, tests) a child process forked from Node. Electron without a
+ * utilityProcess spawner to hand has no way to start the engine ('none').
  */
 export function chooseEngineSpawn(shell: { electron: boolean; utilityProcess: boolean }): EngineSpawnChoice {
-  return shell.electron && shell.utilityProcess ? 'utility-process' : 'child-process'
+  if (!shell.electron) return 'child-process'
+  return shell.utilityProcess ? 'utility-process' : 'none'
+}
+
+export interface EngineSpawnOptions {
+  /** The built host entry (out/main/engine-host.js). */
+  entry: string
+  /** Whether this process runs under Electron; default from process.versions. */
+  electron?: boolean
+  /** The shell's utilityProcess spawner, when it has one (the desktop and the installed CLI). */
+  utilityProcess?: UtilityProcessSpawner | undefined
+}
+
+/** The spawner chooseEngineSpawn picks. */
+export function engineSpawner(options: EngineSpawnOptions): EngineSpawner {
+  const electron = options.electron ?? Boolean(process.versions['electron'])
+  const choice = chooseEngineSpawn({ electron, utilityProcess: options.utilityProcess !== undefined })
+  if (choice === 'utility-process') return options.utilityProcess!(options.entry)
+  if (choice === 'child-process') return forkSpawner({ entry: options.entry })
+  return {
+    kind: 'none',
+    spawn() {
+      throw new Error('The built-in engine cannot start here: under Electron it runs as a utility process, and this process was given no way to start one. Start it from the app (or run the CLI from a checkout with Node).')
+    }
+  }
 }

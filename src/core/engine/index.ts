@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { BuiltinEngine } from './builtin-engine'
-import { forkSpawner, type EngineSpawner } from './engine-process'
+import { engineSpawner, type EngineSpawner, type UtilityProcessSpawner } from './engine-process'
 import { unavailable, type Unavailable } from '../unavailable'
 import { ENGINE_STATE_FILE } from './engine-state'
 
@@ -13,6 +13,7 @@ import { ENGINE_STATE_FILE } from './engine-state'
  */
 let engine: BuiltinEngine | undefined
 let spawner: EngineSpawner | undefined
+let utilityProcess: UtilityProcessSpawner | undefined
 let dataDir: string | undefined
 
 /** Where the built host entry is: beside the bundle (out/main or out/main/chunks), or out/main from the sources (tests). */
@@ -25,8 +26,10 @@ export function engineHostEntry(env: NodeJS.ProcessEnv = process.env): string {
 
 export interface EngineServiceOptions {
   dataDir: string
-  /** How the engine process starts (the desktop: an Electron utilityProcess); default a child process of `hostEntry`. */
+  /** How the engine process starts; default the one `engineSpawner` chooses for `hostEntry`. */
   spawner?: EngineSpawner
+  /** The shell's utilityProcess spawner (the desktop, the installed CLI's `api serve`): chosen under Electron. */
+  utilityProcess?: UtilityProcessSpawner | undefined
   /** The built host entry; default the one beside the running bundle (engineHostEntry). */
   hostEntry?: string
 }
@@ -42,18 +45,19 @@ export function createEngineService(options: EngineServiceOptions): BuiltinEngin
     return unavailable(`its process entry ${entry} was not found; build the app first (npx electron-vite build), or set SWITCHBOARD_ENGINE_HOST to the built engine-host.js`)
   }
   // The app's engine says what it has loaded, so `switchboard builtin ps` on this data folder can show it.
-  return new BuiltinEngine({ spawner: options.spawner ?? forkSpawner({ entry }), dataDir: options.dataDir, stateFile: join(options.dataDir, ENGINE_STATE_FILE) })
+  return new BuiltinEngine({ spawner: options.spawner ?? engineSpawner({ entry, utilityProcess: options.utilityProcess }), dataDir: options.dataDir, stateFile: join(options.dataDir, ENGINE_STATE_FILE) })
 }
 
 /** Set by a CLI command before first use; a later call replaces an engine that has not started. */
-export function configureBuiltinEngine(options: { spawner?: EngineSpawner; dataDir?: string }): void {
+export function configureBuiltinEngine(options: { spawner?: EngineSpawner; utilityProcess?: UtilityProcessSpawner | undefined; dataDir?: string }): void {
   if (options.spawner) spawner = options.spawner
+  if (options.utilityProcess) utilityProcess = options.utilityProcess
   if (options.dataDir) dataDir = options.dataDir
   if (engine && !engine.client.running) engine = undefined
 }
 
 export function builtinEngine(): BuiltinEngine {
-  engine ??= new BuiltinEngine({ spawner: spawner ?? forkSpawner({ entry: engineHostEntry() }), ...(dataDir ? { dataDir } : {}) })
+  engine ??= new BuiltinEngine({ spawner: spawner ?? engineSpawner({ entry: engineHostEntry(), utilityProcess }), ...(dataDir ? { dataDir } : {}) })
   return engine
 }
 
@@ -66,5 +70,5 @@ export async function closeBuiltinEngine(): Promise<void> {
 
 export { BuiltinEngine, ModelTooLargeError, ModelFileError, formatBytes, defaultThreads } from './builtin-engine'
 export { EngineError, EngineCrashedError } from './engine-client'
-export { forkSpawner, type EngineSpawner, type EngineProcess } from './engine-process'
+export { forkSpawner, engineSpawner, type EngineSpawner, type EngineProcess, type UtilityProcessSpawner } from './engine-process'
 export { appEngineState, type EngineState } from './engine-state'

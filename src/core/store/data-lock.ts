@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { storeError } from './errors'
@@ -19,13 +19,20 @@ export interface LockHolder {
   startTicks?: string
   /** The machine's id (it stays when the hostname changes, as macOS's does with the network). */
   machine?: string
+  /** When its holder began closing (the app quitting, an update restarting it): a newcomer waits for it. */
+  quitting?: number
 }
 
 export interface DataLock {
   readonly dataDir: string
   readonly file: string
+  /** Says in the lock file that this holder is closing and will release it shortly. */
+  markQuitting(): void
   release(): void
 }
+
+/** How long a newcomer waits for a holder that said it is closing (the core's close is cut off after 10 s). */
+export const QUITTING_HOLDER_WAIT_MS = 15_000
 
 /** The kernel's start time of a process (field 22 of /proc/<pid>/stat), or undefined off Linux. */
 function startTicks(pid: number): string | undefined {
@@ -104,7 +111,8 @@ function readHolder(file: string): LockHolder | undefined {
         app: String(parsed.app ?? 'Switchboard'),
         since: Number(parsed.since ?? 0),
         ...(parsed.startTicks ? { startTicks: parsed.startTicks } : {}),
-        ...(typeof parsed.machine === 'string' && parsed.machine ? { machine: parsed.machine } : {})
+        ...(typeof parsed.machine === 'string' && parsed.machine ? { machine: parsed.machine } : {}),
+        ...(typeof parsed.quitting === 'number' ? { quitting: parsed.quitting } : {})
       }
     }
   } catch {
@@ -134,10 +142,13 @@ const held = new Map<string, { lock: DataLock; count: number }>()
 /**
  * Takes the exclusive lock on a data folder for this process's lifetime: a lock file created
  * with O_EXCL holding our pid. A lock whose process is gone (killed, crashed) is taken over; a
- * live one makes this throw `DataFolderInUse` naming the folder and the other process.
- * Re-entrant within one process (counted), released on exit.
+ * live one makes this throw `DataFolderInUse` naming the folder and the other process, unless
+ * it said it is closing: then this waits for it, up to `waitForQuittingMs` (an update's restart
+ * starts the new copy while the old one is still closing). Re-entrant within one process
+ * (counted), released on exit.
  */
-export function acquireDataLock(folder: string, app = 'Switchboard'): DataLock {
+export function acquireDataLock(folder: string, app = 'Switchboard', options: { waitForQuittingMs?: number } = {}): DataLock {
+  const waitUntil = Date.now() + (options.waitForQuittingMs ?? QUITTING_HOLDER_WAIT_MS)
   const dataDir = resolve(folder)
   const mine = held.get(dataDir)
   if (mine) {
@@ -165,6 +176,11 @@ export function acquireDataLock(folder: string, app = 'Switchboard'): DataLock {
       if ((error as { code?: string }).code !== 'EEXIST' || attempt > 5) throw error
     }
     const holder = readHolder(file)
+    if (holder && holder.pid !== process.pid && holderAlive(holder) && holder.quitting !== undefined && Date.now() < waitUntil) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100)
+      attempt = -1
+      continue
+    }
     if (holder && holder.pid !== process.pid && holderAlive(holder)) throw storeError(DataLockErrorType, inUseMessage(dataDir, holder), 423, { pid: holder.pid, host: holder.host })
     if (!holder && attempt === 0) {
       // Just created by someone else and not written yet, or left half-written by a crash: look again shortly.
@@ -192,6 +208,17 @@ export function acquireDataLock(folder: string, app = 'Switchboard'): DataLock {
   const lock: DataLock = {
     dataDir,
     file,
+    markQuitting() {
+      if (released || readHolder(file)?.pid !== process.pid) return
+      // Replaced whole (a rename), so a reader never sees a half-written file and takes it for stale.
+      const next = `${file}.quitting-${process.pid}`
+      try {
+        writeFileSync(next, JSON.stringify({ ...me, quitting: Date.now() }), { mode: 0o600 })
+        renameSync(next, file)
+      } catch {
+        rmSync(next, { force: true })
+      }
+    },
     release() {
       const entry = held.get(dataDir)
       if (!entry) return

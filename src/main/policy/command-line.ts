@@ -42,6 +42,28 @@ export interface ShimPlan {
 
 const quoteSh = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
 
+/** The first words of every shim the app writes: a shim with them is the app's to rewrite. */
+export const SHIM_MARKER = '# Installed by Switchboard'
+
+/**
+ * An AppImage with a version in its name (Switchboard-1.2.0.AppImage) is replaced by an update
+ * with the new version's file in the same folder (electron-updater's AppImageUpdater keeps the
+ * name only when it has no version), so the shim looks for it there when the named one is gone;
+ * the app also rewrites the shim when it is told the new name.
+ */
+function appImageLookup(executable: string): string | undefined {
+  const dir = posix.dirname(executable)
+  const name = posix.basename(executable)
+  const versioned = /^(.*?)\d+\.\d+\.\d+.*\.AppImage$/i.exec(name)
+  if (!versioned) return undefined
+  return (
+    `app=${quoteSh(executable)}\n` +
+    `# An update puts the new version's AppImage beside it under the new version's name.\n` +
+    `[ -x "$app" ] || for f in ${quoteSh(`${dir}/${versioned[1]}`)}*.AppImage; do [ -x "$f" ] && app=$f; done\n` +
+    `exec "$app" ${CLI_FLAG} "$@"\n`
+  )
+}
+
 /**
  * Where to put the `switchboard` shim and what it says, per OS, the way editors do (`code`,
  * `subl`): a per-user folder that needs no administrator. macOS and Linux: ~/.local/bin (on PATH
@@ -64,12 +86,13 @@ export function shimPlan(placement: ShimPlacement): ShimPlan {
     }
   }
   const folder = posix.join(home, '.local', 'bin')
+  const run = appImageLookup(executable) ?? `exec ${quoteSh(executable)} ${CLI_FLAG} "$@"\n`
   const onPath = (env['PATH'] ?? '').split(':').some((entry) => entry.replace(/\/+$/, '') === folder)
   const profile = platform === 'darwin' ? '~/.zprofile' : '~/.profile'
   return {
     folder,
     file: join(folder, 'switchboard'),
-    content: `#!/bin/sh\n# Installed by Switchboard (Settings → General → Command-line tool). Runs the app's CLI.\nexec ${quoteSh(executable)} ${CLI_FLAG} "$@"\n`,
+    content: `#!/bin/sh\n${SHIM_MARKER} (Settings → General → Command-line tool). Runs the app's CLI.\n${run}`,
     onPath,
     ...(onPath ? {} : { pathAdvice: `Add ~/.local/bin to your PATH: echo 'export PATH="$HOME/.local/bin:$PATH"' >> ${profile}, then open a new terminal.` })
   }

@@ -26,3 +26,18 @@ export function focusActions(window: { minimized: boolean; visible: boolean } | 
   if (!window) return []
   return [...(window.minimized ? (['restore'] as const) : []), ...(window.visible ? [] : (['show'] as const)), 'focus']
 }
+
+/**
+ * Electron's single-instance lock, waited for while its holder says it is closing (its data-folder
+ * lock is marked quitting): "Restart to update" on the AppImage starts the new copy before the old
+ * one has exited. Bounded: a holder that stays is treated as running (the newcomer focuses it and
+ * quits, as for any second launch).
+ */
+export function requestInstanceLock(request: () => boolean, holderQuitting: () => boolean, sleep: (ms: number) => void, limitMs: number, now: () => number = Date.now): boolean {
+  const until = now() + limitMs
+  for (;;) {
+    if (request()) return true
+    if (!holderQuitting() || now() >= until) return false
+    sleep(100)
+  }
+}

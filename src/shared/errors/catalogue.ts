@@ -130,7 +130,7 @@ export const ERROR_CATALOGUE = {
   // ---- knowledge bases (src/core/knowledge)
   EmbeddingDimensionMismatch: t(422, ['The embedding model returned vectors of another size than this knowledge base holds.', 'Pick the model it was built with, or change its model so everything is embedded again.'], ['嵌入模型返回的向量维度与该知识库不一致。', '请选择构建时使用的模型，或更换模型以重新嵌入全部内容。']),
   // ---- the installed app (src/main, src/shared/errors/native-load-error.ts, app.update.*)
-  UnsupportedSystem: t(500, ['This system is too old for Switchboard.', 'Switchboard needs glibc 2.34 or newer (Ubuntu 22.04, Debian 12, Fedora 35, RHEL 9 or later).'], ['此系统版本过旧，无法运行 Switchboard。', 'Switchboard 需要 glibc 2.34 或更新版本（Ubuntu 22.04、Debian 12、Fedora 35、RHEL 9 或更新）。']),
+  UnsupportedSystem: t(500, ['This system is too old for Switchboard.', 'Switchboard needs glibc 2.34 or newer (Ubuntu 22.04, Debian 12, Fedora 35, RHEL 9 or later); its built-in engine also needs the C++ runtime of GCC 12 (Fedora 36, RHEL 10 or later).'], ['此系统版本过旧，无法运行 Switchboard。', 'Switchboard 需要 glibc 2.34 或更新版本（Ubuntu 22.04、Debian 12、Fedora 35、RHEL 9 或更新）；内置引擎还需要 GCC 12 的 C++ 运行库（Fedora 36、RHEL 10 或更新）。']),
   UpdatesUnavailable: t(501, ['Updates are not available here.', 'Browser mode and checkouts update with git; the installed desktop app updates itself.'], ['此处无法更新。', '浏览器模式与源码检出请用 git 更新；安装版桌面应用会自行更新。']),
   // ---- the built-in engine (src/core/engine): not named "Invalid…", which §8 makes a 401 (a bad key)
   ModelFileUnusable: t(422, ['This model file cannot be used.', 'The detail names the file and what is wrong with it; download it again, or remove it in Local models.'], ['该模型文件无法使用。', '详情中写明了文件及其问题；请重新下载，或在“本地模型”中将其移除。']),

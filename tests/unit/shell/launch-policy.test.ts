@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { commands } from '../../../src/cli/commands/index'
@@ -70,6 +73,30 @@ describe('the CLI in the installed app', () => {
     const mac = shimPlan({ platform: 'darwin', home: '/Users/u', env: { PATH: '/usr/bin:/bin' }, executable: '/Applications/Switchboard.app/Contents/MacOS/Switchboard' })
     expect(mac.onPath).toBe(false)
     expect(mac.pathAdvice).toContain('~/.zprofile')
+  })
+
+  it.runIf(process.platform !== 'win32')('the shim still finds a versioned AppImage after an update renamed it', () => {
+    const dir = mkdtempSync(join(tmpdir(), "sb-shim's apps-"))
+    try {
+      const fakeAppImage = (version: string) => {
+        const file = join(dir, `Switchboard-${version}.AppImage`)
+        writeFileSync(file, `#!/bin/sh\necho "${version} $*"\n`)
+        chmodSync(file, 0o755)
+        return file
+      }
+      const old = fakeAppImage('1.2.0')
+      const plan = shimPlan({ platform: 'linux', home: '/home/u', env: { PATH: '/usr/bin' }, executable: old })
+      const shim = join(dir, 'switchboard')
+      writeFileSync(shim, plan.content)
+      chmodSync(shim, 0o755)
+      expect(execFileSync(shim, ['providers'], { encoding: 'utf8' })).toBe('1.2.0 --cli providers\n')
+      // electron-updater's AppImageUpdater: the old file goes, the new one takes the new version's name.
+      rmSync(old)
+      fakeAppImage('1.3.0')
+      expect(execFileSync(shim, ['providers'], { encoding: 'utf8' })).toBe('1.3.0 --cli providers\n')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('puts a .cmd shim under LOCALAPPDATA on Windows and appends it to the user PATH once', () => {

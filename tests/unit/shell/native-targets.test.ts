@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import afterPack from '../../../scripts/packaging/after-pack.mjs'
-import { NATIVE_TARGETS, binaryArch, checkPackedNatives, missingComponents, targetPackages } from '../../../scripts/packaging/native-targets.mjs'
+import { NATIVE_TARGETS, binaryArch, checkPackedNatives, elfNeeded, missingComponents, targetPackages } from '../../../scripts/packaging/native-targets.mjs'
 
 // Fake native files: just the header bytes each loader (and our check) reads.
 function elf(machine: number) {
@@ -62,7 +62,8 @@ const linuxX64 = {
   '@napi-rs/keyring-linux-x64-gnu/keyring.linux-x64-gnu.node': X64.elf,
   'sqlite-vec-linux-x64/vec0.so': X64.elf,
   'better-sqlite3/prebuilds/linux-x64.node': X64.elf,
-  '@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node': X64.elf
+  '@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node': X64.elf,
+  '@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-x64.so': X64.elf
 }
 const macArm64 = {
   '@napi-rs/keyring-darwin-arm64/keyring.darwin-arm64.node': ARM64.macho,
@@ -198,5 +199,33 @@ describe('install-target.mjs', () => {
     const usage = run()
     expect(usage.status).toBe(2)
     expect(usage.stderr).toContain('Usage: node scripts/packaging/install-target.mjs <darwin|win32|linux> <x64|arm64>')
+  })
+})
+
+describe('the engine’s shared libraries in a Linux pack', () => {
+  const bins = resolve('node_modules/@node-llama-cpp/linux-x64/bins/linux-x64')
+  /** The Linux x64 app with the real engine prebuilt, less the files `drop` matches. */
+  function packWithEngine(drop: RegExp) {
+    const { '@node-llama-cpp/linux-x64/bins/linux-x64/llama-addon.node': _addon, '@node-llama-cpp/linux-x64/bins/linux-x64/libggml-cpu-x64.so': _cpu, ...rest } = linuxX64
+    const dir = resources(rest)
+    const target = join(dir, 'app.asar.unpacked/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64')
+    mkdirSync(target, { recursive: true })
+    for (const name of readdirSync(bins)) if (!drop.test(name)) symlinkSync(join(bins, name), join(target, name))
+    return dir
+  }
+
+  it('reads the libraries the real addon names (DT_NEEDED)', () => {
+    expect(elfNeeded(readFileSync(join(bins, 'llama-addon.node')))).toEqual(expect.arrayContaining(['libllama.v0.4.0.so', 'libggml.v0.4.0.so', 'libggml-base.so', 'libllama-common.so', 'libc.so.6']))
+    expect(elfNeeded(X64.elf)).toEqual([])
+  })
+
+  it('passes the whole prebuilt, and fails a pack without libllama, libggml-base or any CPU backend', () => {
+    expect(checkPackedNatives({ resourcesDir: packWithEngine(/^$/), platform: 'linux', arch: 'x64' }).errors).toEqual([])
+    const noLlama = checkPackedNatives({ resourcesDir: packWithEngine(/^libllama/), platform: 'linux', arch: 'x64' }).errors
+    expect(noLlama).toEqual(expect.arrayContaining([expect.stringMatching(/libllama\.v0\.4\.0\.so, which the engine loads, is not beside llama-addon\.node/), expect.stringMatching(/libllama-common\.so/)]))
+    const noBase = checkPackedNatives({ resourcesDir: packWithEngine(/^libggml-base\.so$/), platform: 'linux', arch: 'x64' }).errors
+    expect(noBase).toEqual([expect.stringMatching(/libggml-base\.so, which the engine loads/)])
+    const noCpu = checkPackedNatives({ resourcesDir: packWithEngine(/^libggml-cpu-/), platform: 'linux', arch: 'x64' }).errors
+    expect(noCpu).toEqual([expect.stringMatching(/no CPU backend/)])
   })
 })

@@ -11,6 +11,7 @@ import type {
   Token
 } from 'node-llama-cpp'
 import type { ChatDone, ChatParams, EmbedParams, EngineErrorData, EngineReply, EngineRequest, EngineStatus, LoadParams } from '../protocol'
+import { engineSystemError } from '../system-check'
 
 /**
  * The engine host: runs in its own process (a child process, or an Electron utility process on the
@@ -64,6 +65,9 @@ export function runEngineHost(port: HostPort): void {
           if (recentLogs.length > 40) recentLogs.shift()
           if (level === LlamaLogLevel.error || level === LlamaLogLevel.fatal) process.stderr.write(`[engine] ${message}\n`)
         }
+      }).catch((error: unknown) => {
+        // A libstdc++ too old for the prebuilt is named, not left as NoBinaryFoundError.
+        throw engineSystemError(error)
       })
     )
     return llamaPromise
