@@ -68,8 +68,11 @@ export class FeaturePlan<
   Built extends object = Base,
   P extends keyof Contract = never,
   Standing extends object = Base,
-  Opened extends object = object
+  Opened extends object = never
 > {
+  /** What `opens` named (never before it): typed only, so a second `opens` does not compile. */
+  declare private readonly opened?: Opened
+
   private constructor(
     private readonly features: readonly AnyFeature[],
     /** How many of `features` form the standing stage. */
@@ -85,7 +88,7 @@ export class FeaturePlan<
   }
 
   /** Ends the standing stage: the features added after this are built once start-up has opened `O`. */
-  opens<O extends object>(this: FeaturePlan<Base, Built, P, Base, object>): FeaturePlan<Base, Built & O, P, Built, O> {
+  opens<O extends object>(this: FeaturePlan<Base, Built, P, Base, never>): FeaturePlan<Base, Built & O, P, Built, O> {
     return new FeaturePlan<Base, Built & O, P, Built, O>(this.features, this.features.length)
   }
 
