@@ -1,10 +1,10 @@
 import type { SyncTuning } from './sync/sync-service'
 import type { AccessPolicy } from './bridge/session'
 import type { InitService } from './services/init-service'
-import type { LocalFeature } from './local'
 import type { ServiceAccess } from './services-access'
 
 import type { FeatureEnv } from './feature'
+import type { EngineOptions } from './engine/feature'
 
 export type { FileDialog } from './feature'
 
@@ -15,8 +15,6 @@ export type { FileDialog } from './feature'
 export interface CoreContext extends FeatureEnv {
   init: InitService
   access?: AccessPolicy
-  /** Local model servers: needs no store, so it answers in every start-up state. */
-  local: LocalFeature
   /** Opens an address in the user's browser (desktop only: an OAuth sign-in of a tool server). */
   openExternal?: (url: string) => void
   /** `switchboard api serve --host/--port`: where the local API listens in this process, and that it runs whatever Settings says. */
@@ -27,4 +25,6 @@ export interface CoreContext extends FeatureEnv {
   keyEnv?: NodeJS.ProcessEnv
   /** Sync's timings, clock and store wrapper (tests skew clocks and fail stores; see CoreOptions.sync). */
   sync?: SyncTuning
+  /** How the built-in engine's process starts (see CoreOptions.engine). */
+  engine?: EngineOptions
 }

@@ -58,23 +58,59 @@ type AnyFeature = Feature<any, any, any>
 
 /**
  * The features in build order, typed by what they have built so far: `add` accepts a feature
- * only when everything it needs is already there, and adds what it builds.
+ * only when everything it needs is already there, and adds what it builds. A plan may begin with
+ * a standing stage: the features added before `opens` need only `Base`, are built when the core
+ * is made and answer in every start-up state; those after it are built each time start-up has
+ * opened what `opens` names (the store and the keychain).
  */
-export class FeaturePlan<Base extends object, Built extends object = Base, P extends keyof Contract = never> {
-  private constructor(readonly features: readonly AnyFeature[]) {}
+export class FeaturePlan<
+  Base extends object,
+  Built extends object = Base,
+  P extends keyof Contract = never,
+  Standing extends object = Base,
+  Opened extends object = never
+> {
+  /** What `opens` named (never before it): typed only, so a second `opens` does not compile. */
+  declare private readonly opened?: Opened
+
+  private constructor(
+    private readonly features: readonly AnyFeature[],
+    /** How many of `features` form the standing stage. */
+    private readonly standingCount: number
+  ) {}
 
   static start<Base extends object>(): FeaturePlan<Base> {
-    return new FeaturePlan<Base>([])
+    return new FeaturePlan<Base>([], 0)
   }
 
-  add<Adds extends object, Q extends keyof Contract = never>(feature: Feature<Built, Adds, Q>): FeaturePlan<Base, Built & Adds, P | Q> {
-    return new FeaturePlan<Base, Built & Adds, P | Q>([...this.features, feature])
+  add<Adds extends object, Q extends keyof Contract = never>(feature: Feature<Built, Adds, Q>): FeaturePlan<Base, Built & Adds, P | Q, Standing, Opened> {
+    return new FeaturePlan<Base, Built & Adds, P | Q, Standing, Opened>([...this.features, feature], this.standingCount)
   }
 
-  /** Builds every feature in order on top of `base`. */
-  build(base: Base): Built {
+  /** Ends the standing stage: the features added after this are built once start-up has opened `O`. */
+  opens<O extends object>(this: FeaturePlan<Base, Built, P, Base, never>): FeaturePlan<Base, Built & O, P, Built, O> {
+    return new FeaturePlan<Base, Built & O, P, Built, O>(this.features, this.features.length)
+  }
+
+  private get standingFeatures(): readonly AnyFeature[] {
+    return this.features.slice(0, this.standingCount)
+  }
+
+  private get openedFeatures(): readonly AnyFeature[] {
+    return this.features.slice(this.standingCount)
+  }
+
+  /** Builds the standing stage on top of `base`. */
+  stand(base: Base): Standing {
     const built = { ...base } as Record<string, unknown>
-    for (const feature of this.features) Object.assign(built, feature.create(built))
+    for (const feature of this.standingFeatures) Object.assign(built, feature.create(built))
+    return built as Standing
+  }
+
+  /** Builds every feature after the standing stage, in order, on top of what stands and what start-up opened. */
+  build(standing: Standing, opened: Opened): Built {
+    const built = { ...standing, ...opened } as Record<string, unknown>
+    for (const feature of this.openedFeatures) Object.assign(built, feature.create(built))
     return built as Built
   }
 
@@ -85,15 +121,24 @@ export class FeaturePlan<Base extends object, Built extends object = Base, P ext
     return all as Handlers<P>
   }
 
+  /** Once the whole graph exists: every feature's `start`, in build order (the standing ones first). */
   start(built: Built): void {
     for (const feature of this.features) feature.start?.(built)
   }
 
-  /** Shutdown in reverse build order; the hub's streams end between the two passes. */
+  /**
+   * Shutdown in reverse build order; the hub's streams end between the two passes. The standing
+   * stage is not closed here (a retried start-up keeps it): `closeStanding` does, when the core ends.
+   */
   async close(built: Built, endStreams: () => void): Promise<void> {
-    const reversed = [...this.features].reverse()
+    const reversed = [...this.openedFeatures].reverse()
     for (const feature of reversed) if (!feature.afterStreams) await feature.close?.(built)
     endStreams()
     for (const feature of reversed) if (feature.afterStreams) await feature.close?.(built)
+  }
+
+  /** Closes the standing stage, in reverse build order (the core ends). */
+  async closeStanding(standing: Standing): Promise<void> {
+    for (const feature of [...this.standingFeatures].reverse()) await feature.close?.(standing)
   }
 }

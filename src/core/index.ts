@@ -2,23 +2,19 @@ import { mkdirSync } from 'node:fs'
 import { contract, type Contract } from '../shared/bridge/contract'
 import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
-import { localHandlers } from './local/handlers'
 import { taskHandlers } from './bridge/handlers/tasks'
 import { StreamHub } from './bridge/stream-hub'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
-import { createLocalFeature } from './local'
-import { modelsLibraryHandlers, modelsLibraryInitStep } from './models-library'
 import type { AccessPolicy } from './bridge/session'
 import { InitService, type InitStep } from './services/init-service'
 import type { CoreContext } from './context'
 import { APP_VERSION } from './version'
 import { configureLogFile } from './log/logger'
 import { needs, ServiceAccess } from './services-access'
-import { buildStandingServices, closeServices, closeStandingServices, featureHandlers, type EngineOptions, type Services } from './root'
+import { buildStandingServices, closeServices, closeStandingServices, featureHandlers, openedGraph, type EngineOptions, type Services } from './root'
 import type { SyncTuning } from './sync/sync-service'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
-import { engineHandlers } from './engine/handlers'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -73,14 +69,15 @@ export function createCore(options: CoreOptions): Core {
     ...(options.fileDialog ? { fileDialog: options.fileDialog } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     ...(options.localApi ? { localApi: options.localApi } : {}),
-    local: createLocalFeature(options.dataDir),
     ...(options.keyEnv ? { keyEnv: options.keyEnv } : {}),
     ...(options.sync ? { sync: options.sync } : {}),
+    ...(options.engine ? { engine: options.engine } : {}),
     services: new ServiceAccess(() => context.init)
   }
-  // The services that need no store, built now so they answer in every start-up state; the
-  // model library reads the keychain at each use, once start-up opened it.
-  const standing = buildStandingServices({ dataDir: options.dataDir, engine: options.engine, secrets: () => context.services.built()?.secrets })
+  // The root's standing stage (local model servers, the engine, the model library), built now so
+  // it answers in every start-up state; the model library reads the keychain at each use, once
+  // start-up opened it.
+  const standing = buildStandingServices({ env: context, hub, keychain: () => context.services.built()?.secrets })
   context.services.stand(standing)
   const steps: InitStep[] = [
     {
@@ -91,20 +88,16 @@ export function createCore(options: CoreOptions): Core {
         configureLogFile(options.dataDir)
       }
     },
-    storeInitStep(context, hub, standing, options.secrets),
-    modelsLibraryInitStep(standing),
+    storeInitStep(context, openedGraph(context.services, context, hub, standing), options.secrets),
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)
   const impl: Implementation<Contract> = {
-    // The bridge's own procedures, and the parts that need no store.
+    // The bridge's own procedures.
     ...appHandlers(context),
     ...taskHandlers(hub),
     ...updateHandlers(options.updater, APP_VERSION),
-    ...localHandlers(context.local, hub),
-    ...engineHandlers(context),
-    ...modelsLibraryHandlers(needs(context, 'modelsLibrary', 'The model library')(), hub),
-    // Every feature the root builds (root.ts lists them).
+    // Every feature's, registered by the feature itself (root.ts lists them).
     ...featureHandlers((key, what) => needs(context, key, what), context, hub)
   }
   const router = new Router(contract, impl, hub)
@@ -120,7 +113,6 @@ export function createCore(options: CoreOptions): Core {
         router.hub.close()
         await closeStandingServices(standing)
       }
-      await context.local.close()
       services?.store.close()
     }
   }

@@ -1,12 +1,12 @@
 import type { StreamHub } from './bridge/stream-hub'
-import type { LocalFeature } from './local'
 import type { Store } from './store'
 import type { Secrets } from './secrets'
-import { createEngineService, type BuiltinEngine, type EngineSpawner, type UtilityProcessSpawner } from './engine'
-import { createModelsLibraryFeature, type ModelsLibraryFeature } from './models-library'
-import { isUnavailable, type Unavailable } from './unavailable'
 import type { SyncTuning } from './sync/sync-service'
+import type { OpenedGraph } from './store/start-up'
 import { FeaturePlan, type FeatureEnv, type Use } from './feature'
+import { localFeature } from './local/feature'
+import { engineFeature, type EngineOptions } from './engine/feature'
+import { modelsLibraryFeature } from './models-library/feature'
 import { providersFeature } from './providers/feature'
 import { callerFeature } from './caller/feature'
 import { attachmentsFeature } from './attachments/feature'
@@ -20,25 +20,24 @@ import { dataFeature } from './data/feature'
 import { gatewayFeature } from './gateway/feature'
 import { syncFeature } from './sync/feature'
 
+export type { EngineOptions } from './engine/feature'
+
 /** What the root is given about the process it runs in. */
 export interface RootEnv extends FeatureEnv {
-  local: LocalFeature
   localApi?: { host?: string; port?: number; serve?: boolean } | undefined
   keyEnv?: NodeJS.ProcessEnv | undefined
   sync?: SyncTuning | undefined
   openExternal?: ((url: string) => void) | undefined
+  /** How the built-in engine's process starts (the desktop passes its utilityProcess spawner; tests a host entry). */
+  engine?: EngineOptions | undefined
 }
 
-/** What every feature is built on: the environment, the opened store and keychain, the hub, and the standing parts. */
-interface RootBase {
+/** What the standing stage is built on: the environment, the hub, and the keychain once start-up opened it. */
+interface StandingBase {
   env: RootEnv
   hub: StreamHub
-  store: Store
-  secrets: Secrets
-  /** The built-in engine (llama.cpp in its own process); unavailable when its process cannot start. */
-  engine: BuiltinEngine | Unavailable
-  /** Finding, fitting and downloading models. */
-  modelsLibrary: ModelsLibraryFeature
+  /** Read at each use: the keychain opens later, in start-up (the model library's Hugging Face token). */
+  keychain: () => Secrets | undefined
 }
 
 /**
@@ -46,8 +45,15 @@ interface RootBase {
  * `Feature` (feature.ts): how its services are built from those before it, its handlers, its start
  * and close. They are listed here in dependency order, one line each; the compiler refuses a line
  * placed before what it needs. Adding a feature is its folder and one line here.
+ *
+ * The standing stage needs no store: it is built when the core is made and answers in every
+ * start-up state. The rest is built each time start-up has opened the store and the keychain.
  */
-const plan = FeaturePlan.start<RootBase>()
+const plan = FeaturePlan.start<StandingBase>()
+  .add(localFeature)
+  .add(engineFeature)
+  .add(modelsLibraryFeature)
+  .opens<{ store: Store; secrets: Secrets }>()
   .add(providersFeature)
   .add(callerFeature)
   .add(attachmentsFeature)
@@ -62,6 +68,7 @@ const plan = FeaturePlan.start<RootBase>()
   .add(syncFeature)
 
 type Built = ReturnType<typeof plan.build>
+type Standing = ReturnType<typeof plan.stand>
 
 /** The handlers of every procedure the features declared. */
 export type FeatureHandlers = ReturnType<typeof plan.handlers>
@@ -71,45 +78,26 @@ export type FeatureHandlers = ReturnType<typeof plan.handlers>
  * (before the store opens, `ServiceAccess` answers not-ready). A part that may fail on its own
  * (a native engine) is typed `Service | Unavailable` here, never left undefined.
  */
-export type Services = Omit<Built, 'env' | 'hub'>
+export type Services = Omit<Built, 'env' | 'hub' | 'keychain'>
 
-/** The services that need no store: built before start-up, so they answer in every start-up state. */
-export type StandingServices = Pick<Services, 'engine' | 'modelsLibrary'>
+/** The services of the standing stage: built when the core is made, so they answer in every start-up state. */
+export type StandingServices = Omit<Standing, 'env' | 'hub' | 'keychain'>
 
-/** How the engine process starts: the shell under Electron gives its utilityProcess spawner; tests a host entry. */
-export interface EngineOptions {
-  spawner?: EngineSpawner
-  utilityProcess?: UtilityProcessSpawner | undefined
-  hostEntry?: string
+/** Builds the standing stage. */
+export function buildStandingServices(base: StandingBase): StandingServices {
+  const { env: _env, hub: _hub, keychain: _keychain, ...standing } = plan.stand(base)
+  return standing
 }
 
-/** Builds the services that need no store. `secrets` is read at each use: the keychain opens later, in start-up. */
-export function buildStandingServices(input: { dataDir: string; engine?: EngineOptions | undefined; secrets: () => Secrets | undefined }): StandingServices {
-  const { dataDir } = input
-  return {
-    engine: createEngineService({ dataDir, ...input.engine }),
-    modelsLibrary: createModelsLibraryFeature({ dataDir, secrets: input.secrets })
-  }
-}
-
-/** Closes what `buildStandingServices` built (the engine process stops; downloads are left resumable). */
+/** Closes the standing stage when the core ends (downloads are left resumable, the engine process stops, pulls end). */
 export async function closeStandingServices(standing: StandingServices): Promise<void> {
-  await standing.modelsLibrary.close()
-  if (!isUnavailable(standing.engine)) await standing.engine.close()
+  await plan.closeStanding(standing as Standing)
 }
 
-/** What the root is given: the environment, the opened store and keychain, and the hub. */
-export interface RootInput {
-  env: RootEnv
-  store: Store
-  secrets: Secrets
-  hub: StreamHub
-  standing: StandingServices
-}
-
-/** Builds every feature's services, in the plan's order. */
-export function buildServices({ env, store, secrets, hub, standing }: RootInput): Services {
-  const { env: _env, hub: _hub, ...services } = plan.build({ env, hub, store, secrets, ...standing })
+/** Builds every feature after the standing stage, in the plan's order, on the opened store and keychain. */
+export function buildServices(input: { env: RootEnv; hub: StreamHub; standing: StandingServices; store: Store; secrets: Secrets }): Services {
+  const { env, hub, standing, store, secrets } = input
+  const { env: _env, hub: _hub, keychain: _keychain, ...services } = plan.build({ env, hub, keychain: () => secrets, ...standing }, { store, secrets })
   return services
 }
 
@@ -126,10 +114,42 @@ export function startServices(services: Services): void {
 /**
  * Shutdown in reverse build order: sync and the local API stop, indexing stops, then (when the
  * core ends) the hub's streams, then every tool server (stdio children killed), then (when the
- * core ends, not when a retried start-up rebuilds the graph) the engine process and the model
- * library; the store is closed by its owner last.
+ * core ends, not when a retried start-up rebuilds the graph) the standing stage: the model
+ * library, the engine process, local pulls; the store is closed by its owner last.
  */
 export async function closeServices(services: Services, options: { hub?: StreamHub; standing?: boolean } = {}): Promise<void> {
   await plan.close(services as Built, () => options.hub?.close())
   if (options.standing) await closeStandingServices(services)
+}
+
+/** Where the built graph is held (the core's `ServiceAccess`). */
+interface GraphSlot {
+  built(): Services | undefined
+  set(services: Services | undefined): void
+  provide(parts: Partial<Services>): void
+}
+
+/**
+ * What start-up's store step does with the store and keychain it opened: the root builds the
+ * graph on them and hands it to the core's `ServiceAccess`; a retried start-up first closes the
+ * graph (and the store) the last run built.
+ */
+export function openedGraph(access: GraphSlot, env: RootEnv, hub: StreamHub, standing: StandingServices): OpenedGraph {
+  return {
+    async reset() {
+      const previous = access.built()
+      access.set(undefined)
+      if (previous) {
+        await closeServices(previous)
+        previous.store.close()
+      }
+    },
+    early: (store) => access.provide({ store }),
+    build({ store, secrets }) {
+      const services = buildServices({ env, hub, standing, store, secrets })
+      startServices(services)
+      access.set(services)
+    },
+    abandon: () => access.provide({})
+  }
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { createReadStream, existsSync, statSync } from 'node:fs'
-import { extname, join, normalize, resolve, sep } from 'node:path'
+import type { Duplex } from 'node:stream'
+import { resolve } from 'node:path'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { ClientMessage, ServerMessage } from '../shared/bridge/protocol'
@@ -9,13 +9,13 @@ import type { Contract } from '../shared/bridge/contract'
 import { BridgeErrorType, type AppError } from '../shared/errors/app-error'
 import type { Core } from '../core'
 import { BridgeSession, INVALID_ACCESS_CODE_MESSAGE } from '../core/bridge/session'
-import { buildContentSecurityPolicy } from '../shared/security/csp'
-import { ARTIFACT_SANDBOX_PATH, artifactSandboxPolicyFor } from '../shared/security/artifact-sandbox-policy'
+import { ARTIFACT_SANDBOX_PATH } from '../shared/security/artifact-sandbox-policy'
 import { createHostAllowList } from './host-allow-list'
 import { AttemptLimiter, type AttemptLimits } from './attempt-limiter'
 import { AccessSessions, type SessionLifetimes } from './access-sessions'
 import { FORBIDDEN_PAGE } from './forbidden-page'
 import { dataTransferRoute, type TransferLimits } from './data-transfer'
+import { serveAppFile, serveArtifactRuntime } from './static-files'
 
 export interface BrowserServerOptions {
   core: Core
@@ -46,23 +46,6 @@ export interface BrowserServerOptions {
 }
 
 export type BrowserRoute = (req: IncomingMessage, res: ServerResponse, context: { path: string; signedIn: boolean }) => boolean
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  // The artifact runtime: Pyodide's WebAssembly and standard library.
-  '.wasm': 'application/wasm',
-  '.zip': 'application/zip'
-}
 
 const TOKEN_COOKIE = 'switchboard_token'
 const BROWSER_COOKIE = 'switchboard_browser'
@@ -107,6 +90,264 @@ const sameOriginRequest = (req: IncomingMessage) => {
   return !origin || (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`))
 }
 
+/** What every request and socket of one server shares: its secrets, its gates and who is signed in. */
+interface ServerState {
+  core: Core
+  token: string
+  /** Set in password mode; token mode otherwise. */
+  password: string | undefined
+  appPath: string
+  cookieAttributes: string
+  staticRoot: string
+  hostAllowed: (host: string | undefined) => boolean
+  limiter: AttemptLimiter
+  sessions: AccessSessions
+  socketsOfBrowser: Map<string, Set<WebSocket>>
+  /** Sockets that have not given the password yet. */
+  preAuth: { sockets: number }
+  routes: readonly BrowserRoute[]
+  answerDelayMs: number
+  log: (line: string) => void
+}
+
+const forbidden = (res: ServerResponse) =>
+  res
+    .writeHead(403, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", 'Cache-Control': 'no-store' })
+    .end(FORBIDDEN_PAGE)
+
+/** The answer to an HTTP request: the Host check, the public paths, the token or password gate, the routes, the app's files. */
+function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse): void {
+  const { token, appPath, cookieAttributes } = state
+  const passwordMode = Boolean(state.password)
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+  res.setHeader('Referrer-Policy', 'no-referrer')
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
+  if (!state.hostAllowed(req.headers.host)) {
+    res.writeHead(421, { 'Content-Type': 'text/plain' }).end('This host name is not one this server answers to. Start it with --allowed-host NAME to add one.')
+    return
+  }
+  const url = new URL(req.url ?? '/', 'http://localhost')
+  if (url.pathname === '/healthz') {
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')
+    return
+  }
+  if (url.pathname.startsWith(ARTIFACT_SANDBOX_PATH)) return serveArtifactRuntime(state.staticRoot, req, res, url)
+  // Browsers ask for it at the root, where the path-scoped token cookie is not sent: "no icon",
+  // not a 403 logged on every page load. It holds nothing.
+  if (url.pathname === '/favicon.ico') return void res.writeHead(204, { 'Cache-Control': 'max-age=86400' }).end()
+  if (!passwordMode) {
+    if (sameSecret(url.searchParams.get('token'), token)) {
+      // Trade the token in the address for a path-scoped cookie, and leave the address.
+      res.writeHead(303, { 'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; ${cookieAttributes}`, Location: appPath, 'Cache-Control': 'no-store' }).end()
+      return
+    }
+    if (!url.pathname.startsWith(appPath) || !sameSecret(readCookie(req, TOKEN_COOKIE), token)) {
+      forbidden(res)
+      return
+    }
+  }
+  if (passwordMode && !url.pathname.startsWith(appPath)) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(404).end()
+    res.writeHead(303, { Location: appPath, 'Cache-Control': 'no-store' }).end()
+    return
+  }
+  const relative = url.pathname.slice(appPath.length - 1)
+  if (passwordMode && relative === '/sign-out') return signOut(state, req, res)
+  {
+    const signedIn = !passwordMode || state.sessions.browserSignedIn(readCookie(req, BROWSER_COOKIE))
+    for (const route of state.routes) if (route(req, res, { path: relative, signedIn })) return
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405).end()
+    return
+  }
+  const extra: Record<string, string> = {}
+  // Session keys are bound to this browser by a cookie no script can read.
+  if (passwordMode && !readCookie(req, BROWSER_COOKIE)) extra['Set-Cookie'] = `${BROWSER_COOKIE}=${randomBytes(24).toString('base64url')}; ${cookieAttributes}`
+  serveAppFile(state.staticRoot, req, res, relative, extra)
+}
+
+/** Password mode's sign-out: this browser's sessions end and its open sockets close. */
+function signOut(state: ServerState, req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'POST' || !sameOriginRequest(req)) {
+    res.writeHead(405).end()
+    return
+  }
+  const browser = readCookie(req, BROWSER_COOKIE)
+  if (browser) {
+    state.sessions.revokeBrowser(browser)
+    for (const ws of state.socketsOfBrowser.get(browser) ?? []) ws.close(4401, 'Signed out')
+  }
+  res.writeHead(204, { 'Set-Cookie': `${BROWSER_COOKIE}=; Max-Age=0; ${state.cookieAttributes}`, 'Cache-Control': 'no-store' }).end()
+}
+
+/** The bridge's socket: same origin, the app's path, and the token (or, in password mode, a free pre-auth slot). */
+function handleUpgrade(state: ServerState, wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const passwordMode = Boolean(state.password)
+  const url = new URL(req.url ?? '/', 'http://localhost')
+  const reject = (status: string) => {
+    socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+    socket.destroy()
+  }
+  // A page from another site must not drive the bridge (cross-site WebSocket hijacking).
+  if (!state.hostAllowed(req.headers.host) || url.pathname !== `${state.appPath}bridge` || !sameOriginRequest(req)) return reject('403 Forbidden')
+  const tokenOk = !passwordMode && (sameSecret(readCookie(req, TOKEN_COOKIE), state.token) || sameSecret(url.searchParams.get('token'), state.token))
+  if (!passwordMode && !tokenOk) return reject('403 Forbidden')
+  if (passwordMode && state.preAuth.sockets >= PRE_AUTH_SOCKETS) return reject('503 Service Unavailable')
+  wss.handleUpgrade(req, socket, head, (ws) => attachSocket(state, ws, req))
+}
+
+const publicInfo: AppInfo = { name: 'Switchboard', version: '', mode: 'browser', platform: '', passwordRequired: true }
+const unauthorised = (message: string, errorType: AppError['errorType'] = BridgeErrorType.Unauthorized, retryAfterMs?: number): AppError => ({
+  errorType,
+  status: errorType === BridgeErrorType.Unauthorized ? 401 : 429,
+  message,
+  ...(retryAfterMs !== undefined ? { detail: { retryAfterMs } } : {})
+})
+
+/** One socket before and after the password: what it may send, and the session it gets. */
+interface Connection {
+  ws: WebSocket
+  address: string
+  browser: string | undefined
+  send(message: ServerMessage): void
+  /** The bridge session opens (the password or a session key was right). */
+  authenticate(key: string | undefined): void
+  /** A password attempt of this socket is waiting for its answer. */
+  pendingAttempt: boolean
+}
+
+function attachSocket(state: ServerState, ws: WebSocket, req: IncomingMessage): void {
+  const passwordMode = Boolean(state.password)
+  let session: BridgeSession<Contract> | undefined
+  let sessionKey: string | undefined
+  let preAuthMessages = 0
+  let counted = false
+  const uncount = () => {
+    if (counted) {
+      counted = false
+      state.preAuth.sockets--
+    }
+  }
+  const conn: Connection = {
+    ws,
+    address: req.socket.remoteAddress ?? 'unknown',
+    browser: readCookie(req, BROWSER_COOKIE),
+    send: (message) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
+    },
+    authenticate: (key) => {
+      session = new BridgeSession(state.core.router, conn.send, undefined, true)
+      sessionKey = key
+      uncount()
+    },
+    pendingAttempt: false
+  }
+  const { browser } = conn
+
+  if (!passwordMode) conn.authenticate(undefined)
+  else {
+    counted = true
+    state.preAuth.sockets++
+    if (browser) {
+      let set = state.socketsOfBrowser.get(browser)
+      if (!set) state.socketsOfBrowser.set(browser, (set = new Set()))
+      set.add(ws)
+    }
+    guardPreAuth(ws, req, () => session !== undefined)
+  }
+
+  ws.on('message', (data) => {
+    if (!session && ++preAuthMessages > PRE_AUTH_MESSAGES) return ws.terminate()
+    let message: ClientMessage
+    try {
+      message = JSON.parse(String(data)) as ClientMessage
+    } catch {
+      return
+    }
+    if (typeof message !== 'object' || message === null) return
+    if (message.t === 'auth') return answerAuth(state, conn, message)
+    if (!session) {
+      const error = unauthorised(INVALID_ACCESS_CODE_MESSAGE)
+      if (message.t === 'call') conn.send({ t: 'result', id: message.id, result: message.proc === 'app.info' ? { ok: true, value: publicInfo } : { ok: false, error } })
+      else if (message.t === 'start' || message.t === 'attach') conn.send({ t: 'refused', id: message.id, error })
+      return
+    }
+    // An open socket lives no longer than its session key.
+    if (sessionKey !== undefined && !state.sessions.touch(sessionKey)) return ws.close(4401, 'Session expired')
+    session.receive(message)
+  })
+  ws.on('close', () => {
+    session?.close()
+    uncount()
+    if (browser) state.socketsOfBrowser.get(browser)?.delete(ws)
+    if (browser && state.socketsOfBrowser.get(browser)?.size === 0) state.socketsOfBrowser.delete(browser)
+  })
+  ws.on('error', () => session?.close())
+}
+
+/**
+ * Before the password: bytes are counted as they arrive on the wire, before ws buffers a
+ * frame, so a peer that has not given it cannot make the server hold more than a few KiB; and
+ * the socket ends if it has not given it within the timeout.
+ */
+function guardPreAuth(ws: WebSocket, req: IncomingMessage, authenticated: () => boolean): void {
+  let preAuthBytes = 0
+  const countBytes = (chunk: Buffer) => {
+    if (authenticated()) return req.socket.off('data', countBytes)
+    preAuthBytes += chunk.length
+    if (preAuthBytes > PRE_AUTH_BYTES) ws.terminate()
+  }
+  req.socket.on('data', countBytes)
+  const timer = setTimeout(() => {
+    if (!authenticated()) ws.terminate()
+  }, PRE_AUTH_TIMEOUT_MS)
+  timer.unref()
+  ws.once('close', () => clearTimeout(timer))
+}
+
+/** An `auth` message: a session key resumed, or a password attempt, limited per address and answered after the same pause. */
+function answerAuth(state: ServerState, conn: Connection, message: Extract<ClientMessage, { t: 'auth' }>): void {
+  const { limiter, sessions, answerDelayMs } = state
+  const { address, browser } = conn
+  const answer = (result: Extract<ServerMessage, { t: 'auth' }>['result']) => conn.send({ t: 'auth', id: message.id, result })
+  if (!state.password) return answer({ ok: true, value: { sessionKey: '' } })
+  const password = state.password
+  if (typeof message.sessionKey === 'string' && message.sessionKey) {
+    if (sessions.resume(message.sessionKey, browser)) {
+      conn.authenticate(message.sessionKey)
+      return answer({ ok: true, value: { sessionKey: message.sessionKey } })
+    }
+    return answer({ ok: false, error: unauthorised(INVALID_ACCESS_CODE_MESSAGE) })
+  }
+  const decision = limiter.check(address)
+  if (!decision.allowed || conn.pendingAttempt) {
+    const retryAfterMs = decision.allowed ? answerDelayMs : decision.retryAfterMs
+    return answer({ ok: false, error: unauthorised(`Too many wrong passwords. Try again in ${Math.ceil(retryAfterMs / 1000)} s.`, 'TooManyAttempts', retryAfterMs) })
+  }
+  const candidate = typeof message.password === 'string' ? message.password : ''
+  conn.pendingAttempt = true
+  limiter.hold(address, answerDelayMs)
+  // Every attempt is answered after the same pause, right or wrong, so neither the
+  // timing nor pipelined guesses tell anything.
+  setTimeout(() => {
+    conn.pendingAttempt = false
+    if (conn.ws.readyState !== conn.ws.OPEN) return
+    if (candidate && sameSecret(candidate, password)) {
+      limiter.succeed(address)
+      const key = sessions.create(browser)
+      conn.authenticate(key)
+      return answer({ ok: true, value: { sessionKey: key } })
+    }
+    if (candidate) {
+      const failures = limiter.fail(address)
+      state.log(`Access password: wrong attempt from ${address} (${failures} in a row).`)
+    }
+    const after = limiter.check(address)
+    answer({ ok: false, error: unauthorised(INVALID_ACCESS_CODE_MESSAGE, BridgeErrorType.Unauthorized, after.allowed ? undefined : after.retryAfterMs) })
+  }, answerDelayMs)
+}
+
 /**
  * Browser mode: the core in Node serving the built renderer and the bridge over WebSocket.
  * Token mode (loopback): the printed address carries the token once; the server answers it
@@ -118,282 +359,31 @@ const sameOriginRequest = (req: IncomingMessage) => {
 export function startBrowserServer(options: BrowserServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const { core, token } = options
   const now = options.now ?? Date.now
-  const log = options.log ?? ((line: string) => console.warn(line))
-  const answerDelayMs = options.answerDelayMs ?? 400
-  const staticRoot = resolve(options.staticDir)
   const password = core.context.access?.password
-  const passwordMode = Boolean(password)
   // Both modes live under this path, so their cookies (the token's, the password session's
   // browser cookie) are never sent to another server on the same host; the printed `/` of
   // password mode redirects here.
   const appPath = appPathFor(token)
-  const hostAllowed = createHostAllowList({ host: options.host, allowedHosts: options.allowedHosts })
-  const limiter = new AttemptLimiter(now, options.attemptLimits)
-  const sessions = new AccessSessions(now, options.sessionLifetimes)
-  const socketsOfBrowser = new Map<string, Set<WebSocket>>()
-  let preAuthSockets = 0
-
-  const cookieAttributes = `HttpOnly; SameSite=Strict; Path=${appPath}`
-  // Import/export files travel over HTTP, behind the same checks as the socket.
-  const routes: readonly BrowserRoute[] = [dataTransferRoute(core, options.transferLimits), ...(options.routes ?? [])]
-
-  const serveFile = (req: IncomingMessage, res: ServerResponse, relative: string, extraHeaders: Record<string, string>) => {
-    let path: string
-    try {
-      path = normalize(decodeURIComponent(relative))
-    } catch {
-      res.writeHead(400).end()
-      return
-    }
-    if (path.endsWith('/') || path.endsWith(sep)) path += 'index.html'
-    const file = resolve(join(staticRoot, path))
-    const inside = file === staticRoot || file.startsWith(staticRoot + sep)
-    const target = inside && existsSync(file) && statSync(file).isFile() ? file : join(staticRoot, 'index.html')
-    if (!existsSync(target)) {
-      res.writeHead(500, { 'Content-Type': 'text/plain' }).end('The renderer is not built. Run `npm run build` first.')
-      return
-    }
-    const type = MIME[extname(target)] ?? 'application/octet-stream'
-    const headers: Record<string, string> = { 'Content-Type': type, 'Cache-Control': 'no-cache' }
-    if (type.startsWith('text/html')) {
-      // The socket may go to this very origin and nowhere else.
-      headers['Content-Security-Policy'] = buildContentSecurityPolicy({ mode: 'browser', socketOrigin: `ws://${req.headers.host}`, appOrigin: `http://${req.headers.host}` })
-      Object.assign(headers, extraHeaders)
-    }
-    res.writeHead(200, headers)
-    if (req.method === 'HEAD') res.end()
-    else createReadStream(target).pipe(res)
+  const state: ServerState = {
+    core,
+    token,
+    password,
+    appPath,
+    cookieAttributes: `HttpOnly; SameSite=Strict; Path=${appPath}`,
+    staticRoot: resolve(options.staticDir),
+    hostAllowed: createHostAllowList({ host: options.host, allowedHosts: options.allowedHosts }),
+    limiter: new AttemptLimiter(now, options.attemptLimits),
+    sessions: new AccessSessions(now, options.sessionLifetimes),
+    socketsOfBrowser: new Map(),
+    preAuth: { sockets: 0 },
+    // Import/export files travel over HTTP, behind the same checks as the socket.
+    routes: [dataTransferRoute(core, options.transferLimits), ...(options.routes ?? [])],
+    answerDelayMs: options.answerDelayMs ?? 400,
+    log: options.log ?? ((line: string) => console.warn(line))
   }
-
-  // The artifact runtime is public code and carries no secret; the sandboxed frame has an
-  // opaque origin and so gets no SameSite cookie, which is why it lives outside the token path.
-  // Only files inside its own folder, each with the sandbox's policy; no fallback to the app.
-  const sandboxRoot = join(staticRoot, ARTIFACT_SANDBOX_PATH)
-  const serveArtifactRuntime = (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end()
-    let file: string
-    try {
-      file = resolve(join(sandboxRoot, normalize(decodeURIComponent(url.pathname.slice(ARTIFACT_SANDBOX_PATH.length)))))
-    } catch {
-      return void res.writeHead(400).end()
-    }
-    if (!file.startsWith(sandboxRoot) || !existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found')
-    res.writeHead(200, {
-      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
-      'Content-Security-Policy': artifactSandboxPolicyFor(url, `http://${req.headers.host}`)!,
-      // Pyodide fetches its files from the opaque origin of the sandbox: a CORS request.
-      'Access-Control-Allow-Origin': '*',
-      'Cache-Control': 'no-cache'
-    })
-    if (req.method === 'HEAD') res.end()
-    else createReadStream(file).pipe(res)
-  }
-
-  const forbidden = (res: ServerResponse) =>
-    res
-      .writeHead(403, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'", 'Cache-Control': 'no-store' })
-      .end(FORBIDDEN_PAGE)
-
-  const server = createServer((req, res) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff')
-    res.setHeader('Referrer-Policy', 'no-referrer')
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
-    if (!hostAllowed(req.headers.host)) {
-      res.writeHead(421, { 'Content-Type': 'text/plain' }).end('This host name is not one this server answers to. Start it with --allowed-host NAME to add one.')
-      return
-    }
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    if (url.pathname === '/healthz') {
-      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok')
-      return
-    }
-    if (url.pathname.startsWith(ARTIFACT_SANDBOX_PATH)) return serveArtifactRuntime(req, res, url)
-    // Browsers ask for it at the root, where the path-scoped token cookie is not sent: "no icon",
-    // not a 403 logged on every page load. It holds nothing.
-    if (url.pathname === '/favicon.ico') return void res.writeHead(204, { 'Cache-Control': 'max-age=86400' }).end()
-    if (!passwordMode) {
-      if (sameSecret(url.searchParams.get('token'), token)) {
-        // Trade the token in the address for a path-scoped cookie, and leave the address.
-        res.writeHead(303, { 'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; ${cookieAttributes}`, Location: appPath, 'Cache-Control': 'no-store' }).end()
-        return
-      }
-      if (!url.pathname.startsWith(appPath) || !sameSecret(readCookie(req, TOKEN_COOKIE), token)) {
-        forbidden(res)
-        return
-      }
-    }
-    if (passwordMode && !url.pathname.startsWith(appPath)) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(404).end()
-      res.writeHead(303, { Location: appPath, 'Cache-Control': 'no-store' }).end()
-      return
-    }
-    const relative = url.pathname.slice(appPath.length - 1)
-    if (passwordMode && relative === '/sign-out') return signOut(req, res)
-    {
-      const signedIn = !passwordMode || sessions.browserSignedIn(readCookie(req, BROWSER_COOKIE))
-      for (const route of routes) if (route(req, res, { path: relative, signedIn })) return
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end()
-      return
-    }
-    const extra: Record<string, string> = {}
-    // Session keys are bound to this browser by a cookie no script can read.
-    if (passwordMode && !readCookie(req, BROWSER_COOKIE)) extra['Set-Cookie'] = `${BROWSER_COOKIE}=${randomBytes(24).toString('base64url')}; ${cookieAttributes}`
-    serveFile(req, res, relative, extra)
-  })
-
-  const signOut = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST' || !sameOriginRequest(req)) {
-      res.writeHead(405).end()
-      return
-    }
-    const browser = readCookie(req, BROWSER_COOKIE)
-    if (browser) {
-      sessions.revokeBrowser(browser)
-      for (const ws of socketsOfBrowser.get(browser) ?? []) ws.close(4401, 'Signed out')
-    }
-    res.writeHead(204, { 'Set-Cookie': `${BROWSER_COOKIE}=; Max-Age=0; ${cookieAttributes}`, 'Cache-Control': 'no-store' }).end()
-  }
-
+  const server = createServer((req, res) => handleRequest(state, req, res))
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES })
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    const reject = (status: string) => {
-      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
-      socket.destroy()
-    }
-    // A page from another site must not drive the bridge (cross-site WebSocket hijacking).
-    if (!hostAllowed(req.headers.host) || url.pathname !== `${appPath}bridge` || !sameOriginRequest(req)) return reject('403 Forbidden')
-    const tokenOk = !passwordMode && (sameSecret(readCookie(req, TOKEN_COOKIE), token) || sameSecret(url.searchParams.get('token'), token))
-    if (!passwordMode && !tokenOk) return reject('403 Forbidden')
-    if (passwordMode && preAuthSockets >= PRE_AUTH_SOCKETS) return reject('503 Service Unavailable')
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws, req))
-  })
-
-  const publicInfo: AppInfo = { name: 'Switchboard', version: '', mode: 'browser', platform: '', passwordRequired: true }
-  const unauthorised = (message: string, errorType: AppError['errorType'] = BridgeErrorType.Unauthorized, retryAfterMs?: number): AppError => ({
-    errorType,
-    status: errorType === BridgeErrorType.Unauthorized ? 401 : 429,
-    message,
-    ...(retryAfterMs !== undefined ? { detail: { retryAfterMs } } : {})
-  })
-
-  const attach = (ws: WebSocket, req: IncomingMessage) => {
-    const address = req.socket.remoteAddress ?? 'unknown'
-    const browser = readCookie(req, BROWSER_COOKIE)
-    const send = (message: ServerMessage) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
-    }
-    let session: BridgeSession<Contract> | undefined
-    let sessionKey: string | undefined
-    let preAuthBytes = 0
-    let preAuthMessages = 0
-    let pendingAttempt = false
-    let counted = false
-
-    const authenticate = (key: string | undefined) => {
-      session = new BridgeSession(core.router, send, undefined, true)
-      sessionKey = key
-      if (counted) {
-        counted = false
-        preAuthSockets--
-      }
-    }
-
-    if (!passwordMode) authenticate(undefined)
-    else {
-      counted = true
-      preAuthSockets++
-      if (browser) {
-        let set = socketsOfBrowser.get(browser)
-        if (!set) socketsOfBrowser.set(browser, (set = new Set()))
-        set.add(ws)
-      }
-      // Bytes as they arrive on the wire, before ws buffers a frame: a peer that has not
-      // given the password cannot make the server hold more than a few KiB for it.
-      const countBytes = (chunk: Buffer) => {
-        if (session) return req.socket.off('data', countBytes)
-        preAuthBytes += chunk.length
-        if (preAuthBytes > PRE_AUTH_BYTES) ws.terminate()
-      }
-      req.socket.on('data', countBytes)
-      const timer = setTimeout(() => {
-        if (!session) ws.terminate()
-      }, PRE_AUTH_TIMEOUT_MS)
-      timer.unref()
-      ws.once('close', () => clearTimeout(timer))
-    }
-
-    const handleAuth = (message: Extract<ClientMessage, { t: 'auth' }>) => {
-      const answer = (result: Extract<ServerMessage, { t: 'auth' }>['result']) => send({ t: 'auth', id: message.id, result })
-      if (!passwordMode) return answer({ ok: true, value: { sessionKey: '' } })
-      if (typeof message.sessionKey === 'string' && message.sessionKey) {
-        if (sessions.resume(message.sessionKey, browser)) {
-          authenticate(message.sessionKey)
-          return answer({ ok: true, value: { sessionKey: message.sessionKey } })
-        }
-        return answer({ ok: false, error: unauthorised(INVALID_ACCESS_CODE_MESSAGE) })
-      }
-      const decision = limiter.check(address)
-      if (!decision.allowed || pendingAttempt) {
-        const retryAfterMs = decision.allowed ? answerDelayMs : decision.retryAfterMs
-        return answer({ ok: false, error: unauthorised(`Too many wrong passwords. Try again in ${Math.ceil(retryAfterMs / 1000)} s.`, 'TooManyAttempts', retryAfterMs) })
-      }
-      const candidate = typeof message.password === 'string' ? message.password : ''
-      pendingAttempt = true
-      limiter.hold(address, answerDelayMs)
-      // Every attempt is answered after the same pause, right or wrong, so neither the
-      // timing nor pipelined guesses tell anything.
-      setTimeout(() => {
-        pendingAttempt = false
-        if (ws.readyState !== ws.OPEN) return
-        if (candidate && sameSecret(candidate, password!)) {
-          limiter.succeed(address)
-          const key = sessions.create(browser)
-          authenticate(key)
-          return answer({ ok: true, value: { sessionKey: key } })
-        }
-        if (candidate) {
-          const failures = limiter.fail(address)
-          log(`Access password: wrong attempt from ${address} (${failures} in a row).`)
-        }
-        const after = limiter.check(address)
-        answer({ ok: false, error: unauthorised(INVALID_ACCESS_CODE_MESSAGE, BridgeErrorType.Unauthorized, after.allowed ? undefined : after.retryAfterMs) })
-      }, answerDelayMs)
-    }
-
-    ws.on('message', (data) => {
-      if (!session && ++preAuthMessages > PRE_AUTH_MESSAGES) return ws.terminate()
-      let message: ClientMessage
-      try {
-        message = JSON.parse(String(data)) as ClientMessage
-      } catch {
-        return
-      }
-      if (typeof message !== 'object' || message === null) return
-      if (message.t === 'auth') return handleAuth(message)
-      if (!session) {
-        const error = unauthorised(INVALID_ACCESS_CODE_MESSAGE)
-        if (message.t === 'call') send({ t: 'result', id: message.id, result: message.proc === 'app.info' ? { ok: true, value: publicInfo } : { ok: false, error } })
-        else if (message.t === 'start' || message.t === 'attach') send({ t: 'refused', id: message.id, error })
-        return
-      }
-      // An open socket lives no longer than its session key.
-      if (sessionKey !== undefined && !sessions.touch(sessionKey)) return ws.close(4401, 'Session expired')
-      session.receive(message)
-    })
-    ws.on('close', () => {
-      session?.close()
-      if (counted) {
-        counted = false
-        preAuthSockets--
-      }
-      if (browser) socketsOfBrowser.get(browser)?.delete(ws)
-      if (browser && socketsOfBrowser.get(browser)?.size === 0) socketsOfBrowser.delete(browser)
-    })
-    ws.on('error', () => session?.close())
-  }
+  server.on('upgrade', (req, socket, head) => handleUpgrade(state, wss, req, socket, head))
 
   return new Promise((resolveStart, reject) => {
     server.once('error', reject)
@@ -401,7 +391,7 @@ export function startBrowserServer(options: BrowserServerOptions): Promise<{ ser
       const address = server.address()
       const port = typeof address === 'object' && address ? address.port : options.port
       const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host
-      const url = passwordMode ? `http://${shownHost}:${port}${appPath}` : `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
+      const url = password ? `http://${shownHost}:${port}${appPath}` : `http://${shownHost}:${port}/?token=${encodeURIComponent(token)}`
       resolveStart({
         server,
         url,

@@ -31,24 +31,13 @@ import type { ReplyKnowledge, ReplyKnowledgeHook } from '../knowledge/reply-cont
 import { logger } from '../log/logger'
 import type { ModelCaller } from '../caller/model-caller'
 import type { UsageMode, UsageOperation } from '../../shared/data/usage-log'
+import type { ModelFacts } from '../providers/model-facts'
 
 /** Decided once per user turn and shared by the tool loop's model calls. */
 interface TurnPlan {
   search: boolean
   searchRoute?: SearchRoute
   knowledge?: Promise<ReplyKnowledge | undefined>
-}
-
-/** What the chat service needs to know about a model (from the catalogue). */
-export interface ModelFacts {
-  contextWindowTokens?: number
-  maxOutput?: number
-  vision?: boolean
-  /** What the chat controls are derived from (src/shared/chat/model-controls.ts). */
-  extendParams?: string[]
-  search?: boolean
-  reasoning?: boolean
-  searchImpl?: 'params' | 'internal'
 }
 
 export interface ChatServiceDeps {

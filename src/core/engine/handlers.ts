@@ -6,7 +6,6 @@ import { defaultThreads, formatBytes, type BuiltinEngine } from './'
 import { engineAppError } from '../runtime/providers/builtin/builtin-runtime'
 import type { Implementation } from '../bridge/router'
 import { refuseHostPaths, type CallerEnv } from '../security/client-policy'
-import { needs, type ServiceAccess } from '../services-access'
 
 type EngineNames = keyof typeof engineProcedures & keyof Contract
 type EngineHandlers = Pick<Implementation<Contract>, EngineNames>
@@ -54,9 +53,7 @@ const invalid = (message: string): never => {
 
 /** The built-in engine on the Local models page. */
 /** `caller`: a folder or file to scan is a host path, for the desktop and the CLI only (the client policy). */
-export function engineHandlers(ctx: CallerEnv & { services: ServiceAccess }): EngineHandlers {
-  const caller = ctx
-  const builtinEngine = needs(ctx, 'engine', 'The built-in engine')
+export function engineHandlers(caller: CallerEnv, builtinEngine: () => BuiltinEngine): EngineHandlers {
   return {
     'engine.status': () => status(builtinEngine()),
     'engine.load': async ({ model, loadAnyway }) => {

@@ -8,7 +8,7 @@ import {
 } from '../../shared/local/pull-progress'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { ollamaDiskSpace } from './disk-space'
-import { toRawPullEnding, toRawPullEvent } from './ollama-pull-events'
+import { toRawPullEnding, toRawPullEvent } from '../runtime/providers/ollama/pull-events'
 import { IdleWatchdog } from '../runtime/stream/idle-watchdog'
 import { PullAggregator } from './pull-aggregator'
 import { TransferRate } from './transfer-rate'

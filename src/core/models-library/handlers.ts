@@ -5,7 +5,7 @@ import type { DownloadSnapshot } from '../../shared/models-library/types'
 import type { Implementation } from '../bridge/router'
 import type { StreamHub } from '../bridge/stream-hub'
 import { DownloadError } from './file-download'
-import type { ModelsLibraryFeature } from './feature'
+import type { ModelsLibraryFeature } from './models-library'
 
 type Names = keyof typeof modelsLibraryProcedures & keyof Contract
 type Handlers = Pick<Implementation<Contract>, Names>

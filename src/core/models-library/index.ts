@@ -1,7 +1,5 @@
-import type { ModelsLibraryFeature } from './feature'
-import type { InitStep } from '../services/init-service'
+import type { ModelsLibraryFeature } from './models-library'
 import type { Secrets } from '../secrets'
-import { logged } from '../log/logger'
 import { ModelsLibrary } from './library-service'
 
 
@@ -25,16 +23,6 @@ export function createModelsLibraryFeature(context: { dataDir: string; secrets()
   }
 }
 
-/** Picks up downloads a quit or a crash interrupted (those the user paused stay paused). */
-export function modelsLibraryInitStep(context: { modelsLibrary: ModelsLibraryFeature }): InitStep {
-  return {
-    phase: 'migrating',
-    run() {
-      void context.modelsLibrary.library.downloads.restore().catch(logged('models', 'resuming interrupted downloads'))
-    }
-  }
-}
-
 export { modelsLibraryHandlers } from './handlers'
-export type { ModelsLibraryFeature } from './feature'
+export type { ModelsLibraryFeature } from './models-library'
 export { ModelsLibrary, parseModelRef } from './library-service'

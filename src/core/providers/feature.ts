@@ -11,7 +11,8 @@ import { ProviderService } from './provider-service'
 import { providerHandlers } from './handlers'
 
 interface Deps {
-  env: { local: { detection: DetectionService }; keyEnv?: NodeJS.ProcessEnv | undefined }
+  env: { keyEnv?: NodeJS.ProcessEnv | undefined }
+  local: { detection: DetectionService }
   store: Store
   secrets: Secrets
   engine: BuiltinEngine | Unavailable
@@ -19,13 +20,13 @@ interface Deps {
 
 /** Providers, their keys and models; every runtime comes from here. */
 export const providersFeature: Feature<Deps, { providers: ProviderService }, ProceduresOf<'providers'>> = {
-  create: ({ env, store, secrets, engine }) => {
+  create: ({ env, local, store, secrets, engine }) => {
     // "Local (built-in)" runs on the root's engine; an unavailable one answers every request with its reason.
     const builtin = createBuiltinRuntimeWith(() => {
       if (isUnavailable(engine)) throw new AppErrorException(runtimeError('ProviderServiceUnavailable', `The built-in engine is not available: ${engine.reason}.`, 'builtin'))
       return engine
     })
-    return { providers: new ProviderService(store, secrets, env.local.detection, env.keyEnv, { builtin }) }
+    return { providers: new ProviderService(store, secrets, local.detection, env.keyEnv, { builtin }) }
   },
   handlers: (use) => providerHandlers(use('providers', 'Provider settings'))
 }

@@ -19,7 +19,7 @@ import { createProviderRuntime, hasNativeAdapter } from '../runtime/registry'
 import type { ProviderCredentials, ProviderFactory, ProviderRuntime, RemoteModelCard } from '../runtime/types'
 import { describeKey, type Secrets } from '../secrets'
 import type { Store } from '../store'
-import type { ModelFacts } from '../chat/chat-service'
+import type { ModelFacts } from './model-facts'
 import { logged } from '../log/logger'
 
 const isLocal = (id: string): id is LocalServerKind => (LOCAL_SERVER_KINDS as readonly string[]).includes(id)

@@ -1,11 +1,24 @@
-import type { StreamHub } from '../bridge/stream-hub'
-import type { CoreContext } from '../context'
-import { buildServices, closeServices, startServices, type StandingServices } from '../root'
 import { Secrets, type OpenSecretsOptions } from '../secrets'
 import type { InitStep } from '../services/init-service'
+import type { Store } from './store'
 import { openStore } from './open-store'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { nativeLoadError } from '../../shared/errors/native-load-error'
+
+/**
+ * What the store step hands the store and keychain it opened to: the composition root, which
+ * builds the graph on them (root.ts `openedGraph`). The step knows nothing of the graph.
+ */
+export interface OpenedGraph {
+  /** Closes what the last run built (a retried start-up), its store with it. */
+  reset(): Promise<void>
+  /** The store answers while the keychain is still being probed. */
+  early(store: Store): void
+  /** Builds and starts every service on the opened store and keychain; a throw fails start-up. */
+  build(opened: { store: Store; secrets: Secrets }): void
+  /** Start-up failed after the store opened: nothing half-built stays reachable. */
+  abandon(): void
+}
 
 /**
  * The 'migrating' start-up step: opens, checks and migrates the database, repairs what a
@@ -14,37 +27,30 @@ import { nativeLoadError } from '../../shared/errors/native-load-error'
  * `ready` state. A failure leaves the state at `error` with the reason; `app.retryInit` runs
  * this again.
  */
-export function storeInitStep(context: CoreContext, hub: StreamHub, standing: StandingServices, secretsOptions: OpenSecretsOptions = {}): InitStep {
+export function storeInitStep(env: { mode: 'desktop' | 'browser' | 'test'; dataDir: string }, graph: OpenedGraph, secretsOptions: OpenSecretsOptions = {}): InitStep {
   let secrets: Secrets | undefined
   return {
     phase: 'migrating',
     async run(report) {
-      const previous = context.services.built()
-      context.services.set(undefined)
-      if (previous) {
-        await closeServices(previous)
-        previous.store.close()
-      }
-      const owner = context.mode === 'desktop' ? 'the desktop app' : context.mode === 'browser' ? 'browser mode (npm run serve)' : 'a test'
+      await graph.reset()
+      const owner = env.mode === 'desktop' ? 'the desktop app' : env.mode === 'browser' ? 'browser mode (npm run serve)' : 'a test'
       let opened: ReturnType<typeof openStore>
       try {
-        opened = openStore({ dataDir: context.dataDir, report, lockOwner: owner })
+        opened = openStore({ dataDir: env.dataDir, report, lockOwner: owner })
       } catch (error) {
         // SQLite's prebuild on a Linux older than it was built for: say so instead of a loader stack.
         const unsupported = nativeLoadError(error, 'The database (SQLite)')
         throw unsupported ? new AppErrorException(unsupported) : error
       }
       // Your data answers while the keychain is still being probed; the rest waits for the graph.
-      context.services.provide({ store: opened.store })
+      graph.early(opened.store)
       try {
         report('Opening the keychain')
-        secrets ??= await Secrets.open(secretsOptions.service || secretsOptions.backend || context.mode !== 'test' ? secretsOptions : { service: 'switchboard-test' })
-        const services = buildServices({ env: context, store: opened.store, secrets, hub, standing })
-        startServices(services)
-        context.services.set(services)
+        secrets ??= await Secrets.open(secretsOptions.service || secretsOptions.backend || env.mode !== 'test' ? secretsOptions : { service: 'switchboard-test' })
+        graph.build({ store: opened.store, secrets })
       } catch (error) {
         // Nothing half-built stays open: a retry opens the store again.
-        context.services.provide({})
+        graph.abandon()
         opened.store.close()
         throw error
       }

@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend, napiKeyringBackend, type KeyringBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
@@ -12,6 +7,7 @@ import type { ProviderList } from '../../../src/shared/bridge/procedures/provide
 import type { Result } from '../../../src/shared/errors/app-error'
 import { listProviderCards } from '../../../src/shared/catalogue/loader'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { readyTestCore, type TestCore } from '../test-core'
 
 // Every keychain read is an OS round trip (D-Bus on Linux). This counts the reads that reach
 // the real keychain backend (gnome-keyring under `npm test`; the memory backend where no
@@ -31,7 +27,7 @@ async function realKeychain(): Promise<KeyringBackend> {
 
 let reads = 0
 const written: string[] = []
-let core: Core
+let app: TestCore
 let client: BridgeClient<Contract>
 let fake: FakeOpenAI
 let inner: KeyringBackend
@@ -55,15 +51,13 @@ beforeAll(async () => {
     },
     delete: (account) => inner.delete(account)
   }
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-keyreads-')), mode: 'test', secrets: { backend: counting } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  app = await readyTestCore('sb-keyreads-', { secrets: { backend: counting } })
+  client = app.client
 })
 
 afterAll(async () => {
   for (const account of new Set(written)) await inner.delete(account).catch(() => false)
-  await core.close()
+  await app.close()
   await fake.close()
 })
 

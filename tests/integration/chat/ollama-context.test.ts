@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
+import { readyTestCore, type TestCore } from '../test-core'
 
 // Issue 15: a local model's context length. By default num_ctx is sized to the conversation
 // within the model's own window from /api/show; the user's per-model setting wins; both are
 // held to 2048..128000 (providers.md). Real core, real Ollama SDK, the fake server's wire.
 let fake: FakeOllama
-let core: Core
+let app: TestCore
 let client: BridgeClient<Contract>
 
 const ok = <T>(r: Result<T>): T => {
@@ -25,15 +21,13 @@ const ok = <T>(r: Result<T>): T => {
 
 beforeAll(async () => {
   fake = await startFakeOllama()
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-ollama-ctx-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  app = await readyTestCore('sb-ollama-ctx-', { secrets: { backend: new MemoryBackend() } })
+  client = app.client
   ok(await client.call('local.setBaseUrl', { kind: 'ollama', baseUrl: fake.url }))
 })
 
 afterAll(async () => {
-  await core.close()
+  await app.close()
   await fake.close()
 })
 

@@ -1,23 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { runtimeForCli } from '../../../src/core/runtime/key-source'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
+import { startTestCore, type TestCore } from '../test-core'
 
+let app: TestCore
 let core: Core
 let client: BridgeClient<Contract>
 
 beforeAll(async () => {
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-prov-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  app = await startTestCore('sb-prov-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
 })
-afterAll(() => core.close())
+afterAll(() => app.close())
 
 describe('provider credentials beyond a key', () => {
   it('Bedrock becomes available with its access key pair; secrets never come back, the region does', async () => {

@@ -1,22 +1,17 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
+import { startTestCore, type TestCore } from '../test-core'
 
-let core: Core
+let app: TestCore
 let client: BridgeClient<Contract>
 
 beforeAll(async () => {
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-settings-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  app = await startTestCore('sb-settings-', { secrets: { backend: new MemoryBackend() } })
+  client = app.client
 })
-afterAll(() => core.close())
+afterAll(() => app.close())
 
 describe('typed app settings', () => {
   it('round-trips voice and title model in their shapes; null puts a key back to its default', async () => {
@@ -37,7 +32,7 @@ describe('typed app settings', () => {
 
   it('a stored value in another shape (an older version, a hand edit) reads as not set instead of reaching the app', async () => {
     // Written straight into the table, the way an older build or a hand edit would leave it.
-    core.services().store.settings.set({ voice: { tts: 'nova', stt: 'whisper' }, titleModel: 'gpt-4o-mini', theme: 'dark' })
+    app.core.services().store.settings.set({ voice: { tts: 'nova', stt: 'whisper' }, titleModel: 'gpt-4o-mini', theme: 'dark' })
     expect(await client.call('data.settings.get', {})).toEqual({ ok: true, value: {} })
     const speech = await client.call('speech.settings', {})
     if (!speech.ok) throw new Error(speech.error.message)

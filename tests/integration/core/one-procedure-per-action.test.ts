@@ -1,29 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
+import { startTestCore, type TestCore } from '../test-core'
 
 // The bridge keeps one procedure per user action, through the service that owns its rule.
 // The removed second spellings each behaved differently from the one kept; these pin the kept one.
 let core: Core
 let client: BridgeClient<Contract>
-let dir: string
+let app: TestCore
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sb-narrow-'))
-  core = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  expect((await core.context.init.start()).phase).toBe('ready')
-  client = createInProcessClient(core.router).client
+  app = await startTestCore('sb-narrow-', { secrets: { backend: new MemoryBackend() } })
+  expect(app.state.phase).toBe('ready')
+  core = app.core
+  client = app.client
 })
-afterAll(async () => {
-  await core.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => app.close())
 
 describe('one procedure per action', () => {
   it('has no second spelling of deleting a message or an image, of provider settings, or of setting a key', () => {

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
@@ -11,28 +7,28 @@ import type { ChatStreamEvent } from '../../../src/shared/bridge/procedures/chat
 import { messageText, type Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { startTestCore, type TestCore } from '../test-core'
 
 // A reply whose final write fails (the disk fills up while it streams): the real chat service,
 // the real openai SDK against a fake SSE server, a real database whose page limit gives a real
 // SQLITE_FULL.
 let fake: FakeOpenAI
+let app: TestCore
 let core: Core
 let client: BridgeClient<Contract>
-let dataDir: string
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  dataDir = mkdtempSync(join(tmpdir(), 'sb-final-write-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  expect((await core.context.init.start()).phase).toBe('ready')
-  client = createInProcessClient(core.router).client
+  app = await startTestCore('sb-final-write-', { secrets: { backend: new MemoryBackend() } })
+  expect(app.state.phase).toBe('ready')
+  core = app.core
+  client = app.client
   await client.call('providers.update', { providerId: 'openai', baseURL: fake.url })
   await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-test-final-write-0123456789' })
 })
 afterAll(async () => {
-  await core.close()
+  await app.close()
   await fake.close()
-  rmSync(dataDir, { recursive: true, force: true })
 })
 
 const send = (input: object, onEvent?: (e: ChatStreamEvent) => void) =>

@@ -2,26 +2,24 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
+import { startTestCore, type TestCore } from '../test-core'
 
 // Every data folder makes its own default agent ("Just Chat") on first start. Importing a file
 // from another folder merges that agent into this one's instead of adding a second "Just Chat".
-const cores: Core[] = []
+const apps: TestCore[] = []
 afterAll(async () => {
-  for (const core of cores) await core.close()
+  for (const app of apps) await app.close()
 })
 const ok = <T>(r: Result<T>): T => {
   if (!r.ok) throw new Error(`${r.error.errorType}: ${r.error.message}`)
   return r.value
 }
 async function start() {
-  const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-import-agent-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  cores.push(core)
-  await core.context.init.start()
-  return createInProcessClient(core.router).client
+  const app = await startTestCore('sb-import-agent-', { secrets: { backend: new MemoryBackend() } })
+  apps.push(app)
+  return app.client
 }
 const streamed = <T>(start: (h: { onEvent(): void; onEnd(r: Result<T>): void }) => unknown) =>
   new Promise<Result<T>>((resolve) => start({ onEvent: () => undefined, onEnd: resolve }))

@@ -1,22 +1,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { createCore } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
-import { ok, type TestCore as SharedTestCore } from '../test-core'
+import { ok, readyTestCore, type TestCore as SharedTestCore } from '../test-core'
 
 export { ok }
 
 /** A core of these tests: the shared shape without its own `close` (these tests close the core themselves). */
-export type TestCore = Omit<SharedTestCore, 'close'>
+export type TestCore = Omit<SharedTestCore, 'close' | 'state'>
 
 /** A real core on a temporary data folder, with OpenAI pointed at the fake embedding server. */
 export async function startCore(embeddingsUrl: string, dataDir = mkdtempSync(join(tmpdir(), 'sb-kb-'))): Promise<TestCore> {
-  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  const client = createInProcessClient(core.router).client
+  const { core, client } = await readyTestCore('sb-kb-', { dataDir, secrets: { backend: new MemoryBackend() } })
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: embeddingsUrl }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-kb-test-0123456789abcdef' }))
   return { core, client, dataDir }

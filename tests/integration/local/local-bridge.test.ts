@@ -74,7 +74,7 @@ describe('local models over the bridge', () => {
     expect(down.reasonCode).toBe('refused')
     const reset = ok(await client.call('local.setBaseUrl', { kind: 'vllm', baseUrl: null }))
     expect(reset).toMatchObject({ baseUrl: 'http://127.0.0.1:8000', custom: false })
-    expect(core.context.local.detection.endpoints().xinference).toEqual({ baseUrl: xinf, custom: true })
+    expect(core.services().local.detection.endpoints().xinference).toEqual({ baseUrl: xinf, custom: true })
   })
 
   it('lists installed and running models and shows details', async () => {

@@ -34,7 +34,7 @@ describe('one Ollama address', () => {
   it('Settings → Providers changes the Local models page’s address too', async () => {
     const third = await closedPortUrl()
     expect((await client.call('providers.update', { providerId: 'ollama', baseURL: third })).ok).toBe(true)
-    expect(core.context.local.detection.baseUrl('ollama')).toBe(third)
+    expect(core.services().local.detection.baseUrl('ollama')).toBe(third)
     expect((await core.services().providers.credentials('ollama')).baseURL).toBe(third)
   })
 })

@@ -1,27 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
+import { startTestCore, type TestCore } from '../test-core'
 
 // Browser mode with an access password is reachable from other devices: a stdio tool server
 // is a program the core starts on the host, so adding one there would let anyone with the
 // password run programs on this machine.
-const cores: { core: Core; dir: string }[] = []
+const apps: TestCore[] = []
 afterEach(async () => {
-  for (const { core, dir } of cores.splice(0)) {
-    await core.close()
-    rmSync(dir, { recursive: true, force: true })
-  }
+  for (const app of apps.splice(0)) await app.close()
 })
 
 async function start(password?: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'sb-exposed-tools-'))
-  const core = createCore({ dataDir: dir, mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
-  cores.push({ core, dir })
-  await core.context.init.start()
-  return core
+  const app = await startTestCore('sb-exposed-tools-', { mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
+  apps.push(app)
+  return app.core
 }
 
 const stdio = { name: 'shell', transport: 'stdio', command: 'sh', args: ['-c', 'echo owned > /tmp/x'], enabled: true }

@@ -1,15 +1,12 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { resolve } from 'node:path'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { ChatStreamEvent } from '../../../src/shared/bridge/procedures/chat'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
-import { ok } from '../test-core'
+import { ok, readyTestCore } from '../test-core'
 
 /** The reference MCP servers, run from node_modules with this Node (offline). */
 export const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js')
@@ -26,11 +23,7 @@ export interface TestCore {
 }
 
 export async function startCore(): Promise<TestCore> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sb-tools-'))
-  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  const client = createInProcessClient(core.router).client
+  const { core, client, dataDir } = await readyTestCore('sb-tools-', { secrets: { backend: new MemoryBackend() } })
   const agentId = ok(await client.call('chat.sidebar', {})).defaultAgentId
   return { core, client, dataDir, agentId }
 }

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { isPrivateAddress } from '../../../src/core/tools/builtin/address-policy'
 import { readWebPage } from '../../../src/core/tools/builtin/read-web-page'
 import type { ToolCall } from '../../../src/core/runtime/types'
 import type { OfferedTool } from '../../../src/core/tools/tool-service'
+import { startTestCore, type TestCore } from '../test-core'
 
 // The web tools' private-address policy, tried the way an attacker would: every spelling of a
 // loopback, link-local or private address, against a real loopback service that counts what
@@ -99,17 +97,13 @@ describe('the private-address check', () => {
 })
 
 describe('through the app in browser mode, default settings', () => {
+  let app: TestCore
   let core: Core
-  let dir: string
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'sb-private-'))
-    core = createCore({ dataDir: dir, mode: 'browser', secrets: { backend: new MemoryBackend() } })
-    await core.context.init.start()
+    app = await startTestCore('sb-private-', { mode: 'browser', secrets: { backend: new MemoryBackend() } })
+    core = app.core
   })
-  afterAll(async () => {
-    await core.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => app.close())
 
   it('knowledge "add web page" and the model’s read_web_page tool refuse a mapped loopback address', async () => {
     const before = hits

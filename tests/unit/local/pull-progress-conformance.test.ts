@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { toRawPullEvents, type OllamaProgressLine } from '../../../src/core/local/ollama-pull-events'
+import { toRawPullEvents, type OllamaProgressLine } from '../../../src/core/runtime/providers/ollama/pull-events'
 import { CONFORMANCE_DIR } from '../../fixtures/fixture-paths'
 
 // Conformance: tests/fixtures/conformance/stream-vectors/ollama-pull-progress.json through a

@@ -2,11 +2,19 @@ import { setTimeout as delay } from 'node:timers/promises'
 import type { Contract } from '../../../shared/bridge/contract'
 import type { AppInfo } from '../../../shared/bridge/procedures/app'
 import type { Implementation } from '../router'
-import type { CoreContext } from '../../context'
+import type { InitState } from '../../../shared/app/init-state'
 
 type AppHandlers = Pick<Implementation<Contract>, 'app.info' | 'app.initProgress' | 'app.retryInit' | 'diag.echo' | 'diag.count'>
 
-export function appHandlers(ctx: CoreContext): AppHandlers {
+/** What the app's own procedures read: the environment and start-up (the core's context has both; the bridge sits below it). */
+interface AppEnv {
+  version: string
+  mode: 'desktop' | 'browser' | 'test'
+  access?: { password?: string } | undefined
+  init: { progress(signal?: AbortSignal): AsyncGenerator<InitState, InitState>; retry(): Promise<InitState> }
+}
+
+export function appHandlers(ctx: AppEnv): AppHandlers {
   return {
     'app.info': (): AppInfo => ({
       name: 'Switchboard',

@@ -1,7 +1,7 @@
 import type { ChatRequest as OllamaChatRequest, Ollama } from 'ollama'
 import { AppErrorException } from '../../../../shared/errors/app-error'
 import { PULL_CANCELLED_STATUS, PULL_ERROR_STATUS } from '../../../../shared/local/pull-progress'
-import { toRawPullEnding, toRawPullEvent } from '../../../local/ollama-pull-events'
+import { toRawPullEnding, toRawPullEvent } from './pull-events'
 import { nativeChatStream } from '../../stream/run-chat-stream'
 import type { StreamEvent } from '../../../../shared/stream/events'
 import type {

@@ -1,4 +1,4 @@
-import type { RawPullEvent } from '../../shared/local/pull-progress'
+import type { RawPullEvent } from '../../../../shared/local/pull-progress'
 
 /** A progress line of /api/pull as the SDK yields it; every field may be missing. */
 export interface OllamaProgressLine {
