@@ -55,11 +55,10 @@ beforeEach(() => {
 
 /** The real service with short polling and the given number of slots (handlers read it lazily). */
 function useService(maxConcurrent: number) {
-  const providers = core.services().providers
   core.services().images = new ImageService({
     store: core.services().store,
     dataDir,
-    runtimeFor: (id) => providers.runtime(id),
+    caller: core.services().caller,
     tasks: core.router.hub,
     polling: FAST_POLLING,
     maxConcurrent
