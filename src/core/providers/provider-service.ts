@@ -8,8 +8,8 @@ import { customProviderId, customProviderSchema, isCustomProviderId, type Custom
 import type { JsonValue } from '../../shared/data/json'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { LOCAL_SERVER_KINDS, type LocalServerKind, type LocalServerStatus } from '../../shared/local/local-servers'
-import { computeChatCost } from '../../shared/pricing/chat-cost'
-import { chatLookupParams, type ChatPricingContext } from '../../shared/pricing/lookup-params'
+import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
+import { priceFromCatalogue } from './catalogue-price'
 import type { Pricing } from '../../shared/pricing/types'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
@@ -412,17 +412,8 @@ export class ProviderService {
   }
 
   /** `context` (the request's thinking, cache ttl) keys lookup-priced units; without it they cost nothing. */
-  async price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined> {
-    if (!isCatalogueProviderId(providerId)) return undefined
-    const builtin = (await loadProviderModels(providerId)).find((m) => m.id.toLowerCase() === modelId.toLowerCase())
-    if (!builtin?.pricing) return undefined
-    const cost = computeChatCost(builtin.pricing, usage, { lookupParams: chatLookupParams(context ?? { modelId }, usage) })
-    if (!cost.ok) return undefined
-    return {
-      currency: cost.value.currency,
-      total: cost.value.totalAmount,
-      items: cost.value.breakdown.map((u) => ({ name: u.name, units: u.quantity, unit: u.unit.unit, rate: u.rate ?? 0, cost: u.amount }))
-    }
+  price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined> {
+    return priceFromCatalogue(providerId, modelId, usage, context)
   }
 
   async setKey(providerId: string, apiKey: string): Promise<ProviderSummary> {
