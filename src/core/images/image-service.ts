@@ -31,7 +31,6 @@ import type { CallOptions, CreateImageRequest, CreateImageResult, ProviderRuntim
 import type { ModelCaller } from '../caller/model-caller'
 import type { Store } from '../store'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
-import { logger } from '../log/logger'
 
 export interface ImageServiceDeps {
   store: Pick<Store, 'images' | 'files'>
