@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
@@ -35,6 +35,17 @@ beforeAll(async () => {
   fake = await startFakeEmbeddingServer()
 })
 afterAll(() => fake.close())
+
+describe('switchboard usage', () => {
+  it('a data folder with nothing recorded is an empty answer, and the folder is not made for it', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'sb-usage-')), 'none')
+    expect(await run(['usage', '--json', '--data-dir', missing])).toEqual({ code: 0, stdout: '[]\n', stderr: '' })
+    expect(existsSync(missing)).toBe(false)
+    const wrong = await run(['usage', '--by', 'colour', '--data-dir', missing])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('--by kind|scene|provider|model|day')
+  })
+})
 
 describe('switchboard kb (headless, same core)', () => {
   it('create, add a folder, search and eval', async () => {
