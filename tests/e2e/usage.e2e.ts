@@ -103,6 +103,11 @@ test('the usage table totals equal the sum of the message costs', async ({ page 
   const providerLabels = usage.getByTestId('usage-row').locator('td:first-child')
   await expect(providerLabels.filter({ hasText: /^OpenAI( · .+)?$/ }).first()).toBeVisible()
   expect(await providerLabels.allInnerTexts()).not.toContain('openai')
+  // Per kind of call: the replies are chat, named in words; the images the images spec made are a kind of their own.
+  await usage.getByTestId('usage-group').selectOption('kind')
+  const kindLabels = usage.getByTestId('usage-row').locator('td:first-child')
+  await expect(kindLabels.filter({ hasText: /^Chat( · .+)?$/ }).first()).toBeVisible()
+  expect(await kindLabels.allInnerTexts()).not.toContain('chat')
   // Per agent: the agent's row holds at least these replies, and its settings show the same spend.
   await usage.getByTestId('usage-group').selectOption('agent')
   await expect(usage.getByTestId('usage-row').first()).toBeVisible()

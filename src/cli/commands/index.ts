@@ -12,6 +12,7 @@ import { imageCommand } from './image'
 import { kbCommand } from './kb'
 import { apiCommand } from './api'
 import { syncCommand } from './sync'
+import { usageCommand } from './usage'
 
 /**
  * Every CLI command; each lives in its own file here (one import and one entry per command).
@@ -19,5 +20,5 @@ import { syncCommand } from './sync'
  * runs on (runtime, SDKs, store, tools, knowledge) it imports inside `run`, so `switchboard --help`,
  * `providers` and `models` start without loading any of it (tests/unit/cli/cli-startup-graph.test.ts).
  */
-export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, apiCommand, syncCommand, builtinCommand]
+export const commands: CliCommand[] = [modelsCommand, providersCommand, pullCommand, psCommand, rmCommand, chatCommand, embedCommand, speakCommand, transcribeCommand, imageCommand, kbCommand, apiCommand, syncCommand, usageCommand, builtinCommand]
 import { builtinCommand } from './builtin'

@@ -74,10 +74,15 @@ export const kbCommand: CliCommand = {
         const include = lists.get('include')
         const exclude = lists.get('exclude')
         const ids = new Set<string>()
+        const started = Date.now()
         const { added, skipped } = await knowledge.addPaths(kb.id, rest.slice(1), { ...(include ? { include } : {}), ...(exclude ? { exclude } : {}) }, (file) => ids.add(file.id))
         io.stderr.write(`${added} file(s) added${skipped ? `, ${skipped} skipped (not a readable kind)` : ''}; indexing…\n`)
         await knowledge.idle(kb.id)
         const files = knowledge.files(kb.id).filter((f) => ids.has(f.id))
+        // What the run's embeddings used and cost, from the usage log it wrote (switchboard usage totals them).
+        const spent = store.usage.summary('kind', { kind: 'embedding', scene: 'Knowledge Base Indexing', from: started })
+        for (const s of spent) io.stderr.write(`Embeddings: ${s.totalTokens} tokens in ${s.calls} call(s)${s.currency ? `, ${s.cost.toFixed(6)} ${s.currency}` : ', unpriced'}
+`)
         if (json) io.stdout.write(`${JSON.stringify(files)}\n`)
         else for (const f of files) io.stdout.write(`${f.status.padEnd(7)} ${f.name}${f.error ? `: ${f.error}` : ''}${f.flagged ? ` (flagged: ${f.flagged})` : ''}\n`)
         return files.some((f) => f.status === 'Error') ? 1 : 0

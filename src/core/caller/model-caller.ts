@@ -10,25 +10,12 @@ import type { ToolStreamEvent } from '../../shared/tools/types'
 import { pricingContextOf } from '../runtime/pricing-context'
 import { hasBatches } from '../runtime/stream/event-batches'
 import { countTokens } from '../../shared/tokens/count-tokens'
-import type { CallOptions, ChatMessage, ChatRequest, ProviderRuntime, ToolCall } from '../runtime/types'
+import type { CallOptions, ChatMessage, ChatRequest, EmbeddingsRequest, EmbeddingsResult, ProviderRuntime, ToolCall } from '../runtime/types'
 import type { OfferedTool, ToolService } from '../tools/tool-service'
 import { SCENES, cleanSceneText, type ModelRef, type SceneName } from '../chat/scenes'
+import { composeLayers, meterLayer, metaOf, timeoutLayer, type CallLayer, type CallNext, type CallMeta, type Metered, type OneCall, type UsageEntry } from './metered-call'
 
-/** One line of the usage log, as the caller writes it. */
-export interface UsageEntry {
-  scene: UsageScene
-  operation?: UsageOperation
-  mode?: UsageMode
-  location?: UsageLocation
-  conversationId?: string
-  messageId?: string
-  providerId: string
-  modelId: string
-  usage?: UsageRecord
-  cost?: CostBreakdown
-  /** The local API key that made the call (Usage per key, its spend cap). */
-  apiKeyId?: string
-}
+export type { CallMeta, Metered, OneCall, UsageEntry } from './metered-call'
 
 export interface ModelCallerDeps {
   /** The runtime of a provider with the user's credentials (key from the keychain, base URL from settings). */
@@ -264,12 +251,61 @@ const isSceneName = (scene: UsageScene): scene is SceneName => (SCENES as readon
 
 /**
  * The one model caller: every call to a model (chat replies, Chat Competition, scenes,
- * knowledge evals, the CLI) goes through here, so each is resolved, priced and logged the
- * same way. A chat reply adds history, knowledge and its store-backed tool steps around
- * `run`; a bare prompt uses `text`.
+ * knowledge evals, connection tests, embeddings, rerank, speech, images, the CLI) goes through
+ * here, so each is resolved, priced and logged the same way, with its kind and scene. A chat
+ * reply adds history, knowledge and its store-backed tool steps around `run`; a bare prompt
+ * uses `text`; every other kind is a `OneCall` description run by `call`.
  */
 export class ModelCaller {
-  constructor(private readonly deps: ModelCallerDeps) {}
+  private readonly oneCall: CallNext
+
+  constructor(private readonly deps: ModelCallerDeps) {
+    const layers: CallLayer[] = [
+      timeoutLayer,
+      meterLayer({ price: (providerId, modelId, usage) => deps.price(providerId, modelId, usage), log: (entry) => deps.logUsage?.(entry) })
+    ]
+    this.oneCall = composeLayers(layers, (call, model) => this.invoke(call, model))
+  }
+
+  /**
+   * One call that is not a chat stream (an embedding, a rerank, speech, an image): resolved like
+   * a chat call, passed through the layers (time limit, pricing, the usage log) to its provider
+   * step. A failure throws and logs nothing (nothing was billed that the provider told us of).
+   */
+  call<T>(spec: OneCall<T>): Promise<Metered<T>> {
+    return this.oneCall(spec, this.resolve(spec))
+  }
+
+  /** Embeddings through the provider's runtime, priced per input token and logged. */
+  async embed(input: CallMeta & { target: ModelRef; input: string[]; dimensions?: number; signal?: AbortSignal; call?: OneCall<unknown>['call'] }): Promise<EmbeddingsResult> {
+    const { result } = await this.call<EmbeddingsResult>({
+      ...metaOf(input),
+      kind: 'embedding',
+      target: input.target,
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.call ? { call: input.call } : {}),
+      invoke: async ({ model, runtime, options }) => {
+        const provider = await runtime()
+        if (!provider.embeddings)
+          throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider: model.providerId, message: `${model.providerId} does not offer embeddings.` })
+        const request: EmbeddingsRequest = { model: model.modelId, input: input.input, ...(input.dimensions ? { dimensions: input.dimensions } : {}) }
+        return provider.embeddings(request, options)
+      },
+      measure: (result) => {
+        const tokens = result.usage?.promptTokens ?? result.usage?.totalTokens
+        return tokens === undefined ? undefined : { totalInputTokens: tokens, inputTextTokens: tokens, totalTokens: tokens }
+      }
+    })
+    return result
+  }
+
+  /** The provider step under the layers: the call's runtime options, its time taken. */
+  private async invoke<T>(call: OneCall<T>, model: ModelRef): Promise<Metered<T>> {
+    const started = Date.now()
+    const options: CallOptions = { ...call.call, ...(call.signal ? { signal: call.signal } : {}) }
+    const result = await call.invoke({ model, options, runtime: () => this.deps.runtimeFor(model.providerId) })
+    return { result, model, durationMs: Date.now() - started }
+  }
 
   /** The model Settings chose for a background scene, if any (the rewrite of a question runs only then). */
   sceneChoice(scene: SceneName): ModelRef | undefined {
@@ -366,19 +402,7 @@ export class ModelCaller {
   }
 
   private log(input: CallInput, model: ModelRef, usage: UsageRecord | undefined, cost: CostBreakdown | undefined): void {
-    this.deps.logUsage?.({
-      scene: input.scene,
-      ...(input.operation ? { operation: input.operation } : {}),
-      ...(input.mode ? { mode: input.mode } : {}),
-      ...(input.location ? { location: input.location } : {}),
-      ...(input.conversationId ? { conversationId: input.conversationId } : {}),
-      ...(input.messageId ? { messageId: input.messageId } : {}),
-      ...(input.apiKeyId ? { apiKeyId: input.apiKeyId } : {}),
-      providerId: model.providerId,
-      modelId: model.modelId,
-      usage,
-      cost
-    })
+    this.deps.logUsage?.({ ...metaOf(input), kind: 'chat', providerId: model.providerId, modelId: model.modelId, usage, cost })
   }
 }
 

@@ -32,6 +32,7 @@ import { logger } from '../log/logger'
 import type { ModelCaller } from '../caller/model-caller'
 import type { UsageMode, UsageOperation } from '../../shared/data/usage-log'
 import type { ModelFacts } from '../providers/model-facts'
+import { joinsAsOneText } from '../../shared/chat/continuation'
 
 /** Decided once per user turn and shared by the tool loop's model calls. */
 interface TurnPlan {
@@ -687,7 +688,7 @@ export class ChatService {
     if (message.role !== 'assistant' || message.status !== 'interrupted') return parts
     const all = this.deps.messages.list(message.conversationId)
     for (let last = message; last.status === 'interrupted'; ) {
-      const next = all.filter((m) => m.parentId === last.id && m.role === 'assistant' && !m.toolCalls?.length).at(-1)
+      const next = all.filter((m) => joinsAsOneText(m, last)).at(-1)
       if (!next) break
       parts.push(next)
       last = next

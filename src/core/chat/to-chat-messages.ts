@@ -1,4 +1,5 @@
 import { messageText, type ContentPart, type Message } from '../../shared/data/message'
+import { joinsAsOneText } from '../../shared/chat/continuation'
 import type { ChatMessage } from '../runtime/types'
 import { assistantTurn, toolTurnMessages } from '../tools/tool-loop'
 
@@ -58,13 +59,5 @@ export function toChatMessages(
   return out
 }
 
-/** `m` goes on from the stopped plain reply `partial` (chat.continue), itself plain text. */
-const continues = (m: Message, partial: Message): boolean =>
-  m.role === 'assistant' &&
-  partial.role === 'assistant' &&
-  partial.status === 'interrupted' &&
-  m.parentId === partial.id &&
-  !m.toolCalls?.length &&
-  !partial.toolCalls?.length &&
-  !m.reasoning?.signature &&
-  m.content.every((p) => p.type === 'text')
+/** `m` goes on from the stopped plain reply `partial` (chat.continue) and can be sent joined to it: plain text, no signed reasoning. */
+const continues = (m: Message, partial: Message): boolean => joinsAsOneText(m, partial) && !m.reasoning?.signature && m.content.every((p) => p.type === 'text')

@@ -1,5 +1,7 @@
 import { AppErrorException } from '../../shared/errors/app-error'
-import type { CallOptions, ProviderRuntime } from '../runtime/types'
+import type { UsageScene } from '../../shared/data/usage-log'
+import type { CallOptions } from '../runtime/types'
+import type { ModelCaller } from '../caller/model-caller'
 
 export interface EmbeddingsOutput {
   /** One vector per input, in input order. */
@@ -13,19 +15,25 @@ export interface EmbeddingsOutput {
  * Used inside the core (the knowledge base), not over the bridge: no screen asks for vectors.
  * Embeddings through whichever runtime the provider has: OpenAI-compatible (float vectors),
  * Ollama (one call per input), Bedrock Titan, Google, Azure. The base for the knowledge base.
+ * Each call goes through the one caller: priced per input token and in the usage log under its scene.
  */
 export class EmbeddingService {
-  constructor(private readonly deps: { runtimeFor(providerId: string): Promise<ProviderRuntime> }) {}
+  constructor(private readonly deps: { caller: Pick<ModelCaller, 'embed'> }) {}
 
   async create(
-    input: { providerId: string; modelId: string; input: string | string[]; dimensions?: number },
-    options?: CallOptions
+    input: { providerId: string; modelId: string; input: string | string[]; dimensions?: number; scene: UsageScene },
+    options: Omit<CallOptions, 'signal'> & { signal?: AbortSignal | undefined } = {}
   ): Promise<EmbeddingsOutput> {
-    const runtime = await this.deps.runtimeFor(input.providerId)
-    if (!runtime.embeddings)
-      throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider: input.providerId, message: `${input.providerId} does not offer embeddings.` })
     const texts = typeof input.input === 'string' ? [input.input] : input.input
-    const result = await runtime.embeddings({ model: input.modelId, input: texts, ...(input.dimensions ? { dimensions: input.dimensions } : {}) }, options)
+    const { signal, ...call } = options
+    const result = await this.deps.caller.embed({
+      target: { providerId: input.providerId, modelId: input.modelId },
+      scene: input.scene,
+      input: texts,
+      ...(input.dimensions ? { dimensions: input.dimensions } : {}),
+      ...(signal ? { signal } : {}),
+      call
+    })
     return embeddingsOutput(result.embeddings, texts.length, input.providerId, result.usage)
   }
 }

@@ -1,8 +1,8 @@
 import type { Feature } from '../feature'
-import type { ProviderService } from '../providers/provider-service'
+import type { ModelCaller } from '../caller/model-caller'
 import { EmbeddingService } from './embedding-service'
 
-/** Embeddings through the provider runtime (knowledge bases and the local API use them). */
-export const embeddingsFeature: Feature<{ providers: ProviderService }, { embeddings: EmbeddingService }> = {
-  create: ({ providers }) => ({ embeddings: new EmbeddingService({ runtimeFor: (providerId) => providers.runtime(providerId) }) })
+/** Embeddings through the one caller (knowledge bases use them; each call is priced and logged). */
+export const embeddingsFeature: Feature<{ caller: ModelCaller }, { embeddings: EmbeddingService }> = {
+  create: ({ caller }) => ({ embeddings: new EmbeddingService({ caller }) })
 }

@@ -27,17 +27,17 @@ import { imageUrlToBase64 } from '../../shared/utils/image-url-to-base64'
 import type { ImagePollingOptions } from '../runtime/images/polling'
 import { CANCELLED_MESSAGE, runtimeError } from '../runtime/runtime-error'
 import type { TaskRegistry } from '../bridge/stream-hub'
-import type { CreateImageRequest, CreateImageResult, ProviderRuntime } from '../runtime/types'
+import type { CallOptions, CreateImageRequest, CreateImageResult, ProviderRuntime } from '../runtime/types'
+import type { ModelCaller } from '../caller/model-caller'
 import type { Store } from '../store'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
-import { logger } from '../log/logger'
 
 export interface ImageServiceDeps {
-  /** `usage`: each finished generation is logged with its cost, like a model call. */
-  store: Pick<Store, 'images' | 'files' | 'usage'>
+  store: Pick<Store, 'images' | 'files'>
   /** Generated files go under `<dataDir>/images/`. */
   dataDir: string
-  runtimeFor(providerId: string): Promise<ProviderRuntime>
+  /** The one caller: each finished generation is priced (per image) and logged, like any model call. */
+  caller: Pick<ModelCaller, 'call'>
   /** The hub's task registry: a running generation is an `image` task with its latest state. */
   tasks: TaskRegistry
   /** Fetches result URLs (tests, proxies). */
@@ -178,16 +178,24 @@ export class ImageService {
     yield { type: 'created', data: generation }
     yield state({ state: 'queued' })
     let holding = false
-    let started = Date.now()
     try {
       await this.slots.acquire(ctx.signal)
       holding = true
-      started = Date.now()
       generation = images.update(id, { status: 'Processing' })
       yield state({ state: 'running' })
 
       const queue = new EventQueue<ImageTaskEvent>()
-      const work = this.run(input, info, stored, ctx.signal, (s) => queue.push(state(s)))
+      // A failed or cancelled generation is billed nothing and not logged; a finished one is one usage line with its price.
+      const work = this.deps.caller
+        .call({
+          kind: 'image',
+          scene: 'Image Generation',
+          target: { providerId: input.providerId, modelId: input.modelId },
+          signal: ctx.signal,
+          invoke: ({ runtime, options }) => this.run(input, info, stored, runtime, options, (s) => queue.push(state(s))),
+          price: () => this.cost(info, stored)
+        })
+        .then((done) => done.result)
       let settled = false
       work.then(
         () => (settled = true),
@@ -201,7 +209,6 @@ export class ImageService {
       const saved = await work
       const cost = this.cost(info, stored)
       generation = images.update(id, { status: 'Success', results: [saved], ...(cost ? { cost } : {}) })
-      this.logUsage(input, started, cost)
       yield state({ state: 'done' })
       return generation
     } catch (error) {
@@ -245,10 +252,12 @@ export class ImageService {
     input: GenerateInput,
     info: ImageModelInfo,
     values: ImageParamValues,
-    signal: AbortSignal,
+    runtimeOf: () => Promise<ProviderRuntime>,
+    callOptions: CallOptions,
     report: (s: ImageTaskState) => void
   ): Promise<{ fileId: string; width: number; height: number; seed?: number }> {
-    const runtime = await this.deps.runtimeFor(input.providerId)
+    const signal = callOptions.signal ?? new AbortController().signal
+    const runtime = await runtimeOf()
     const params = await this.resolveReferences(values)
     const request: CreateImageRequest = { model: input.modelId, params: params as CreateImageRequest['params'] }
     const options = {
@@ -354,19 +363,7 @@ export class ImageService {
     return out
   }
 
-  /**
-   * The Usage page's totals read the usage log: a generation is one line of it (scene Image
-   * Generation) with the price the record keeps. A failed or cancelled one is billed nothing
-   * and not logged. A lost line never fails the generation.
-   */
-  private logUsage(input: GenerateInput, started: number, cost: CostBreakdown | undefined): void {
-    try {
-      this.deps.store.usage.add({ scene: 'Image Generation', providerId: input.providerId, modelId: input.modelId, durationMs: Date.now() - started, ...(cost ? { cost } : {}) })
-    } catch (error) {
-      logger.warn('usage', 'recording an image generation in the usage log failed', error)
-    }
-  }
-
+  /** Images are priced per image (or megapixel, or by quality and size), not by tokens. */
   private cost(info: ImageModelInfo, values: ImageParamValues): CostBreakdown | undefined {
     const result = computeImageCost(info.pricing, values as Record<string, unknown>, 1)
     if (!result.ok) {

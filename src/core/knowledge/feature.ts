@@ -5,7 +5,6 @@ import type { ProviderService } from '../providers/provider-service'
 import type { ModelCaller } from '../caller/model-caller'
 import type { EmbeddingService } from '../embeddings/embedding-service'
 import type { ToolService } from '../tools/tool-service'
-import { readAppSettings } from '../../shared/data/app-settings'
 import type { JsonObject } from '../../shared/data/json'
 import { readWebPage } from '../tools/builtin/read-web-page'
 import { KnowledgeRepository } from '../store/repositories/knowledge'
@@ -31,16 +30,27 @@ export const knowledgeFeature: Feature<Deps, { knowledge: KnowledgeService; know
     const knowledge = new KnowledgeService({
       repo: new KnowledgeRepository(store.db),
       dataDir: env.dataDir,
-      embed: (providerId, modelId) => (texts, options) => embeddings.create({ providerId, modelId, input: texts }, options),
+      embed: (providerId, modelId, scene) => (texts, options) => embeddings.create({ providerId, modelId, input: texts, scene }, options),
       startStream: (proc, run, task) => hub.start(proc, (signal) => run(signal), task),
       cancelStream: (id) => hub.cancel(id),
       rerankModels: {
-        get: () => readAppSettings(store.settings.get()).knowledgeRerank ?? {},
+        get: () => store.settings.app().knowledgeRerank ?? {},
         set: (next) => store.settings.set({ knowledgeRerank: Object.keys(next).length ? (next as unknown as JsonObject) : null })
       },
       // The address policy is the tools' one (Settings → Tools: private addresses off by default).
       readWebPage: (url, signal) => readWebPage({ url }, { allowPrivate: tools.toolSettings().allowPrivateAddresses, ...(signal ? { signal } : {}) }),
-      rerank: async (model, query, documents, topN, signal) => rerankDocuments(await providers.credentials(model.providerId), model, query, documents, topN, signal ? { signal } : {})
+      // A rerank is a model call like the rest: priced by the catalogue when it has the model, and logged.
+      rerank: async (model, query, documents, topN, signal) =>
+        (
+          await caller.call({
+            kind: 'rerank',
+            scene: 'Knowledge Base Search',
+            target: model,
+            ...(signal ? { signal } : {}),
+            invoke: async ({ model: chosen, options }) => rerankDocuments(await providers.credentials(chosen.providerId), chosen, query, documents, topN, options.signal ? { signal: options.signal } : {}),
+            measure: ({ usage }) => (usage?.totalTokens !== undefined ? { totalInputTokens: usage.totalTokens, inputTextTokens: usage.totalTokens, totalTokens: usage.totalTokens } : undefined)
+          })
+        ).result.scores
     })
     const evals = new KnowledgeEvalsRepository(store.db)
     evals.repairInterrupted()

@@ -1,6 +1,9 @@
 import { StreamHub } from '../bridge/stream-hub'
 import type { ProviderRuntime } from '../runtime/types'
-import { embeddingsOutput } from '../embeddings/embedding-service'
+import { EmbeddingService } from '../embeddings/embedding-service'
+import { ModelCaller } from '../caller/model-caller'
+import { priceFromCatalogue } from '../providers/catalogue-price'
+import { logger } from '../log/logger'
 import type { Store } from '../store'
 import { KnowledgeEvalsRepository } from '../store/repositories/knowledge-evals'
 import { KnowledgeRepository } from '../store/repositories/knowledge'
@@ -9,7 +12,9 @@ import { KnowledgeService, type KnowledgeServiceDeps } from './knowledge-service
 
 /**
  * The knowledge service without the app around it (the CLI, the crash test): an open store, a way
- * to get a provider's runtime, and a hub of its own for the indexing tasks.
+ * to get a provider's runtime, and a hub of its own for the indexing tasks. Its embeddings go
+ * through a caller of their own, priced by the catalogue and written to the store's usage log
+ * like the app's, so the Usage page shows what a CLI indexing run cost too.
  */
 export function headlessKnowledge(
   store: Store,
@@ -17,15 +22,22 @@ export function headlessKnowledge(
   extra: Partial<Pick<KnowledgeServiceDeps, 'batchSize' | 'afterBatch' | 'scaleWaitMs'>> = {}
 ): { knowledge: KnowledgeService; evals: EvalService; hub: StreamHub } {
   const hub = new StreamHub({ retainMs: 1000 })
+  const caller = new ModelCaller({
+    runtimeFor,
+    price: priceFromCatalogue,
+    logUsage: (entry) => {
+      try {
+        store.usage.add(entry)
+      } catch (error) {
+        logger.warn('usage', 'recording a usage entry failed', error)
+      }
+    }
+  })
+  const embeddings = new EmbeddingService({ caller })
   const knowledge = new KnowledgeService({
     repo: new KnowledgeRepository(store.db),
     dataDir: store.dataDir,
-    embed: (providerId, modelId) => async (texts, options) => {
-      const runtime = await runtimeFor(providerId)
-      if (!runtime.embeddings) throw new Error(`${providerId} does not offer embeddings.`)
-      const result = await runtime.embeddings({ model: modelId, input: texts }, options)
-      return embeddingsOutput(result.embeddings, texts.length, providerId, result.usage)
-    },
+    embed: (providerId, modelId, scene) => (texts, options) => embeddings.create({ providerId, modelId, input: texts, scene }, options),
     startStream: (proc, run, task) => hub.start(proc, (signal) => run(signal), task),
     cancelStream: (id) => hub.cancel(id),
     ...extra

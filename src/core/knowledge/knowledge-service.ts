@@ -30,8 +30,8 @@ import type { RerankFn, RerankModel } from './rerank'
 export interface KnowledgeServiceDeps {
   repo: KnowledgeRepository
   dataDir: string
-  /** Embeddings with a base's model (through EmbeddingService). */
-  embed(providerId: string, modelId: string): EmbedFn
+  /** Embeddings with a base's model (through EmbeddingService), logged under indexing or search. */
+  embed(providerId: string, modelId: string, scene: 'Knowledge Base Indexing' | 'Knowledge Base Search'): EmbedFn
   /** Starts a task in the one stream hub; returns its id. */
   startStream(proc: string, run: (signal: AbortSignal) => AsyncIterator<unknown, unknown>, task?: { kind: 'knowledge'; meta: { kbId: string } }): string
   cancelStream(streamId: string): boolean
@@ -463,7 +463,7 @@ export class KnowledgeService {
       emit({ type: 'file', file: f })
       return f
     }
-    const embed = this.deps.embed(kb.providerId, kb.modelId)
+    const embed = this.deps.embed(kb.providerId, kb.modelId, 'Knowledge Base Indexing')
     const batchSize = this.deps.batchSize ?? DEFAULT_BATCH
     const backoff = {
       signal,
@@ -567,7 +567,7 @@ export class KnowledgeService {
     for (const kb of kbs) if (kb.dimensions) byModel.set(`${kb.providerId}\u0000${kb.modelId}`, [...(byModel.get(`${kb.providerId}\u0000${kb.modelId}`) ?? []), kb])
     for (const group of byModel.values()) {
       const kb = group[0]!
-      const [vector] = await embedWithBackoff(this.deps.embed(kb.providerId, kb.modelId), [input.query], {
+      const [vector] = await embedWithBackoff(this.deps.embed(kb.providerId, kb.modelId, 'Knowledge Base Search'), [input.query], {
         signal: signal ?? new AbortController().signal,
         maxAttempts: 3,
         onWait: () => undefined,

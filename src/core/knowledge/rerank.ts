@@ -12,6 +12,12 @@ export interface RerankScore {
   score: number
 }
 
+/** What a rerank call billed, as the provider reports it (Jina and SiliconCloud: tokens; Cohere: search units). */
+export interface RerankUsage {
+  totalTokens?: number
+  searchUnits?: number
+}
+
 /** Re-scores documents for a query; best first. */
 export type RerankFn = (model: RerankModel, query: string, documents: readonly string[], topN: number, signal?: AbortSignal) => Promise<RerankScore[]>
 
@@ -45,7 +51,7 @@ export async function rerankDocuments(
   documents: readonly string[],
   topN: number,
   options: { signal?: AbortSignal; fetch?: typeof fetch } = {}
-): Promise<RerankScore[]> {
+): Promise<{ scores: RerankScore[]; usage?: RerankUsage }> {
   const url = rerankUrl(model.providerId, credentials.baseURL)
   const fail = (errorType: 'InvalidProviderAPIKey' | 'ProviderBizError' | 'UpstreamMalformedResponse', status: number, text: string) =>
     new AppErrorException({ errorType, status, provider: model.providerId, message: text })
@@ -60,8 +66,11 @@ export async function rerankDocuments(
   if (!response.ok) throw fail('ProviderBizError', 471, `${model.providerId} rerank answered ${response.status}: ${text.slice(0, 300)}`)
   if (text.length > MAX_RERANK_BYTES) throw fail('UpstreamMalformedResponse', 471, `${model.providerId} rerank answered more than 4 MB.`)
   let results: unknown
+  let usage: RerankUsage | undefined
   try {
-    results = (JSON.parse(text) as { results?: unknown }).results
+    const parsed = JSON.parse(text) as { results?: unknown; usage?: { total_tokens?: unknown }; meta?: { billed_units?: { search_units?: unknown } } }
+    results = parsed.results
+    usage = usageOf(parsed)
   } catch {
     throw fail('UpstreamMalformedResponse', 471, `${model.providerId} rerank did not answer JSON.`)
   }
@@ -76,5 +85,15 @@ export async function rerankDocuments(
     seen.add(index)
     scores.push({ index, score })
   }
-  return scores.sort((a, b) => b.score - a.score)
+  return { scores: scores.sort((a, b) => b.score - a.score), ...(usage ? { usage } : {}) }
+}
+
+function usageOf(body: { usage?: { total_tokens?: unknown }; meta?: { billed_units?: { search_units?: unknown } } } | null): RerankUsage | undefined {
+  const tokens = body?.usage?.total_tokens
+  const units = body?.meta?.billed_units?.search_units
+  const usage: RerankUsage = {
+    ...(typeof tokens === 'number' && tokens >= 0 ? { totalTokens: tokens } : {}),
+    ...(typeof units === 'number' && units >= 0 ? { searchUnits: units } : {})
+  }
+  return Object.keys(usage).length ? usage : undefined
 }

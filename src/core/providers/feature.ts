@@ -1,4 +1,4 @@
-import type { Feature, ProceduresOf } from '../feature'
+import type { Feature } from '../feature'
 import type { Store } from '../store'
 import type { Secrets } from '../secrets'
 import type { DetectionService } from '../local/detection-service'
@@ -8,7 +8,7 @@ import { createBuiltinRuntimeWith } from '../runtime/providers/builtin/builtin-r
 import { runtimeError } from '../runtime/runtime-error'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { ProviderService } from './provider-service'
-import { providerHandlers } from './handlers'
+import { providerHandlers, type ProviderProcedures } from './handlers'
 
 interface Deps {
   env: { keyEnv?: NodeJS.ProcessEnv | undefined }
@@ -19,7 +19,7 @@ interface Deps {
 }
 
 /** Providers, their keys and models; every runtime comes from here. */
-export const providersFeature: Feature<Deps, { providers: ProviderService }, ProceduresOf<'providers'>> = {
+export const providersFeature: Feature<Deps, { providers: ProviderService }, ProviderProcedures> = {
   create: ({ env, local, store, secrets, engine }) => {
     // "Local (built-in)" runs on the root's engine; an unavailable one answers every request with its reason.
     const builtin = createBuiltinRuntimeWith(() => {

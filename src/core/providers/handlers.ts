@@ -2,7 +2,9 @@ import type { Contract } from '../../shared/bridge/contract'
 import type { ProviderService } from './provider-service'
 import type { Implementation } from '../bridge/router'
 
-type ProviderHandlers = Pick<Implementation<Contract>, Extract<keyof Contract, `providers.${string}`>>
+/** Test connection is a model call: the caller's feature answers it (../caller/feature). */
+export type ProviderProcedures = Exclude<Extract<keyof Contract, `providers.${string}`>, 'providers.test'>
+type ProviderHandlers = Pick<Implementation<Contract>, ProviderProcedures>
 
 /**
  * Provider settings and keys: the only procedures that set a key, an endpoint or a model's
@@ -21,7 +23,6 @@ export function providerHandlers(providers: () => ProviderService): ProviderHand
     'providers.setModelsEnabled': ({ providerId, modelIds, enabled }) => providers().setModelsEnabled(providerId, modelIds, enabled),
     'providers.fetchModels': ({ providerId }) => providers().fetchModels(providerId),
     'providers.saveCustom': ({ custom, create, apiKey }) => providers().saveCustom(custom, { create, ...(apiKey ? { apiKey } : {}) }),
-    'providers.removeCustom': async ({ providerId }) => (await providers().removeCustom(providerId), { ok: true as const }),
-    'providers.test': ({ providerId, modelId }) => providers().test(providerId, modelId)
+    'providers.removeCustom': async ({ providerId }) => (await providers().removeCustom(providerId), { ok: true as const })
   }
 }

@@ -8,8 +8,8 @@ import { customProviderId, customProviderSchema, isCustomProviderId, type Custom
 import type { JsonValue } from '../../shared/data/json'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { LOCAL_SERVER_KINDS, type LocalServerKind, type LocalServerStatus } from '../../shared/local/local-servers'
-import { computeChatCost } from '../../shared/pricing/chat-cost'
-import { chatLookupParams, type ChatPricingContext } from '../../shared/pricing/lookup-params'
+import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
+import { priceFromCatalogue } from './catalogue-price'
 import type { Pricing } from '../../shared/pricing/types'
 import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
@@ -415,17 +415,8 @@ export class ProviderService {
   }
 
   /** `context` (the request's thinking, cache ttl) keys lookup-priced units; without it they cost nothing. */
-  async price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined> {
-    if (!isCatalogueProviderId(providerId)) return undefined
-    const builtin = (await loadProviderModels(providerId)).find((m) => m.id.toLowerCase() === modelId.toLowerCase())
-    if (!builtin?.pricing) return undefined
-    const cost = computeChatCost(builtin.pricing, usage, { lookupParams: chatLookupParams(context ?? { modelId }, usage) })
-    if (!cost.ok) return undefined
-    return {
-      currency: cost.value.currency,
-      total: cost.value.totalAmount,
-      items: cost.value.breakdown.map((u) => ({ name: u.name, units: u.quantity, unit: u.unit.unit, rate: u.rate ?? 0, cost: u.amount }))
-    }
+  price(providerId: string, modelId: string, usage: UsageRecord, context?: ChatPricingContext): Promise<CostBreakdown | undefined> {
+    return priceFromCatalogue(providerId, modelId, usage, context)
   }
 
   async setKey(providerId: string, apiKey: string): Promise<ProviderSummary> {
@@ -513,31 +504,16 @@ export class ProviderService {
     }
   }
 
-  /** Test connection: a one-token chat with the check model (or the given one). */
-  async test(providerId: string, modelId?: string): Promise<{ ok: true; modelId: string; ms: number }> {
+  /**
+   * The model Test connection runs (the caller makes the call, ../caller/connection-test): the
+   * user's choice; by default the first enabled chat model (what they will chat with), then the
+   * catalogue's cheap check model, then any chat model.
+   */
+  async testModel(providerId: string, modelId?: string): Promise<{ modelId: string; name: string; openAIStyle: boolean }> {
     const card = this.card(providerId)
-    // The user's choice; by default the first enabled chat model (what they will chat with),
-    // then the catalogue's cheap check model, then any chat model.
     const chat = modelId ? [] : (await this.models(providerId)).filter((m) => m.type === 'chat')
     const model = modelId ?? chat.find((m) => m.enabled)?.id ?? card.checkModel ?? chat[0]?.id
     if (!model) throw new AppErrorException({ errorType: 'ConnectionCheckFailed', status: 400, message: 'No model to test with: pick one, or fetch the model list first.' })
-    const runtime = await this.runtime(providerId)
-    if (!runtime.chat) throw new AppErrorException({ errorType: 'ConnectionCheckFailed', status: 400, message: `${card.name} does not offer chat.` })
-    const started = Date.now()
-    for await (const event of runtime.chat({ model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 1, stream: true }, { idleTimeoutMs: 20_000, maxRetries: 0 })) {
-      if (event.type === 'error') {
-        // A wrong key keeps its own type (its fix is the key); anything else is a failed check.
-        if (/^Invalid|NoOpenAIAPIKey/.test(event.data.errorType)) throw new AppErrorException(event.data)
-        const hint = card.sdkType === undefined || card.sdkType === 'openai' ? ' If you use a proxy address, it should end with /v1.' : ''
-        throw new AppErrorException({
-          errorType: 'ConnectionCheckFailed',
-          status: event.data.status ?? 400,
-          provider: providerId,
-          message: `Test connection failed: ${event.data.message}.${hint}`,
-          detail: { cause: event.data.errorType }
-        })
-      }
-    }
-    return { ok: true, modelId: model, ms: Date.now() - started }
+    return { modelId: model, name: card.name, openAIStyle: card.sdkType === undefined || card.sdkType === 'openai' }
   }
 }

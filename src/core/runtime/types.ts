@@ -188,6 +188,8 @@ export interface SpeechToTextRequest {
 
 export interface SpeechToTextResult {
   text: string
+  /** What the provider says it billed: seconds of audio (whisper-1) or tokens (gpt-4o-transcribe). */
+  usage?: { seconds?: number; inputTokens?: number; audioTokens?: number; textTokens?: number; outputTokens?: number }
 }
 
 export interface CreateImageRequest {

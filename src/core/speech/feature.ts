@@ -1,14 +1,15 @@
 import type { Feature, ProceduresOf } from '../feature'
 import type { Store } from '../store'
 import type { ProviderService } from '../providers/provider-service'
+import type { ModelCaller } from '../caller/model-caller'
 import { SpeechService } from './speech-service'
 import { speechHandlers } from './handlers'
 
 /** Text to speech and speech to text. */
-export const speechFeature: Feature<{ env: { dataDir: string }; store: Store; providers: ProviderService }, { speech: SpeechService }, ProceduresOf<'speech'>> = {
-  create: ({ env, store, providers }) => ({
+export const speechFeature: Feature<{ env: { dataDir: string }; store: Store; providers: ProviderService; caller: ModelCaller }, { speech: SpeechService }, ProceduresOf<'speech'>> = {
+  create: ({ env, store, providers, caller }) => ({
     speech: new SpeechService({
-      runtimeFor: (providerId) => providers.runtime(providerId),
+      caller,
       providers: () => providers.summaries(),
       models: (providerId) => providers.models(providerId),
       storedSettings: () => store.settings.app().voice,

@@ -5,7 +5,9 @@ import type { PickerModel, ProviderSummary } from '../../shared/bridge/procedure
 import type { SpeechAudio, VoiceModelOption, VoiceSettings } from '../../shared/bridge/procedures/speech'
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import { countTokens } from '../../shared/tokens/count-tokens'
-import type { CallOptions, ProviderRuntime } from '../runtime/types'
+import type { UsageRecord } from '../../shared/stream/usage'
+import type { CallOptions, SpeechToTextResult } from '../runtime/types'
+import type { ModelCaller } from '../caller/model-caller'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/private-files'
 import { logger } from '../log/logger'
 
@@ -128,7 +130,8 @@ const MAX_TRANSCRIPTION_BYTES = 25 * 1024 * 1024
 const AUDIO_EXTENSIONS: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/mp4': 'm4a', 'audio/mpeg': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/flac': 'flac' }
 
 export interface SpeechServiceDeps {
-  runtimeFor(providerId: string): Promise<ProviderRuntime>
+  /** The one caller: each read-aloud and each dictation is priced and logged (scenes Read Aloud, Dictation). */
+  caller: Pick<ModelCaller, 'call'>
   providers(): Promise<ProviderSummary[]>
   models(providerId: string): Promise<PickerModel[]>
   /** The stored choice (settings key `voice`). */
@@ -206,17 +209,33 @@ export class SpeechService {
         // Not cached yet.
       }
     }
-    const runtime = await this.deps.runtimeFor(providerId)
-    if (!runtime.textToSpeech) throw speechFailed(providerId, new Error(`${providerId} does not offer text-to-speech`))
     const audio: Uint8Array[] = []
     let mimeType = 'audio/mpeg'
+    const { signal, ...call } = options ?? {}
     try {
-      // In order: MP3 frames concatenate into one playable stream.
-      for (const part of parts) {
-        const result = await runtime.textToSpeech({ model: modelId, input: part, voice, responseFormat: 'mp3' }, options)
-        audio.push(result.audio)
-        mimeType = result.mimeType || mimeType
-      }
+      // One call for the whole message (one usage line), its parts in order: MP3 frames concatenate into one playable stream.
+      await this.deps.caller.call({
+        kind: 'speech',
+        scene: 'Read Aloud',
+        target: { providerId, modelId },
+        ...(input.messageId ? { messageId: input.messageId } : {}),
+        ...(signal ? { signal } : {}),
+        call,
+        invoke: async ({ runtime, options: callOptions }) => {
+          const provider = await runtime()
+          if (!provider.textToSpeech) throw new Error(`${providerId} does not offer text-to-speech`)
+          for (const part of parts) {
+            const result = await provider.textToSpeech({ model: modelId, input: part, voice, responseFormat: 'mp3' }, callOptions)
+            audio.push(result.audio)
+            mimeType = result.mimeType || mimeType
+          }
+        },
+        // Speech endpoints answer audio, not usage: what was sent is measured here, in the units the catalogue prices by.
+        measure: () => {
+          const tokens = parts.reduce((n, part) => n + countTokens(part), 0)
+          return { inputCharacters: parts.reduce((n, part) => n + part.length, 0), inputTextTokens: tokens, totalInputTokens: tokens, totalTokens: tokens }
+        }
+      })
     } catch (error) {
       throw speechFailed(providerId, error)
     }
@@ -249,20 +268,31 @@ export class SpeechService {
         status: 413,
         message: `Speech-to-text and text-to-speech service request failed: the recording is ${(audio.length / 1048576).toFixed(1)} MB; speech-to-text takes at most 25 MB.`
       })
-    const runtime = await this.deps.runtimeFor(providerId)
-    if (!runtime.speechToText) throw speechFailed(providerId, new Error(`${providerId} does not offer speech-to-text`))
     const baseType = input.mimeType.split(';')[0]?.trim().toLowerCase() ?? ''
+    const { signal, ...call } = options ?? {}
     try {
-      const result = await runtime.speechToText(
-        {
-          model: modelId,
-          audio: new Uint8Array(audio),
-          fileName: `dictation.${AUDIO_EXTENSIONS[baseType] ?? 'webm'}`,
-          mimeType: baseType || 'audio/webm',
-          ...(input.language ? { language: input.language } : {})
+      const { result } = await this.deps.caller.call<SpeechToTextResult>({
+        kind: 'transcription',
+        scene: 'Dictation',
+        target: { providerId, modelId },
+        ...(signal ? { signal } : {}),
+        call,
+        invoke: async ({ runtime, options: callOptions }) => {
+          const provider = await runtime()
+          if (!provider.speechToText) throw new Error(`${providerId} does not offer speech-to-text`)
+          return provider.speechToText(
+            {
+              model: modelId,
+              audio: new Uint8Array(audio),
+              fileName: `dictation.${AUDIO_EXTENSIONS[baseType] ?? 'webm'}`,
+              mimeType: baseType || 'audio/webm',
+              ...(input.language ? { language: input.language } : {})
+            },
+            callOptions
+          )
         },
-        options
-      )
+        measure: (result) => transcriptionUsage(result.usage)
+      })
       return { text: result.text.trim() }
     } catch (error) {
       throw speechFailed(providerId, error)
@@ -272,5 +302,19 @@ export class SpeechService {
   private cachePath(messageId: string, key: string[]): string {
     const hash = createHash('sha256').update(key.join('\u0000')).digest('hex').slice(0, 24)
     return join(this.deps.dataDir, 'speech', `${messageId.replace(/[^A-Za-z0-9_-]/g, '_')}-${hash}.mp3`)
+  }
+}
+
+/** A transcription's usage as the pricing reads it: seconds of audio, or audio and text tokens in and text out. */
+function transcriptionUsage(usage: SpeechToTextResult['usage']): UsageRecord | undefined {
+  if (!usage) return undefined
+  const audio = usage.audioTokens ?? (usage.textTokens === undefined ? usage.inputTokens : undefined)
+  return {
+    ...(usage.seconds !== undefined ? { inputAudioSeconds: usage.seconds } : {}),
+    ...(audio !== undefined ? { inputAudioTokens: audio } : {}),
+    ...(usage.textTokens !== undefined ? { inputTextTokens: usage.textTokens } : {}),
+    ...(usage.inputTokens !== undefined ? { totalInputTokens: usage.inputTokens } : {}),
+    ...(usage.outputTokens !== undefined ? { outputTextTokens: usage.outputTokens, totalOutputTokens: usage.outputTokens } : {}),
+    ...(usage.inputTokens !== undefined || usage.outputTokens !== undefined ? { totalTokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) } : {})
   }
 }

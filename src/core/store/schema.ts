@@ -124,6 +124,8 @@ export interface UsageLogTable {
   duration_ms: number | null
   /** The local API key that made the call (calls through the local API only). */
   api_key_id: string | null
+  /** Migration 11: what the call asked for (UsageKind); older lines are chat. */
+  kind: Generated<string>
 }
 
 export interface SettingsTable {

@@ -10,8 +10,15 @@ export const USAGE_SCENES = [
   /** An image made on the Images page (priced per image; not a chat model call). */
   'Image Generation',
   'Knowledge Base Evaluation',
+  /** Embedding a knowledge base's files (priced per token like any embedding call). */
+  'Knowledge Base Indexing',
+  /** A knowledge-base search: the query's embedding and a rerank. */
+  'Knowledge Base Search',
   'Language Detect',
   'Local API',
+  /** Read aloud (text to speech) and dictation (speech to text). */
+  'Read Aloud',
+  'Dictation',
   'Search Intent Recognition',
   'Summary Agent Description',
   'Summary Agent Tags',
@@ -20,11 +27,17 @@ export const USAGE_SCENES = [
   'Summary Topic Title',
   'Translator'
 ] as const
+/**
+ * What a call asked the provider for: the endpoint, and so how it is priced (tokens, characters,
+ * seconds, images). The scene says what the call was for (a title, a connection test, a judge).
+ */
+export const USAGE_KINDS = ['chat', 'embedding', 'rerank', 'speech', 'transcription', 'image'] as const
 export const USAGE_OPERATIONS = ['Copy Message', 'Delete And Regenerate Message', 'Modify Message', 'Regenerate Message'] as const
 export const USAGE_MODES = ['Chat Competition', 'System Chain', 'Tool Calling', 'Tools Calling'] as const
 export const USAGE_LOCATIONS = ['Agent Settings'] as const
 
 export type UsageScene = (typeof USAGE_SCENES)[number]
+export type UsageKind = (typeof USAGE_KINDS)[number]
 export type UsageOperation = (typeof USAGE_OPERATIONS)[number]
 export type UsageMode = (typeof USAGE_MODES)[number]
 export type UsageLocation = (typeof USAGE_LOCATIONS)[number]
@@ -32,6 +45,8 @@ export type UsageLocation = (typeof USAGE_LOCATIONS)[number]
 export interface UsageLogEntry {
   id: string
   at: number
+  /** Rows written before kinds were recorded are chat. */
+  kind: UsageKind
   scene: UsageScene
   operation?: UsageOperation
   mode?: UsageMode
@@ -47,7 +62,7 @@ export interface UsageLogEntry {
   apiKeyId?: string
 }
 
-export type UsageLogInput = Omit<UsageLogEntry, 'id' | 'at'> & { at?: number }
+export type UsageLogInput = Omit<UsageLogEntry, 'id' | 'at' | 'kind'> & { at?: number; kind?: UsageKind }
 
 /** Totals of the usage log, grouped by one field. */
 export interface UsageSummaryRow {

@@ -54,7 +54,7 @@ export interface ChatCost {
 const PER_MILLION = new Set(['millionTokens', 'millionCharacters'])
 
 /**
- * Cost of one chat call from its usage record (providers.md §3): one line per priced unit
+ * Cost of one call from its usage record (providers.md §3): one line per priced unit
  * that the usage has a quantity for, in the pricing currency, in credits and in USD.
  * Tiered and range-looked-up prices are selected by the request's total input tokens, as
  * providers bill them (every unit of a >272k-token GPT-5.4 request costs the higher rate).
@@ -81,9 +81,9 @@ export function computeChatCost(pricing: Pricing | null | undefined, usage: Usag
       issues.push({ ...problem, unitName: String((unit as { name?: unknown })?.name ?? `units[${index}]`), unit })
       return
     }
-    const quantity = quantities.get(unit.name)
-    if (quantity === undefined || !PER_MILLION.has(unit.unit)) return
-    const scale = 1 / 1_000_000
+    const quantity = quantityOf(unit, quantities, usage)
+    if (quantity === undefined) return
+    const scale = PER_MILLION.has(unit.unit) ? 1 / 1_000_000 : 1
     const line: UnitCost = { name: unit.name, unit, quantity, currency, amount: 0, credits: 0, usd: 0 }
 
     switch (unit.strategy) {
@@ -135,6 +135,24 @@ export function computeChatCost(pricing: Pricing | null | undefined, usage: Usag
       totalCredits,
       totalUsd: totalCredits / CREDITS_PER_USD
     }
+  }
+}
+
+/**
+ * What a unit bills: tokens for per-million-token units; the characters sent for a
+ * per-million-character one (text to speech); the seconds of audio for a per-second one
+ * (transcription). Per-image units are the image calculator's (image-cost.ts).
+ */
+function quantityOf(unit: PricingUnit, quantities: Map<PricingUnitName, number>, usage: UsageRecord): number | undefined {
+  switch (unit.unit) {
+    case 'millionTokens':
+      return quantities.get(unit.name)
+    case 'millionCharacters':
+      return unit.name === 'textInput' ? usage.inputCharacters : undefined
+    case 'second':
+      return unit.name === 'audioInput' ? usage.inputAudioSeconds : undefined
+    default:
+      return undefined
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The normalised usage record of providers.md §3. Every provider's raw usage object is
- * converted to this; pricing (src/shared/pricing) works on it. All fields are token counts.
+ * converted to this; pricing (src/shared/pricing) works on it. Fields are token counts, except
+ * the characters and seconds that speech models are priced by.
  */
 export interface UsageRecord {
   inputCacheMissTokens?: number
@@ -28,6 +29,10 @@ export interface UsageRecord {
   totalInputTokens?: number
   totalOutputTokens?: number
   totalTokens?: number
+  /** Characters of text sent (text to speech priced per million characters). */
+  inputCharacters?: number
+  /** Seconds of audio sent (transcription priced per second). */
+  inputAudioSeconds?: number
   /** What the call cost in USD (credits / 1e6), when the model has pricing (src/shared/pricing). */
   cost?: number
 }

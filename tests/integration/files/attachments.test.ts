@@ -135,13 +135,13 @@ describe('the embedding service (used by the core, not the bridge)', () => {
       const input = (req.body as { input: string[] }).input
       return { kind: 'json', body: { object: 'list', model: 'text-embedding-3-small', data: input.map((_, i) => ({ object: 'embedding', index: i, embedding: [i, 0.5, -0.25, 1] })), usage: { prompt_tokens: 4, total_tokens: 4 } } }
     })
-    const result = await core.services().embeddings.create({ providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 4 })
+    const result = await core.services().embeddings.create({ providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 4, scene: 'Knowledge Base Indexing' })
     expect(result).toEqual({ embeddings: [[0, 0.5, -0.25, 1], [1, 0.5, -0.25, 1]], dimensions: 4, usage: { promptTokens: 4, totalTokens: 4 } })
     expect(fake.requestsTo('/embeddings')[0]?.body).toMatchObject({ model: 'text-embedding-3-small', input: ['a', 'b'], dimensions: 4, encoding_format: 'float' })
   })
 
   it('refuses an answer with the wrong number of vectors', async () => {
-    const error = await core.services().embeddings.create({ providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b', 'c'] }).catch(toAppError)
+    const error = await core.services().embeddings.create({ providerId: 'openai', modelId: 'text-embedding-3-small', input: ['a', 'b', 'c'], scene: 'Knowledge Base Indexing' }).catch(toAppError)
     expect(error).toMatchObject({ errorType: 'UpstreamMalformedResponse' })
   })
 })

@@ -55,11 +55,10 @@ beforeEach(() => {
 
 /** The real service with short polling and the given number of slots (handlers read it lazily). */
 function useService(maxConcurrent: number) {
-  const providers = core.services().providers
   core.services().images = new ImageService({
     store: core.services().store,
     dataDir,
-    runtimeFor: (id) => providers.runtime(id),
+    caller: core.services().caller,
     tasks: core.router.hub,
     polling: FAST_POLLING,
     maxConcurrent
@@ -129,7 +128,7 @@ describe('image service', () => {
     const generation = ok(await generate('bfl', 'flux-pro-1.1', { width: 1024, height: 768 }).done)
     const entries = usage.list({ scene: 'Image Generation' })
     expect(entries).toHaveLength(before + 1)
-    expect(entries[0]).toMatchObject({ scene: 'Image Generation', providerId: 'bfl', modelId: 'flux-pro-1.1', cost: { currency: 'USD', total: 0.06 } })
+    expect(entries[0]).toMatchObject({ kind: 'image', scene: 'Image Generation', providerId: 'bfl', modelId: 'flux-pro-1.1', cost: { currency: 'USD', total: 0.06 } })
     expect(entries[0]!.cost).toEqual(generation.cost)
     // The totals the Usage page reads (data.usage.summary) count it, by model, provider, scene and day.
     const totalsAfter = await totals()

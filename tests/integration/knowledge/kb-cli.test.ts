@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
@@ -7,6 +7,8 @@ import type { CliIO } from '../../../src/cli/command'
 import { main } from '../../../src/cli/main'
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../../fixtures/fake-embeddings'
 import { TOPICS, writeTree } from './helpers'
+import { loadProviderModels } from '../../../src/shared/catalogue/loader'
+import type { UsageSummaryRow } from '../../../src/shared/data/usage-log'
 
 class Capture extends Writable {
   text = ''
@@ -20,18 +22,30 @@ let fake: FakeEmbeddingServer
 const dataDir = mkdtempSync(join(tmpdir(), 'sb-kb-cli-'))
 const env = { OPENAI_API_KEY: 'sk-kb-cli-0123456789', SWITCHBOARD_DATA_DIR: dataDir }
 
-async function cli(args: string[]) {
+async function run(argv: string[]) {
   const stdout = new Capture()
   const stderr = new Capture()
   const io: CliIO = { stdout, stderr, stdin: Object.assign(Readable.from([]), { isTTY: true }), env }
-  const code = await main(['kb', ...args, '--base-url', fake.url], io)
+  const code = await main(argv, io)
   return { code, stdout: stdout.text, stderr: stderr.text }
 }
+const cli = (args: string[]) => run(['kb', ...args, '--base-url', fake.url])
 
 beforeAll(async () => {
   fake = await startFakeEmbeddingServer()
 })
 afterAll(() => fake.close())
+
+describe('switchboard usage', () => {
+  it('a data folder with nothing recorded is an empty answer, and the folder is not made for it', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'sb-usage-')), 'none')
+    expect(await run(['usage', '--json', '--data-dir', missing])).toEqual({ code: 0, stdout: '[]\n', stderr: '' })
+    expect(existsSync(missing)).toBe(false)
+    const wrong = await run(['usage', '--by', 'colour', '--data-dir', missing])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('--by kind|scene|provider|model|day')
+  })
+})
 
 describe('switchboard kb (headless, same core)', () => {
   it('create, add a folder, search and eval', async () => {
@@ -44,6 +58,16 @@ describe('switchboard kb (headless, same core)', () => {
     expect(added.stdout.trim().split('\n')).toHaveLength(11)
     expect(added.stdout).toMatch(/^Success wifi\.txt$/m)
     expect(added.code).toBe(0)
+    // The run's embeddings are in the usage log, priced from the catalogue, and the run says what they cost.
+    const billed = fake.inputs.join(' ').split(/\s+/).length
+    const rate = (await loadProviderModels('openai')).find((m) => m.id === 'text-embedding-3-small')!.pricing!.units.find((u) => u.name === 'textInput') as { rate: number }
+    const used = await run(['usage', '--json'])
+    expect(used.code).toBe(0)
+    const embedding = (JSON.parse(used.stdout) as UsageSummaryRow[]).find((r) => r.key === 'embedding')!
+    expect(embedding.totalTokens).toBe(billed)
+    expect(embedding.cost).toBeCloseTo((billed * rate.rate) / 1_000_000, 12)
+    expect(added.stderr).toContain(`Embeddings: ${billed} tokens in ${embedding.calls} call(s), ${embedding.cost.toFixed(6)} USD`)
+    expect((await run(['usage'])).stdout).toMatch(new RegExp(`^embedding +${embedding.calls} +${billed} `, 'm'))
 
     const found = await cli(['search', 'Handbook', 'how', 'tall', 'is', 'Olympus', 'Mons', '--top', '2'])
     expect(found.code).toBe(0)

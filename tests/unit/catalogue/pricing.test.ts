@@ -11,6 +11,22 @@ import type { Pricing } from '../../../src/shared/pricing/types'
 const fixed = (name: string, rate: number, unit = 'millionTokens') => ({ name, rate, strategy: 'fixed', unit }) as Pricing['units'][number]
 
 describe('pricing', () => {
+  it('bills each unit in its own measure: tokens, characters sent, seconds of audio', () => {
+    const pricing: Pricing = { units: [fixed('textInput', 15, 'millionCharacters'), fixed('audioInput', 0.006, 'second'), fixed('textOutput', 10)] }
+    const cost = computeChatCost(pricing, { inputCharacters: 2000, inputTextTokens: 450, inputAudioSeconds: 90, outputTextTokens: 1000 })
+    expect(cost.ok).toBe(true)
+    if (!cost.ok) return
+    // Characters, not the 450 tokens, for a per-character price; seconds as they are, not per million.
+    expect(cost.value.breakdown.map((l) => [l.name, l.quantity, l.amount])).toEqual([
+      ['textInput', 2000, (2000 * 15) / 1_000_000],
+      ['audioInput', 90, 90 * 0.006],
+      ['textOutput', 1000, (1000 * 10) / 1_000_000]
+    ])
+    // A call that did not say how long its audio was has no seconds to bill: nothing is made up.
+    const unmeasured = computeChatCost(pricing, { inputAudioTokens: 500 })
+    expect(unmeasured.ok && unmeasured.value.breakdown.map((l) => l.name)).toEqual([])
+  })
+
   it("writes an open-ended tier as 'infinity' (JSON has no Infinity) and compares it as Infinity", () => {
     expect(tierLimit('infinity')).toBe(Number.POSITIVE_INFINITY)
     const tiers = [{ rate: 1.25, upTo: 200000 }, { rate: 2.5, upTo: 'infinity' as const }]

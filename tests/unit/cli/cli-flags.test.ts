@@ -36,7 +36,8 @@ const valid: Record<string, string[]> = {
   kb: ['list'],
   builtin: ['list'],
   api: ['keys'],
-  sync: ['status']
+  sync: ['status'],
+  usage: []
 }
 
 describe('CLI flags (node:util parseArgs, strict)', () => {

@@ -41,7 +41,7 @@ describe('the model caller', () => {
     const result = await instance.text({ target: { providerId: 'p', modelId: 'm' }, scene: 'Conversation', messages: [{ role: 'user', content: 'q' }], params: { max_tokens: 5 }, conversationId: 'c1', messageId: 'm1' })
     expect(result).toMatchObject({ text: 'hi', cost: { total: 2 } })
     expect(requests[0]).toMatchObject({ model: 'm', max_tokens: 5, stream: true })
-    expect(logged).toEqual([{ scene: 'Conversation', conversationId: 'c1', messageId: 'm1', providerId: 'p', modelId: 'm', usage: { totalTokens: 2000 }, cost: { currency: 'USD', total: 2 } }])
+    expect(logged).toEqual([{ kind: 'chat', scene: 'Conversation', conversationId: 'c1', messageId: 'm1', providerId: 'p', modelId: 'm', usage: { totalTokens: 2000 }, cost: { currency: 'USD', total: 2 } }])
   })
 
   it('a background scene runs on the model chosen in Settings, not the call target', async () => {
@@ -114,5 +114,23 @@ describe('the model caller', () => {
     expect(next.value).toMatchObject({ model: { providerId: 'p', modelId: 'm' }, usage: { totalTokens: 3000 }, cost: { total: 3 }, messages: [{ role: 'user', content: 'q' }] })
     expect(await run.next()).toMatchObject({ done: true })
     expect(logged).toHaveLength(1)
+  })
+
+  it('a one-shot call passes its layers: its time limit cancels a hung provider step, which writes no line', async () => {
+    const { instance, logged } = caller({ id: 'fake' })
+    const hung = instance.call({
+      kind: 'embedding',
+      scene: 'Knowledge Base Search',
+      target: { providerId: 'p', modelId: 'e' },
+      timeoutMs: 50,
+      invoke: ({ options }) => new Promise((_resolve, reject) => options.signal!.addEventListener('abort', () => reject(new Error('cancelled by its time limit')))),
+      measure: () => ({ totalTokens: 1000 })
+    })
+    await expect(hung).rejects.toThrow('cancelled by its time limit')
+    expect(logged).toEqual([])
+    // The same call answering in time is priced from what it measured and logged with its kind, scene and duration.
+    const done = await instance.call({ kind: 'embedding', scene: 'Knowledge Base Search', target: { providerId: 'p', modelId: 'e' }, timeoutMs: 1000, invoke: async () => 'ok', measure: () => ({ totalTokens: 3000 }) })
+    expect(done).toMatchObject({ result: 'ok', cost: { total: 3 } })
+    expect(logged).toEqual([{ kind: 'embedding', scene: 'Knowledge Base Search', providerId: 'p', modelId: 'e', durationMs: expect.any(Number), usage: { totalTokens: 3000 }, cost: { currency: 'USD', total: 3 } }])
   })
 })

@@ -15,7 +15,7 @@ import { mapProviderError } from '../errors/map-provider-error'
 import { throwRuntimeError } from '../runtime-error'
 import { runChatStream, type ChunkTransformer } from '../stream/run-chat-stream'
 import { sseJsonStream } from '../stream/sse-json'
-import { DEFAULT_MAX_RETRIES, type CallOptions, type ChatRequest, type ModelsResult, type ProviderFactory, type ProviderRuntime } from '../types'
+import { DEFAULT_MAX_RETRIES, type CallOptions, type ChatRequest, type ModelsResult, type ProviderFactory, type ProviderRuntime, type SpeechToTextResult } from '../types'
 import { ChatCompletionsTransformer, type OpenAIChatChunk } from './chat-completions-transformer'
 import { chatChunkParser } from './chunk-parser'
 import type { OpenAICompatibleConfig } from './config'
@@ -218,7 +218,9 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
           { file, model: request.model, ...(request.language ? { language: request.language } : {}), ...(request.prompt ? { prompt: request.prompt } : {}) },
           { signal: options.signal }
         )
-        return { text: typeof result === 'string' ? result : result.text }
+        if (typeof result === 'string') return { text: result }
+        const usage = transcriptionUsage((result as { usage?: unknown }).usage)
+        return { text: result.text, ...(usage ? { usage } : {}) }
       } catch (error) {
         return fail(error, options)
       }
@@ -237,4 +239,19 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
     }
   }
   return runtime
+}
+
+/** OpenAI's transcription usage: `{ type: 'duration', seconds }` or `{ type: 'tokens', input_tokens, … }`; anything else is none. */
+function transcriptionUsage(raw: unknown): SpeechToTextResult['usage'] {
+  if (!raw || typeof raw !== 'object') return undefined
+  const u = raw as { type?: unknown; seconds?: unknown; input_tokens?: unknown; output_tokens?: unknown; input_token_details?: { audio_tokens?: unknown; text_tokens?: unknown } }
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined)
+  const usage = {
+    ...(num(u.seconds) !== undefined ? { seconds: num(u.seconds)! } : {}),
+    ...(num(u.input_tokens) !== undefined ? { inputTokens: num(u.input_tokens)! } : {}),
+    ...(num(u.output_tokens) !== undefined ? { outputTokens: num(u.output_tokens)! } : {}),
+    ...(num(u.input_token_details?.audio_tokens) !== undefined ? { audioTokens: num(u.input_token_details?.audio_tokens)! } : {}),
+    ...(num(u.input_token_details?.text_tokens) !== undefined ? { textTokens: num(u.input_token_details?.text_tokens)! } : {})
+  }
+  return Object.keys(usage).length ? usage : undefined
 }

@@ -1,5 +1,5 @@
 import type { CostBreakdown } from '../../../shared/data/cost'
-import type { UsageLogEntry, UsageLogInput, UsageLocation, UsageMode, UsageOperation, UsageScene, UsageSummaryRow } from '../../../shared/data/usage-log'
+import { USAGE_KINDS, type UsageKind, type UsageLogEntry, type UsageLogInput, type UsageLocation, type UsageMode, type UsageOperation, type UsageScene, type UsageSummaryRow } from '../../../shared/data/usage-log'
 import type { UsageRecord } from '../../../shared/stream/usage'
 import type { StoreDb } from '../database'
 import { newId } from '../ids'
@@ -7,9 +7,13 @@ import { fromJson, opt, toJson } from '../json-column'
 import type { UsageLogRow } from '../schema'
 import { DEFAULT_USD_TO_CNY, toUsd } from '../../../shared/pricing/currency'
 
+// A kind this version does not know (a newer app wrote it) is still counted, as chat.
+const kindOf = (value: string): UsageKind => ((USAGE_KINDS as readonly string[]).includes(value) ? (value as UsageKind) : 'chat')
+
 const fromRow = (row: UsageLogRow): UsageLogEntry => ({
   id: row.id,
   at: row.at,
+  kind: kindOf(row.kind),
   scene: row.scene as UsageScene,
   operation: opt(row.operation) as UsageOperation | undefined,
   mode: opt(row.mode) as UsageMode | undefined,
@@ -24,11 +28,12 @@ const fromRow = (row: UsageLogRow): UsageLogEntry => ({
   apiKeyId: opt(row.api_key_id)
 })
 
-export type UsageGroup = 'scene' | 'operation' | 'provider' | 'model' | 'day' | 'agent' | 'conversation' | 'apiKey'
+export type UsageGroup = 'kind' | 'scene' | 'operation' | 'provider' | 'model' | 'day' | 'agent' | 'conversation' | 'apiKey'
 
 export interface UsageFilter {
   from?: number
   to?: number
+  kind?: UsageKind
   scene?: UsageScene
   operation?: UsageOperation
   /** Only the calls made for this conversation / for this agent's conversations. */
@@ -51,12 +56,13 @@ export class UsageLogRepository {
   constructor(private readonly db: StoreDb) {}
 
   add(input: UsageLogInput): UsageLogEntry {
-    const entry: UsageLogEntry = { ...input, id: newId(), at: input.at ?? Date.now() }
+    const entry: UsageLogEntry = { ...input, kind: input.kind ?? 'chat', id: newId(), at: input.at ?? Date.now() }
     const totalTokens = entry.usage?.totalTokens ?? ((entry.usage?.totalInputTokens ?? 0) + (entry.usage?.totalOutputTokens ?? 0) || null)
     this.db.run(
       this.db.q.insertInto('usage_log').values({
         id: entry.id,
         at: entry.at,
+        kind: entry.kind,
         scene: entry.scene,
         operation: entry.operation ?? null,
         mode: entry.mode ?? null,
@@ -81,6 +87,7 @@ export class UsageLogRepository {
     let query = this.db.q.selectFrom('usage_log')
     if (filter.from !== undefined) query = query.where('at', '>=', filter.from)
     if (filter.to !== undefined) query = query.where('at', '<', filter.to)
+    if (filter.kind) query = query.where('kind', '=', filter.kind)
     if (filter.scene) query = query.where('scene', '=', filter.scene)
     if (filter.operation) query = query.where('operation', '=', filter.operation)
     if (filter.conversationId) query = query.where('conversation_id', '=', filter.conversationId)
@@ -106,13 +113,13 @@ export class UsageLogRepository {
   }
 
   /**
-   * Totals grouped by scene, operation, provider, model, day (the user's calendar day when the
+   * Totals grouped by kind, scene, operation, provider, model, day (the user's calendar day when the
    * offset is given, else UTC), agent or conversation; one row per key and pricing currency, each
    * also in USD. A call with no conversation (a title, a connectivity check) has the key "".
    */
   summary(group: UsageGroup, filter: UsageFilter = {}): UsageSummaryRow[] {
-    const column = { scene: 'scene', operation: 'operation', provider: 'provider_id', model: 'model_id', day: 'at', conversation: 'conversation_id', apiKey: 'api_key_id' } as const
-    const rows = this.db.all(this.filtered(filter).select(['scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens', 'conversation_id', 'api_key_id']))
+    const column = { kind: 'kind', scene: 'scene', operation: 'operation', provider: 'provider_id', model: 'model_id', day: 'at', conversation: 'conversation_id', apiKey: 'api_key_id' } as const
+    const rows = this.db.all(this.filtered(filter).select(['kind', 'scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens', 'conversation_id', 'api_key_id']))
     const agentOf = new Map<string, string>()
     if (group === 'agent')
       for (const c of this.db.all(this.db.q.selectFrom('conversations').select(['id', 'agent_id']))) agentOf.set(c.id, c.agent_id)

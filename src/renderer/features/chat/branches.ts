@@ -42,9 +42,8 @@ export function visiblePath<M extends Message>(messages: readonly M[], branch: R
   return path
 }
 
-/** `reply` answers the interrupted `partial` as its continuation (chat.continue). */
-export const isContinuation = (reply: Message | undefined, partial: Message | undefined): boolean =>
-  Boolean(reply && partial && partial.status === 'interrupted' && partial.role === 'assistant' && reply.role === 'assistant' && reply.parentId === partial.id)
+/** `reply` answers the interrupted `partial` as its continuation (chat.continue); defined once, in shared. */
+export { isContinuation } from '../../../shared/chat/continuation'
 
 /**
  * A reply and the assistant messages that go on from it before the next user message: its

@@ -1,7 +1,7 @@
 import type { CostBreakdown } from '../../../shared/data/cost'
 import { messageText, type Message } from '../../../shared/data/message'
 import type { UsageRecord } from '../../../shared/stream/usage'
-import { isContinuation } from './branches'
+import { joinsAsOneText } from '../../../shared/chat/continuation'
 
 /**
  * A reply and its continuations (chat.continue), read as one text: the first part is the reply
@@ -14,7 +14,6 @@ export interface JoinedReply<M extends Message> {
   parts: M[]
 }
 
-const plain = (m: Message) => !m.toolCalls?.length
 
 function sumUsage(parts: readonly Message[]): UsageRecord | undefined {
   const with_ = parts.filter((p) => p.usage)
@@ -76,7 +75,7 @@ export function joinContinuations<M extends Message>(messages: readonly M[]): Jo
   messages.forEach((message, i) => {
     const prev = messages[i - 1]
     const group = out[out.length - 1]
-    if (group && isContinuation(message, prev) && plain(message) && plain(prev!)) group.parts.push(message)
+    if (group && joinsAsOneText(message, prev)) group.parts.push(message)
     else out.push({ parts: [message] })
   })
   return out.map(({ parts }) => ({ view: joinParts(parts), parts }))

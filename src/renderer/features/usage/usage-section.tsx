@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { UsageSummaryRow } from '../../../shared/data/usage-log'
+import { USAGE_KINDS, type UsageSummaryRow } from '../../../shared/data/usage-log'
 import { DEFAULT_USD_TO_CNY } from '../../../shared/pricing/currency'
 import { bridge } from '../../stores/app-store'
 import { providerActions, useProviders } from '../providers/providers-store'
@@ -9,8 +9,8 @@ import { formatUsageCost, usageCsv } from './usage-format'
 // chart.js comes in its own chunk, only when the usage section is shown.
 const UsageChart = lazy(() => import('./usage-chart'))
 
-type Group = 'day' | 'provider' | 'model' | 'scene' | 'agent' | 'apiKey'
-const GROUPS: Group[] = ['day', 'provider', 'model', 'scene', 'agent', 'apiKey']
+type Group = 'day' | 'kind' | 'provider' | 'model' | 'scene' | 'agent' | 'apiKey'
+const GROUPS: Group[] = ['day', 'kind', 'provider', 'model', 'scene', 'agent', 'apiKey']
 const DAY = 86_400_000
 
 /** Local date input value (yyyy-mm-dd) → ms at local midnight. */
@@ -21,7 +21,8 @@ const toInput = (ms: number) => {
 }
 
 /**
- * Usage and cost from the usage log: tokens and cost per day, provider, model, scene or agent,
+ * Usage and cost from the usage log: tokens and cost per day, kind of call (chat, embeddings,
+ * rerank, speech, images), provider, model, scene or agent,
  * in the currency each model is priced in (one row per key and currency) and in USD (CNY at the
  * pricing module's fixed rate), over a date range, with a chart and CSV.
  */
@@ -77,7 +78,9 @@ export function UsageSection() {
               : t('usage.noApiKey')
             : group === 'provider' && r.key
               ? (providerNames.get(r.key) ?? r.key)
-              : r.key || t('usage.none')
+              : group === 'kind' && (USAGE_KINDS as readonly string[]).includes(r.key)
+                ? t(`usage.kinds.${r.key}`)
+                : r.key || t('usage.none')
     }))
     // One key can have a row per currency (and one for calls without a price): those rows say which.
     const seen = new Map<string, number>()

@@ -7,7 +7,7 @@ import { contentPartSchema, idSchema, modelParametersSchema, type ImportReport }
 import type { ImageGeneration } from '../../data/image-generation'
 import type { Message } from '../../data/message'
 import type { SearchHit } from '../../data/search'
-import { USAGE_OPERATIONS, USAGE_SCENES, type UsageLogEntry, type UsageSummaryRow } from '../../data/usage-log'
+import { USAGE_KINDS, USAGE_OPERATIONS, USAGE_SCENES, type UsageLogEntry, type UsageSummaryRow } from '../../data/usage-log'
 
 const empty = z.object({}).strict()
 const byId = z.object({ id: idSchema }).strict()
@@ -37,6 +37,7 @@ const conversationFields = {
 const usageFilter = {
   from: z.number().int().nonnegative().optional(),
   to: z.number().int().nonnegative().optional(),
+  kind: z.enum(USAGE_KINDS).optional(),
   scene: z.enum(USAGE_SCENES).optional(),
   operation: z.enum(USAGE_OPERATIONS).optional(),
   conversationId: idSchema.optional(),
@@ -124,7 +125,7 @@ export const dataProcedures = {
 
   'data.usage.list': call<UsageLogEntry[]>()(z.object({ ...usageFilter, limit: z.number().int().min(1).max(10_000).optional() }).strict()),
   'data.usage.summary': call<UsageSummaryRow[]>()(
-    z.object({ group: z.enum(['scene', 'operation', 'provider', 'model', 'day', 'agent', 'conversation', 'apiKey']), ...usageFilter }).strict()
+    z.object({ group: z.enum(['kind', 'scene', 'operation', 'provider', 'model', 'day', 'agent', 'conversation', 'apiKey']), ...usageFilter }).strict()
   ),
 
   'data.settings.get': call<AppSettings>()(empty),
