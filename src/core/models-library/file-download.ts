@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import { constants, createReadStream } from 'node:fs'
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
@@ -33,7 +33,7 @@ export interface FileDownloadOptions {
 export class DownloadError extends Error {
   constructor(
     message: string,
-    readonly code: 'notFound' | 'gated' | 'unauthorized' | 'diskFull' | 'corrupt' | 'network' | 'http' | 'sizeMismatch',
+    readonly code: 'notFound' | 'gated' | 'unauthorized' | 'diskFull' | 'corrupt' | 'network' | 'http' | 'sizeMismatch' | 'refused' | 'tooLarge',
     readonly status?: number
   ) {
     super(message)
@@ -42,6 +42,8 @@ export class DownloadError extends Error {
 
 const partPath = (dest: string) => `${dest}.part`
 const statePath = (dest: string) => `${dest}.part.json`
+/** The files a download of `dest` writes beside it before it is whole. */
+export const partFiles = (dest: string) => [partPath(dest), statePath(dest)]
 const WRITE_BATCH = 1024 * 1024
 /** Batches queued for writing before reading waits (~4 MB in memory per download). */
 const MAX_PENDING = 4
@@ -105,7 +107,8 @@ async function transfer(target: FileTarget, hooks: FileDownloadHooks, options: F
     hooks.note?.('resumed', `${offset} bytes were already on disk`)
   }
   hooks.progress(offset)
-  const handle = await open(part, 'a')
+  // Never through a link (one planted at the partial's name would carry the bytes elsewhere).
+  const handle = await open(part, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0))
   let stalled = 0
   const maxStalled = options.maxStalledAttempts ?? 6
   try {

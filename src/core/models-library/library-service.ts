@@ -12,6 +12,7 @@ import { defaultModelFolders, modelsOnDisk, type ModelFolders } from './on-disk'
 import { OllamaRegistry } from './ollama-registry'
 import { ollamaStoreOf, removeOllamaModel } from './ollama-store'
 import { checkProxyAddress, proxyFetch } from './proxy-fetch'
+import { pathInside } from './safe-path'
 
 export interface LibrarySettings {
   /** A mirror of the Hugging Face hub (same API); empty for huggingface.co. */
@@ -215,12 +216,13 @@ export class ModelsLibrary {
     }
     const tree = groupGgufFiles(await this.hub(await this.settings()).tree(parsed.repo)).find((g) => g.path === file.path)!
     const hub = this.hub(await this.settings())
-    const dir = join(this.modelsDir, 'hf', ...parsed.repo.split('/'))
+    const dir = pathInside(this.modelsDir, `hf/${parsed.repo}`)
     const plan: DownloadPlan = {
       ref: `hf:${parsed.repo}:${file.path}`,
       source: { kind: 'hf', repo: parsed.repo, file: file.path },
-      files: tree.parts.map((p) => ({ url: hub.fileUrl(parsed.repo, p.path), dest: join(dir, ...p.path.split('/')), sizeBytes: p.sizeBytes, ...(p.sha256 ? { sha256: p.sha256 } : {}) })),
-      mainPath: join(dir, ...file.path.split('/')),
+      // Each name from the hub stays inside the repository's folder, or the pull is refused before a byte moves.
+      files: tree.parts.map((p) => ({ url: hub.fileUrl(parsed.repo, p.path), dest: pathInside(dir, p.path), sizeBytes: p.sizeBytes, ...(p.sha256 ? { sha256: p.sha256 } : {}) })),
+      mainPath: pathInside(dir, file.path),
       auth: 'hf'
     }
     return { snapshot: await this.downloads.start(plan), details, file }

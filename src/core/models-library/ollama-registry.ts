@@ -1,7 +1,7 @@
-import { join } from 'node:path'
 import type { LibraryEntry } from '../../shared/models-library/types'
 import { DownloadError } from './file-download'
 import type { DownloadPlan } from './download-service'
+import { pathInside } from './safe-path'
 
 export const OLLAMA_REGISTRY = 'https://registry.ollama.ai'
 export const MODEL_LAYER = 'application/vnd.ollama.image.model'
@@ -69,7 +69,7 @@ export class OllamaRegistry {
     if (!parsed) throw new DownloadError(`"${ref}" is not an Ollama model name; use name or name:tag, for example llama3.2:1b.`, 'notFound')
     const { namespace, name, tag } = parsed
     const { manifest, text } = await this.manifest(namespace, name, tag)
-    const blob = (digest: string) => join(storeDir, 'blobs', digest.replace(':', '-'))
+    const blob = (digest: string) => pathInside(storeDir, `blobs/${digest.replace(':', '-')}`)
     // Saved under the library's own host whatever address served it (a mirror, a test registry): the name is the library's.
     const host = 'registry.ollama.ai'
     const model = manifest.layers.find((l) => l.mediaType === MODEL_LAYER)
@@ -84,7 +84,7 @@ export class OllamaRegistry {
         sha256: l.digest.slice('sha256:'.length)
       })),
       mainPath: blob(model.digest),
-      finalize: { path: join(storeDir, 'manifests', host, namespace, name, tag), content: text }
+      finalize: { path: pathInside(storeDir, `manifests/${host}/${namespace}/${name}/${tag}`), content: text }
     }
   }
 
