@@ -40,6 +40,9 @@ export class DownloadError extends Error {
   }
 }
 
+/** Where the Hugging Face token goes (both places exist: Settings and the Local models page show one form), named in every error that needs one. */
+export const HF_TOKEN_HINT = 'add a Hugging Face token in Settings → Model library (the same form is under Local models → Model library), or set HF_TOKEN for the CLI'
+
 const partPath = (dest: string) => `${dest}.part`
 const statePath = (dest: string) => `${dest}.part.json`
 /** The files a download of `dest` writes beside it before it is whole. */
@@ -277,7 +280,7 @@ function httpError(status: number, url: string, headers: Headers): DownloadError
   const file = decodeURIComponent(new URL(url).pathname.split('/').slice(-1)[0] ?? '')
   if (status === 404) return new DownloadError(`${file} was not found at the source (${code ?? '404'}): check the repository and file name.`, 'notFound', status)
   if (status === 401) {
-    return new DownloadError('This repository needs a Hugging Face token: it is gated or private. Accept its terms on huggingface.co, then add a token under Settings → Model library (or HF_TOKEN for the CLI).', 'unauthorized', status)
+    return new DownloadError(`This repository needs a Hugging Face token: it is gated or private. Accept its terms on huggingface.co, then ${HF_TOKEN_HINT}.`, 'unauthorized', status)
   }
   if (status === 403) {
     return new DownloadError('Your Hugging Face token has no access to this gated repository: accept its terms on the model page with the same account, then try again.', 'gated', status)

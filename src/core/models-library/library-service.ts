@@ -5,8 +5,9 @@ import type { DownloadSnapshot, LibraryEntry, LibraryFile, RepoDetails } from '.
 import { DownloadError } from './file-download'
 import { DownloadService, type DownloadPlan } from './download-service'
 import { defaultContext, estimateMemory, recommendQuant, type MemoryAvailable } from './fit-estimate'
-import { groupGgufFiles, quantOf } from './gguf-files'
-import { modelShape, readGgufRemote } from '../gguf/gguf-header'
+import { groupGgufFiles, quantOf, type RepoFile } from './gguf-files'
+import { hubName, readFromHub } from './hub-read'
+import { GgufRemoteError, modelShape, readGgufRemote, type ModelShape } from '../gguf/gguf-header'
 import { HfHub, isRepoId } from './hf-hub'
 import { defaultModelFolders, modelsOnDisk, type ModelFolders } from './on-disk'
 import { OllamaRegistry } from './ollama-registry'
@@ -65,6 +66,7 @@ export class ModelsLibrary {
   readonly downloads: DownloadService
   readonly registry: OllamaRegistry
   private settingsCache?: LibrarySettings
+  private readonly shapes = new Map<string, ModelShape>()
 
   constructor(private readonly options: LibraryOptions) {
     this.modelsDir = join(options.dataDir, 'models')
@@ -155,11 +157,11 @@ export class ModelsLibrary {
     const memory = await this.memory()
     const models = files.filter((f) => !f.projector)
     const details: RepoDetails = { repo, files: [], contextTokens: contextTokens ?? 0, memory }
-    let shape: ReturnType<typeof modelShape> | undefined
+    let shape: ModelShape | undefined
     const probe = models[0]
     if (probe) {
       try {
-        shape = modelShape(await readGgufRemote(hub.fileUrl(repo, probe.path), { fetch: this.fetch, headers: await hub.headers() }))
+        shape = await this.remoteShape(hub, repo, probe.parts[0]!)
         details.shape = {
           architecture: shape.architecture,
           blockCount: shape.blockCount,
@@ -184,6 +186,34 @@ export class ModelsLibrary {
       return file
     })
     return details
+  }
+
+  /**
+   * The shape from a hub file's header, read once per file version (its LFS sha256 and size):
+   * a header takes a few MB of Range reads (a 128k-token vocabulary), not worth repeating on
+   * every view of the repository. Each request is bounded in size and in silence.
+   */
+  private async remoteShape(hub: HfHub, repo: string, file: RepoFile): Promise<ModelShape> {
+    const url = hub.fileUrl(repo, file.path)
+    const key = `${url} ${file.sizeBytes} ${file.sha256 ?? ''}`
+    const cached = this.shapes.get(key)
+    if (cached) return cached
+    const headers = await hub.headers()
+    const source = hubName(hub.endpoint)
+    const shape = modelShape(
+      await readGgufRemote(url, {
+        readRange: async (start, end) => {
+          const answer = await readFromHub(this.fetch, url, { headers: { ...headers, Range: `bytes=${start}-${end}` }, redirect: 'follow' }, { source, what: `the header of ${file.path}`, maxBytes: end + 1, cut: true })
+          if (!answer.ok) throw new GgufRemoteError(answer.status, url)
+          // A 200 is the whole file from byte 0: skip what was already read.
+          return answer.status === 206 ? answer.body.subarray(0, end - start + 1) : answer.body.subarray(start)
+        }
+      })
+    )
+    // A file's header with a known sha256 never changes; without one (not in LFS) it is kept for this run only, like the rest.
+    this.shapes.set(key, shape)
+    if (this.shapes.size > 64) this.shapes.delete(this.shapes.keys().next().value!)
+    return shape
   }
 
   /**
