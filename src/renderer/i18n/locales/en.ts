@@ -738,7 +738,10 @@ export const en = {
     tokenSet: 'saved in the keychain',
     removeToken: 'Remove token',
     saved: 'Saved',
-    tokenHint: 'Gated repositories need a Hugging Face token whose account accepted the model terms. It is kept in the system keychain.'
+    tokenHint: 'Gated repositories need a Hugging Face token whose account accepted the model terms. It is kept in the system keychain.',
+    settingsTitle: 'Model library',
+    registry: 'Ollama registry address',
+    registryHint: 'Where ollama:NAME models are downloaded from without Ollama (empty: registry.ollama.ai).'
   },
   // Data safety: import / export in Settings.
   dataTransfer: {

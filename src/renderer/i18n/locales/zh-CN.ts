@@ -738,7 +738,10 @@ export const zhCN: Messages = {
     tokenSet: '已保存在钥匙串中',
     removeToken: '移除令牌',
     saved: '已保存',
-    tokenHint: '需授权的仓库需要一个已接受模型条款的 Hugging Face 账号令牌，它保存在系统钥匙串中。'
+    tokenHint: '需授权的仓库需要一个已接受模型条款的 Hugging Face 账号令牌，它保存在系统钥匙串中。',
+    settingsTitle: '模型库',
+    registry: 'Ollama 镜像仓库地址',
+    registryHint: '不经 Ollama 下载 ollama:名称 模型的来源（留空：registry.ollama.ai）。'
   },
   // Data safety: import / export in Settings.
   dataTransfer: {
