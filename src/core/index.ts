@@ -92,7 +92,7 @@ export function createCore(options: CoreOptions): Core {
       }
     },
     storeInitStep(context, hub, standing, options.secrets),
-    modelsLibraryInitStep(standing),
+    modelsLibraryInitStep(standing, hub),
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)

@@ -3,7 +3,7 @@ import type { modelsLibraryProcedures } from '../../shared/bridge/procedures/mod
 import { AppErrorException } from '../../shared/errors/app-error'
 import type { DownloadSnapshot } from '../../shared/models-library/types'
 import type { Implementation } from '../bridge/router'
-import type { StreamHub } from '../bridge/stream-hub'
+import { abortedByShutdown, type StreamHub } from '../bridge/stream-hub'
 import { DownloadError } from './file-download'
 import type { ModelsLibraryFeature } from './feature'
 
@@ -24,13 +24,15 @@ async function mapped<T>(run: () => Promise<T> | T): Promise<T> {
 }
 
 /** A download is a task of the hub (kind `download`): one task per download, cancelling it pauses nothing but cancels the download. */
-function downloadTask(hub: StreamHub, feature: ModelsLibraryFeature, snap: DownloadSnapshot): string {
+export function downloadTask(hub: StreamHub, feature: ModelsLibraryFeature, snap: DownloadSnapshot): string {
   const existing = hub.find('download', (m) => m.downloadId === snap.id)
   if (existing) return existing.id
   return hub.start(
     'models.download.watch',
     (signal) => {
-      signal.addEventListener('abort', () => void feature.library.downloads.cancel(snap.id), { once: true })
+      // The user's cancel removes the download; the app quitting only stops the stream (the library
+      // then keeps the bytes and the record, and the next start resumes the download).
+      signal.addEventListener('abort', () => abortedByShutdown(signal) || void feature.library.downloads.cancel(snap.id), { once: true })
       return feature.library.downloads.watch(snap.id)
     },
     { kind: 'download', meta: { downloadId: snap.id, ref: snap.ref } }

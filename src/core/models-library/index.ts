@@ -3,6 +3,8 @@ import type { InitStep } from '../services/init-service'
 import type { Secrets } from '../secrets'
 import { logged } from '../log/logger'
 import { ModelsLibrary } from './library-service'
+import type { StreamHub } from '../bridge/stream-hub'
+import { downloadTask } from './handlers'
 
 
 /** The keychain entry of the Hugging Face token (never written to disk, never sent to the renderer). */
@@ -25,12 +27,21 @@ export function createModelsLibraryFeature(context: { dataDir: string; secrets()
   }
 }
 
-/** Picks up downloads a quit or a crash interrupted (those the user paused stay paused). */
-export function modelsLibraryInitStep(context: { modelsLibrary: ModelsLibraryFeature }): InitStep {
+/**
+ * Picks up downloads a quit or a crash interrupted (those the user paused stay paused). Each one
+ * resumed is a task of the hub like a download started from the page, so a window that opens
+ * finds it among the running tasks and follows its progress.
+ */
+export function modelsLibraryInitStep(context: { modelsLibrary: ModelsLibraryFeature }, hub: StreamHub): InitStep {
   return {
     phase: 'migrating',
     run() {
-      void context.modelsLibrary.library.downloads.restore().catch(logged('models', 'resuming interrupted downloads'))
+      void context.modelsLibrary.library.downloads
+        .restore()
+        .then((resumed) => {
+          for (const snap of resumed) if (snap.phase !== 'paused') downloadTask(hub, context.modelsLibrary, snap)
+        })
+        .catch(logged('models', 'resuming interrupted downloads'))
     }
   }
 }
