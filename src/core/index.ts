@@ -103,7 +103,7 @@ export function createCore(options: CoreOptions): Core {
     ...updateHandlers(options.updater, APP_VERSION),
     ...localHandlers(context.local, hub),
     ...engineHandlers(context),
-    ...modelsLibraryHandlers(needs(context, 'modelsLibrary', 'The model library')(), hub),
+    ...modelsLibraryHandlers(needs(context, 'modelsLibrary', 'The model library')(), hub, context),
     // Every feature the root builds (root.ts lists them).
     ...featureHandlers((key, what) => needs(context, key, what), context, hub)
   }

@@ -20,6 +20,8 @@ export interface LibrarySettings {
   hubEndpoint?: string
   /** An HTTP(S) proxy for hub search, headers and downloads; empty for HTTPS_PROXY / HTTP_PROXY or none. */
   proxy?: string
+  /** The Ollama registry (or a mirror of it) for `ollama:` downloads; empty for registry.ollama.ai. */
+  ollamaRegistry?: string
 }
 
 export interface LibraryOptions {
@@ -106,13 +108,13 @@ export class ModelsLibrary {
 
   async setSettings(next: LibrarySettings): Promise<LibrarySettings> {
     const endpoint = next.hubEndpoint?.trim()
-    if (endpoint) {
-      const url = new URL(endpoint)
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DownloadError('The hub mirror must be an http(s) address.', 'http')
-    }
+    if (endpoint) httpAddress(endpoint, 'The hub mirror')
     const proxy = next.proxy?.trim()
+    const registry = next.ollamaRegistry?.trim()
+    if (registry) httpAddress(registry, 'The Ollama registry')
     const settings: LibrarySettings = {
       ...(endpoint ? { hubEndpoint: endpoint.replace(/\/+$/, '') } : {}),
+      ...(registry ? { ollamaRegistry: registry.replace(/\/+$/, '') } : {}),
       ...(proxy ? { proxy: checked(() => checkProxyAddress(proxy)) } : {})
     }
     // In effect at once: a search sent right after the save must already use the new address.
@@ -224,7 +226,9 @@ export class ModelsLibrary {
     const parsed = parseModelRef(ref)
     if (!parsed) throw new DownloadError(`"${ref}" is not a model reference: use hf:owner/repo[:QUANT] or ollama:name[:tag].`, 'notFound')
     if (parsed.kind === 'ollama') {
-      const plan = await this.registry.plan(parsed.name, join(this.modelsDir, 'ollama'))
+      // The address in effect now: this run's (--registry), else the setting, else the library's own.
+      const registry = new OllamaRegistry({ registry: this.options.ollamaRegistry || (await this.settings()).ollamaRegistry, fetch: this.fetch })
+      const plan = await registry.plan(parsed.name, join(this.modelsDir, 'ollama'))
       return { snapshot: await this.downloads.start(plan) }
     }
     const details = await this.repo(parsed.repo, options.contextTokens)
@@ -286,6 +290,16 @@ export class ModelsLibrary {
 }
 
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`
+
+function httpAddress(address: string, what: string): void {
+  let url: URL | undefined
+  try {
+    url = new URL(address)
+  } catch {
+    // Reported below with the form wanted.
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) throw new DownloadError(`${what} must be an http(s) address, such as https://host or http://host:port.`, 'http')
+}
 
 function checked<T>(work: () => T): T {
   try {

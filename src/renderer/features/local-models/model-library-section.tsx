@@ -180,6 +180,7 @@ function LibrarySettingsForm() {
   const { settings, saveSettings } = useLibrary()
   const [mirror, setMirror] = useState<string | undefined>(undefined)
   const [proxy, setProxy] = useState<string | undefined>(undefined)
+  const [registry, setRegistry] = useState<string | undefined>(undefined)
   const [token, setToken] = useState('')
   const [saved, setSaved] = useState(false)
   // The form shows on two pages: its labels must not point at the other's fields.
@@ -191,7 +192,12 @@ function LibrarySettingsForm() {
         onSubmit={(e) => {
           e.preventDefault()
           setSaved(false)
-          void saveSettings({ ...(mirror !== undefined ? { hubEndpoint: mirror.trim() || null } : {}), ...(proxy !== undefined ? { proxy: proxy.trim() || null } : {}), ...(token ? { hfToken: token } : {}) }).then((ok) => {
+          void saveSettings({
+            ...(mirror !== undefined ? { hubEndpoint: mirror.trim() || null } : {}),
+            ...(proxy !== undefined ? { proxy: proxy.trim() || null } : {}),
+            ...(registry !== undefined ? { ollamaRegistry: registry.trim() || null } : {}),
+            ...(token ? { hfToken: token } : {})
+          }).then((ok) => {
             if (!ok) return
             setToken('')
             setSaved(true)
@@ -202,6 +208,8 @@ function LibrarySettingsForm() {
         <input id={`${id}-mirror`} placeholder="https://huggingface.co" value={mirror ?? settings?.hubEndpoint ?? ''} onChange={(e) => (setMirror(e.target.value), setSaved(false))} className="w-64 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
         <label htmlFor={`${id}-proxy`}>{t('library.proxy')}</label>
         <input id={`${id}-proxy`} placeholder={t('library.proxyPlaceholder')} value={proxy ?? settings?.proxy ?? ''} onChange={(e) => (setProxy(e.target.value), setSaved(false))} className="w-56 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+        <label htmlFor={`${id}-registry`} title={t('library.registryHint')}>{t('library.registry')}</label>
+        <input id={`${id}-registry`} placeholder="https://registry.ollama.ai" title={t('library.registryHint')} value={registry ?? settings?.ollamaRegistry ?? ''} onChange={(e) => (setRegistry(e.target.value), setSaved(false))} className="w-56 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
         <label htmlFor={`${id}-token`}>{t('library.token')}</label>
         <input id={`${id}-token`} type="password" autoComplete="off" placeholder={settings?.hasHfToken ? t('library.tokenSet') : 'hf_…'} value={token} onChange={(e) => setToken(e.target.value)} className="w-48 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
         <button type="submit" className={primary}>
@@ -219,6 +227,7 @@ function LibrarySettingsForm() {
         )}
       </form>
       <p className="mt-1 text-zinc-500">{t('library.tokenHint')}</p>
+      <p className="mt-1 text-zinc-500">{t('library.registryHint')}</p>
     </>
   )
 }

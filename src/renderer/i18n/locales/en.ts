@@ -730,7 +730,7 @@ export const en = {
     phase: { queued: 'Queued', checking: 'Checking', downloading: 'Downloading', verifying: 'Verifying', paused: 'Paused', success: 'Done, verified', cancelled: 'Cancelled', error: 'Failed' },
     pause: 'Pause',
     resume: 'Resume',
-    settings: 'Hub mirror, proxy and token',
+    settings: 'Hub mirror, Ollama registry, proxy and token',
     mirror: 'Hugging Face address (mirror)',
     proxy: 'Proxy for downloads',
     proxyPlaceholder: 'http://host:port (else HTTPS_PROXY)',

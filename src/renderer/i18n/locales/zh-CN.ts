@@ -730,7 +730,7 @@ export const zhCN: Messages = {
     phase: { queued: '排队中', checking: '检查中', downloading: '下载中', verifying: '校验中', paused: '已暂停', success: '完成，已校验', cancelled: '已取消', error: '失败' },
     pause: '暂停',
     resume: '继续',
-    settings: 'Hub 镜像、代理与令牌',
+    settings: 'Hub 镜像、Ollama 镜像仓库、代理与令牌',
     mirror: 'Hugging Face 地址（镜像）',
     proxy: '下载代理',
     proxyPlaceholder: 'http://主机:端口（否则使用 HTTPS_PROXY）',
