@@ -49,13 +49,9 @@ describe('a download resumed after a restart shows its live progress', () => {
     hub.faults.bytesPerSecond = 8 * MB
 
     const second = await start(dataDir)
-    // The restore runs in the background at start-up: the page may open before it or after it.
-    let task: { id: string } | undefined
-    for (let i = 0; i < 100 && !task; i++) {
-      const active = await second.client.call('tasks.active', { kind: 'download' })
-      task = active.ok ? active.value.find((t) => (t.meta as { downloadId?: string }).downloadId === started.value.id) : undefined
-      if (!task) await new Promise((r) => setTimeout(r, 20))
-    }
+    // A window opens once start-up is over: by then the resumed download is a running task.
+    const active = await second.client.call('tasks.active', { kind: 'download' })
+    const task = active.ok ? active.value.find((t) => (t.meta as { downloadId?: string }).downloadId === started.value.id) : undefined
     expect(task, 'the resumed download is not among the running tasks: the page cannot follow it').toBeDefined()
     const events: DownloadSnapshot[] = []
     const end = await new Promise<Result<unknown>>((resolve) => second.client.attach('models.download.watch', task!.id, { onEvent: (s) => events.push(s as DownloadSnapshot), onEnd: resolve }, 0))

@@ -35,13 +35,15 @@ export function createModelsLibraryFeature(context: { dataDir: string; secrets()
 export function modelsLibraryInitStep(context: { modelsLibrary: ModelsLibraryFeature }, hub: StreamHub): InitStep {
   return {
     phase: 'migrating',
-    run() {
-      void context.modelsLibrary.library.downloads
-        .restore()
-        .then((resumed) => {
-          for (const snap of resumed) if (snap.phase !== 'paused') downloadTask(hub, context.modelsLibrary, snap)
-        })
-        .catch(logged('models', 'resuming interrupted downloads'))
+    // Awaited (it reads a few small files; the transfers run on in the background), so a window
+    // that opens once start-up is over already finds the resumed downloads among the tasks.
+    async run() {
+      try {
+        for (const snap of await context.modelsLibrary.library.downloads.restore()) if (snap.phase !== 'paused') downloadTask(hub, context.modelsLibrary, snap)
+      } catch (error) {
+        logged('models', 'resuming interrupted downloads')(error)
+      }
+      return undefined
     }
   }
 }
