@@ -15,6 +15,7 @@ import { needs, ServiceAccess } from './services-access'
 import { buildStandingServices, closeServices, closeStandingServices, featureHandlers, openedGraph, type EngineOptions, type Services } from './root'
 import type { SyncTuning } from './sync/sync-service'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
+import { modelsLibraryInitStep } from './models-library'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -89,6 +90,7 @@ export function createCore(options: CoreOptions): Core {
       }
     },
     storeInitStep(context, openedGraph(context.services, context, hub, standing), options.secrets),
+    modelsLibraryInitStep(standing, hub),
     ...(options.extraInitSteps ?? [])
   ]
   context.init = new InitService(steps)

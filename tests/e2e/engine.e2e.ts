@@ -25,6 +25,12 @@ test('the Local models page lists the model on disk, loads it and shows the engi
   await page.getByTestId('builtin-load-tiny-e2e').click()
   await expect(row).toContainText('2,048 tokens', { timeout: 30_000 })
   await expect(page.getByTestId('builtin-memory')).toContainText('in use (measured)', { timeout: 15_000 })
+  // With a model loaded in the built-in engine, Ollama's sections speak of Ollama only: no line
+  // says that no model is loaded.
+  const ollamaRunning = page.getByTestId('ollama-running')
+  await expect(ollamaRunning).toContainText('Loaded in Ollama')
+  await expect(ollamaRunning).toContainText('Ollama has no model loaded')
+  await expect(page.getByText(/^No model is loaded/)).toHaveCount(0)
   await page.getByTestId('builtin-unload-tiny-e2e').click()
   await expect(page.getByTestId('builtin-load-tiny-e2e')).toBeVisible({ timeout: 15_000 })
 })

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { open } from 'node:fs/promises'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ModelsLibrary } from '../../src/core/models-library/library-service'
 import type { DownloadSnapshot } from '../../src/shared/models-library/types'
 import { startFakeHfHub, sha256, type FakeHub, type FakeRepo } from '../fixtures/fake-hf-hub/server'
@@ -255,18 +256,24 @@ describe('model library: downloads that never start over', () => {
     expect(ended.error?.message).toMatch(/Not enough disk space: this model needs .* GB more/)
     expect(hub.stats.requests.filter((r) => !r.probe)).toHaveLength(0)
 
-    // A full disk mid-way: the partial is /dev/full, where every write fails with ENOSPC.
+    // A full disk mid-way: every write of a file fails with ENOSPC, as the kernel answers it. (A
+    // link from the partial to /dev/full would do it for real, but the library refuses to write
+    // through a link, tests/integration/security/hub-path-escape.test.ts.)
     const full = library()
     await full.setSettings({ hubEndpoint: hub.url })
-    const dest = join(full.modelsDir, 'hf', 'acme', 'Tiny-Chat-GGUF', 'tiny-chat-Q4_K_M.gguf')
-    mkdirSync(join(dest, '..'), { recursive: true })
-    symlinkSync('/dev/full', `${dest}.part`)
-    writeFileSync(`${dest}.part.json`, JSON.stringify({ url: 'x', sizeBytes: model.length, sha256: sha256(model) }))
-    const filled = await full.pull('hf:acme/Tiny-Chat-GGUF:Q4_K_M')
-    const end = await full.downloads.wait(filled.snapshot.id)
-    expect(end.phase).toBe('error')
-    expect(end.error).toMatchObject({ code: 'diskFull' })
-    expect(end.error?.message).toMatch(/disk is full .* kept: free some space and resume, or cancel/)
+    const probe = await open(join(full.modelsDir, '..', 'probe'), 'w')
+    const handles = Object.getPrototypeOf(probe) as { writev: (...args: unknown[]) => Promise<unknown> }
+    await probe.close()
+    const spy = vi.spyOn(handles, 'writev').mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 }))
+    try {
+      const filled = await full.pull('hf:acme/Tiny-Chat-GGUF:Q4_K_M')
+      const end = await full.downloads.wait(filled.snapshot.id)
+      expect(end.phase).toBe('error')
+      expect(end.error).toMatchObject({ code: 'diskFull' })
+      expect(end.error?.message).toMatch(/disk is full .* kept: free some space and resume, or cancel/)
+    } finally {
+      spy.mockRestore()
+    }
   })
 
   it('explains a missing repository, a missing quantisation and a gated repository', async () => {

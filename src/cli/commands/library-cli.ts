@@ -19,6 +19,7 @@ async function openLibrary(flags: Map<string, string | true>, io: CliIO) {
     env: io.env,
     hfToken: async () => io.env['HF_TOKEN'] || undefined,
     ...(typeof hub === 'string' ? { hubEndpoint: hub } : io.env['HF_ENDPOINT'] ? { hubEndpoint: io.env['HF_ENDPOINT'] } : {}),
+    // --registry for this run, else the app's saved setting, else registry.ollama.ai.
     ...(typeof registry === 'string' ? { ollamaRegistry: registry } : {}),
     throttleMs: flags.get('json') === true ? 100 : io.stdout.isTTY ? 100 : 1000
   })

@@ -23,9 +23,9 @@ export const pullCommand: CliCommand = {
   summary: 'Download a model (into Ollama, or from Hugging Face / the Ollama registry into the built-in store), with progress',
   usage: `switchboard pull <model[:tag]> [--base-url URL] [--insecure] [--json]
   switchboard pull hf:OWNER/REPO[:QUANT|:FILE.gguf] [--force] [--ctx N] [--hub URL] [--proxy URL] [--data-dir DIR] [--json]
-  switchboard pull ollama:NAME[:TAG] [--registry URL] [--proxy URL] [--data-dir DIR] [--json]
+  switchboard pull ollama:NAME[:TAG] [--registry URL] [--proxy URL] [--data-dir DIR] [--json]   (--registry: else the app's registry setting)
 hf: and ollama: download into the built-in engine's store without Ollama, resume after any interruption and verify sha256.
---force downloads a model that does not fit in memory. HF_TOKEN is the Hugging Face token for gated repositories.
+--force downloads a model that does not fit in memory. HF_TOKEN is the Hugging Face token for gated repositories (the app keeps its own in Settings → Model library).
 --proxy (else the app's proxy setting, else HTTPS_PROXY / HTTP_PROXY with NO_PROXY) carries hf: and ollama: requests.`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, positionals } = parseFlags(args, { booleans: ['insecure', 'json', 'force'], strings: ['base-url', 'hub', 'registry', 'data-dir', 'ctx', 'proxy'] })

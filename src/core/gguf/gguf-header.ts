@@ -214,32 +214,87 @@ export async function readGgufHeaderWith(read: (length: number) => Promise<Buffe
   }
 }
 
-/** The header of a GGUF file on disk. */
+/** Headers already read, by path with the size and modification time they were read at. */
+const fileCache = new Map<string, { size: number; mtimeMs: number; header: GgufHeader }>()
+const FILE_CACHE_ENTRIES = 256
+
+/**
+ * The header of a GGUF file on disk, read once: a file is read again only when its size or
+ * modification time changed (a plan asked while the user types a context length, a page that
+ * lists models, a load: one read). Growth reads only the bytes not read yet.
+ */
 export async function readGgufFile(path: string, options: { withTensors?: boolean } = {}): Promise<GgufHeader> {
   const handle = await open(path, 'r')
   try {
-    return await readGgufHeaderWith(async (length) => {
-      // Only the bytes read are used: no need to zero the rest.
-      const buf = Buffer.allocUnsafe(length)
-      const { bytesRead } = await handle.read(buf, 0, length, 0)
-      return buf.subarray(0, bytesRead)
+    const info = await handle.stat()
+    const key = `${options.withTensors ? 't' : 'm'}:${path}`
+    const cached = fileCache.get(key)
+    if (cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
+      // Most recently used last: the oldest leaves first when the cache is full.
+      fileCache.delete(key)
+      fileCache.set(key, cached)
+      return cached.header
+    }
+    let have = Buffer.alloc(0)
+    const header = await readGgufHeaderWith(async (length) => {
+      if (length > have.length) {
+        // Only the bytes read are used: no need to zero the rest.
+        const more = Buffer.allocUnsafe(length - have.length)
+        const { bytesRead } = await handle.read(more, 0, more.length, have.length)
+        have = Buffer.concat([have, more.subarray(0, bytesRead)])
+      }
+      return have.subarray(0, length)
     }, { firstRead: LOCAL_FIRST_READ, ...options })
+    fileCache.delete(key)
+    fileCache.set(key, { size: info.size, mtimeMs: info.mtimeMs, header })
+    if (fileCache.size > FILE_CACHE_ENTRIES) fileCache.delete(fileCache.keys().next().value!)
+    return header
   } finally {
     await handle.close()
   }
 }
 
+/** Reads bytes `start`..`end` (inclusive) of a remote file; fewer at its end. */
+export type RangeReader = (start: number, end: number) => Promise<Buffer>
+
+/** A remote header past this is refused: the largest real vocabularies (256k tokens) need under 16 MB. */
+export const MAX_REMOTE_HEADER_BYTES = 64 * 1024 * 1024
+
 /**
- * The header of a remote GGUF file through HTTP Range requests of its first bytes. A server
- * that ignores Range would send the whole file: the body is cut off at the asked length.
+ * The header of a remote GGUF file through HTTP Range requests of its first bytes. Each growth
+ * asks only for the bytes not yet read (never from byte 0 again), and the prefix never grows past
+ * `maxBytes`. A server that ignores Range would send the whole file: the body is cut off at the
+ * asked length. `readRange` replaces the plain fetch (the model library's is bounded in time).
  */
-export async function readGgufRemote(url: string, init: { fetch?: typeof fetch; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<GgufHeader> {
-  const doFetch = init.fetch ?? fetch
+export async function readGgufRemote(
+  url: string,
+  init: { fetch?: typeof fetch; headers?: Record<string, string>; signal?: AbortSignal; readRange?: RangeReader; maxBytes?: number } = {}
+): Promise<GgufHeader> {
+  const readRange = init.readRange ?? plainRangeReader(url, init)
+  const maxBytes = init.maxBytes ?? MAX_REMOTE_HEADER_BYTES
+  let have = Buffer.alloc(0)
+  let ended = false
   return readGgufHeaderWith(async (length) => {
-    const response = await doFetch(url, { headers: { ...init.headers, Range: `bytes=0-${length - 1}` }, redirect: 'follow', signal: init.signal })
-    if (!response.ok) throw new GgufRemoteError(response.status, url)
-    return readAtMost(response, length)
+    if (length > maxBytes) throw new GgufFormatError(`The model's header is larger than ${Math.round(maxBytes / (1024 * 1024))} MB, more than any real model's: it was not read further.`)
+    if (length > have.length && !ended) {
+      const more = await readRange(have.length, length - 1)
+      // A short answer is the end of the file.
+      if (more.length < length - have.length) ended = true
+      have = Buffer.concat([have, more.subarray(0, length - have.length)])
+    }
+    return have.subarray(0, length)
   })
+}
+
+function plainRangeReader(url: string, init: { fetch?: typeof fetch; headers?: Record<string, string>; signal?: AbortSignal }): RangeReader {
+  const doFetch = init.fetch ?? fetch
+  return async (start, end) => {
+    const response = await doFetch(url, { headers: { ...init.headers, Range: `bytes=${start}-${end}` }, redirect: 'follow', signal: init.signal })
+    if (!response.ok) throw new GgufRemoteError(response.status, url)
+    // A 200 is the whole file from byte 0: skip what was already read.
+    const body = await readAtMost(response, response.status === 206 ? end - start + 1 : end + 1)
+    return response.status === 206 ? body : body.subarray(start)
+  }
 }
 
 export class GgufRemoteError extends Error {

@@ -6,7 +6,8 @@ import { TransferRate } from '../local/transfer-rate'
 import { logged } from '../log/logger'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { isFinalDownloadPhase, type DownloadPhase, type DownloadSnapshot, type ModelSource } from '../../shared/models-library/types'
-import { bytesOnDisk, downloadFile, DownloadError, removePartial, type DownloadNote, type FileTarget } from './file-download'
+import { bytesOnDisk, downloadFile, DownloadError, partFiles, removePartial, type DownloadNote, type FileTarget } from './file-download'
+import { checkWritable, pathInside } from './safe-path'
 
 /** What to fetch for one model, resolved from the hub's tree or the registry's manifest. */
 export interface DownloadPlan {
@@ -194,6 +195,9 @@ export class DownloadService {
       job.resumedBytes = onDisk.reduce((a, b) => a + b, 0)
       job.rate = new TransferRate()
       job.rate.add(performance.now(), 0)
+      // A plan read back from disk (or made from a hub's names) writes nowhere but the models folder.
+      for (const f of files) await checkWritable(this.options.modelsDir, f.dest, partFiles(f.dest))
+      if (job.plan.finalize) await checkWritable(this.options.modelsDir, job.plan.finalize.path, [`${job.plan.finalize.path}.tmp`])
       const left = fresh.totalBytes - job.resumedBytes
       const free = await (this.options.diskSpace ?? freeSpace)(this.options.modelsDir)
       if (free !== undefined) {
@@ -244,8 +248,19 @@ export class DownloadService {
       const flight = this.inflight.get(f.dest)
       if (flight?.owner === signal) await flight.promise.catch(() => undefined)
       const wanted = [...this.jobs.values()].some((j) => j !== job && !isFinalDownloadPhase(j.phase) && j.plan.files.some((g) => g.dest === f.dest))
-      if (!wanted) await removePartial(f.dest)
+      if (!wanted) await this.removePartial(f.dest)
     }
+  }
+
+  /** Removes a file's partial bytes, never anything outside the models folder (a hostile record's). */
+  private async removePartial(dest: string): Promise<void> {
+    try {
+      await checkWritable(this.options.modelsDir, dest, partFiles(dest))
+    } catch (error) {
+      logged('models', 'removing a partial download')(error)
+      return
+    }
+    await removePartial(dest)
   }
 
   /** One transfer per file however many downloads want it; each follows its bytes. */
@@ -325,7 +340,7 @@ export class DownloadService {
     if (job.phase === 'paused' || job.phase === 'error') {
       job.phase = 'cancelled'
       job.finishedAt = Date.now()
-      await Promise.all(job.plan.files.map((f) => removePartial(f.dest)))
+      await Promise.all(job.plan.files.map((f) => this.removePartial(f.dest)))
       this.publish(job)
       await this.save()
       return true
@@ -449,12 +464,12 @@ export class DownloadService {
         await mkdir(dir, { recursive: true })
         const now = new Set<string>()
         for (const entry of entries) {
-          const path = join(dir, `${safeId(entry.id)}.json`)
+          const path = pathInside(dir, `${safeId(entry.id)}.json`)
           await writeFile(`${path}.${process.pid}.tmp`, JSON.stringify(entry))
           await rename(`${path}.${process.pid}.tmp`, path)
           now.add(entry.id)
         }
-        for (const id of this.saved) if (!now.has(id)) await rm(join(dir, `${safeId(id)}.json`), { force: true })
+        for (const id of this.saved) if (!now.has(id)) await rm(pathInside(dir, `${safeId(id)}.json`), { force: true })
         this.saved = now
       })
       .catch(logged('models', 'saving the list of unfinished downloads'))

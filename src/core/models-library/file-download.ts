@@ -1,5 +1,5 @@
-import { createHash, type Hash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import { createHash, randomUUID, type Hash } from 'node:crypto'
+import { constants, createReadStream } from 'node:fs'
 import { mkdir, open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
@@ -33,15 +33,20 @@ export interface FileDownloadOptions {
 export class DownloadError extends Error {
   constructor(
     message: string,
-    readonly code: 'notFound' | 'gated' | 'unauthorized' | 'diskFull' | 'corrupt' | 'network' | 'http' | 'sizeMismatch',
+    readonly code: 'notFound' | 'gated' | 'unauthorized' | 'diskFull' | 'corrupt' | 'network' | 'http' | 'sizeMismatch' | 'refused' | 'tooLarge',
     readonly status?: number
   ) {
     super(message)
   }
 }
 
+/** Where the Hugging Face token goes (both places exist: Settings and the Local models page show one form), named in every error that needs one. */
+export const HF_TOKEN_HINT = 'add a Hugging Face token in Settings → Model library (the same form is under Local models → Model library), or set HF_TOKEN for the CLI'
+
 const partPath = (dest: string) => `${dest}.part`
 const statePath = (dest: string) => `${dest}.part.json`
+/** The files a download of `dest` writes beside it before it is whole. */
+export const partFiles = (dest: string) => [partPath(dest), statePath(dest), `${dest}.part.lock`]
 const WRITE_BATCH = 1024 * 1024
 /** Batches queued for writing before reading waits (~4 MB in memory per download). */
 const MAX_PENDING = 4
@@ -67,6 +72,18 @@ export async function downloadFile(target: FileTarget, hooks: FileDownloadHooks,
     return
   }
   await mkdir(dirname(target.dest), { recursive: true })
+  // One transfer per file across processes (the app and the CLI, two CLIs on one data folder):
+  // the second waits for the first's lock, following its partial's bytes, then finds the file whole.
+  const release = await lockFile(target, hooks, options.signal)
+  if (!release) return downloadFile(target, hooks, options)
+  try {
+    await transferVerified(target, hooks, options)
+  } finally {
+    await release()
+  }
+}
+
+async function transferVerified(target: FileTarget, hooks: FileDownloadHooks, options: FileDownloadOptions): Promise<void> {
   let corruptRetried = false
   for (;;) {
     try {
@@ -81,6 +98,60 @@ export async function downloadFile(target: FileTarget, hooks: FileDownloadHooks,
       }
       throw error
     }
+  }
+}
+
+const lockPath = (dest: string) => `${dest}.part.lock`
+const LOCK_POLL_MS = 200
+
+/**
+ * Takes the file's lock (`<dest>.part.lock`, created exclusively, naming its process), or waits
+ * while a live process holds it, reporting the partial's growth meanwhile. Resolves with the
+ * release, or with undefined once the holder let go (the caller starts over: the file may be whole).
+ * A lock whose process is gone (a crash, a kill) is taken over.
+ */
+async function lockFile(target: FileTarget, hooks: FileDownloadHooks, signal?: AbortSignal): Promise<(() => Promise<void>) | undefined> {
+  const path = lockPath(target.dest)
+  const token = `${process.pid} ${randomUUID()}`
+  let waited = false
+  for (;;) {
+    signal?.throwIfAborted()
+    try {
+      const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0))
+      try {
+        await handle.writeFile(token)
+      } finally {
+        await handle.close()
+      }
+      if (waited) return undefined
+      return async () => {
+        // Only our own lock: a holder that took over a lock it thought stale keeps its own.
+        if ((await readFile(path, 'utf8').catch(() => '')) === token) await rm(path, { force: true })
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    const holder = await readFile(path, 'utf8').catch(() => '')
+    const pid = Number(holder.split(' ')[0])
+    if (holder && !(Number.isInteger(pid) && pid > 0 && processAlive(pid))) {
+      // The holder is gone: its lock (if it is still that one) goes too, and the partial is ours to resume.
+      if ((await readFile(path, 'utf8').catch(() => '')) === holder) await rm(path, { force: true })
+      continue
+    }
+    waited = true
+    const size = (await stat(partPath(target.dest)).catch(() => undefined))?.size
+    if (size !== undefined) hooks.progress(Math.min(size, target.sizeBytes))
+    await delay(LOCK_POLL_MS, signal)
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
@@ -105,7 +176,8 @@ async function transfer(target: FileTarget, hooks: FileDownloadHooks, options: F
     hooks.note?.('resumed', `${offset} bytes were already on disk`)
   }
   hooks.progress(offset)
-  const handle = await open(part, 'a')
+  // Never through a link (one planted at the partial's name would carry the bytes elsewhere).
+  const handle = await open(part, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0))
   let stalled = 0
   const maxStalled = options.maxStalledAttempts ?? 6
   try {
@@ -274,7 +346,7 @@ function httpError(status: number, url: string, headers: Headers): DownloadError
   const file = decodeURIComponent(new URL(url).pathname.split('/').slice(-1)[0] ?? '')
   if (status === 404) return new DownloadError(`${file} was not found at the source (${code ?? '404'}): check the repository and file name.`, 'notFound', status)
   if (status === 401) {
-    return new DownloadError('This repository needs a Hugging Face token: it is gated or private. Accept its terms on huggingface.co, then add a token under Settings → Model library (or HF_TOKEN for the CLI).', 'unauthorized', status)
+    return new DownloadError(`This repository needs a Hugging Face token: it is gated or private. Accept its terms on huggingface.co, then ${HF_TOKEN_HINT}.`, 'unauthorized', status)
   }
   if (status === 403) {
     return new DownloadError('Your Hugging Face token has no access to this gated repository: accept its terms on the model page with the same account, then try again.', 'gated', status)

@@ -3,7 +3,8 @@ import type { modelsLibraryProcedures } from '../../shared/bridge/procedures/mod
 import { AppErrorException } from '../../shared/errors/app-error'
 import type { DownloadSnapshot } from '../../shared/models-library/types'
 import type { Implementation } from '../bridge/router'
-import type { StreamHub } from '../bridge/stream-hub'
+import { refuseDownloadAddresses, type CallerEnv } from '../security/client-policy'
+import { abortedByShutdown, type StreamHub } from '../bridge/stream-hub'
 import { DownloadError } from './file-download'
 import type { ModelsLibraryFeature } from './models-library'
 
@@ -24,24 +25,26 @@ async function mapped<T>(run: () => Promise<T> | T): Promise<T> {
 }
 
 /** A download is a task of the hub (kind `download`): one task per download, cancelling it pauses nothing but cancels the download. */
-function downloadTask(hub: StreamHub, feature: ModelsLibraryFeature, snap: DownloadSnapshot): string {
+export function downloadTask(hub: StreamHub, feature: ModelsLibraryFeature, snap: DownloadSnapshot): string {
   const existing = hub.find('download', (m) => m.downloadId === snap.id)
   if (existing) return existing.id
   return hub.start(
     'models.download.watch',
     (signal) => {
-      signal.addEventListener('abort', () => void feature.library.downloads.cancel(snap.id), { once: true })
+      // The user's cancel removes the download; the app quitting only stops the stream (the library
+      // then keeps the bytes and the record, and the next start resumes the download).
+      signal.addEventListener('abort', () => abortedByShutdown(signal) || void feature.library.downloads.cancel(snap.id), { once: true })
       return feature.library.downloads.watch(snap.id)
     },
     { kind: 'download', meta: { downloadId: snap.id, ref: snap.ref } }
   )
 }
 
-export function modelsLibraryHandlers(feature: ModelsLibraryFeature, hub: StreamHub): Handlers {
+export function modelsLibraryHandlers(feature: ModelsLibraryFeature, hub: StreamHub, caller: CallerEnv): Handlers {
   const lib = feature.library
   const settings = async () => {
     const saved = await lib.settings()
-    return { hubEndpoint: saved.hubEndpoint ?? null, proxy: saved.proxy ?? null, hasHfToken: Boolean(await feature.hfToken()) }
+    return { hubEndpoint: saved.hubEndpoint ?? null, proxy: saved.proxy ?? null, ollamaRegistry: saved.ollamaRegistry ?? null, hasHfToken: Boolean(await feature.hfToken()) }
   }
   return {
     'models.search': ({ query, sources }) => mapped(() => lib.search(query, sources)),
@@ -63,19 +66,23 @@ export function modelsLibraryHandlers(feature: ModelsLibraryFeature, hub: Stream
     'models.onDisk': () => lib.onDisk(),
     'models.remove': ({ path, confirmOtherApp }) => mapped(async () => ({ deleted: (await lib.remove(path, { confirmOtherApp })).deleted })),
     'models.settings.get': () => settings(),
-    'models.settings.set': ({ hubEndpoint, proxy, hfToken }) =>
-      mapped(async () => {
+    'models.settings.set': (patch) => {
+      refuseDownloadAddresses(caller, patch, ['hubEndpoint', 'proxy', 'ollamaRegistry'])
+      const { hubEndpoint, proxy, ollamaRegistry, hfToken } = patch
+      return mapped(async () => {
         // Each field given is changed (null or empty clears it); the others stay as they were.
-        if (hubEndpoint !== undefined || proxy !== undefined) {
+        if (hubEndpoint !== undefined || proxy !== undefined || ollamaRegistry !== undefined) {
           const current = await lib.settings()
           await lib.setSettings({
             ...current,
             ...(hubEndpoint !== undefined ? { hubEndpoint: hubEndpoint ?? '' } : {}),
-            ...(proxy !== undefined ? { proxy: proxy ?? '' } : {})
+            ...(proxy !== undefined ? { proxy: proxy ?? '' } : {}),
+            ...(ollamaRegistry !== undefined ? { ollamaRegistry: ollamaRegistry ?? '' } : {})
           })
         }
         if (hfToken !== undefined) await feature.setHfToken(hfToken)
         return settings()
       })
+    }
   }
 }

@@ -1,6 +1,7 @@
 import type { LibraryEntry } from '../../shared/models-library/types'
-import { DownloadError } from './file-download'
+import { DownloadError, HF_TOKEN_HINT } from './file-download'
 import type { RepoFile } from './gguf-files'
+import { hubName, MAX_LIST_BYTES, parseHubJson, readFromHub, type HubAnswer } from './hub-read'
 
 export const HF_DEFAULT_ENDPOINT = 'https://huggingface.co'
 
@@ -54,7 +55,7 @@ export class HfHub {
   async search(query: string, limit = 20): Promise<LibraryEntry[]> {
     const params = new URLSearchParams({ search: query, filter: 'gguf', sort: 'downloads', direction: '-1', limit: String(limit) })
     for (const key of ['downloads', 'likes', 'lastModified', 'gated', 'tags']) params.append('expand[]', key)
-    const models = (await this.getJson(`/api/models?${params}`, query)) as ApiModel[]
+    const models = (await this.getJson(`/api/models?${params}`, query, `the search for "${query}"`)) as ApiModel[]
     if (!Array.isArray(models)) throw new DownloadError('The hub answered the search with something that is not a list of models.', 'http')
     return models.map((m) => {
       const entry: LibraryEntry = { source: 'hf', id: m.id, name: m.id }
@@ -71,7 +72,7 @@ export class HfHub {
   /** Every file of the repository (recursively), with sha256 where the file is in LFS. */
   async tree(repo: string, revision = 'main'): Promise<RepoFile[]> {
     if (!isRepoId(repo)) throw new DownloadError(`"${repo}" is not a repository name; use owner/name.`, 'notFound')
-    const entries = (await this.getJson(`/api/models/${repo}/tree/${encodeURIComponent(revision)}?recursive=true`, repo)) as TreeEntry[]
+    const entries = (await this.getJson(`/api/models/${repo}/tree/${encodeURIComponent(revision)}?recursive=true`, repo, `the file list of ${repo}`)) as TreeEntry[]
     if (!Array.isArray(entries)) throw new DownloadError(`The hub's file list for ${repo} is not a list.`, 'http')
     return entries
       .filter((e) => e.type === 'file')
@@ -86,18 +87,20 @@ export class HfHub {
     return `${this.endpoint}/${repo}/resolve/${encodeURIComponent(revision)}/${path.split('/').map(encodeURIComponent).join('/')}`
   }
 
-  private async getJson(path: string, what: string): Promise<unknown> {
+  private async getJson(path: string, what: string, asked: string): Promise<unknown> {
     const doFetch = this.options.fetch ?? fetch
-    let response: Response
+    const source = hubName(this.endpoint)
+    let answer: HubAnswer
     try {
-      // A hub that never answers (no network, a wrong mirror) is an error in 20 s, not a search that never ends.
-      response = await doFetch(`${this.endpoint}${path}`, { headers: { Accept: 'application/json', ...(await this.headers()) }, signal: AbortSignal.timeout(20_000) })
+      // Bounded in size and in silence: a broken or hostile mirror is an error, never a CLI that grows or waits for ever.
+      answer = await readFromHub(doFetch, `${this.endpoint}${path}`, { headers: { Accept: 'application/json', ...(await this.headers()) } }, { source, what: asked, maxBytes: MAX_LIST_BYTES, totalMs: 60_000 })
     } catch (error) {
+      if (error instanceof DownloadError) throw error
       throw new DownloadError(`Could not reach ${new URL(this.endpoint).host} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}). Check the network, or set a mirror address for the hub.`, 'network')
     }
-    if (response.status === 404) throw new DownloadError(`The hub has no repository "${what}" (or it is private: add a token).`, 'notFound', 404)
-    if (response.status === 401) throw new DownloadError(`"${what}" is gated or private: add a Hugging Face token, then try again.`, 'unauthorized', 401)
-    if (!response.ok) throw new DownloadError(`The hub answered ${response.status}.`, response.status >= 500 ? 'network' : 'http', response.status)
-    return response.json()
+    if (answer.status === 404) throw new DownloadError(`The hub has no repository "${what}" (or it is private: add a token).`, 'notFound', 404)
+    if (answer.status === 401) throw new DownloadError(`"${what}" is gated or private: ${HF_TOKEN_HINT}, then try again.`, 'unauthorized', 401)
+    if (!answer.ok) throw new DownloadError(`The hub answered ${answer.status}.`, answer.status >= 500 ? 'network' : 'http', answer.status)
+    return parseHubJson(answer, { source, what: asked })
   }
 }

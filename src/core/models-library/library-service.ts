@@ -5,19 +5,23 @@ import type { DownloadSnapshot, LibraryEntry, LibraryFile, RepoDetails } from '.
 import { DownloadError } from './file-download'
 import { DownloadService, type DownloadPlan } from './download-service'
 import { defaultContext, estimateMemory, recommendQuant, type MemoryAvailable } from './fit-estimate'
-import { groupGgufFiles, quantOf } from './gguf-files'
-import { modelShape, readGgufRemote } from '../gguf/gguf-header'
+import { groupGgufFiles, quantOf, type RepoFile } from './gguf-files'
+import { hubName, readFromHub } from './hub-read'
+import { GgufRemoteError, modelShape, readGgufRemote, type ModelShape } from '../gguf/gguf-header'
 import { HfHub, isRepoId } from './hf-hub'
 import { defaultModelFolders, modelsOnDisk, type ModelFolders } from './on-disk'
 import { OllamaRegistry } from './ollama-registry'
 import { ollamaStoreOf, removeOllamaModel } from './ollama-store'
 import { checkProxyAddress, proxyFetch } from './proxy-fetch'
+import { pathInside } from './safe-path'
 
 export interface LibrarySettings {
   /** A mirror of the Hugging Face hub (same API); empty for huggingface.co. */
   hubEndpoint?: string
   /** An HTTP(S) proxy for hub search, headers and downloads; empty for HTTPS_PROXY / HTTP_PROXY or none. */
   proxy?: string
+  /** The Ollama registry (or a mirror of it) for `ollama:` downloads; empty for registry.ollama.ai. */
+  ollamaRegistry?: string
 }
 
 export interface LibraryOptions {
@@ -64,6 +68,7 @@ export class ModelsLibrary {
   readonly downloads: DownloadService
   readonly registry: OllamaRegistry
   private settingsCache?: LibrarySettings
+  private readonly shapes = new Map<string, ModelShape>()
 
   constructor(private readonly options: LibraryOptions) {
     this.modelsDir = join(options.dataDir, 'models')
@@ -103,13 +108,13 @@ export class ModelsLibrary {
 
   async setSettings(next: LibrarySettings): Promise<LibrarySettings> {
     const endpoint = next.hubEndpoint?.trim()
-    if (endpoint) {
-      const url = new URL(endpoint)
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DownloadError('The hub mirror must be an http(s) address.', 'http')
-    }
+    if (endpoint) httpAddress(endpoint, 'The hub mirror')
     const proxy = next.proxy?.trim()
+    const registry = next.ollamaRegistry?.trim()
+    if (registry) httpAddress(registry, 'The Ollama registry')
     const settings: LibrarySettings = {
       ...(endpoint ? { hubEndpoint: endpoint.replace(/\/+$/, '') } : {}),
+      ...(registry ? { ollamaRegistry: registry.replace(/\/+$/, '') } : {}),
       ...(proxy ? { proxy: checked(() => checkProxyAddress(proxy)) } : {})
     }
     // In effect at once: a search sent right after the save must already use the new address.
@@ -154,11 +159,11 @@ export class ModelsLibrary {
     const memory = await this.memory()
     const models = files.filter((f) => !f.projector)
     const details: RepoDetails = { repo, files: [], contextTokens: contextTokens ?? 0, memory }
-    let shape: ReturnType<typeof modelShape> | undefined
+    let shape: ModelShape | undefined
     const probe = models[0]
     if (probe) {
       try {
-        shape = modelShape(await readGgufRemote(hub.fileUrl(repo, probe.path), { fetch: this.fetch, headers: await hub.headers() }))
+        shape = await this.remoteShape(hub, repo, probe.parts[0]!)
         details.shape = {
           architecture: shape.architecture,
           blockCount: shape.blockCount,
@@ -186,6 +191,34 @@ export class ModelsLibrary {
   }
 
   /**
+   * The shape from a hub file's header, read once per file version (its LFS sha256 and size):
+   * a header takes a few MB of Range reads (a 128k-token vocabulary), not worth repeating on
+   * every view of the repository. Each request is bounded in size and in silence.
+   */
+  private async remoteShape(hub: HfHub, repo: string, file: RepoFile): Promise<ModelShape> {
+    const url = hub.fileUrl(repo, file.path)
+    const key = `${url} ${file.sizeBytes} ${file.sha256 ?? ''}`
+    const cached = this.shapes.get(key)
+    if (cached) return cached
+    const headers = await hub.headers()
+    const source = hubName(hub.endpoint)
+    const shape = modelShape(
+      await readGgufRemote(url, {
+        readRange: async (start, end) => {
+          const answer = await readFromHub(this.fetch, url, { headers: { ...headers, Range: `bytes=${start}-${end}` }, redirect: 'follow' }, { source, what: `the header of ${file.path}`, maxBytes: end + 1, cut: true })
+          if (!answer.ok) throw new GgufRemoteError(answer.status, url)
+          // A 200 is the whole file from byte 0: skip what was already read.
+          return answer.status === 206 ? answer.body.subarray(0, end - start + 1) : answer.body.subarray(start)
+        }
+      })
+    )
+    // A file's header with a known sha256 never changes; without one (not in LFS) it is kept for this run only, like the rest.
+    this.shapes.set(key, shape)
+    if (this.shapes.size > 64) this.shapes.delete(this.shapes.keys().next().value!)
+    return shape
+  }
+
+  /**
    * Resolves `hf:…` / `ollama:…` into a download and starts it. A model that does not fit
    * in memory is refused with the figures unless `force` ("download anyway").
    */
@@ -193,7 +226,9 @@ export class ModelsLibrary {
     const parsed = parseModelRef(ref)
     if (!parsed) throw new DownloadError(`"${ref}" is not a model reference: use hf:owner/repo[:QUANT] or ollama:name[:tag].`, 'notFound')
     if (parsed.kind === 'ollama') {
-      const plan = await this.registry.plan(parsed.name, join(this.modelsDir, 'ollama'))
+      // The address in effect now: this run's (--registry), else the setting, else the library's own.
+      const registry = new OllamaRegistry({ registry: this.options.ollamaRegistry || (await this.settings()).ollamaRegistry, fetch: this.fetch })
+      const plan = await registry.plan(parsed.name, join(this.modelsDir, 'ollama'))
       return { snapshot: await this.downloads.start(plan) }
     }
     const details = await this.repo(parsed.repo, options.contextTokens)
@@ -215,12 +250,13 @@ export class ModelsLibrary {
     }
     const tree = groupGgufFiles(await this.hub(await this.settings()).tree(parsed.repo)).find((g) => g.path === file.path)!
     const hub = this.hub(await this.settings())
-    const dir = join(this.modelsDir, 'hf', ...parsed.repo.split('/'))
+    const dir = pathInside(this.modelsDir, `hf/${parsed.repo}`)
     const plan: DownloadPlan = {
       ref: `hf:${parsed.repo}:${file.path}`,
       source: { kind: 'hf', repo: parsed.repo, file: file.path },
-      files: tree.parts.map((p) => ({ url: hub.fileUrl(parsed.repo, p.path), dest: join(dir, ...p.path.split('/')), sizeBytes: p.sizeBytes, ...(p.sha256 ? { sha256: p.sha256 } : {}) })),
-      mainPath: join(dir, ...file.path.split('/')),
+      // Each name from the hub stays inside the repository's folder, or the pull is refused before a byte moves.
+      files: tree.parts.map((p) => ({ url: hub.fileUrl(parsed.repo, p.path), dest: pathInside(dir, p.path), sizeBytes: p.sizeBytes, ...(p.sha256 ? { sha256: p.sha256 } : {}) })),
+      mainPath: pathInside(dir, file.path),
       auth: 'hf'
     }
     return { snapshot: await this.downloads.start(plan), details, file }
@@ -254,6 +290,16 @@ export class ModelsLibrary {
 }
 
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`
+
+function httpAddress(address: string, what: string): void {
+  let url: URL | undefined
+  try {
+    url = new URL(address)
+  } catch {
+    // Reported below with the form wanted.
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) throw new DownloadError(`${what} must be an http(s) address, such as https://host or http://host:port.`, 'http')
+}
 
 function checked<T>(work: () => T): T {
   try {

@@ -1,11 +1,14 @@
-import { join } from 'node:path'
 import type { LibraryEntry } from '../../shared/models-library/types'
 import { DownloadError } from './file-download'
 import type { DownloadPlan } from './download-service'
+import { hubName, parseHubJson, readFromHub, type HubAnswer } from './hub-read'
+import { pathInside } from './safe-path'
 
 export const OLLAMA_REGISTRY = 'https://registry.ollama.ai'
 export const MODEL_LAYER = 'application/vnd.ollama.image.model'
 const MANIFEST_ACCEPT = 'application/vnd.docker.distribution.manifest.v2+json'
+/** A manifest lists a handful of layers in well under a kilobyte each. */
+const MAX_MANIFEST_BYTES = 1024 * 1024
 
 export interface OllamaManifest {
   schemaVersion: number
@@ -46,16 +49,20 @@ export class OllamaRegistry {
 
   async manifest(namespace: string, name: string, tag: string): Promise<{ manifest: OllamaManifest; text: string }> {
     const doFetch = this.options.fetch ?? fetch
-    let response: Response
+    const source = hubName(this.base, 'the Ollama registry')
+    const what = `the manifest of ${name}:${tag}`
+    let answer: HubAnswer
     try {
-      response = await doFetch(`${this.base}/v2/${namespace}/${name}/manifests/${tag}`, { headers: { Accept: MANIFEST_ACCEPT } })
+      answer = await readFromHub(doFetch, `${this.base}/v2/${namespace}/${name}/manifests/${tag}`, { headers: { Accept: MANIFEST_ACCEPT } }, { source, what, maxBytes: MAX_MANIFEST_BYTES, totalMs: 60_000 })
     } catch (error) {
+      if (error instanceof DownloadError) throw error
       throw new DownloadError(`Could not reach the Ollama registry (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}).`, 'network')
     }
-    if (response.status === 404) throw new DownloadError(`"${name}:${tag}" was not found in the Ollama library — check the name and tag.`, 'notFound', 404)
-    if (!response.ok) throw new DownloadError(`The Ollama registry answered ${response.status}.`, response.status >= 500 ? 'network' : 'http', response.status)
-    const text = await response.text()
-    const manifest = JSON.parse(text) as OllamaManifest
+    if (answer.status === 404) throw new DownloadError(`"${name}:${tag}" was not found in the Ollama library — check the name and tag.`, 'notFound', 404)
+    if (!answer.ok) throw new DownloadError(`The Ollama registry answered ${answer.status}.`, answer.status >= 500 ? 'network' : 'http', answer.status)
+    const text = answer.body.toString('utf8')
+    const manifest = parseHubJson(answer, { source, what }) as OllamaManifest
+    if (!manifest || typeof manifest !== 'object') throw new DownloadError('The registry sent a manifest that is not an object.', 'http')
     if (!Array.isArray(manifest.layers) || !manifest.config?.digest) throw new DownloadError('The registry sent a manifest without layers.', 'http')
     for (const layer of [manifest.config, ...manifest.layers]) {
       if (!/^sha256:[a-f0-9]{64}$/.test(layer.digest)) throw new DownloadError(`The manifest names a layer with a bad digest (${String(layer.digest).slice(0, 20)}).`, 'http')
@@ -69,7 +76,7 @@ export class OllamaRegistry {
     if (!parsed) throw new DownloadError(`"${ref}" is not an Ollama model name; use name or name:tag, for example llama3.2:1b.`, 'notFound')
     const { namespace, name, tag } = parsed
     const { manifest, text } = await this.manifest(namespace, name, tag)
-    const blob = (digest: string) => join(storeDir, 'blobs', digest.replace(':', '-'))
+    const blob = (digest: string) => pathInside(storeDir, `blobs/${digest.replace(':', '-')}`)
     // Saved under the library's own host whatever address served it (a mirror, a test registry): the name is the library's.
     const host = 'registry.ollama.ai'
     const model = manifest.layers.find((l) => l.mediaType === MODEL_LAYER)
@@ -84,7 +91,7 @@ export class OllamaRegistry {
         sha256: l.digest.slice('sha256:'.length)
       })),
       mainPath: blob(model.digest),
-      finalize: { path: join(storeDir, 'manifests', host, namespace, name, tag), content: text }
+      finalize: { path: pathInside(storeDir, `manifests/${host}/${namespace}/${name}/${tag}`), content: text }
     }
   }
 

@@ -47,3 +47,11 @@ export function refuseProgramServers(ctx: CallerEnv, servers: readonly { transpo
 export function refuseWideningToolSettings(ctx: CallerEnv, patch: { allowPrivateAddresses?: boolean }): void {
   if (clientReach(ctx) === 'remote' && patch.allowPrivateAddresses === true) throw refused(PRIVATE_ADDRESSES_REFUSED)
 }
+
+export const DOWNLOAD_ADDRESSES_REFUSED =
+  'With an access password, browser mode cannot change where the host downloads models from (the hub mirror, the Ollama registry, the proxy): it would point the host at an address of its network. Change it from the desktop app or a loopback browser session.'
+
+/** Where the host downloads from (the model library's hub mirror, registry and proxy): not for a remote client. */
+export function refuseDownloadAddresses(ctx: CallerEnv, patch: Record<string, unknown>, keys: readonly string[]): void {
+  if (clientReach(ctx) === 'remote' && keys.some((k) => patch[k] !== undefined)) throw refused(DOWNLOAD_ADDRESSES_REFUSED)
+}

@@ -6,6 +6,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'settings-data', label: 'polish.sectionData' },
   { id: 'settings-tools', label: 'polish.sectionTools' },
   { id: 'settings-sync', label: 'sync.title' },
+  { id: 'settings-model-library', label: 'library.settingsTitle' },
   { id: 'settings-local-api', label: 'localApi.title' },
   { id: 'settings-about', label: 'settings.about' }
 ] as const

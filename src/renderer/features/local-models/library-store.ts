@@ -1,6 +1,7 @@
 import { create } from 'zustand'
 import type { AppError } from '../../../shared/errors/app-error'
 import { isFinalDownloadPhase, type DownloadSnapshot, type LibraryEntry, type RepoDetails } from '../../../shared/models-library/types'
+import type { LibrarySettingsView } from '../../../shared/bridge/procedures/models-library'
 import { bridge } from '../../stores/app-store'
 import { followRunningTasks, followTask } from '../../bridge/follow-task'
 
@@ -19,7 +20,7 @@ interface LibraryState {
   downloads: Record<string, DownloadSnapshot>
   order: string[]
   error?: AppError
-  settings?: { hubEndpoint: string | null; proxy: string | null; hasHfToken: boolean }
+  settings?: LibrarySettingsView
   search(query: string): Promise<void>
   openRepo(repo: string, contextTokens?: number): Promise<void>
   closeRepo(): void
@@ -29,7 +30,7 @@ interface LibraryState {
   cancel(id: string): Promise<void>
   dismiss(id: string): Promise<void>
   loadSettings(): Promise<void>
-  saveSettings(patch: { hubEndpoint?: string | null; proxy?: string | null; hfToken?: string | null }): Promise<boolean>
+  saveSettings(patch: { hubEndpoint?: string | null; proxy?: string | null; ollamaRegistry?: string | null; hfToken?: string | null }): Promise<boolean>
   sync(): Promise<void>
 }
 

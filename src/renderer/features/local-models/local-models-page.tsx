@@ -13,9 +13,9 @@ import { ServerStatusList } from './server-status-list'
 /** While the page is open the servers are checked again this often, and on window focus. */
 const RECHECK_MS = 30_000
 
-function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+function Section({ title, children, action, testId }: { title: string; children: ReactNode; action?: ReactNode; testId?: string }) {
   return (
-    <section className="space-y-3">
+    <section className="space-y-3" data-testid={testId}>
       <div className="flex items-center">
         <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{title}</h2>
         <div className="ml-auto">{action}</div>
@@ -84,7 +84,7 @@ export function LocalModelsPage() {
             <InstalledModelsTable />
           )}
         </Section>
-        <Section title={t('local.runningTitle')}>
+        <Section title={t('local.runningTitle')} testId="ollama-running">
           <RunningModelsTable />
         </Section>
       </div>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { formatBytes, formatDuration, formatRate, percent } from '../../../shared/local/format'
 import { isFinalDownloadPhase, type DownloadSnapshot, type LibraryEntry, type LibraryFile } from '../../../shared/models-library/types'
@@ -174,34 +174,44 @@ function DownloadCard({ d }: { d: DownloadSnapshot }) {
   )
 }
 
-function LibrarySettings() {
+/** The hub's mirror, the proxy and the Hugging Face token: one form, on the Local models page and in Settings → Model library. */
+function LibrarySettingsForm() {
   const { t } = useTranslation()
   const { settings, saveSettings } = useLibrary()
   const [mirror, setMirror] = useState<string | undefined>(undefined)
   const [proxy, setProxy] = useState<string | undefined>(undefined)
+  const [registry, setRegistry] = useState<string | undefined>(undefined)
   const [token, setToken] = useState('')
   const [saved, setSaved] = useState(false)
+  // The form shows on two pages: its labels must not point at the other's fields.
+  const id = useId()
   return (
-    <details className="text-xs">
-      <summary className="cursor-pointer text-zinc-500 select-none">{t('library.settings')}</summary>
+    <>
       <form
         className="mt-2 flex flex-wrap items-center gap-2"
         onSubmit={(e) => {
           e.preventDefault()
           setSaved(false)
-          void saveSettings({ ...(mirror !== undefined ? { hubEndpoint: mirror.trim() || null } : {}), ...(proxy !== undefined ? { proxy: proxy.trim() || null } : {}), ...(token ? { hfToken: token } : {}) }).then((ok) => {
+          void saveSettings({
+            ...(mirror !== undefined ? { hubEndpoint: mirror.trim() || null } : {}),
+            ...(proxy !== undefined ? { proxy: proxy.trim() || null } : {}),
+            ...(registry !== undefined ? { ollamaRegistry: registry.trim() || null } : {}),
+            ...(token ? { hfToken: token } : {})
+          }).then((ok) => {
             if (!ok) return
             setToken('')
             setSaved(true)
           })
         }}
       >
-        <label htmlFor="library-mirror">{t('library.mirror')}</label>
-        <input id="library-mirror" placeholder="https://huggingface.co" value={mirror ?? settings?.hubEndpoint ?? ''} onChange={(e) => (setMirror(e.target.value), setSaved(false))} className="w-64 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
-        <label htmlFor="library-proxy">{t('library.proxy')}</label>
-        <input id="library-proxy" placeholder={t('library.proxyPlaceholder')} value={proxy ?? settings?.proxy ?? ''} onChange={(e) => (setProxy(e.target.value), setSaved(false))} className="w-56 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
-        <label htmlFor="library-token">{t('library.token')}</label>
-        <input id="library-token" type="password" autoComplete="off" placeholder={settings?.hasHfToken ? t('library.tokenSet') : 'hf_…'} value={token} onChange={(e) => setToken(e.target.value)} className="w-48 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+        <label htmlFor={`${id}-mirror`}>{t('library.mirror')}</label>
+        <input id={`${id}-mirror`} placeholder="https://huggingface.co" value={mirror ?? settings?.hubEndpoint ?? ''} onChange={(e) => (setMirror(e.target.value), setSaved(false))} className="w-64 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+        <label htmlFor={`${id}-proxy`}>{t('library.proxy')}</label>
+        <input id={`${id}-proxy`} placeholder={t('library.proxyPlaceholder')} value={proxy ?? settings?.proxy ?? ''} onChange={(e) => (setProxy(e.target.value), setSaved(false))} className="w-56 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+        <label htmlFor={`${id}-registry`} title={t('library.registryHint')}>{t('library.registry')}</label>
+        <input id={`${id}-registry`} placeholder="https://registry.ollama.ai" title={t('library.registryHint')} value={registry ?? settings?.ollamaRegistry ?? ''} onChange={(e) => (setRegistry(e.target.value), setSaved(false))} className="w-56 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
+        <label htmlFor={`${id}-token`}>{t('library.token')}</label>
+        <input id={`${id}-token`} type="password" autoComplete="off" placeholder={settings?.hasHfToken ? t('library.tokenSet') : 'hf_…'} value={token} onChange={(e) => setToken(e.target.value)} className="w-48 rounded border border-zinc-300 bg-transparent px-2 py-1 dark:border-zinc-700" />
         <button type="submit" className={primary}>
           {t('local.save')}
         </button>
@@ -217,7 +227,33 @@ function LibrarySettings() {
         )}
       </form>
       <p className="mt-1 text-zinc-500">{t('library.tokenHint')}</p>
+      <p className="mt-1 text-zinc-500">{t('library.registryHint')}</p>
+    </>
+  )
+}
+
+function LibrarySettings() {
+  const { t } = useTranslation()
+  return (
+    <details className="text-xs">
+      <summary className="cursor-pointer text-zinc-500 select-none">{t('library.settings')}</summary>
+      <LibrarySettingsForm />
     </details>
+  )
+}
+
+/** Settings → Model library: where the errors that need a Hugging Face token send the user. */
+export function ModelLibrarySettingsSection() {
+  const { t } = useTranslation()
+  const loadSettings = useLibrary((s) => s.loadSettings)
+  useEffect(() => {
+    void loadSettings()
+  }, [loadSettings])
+  return (
+    <section className="space-y-2 text-xs" data-testid="settings-model-library-form">
+      <h2 className="text-sm font-semibold tracking-wide text-zinc-500 uppercase">{t('library.settingsTitle')}</h2>
+      <LibrarySettingsForm />
+    </section>
   )
 }
 

@@ -11,6 +11,7 @@ import { VoiceSettings } from '../voice/voice-settings'
 import { ToolsSettings } from '../tools/tools-settings'
 import { LocalApiSection } from '../local-api/local-api-section'
 import { SyncSection } from '../sync/sync-section'
+import { ModelLibrarySettingsSection } from '../local-models/model-library-section'
 import { LANGUAGES, type Language } from '../../i18n'
 import { useApp, type ThemePreference } from '../../stores/app-store'
 import { SignOutButton } from '../../components/sign-out-button'
@@ -102,6 +103,9 @@ export function SettingsPage() {
         </div>
         <div id="settings-sync" className="max-w-3xl scroll-mt-4">
           <SyncSection />
+        </div>
+        <div id="settings-model-library" className="max-w-3xl scroll-mt-4">
+          <ModelLibrarySettingsSection />
         </div>
         <div id="settings-local-api" className="max-w-3xl">
           <LocalApiSection />

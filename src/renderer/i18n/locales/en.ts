@@ -631,7 +631,7 @@ export const en = {
     cancel: 'Cancel',
     customUrl: 'custom address',
     usableNoKey: 'Usable in chat without a key.',
-    pullTitle: 'Download a model',
+    pullTitle: 'Download into Ollama',
     pullPlaceholder: 'Model name with tag, e.g. llama3.2:3b',
     pull: 'Pull',
     insecure: 'Allow an insecure registry',
@@ -657,7 +657,7 @@ export const en = {
     cancelPull: 'Cancel',
     dismiss: 'Dismiss',
     retry: 'Resume',
-    installed: 'Installed models',
+    installed: 'Installed in Ollama',
     noModels: 'No models installed yet. Pull one above.',
     ollamaDown: 'Ollama is not running at {{url}}. Start it, or change its address above.',
     col: {
@@ -678,8 +678,8 @@ export const en = {
     deleteTitle: 'Delete {{name}}?',
     deleteBody: 'The model is removed from Ollama and its files are freed. You can pull it again later.',
     deleting: 'Deleting…',
-    runningTitle: 'Loaded in memory',
-    noRunning: 'No model is loaded right now.',
+    runningTitle: 'Loaded in Ollama',
+    noRunning: 'Ollama has no model loaded right now. What the built-in engine has loaded is shown under its own section above.',
     contextLength: 'Context length',
     capabilities: 'Capabilities',
     license: 'License',
@@ -730,7 +730,7 @@ export const en = {
     phase: { queued: 'Queued', checking: 'Checking', downloading: 'Downloading', verifying: 'Verifying', paused: 'Paused', success: 'Done, verified', cancelled: 'Cancelled', error: 'Failed' },
     pause: 'Pause',
     resume: 'Resume',
-    settings: 'Hub mirror, proxy and token',
+    settings: 'Hub mirror, Ollama registry, proxy and token',
     mirror: 'Hugging Face address (mirror)',
     proxy: 'Proxy for downloads',
     proxyPlaceholder: 'http://host:port (else HTTPS_PROXY)',
@@ -738,7 +738,10 @@ export const en = {
     tokenSet: 'saved in the keychain',
     removeToken: 'Remove token',
     saved: 'Saved',
-    tokenHint: 'Gated repositories need a Hugging Face token whose account accepted the model terms. It is kept in the system keychain.'
+    tokenHint: 'Gated repositories need a Hugging Face token whose account accepted the model terms. It is kept in the system keychain.',
+    settingsTitle: 'Model library',
+    registry: 'Ollama registry address',
+    registryHint: 'Where ollama:NAME models are downloaded from without Ollama (empty: registry.ollama.ai).'
   },
   // Data safety: import / export in Settings.
   dataTransfer: {

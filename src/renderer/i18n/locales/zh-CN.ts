@@ -631,7 +631,7 @@ export const zhCN: Messages = {
     cancel: '取消',
     customUrl: '自定义地址',
     usableNoKey: '无需密钥即可在对话中使用。',
-    pullTitle: '下载模型',
+    pullTitle: '下载到 Ollama',
     pullPlaceholder: '模型名称和标签，例如 llama3.2:3b',
     pull: '拉取',
     insecure: '允许不安全的镜像仓库',
@@ -657,7 +657,7 @@ export const zhCN: Messages = {
     cancelPull: '取消',
     dismiss: '移除',
     retry: '继续',
-    installed: '已安装的模型',
+    installed: '已安装到 Ollama',
     noModels: '还没有安装模型，请在上方拉取。',
     ollamaDown: 'Ollama 未在 {{url}} 运行。请启动它，或在上方修改地址。',
     col: {
@@ -678,8 +678,8 @@ export const zhCN: Messages = {
     deleteTitle: '删除 {{name}}？',
     deleteBody: '模型将从 Ollama 中移除并释放其文件。之后可以再次拉取。',
     deleting: '正在删除…',
-    runningTitle: '已加载到内存',
-    noRunning: '当前没有加载的模型。',
+    runningTitle: '已加载到 Ollama',
+    noRunning: 'Ollama 当前没有加载模型。内置引擎已加载的模型显示在上方它自己的区域中。',
     contextLength: '上下文长度',
     capabilities: '能力',
     license: '许可证',
@@ -730,7 +730,7 @@ export const zhCN: Messages = {
     phase: { queued: '排队中', checking: '检查中', downloading: '下载中', verifying: '校验中', paused: '已暂停', success: '完成，已校验', cancelled: '已取消', error: '失败' },
     pause: '暂停',
     resume: '继续',
-    settings: 'Hub 镜像、代理与令牌',
+    settings: 'Hub 镜像、Ollama 镜像仓库、代理与令牌',
     mirror: 'Hugging Face 地址（镜像）',
     proxy: '下载代理',
     proxyPlaceholder: 'http://主机:端口（否则使用 HTTPS_PROXY）',
@@ -738,7 +738,10 @@ export const zhCN: Messages = {
     tokenSet: '已保存在钥匙串中',
     removeToken: '移除令牌',
     saved: '已保存',
-    tokenHint: '需授权的仓库需要一个已接受模型条款的 Hugging Face 账号令牌，它保存在系统钥匙串中。'
+    tokenHint: '需授权的仓库需要一个已接受模型条款的 Hugging Face 账号令牌，它保存在系统钥匙串中。',
+    settingsTitle: '模型库',
+    registry: 'Ollama 镜像仓库地址',
+    registryHint: '不经 Ollama 下载 ollama:名称 模型的来源（留空：registry.ollama.ai）。'
   },
   // Data safety: import / export in Settings.
   dataTransfer: {

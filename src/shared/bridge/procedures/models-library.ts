@@ -33,12 +33,13 @@ export const modelsLibraryProcedures = {
   /** Deletes a model file; one of Ollama's or LM Studio's only with `confirmOtherApp`. */
   'models.remove': call<{ deleted: string }>()(z.object({ path: z.string().min(1).max(4_000), confirmOtherApp: z.boolean().optional() }).strict()),
   'models.settings.get': call<LibrarySettingsView>()(z.object({}).strict()),
-  /** The hub's mirror address (null for huggingface.co), the proxy (null: HTTPS_PROXY or none) and the Hugging Face token (kept in the keychain; null removes it). */
+  /** The hub's mirror address (null for huggingface.co), the Ollama registry's (null for registry.ollama.ai), the proxy (null: HTTPS_PROXY or none) and the Hugging Face token (kept in the keychain; null removes it). */
   'models.settings.set': call<LibrarySettingsView>()(
     z
       .object({
         hubEndpoint: z.string().trim().max(2_000).nullable().optional(),
         proxy: z.string().trim().max(2_000).nullable().optional(),
+        ollamaRegistry: z.string().trim().max(2_000).nullable().optional(),
         hfToken: z.string().trim().max(400).nullable().optional()
       })
       .strict()
@@ -49,5 +50,7 @@ export interface LibrarySettingsView {
   hubEndpoint: string | null
   /** The proxy for hub requests and downloads; null when none is set (HTTPS_PROXY / HTTP_PROXY then apply). */
   proxy: string | null
+  /** Where `ollama:` models are downloaded from without Ollama; null for registry.ollama.ai. */
+  ollamaRegistry: string | null
   hasHfToken: boolean
 }
