@@ -8,7 +8,7 @@ import type { ApiKeySync } from './api-keys'
 import { blobName, IMAGE_FORMAT, open, seal, TamperedObject, type ObjectHeader } from './crypto'
 import type { HybridClock } from './hlc'
 import { adoptImage, chunksOf, ImageFile, imageChanges, writeImage, type ImageInfo } from './image'
-import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
+import { RefusedObject, SyncStoreError, type SyncStore } from './store'
 import { SYNCED_TABLES } from './tables'
 import { fileKind } from '../files/file-kind'
 
@@ -224,12 +224,12 @@ export class SyncEngine {
     return seal(this.deps.key, { kind, device: this.deps.deviceId, seq, key }, body, format)
   }
 
-  /** An object of the store. One too large to be sync's is not read, and refused like a tampered one. */
+  /** An object of the store. One the store would not read as sync's (too large, a link) is refused like a tampered one. */
   private async get(key: string): Promise<Uint8Array | undefined> {
     try {
       return await this.deps.store.get(key)
     } catch (error) {
-      if (error instanceof ObjectTooLarge) throw new TamperedObject(key, false)
+      if (error instanceof RefusedObject) throw new TamperedObject(key, false)
       throw error
     }
   }
@@ -379,7 +379,10 @@ export class SyncEngine {
     const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
     // A snapshot written above is this round's.
     if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0, gone)
-    const present = new Set([...listed, ...snapshotObjects].map((o) => o.key))
+    // What the store would not touch (a planted link) is named, and stays named while it is there.
+    const links = store.takeRefused?.() ?? []
+    tampered.push(...links)
+    const present = new Set([...[...listed, ...snapshotObjects].map((o) => o.key), ...links])
     return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
   }
 

@@ -13,7 +13,7 @@ import { KEYS_OBJECT, KeysFileIncomplete, newKeys, open, parseKeysFile, checkKey
 import { ChangeLog } from './change-log'
 import { deviceKey, DeviceForgotten, isNews, segmentSeq, SyncEngine, type RoundResult } from './engine'
 import { HybridClock, type WallClock } from './hlc'
-import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
+import { ObjectTooLarge, RefusedObject, SyncStoreError, type SyncStore } from './store'
 
 /**
  * The keychain entries of sync, per device id (two data folders on one machine are two devices):
@@ -686,8 +686,8 @@ export class SyncService {
       const bytes = await store.get(record)
       if (!bytes || open(key, record, bytes).header.device !== id) return false
     } catch (error) {
-      // Not a record this device wrote (one too large to read included); the store failing is the store's error.
-      if (error instanceof SyncStoreError && !(error instanceof ObjectTooLarge)) throw error
+      // Not a record this device wrote (one too large to read, or a link, included); the store failing is the store's error.
+      if (error instanceof SyncStoreError && !(error instanceof RefusedObject)) throw error
       return false
     }
     const next = this.control().next_seq

@@ -83,6 +83,7 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
     delete: guard((k: string) => store.delete(k)),
     // A store that pushes (PostgreSQL) keeps pushing through the wrapper.
     ...(store.watch ? { watch: (onChange: (key: string) => void) => store.watch!(onChange) } : {}),
+    ...(store.takeRefused ? { takeRefused: () => store.takeRefused!() } : {}),
     close: () => store.close()
   }
 }
