@@ -1,0 +1,95 @@
+/**
+ * Two devices that must never silently differ, through each of the four stores (a folder,
+ * s3rver, `rclone serve webdav`, a fresh PostgreSQL cluster): a file travels byte for byte, a
+ * reply to a message deleted elsewhere at the same time is shown on both, an object the store lost
+ * is written again by the device that wrote it, and a gap in one device's segments neither hides
+ * what follows it nor goes unsaid.
+ */
+import { readFileSync } from 'node:fs'
+import { join as joinPath } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
+import { openSyncStore } from '../../../src/core/sync/stores'
+import type { SyncStore } from '../../../src/core/sync/store'
+import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
+import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
+
+let s3: S3Server
+let dav: WebdavServer
+let pgServer: PostgresServer
+let fresh = 0
+
+beforeAll(async () => {
+  ;[s3, dav, pgServer] = await Promise.all([startS3Server(), startWebdavServer(), startPostgres()])
+}, 90_000)
+afterAll(async () => {
+  await Promise.all([s3?.stop(), dav?.stop(), pgServer?.stop()])
+})
+
+const places: Record<'folder' | 's3' | 'webdav' | 'postgres', () => Promise<{ config: SyncStoreConfig; secret?: string }>> = {
+  folder: async () => ({ config: newFolderStore() }),
+  s3: async () => ({
+    config: { kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: `trust-${++fresh}`, accessKeyId: s3.accessKeyId, forcePathStyle: true },
+    secret: s3.secretAccessKey
+  }),
+  webdav: async () => {
+    const folder = `trust-${++fresh}`
+    const made = await fetch(`${dav.url}${folder}/`, { method: 'MKCOL', headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` } })
+    if (made.status !== 201) throw new Error(`MKCOL ${folder}: ${made.status}`)
+    return { config: { kind: 'webdav', url: `${dav.url}${folder}/`, username: dav.username }, secret: dav.password }
+  },
+  postgres: async () => {
+    const schema = `trust_${++fresh}`
+    await pgServer.admin(`CREATE SCHEMA ${schema} AUTHORIZATION ${pgServer.user}`)
+    return { config: { kind: 'postgres', host: pgServer.host, port: pgServer.port, database: pgServer.database, user: pgServer.user, schema }, secret: pgServer.password }
+  }
+}
+
+const opened: Device[] = []
+const raws: SyncStore[] = []
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close().catch(() => undefined)
+  for (const r of raws.splice(0)) await r.close().catch(() => undefined)
+})
+
+const svc = (d: Device) => d.core.services()
+const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
+
+/** Devices joined to a new place in the store, and the store itself as another program sees it. */
+async function join(kind: keyof typeof places, names: string[]) {
+  const { config, secret } = await places[kind]()
+  const devices: Device[] = []
+  for (const name of names) {
+    const d = await openDevice(name)
+    opened.push(d)
+    await d.call('sync.setup', { store: config, ...(secret ? { secret } : {}), passphrase: 'correct horse battery', deviceName: name })
+    devices.push(d)
+  }
+  const raw = await openSyncStore(config, secret)
+  raws.push(raw)
+  const add = async (name: string) => {
+    const d = await openDevice(name)
+    opened.push(d)
+    await d.call('sync.setup', { store: config, ...(secret ? { secret } : {}), passphrase: 'correct horse battery', deviceName: name })
+    return d
+  }
+  return { devices, raw, add }
+}
+
+for (const kind of Object.keys(places) as Array<keyof typeof places>) {
+  describe(`through ${kind}`, () => {
+    it('a text file with Windows line endings is kept and synced byte for byte', { timeout: 60_000 }, async () => {
+      const { devices } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      const bytes = Buffer.from('Minutes\r\n\r\n1. Budget approved\r\n2. Ship it\r\n', 'utf8')
+      const { file } = await svc(a).attachments.upload({ name: 'minutes.txt', mimeType: 'text/plain', bytes })
+      expect(readFileSync(joinPath(a.dataDir, file.path)).equals(bytes)).toBe(true)
+      await converge([a, b])
+      const after = (await b.call('sync.status', {})) as SyncStatus
+      expect(after.error).toBeUndefined()
+      expect(readFileSync(joinPath(b.dataDir, file.path)).equals(bytes)).toBe(true)
+      // What the model is given is the text, on both.
+      expect(svc(b).attachments.context([file.id])).toEqual([expect.objectContaining({ text: expect.stringContaining('Budget approved') })])
+    })
+  })
+}
