@@ -581,8 +581,33 @@ export class ChangeLog {
       return
     }
     for (const child of children) this.markDeleted(child, `SELECT ${child.pk} AS key FROM ${child.name} WHERE ${child.parent!.column} = ?`, change.k, change.o)
+    if (table.name === 'messages') this.reattachReplies(table, change.k)
     this.sql(`DELETE FROM ${table.name} WHERE ${table.pk} = ?`).run(change.k)
     result.applied++
+  }
+
+  /**
+   * Replies to a message deleted elsewhere go to its parent, as a delete on this device does
+   * (chat deleteMessage): otherwise a reply made here while another device deleted the message
+   * would hang off a message that is gone, kept but never shown. Each is stamped anew, so every
+   * device (the one that deleted it cannot know its parent any more) moves it the same way.
+   */
+  private reattachReplies(table: SyncedTable, id: string): void {
+    const parent = (this.sql('SELECT parent_id FROM messages WHERE id = ?').get(id) as { parent_id: string | null } | undefined)?.parent_id ?? null
+    const replies = this.sql('SELECT id FROM messages WHERE parent_id = ?').all(id) as Array<{ id: string }>
+    for (const { id: reply } of replies) {
+      this.sql('UPDATE messages SET parent_id = ? WHERE id = ?').run(parent, reply)
+      const row = this.row(table, reply)!
+      const meta = this.meta(table.name, reply)
+      const at = this.clock.tick()
+      const hlcs: Record<string, Hlc> = {}
+      const hashes: Record<string, string> = {}
+      for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
+        hlcs[field] = at
+        hashes[field] = hash(value)
+      }
+      this.writeMeta(table.name, reply, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
+    }
   }
 
   /** The edits later ones from other devices replaced here, newest first, each with what its record is called now (null: gone). */

@@ -12,6 +12,7 @@ import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/pro
 import { openSyncStore } from '../../../src/core/sync/stores'
 import type { SyncStore } from '../../../src/core/sync/store'
 import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
+import { visiblePath } from '../../../src/renderer/features/chat/branches'
 import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
 
 let s3: S3Server
@@ -55,6 +56,13 @@ afterEach(async () => {
 const svc = (d: Device) => d.core.services()
 const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
 
+/** Every message of a conversation hangs off its first message through messages that are there: the conversation view reaches it. */
+function unreachable(d: Device, conversationId: string): string[] {
+  const messages = svc(d).store.messages.list(conversationId)
+  const ids = new Set(messages.map((m) => m.id))
+  return messages.filter((m) => m.parentId !== undefined && !ids.has(m.parentId)).map((m) => m.id)
+}
+
 /** Devices joined to a new place in the store, and the store itself as another program sees it. */
 async function join(kind: keyof typeof places, names: string[]) {
   const { config, secret } = await places[kind]()
@@ -90,6 +98,32 @@ for (const kind of Object.keys(places) as Array<keyof typeof places>) {
       expect(readFileSync(joinPath(b.dataDir, file.path)).equals(bytes)).toBe(true)
       // What the model is given is the text, on both.
       expect(svc(b).attachments.context([file.id])).toEqual([expect.objectContaining({ text: expect.stringContaining('Budget approved') })])
+    })
+
+    it('a reply to a message another device deleted at the same time is shown on both, under the nearest message kept', { timeout: 60_000 }, async () => {
+      const { devices } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Plans' })
+      const first = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('where to?') })
+      const doomed = svc(a).store.messages.create({ conversationId: conv.id, role: 'assistant', parentId: first.id, content: text('Lisbon or Porto') })
+      const next = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', parentId: doomed.id, content: text('Porto then') })
+      await converge([a, b])
+      // At the same time: A deletes the answer, B replies to it.
+      svc(a).chat.deleteMessage(doomed.id)
+      const reply = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', parentId: doomed.id, content: text('what about Faro?') })
+      await a.sync()
+      await b.sync()
+      await converge([a, b])
+
+      expect(contents(a)).toEqual(contents(b))
+      for (const d of [a, b]) {
+        expect(svc(d).store.messages.get(doomed.id)).toBeUndefined()
+        expect(svc(d).store.messages.get(reply.id)?.parentId).toBe(first.id)
+        expect(unreachable(d, conv.id)).toEqual([])
+        const all = svc(d).store.messages.list(conv.id)
+        expect(visiblePath(all, { [first.id]: reply.id }).map((m) => m.id)).toEqual([first.id, reply.id])
+        expect(visiblePath(all, { [first.id]: next.id }).map((m) => m.id)).toEqual([first.id, next.id])
+      }
     })
   })
 }
