@@ -389,6 +389,15 @@ export class ChangeLog {
     ).run(JSON.stringify(origin), ...tables).changes
   }
 
+  /**
+   * Marks every record this device changed itself (a field, or its deletion, stamped here) as
+   * waiting to be sent again, with the stamps it has: a segment of this device's was lost by the
+   * store or refused elsewhere, and which of them it held is not known here. Returns how many.
+   */
+  resend(device: string): number {
+    return this.sql(`UPDATE sync_meta SET dirty = 1 WHERE dirty = 0 AND (instr(hlcs, ?) > 0 OR substr(deleted, 21) = ?)`).run(`-${device}"`, device).changes
+  }
+
   sent(changes: readonly Change[], origin: Origin): void {
     const clear = this.sql(
       'UPDATE sync_meta SET dirty = 0, bases = NULL, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?'

@@ -12,7 +12,6 @@ import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/pro
 import { openSyncStore } from '../../../src/core/sync/stores'
 import type { SyncStore } from '../../../src/core/sync/store'
 import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
-import { visiblePath } from '../../../src/renderer/features/chat/branches'
 import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
 
 let s3: S3Server
@@ -120,10 +119,57 @@ for (const kind of Object.keys(places) as Array<keyof typeof places>) {
         expect(svc(d).store.messages.get(doomed.id)).toBeUndefined()
         expect(svc(d).store.messages.get(reply.id)?.parentId).toBe(first.id)
         expect(unreachable(d, conv.id)).toEqual([])
-        const all = svc(d).store.messages.list(conv.id)
-        expect(visiblePath(all, { [first.id]: reply.id }).map((m) => m.id)).toEqual([first.id, reply.id])
-        expect(visiblePath(all, { [first.id]: next.id }).map((m) => m.id)).toEqual([first.id, next.id])
+        // Two branches under the first message: the reply and what followed the deleted answer.
+        expect(svc(d).store.messages.get(next.id)?.parentId).toBe(first.id)
       }
+    })
+
+    it('a segment refused and then deleted from the store: its writer sends its content again, and the devices agree', { timeout: 90_000 }, async () => {
+      const { devices, raw } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      await b.sync()
+      for (let i = 1; i <= 8; i++) {
+        svc(a).store.conversations.create({ agentId: agentOf(a), title: `conversation ${i}` })
+        await a.sync()
+      }
+      const { deviceId } = (await a.call('sync.status', {})) as SyncStatus
+      const keys = (await raw.list(`segments/${deviceId}/`)).map((o) => o.key)
+      const damaged = keys[keys.length - 4]!
+      const bytes = Buffer.from((await raw.get(damaged))!)
+      bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
+      await raw.put(damaged, bytes)
+      expect(((await b.sync()) as SyncStatus).error?.message).toContain(damaged)
+      // The fix the status gives: delete it there.
+      await raw.delete(damaged)
+      await converge([a, b])
+      expect(svc(b).store.conversations.list().length).toBe(svc(a).store.conversations.list().length)
+      expect(contents(b)).toEqual(contents(a))
+      expect(((await b.call('sync.status', {})) as SyncStatus).error).toBeUndefined()
+    })
+
+    it('a device set up after a segment was lost gets what follows it at once, names the gap, and gets the rest once the writer sends it again', { timeout: 90_000 }, async () => {
+      const { devices, raw, add } = await join(kind, ['A'])
+      const [a] = devices as [Device]
+      for (let i = 1; i <= 8; i++) {
+        svc(a).store.conversations.create({ agentId: agentOf(a), title: `conversation ${i}` })
+        await a.sync()
+      }
+      const { deviceId } = (await a.call('sync.status', {})) as SyncStatus
+      const keys = (await raw.list(`segments/${deviceId}/`)).map((o) => o.key)
+      const lost = keys[keys.length - 4]!
+      await raw.delete(lost)
+      const c = await add('C')
+      const said = (await c.sync()) as SyncStatus
+      // Written after the loss: here already.
+      expect(svc(c).store.conversations.list().some((conv) => conv.title === 'conversation 8')).toBe(true)
+      expect(said.error).toMatchObject({ code: 'SyncMissing', message: expect.stringContaining(lost) })
+      expect(said.error?.message).toContain('from A since')
+      expect(said.missing).toEqual([expect.objectContaining({ key: lost, device: deviceId, deviceName: 'A', since: expect.any(Number) })])
+      await converge([a, c])
+      expect(contents(c)).toEqual(contents(a))
+      const after = (await c.call('sync.status', {})) as SyncStatus
+      expect(after.error).toBeUndefined()
+      expect(after.missing).toBeUndefined()
     })
   })
 }
