@@ -602,12 +602,19 @@ export class ChangeLog {
    * device (the one that deleted it cannot know its parent any more) moves it the same way.
    */
   private reattachReplies(table: SyncedTable, id: string): void {
-    const parent = (this.sql('SELECT parent_id FROM messages WHERE id = ?').get(id) as { parent_id: string | null } | undefined)?.parent_id ?? null
+    const held = (this.sql('SELECT parent_id FROM messages WHERE id = ?').get(id) as { parent_id: string | null } | undefined)?.parent_id ?? null
+    // Its own parent not held here either (deleted here before the message itself came): its
+    // parent is not known any more, so the replies start a branch of their own at the top.
+    const parent = held !== null && !this.sql('SELECT 1 FROM messages WHERE id = ?').get(held) ? null : held
     const replies = this.sql('SELECT id FROM messages WHERE parent_id = ?').all(id) as Array<{ id: string }>
     for (const { id: reply } of replies) {
       this.sql('UPDATE messages SET parent_id = ? WHERE id = ?').run(parent, reply)
-      const row = this.row(table, reply)!
       const meta = this.meta(table.name, reply)
+      // Deleted too (in this merge, removed after it): moved here only, so its own replies go on
+      // up to the nearest message kept; stamped, it would come back.
+      const stamps = meta ? Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>) : []
+      if (meta?.deleted && stamps.every((h) => h <= meta.deleted!)) continue
+      const row = this.row(table, reply)!
       const at = this.clock.tick()
       const hlcs: Record<string, Hlc> = {}
       const hashes: Record<string, string> = {}
