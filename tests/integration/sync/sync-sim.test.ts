@@ -11,10 +11,12 @@
  * may be missing, every message must hang off its conversation's first message (the conversation
  * view reaches it), and every file must be there byte for byte.
  *
- * SYNC_SIM_SEEDS sets how many seeds run (CI: the default); a failure names its seed, and
- * SYNC_SIM_SEED=<n> runs that one alone.
+ * SYNC_SIM_SEEDS sets how many seeds run (CI: the default, ~1 s each on two busy cores); a
+ * failure names its seed, and SYNC_SIM_SEED=<n> runs that one alone (SYNC_SIM_DEBUG=1 prints
+ * its steps). The seed fixes every choice and fault; record ids and wall-clock stamps are the
+ * app's own, so a replay takes the same steps, not byte for byte the same stamps.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -22,7 +24,7 @@ import { SyncStoreError } from '../../../src/core/sync/store'
 import { contents, openDevice, text, type Device } from './devices'
 import { MemoryStore } from './memory-store'
 
-const SEEDS = Number(process.env.SYNC_SIM_SEEDS ?? 200)
+const SEEDS = Number(process.env.SYNC_SIM_SEEDS ?? 60)
 const ONLY = process.env.SYNC_SIM_SEED === undefined ? undefined : Number(process.env.SYNC_SIM_SEED)
 const STEPS = 40
 
@@ -70,7 +72,7 @@ interface Model {
   files: Map<string, { path: string; bytes: Buffer }>
 }
 
-async function simulate(seed: number, folder: string): Promise<void> {
+async function simulate(seed: number, folder: string, template: string): Promise<void> {
   const rng = random(seed)
   const store = new MemoryStore()
   const count = 3 + rng.int(3)
@@ -112,7 +114,10 @@ async function simulate(seed: number, folder: string): Promise<void> {
   }
 
   const open = async (i: number) => {
-    const d = await openDevice(`D${i}`, { store: viewFor(i) })
+    // A data folder as a first start leaves it (migrated), copied: opening is then a fraction of the cost.
+    const dataDir = mkdtempSync(join(tmpdir(), `sb-sim-D${i}-`))
+    cpSync(template, dataDir, { recursive: true })
+    const d = await openDevice(`D${i}`, { store: viewFor(i), dataDir })
     devices[i] = d
     dataDirs[i] = d.dataDir
     return d
@@ -243,17 +248,20 @@ async function simulate(seed: number, folder: string): Promise<void> {
 describe('sync simulation', () => {
   it(`${ONLY === undefined ? `${SEEDS} seeds` : `seed ${ONLY}`}: devices with faults between any two steps end the same, nothing lost, every message shown`, { timeout: 600_000 }, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'sb-sync-sim-'))
+    const first = await openDevice('template')
+    await first.close()
     const seeds = ONLY === undefined ? Array.from({ length: SEEDS }, (_, n) => n + 1) : [ONLY]
     try {
       for (const seed of seeds) {
         try {
-          await simulate(seed, folder)
+          await simulate(seed, folder, first.dataDir)
         } catch (error) {
           throw new Error(`sync simulation failed at seed ${seed} (replay: SYNC_SIM_SEED=${seed} npx vitest run tests/integration/sync/sync-sim.test.ts): ${(error as Error).message}`, { cause: error })
         }
       }
     } finally {
       rmSync(folder, { recursive: true, force: true })
+      rmSync(first.dataDir, { recursive: true, force: true })
     }
   })
 })
