@@ -63,7 +63,9 @@ export class AttachmentService {
     // Extract before storing anything: a file we cannot read is refused without leaving litter.
     const extracted = kind === 'image' ? undefined : cap(await extractText(input.bytes, kind, input.name), this.limits.maxTokens)
     const ext = /\.([a-z0-9]{1,10})$/i.exec(input.name)?.[1]?.toLowerCase()
-    const relative = `files/${sha256}${ext ? `.${ext}` : ''}`
+    // `<sha256>.txt` is the extracted text's: a `.txt` file kept there was overwritten by its own
+    // text (line endings made `\n`), and no longer matched its sha256 anywhere, sync included.
+    const relative = `files/${sha256}${ext && ext !== 'txt' ? `.${ext}` : ''}`
     try {
       mkdirSync(this.folder, { recursive: true, mode: PRIVATE_DIR_MODE })
       const absolute = join(this.deps.dataDir, relative)

@@ -389,6 +389,15 @@ export class ChangeLog {
     ).run(JSON.stringify(origin), ...tables).changes
   }
 
+  /**
+   * Marks every record this device changed itself (a field, or its deletion, stamped here) as
+   * waiting to be sent again, with the stamps it has: a segment of this device's was lost by the
+   * store or refused elsewhere, and which of them it held is not known here. Returns how many.
+   */
+  resend(device: string): number {
+    return this.sql(`UPDATE sync_meta SET dirty = 1 WHERE dirty = 0 AND (instr(hlcs, ?) > 0 OR substr(deleted, 21) = ?)`).run(`-${device}"`, device).changes
+  }
+
   sent(changes: readonly Change[], origin: Origin): void {
     const clear = this.sql(
       'UPDATE sync_meta SET dirty = 0, bases = NULL, gone_after = CASE WHEN deleted IS NULL THEN NULL ELSE COALESCE(gone_after, ?) END WHERE tbl = ? AND key = ? AND hlcs = ? AND deleted IS ?'
@@ -581,8 +590,40 @@ export class ChangeLog {
       return
     }
     for (const child of children) this.markDeleted(child, `SELECT ${child.pk} AS key FROM ${child.name} WHERE ${child.parent!.column} = ?`, change.k, change.o)
+    if (table.name === 'messages') this.reattachReplies(table, change.k)
     this.sql(`DELETE FROM ${table.name} WHERE ${table.pk} = ?`).run(change.k)
     result.applied++
+  }
+
+  /**
+   * Replies to a message deleted elsewhere go to its parent, as a delete on this device does
+   * (chat deleteMessage): otherwise a reply made here while another device deleted the message
+   * would hang off a message that is gone, kept but never shown. Each is stamped anew, so every
+   * device (the one that deleted it cannot know its parent any more) moves it the same way.
+   */
+  private reattachReplies(table: SyncedTable, id: string): void {
+    const held = (this.sql('SELECT parent_id FROM messages WHERE id = ?').get(id) as { parent_id: string | null } | undefined)?.parent_id ?? null
+    // Its own parent not held here either (deleted here before the message itself came): its
+    // parent is not known any more, so the replies start a branch of their own at the top.
+    const parent = held !== null && !this.sql('SELECT 1 FROM messages WHERE id = ?').get(held) ? null : held
+    const replies = this.sql('SELECT id FROM messages WHERE parent_id = ?').all(id) as Array<{ id: string }>
+    for (const { id: reply } of replies) {
+      this.sql('UPDATE messages SET parent_id = ? WHERE id = ?').run(parent, reply)
+      const meta = this.meta(table.name, reply)
+      // Deleted too (in this merge, removed after it): moved here only, so its own replies go on
+      // up to the nearest message kept; stamped, it would come back.
+      const stamps = meta ? Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>) : []
+      if (meta?.deleted && stamps.every((h) => h <= meta.deleted!)) continue
+      const row = this.row(table, reply)!
+      const at = this.clock.tick()
+      const hlcs: Record<string, Hlc> = {}
+      const hashes: Record<string, string> = {}
+      for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
+        hlcs[field] = at
+        hashes[field] = hash(value)
+      }
+      this.writeMeta(table.name, reply, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
+    }
   }
 
   /** The edits later ones from other devices replaced here, newest first, each with what its record is called now (null: gone). */

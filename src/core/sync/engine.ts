@@ -8,7 +8,7 @@ import type { ApiKeySync } from './api-keys'
 import { blobName, IMAGE_FORMAT, open, seal, TamperedObject, type ObjectHeader } from './crypto'
 import type { HybridClock } from './hlc'
 import { adoptImage, chunksOf, ImageFile, imageChanges, writeImage, type ImageInfo } from './image'
-import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
+import { RefusedObject, SyncStoreError, type SyncStore } from './store'
 import { SYNCED_TABLES } from './tables'
 import { fileKind } from '../files/file-kind'
 
@@ -118,6 +118,21 @@ interface DeviceBody {
   name: string
   lastSeenAt: number
   seen: Record<string, number>
+  /** Other devices' segments this one refused (they did not open): their writers send what was in them again. */
+  refused?: string[]
+  /** This device's own segments the store lost or another device refused, whose content it has sent again since. */
+  healed?: number[]
+}
+
+/** A segment a device read past because it is not in the store, and its writer has not sent its content again yet. */
+export interface MissingObject {
+  key: string
+  /** How many segments are missing there, from `key` on. */
+  count: number
+  device: string
+  deviceName: string
+  /** When this device first met the gap. */
+  since: number
 }
 interface ForgottenBody {
   id: string
@@ -141,6 +156,10 @@ export interface RoundResult {
   merge: MergeResult
   /** Objects refused by their integrity check (named), never merged. */
   tampered: string[]
+  /** Gaps in other devices' segments that this round read past (what follows them was merged). */
+  missing: MissingObject[]
+  /** This device's own records sent again this round: the store lost or another device refused a segment of it. */
+  resent: number
   devices: SyncDevice[]
   /** Tombstones forgotten this round: every device had seen them. */
   collected: number
@@ -201,6 +220,16 @@ export class SyncEngine {
   private readonly covers = new Map<string, Record<string, number> | null>()
   /** Compaction was due at the last round, which sent nothing and so left it to the device whose segment made it due (or this device's attempt failed). */
   private dueUnsent = false
+  /** Other devices' segments refused here, told in this device's record (seeded from the record in the store). */
+  private readonly refusedSegments = new Set<string>()
+  /** Own segments whose content was sent again, told in this device's record (seeded likewise). */
+  private readonly healed = new Set<number>()
+  /** When each gap was first met here, by the key of its first missing segment. */
+  private readonly gapsSince = new Map<string, number>()
+  /** Segments after a gap merged already by this process: not fetched again while the gap stays. */
+  private readonly mergedPastGap = new Set<string>()
+  /** A snapshot of this device's was written this round: its own segments the old one did not cover may be gone by right. */
+  private wroteSnapshot = false
 
   constructor(private readonly deps: EngineDeps) {
     this.log = new ChangeLog(deps.db, deps.clock)
@@ -224,12 +253,12 @@ export class SyncEngine {
     return seal(this.deps.key, { kind, device: this.deps.deviceId, seq, key }, body, format)
   }
 
-  /** An object of the store. One too large to be sync's is not read, and refused like a tampered one. */
+  /** An object of the store. One the store would not read as sync's (too large, a link) is refused like a tampered one. */
   private async get(key: string): Promise<Uint8Array | undefined> {
     try {
       return await this.deps.store.get(key)
     } catch (error) {
-      if (error instanceof ObjectTooLarge) throw new TamperedObject(key, false)
+      if (error instanceof RefusedObject) throw new TamperedObject(key, false)
       throw error
     }
   }
@@ -245,6 +274,7 @@ export class SyncEngine {
     if (me) throw new DeviceForgotten(me.byName, me.at)
     await this.deps.apiKeys?.stamp()
     await this.log.stampInSteps()
+    this.wroteSnapshot = false
     const listed = await store.list('segments/')
     const byDevice = new Map<string, Array<{ seq: number; key: string; size: number }>>()
     for (const { key, size } of listed) {
@@ -255,6 +285,10 @@ export class SyncEngine {
       byDevice.set(m[1]!, list)
     }
     for (const list of byDevice.values()) list.sort((a, b) => a.seq - b.seq)
+    // Every device's record: what each refused and sent again is read before the segments are.
+    const records = await this.records(forgotten)
+    this.seedFromRecord(records.bodies)
+    const missing: MissingObject[] = []
 
     // A segment of ours the store holds beyond what we recorded: a put whose answer was lost, or
     // one written after the backup this data was restored from. Its changes are merged (nothing
@@ -307,15 +341,32 @@ export class SyncEngine {
     }
     for (const [device, list] of byDevice) {
       if (device === deviceId) continue
-      const unread = list.filter((s) => s.seq > (this.log.seen().get(device) ?? 0))
+      const unread = list.filter((s) => s.seq > (this.log.seen().get(device) ?? 0) && !this.mergedPastGap.has(s.key))
       const fetched = this.fetchAhead(unread, SEGMENT_PREFETCH, SEGMENT_PREFETCH_BYTES)
+      const healed = new Set(records.bodies.find((b) => b.id === device)?.healed ?? [])
+      /** Past a gap not healed yet: what follows is merged, `seen` stays before the gap. */
+      let pastGap = false
       for (const [i, { seq, key }] of unread.entries()) {
         const done = this.log.seen().get(device) ?? 0
         if (seq <= done) continue
-        // Never past a gap: the segments before this one were compacted away and the snapshot
-        // that covers them was not merged (missing, half written, refused). Merging on would mark
-        // them seen and lose them; the next round tries the snapshot again.
-        if (seq > done + 1) break
+        if (!pastGap && seq > done + 1) {
+          // The segments before this one were compacted away and a snapshot covers them that was
+          // not merged (half written, gone since the listing): merging on would mark them seen and
+          // lose them; the next round tries the snapshot again.
+          if (await this.snapshotCovers(device, seq - 1, newest, snapshots, tampered)) break
+          const gap = Array.from({ length: seq - done - 1 }, (_, n) => done + 1 + n)
+          if (gap.every((n) => healed.has(n))) {
+            // Their writer sent what they held again, in segments after them.
+            this.log.setSeen(device, seq - 1)
+          } else {
+            // Lost (deleted by hand, dropped by the store) and not sent again yet: what follows is
+            // merged (states merge in any order), and the gap is named until its writer heals it.
+            const first = segmentKey(device, done + 1)
+            if (!this.gapsSince.has(first)) this.gapsSince.set(first, this.deps.clock.now())
+            missing.push({ key: first, count: gap.length, device, deviceName: records.bodies.find((b) => b.id === device)?.name ?? device, since: this.gapsSince.get(first)! })
+            pastGap = true
+          }
+        }
         let body: SegmentBody
         try {
           const bytes = await fetched(i)
@@ -328,14 +379,30 @@ export class SyncEngine {
           // Half a segment from a device killed mid-upload: it writes it again; wait for it.
           if (error.truncated) break
           tampered.push(key)
-          this.log.setSeen(device, seq)
+          // Told in this device's record: its writer sends what it held again.
+          this.refusedSegments.add(key)
+          if (!pastGap) this.log.setSeen(device, seq)
           continue
         }
         this.deps.progress?.(body.changes.length)
         await this.fetchBlobs(body.changes, tampered)
         add(await this.apply(body.changes, { [device]: seq }))
-        this.log.setSeen(device, seq)
+        if (pastGap) this.mergedPastGap.add(key)
+        else this.log.setSeen(device, seq)
       }
+    }
+    // Gaps met before and still there are named again (the segments after them were not read again).
+    for (const [first, since] of this.gapsSince) {
+      if (missing.some((m) => m.key === first)) continue
+      const device = /^segments\/([A-Za-z0-9_-]+)\//.exec(first)?.[1] ?? ''
+      const seq = segmentSeq(first)
+      const healed = new Set(records.bodies.find((b) => b.id === device)?.healed ?? [])
+      const done = this.log.seen().get(device) ?? 0
+      if (done >= seq || healed.has(seq) || listed.some((o) => o.key === first)) {
+        this.gapsSince.delete(first)
+        continue
+      }
+      missing.push({ key: first, count: 1, device, deviceName: records.bodies.find((b) => b.id === device)?.name ?? device, since })
     }
 
     // Push. A long backlog goes out as one snapshot; what remains (API keys, anything newer) as segments.
@@ -345,7 +412,27 @@ export class SyncEngine {
     // Devices forgotten, with their segments as listed (they write no more): what a snapshot of ours may remove.
     const gone = new Map([...forgotten.keys()].map((device) => [device, (byDevice.get(device) ?? []).map((s) => s.seq)]))
     if (long) pushed += await this.pushAsSnapshot(backlog.pending, snapshots, snapshotObjects, gone)
-    // Push: the stamped changes as this device's next segments.
+    pushed += await this.pushSegments(byDevice)
+    // Self-healing: own segments the store lost or another device refused are sent again, in new segments.
+    const resent = await this.heal(byDevice, snapshots, records.bodies, tampered)
+    if (resent) pushed += await this.pushSegments(byDevice)
+
+    const registered = await this.register(records)
+    // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
+    const collected = registered.unreadable ? 0 : this.log.collect(registered.bodies)
+    // A snapshot written above is this round's.
+    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0, gone)
+    // What the store would not touch (a planted link) is named, and stays named while it is there.
+    const links = store.takeRefused?.() ?? []
+    tampered.push(...links)
+    const present = new Set([...[...listed, ...snapshotObjects].map((o) => o.key), ...links])
+    return { pushed, merge, tampered, missing, resent, devices: toDevices(registered.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
+  }
+
+  /** The stamped changes (API keys first) as this device's next segments, blobs first. */
+  private async pushSegments(byDevice: Map<string, Array<{ seq: number; key: string; size: number }>>): Promise<number> {
+    const { store, deviceId } = this.deps
+    let pushed = 0
     await this.deps.apiKeys?.stamp()
     let keys = (await this.deps.apiKeys?.outgoing()) ?? []
     let fits = SEGMENT_CHANGES
@@ -373,14 +460,49 @@ export class SyncEngine {
       this.setNextSeq(seq + 1)
       pushed += changes.length
     }
+    return pushed
+  }
 
-    const records = await this.register(forgotten)
-    // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
-    const collected = records.unreadable ? 0 : this.log.collect(records.bodies)
-    // A snapshot written above is this round's.
-    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0, gone)
-    const present = new Set([...listed, ...snapshotObjects].map((o) => o.key))
-    return { pushed, merge, tampered, devices: toDevices(records.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
+  /**
+   * This device's own segments that should be in the store and are not — after what its newest
+   * snapshot covers (it removed those itself), before its newest segment (a missing newest one is
+   * a snapshot owed) — or that another device's record says it refused: everything this device
+   * changed itself is marked to be sent again (it cannot know which records the lost one held;
+   * states merge, so what a device has already is no change there). Each loss is healed once; the
+   * record says which, and a device that read past the gap then counts it as covered.
+   */
+  private async heal(byDevice: Map<string, Array<{ seq: number }>>, snapshots: Array<{ key: string }>, bodies: DeviceBody[], tampered: string[]): Promise<number> {
+    const { deviceId } = this.deps
+    const last = this.nextSeq() - 1
+    if (this.wroteSnapshot || last <= 1) return 0
+    const own = new Set((byDevice.get(deviceId) ?? []).map((s) => s.seq))
+    const mine = snapshots.filter((s) => s.key.endsWith(`-${deviceId}.snap`)).pop()
+    // A snapshot of ours that is half written or gone since the listing: not the moment to judge.
+    const covers = mine ? await this.coversOf(mine.key, tampered) : null
+    if (covers === undefined) return 0
+    const floor = covers?.[deviceId] ?? 0
+    const lost: number[] = []
+    for (let seq = floor + 1; seq < last; seq++) if (!own.has(seq) && !this.healed.has(seq)) lost.push(seq)
+    const prefix = `segments/${deviceId}/`
+    for (const body of bodies) for (const key of body.refused ?? []) if (key.startsWith(prefix) && !this.healed.has(segmentSeq(key)) && segmentSeq(key) < this.nextSeq()) lost.push(segmentSeq(key))
+    if (lost.length === 0) return 0
+    const resent = this.log.resend(deviceId)
+    for (const seq of lost) this.healed.add(seq)
+    return Math.max(resent, 1)
+  }
+
+  /** Takes what this device's record in the store says it refused and healed (a restart keeps them so). */
+  private seedFromRecord(bodies: DeviceBody[]): void {
+    const stored = bodies.find((b) => b.id === this.deps.deviceId)
+    for (const key of stored?.refused ?? []) this.refusedSegments.add(key)
+    for (const seq of stored?.healed ?? []) this.healed.add(seq)
+  }
+
+  /** Whether a snapshot listed (the newest, or the device's own newest) covers `device` up to `seq`. */
+  private async snapshotCovers(device: string, seq: number, newest: { covers: Record<string, number> } | undefined, snapshots: Array<{ key: string }>, tampered: string[]): Promise<boolean> {
+    if ((newest?.covers[device] ?? 0) >= seq) return true
+    const own = snapshots.filter((s) => s.key.endsWith(`-${device}.snap`)).pop()
+    return own !== undefined && ((await this.coversOf(own.key, tampered))?.[device] ?? 0) >= seq
   }
 
   /**
@@ -583,15 +705,17 @@ export class SyncEngine {
    * where the store's differs from it: gone, not opening, another name or what it merged, or a
    * last seen older than `DEVICE_RECORD_REFRESH_MS`.
    */
-  private async register(forgotten?: Map<string, ForgottenBody>): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
+  private async register({ bodies, unreadable }: { bodies: DeviceBody[]; unreadable: string[] }): Promise<{ bodies: DeviceBody[]; unreadable: number }> {
     const { store, deviceId } = this.deps
     const key = deviceKey(deviceId)
-    const { bodies, unreadable } = await this.records(forgotten)
     const now = this.deps.clock.now()
     const mine: DeviceBody = { id: deviceId, name: this.deps.deviceName, lastSeenAt: now, seen: Object.fromEntries(this.log.seen()) }
+    if (this.refusedSegments.size) mine.refused = [...this.refusedSegments].sort()
+    if (this.healed.size) mine.healed = [...this.healed].sort((a, b) => a - b)
     const stored = bodies.find((b) => b.id === deviceId)
     const age = stored ? now - stored.lastSeenAt : Infinity
-    if (stored && stored.name === mine.name && sameSeen(stored.seen, mine.seen) && age >= 0 && age < DEVICE_RECORD_REFRESH_MS) return { bodies, unreadable: unreadable.length }
+    const sameLists = JSON.stringify(stored?.refused ?? []) === JSON.stringify(mine.refused ?? []) && JSON.stringify(stored?.healed ?? []) === JSON.stringify(mine.healed ?? [])
+    if (stored && stored.name === mine.name && sameSeen(stored.seen, mine.seen) && sameLists && age >= 0 && age < DEVICE_RECORD_REFRESH_MS) return { bodies, unreadable: unreadable.length }
     await store.put(key, this.seal('device', key, 0, json(mine)))
     // Written over where it did not open: it no longer counts as a record that might hold a deletion back.
     return { bodies: [...bodies.filter((b) => b.id !== deviceId), mine], unreadable: unreadable.filter((k) => k !== key).length }
@@ -769,6 +893,7 @@ export class SyncEngine {
   private async snapshotAndPrune(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlyMap<string, readonly number[]>): Promise<void> {
     const { store, deviceId } = this.deps
     const written = await this.writeSnapshot()
+    this.wroteSnapshot = true
     const covers = this.covers.get(written) ?? {}
     const mine = (await store.list(`segments/${deviceId}/`)).filter((s) => segmentSeq(s.key) < this.nextSeq() - 1)
     for (const { key } of mine) await store.delete(key)

@@ -31,6 +31,11 @@ export interface SyncStore {
    * the others leave this out and the core polls with back-off. Returns a stop function.
    */
   watch?(onChange: (key: string) => void): Promise<() => Promise<void>>
+  /**
+   * What the store met and would not touch since it was last asked (a folder store's links),
+   * by key: the round names them as refused. Stores that cannot hold such things leave this out.
+   */
+  takeRefused?(): string[]
   close(): Promise<void>
 }
 
@@ -83,15 +88,35 @@ export interface StoreLimits {
 
 const megabytes = (n: number) => `${Math.round(n / (1024 * 1024)).toLocaleString('en')} MB`
 
-/** An object larger than anything sync writes: not read, and refused by name like a tampered one. */
-export class ObjectTooLarge extends SyncStoreError {
+/** An object the store would not read as sync's: refused by name like a tampered one, never merged. */
+export class RefusedObject extends SyncStoreError {
   constructor(
     readonly key: string,
-    size: number | undefined,
-    limit: number
+    message: string,
+    fix: string
   ) {
-    super('SyncStoreFailed', `${key} is ${size === undefined ? 'longer than' : `${megabytes(size)}, over`} the ${megabytes(limit)} sync ever writes in one object: not read.`, 'Switchboard did not write it. Someone with access to the store may have: delete it there.')
+    super('SyncStoreFailed', message, fix)
+    this.name = 'RefusedObject'
+  }
+}
+
+/** An object larger than anything sync writes: not read. */
+export class ObjectTooLarge extends RefusedObject {
+  constructor(key: string, size: number | undefined, limit: number) {
+    super(key, `${key} is ${size === undefined ? 'longer than' : `${megabytes(size)}, over`} the ${megabytes(limit)} sync ever writes in one object: not read.`, 'Switchboard did not write it. Someone with access to the store may have: delete it there.')
     this.name = 'ObjectTooLarge'
+  }
+}
+
+/**
+ * A link (symbolic link, junction) in a folder store where sync keeps an object or a folder of
+ * them. Followed, a device would read, write and delete in whatever folder it points at (a
+ * user's documents): never followed, in any call.
+ */
+export class LinkInStore extends RefusedObject {
+  constructor(key: string) {
+    super(key, `${key} in the sync folder is a link to somewhere else: Switchboard does not follow it, and wrote and deleted nothing through it.`, 'Switchboard never makes links there; someone with access to the folder did. Remove the link (not what it points at).')
+    this.name = 'LinkInStore'
   }
 }
 

@@ -13,7 +13,7 @@ import { KEYS_OBJECT, KeysFileIncomplete, newKeys, open, parseKeysFile, checkKey
 import { ChangeLog } from './change-log'
 import { deviceKey, DeviceForgotten, isNews, segmentSeq, SyncEngine, type RoundResult } from './engine'
 import { HybridClock, type WallClock } from './hlc'
-import { ObjectTooLarge, SyncStoreError, type SyncStore } from './store'
+import { ObjectTooLarge, RefusedObject, SyncStoreError, type SyncStore } from './store'
 
 /**
  * The keychain entries of sync, per device id (two data folders on one machine are two devices):
@@ -145,6 +145,8 @@ export class SyncService {
   /** The running round's long download, while it lasts. */
   private transfer: { done: number; total: number } | undefined
   private tampered = new Set<string>()
+  /** Gaps in other devices' segments the last round read past. */
+  private missing: RoundResult['missing'] = []
   private failures = 0
   private idleRounds = 0
   private timer: NodeJS.Timeout | undefined
@@ -233,7 +235,16 @@ export class SyncService {
     const saved = this.saved()
     const control = this.control()
     const pending = saved ? this.log.pending(saved.scope.apiKeys) : 0
-    const error = this.error ?? (this.tampered.size ? { ...syncErrorOf(appError('SyncTampered', '')), message: `Refused, not merged: ${named([...this.tampered])}.` } : undefined)
+    const refusedNow = this.tampered.size ? `Refused, not merged: ${named([...this.tampered])}.` : ''
+    const missingNow = this.missing.length
+      ? `Missing from the store: ${this.missing
+          .slice(0, 5)
+          .map((m) => `${m.key}${m.count > 1 ? ` and ${(m.count - 1).toLocaleString('en')} after it` : ''} from ${m.deviceName} since ${new Date(m.since).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
+          .join('; ')}${this.missing.length > 5 ? ` and ${this.missing.length - 5} more` : ''}; what came after was merged.`
+      : ''
+    const error =
+      this.error ??
+      (refusedNow || missingNow ? { ...syncErrorOf(appError(refusedNow ? 'SyncTampered' : 'SyncMissing', '')), message: [refusedNow, missingNow].filter(Boolean).join(' ') } : undefined)
     return {
       state: this.state,
       ...(saved ? { store: saved.store } : {}),
@@ -249,6 +260,7 @@ export class SyncService {
       ...(error ? { error } : {}),
       ...(this.lastMerge ? { lastMerge: this.lastMerge } : {}),
       devices: this.devicesList,
+      ...(this.missing.length ? { missing: this.missing } : {}),
       canChange: this.deps.mayChange()
     }
   }
@@ -503,6 +515,7 @@ export class SyncService {
       // What it sent left the outbox: the next change is new whatever the count then.
       this.outboxSeen = -1
       for (const key of result.tampered) this.tampered.add(key)
+      this.missing = result.missing
       await this.forgetDeleted(result.listed)
       this.devicesList = result.devices
       this.lastSyncedAt = this.clock.now()
@@ -666,6 +679,7 @@ export class SyncService {
     this.save({ store: input.store, scope, paused: false })
     this.key = key
     this.tampered.clear()
+    this.missing = []
     this.log.enable()
     if (scope.apiKeys && this.deps.apiKeys) noteAllKeys(this.deps.db, this.deps.apiKeys.names())
     await this.connect(this.saved()!)
@@ -686,8 +700,8 @@ export class SyncService {
       const bytes = await store.get(record)
       if (!bytes || open(key, record, bytes).header.device !== id) return false
     } catch (error) {
-      // Not a record this device wrote (one too large to read included); the store failing is the store's error.
-      if (error instanceof SyncStoreError && !(error instanceof ObjectTooLarge)) throw error
+      // Not a record this device wrote (one too large to read, or a link, included); the store failing is the store's error.
+      if (error instanceof SyncStoreError && !(error instanceof RefusedObject)) throw error
       return false
     }
     const next = this.control().next_seq
@@ -858,6 +872,7 @@ export class SyncService {
     }
     this.key = undefined
     this.tampered.clear()
+    this.missing = []
     this.lastMerge = undefined
     this.clock.device = this.deviceId() || 'unset'
     if (saved) this.save({ ...saved, restored: true })
@@ -935,6 +950,7 @@ export class SyncService {
     await this.deps.secrets.delete(syncSecretName(id)).catch(() => undefined)
     this.key = undefined
     this.tampered.clear()
+    this.missing = []
     this.lastMerge = undefined
     this.devicesList = []
     this.nextRetryAt = undefined

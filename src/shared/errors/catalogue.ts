@@ -147,6 +147,7 @@ export const ERROR_CATALOGUE = {
   SyncStoreFailed: t(502, ['The sync store failed.', 'The detail gives the store\'s own words; try again later.'], ['同步存储出错。', '详情中给出了存储返回的信息，请稍后重试。'], true),
   SyncDeviceForgotten: t(410, ['This device was removed from sync on another device.', 'Choose “Join again as a new device” in Settings → Sync; what is on this device is kept.'], ['此设备已在另一台设备上被移出同步。', '请在“设置 → 同步”中选择“以新设备身份重新加入”；此设备上的内容会保留。']),
   SyncTampered: t(422, ['A change in the sync store failed its integrity check and was refused.', 'It was not merged; the detail names it. Check who can write to the store, and delete it there: this warning goes once it is gone.'], ['同步存储中的一项更改未通过完整性校验，已被拒绝。', '该更改未被合并，详情中写明了是哪一项；请检查谁能写入该存储，并在存储中删除它：删除后此提示即会消失。']),
+  SyncMissing: t(409, ['Changes another device wrote are missing from the sync store.', 'What came after them was merged. The device that wrote them sends them again at its next sync; if it no longer syncs, they cannot be had from the store.'], ['另一台设备写入的更改在同步存储中缺失。', '其后的更改已合并。写入它们的设备会在下次同步时重新发送；如果该设备已不再同步，则无法从存储中取回。']),
   // ---- browser mode (src/server)
   TooManyAttempts: t(429, ['Too many wrong passwords.', 'Wait for the time shown, then try again.'], ['密码错误次数过多。', '请等待所示时间后再试。'], true)
 } satisfies Record<string, CatalogueEntry>

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { link, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
-import { dirname, isAbsolute, join, sep } from 'node:path'
-import { assertStoreKey, MAX_OBJECT_BYTES, ObjectTooLarge, SyncStoreError, type StoreLimits, type SyncStore } from '../store'
+import { link, lstat, mkdir, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { isAbsolute, join, sep } from 'node:path'
+import { assertStoreKey, LinkInStore, MAX_OBJECT_BYTES, ObjectTooLarge, SyncStoreError, type StoreLimits, type SyncStore } from '../store'
+
+/** Opening the last part of a path fails (ELOOP) when it is a link. Windows has no such flag: there `get` looks first. */
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
 
 /**
  * A file's bytes, read in as few calls as its size allows into memory of its own: readFile reads in
@@ -10,7 +13,14 @@ import { assertStoreKey, MAX_OBJECT_BYTES, ObjectTooLarge, SyncStoreError, type 
  * an image chunk (and then handed back a view of its buffer, not a copy, as this does).
  */
 async function readWhole(path: string, key: string, limit: number): Promise<Uint8Array> {
-  const handle = await open(path, 'r')
+  if (!NO_FOLLOW && (await lstat(path)).isSymbolicLink()) throw new LinkInStore(key)
+  let handle
+  try {
+    handle = await open(path, constants.O_RDONLY | NO_FOLLOW)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new LinkInStore(key)
+    throw error
+  }
   try {
     const { size } = await handle.stat()
     if (size > limit) throw new ObjectTooLarge(key, size, limit)
@@ -33,11 +43,17 @@ async function readWhole(path: string, key: string, limit: number): Promise<Uint
  * `put` writes a temporary file beside the target, flushes it and renames it into place, so a
  * reader (or the carrying program) never sees half an object; `create` links the temporary file
  * to the key, which fails when the key exists: the one compare-and-set the core needs.
+ *
+ * Others can write the folder too, and one may plant a link (to a user's documents) where sync
+ * keeps a folder or an object. No call follows one: every folder on the way from the root is
+ * looked at without following links, an object is opened with O_NOFOLLOW, a put renames over a
+ * linked name (replacing the link, not what it points at), and a link met by a listing or a
+ * delete is left alone and named (`takeRefused`).
  */
 export async function openFolderStore(config: { path: string }, options: StoreLimits = {}): Promise<SyncStore> {
   const limit = options.maxObjectBytes ?? MAX_OBJECT_BYTES
   if (!isAbsolute(config.path)) throw new SyncStoreError('SyncStoreInvalid', `The sync folder must be a full path: ${config.path}`, 'Choose the folder with its full path.')
-  const root = config.path
+  let root = config.path
   const fail = (error: unknown, what: string): SyncStoreError => {
     if (error instanceof SyncStoreError) return error
     const code = (error as NodeJS.ErrnoException)?.code
@@ -51,9 +67,46 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
       return new SyncStoreError('SyncStoreUnreachable', `The sync folder does not answer (${detail}).`, 'Check the drive or network share; changes are kept and sent when it is back.', { cause: error })
     return new SyncStoreError('SyncStoreFailed', detail, undefined, { cause: error })
   }
-  const file = (key: string) => {
+  /** Store keys met as links since the round last asked. */
+  const refused = new Set<string>()
+  /**
+   * The real folder holding `key`'s object (for a prefix ending in `/`, that folder itself), each
+   * folder on the way checked not to be a link; made where missing when `create` (one level at a
+   * time, never through a link). Undefined when a folder on the way is not there.
+   */
+  const folderOf = async (key: string, create: boolean): Promise<string | undefined> => {
     assertStoreKey(key)
-    return join(root, ...key.split('/'))
+    const parts = key.split('/')
+    parts.pop()
+    let dir = root
+    for (const [i, part] of parts.entries()) {
+      dir = join(dir, part)
+      let info
+      try {
+        info = await lstat(dir)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined
+          throw error
+        }
+        await mkdir(dir).catch((made: NodeJS.ErrnoException) => {
+          if (made.code !== 'EEXIST') throw made
+        })
+        info = await lstat(dir)
+      }
+      if (info.isSymbolicLink()) throw new LinkInStore(parts.slice(0, i + 1).join('/'))
+      if (!info.isDirectory()) {
+        if (!create) return undefined
+        throw Object.assign(new Error(`${parts.slice(0, i + 1).join('/')} is a file where sync keeps a folder`), { code: 'ENOTDIR' })
+      }
+    }
+    // Looked at part by part above; this also catches a link swapped in meanwhile, or a mount.
+    if ((await realpath(dir)) !== dir) throw new LinkInStore(parts.join('/') || key)
+    return dir
+  }
+  const file = async (key: string, create = false) => {
+    const dir = await folderOf(key, create)
+    return dir === undefined ? undefined : join(dir, key.split('/').pop()!)
   }
   const present = async () => {
     try {
@@ -62,12 +115,10 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
       throw fail(error, 'Opening the folder')
     }
   }
-  const temp = (target: string) => `${dirname(target)}${sep}.${randomBytes(6).toString('hex')}.tmp`
-  /** Writes `body` to a new temporary file beside `target`, flushed to disk. */
-  const writeTemp = async (target: string, body: Uint8Array) => {
-    await mkdir(dirname(target), { recursive: true })
-    const path = temp(target)
-    const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600)
+  /** Writes `body` to a new temporary file in `dir` (checked by `folderOf`), flushed to disk. */
+  const writeTemp = async (dir: string, body: Uint8Array) => {
+    const path = `${dir}${sep}.${randomBytes(6).toString('hex')}.tmp`
+    const handle = await open(path, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | NO_FOLLOW, 0o600)
     try {
       await handle.writeFile(body)
       await handle.sync()
@@ -80,6 +131,9 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
     return path
   }
   await present()
+  // The folder the user chose may itself be reached through a link (a Dropbox folder moved to
+  // another disk): that one is theirs, resolved once. Below it, nothing is followed.
+  root = await realpath(root)
 
   const store: SyncStore = {
     kind: 'folder',
@@ -92,11 +146,12 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
       if (back?.[0] !== 1) throw new SyncStoreError('SyncStoreFailed', `What was written to ${root} did not read back.`, 'Check the folder is not on a failing disk.')
     },
     async put(key, body) {
-      const target = file(key)
       await present()
       try {
-        const path = await writeTemp(target, body)
+        const target = (await file(key, true))!
+        const path = await writeTemp(join(target, '..'), body)
         try {
+          // Over a name that is a link, rename replaces the link itself.
           await rename(path, target)
         } catch (error) {
           await unlink(path).catch(() => undefined)
@@ -107,10 +162,10 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
       }
     },
     async create(key, body) {
-      const target = file(key)
       await present()
       try {
-        const path = await writeTemp(target, body)
+        const target = (await file(key, true))!
+        const path = await writeTemp(join(target, '..'), body)
         try {
           // link() fails with EEXIST when the key is there: atomic, and the body is whole when it appears.
           await link(path, target)
@@ -126,8 +181,12 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
       }
     },
     async get(key) {
-      const target = file(key)
       try {
+        const target = await file(key)
+        if (target === undefined) {
+          await present()
+          return undefined
+        }
         return await readWhole(target, key, limit)
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
@@ -154,10 +213,11 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
           // Temporary files, and what carrying programs leave (.dropbox, .stfolder, conflict copies), are not objects.
           if (entry.name.startsWith('.') || !/^[A-Za-z0-9._-]+$/.test(entry.name)) continue
           const key = `${keyPrefix}${entry.name}`
-          if (entry.isDirectory()) await walk(join(dir, entry.name), `${key}/`)
+          if (entry.isSymbolicLink()) refused.add(key)
+          else if (entry.isDirectory()) await walk(join(dir, entry.name), `${key}/`)
           else if (entry.isFile()) {
             try {
-              out.push({ key, size: (await stat(join(dir, entry.name))).size })
+              out.push({ key, size: (await lstat(join(dir, entry.name))).size })
             } catch {
               // Removed while listing.
             }
@@ -165,15 +225,38 @@ export async function openFolderStore(config: { path: string }, options: StoreLi
         }
       }
       const base = prefix.replace(/\/$/, '')
-      await walk(base ? join(root, ...base.split('/')) : root, base ? `${base}/` : '')
+      let start: string | undefined
+      try {
+        start = base ? await folderOf(`${base}/`, false) : root
+      } catch (error) {
+        if (!(error instanceof LinkInStore)) throw fail(error, `Listing ${prefix}`)
+        refused.add(error.key)
+        return []
+      }
+      if (start === undefined) return []
+      await walk(start, base ? `${base}/` : '')
       return out.filter((o) => o.key.startsWith(prefix)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     },
     async delete(key) {
       try {
-        await rm(file(key), { force: true })
+        const target = await file(key)
+        if (target === undefined) return
+        // A link where the object was is left, and named: it is not sync's to remove either.
+        if ((await lstat(target)).isSymbolicLink()) throw new LinkInStore(key)
+        await unlink(target)
       } catch (error) {
+        if (error instanceof LinkInStore) {
+          refused.add(error.key)
+          return
+        }
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
         throw fail(error, `Deleting ${key}`)
       }
+    },
+    takeRefused() {
+      const keys = [...refused]
+      refused.clear()
+      return keys
     },
     async close() {}
   }

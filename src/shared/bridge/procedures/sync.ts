@@ -92,6 +92,12 @@ export interface SyncStatus {
   /** Records merged where two devices changed the same field (the later kept); never data lost. */
   lastMerge?: { applied: number; conflicts: number; recovered: number; /** When that round ended: a later round that merged nothing leaves it as it was. */ at: number }
   devices: SyncDevice[]
+  /**
+   * Gaps in another device's segments (lost by the store, deleted by hand) that this device read
+   * past: the first missing object, how many, whose, and since when. Gone once its writer has
+   * sent their content again.
+   */
+  missing?: Array<{ key: string; count: number; device: string; deviceName: string; since: number }>
   /** Browser mode with a password: the page shows sync read-only (a store is a host resource). */
   canChange: boolean
 }

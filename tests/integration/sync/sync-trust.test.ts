@@ -1,0 +1,175 @@
+/**
+ * Two devices that must never silently differ, through each of the four stores (a folder,
+ * s3rver, `rclone serve webdav`, a fresh PostgreSQL cluster): a file travels byte for byte, a
+ * reply to a message deleted elsewhere at the same time is shown on both, an object the store lost
+ * is written again by the device that wrote it, and a gap in one device's segments neither hides
+ * what follows it nor goes unsaid.
+ */
+import { readFileSync } from 'node:fs'
+import { join as joinPath } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
+import { openSyncStore } from '../../../src/core/sync/stores'
+import type { SyncStore } from '../../../src/core/sync/store'
+import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
+import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
+
+let s3: S3Server
+let dav: WebdavServer
+let pgServer: PostgresServer
+let fresh = 0
+
+beforeAll(async () => {
+  ;[s3, dav, pgServer] = await Promise.all([startS3Server(), startWebdavServer(), startPostgres()])
+}, 90_000)
+afterAll(async () => {
+  await Promise.all([s3?.stop(), dav?.stop(), pgServer?.stop()])
+})
+
+const places: Record<'folder' | 's3' | 'webdav' | 'postgres', () => Promise<{ config: SyncStoreConfig; secret?: string }>> = {
+  folder: async () => ({ config: newFolderStore() }),
+  s3: async () => ({
+    config: { kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: `trust-${++fresh}`, accessKeyId: s3.accessKeyId, forcePathStyle: true },
+    secret: s3.secretAccessKey
+  }),
+  webdav: async () => {
+    const folder = `trust-${++fresh}`
+    const made = await fetch(`${dav.url}${folder}/`, { method: 'MKCOL', headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` } })
+    if (made.status !== 201) throw new Error(`MKCOL ${folder}: ${made.status}`)
+    return { config: { kind: 'webdav', url: `${dav.url}${folder}/`, username: dav.username }, secret: dav.password }
+  },
+  postgres: async () => {
+    const schema = `trust_${++fresh}`
+    await pgServer.admin(`CREATE SCHEMA ${schema} AUTHORIZATION ${pgServer.user}`)
+    return { config: { kind: 'postgres', host: pgServer.host, port: pgServer.port, database: pgServer.database, user: pgServer.user, schema }, secret: pgServer.password }
+  }
+}
+
+const opened: Device[] = []
+const raws: SyncStore[] = []
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close().catch(() => undefined)
+  for (const r of raws.splice(0)) await r.close().catch(() => undefined)
+})
+
+const svc = (d: Device) => d.core.services()
+const agentOf = (d: Device) => svc(d).chat.defaultAgent().id
+
+/** Every message of a conversation hangs off its first message through messages that are there: the conversation view reaches it. */
+function unreachable(d: Device, conversationId: string): string[] {
+  const messages = svc(d).store.messages.list(conversationId)
+  const ids = new Set(messages.map((m) => m.id))
+  return messages.filter((m) => m.parentId !== undefined && !ids.has(m.parentId)).map((m) => m.id)
+}
+
+/** Devices joined to a new place in the store, and the store itself as another program sees it. */
+async function join(kind: keyof typeof places, names: string[]) {
+  const { config, secret } = await places[kind]()
+  const devices: Device[] = []
+  for (const name of names) {
+    const d = await openDevice(name)
+    opened.push(d)
+    await d.call('sync.setup', { store: config, ...(secret ? { secret } : {}), passphrase: 'correct horse battery', deviceName: name })
+    devices.push(d)
+  }
+  const raw = await openSyncStore(config, secret)
+  raws.push(raw)
+  const add = async (name: string) => {
+    const d = await openDevice(name)
+    opened.push(d)
+    await d.call('sync.setup', { store: config, ...(secret ? { secret } : {}), passphrase: 'correct horse battery', deviceName: name })
+    return d
+  }
+  return { devices, raw, add }
+}
+
+for (const kind of Object.keys(places) as Array<keyof typeof places>) {
+  describe(`through ${kind}`, () => {
+    it('a text file with Windows line endings is kept and synced byte for byte', { timeout: 60_000 }, async () => {
+      const { devices } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      const bytes = Buffer.from('Minutes\r\n\r\n1. Budget approved\r\n2. Ship it\r\n', 'utf8')
+      const { file } = await svc(a).attachments.upload({ name: 'minutes.txt', mimeType: 'text/plain', bytes })
+      expect(readFileSync(joinPath(a.dataDir, file.path)).equals(bytes)).toBe(true)
+      await converge([a, b])
+      const after = (await b.call('sync.status', {})) as SyncStatus
+      expect(after.error).toBeUndefined()
+      expect(readFileSync(joinPath(b.dataDir, file.path)).equals(bytes)).toBe(true)
+      // What the model is given is the text, on both.
+      expect(svc(b).attachments.context([file.id])).toEqual([expect.objectContaining({ text: expect.stringContaining('Budget approved') })])
+    })
+
+    it('a reply to a message another device deleted at the same time is shown on both, under the nearest message kept', { timeout: 60_000 }, async () => {
+      const { devices } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Plans' })
+      const first = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('where to?') })
+      const doomed = svc(a).store.messages.create({ conversationId: conv.id, role: 'assistant', parentId: first.id, content: text('Lisbon or Porto') })
+      const next = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', parentId: doomed.id, content: text('Porto then') })
+      await converge([a, b])
+      // At the same time: A deletes the answer, B replies to it.
+      svc(a).chat.deleteMessage(doomed.id)
+      const reply = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', parentId: doomed.id, content: text('what about Faro?') })
+      await a.sync()
+      await b.sync()
+      await converge([a, b])
+
+      expect(contents(a)).toEqual(contents(b))
+      for (const d of [a, b]) {
+        expect(svc(d).store.messages.get(doomed.id)).toBeUndefined()
+        expect(svc(d).store.messages.get(reply.id)?.parentId).toBe(first.id)
+        expect(unreachable(d, conv.id)).toEqual([])
+        // Two branches under the first message: the reply and what followed the deleted answer.
+        expect(svc(d).store.messages.get(next.id)?.parentId).toBe(first.id)
+      }
+    })
+
+    it('a segment refused and then deleted from the store: its writer sends its content again, and the devices agree', { timeout: 90_000 }, async () => {
+      const { devices, raw } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      await b.sync()
+      for (let i = 1; i <= 8; i++) {
+        svc(a).store.conversations.create({ agentId: agentOf(a), title: `conversation ${i}` })
+        await a.sync()
+      }
+      const { deviceId } = (await a.call('sync.status', {})) as SyncStatus
+      const keys = (await raw.list(`segments/${deviceId}/`)).map((o) => o.key)
+      const damaged = keys[keys.length - 4]!
+      const bytes = Buffer.from((await raw.get(damaged))!)
+      bytes[bytes.length - 20] = bytes[bytes.length - 20]! ^ 0xff
+      await raw.put(damaged, bytes)
+      expect(((await b.sync()) as SyncStatus).error?.message).toContain(damaged)
+      // The fix the status gives: delete it there.
+      await raw.delete(damaged)
+      await converge([a, b])
+      expect(svc(b).store.conversations.list().length).toBe(svc(a).store.conversations.list().length)
+      expect(contents(b)).toEqual(contents(a))
+      expect(((await b.call('sync.status', {})) as SyncStatus).error).toBeUndefined()
+    })
+
+    it('a device set up after a segment was lost gets what follows it at once, names the gap, and gets the rest once the writer sends it again', { timeout: 90_000 }, async () => {
+      const { devices, raw, add } = await join(kind, ['A'])
+      const [a] = devices as [Device]
+      for (let i = 1; i <= 8; i++) {
+        svc(a).store.conversations.create({ agentId: agentOf(a), title: `conversation ${i}` })
+        await a.sync()
+      }
+      const { deviceId } = (await a.call('sync.status', {})) as SyncStatus
+      const keys = (await raw.list(`segments/${deviceId}/`)).map((o) => o.key)
+      const lost = keys[keys.length - 4]!
+      await raw.delete(lost)
+      const c = await add('C')
+      const said = (await c.sync()) as SyncStatus
+      // Written after the loss: here already.
+      expect(svc(c).store.conversations.list().some((conv) => conv.title === 'conversation 8')).toBe(true)
+      expect(said.error).toMatchObject({ code: 'SyncMissing', message: expect.stringContaining(lost) })
+      expect(said.error?.message).toContain('from A since')
+      expect(said.missing).toEqual([expect.objectContaining({ key: lost, device: deviceId, deviceName: 'A', since: expect.any(Number) })])
+      await converge([a, c])
+      expect(contents(c)).toEqual(contents(a))
+      const after = (await c.call('sync.status', {})) as SyncStatus
+      expect(after.error).toBeUndefined()
+      expect(after.missing).toBeUndefined()
+    })
+  })
+}
