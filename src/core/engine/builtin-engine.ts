@@ -292,10 +292,15 @@ export class BuiltinEngine {
           { neededBytes: plan.neededBytes, weightsBytes: plan.weightsBytes, contextBytes: plan.contextBytes, contextSize: plan.contextSize, budgetBytes: plan.budgetBytes, totalBytes: this.totalBytes }
         )
       }
-      await this.makeRoom(plan)
+      // A model over the budget even alone (loaded anyway) would have every idle model unloaded
+      // for it, and a model the engine then cannot load would leave nothing: the others stay
+      // until it has loaded. Within the budget, room is made first, as the budget promises.
+      const overBudget = plan.neededBytes > plan.budgetBytes
+      if (!overBudget) await this.makeRoom(plan)
       await this.client.load({ modelId: plan.modelId, path: plan.path, contextSize: plan.contextSize, threads: this.threads })
       this.loaded.set(plan.modelId, { plan, lastUsedAt: this.now(), order: ++this.uses, busy: 0 })
       this.scheduleIdle(plan.modelId)
+      if (overBudget) await this.makeRoom(plan)
       return plan
     })().finally(() => this.loading.delete(model.id))
     this.loading.set(model.id, promise)
@@ -304,8 +309,9 @@ export class BuiltinEngine {
 
   /** Unloads idle models, least recently used first, until `plan` fits the budget beside the rest. */
   private async makeRoom(plan: LoadPlan): Promise<void> {
-    const used = () => [...this.loaded.values()].reduce((a, e) => a + e.plan.neededBytes, 0)
-    const idle = [...this.loaded.values()].filter((e) => e.busy === 0).sort((a, b) => a.order - b.order)
+    const others = () => [...this.loaded.values()].filter((e) => e.plan.modelId !== plan.modelId)
+    const used = () => others().reduce((a, e) => a + e.plan.neededBytes, 0)
+    const idle = others().filter((e) => e.busy === 0).sort((a, b) => a.order - b.order)
     while (used() + plan.neededBytes > plan.budgetBytes && idle.length) await this.unload(idle.shift()!.plan.modelId)
   }
 

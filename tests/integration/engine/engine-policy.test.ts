@@ -52,6 +52,26 @@ describe('the built-in engine: memory, context and loading policy (real engine p
     expect(ps.models[0]!.contextBytes).toBeGreaterThan(0)
   }, 60_000)
 
+  it('keeps the loaded model when a model loaded anyway then fails to load', async () => {
+    const perModel = (await h.engine.plan('a')).neededBytes
+    // A model over the budget alone, whose header reads but whose architecture llama.cpp does not know.
+    writeFileSync(join(h.dataDir, 'models', 'broken.gguf'), encodeGguf(tinyLlamaGguf({ contextLength: 65_536, architecture: 'nosucharch' })))
+    h.settings.update({ memoryBudgetBytes: perModel + MB, contextSizes: { broken: 65_536 } })
+    expect((await h.engine.plan('broken')).neededBytes).toBeGreaterThan(perModel + MB)
+    await h.engine.load('a')
+    const failed = await h.engine.load('broken', { loadAnyway: true }).catch((e: unknown) => e)
+    expect(failed).toBeInstanceOf(Error)
+    expect((await h.engine.ps()).models.map((m) => m.modelId)).toEqual(['a'])
+    // Still loaded in the engine process itself, not only in the core's books.
+    const status = await h.engine.client.status()
+    expect(status.models.map((m) => m.modelId)).toEqual(['a'])
+    // One that does load takes the place of the idle ones once it has.
+    writeFileSync(join(h.dataDir, 'models', 'big.gguf'), encodeGguf(tinyLlamaGguf({ contextLength: 65_536 })))
+    h.settings.update({ contextSizes: { broken: 65_536, big: 65_536 } })
+    await h.engine.load('big', { loadAnyway: true })
+    expect((await h.engine.client.status()).models.map((m) => m.modelId)).toEqual(['big'])
+  }, 60_000)
+
   it('shares one load between two requests for the same model, and loads two models at once', async () => {
     const [one, two] = await Promise.all([h.engine.load('a'), h.engine.load('a')])
     expect(one).toBe(two)
