@@ -1,7 +1,7 @@
 import { freemem } from 'node:os'
 import { join } from 'node:path'
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises'
-import type { DownloadSnapshot, LibraryEntry, LibraryFile, RepoDetails } from '../../shared/models-library/types'
+import type { DownloadSnapshot, LibraryEntry, LibraryFile, RecommendedList, RepoDetails } from '../../shared/models-library/types'
 import { DownloadError } from './file-download'
 import { DownloadService, type DownloadPlan } from './download-service'
 import { defaultContext, estimateMemory, recommendQuant, type MemoryAvailable } from './fit-estimate'
@@ -12,6 +12,7 @@ import { defaultModelFolders, modelsOnDisk, type ModelFolders } from './on-disk'
 import { OllamaRegistry } from './ollama-registry'
 import { ollamaStoreOf, removeOllamaModel } from './ollama-store'
 import { checkProxyAddress, proxyFetch } from './proxy-fetch'
+import { recommendedModels } from './recommended'
 
 export interface LibrarySettings {
   /** A mirror of the Hugging Face hub (same API); empty for huggingface.co. */
@@ -224,6 +225,11 @@ export class ModelsLibrary {
       auth: 'hf'
     }
     return { snapshot: await this.downloads.start(plan), details, file }
+  }
+
+  /** The curated small models for a first offline chat, with this machine's fit and whether each is downloaded. */
+  async recommended(): Promise<RecommendedList> {
+    return recommendedModels(this.options.dataDir, await this.memory())
   }
 
   async onDisk(): Promise<LibraryEntry[]> {
