@@ -85,10 +85,10 @@ export interface EngineOptions {
 /** Builds the services that need no store. `secrets` is read at each use: the keychain opens later, in start-up. */
 export function buildStandingServices(input: { dataDir: string; engine?: EngineOptions | undefined; secrets: () => Secrets | undefined }): StandingServices {
   const { dataDir } = input
-  return {
-    engine: createEngineService({ dataDir, ...input.engine }),
-    modelsLibrary: createModelsLibraryFeature({ dataDir, secrets: input.secrets })
-  }
+  const engine = createEngineService({ dataDir, ...input.engine })
+  // The library judges a fit against what the engine would allow a model: free memory, at most its budget.
+  const memory = isUnavailable(engine) ? undefined : () => engine.memory
+  return { engine, modelsLibrary: createModelsLibraryFeature({ dataDir, secrets: input.secrets, ...(memory ? { memory } : {}) }) }
 }
 
 /** Closes what `buildStandingServices` built (the engine process stops; downloads are left resumable). */

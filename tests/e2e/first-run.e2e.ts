@@ -1,9 +1,8 @@
 import { expect, test } from '@playwright/test'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
-import curated from '../../catalogue/recommended-models.json' with { type: 'json' }
 import { startFakeHfHub, type FakeHub } from '../fixtures/fake-hf-hub/server'
 import { encodeGguf } from '../fixtures/gguf/gguf-writer'
 import { tinyLlamaGguf } from '../fixtures/gguf/tiny-llama'
@@ -14,6 +13,7 @@ import { freePort, ownServerPage, startServer, stopServer } from './own-server'
 // the recommended small models; one click downloads the smallest (from a fake hub on loopback that
 // serves the tiny test model under that model's real repository and file name, the hub address set
 // the way a mirror user sets it), and the chat opens on it with the built-in engine.
+const curated = JSON.parse(readFileSync('catalogue/recommended-models.json', 'utf8')) as { models: Array<{ id: string; name: string; repo: string; file: string; quant: string; license: string; sizeBytes: number }> }
 const smallest = [...curated.models].sort((a, b) => a.sizeBytes - b.sizeBytes)[0]!
 let hub: FakeHub
 let server: ChildProcess | undefined

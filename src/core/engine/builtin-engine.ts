@@ -1,22 +1,15 @@
-import { availableParallelism, totalmem } from 'node:os'
+import { availableParallelism, freemem, totalmem } from 'node:os'
 import { basename, isAbsolute, join } from 'node:path'
 import { stat } from 'node:fs/promises'
 import { EngineClient, EngineError, type ChatStreamItem } from './engine-client'
 import type { EngineSpawner } from './engine-process'
 import { EngineSettings, type EngineSettingsData } from './engine-settings'
 import { removeEngineState, writeEngineState } from './engine-state'
-import { GgufFormatError, kvCacheBytes, readGgufHeader, type GgufHeader } from './gguf-header'
+import { GgufFormatError, readGgufHeader, type GgufHeader } from './gguf-header'
+import { formatBytes } from '../../shared/local/format'
+import { DEFAULT_CONTEXT_CAP, defaultContext, estimateMemory, FALLBACK_CONTEXT, wantedContext, type MemoryAvailable } from '../models-library/fit-estimate'
 import { discoverModels, type DiscoveredModel, type DiscoveryOptions, type DiscoveryProblem } from './model-discovery'
 import type { ChatParams, EmbedResult, EngineStatus } from './protocol'
-
-/** Context used when a GGUF does not say what it was trained for. */
-const FALLBACK_CONTEXT = 4096
-/** The largest default context: a 128k-token KV cache is rarely wanted and costs gigabytes. */
-export const DEFAULT_CONTEXT_CAP = 16_384
-/** The smallest context worth loading a model for. */
-const MIN_CONTEXT = 512
-/** Compute buffers and the engine's own overhead beyond weights and KV cache (measured ~40-60 MB for small models). */
-const OVERHEAD_BYTES = 64 * 1024 * 1024
 
 export type LoadRefusalReason = 'too-large' | 'bad-file'
 
@@ -85,6 +78,8 @@ export interface BuiltinEngineOptions {
   /** Where to look besides the user's paths and <dataDir>/models (tests point these at temp folders). */
   discovery?: Omit<DiscoveryOptions, 'dataDir' | 'userPaths'>
   totalMemoryBytes?: number
+  /** Free memory now (the OS's available figure by default). */
+  freeMemoryBytes?: () => number
   cpuCount?: number
   now?: () => number
   /** Where to say what is loaded for a CLI command on the same data folder (the app's engine only). */
@@ -101,8 +96,6 @@ interface LoadedEntry {
   expiresAt?: number
 }
 
-const GB = 1024 ** 3
-export const formatBytes = (bytes: number): string => (bytes >= GB ? `${(bytes / GB).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1024 ** 2))} MB`)
 
 /** One thread on 2 cores or fewer (measured several times faster than two there); else half the cores, at most 8. */
 export function defaultThreads(cpus: number): number {
@@ -138,6 +131,15 @@ export class BuiltinEngine {
 
   get totalBytes(): number {
     return this.options.totalMemoryBytes ?? totalmem()
+  }
+
+  get freeMemoryBytes(): number {
+    return this.options.freeMemoryBytes?.() ?? freemem()
+  }
+
+  /** What a model may use: free memory, at most the budget (the fit estimate's terms). */
+  get memory(): MemoryAvailable {
+    return { freeRamBytes: this.freeMemoryBytes, budgetBytes: this.budgetBytes }
   }
 
   get budgetBytes(): number {
@@ -234,6 +236,7 @@ export class BuiltinEngine {
     const discovered = (await this.discover()).models.find((m) => m.id === model.id)
     const weightsBytes = discovered?.sizeBytes ?? size
     const budget = this.budgetBytes
+    const memory = { ...this.memory, budgetBytes: budget }
     const trained = header.contextLength
     const user = opts.contextSize ?? this.settings.get().contextSizes[model.id]
     let contextSize: number
@@ -242,17 +245,12 @@ export class BuiltinEngine {
       contextSize = trained ? Math.min(user, trained) : user
       contextReason = 'user'
     } else {
-      const wanted = trained ?? FALLBACK_CONTEXT
-      contextSize = Math.min(wanted, DEFAULT_CONTEXT_CAP)
-      contextReason = contextSize < wanted ? 'capped-default' : 'trained'
-      // Halve the context until the model fits beside the budget (others may be unloaded for it).
-      const kv = (ctx: number) => kvCacheBytes(header, ctx) ?? 0
-      while (contextSize > MIN_CONTEXT * 2 && weightsBytes + kv(contextSize) + OVERHEAD_BYTES > budget) {
-        contextSize = Math.floor(contextSize / 2)
-        contextReason = 'capped-memory'
-      }
+      // The one default (the model library judges its fit at the same one).
+      const wanted = wantedContext(header.shape)
+      contextSize = defaultContext(header.shape, weightsBytes, memory)
+      contextReason = contextSize < wanted ? 'capped-memory' : (trained ?? FALLBACK_CONTEXT) > DEFAULT_CONTEXT_CAP ? 'capped-default' : 'trained'
     }
-    const contextBytes = kvCacheBytes(header, contextSize) ?? 0
+    const fit = estimateMemory(header.shape, weightsBytes, contextSize, memory)
     const plan: LoadPlan = {
       modelId: model.id,
       path: model.path,
@@ -260,8 +258,8 @@ export class BuiltinEngine {
       contextSize,
       contextReason,
       weightsBytes,
-      contextBytes,
-      neededBytes: weightsBytes + contextBytes + OVERHEAD_BYTES,
+      contextBytes: fit.kvCacheBytes,
+      neededBytes: fit.totalBytes,
       budgetBytes: budget
     }
     if (trained !== undefined) plan.trainedContextSize = trained

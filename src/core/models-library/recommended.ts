@@ -72,7 +72,7 @@ export async function recommendedModels(dataDir: string, memory: MemoryAvailable
       ...facts,
       ref: `hf:${m.repo}:${m.file}`,
       builtinId: libraryModelId(dataDir, path),
-      fit: estimateMemory(shape, m.sizeBytes, defaultContext(shape), memory),
+      fit: estimateMemory(shape, m.sizeBytes, defaultContext(shape, m.sizeBytes, memory), memory),
       ...(onDisk ? { path } : {})
     })
   }
