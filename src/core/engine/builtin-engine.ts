@@ -7,7 +7,7 @@ import { EngineSettings, type EngineSettingsData } from './engine-settings'
 import { removeEngineState, writeEngineState } from './engine-state'
 import { GgufFormatError, readGgufHeader, type GgufHeader } from './gguf-header'
 import { formatBytes } from '../../shared/local/format'
-import { DEFAULT_CONTEXT_CAP, defaultContext, estimateMemory, FALLBACK_CONTEXT, wantedContext, type MemoryAvailable } from '../models-library/fit-estimate'
+import { contextPlan, DEFAULT_CONTEXT_CAP, estimateMemory, FALLBACK_CONTEXT, slotsFor, wantedContext, type MemoryAvailable } from '../models-library/fit-estimate'
 import { discoverModels, type DiscoveredModel, type DiscoveryOptions, type DiscoveryProblem } from './model-discovery'
 import type { ChatParams, EmbedResult, EngineStatus } from './protocol'
 
@@ -35,7 +35,10 @@ export interface LoadPlan {
   modelId: string
   path: string
   name: string
+  /** Per slot: what one request has. */
   contextSize: number
+  /** Requests served at once (context sequences), from the memory. */
+  slots: number
   trainedContextSize?: number
   /** Why the context is what it is, for the status page (never a silent cap). */
   contextReason: 'user' | 'trained' | 'capped-default' | 'capped-memory'
@@ -240,22 +243,27 @@ export class BuiltinEngine {
     const trained = header.contextLength
     const user = opts.contextSize ?? this.settings.get().contextSizes[model.id]
     let contextSize: number
+    let slots: number
     let contextReason: LoadPlan['contextReason']
     if (user) {
       contextSize = trained ? Math.min(user, trained) : user
+      slots = slotsFor(header.shape, weightsBytes, contextSize, memory)
       contextReason = 'user'
     } else {
-      // The one default (the model library judges its fit at the same one).
+      // The one default (the model library judges its fit at the same total).
       const wanted = wantedContext(header.shape)
-      contextSize = defaultContext(header.shape, weightsBytes, memory)
+      const chosen = contextPlan(header.shape, weightsBytes, memory)
+      contextSize = chosen.perSlot
+      slots = chosen.slots
       contextReason = contextSize < wanted ? 'capped-memory' : (trained ?? FALLBACK_CONTEXT) > DEFAULT_CONTEXT_CAP ? 'capped-default' : 'trained'
     }
-    const fit = estimateMemory(header.shape, weightsBytes, contextSize, memory)
+    const fit = estimateMemory(header.shape, weightsBytes, contextSize * slots, memory)
     const plan: LoadPlan = {
       modelId: model.id,
       path: model.path,
       name: discovered?.name ?? model.name,
       contextSize,
+      slots,
       contextReason,
       weightsBytes,
       contextBytes: fit.kvCacheBytes,
@@ -286,7 +294,7 @@ export class BuiltinEngine {
       const plan = await this.plan(model.id === model.path ? model.path : model.id)
       if (!opts.loadAnyway && plan.neededBytes > plan.budgetBytes) {
         throw new ModelTooLargeError(
-          `${plan.name} needs about ${formatBytes(plan.neededBytes)} (weights ${formatBytes(plan.weightsBytes)} + context ${formatBytes(plan.contextBytes)} for ${plan.contextSize.toLocaleString('en')} tokens), more than the memory budget of ${formatBytes(plan.budgetBytes)} (of ${formatBytes(this.totalBytes)} on this machine). Choose a smaller model or context, raise the budget in Local models, or load it anyway.`,
+          `${plan.name} needs about ${formatBytes(plan.neededBytes)} (weights ${formatBytes(plan.weightsBytes)} + context ${formatBytes(plan.contextBytes)} for ${(plan.contextSize * plan.slots).toLocaleString('en')} tokens), more than the memory budget of ${formatBytes(plan.budgetBytes)} (of ${formatBytes(this.totalBytes)} on this machine). Choose a smaller model or context, raise the budget in Local models, or load it anyway.`,
           { neededBytes: plan.neededBytes, weightsBytes: plan.weightsBytes, contextBytes: plan.contextBytes, contextSize: plan.contextSize, budgetBytes: plan.budgetBytes, totalBytes: this.totalBytes }
         )
       }
@@ -295,7 +303,7 @@ export class BuiltinEngine {
       // until it has loaded. Within the budget, room is made first, as the budget promises.
       const overBudget = plan.neededBytes > plan.budgetBytes
       if (!overBudget) await this.makeRoom(plan)
-      await this.client.load({ modelId: plan.modelId, path: plan.path, contextSize: plan.contextSize, threads: this.threads })
+      await this.client.load({ modelId: plan.modelId, path: plan.path, contextSize: plan.contextSize, threads: this.threads, sequences: plan.slots })
       this.loaded.set(plan.modelId, { plan, lastUsedAt: this.now(), order: ++this.uses, busy: 0 })
       this.scheduleIdle(plan.modelId)
       if (overBudget) await this.makeRoom(plan)

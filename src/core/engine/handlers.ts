@@ -32,6 +32,7 @@ async function status(engine: BuiltinEngine): Promise<BuiltinStatus> {
       modelId: m.modelId,
       name: m.name,
       contextSize: m.contextSize,
+      slots: m.slots,
       contextReason: m.contextReason,
       weightsBytes: m.weightsBytes,
       contextBytes: m.contextBytes,
@@ -77,7 +78,7 @@ export function engineHandlers(ctx: CallerEnv & { services: ServiceAccess }): En
     'engine.plan': async ({ model, contextSize }) => {
       const plan = await builtinEngine().plan(model, contextSize ? { contextSize } : {}).catch(fail)
       const { modelId, name, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, trainedContextSize } = plan
-      return { modelId, name, contextSize: plan.contextSize, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, ...(trainedContextSize ? { trainedContextSize } : {}) }
+      return { modelId, name, contextSize: plan.contextSize, slots: plan.slots, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, ...(trainedContextSize ? { trainedContextSize } : {}) }
     },
     'engine.setSettings': async ({ keepAliveMs, memoryBudgetBytes, threads, contextSize }) => {
       const engine = builtinEngine()

@@ -116,3 +116,27 @@ export function recommendQuant<T extends { quant?: string; sizeBytes: number }>(
   const tight = ranked.filter((f) => estimateMemory(shape, f.sizeBytes, contextTokens, memory).verdict === 'tight')
   return tight.sort((a, b) => a.sizeBytes - b.sizeBytes)[0]
 }
+
+/** The built-in engine serves this many requests of one model at once when the memory allows. */
+export const MAX_SLOTS = 2
+/** A slot is worth its memory only with at least this much context (or the model's whole, if less). */
+export const MIN_SLOT_CONTEXT = 2048
+
+/**
+ * How a model loads by default: how many parallel slots (each request has one), the context of
+ * each, and their total (what the memory holds, and the context every fit is judged at).
+ */
+export function contextPlan(shape: ModelShape, weightsBytes: number, memory: MemoryAvailable): { slots: number; perSlot: number; total: number } {
+  for (let slots = MAX_SLOTS; slots > 1; slots--) {
+    const perSlot = defaultContext(shape, weightsBytes, memory, slots)
+    if (perSlot >= Math.min(wantedContext(shape), MIN_SLOT_CONTEXT) && estimateMemory(shape, weightsBytes, perSlot * slots, memory).verdict === 'fits') return { slots, perSlot, total: perSlot * slots }
+  }
+  const perSlot = defaultContext(shape, weightsBytes, memory, 1)
+  return { slots: 1, perSlot, total: perSlot }
+}
+
+/** Slots for a context the user chose: as many as fit beside it, at least one. */
+export function slotsFor(shape: ModelShape, weightsBytes: number, perSlot: number, memory: MemoryAvailable): number {
+  for (let slots = MAX_SLOTS; slots > 1; slots--) if (estimateMemory(shape, weightsBytes, perSlot * slots, memory).verdict === 'fits') return slots
+  return 1
+}

@@ -4,7 +4,7 @@ import { readFile, rm, writeFile, mkdir } from 'node:fs/promises'
 import type { DownloadSnapshot, LibraryEntry, LibraryFile, RecommendedList, RepoDetails } from '../../shared/models-library/types'
 import { DownloadError } from './file-download'
 import { DownloadService, type DownloadPlan } from './download-service'
-import { defaultContext, estimateMemory, FALLBACK_CONTEXT, recommendQuant, type MemoryAvailable } from './fit-estimate'
+import { contextPlan, estimateMemory, FALLBACK_CONTEXT, recommendQuant, type MemoryAvailable } from './fit-estimate'
 import { groupGgufFiles, quantOf } from './gguf-files'
 import { modelShape, readGgufRemote } from '../gguf/gguf-header'
 import { HfHub, isRepoId } from './hf-hub'
@@ -174,7 +174,7 @@ export class ModelsLibrary {
     }
     // One context for the whole table: the default the smallest file would load with here.
     const smallest = [...models].sort((a, b) => a.sizeBytes - b.sizeBytes)[0]
-    const ctx = contextTokens ?? (shape && smallest ? defaultContext(shape, smallest.sizeBytes, memory) : FALLBACK_CONTEXT)
+    const ctx = contextTokens ?? (shape && smallest ? contextPlan(shape, smallest.sizeBytes, memory).total : FALLBACK_CONTEXT)
     details.contextTokens = ctx
     const recommended = shape ? recommendQuant(models, shape, ctx, memory) : undefined
     details.files = files.map((f) => {

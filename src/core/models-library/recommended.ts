@@ -5,7 +5,7 @@ import curated from '../../../catalogue/recommended-models.json' with { type: 'j
 import type { RecommendedList, RecommendedModel } from '../../shared/models-library/types'
 import { libraryModelId } from '../engine/model-discovery'
 import type { ModelShape } from '../gguf/gguf-header'
-import { defaultContext, estimateMemory, type MemoryAvailable } from './fit-estimate'
+import { contextPlan, estimateMemory, type MemoryAvailable } from './fit-estimate'
 
 const positive = z.number().int().positive()
 const schema = z
@@ -72,7 +72,7 @@ export async function recommendedModels(dataDir: string, memory: MemoryAvailable
       ...facts,
       ref: `hf:${m.repo}:${m.file}`,
       builtinId: libraryModelId(dataDir, path),
-      fit: estimateMemory(shape, m.sizeBytes, defaultContext(shape, m.sizeBytes, memory), memory),
+      fit: estimateMemory(shape, m.sizeBytes, contextPlan(shape, m.sizeBytes, memory).total, memory),
       ...(onDisk ? { path } : {})
     })
   }

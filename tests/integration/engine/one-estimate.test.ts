@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { formatBytes as engineFormatBytes } from '../../../src/core/engine'
 import { modelShape, readGgufFile } from '../../../src/core/gguf/gguf-header'
-import { defaultContext, estimateMemory } from '../../../src/core/models-library/fit-estimate'
+import { contextPlan, estimateMemory } from '../../../src/core/models-library/fit-estimate'
 import { formatBytes } from '../../../src/shared/local/format'
 import { encodeGguf } from '../../fixtures/gguf/gguf-writer'
 import { tinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
@@ -26,7 +26,9 @@ describe('one memory figure and one default context for a model', () => {
     const shape = modelShape(await readGgufFile(path))
     const size = statSync(path).size
     const plan = await h.engine.plan('long', { contextSize: 4096 })
-    const fit = estimateMemory(shape, size, 4096, { freeRamBytes: 8 * GB })
+    // Its slots each have the context; the memory holds all of them.
+    expect(plan.slots).toBe(2)
+    const fit = estimateMemory(shape, size, 4096 * plan.slots, { freeRamBytes: 8 * GB })
     expect(plan.neededBytes).toBe(fit.totalBytes)
     expect(plan.contextBytes).toBe(fit.kvCacheBytes)
   })
@@ -36,7 +38,8 @@ describe('one memory figure and one default context for a model', () => {
     writeFileSync(path, encodeGguf(tinyLlamaGguf({ contextLength: 131_072 })))
     const shape = modelShape(await readGgufFile(path))
     const plan = await h.engine.plan('long')
-    expect(plan.contextSize).toBe(defaultContext(shape, statSync(path).size, h.engine.memory))
+    const chosen = contextPlan(shape, statSync(path).size, h.engine.memory)
+    expect([plan.contextSize, plan.slots]).toEqual([chosen.perSlot, chosen.slots])
     expect(plan.contextReason).toBe('capped-default')
   })
 

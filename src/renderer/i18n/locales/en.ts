@@ -589,6 +589,8 @@ export const en = {
       memory: 'Engine memory: {{rss}} in use (measured), budget {{budget}} of {{total}}, {{threads}} thread(s)',
       notRunning: 'The engine is not running; it starts when a model is first used.',
       contextLine: '{{context}} tokens ({{reason}})',
+      slots_one: 'one request at a time',
+      slots_other: '{{count}} requests at once (each with this context)',
       projectorUnused: 'Vision projector found, not used: the built-in engine reads text only.',
       reason: { user: 'your setting', trained: 'the model\'s own', 'capped-default': 'capped by default', 'capped-memory': 'reduced to fit memory' },
       source: { user: 'Added', library: 'App folder', ollama: 'Ollama', lmstudio: 'LM Studio' },

@@ -589,6 +589,8 @@ export const zhCN: Messages = {
       memory: '引擎内存：实测占用 {{rss}}，预算 {{budget}}（共 {{total}}），{{threads}} 个线程',
       notRunning: '引擎未运行；首次使用模型时启动。',
       contextLine: '{{context}} 个 token（{{reason}}）',
+      slots_one: '一次一个请求',
+      slots_other: '同时处理 {{count}} 个请求（各有此上下文）',
       projectorUnused: '已找到视觉投影器，但未使用：内置引擎只读取文本。',
       reason: { user: '你的设置', trained: '模型自带', 'capped-default': '默认上限', 'capped-memory': '为适应内存而缩小' },
       source: { user: '已添加', library: '应用文件夹', ollama: 'Ollama', lmstudio: 'LM Studio' },
