@@ -53,6 +53,35 @@ export async function runModelsSearch(query: string, flags: Map<string, string |
   }
 }
 
+export async function runModelsRecommended(flags: Map<string, string | true>, io: CliIO): Promise<number> {
+  const library = await openLibrary(flags, io)
+  try {
+    const list = await library.recommended()
+    if (flags.get('json') === true) {
+      io.stdout.write(`${JSON.stringify(list)}\n`)
+      return 0
+    }
+    const rows = list.models.map((m) => [m.ref, formatBytes(m.sizeBytes), fitWord(m.fit), m.license, m.path ? 'downloaded' : '', m.goodAt])
+    const header = ['MODEL', 'SIZE', 'FIT HERE', 'LICENSE', '', 'GOOD AT']
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+    for (const row of [header, ...rows]) io.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`)
+    const smallest = list.models[0]
+    if (list.noneFits && smallest) {
+      io.stdout.write(
+        `\nNone of these fits this machine's free memory (${formatBytes(list.memory.freeRamBytes + (list.memory.freeVramBytes ?? 0))}): the smallest, ${smallest.name}, needs about ${formatBytes(smallest.fit.totalBytes)}. Close other programs, or use a provider instead.\n`
+      )
+      return 0
+    }
+    io.stdout.write(`\nDownload one with 'switchboard pull <MODEL>', then chat with 'switchboard chat builtin/<id>' (ids: 'switchboard builtin list').\n`)
+    return 0
+  } finally {
+    await library.close()
+  }
+}
+
+const fitWord = (fit: LibraryFile['fit']) =>
+  !fit ? '' : `${fit.verdict === 'fits' ? 'fits' : fit.verdict === 'tight' ? 'tight' : 'does not fit'} (${formatBytes(fit.totalBytes)})`
+
 const fitText = (f: LibraryFile) =>
   !f.fit ? '' : `${f.fit.verdict === 'fits' ? 'fits' : f.fit.verdict === 'tight' ? 'tight' : 'does not fit'} (${formatBytes(f.fit.totalBytes)}; max ctx ${f.fit.maxContextThatFits})`
 

@@ -11,10 +11,12 @@ export const modelsCommand: CliCommand = {
   summary: "List a provider's built-in models",
   usage: `switchboard models <provider> [--type ${MODEL_TYPES.join('|')}] [--remote [--base-url URL] [--api-key-env VAR]] [--json]
   switchboard models search QUERY [--hub URL] [--proxy URL] [--data-dir DIR] [--json] (Hugging Face GGUF, the Ollama library, models on disk)
-  switchboard models files OWNER/REPO [--ctx N] [--hub URL] [--json]        (quantisations with size and memory fit)`,
+  switchboard models files OWNER/REPO [--ctx N] [--hub URL] [--json]        (quantisations with size and memory fit)
+  switchboard models recommended [--data-dir DIR] [--json]                 (small models for a first offline chat, with their fit here)`,
   async run(args: string[], io: CliIO): Promise<number> {
     const { flags, positionals } = parseFlags(args, { booleans: ['json', 'remote'], strings: ['base-url', 'api-key-env', 'type', 'hub', 'data-dir', 'ctx', 'proxy'] })
     const providerId = positionals[0]
+    if (providerId === 'recommended' && !isCatalogueProviderId(providerId)) return (await import('./library-cli')).runModelsRecommended(flags, io)
     if ((providerId === 'search' || providerId === 'files') && !isCatalogueProviderId(providerId)) {
       const arg = positionals.slice(1).join(' ')
       if (!arg) {

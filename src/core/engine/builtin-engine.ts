@@ -1,22 +1,15 @@
-import { availableParallelism, totalmem } from 'node:os'
+import { availableParallelism, freemem, totalmem } from 'node:os'
 import { basename, isAbsolute, join } from 'node:path'
 import { stat } from 'node:fs/promises'
 import { EngineClient, EngineError, type ChatStreamItem } from './engine-client'
 import type { EngineSpawner } from './engine-process'
 import { EngineSettings, type EngineSettingsData } from './engine-settings'
 import { removeEngineState, writeEngineState } from './engine-state'
-import { GgufFormatError, kvCacheBytes, readGgufHeader, type GgufHeader } from './gguf-header'
+import { GgufFormatError, readGgufHeader, type GgufHeader } from './gguf-header'
+import { formatBytes } from '../../shared/local/format'
+import { contextPlan, DEFAULT_CONTEXT_CAP, estimateMemory, FALLBACK_CONTEXT, slotsFor, wantedContext, type MemoryAvailable } from '../models-library/fit-estimate'
 import { discoverModels, type DiscoveredModel, type DiscoveryOptions, type DiscoveryProblem } from './model-discovery'
 import type { ChatParams, EmbedResult, EngineStatus } from './protocol'
-
-/** Context used when a GGUF does not say what it was trained for. */
-const FALLBACK_CONTEXT = 4096
-/** The largest default context: a 128k-token KV cache is rarely wanted and costs gigabytes. */
-export const DEFAULT_CONTEXT_CAP = 16_384
-/** The smallest context worth loading a model for. */
-const MIN_CONTEXT = 512
-/** Compute buffers and the engine's own overhead beyond weights and KV cache (measured ~40-60 MB for small models). */
-const OVERHEAD_BYTES = 64 * 1024 * 1024
 
 export type LoadRefusalReason = 'too-large' | 'bad-file'
 
@@ -42,7 +35,10 @@ export interface LoadPlan {
   modelId: string
   path: string
   name: string
+  /** Per slot: what one request has. */
   contextSize: number
+  /** Requests served at once (context sequences), from the memory. */
+  slots: number
   trainedContextSize?: number
   /** Why the context is what it is, for the status page (never a silent cap). */
   contextReason: 'user' | 'trained' | 'capped-default' | 'capped-memory'
@@ -85,6 +81,8 @@ export interface BuiltinEngineOptions {
   /** Where to look besides the user's paths and <dataDir>/models (tests point these at temp folders). */
   discovery?: Omit<DiscoveryOptions, 'dataDir' | 'userPaths'>
   totalMemoryBytes?: number
+  /** Free memory now (the OS's available figure by default). */
+  freeMemoryBytes?: () => number
   cpuCount?: number
   now?: () => number
   /** Where to say what is loaded for a CLI command on the same data folder (the app's engine only). */
@@ -101,8 +99,6 @@ interface LoadedEntry {
   expiresAt?: number
 }
 
-const GB = 1024 ** 3
-export const formatBytes = (bytes: number): string => (bytes >= GB ? `${(bytes / GB).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1024 ** 2))} MB`)
 
 /** One thread on 2 cores or fewer (measured several times faster than two there); else half the cores, at most 8. */
 export function defaultThreads(cpus: number): number {
@@ -138,6 +134,15 @@ export class BuiltinEngine {
 
   get totalBytes(): number {
     return this.options.totalMemoryBytes ?? totalmem()
+  }
+
+  get freeMemoryBytes(): number {
+    return this.options.freeMemoryBytes?.() ?? freemem()
+  }
+
+  /** What a model may use: free memory, at most the budget (the fit estimate's terms). */
+  get memory(): MemoryAvailable {
+    return { freeRamBytes: this.freeMemoryBytes, budgetBytes: this.budgetBytes }
   }
 
   get budgetBytes(): number {
@@ -234,34 +239,35 @@ export class BuiltinEngine {
     const discovered = (await this.discover()).models.find((m) => m.id === model.id)
     const weightsBytes = discovered?.sizeBytes ?? size
     const budget = this.budgetBytes
+    const memory = { ...this.memory, budgetBytes: budget }
     const trained = header.contextLength
     const user = opts.contextSize ?? this.settings.get().contextSizes[model.id]
     let contextSize: number
+    let slots: number
     let contextReason: LoadPlan['contextReason']
     if (user) {
       contextSize = trained ? Math.min(user, trained) : user
+      slots = slotsFor(header.shape, weightsBytes, contextSize, memory)
       contextReason = 'user'
     } else {
-      const wanted = trained ?? FALLBACK_CONTEXT
-      contextSize = Math.min(wanted, DEFAULT_CONTEXT_CAP)
-      contextReason = contextSize < wanted ? 'capped-default' : 'trained'
-      // Halve the context until the model fits beside the budget (others may be unloaded for it).
-      const kv = (ctx: number) => kvCacheBytes(header, ctx) ?? 0
-      while (contextSize > MIN_CONTEXT * 2 && weightsBytes + kv(contextSize) + OVERHEAD_BYTES > budget) {
-        contextSize = Math.floor(contextSize / 2)
-        contextReason = 'capped-memory'
-      }
+      // The one default (the model library judges its fit at the same total).
+      const wanted = wantedContext(header.shape)
+      const chosen = contextPlan(header.shape, weightsBytes, memory)
+      contextSize = chosen.perSlot
+      slots = chosen.slots
+      contextReason = contextSize < wanted ? 'capped-memory' : (trained ?? FALLBACK_CONTEXT) > DEFAULT_CONTEXT_CAP ? 'capped-default' : 'trained'
     }
-    const contextBytes = kvCacheBytes(header, contextSize) ?? 0
+    const fit = estimateMemory(header.shape, weightsBytes, contextSize * slots, memory)
     const plan: LoadPlan = {
       modelId: model.id,
       path: model.path,
       name: discovered?.name ?? model.name,
       contextSize,
+      slots,
       contextReason,
       weightsBytes,
-      contextBytes,
-      neededBytes: weightsBytes + contextBytes + OVERHEAD_BYTES,
+      contextBytes: fit.kvCacheBytes,
+      neededBytes: fit.totalBytes,
       budgetBytes: budget
     }
     if (trained !== undefined) plan.trainedContextSize = trained
@@ -288,14 +294,19 @@ export class BuiltinEngine {
       const plan = await this.plan(model.id === model.path ? model.path : model.id)
       if (!opts.loadAnyway && plan.neededBytes > plan.budgetBytes) {
         throw new ModelTooLargeError(
-          `${plan.name} needs about ${formatBytes(plan.neededBytes)} (weights ${formatBytes(plan.weightsBytes)} + context ${formatBytes(plan.contextBytes)} for ${plan.contextSize.toLocaleString('en')} tokens), more than the memory budget of ${formatBytes(plan.budgetBytes)} (of ${formatBytes(this.totalBytes)} on this machine). Choose a smaller model or context, raise the budget in Local models, or load it anyway.`,
+          `${plan.name} needs about ${formatBytes(plan.neededBytes)} (weights ${formatBytes(plan.weightsBytes)} + context ${formatBytes(plan.contextBytes)} for ${(plan.contextSize * plan.slots).toLocaleString('en')} tokens), more than the memory budget of ${formatBytes(plan.budgetBytes)} (of ${formatBytes(this.totalBytes)} on this machine). Choose a smaller model or context, raise the budget in Local models, or load it anyway.`,
           { neededBytes: plan.neededBytes, weightsBytes: plan.weightsBytes, contextBytes: plan.contextBytes, contextSize: plan.contextSize, budgetBytes: plan.budgetBytes, totalBytes: this.totalBytes }
         )
       }
-      await this.makeRoom(plan)
-      await this.client.load({ modelId: plan.modelId, path: plan.path, contextSize: plan.contextSize, threads: this.threads })
+      // A model over the budget even alone (loaded anyway) would have every idle model unloaded
+      // for it, and a model the engine then cannot load would leave nothing: the others stay
+      // until it has loaded. Within the budget, room is made first, as the budget promises.
+      const overBudget = plan.neededBytes > plan.budgetBytes
+      if (!overBudget) await this.makeRoom(plan)
+      await this.client.load({ modelId: plan.modelId, path: plan.path, contextSize: plan.contextSize, threads: this.threads, sequences: plan.slots })
       this.loaded.set(plan.modelId, { plan, lastUsedAt: this.now(), order: ++this.uses, busy: 0 })
       this.scheduleIdle(plan.modelId)
+      if (overBudget) await this.makeRoom(plan)
       return plan
     })().finally(() => this.loading.delete(model.id))
     this.loading.set(model.id, promise)
@@ -304,8 +315,9 @@ export class BuiltinEngine {
 
   /** Unloads idle models, least recently used first, until `plan` fits the budget beside the rest. */
   private async makeRoom(plan: LoadPlan): Promise<void> {
-    const used = () => [...this.loaded.values()].reduce((a, e) => a + e.plan.neededBytes, 0)
-    const idle = [...this.loaded.values()].filter((e) => e.busy === 0).sort((a, b) => a.order - b.order)
+    const others = () => [...this.loaded.values()].filter((e) => e.plan.modelId !== plan.modelId)
+    const used = () => others().reduce((a, e) => a + e.plan.neededBytes, 0)
+    const idle = others().filter((e) => e.busy === 0).sort((a, b) => a.order - b.order)
     while (used() + plan.neededBytes > plan.budgetBytes && idle.length) await this.unload(idle.shift()!.plan.modelId)
   }
 

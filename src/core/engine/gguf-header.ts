@@ -1,4 +1,4 @@
-import { readGgufFile, type GgufValue } from '../gguf/gguf-header'
+import { modelShape, readGgufFile, type GgufValue, type ModelShape } from '../gguf/gguf-header'
 
 export { GgufFormatError } from '../gguf/gguf-header'
 
@@ -27,13 +27,16 @@ export interface GgufHeader {
   splitCount?: number
   /** general.type: 'model', or 'mmproj' for a vision projector. */
   fileKind?: string
+  /** What the memory estimate needs (the same reading the model library makes). */
+  shape: ModelShape
 }
 
 export async function readGgufHeader(path: string): Promise<GgufHeader> {
-  const { version, tensorCount, metadata } = await readGgufFile(path)
+  const raw = await readGgufFile(path)
+  const { version, tensorCount, metadata } = raw
   const str = (k: string): string | undefined => (typeof metadata[k] === 'string' ? (metadata[k] as string) : undefined)
   const num = (k: string): number | undefined => scalarNumber(metadata[k])
-  const header: GgufHeader = { version, tensorCount }
+  const header: GgufHeader = { version, tensorCount, shape: modelShape(raw) }
   const set = <K extends keyof GgufHeader>(k: K, v: GgufHeader[K] | undefined): void => {
     if (v !== undefined) header[k] = v
   }
@@ -57,16 +60,3 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
 
 const scalarNumber = (v: GgufValue | undefined): number | undefined => (typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined)
 
-/**
- * Bytes of KV cache (f16) for a context of `contextSize` tokens: 2 (K and V) × layers × context ×
- * KV width × 2 bytes. An estimate for the figures shown before a load; the engine reports the
- * real use once loaded.
- */
-export function kvCacheBytes(h: GgufHeader, contextSize: number): number | undefined {
-  if (!h.blockCount || !h.embeddingLength || !h.headCount) return undefined
-  const headDim = h.embeddingLength / h.headCount
-  const kvHeads = h.headCountKv ?? h.headCount
-  const k = (h.keyLength ?? headDim) * kvHeads
-  const v = (h.valueLength ?? headDim) * kvHeads
-  return h.blockCount * contextSize * (k + v) * 2
-}

@@ -31,6 +31,7 @@ async function status(engine: BuiltinEngine): Promise<BuiltinStatus> {
       modelId: m.modelId,
       name: m.name,
       contextSize: m.contextSize,
+      slots: m.slots,
       contextReason: m.contextReason,
       weightsBytes: m.weightsBytes,
       contextBytes: m.contextBytes,
@@ -74,7 +75,7 @@ export function engineHandlers(caller: CallerEnv, builtinEngine: () => BuiltinEn
     'engine.plan': async ({ model, contextSize }) => {
       const plan = await builtinEngine().plan(model, contextSize ? { contextSize } : {}).catch(fail)
       const { modelId, name, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, trainedContextSize } = plan
-      return { modelId, name, contextSize: plan.contextSize, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, ...(trainedContextSize ? { trainedContextSize } : {}) }
+      return { modelId, name, contextSize: plan.contextSize, slots: plan.slots, contextReason, weightsBytes, contextBytes, neededBytes, budgetBytes, ...(trainedContextSize ? { trainedContextSize } : {}) }
     },
     'engine.setSettings': async ({ keepAliveMs, memoryBudgetBytes, threads, contextSize }) => {
       const engine = builtinEngine()

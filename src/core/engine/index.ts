@@ -68,7 +68,9 @@ export async function closeBuiltinEngine(): Promise<void> {
   await current?.close()
 }
 
-export { BuiltinEngine, ModelTooLargeError, ModelFileError, formatBytes, defaultThreads } from './builtin-engine'
+export { BuiltinEngine, ModelTooLargeError, ModelFileError, defaultThreads } from './builtin-engine'
+/** The one byte formatter (decimal units), so the engine's figures read like the library's and the pages'. */
+export { formatBytes } from '../../shared/local/format'
 export { EngineError, EngineCrashedError } from './engine-client'
 export { forkSpawner, engineSpawner, type EngineSpawner, type EngineProcess, type UtilityProcessSpawner } from './engine-process'
 export { appEngineState, type EngineState } from './engine-state'

@@ -158,10 +158,12 @@ async function userModels(paths: readonly string[]): Promise<{ models: Discovere
   return { models, problems }
 }
 
+/** The id a model under `<dataDir>/models` is listed by: its path there, without `.gguf` (and a split model's part suffix). */
+export const libraryModelId = (dataDir: string, path: string): string => stripGguf(relative(join(dataDir, 'models'), path).split(sep).join('/'))
+
 async function libraryModels(dataDir: string): Promise<DiscoveredModel[]> {
-  const root = join(dataDir, 'models')
-  const files = await walkGguf(root)
-  return filesToModels(files, 'library', (f) => stripGguf(relative(root, f.path).split(sep).join('/')))
+  const files = await walkGguf(join(dataDir, 'models'))
+  return filesToModels(files, 'library', (f) => libraryModelId(dataDir, f.path))
 }
 
 async function lmStudioModels(dirs: readonly string[]): Promise<DiscoveredModel[]> {

@@ -29,8 +29,11 @@ export interface EngineFunction {
 export interface LoadParams {
   modelId: string
   path: string
+  /** Per sequence: each of `sequences` parallel requests has this much. */
   contextSize: number
   threads: number
+  /** How many requests the model serves at once (context sequences); 1 when absent. */
+  sequences?: number
 }
 
 export interface ChatParams {

@@ -25,7 +25,12 @@ export interface MemoryAvailable {
   freeRamBytes: number
   /** Free VRAM where the engine reports a GPU; layers offloaded there do not use RAM. */
   freeVramBytes?: number
+  /** The built-in engine's memory budget: a model may use no more than this, however much is free. */
+  budgetBytes?: number
 }
+
+/** What a model may use: the free memory, at most the engine's budget. */
+export const availableBytes = (memory: MemoryAvailable): number => Math.min(memory.freeRamBytes + (memory.freeVramBytes ?? 0), memory.budgetBytes ?? Number.POSITIVE_INFINITY)
 
 /** KV-cache bytes for one token of context. */
 export const kvBytesPerToken = (s: ModelShape) => s.blockCount * s.headCountKv * (s.keyLength + s.valueLength) * KV_BYTES_PER_ELEMENT
@@ -39,14 +44,14 @@ export function estimateMemory(shape: ModelShape, weightsBytes: number, contextT
   const kvCacheBytes = ctx * kvBytesPerToken(shape)
   const overheadBytes = FIXED_OVERHEAD_BYTES + computeFixed(shape) + ctx * computePerToken(shape)
   const totalBytes = weightsBytes + kvCacheBytes + overheadBytes
-  const availableBytes = memory.freeRamBytes + (memory.freeVramBytes ?? 0)
-  const verdict: FitVerdict = totalBytes <= FITS_SHARE * availableBytes ? 'fits' : totalBytes <= availableBytes ? 'tight' : 'doesNotFit'
-  return { contextTokens: ctx, weightsBytes, kvCacheBytes, overheadBytes, totalBytes, availableBytes, verdict, maxContextThatFits: maxContext(shape, weightsBytes, memory) }
+  const available = availableBytes(memory)
+  const verdict: FitVerdict = totalBytes <= FITS_SHARE * available ? 'fits' : totalBytes <= available ? 'tight' : 'doesNotFit'
+  return { contextTokens: ctx, weightsBytes, kvCacheBytes, overheadBytes, totalBytes, availableBytes: available, verdict, maxContextThatFits: maxContext(shape, weightsBytes, memory) }
 }
 
 /** Solves total(ctx) ≤ 85 % of available for ctx (total is linear in ctx). */
 export function maxContext(shape: ModelShape, weightsBytes: number, memory: MemoryAvailable): number {
-  const budget = FITS_SHARE * (memory.freeRamBytes + (memory.freeVramBytes ?? 0))
+  const budget = FITS_SHARE * availableBytes(memory)
   const fixed = weightsBytes + FIXED_OVERHEAD_BYTES + computeFixed(shape)
   const perToken = kvBytesPerToken(shape) + computePerToken(shape)
   if (budget <= fixed || perToken <= 0) return 0
@@ -55,8 +60,28 @@ export function maxContext(shape: ModelShape, weightsBytes: number, memory: Memo
   return ctx >= limit ? limit : Math.floor(ctx / CONTEXT_STEP) * CONTEXT_STEP
 }
 
-/** The context a fit is judged at unless the user picks one: the model's own, at most 8,192. */
-export const defaultContext = (shape: ModelShape) => Math.min(shape.contextLength > 0 ? shape.contextLength : 4096, 8192)
+/** The largest default context: a 128k-token KV cache is rarely wanted and costs gigabytes. */
+export const DEFAULT_CONTEXT_CAP = 8192
+/** The context assumed for a GGUF that does not say what it was trained for. */
+export const FALLBACK_CONTEXT = 4096
+/** The default never goes below this (a model with less room than that is refused with the figures instead). */
+export const MIN_DEFAULT_CONTEXT = 1024
+
+/** The context a model would want with memory to spare: its trained one, at most the cap. */
+export const wantedContext = (shape: ModelShape): number => Math.min(shape.contextLength > 0 ? shape.contextLength : FALLBACK_CONTEXT, DEFAULT_CONTEXT_CAP)
+
+/**
+ * The one default context, for the library's fit and the engine's load alike: the largest that
+ * fits the memory available (free memory, at most the engine's budget) divided among the
+ * engine's parallel slots, capped by what the model wants (its trained context, at most
+ * DEFAULT_CONTEXT_CAP), in steps of CONTEXT_STEP. Per slot; the engine's context holds `slots` of them.
+ */
+export function defaultContext(shape: ModelShape, weightsBytes: number, memory: MemoryAvailable, slots = 1): number {
+  const wanted = wantedContext(shape)
+  const fits = maxContext({ ...shape, contextLength: 0 }, weightsBytes, memory)
+  const perSlot = Math.floor(fits / Math.max(1, slots) / CONTEXT_STEP) * CONTEXT_STEP
+  return Math.max(Math.min(wanted, MIN_DEFAULT_CONTEXT), Math.min(wanted, perSlot))
+}
 
 /**
  * Quantisations from best to worst quality. Above Q8_0 the quality gain is not worth twice
@@ -90,4 +115,28 @@ export function recommendQuant<T extends { quant?: string; sizeBytes: number }>(
   if (fit) return fit
   const tight = ranked.filter((f) => estimateMemory(shape, f.sizeBytes, contextTokens, memory).verdict === 'tight')
   return tight.sort((a, b) => a.sizeBytes - b.sizeBytes)[0]
+}
+
+/** The built-in engine serves this many requests of one model at once when the memory allows. */
+export const MAX_SLOTS = 2
+/** A slot is worth its memory only with at least this much context (or the model's whole, if less). */
+export const MIN_SLOT_CONTEXT = 2048
+
+/**
+ * How a model loads by default: how many parallel slots (each request has one), the context of
+ * each, and their total (what the memory holds, and the context every fit is judged at).
+ */
+export function contextPlan(shape: ModelShape, weightsBytes: number, memory: MemoryAvailable): { slots: number; perSlot: number; total: number } {
+  for (let slots = MAX_SLOTS; slots > 1; slots--) {
+    const perSlot = defaultContext(shape, weightsBytes, memory, slots)
+    if (perSlot >= Math.min(wantedContext(shape), MIN_SLOT_CONTEXT) && estimateMemory(shape, weightsBytes, perSlot * slots, memory).verdict === 'fits') return { slots, perSlot, total: perSlot * slots }
+  }
+  const perSlot = defaultContext(shape, weightsBytes, memory, 1)
+  return { slots: 1, perSlot, total: perSlot }
+}
+
+/** Slots for a context the user chose: as many as fit beside it, at least one. */
+export function slotsFor(shape: ModelShape, weightsBytes: number, perSlot: number, memory: MemoryAvailable): number {
+  for (let slots = MAX_SLOTS; slots > 1; slots--) if (estimateMemory(shape, weightsBytes, perSlot * slots, memory).verdict === 'fits') return slots
+  return 1
 }

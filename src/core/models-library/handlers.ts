@@ -63,6 +63,7 @@ export function modelsLibraryHandlers(feature: ModelsLibraryFeature, hub: Stream
     },
     'models.download.cancel': async ({ id }) => ({ cancelled: await lib.downloads.cancel(id) }),
     'models.download.dismiss': ({ id }) => ({ dismissed: lib.downloads.dismiss(id) }),
+    'models.recommended': () => lib.recommended(),
     'models.onDisk': () => lib.onDisk(),
     'models.remove': ({ path, confirmOtherApp }) => mapped(async () => ({ deleted: (await lib.remove(path, { confirmOtherApp })).deleted })),
     'models.settings.get': () => settings(),

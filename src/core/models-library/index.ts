@@ -5,15 +5,19 @@ import type { Secrets } from '../secrets'
 import { ModelsLibrary } from './library-service'
 import type { StreamHub } from '../bridge/stream-hub'
 import { downloadTask } from './handlers'
+import type { MemoryAvailable } from './fit-estimate'
 
 
 /** The keychain entry of the Hugging Face token (never written to disk, never sent to the renderer). */
 export const HF_TOKEN_KEY = 'hf-token'
 
-export function createModelsLibraryFeature(context: { dataDir: string; secrets(): Secrets | undefined }, options: { fetch?: typeof fetch } = {}): ModelsLibraryFeature {
+export function createModelsLibraryFeature(
+  context: { dataDir: string; secrets(): Secrets | undefined; memory?: () => MemoryAvailable },
+  options: { fetch?: typeof fetch } = {}
+): ModelsLibraryFeature {
   // The keychain opens during start-up: read at each use, so a token set later is used.
   const hfToken = async () => (await context.secrets()?.readForRuntime(HF_TOKEN_KEY)) || process.env['HF_TOKEN'] || undefined
-  const library = new ModelsLibrary({ dataDir: context.dataDir, fetch: options.fetch, hfToken })
+  const library = new ModelsLibrary({ dataDir: context.dataDir, fetch: options.fetch, hfToken, ...(context.memory ? { memory: context.memory } : {}) })
   return {
     library,
     hfToken,

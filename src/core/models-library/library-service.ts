@@ -1,10 +1,10 @@
 import { freemem } from 'node:os'
 import { join } from 'node:path'
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises'
-import type { DownloadSnapshot, LibraryEntry, LibraryFile, RepoDetails } from '../../shared/models-library/types'
+import type { DownloadSnapshot, LibraryEntry, LibraryFile, RecommendedList, RepoDetails } from '../../shared/models-library/types'
 import { DownloadError } from './file-download'
 import { DownloadService, type DownloadPlan } from './download-service'
-import { defaultContext, estimateMemory, recommendQuant, type MemoryAvailable } from './fit-estimate'
+import { contextPlan, estimateMemory, FALLBACK_CONTEXT, recommendQuant, type MemoryAvailable } from './fit-estimate'
 import { groupGgufFiles, quantOf, type RepoFile } from './gguf-files'
 import { hubName, readFromHub } from './hub-read'
 import { GgufRemoteError, modelShape, readGgufRemote, type ModelShape } from '../gguf/gguf-header'
@@ -14,6 +14,7 @@ import { OllamaRegistry } from './ollama-registry'
 import { ollamaStoreOf, removeOllamaModel } from './ollama-store'
 import { checkProxyAddress, proxyFetch } from './proxy-fetch'
 import { pathInside } from './safe-path'
+import { recommendedModels } from './recommended'
 
 export interface LibrarySettings {
   /** A mirror of the Hugging Face hub (same API); empty for huggingface.co. */
@@ -176,7 +177,9 @@ export class ModelsLibrary {
         details.headerError = error instanceof Error ? error.message : String(error)
       }
     }
-    const ctx = contextTokens ?? (shape ? defaultContext(shape) : 4096)
+    // One context for the whole table: the default the smallest file would load with here.
+    const smallest = [...models].sort((a, b) => a.sizeBytes - b.sizeBytes)[0]
+    const ctx = contextTokens ?? (shape && smallest ? contextPlan(shape, smallest.sizeBytes, memory).total : FALLBACK_CONTEXT)
     details.contextTokens = ctx
     const recommended = shape ? recommendQuant(models, shape, ctx, memory) : undefined
     details.files = files.map((f) => {
@@ -260,6 +263,11 @@ export class ModelsLibrary {
       auth: 'hf'
     }
     return { snapshot: await this.downloads.start(plan), details, file }
+  }
+
+  /** The curated small models for a first offline chat, with this machine's fit and whether each is downloaded. */
+  async recommended(): Promise<RecommendedList> {
+    return recommendedModels(this.options.dataDir, await this.memory())
   }
 
   async onDisk(): Promise<LibraryEntry[]> {

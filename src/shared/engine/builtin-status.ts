@@ -14,7 +14,10 @@ export interface BuiltinModelInfo {
 export interface BuiltinLoadedInfo {
   modelId: string
   name: string
+  /** Per slot: what one request has. */
   contextSize: number
+  /** How many requests it serves at once (from the memory). */
+  slots?: number
   /** Why the context is what it is: the user's, the model's own, capped by default, or capped to fit memory. */
   contextReason: 'user' | 'trained' | 'capped-default' | 'capped-memory'
   trainedContextSize?: number
@@ -37,7 +40,9 @@ export interface BuiltinSettings {
 export interface BuiltinPlanInfo {
   modelId: string
   name: string
+  /** Per slot; the memory figures hold `slots` of it. */
   contextSize: number
+  slots?: number
   contextReason: BuiltinLoadedInfo['contextReason']
   trainedContextSize?: number
   weightsBytes: number

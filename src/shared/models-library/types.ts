@@ -88,3 +88,33 @@ export interface DownloadSnapshot {
   updatedAt: number
   finishedAt?: number
 }
+
+/** One model of the curated list the app offers for a first offline chat (`catalogue/recommended-models.json`). */
+export interface RecommendedModel {
+  id: string
+  name: string
+  parameters: string
+  repo: string
+  file: string
+  quant: string
+  /** The file's size as the hub's file list reports it. */
+  sizeBytes: number
+  license: string
+  /** One line on what it is good at (English; the renderer shows its translation by id). */
+  goodAt: string
+  /** What to download: `hf:<repo>:<file>`. */
+  ref: string
+  /** The built-in engine's id for it once downloaded. */
+  builtinId: string
+  /** The memory it needs at the context it would load with, against this machine's free memory. */
+  fit: FitFigures
+  /** Where it already is, when it has been downloaded. */
+  path?: string
+}
+
+export interface RecommendedList {
+  models: RecommendedModel[]
+  /** True when no model of the list fits this machine's free memory (the smallest one's figure is in `models[0].fit`). */
+  noneFits: boolean
+  memory: { freeRamBytes: number; freeVramBytes?: number }
+}

@@ -59,7 +59,7 @@ describe('switchboard chat builtin/… and switchboard builtin', () => {
   it('builtin list shows the model with context and memory; builtin load reports real figures', async () => {
     const list = await cli('builtin', 'list')
     expect(list.stdout).toMatch(/NAME\s+SOURCE\s+SIZE\s+CONTEXT\s+MEMORY/)
-    expect(list.stdout).toMatch(/tiny\s+library\s+\d+ MB\s+2,048/)
+    expect(list.stdout).toMatch(/tiny\s+library\s+[\d.]+ KB\s+2,048\s+[\d.]+ MB/)
     const load = await cli('builtin', 'load', 'tiny', '--json')
     const ps = JSON.parse(load.stdout) as { rssBytes: number; models: Array<{ modelId: string; contextSize: number }> }
     expect(ps.models).toMatchObject([{ modelId: 'tiny', contextSize: 2048 }])

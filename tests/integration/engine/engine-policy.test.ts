@@ -21,14 +21,15 @@ describe('the built-in engine: memory, context and loading policy (real engine p
   it('takes the context from the GGUF, caps a huge one by default and says why, and lets the user choose', async () => {
     expect((await h.engine.plan('a'))).toMatchObject({ contextSize: 2048, trainedContextSize: 2048, contextReason: 'trained' })
     writeFileSync(join(h.dataDir, 'models', 'long.gguf'), encodeGguf(tinyLlamaGguf({ contextLength: 131_072 })))
-    expect(await h.engine.plan('long')).toMatchObject({ contextSize: 16_384, trainedContextSize: 131_072, contextReason: 'capped-default' })
+    expect(await h.engine.plan('long')).toMatchObject({ contextSize: 8192, trainedContextSize: 131_072, contextReason: 'capped-default' })
     h.settings.update({ contextSizes: { long: 40_000 } })
     expect(await h.engine.plan('long')).toMatchObject({ contextSize: 40_000, contextReason: 'user' })
-    // A budget too small for the full context halves it until it fits, and says so.
-    h.settings.update({ contextSizes: {}, memoryBudgetBytes: 64 * MB + 3 * MB })
+    // A budget too small for the full context gives the largest that fits, and says so.
+    const at4k = (await h.engine.plan('long', { contextSize: 4096 })).neededBytes
+    h.settings.update({ contextSizes: {}, memoryBudgetBytes: Math.ceil(at4k / 0.85) })
     const capped = await h.engine.plan('long')
     expect(capped.contextReason).toBe('capped-memory')
-    expect(capped.contextSize).toBeLessThan(16_384)
+    expect(capped.contextSize).toBe(4096)
     expect(capped.neededBytes).toBeLessThanOrEqual(capped.budgetBytes)
   })
 
@@ -37,7 +38,7 @@ describe('the built-in engine: memory, context and loading policy (real engine p
     const refused = await h.engine.load('a').catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(ModelTooLargeError)
     const message = (refused as Error).message
-    expect(message).toMatch(/needs about \d+ MB \(weights 1 MB \+ context 1 MB for 1,024 tokens\), more than the memory budget of 10 MB \(of 8\.0 GB on this machine\)/)
+    expect(message).toMatch(/needs about [\d.]+ MB \(weights [\d.]+ KB \+ context [\d.]+ KB for 1,024 tokens\), more than the memory budget of 10\.5 MB \(of 8\.6 GB on this machine\)/)
     expect(message).toMatch(/load it anyway/)
     expect((refused as ModelTooLargeError).figures).toMatchObject({ budgetBytes: 10 * MB, contextSize: 1024 })
     // Nothing was started for a refusal.
@@ -50,6 +51,26 @@ describe('the built-in engine: memory, context and loading policy (real engine p
     expect(ps.rssBytes).toBeGreaterThan(10 * MB)
     expect(ps.models[0]!.weightsBytes).toBeGreaterThan(300_000)
     expect(ps.models[0]!.contextBytes).toBeGreaterThan(0)
+  }, 60_000)
+
+  it('keeps the loaded model when a model loaded anyway then fails to load', async () => {
+    const perModel = (await h.engine.plan('a')).neededBytes
+    // A model over the budget alone, whose header reads but whose architecture llama.cpp does not know.
+    writeFileSync(join(h.dataDir, 'models', 'broken.gguf'), encodeGguf(tinyLlamaGguf({ contextLength: 65_536, architecture: 'nosucharch' })))
+    h.settings.update({ memoryBudgetBytes: perModel + MB, contextSizes: { broken: 65_536 } })
+    expect((await h.engine.plan('broken')).neededBytes).toBeGreaterThan(perModel + MB)
+    await h.engine.load('a')
+    const failed = await h.engine.load('broken', { loadAnyway: true }).catch((e: unknown) => e)
+    expect(failed).toBeInstanceOf(Error)
+    expect((await h.engine.ps()).models.map((m) => m.modelId)).toEqual(['a'])
+    // Still loaded in the engine process itself, not only in the core's books.
+    const status = await h.engine.client.status()
+    expect(status?.models.map((m) => m.modelId)).toEqual(['a'])
+    // One that does load takes the place of the idle ones once it has.
+    writeFileSync(join(h.dataDir, 'models', 'big.gguf'), encodeGguf(tinyLlamaGguf({ contextLength: 65_536 })))
+    h.settings.update({ contextSizes: { broken: 65_536, big: 65_536 } })
+    await h.engine.load('big', { loadAnyway: true })
+    expect((await h.engine.client.status())?.models.map((m) => m.modelId)).toEqual(['big'])
   }, 60_000)
 
   it('shares one load between two requests for the same model, and loads two models at once', async () => {

@@ -67,7 +67,8 @@ describe('the engine settings over the bridge', () => {
     const large = ok(await client.call('engine.plan', { model: 'tiny', contextSize: 2048 }))
     expect(small.contextSize).toBe(1024)
     expect(large.contextBytes).toBe(small.contextBytes * 2)
-    expect(large.neededBytes - small.neededBytes).toBe(small.contextBytes)
+    // The KV cache, and the compute buffer's attention scores (4 bytes × 512 × 4 heads a token), for each slot.
+    expect(large.neededBytes - small.neededBytes).toBe(small.contextBytes + 2 * 1024 * 4 * 512 * 4)
     expect(small.trainedContextSize).toBe(2048)
   })
 

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { GgufFormatError, kvCacheBytes, readGgufHeader } from '../../../src/core/engine/gguf-header'
+import { GgufFormatError, readGgufHeader } from '../../../src/core/engine/gguf-header'
+import { kvBytesPerToken } from '../../../src/core/models-library/fit-estimate'
 import { encodeGguf } from '../../fixtures/gguf/gguf-writer'
 import { tinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 
@@ -21,7 +22,7 @@ describe('readGgufHeader', () => {
     expect(h).toMatchObject({ version: 3, architecture: 'llama', name: 'Tiny', contextLength: 8192, blockCount: 2, embeddingLength: 64, headCount: 4, headCountKv: 2, tensorCount: 21 })
     expect(h.chatTemplate).toContain('<|im_start|>')
     // 2 layers × 1024 tokens × (K 32 + V 32) × 2 bytes
-    expect(kvCacheBytes(h, 1024)).toBe(2 * 1024 * 64 * 2)
+    expect(1024 * kvBytesPerToken(h.shape)).toBe(2 * 1024 * 64 * 2)
   })
 
   it.each([

@@ -28,11 +28,16 @@ interface Loaded {
   params: LoadParams
   model: LlamaModel
   context: LlamaContext
-  sequence: LlamaContextSequence
+  /** The context's sequences not in use: each chat takes one, so `sequences` chats run at once (the engine batches them). */
+  free: LlamaContextSequence[]
+  /** Chats waiting for a sequence, first come first served. */
+  waiting: Array<(sequence: LlamaContextSequence) => void>
+  /** The chats running now; an unload waits for them. */
+  running: Set<Promise<unknown>>
   /** Resolved once at load: resolving it (rendering the model's Jinja template) takes ~0.3-0.9 s, every LlamaChat would pay it. */
   chatWrapper: ChatWrapper
   embedding?: Promise<LlamaEmbeddingContext>
-  /** One generation at a time per model: the context has one sequence. */
+  /** Embeddings one at a time (their own context). */
   queue: Promise<unknown>
 }
 
@@ -99,10 +104,12 @@ export function runEngineHost(port: HostPort): void {
         throw new HostError('load-failed', `The engine could not load ${params.path}: ${message}`)
       }
       try {
-        const context = await model.createContext({ contextSize: params.contextSize, threads: params.threads, sequences: 1 })
+        const sequences = Math.max(1, params.sequences ?? 1)
+        const context = await model.createContext({ contextSize: params.contextSize, threads: params.threads, sequences })
         const { resolveChatWrapper, GeneralChatWrapper } = await import('node-llama-cpp')
         const chatWrapper = resolveChatWrapper(model) ?? new GeneralChatWrapper()
-        const entry: Loaded = { params, model, context, sequence: context.getSequence(), chatWrapper, queue: Promise.resolve() }
+        const free = Array.from({ length: sequences }, () => context.getSequence())
+        const entry: Loaded = { params, model, context, free, waiting: [], running: new Set(), chatWrapper, queue: Promise.resolve() }
         models.set(params.modelId, entry)
         return entry
       } catch (error) {
@@ -118,6 +125,7 @@ export function runEngineHost(port: HostPort): void {
     const entry = models.get(modelId)
     if (!entry) return
     models.delete(modelId)
+    await Promise.allSettled([...entry.running])
     await entry.queue.catch(() => undefined)
     if (entry.embedding) await (await entry.embedding.catch(() => undefined))?.dispose()
     await entry.context.dispose()
@@ -130,125 +138,157 @@ export function runEngineHost(port: HostPort): void {
     return next
   }
 
+  /** A free sequence of the model's context (the most recently released first: its cache likely holds this conversation's start). */
+  const acquire = (entry: Loaded, signal: AbortSignal): Promise<LlamaContextSequence> =>
+    new Promise((resolve, reject) => {
+      const sequence = entry.free.pop()
+      if (sequence) return resolve(sequence)
+      const take = (s: LlamaContextSequence) => resolve(s)
+      entry.waiting.push(take)
+      signal.addEventListener(
+        'abort',
+        () => {
+          const at = entry.waiting.indexOf(take)
+          if (at === -1) return
+          entry.waiting.splice(at, 1)
+          reject(new HostError('failed', 'Stopped before it started.'))
+        },
+        { once: true }
+      )
+    })
+  const release = (entry: Loaded, sequence: LlamaContextSequence): void => {
+    const next = entry.waiting.shift()
+    if (next) next(sequence)
+    else entry.free.push(sequence)
+  }
+
   const chat = async (id: number, params: ChatParams): Promise<ChatDone> => {
     const entry = loaded(params.modelId)
     const controller = new AbortController()
     aborts.set(id, controller)
     const received = performance.now()
+    const sequence = await acquire(entry, controller.signal).catch((error: unknown) => {
+      aborts.delete(id)
+      throw error
+    })
+    const run = (async () => {
+      const { LlamaChat } = await import('node-llama-cpp')
+      const engine = await llama()
+      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: entry.chatWrapper, autoDisposeSequence: false })
+      const meterBefore = sequence.tokenMeter.getState()
+      let firstAt: number | undefined
+      let lastAt: number | undefined
+      let outputTokens = 0
+      let promptTokens: number | undefined
+      const onToken = (tokens: Token[]): void => {
+        const now = performance.now()
+        if (firstAt === undefined) {
+          firstAt = now
+          promptTokens = Math.max(0, sequence.contextTokens.length - tokens.length)
+        }
+        lastAt = now
+        outputTokens += tokens.length
+      }
+      // The first chunk goes at once (time to first token); later ones of the same kind are
+      // joined for up to COALESCE_MS, so a fast model does not pay one IPC message per token.
+      let pending: { kind: 'text' | 'reasoning'; text: string } | undefined
+      let lastSent = 0
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const flush = (): void => {
+        if (timer) clearTimeout(timer)
+        timer = undefined
+        if (!pending) return
+        port.send({ id, type: 'chunk', chunk: pending })
+        pending = undefined
+        lastSent = performance.now()
+      }
+      const push = (kind: 'text' | 'reasoning', text: string): void => {
+        if (pending && pending.kind !== kind) flush()
+        pending = pending ? { kind, text: pending.text + text } : { kind, text }
+        const wait = lastSent + COALESCE_MS - performance.now()
+        if (wait <= 0) flush()
+        else timer ??= setTimeout(flush, wait)
+      }
+      const onResponseChunk = (chunk: LlamaChatResponseChunk): void => {
+        if (!chunk.text) return
+        if (chunk.type === 'segment') {
+          if (chunk.segmentType === 'thought') push('reasoning', chunk.text)
+          return
+        }
+        push('text', chunk.text)
+      }
+      const common = {
+        // Without a limit a model that never emits its end token would generate forever
+        // (the engine shifts its context): one context's worth is the most a reply may take.
+        maxTokens: params.maxTokens ?? entry.context.contextSize,
+        temperature: params.temperature,
+        topP: params.topP,
+        signal: controller.signal,
+        stopOnAbortSignal: true,
+        onToken,
+        onResponseChunk
+      }
+      const history = params.history as ChatHistoryItem[]
+      let result: Awaited<ReturnType<typeof chat.generateResponse>>
+      let functionCalls: ChatDone['functionCalls']
+      try {
+        if (params.forceFunctionCall && params.functions?.length) {
+          // A forced call (tool_choice required or named): the grammar admits only
+          // {"name": <one of the tools>, "arguments": <its parameters>}.
+          const candidates = params.functions.filter((f) => params.forceFunctionCall === true || f.name === params.forceFunctionCall)
+          if (!candidates.length) throw new HostError('bad-request', `No tool named ${String(params.forceFunctionCall)}.`)
+          const schema = {
+            oneOf: candidates.map((f) => ({
+              type: 'object',
+              properties: { name: { const: f.name }, arguments: f.params ?? { type: 'object', properties: {} } },
+              required: ['name', 'arguments']
+            }))
+          }
+          const grammar = await engine.createGrammarForJsonSchema(schema as never)
+          result = await chat.generateResponse(history, { ...common, onResponseChunk: undefined, grammar })
+          if (result.metadata.stopReason === 'maxTokens') {
+            throw new HostError('failed', `The tool call was cut off by the token limit (${params.maxTokens ?? '?'} tokens) before its arguments were complete; allow more tokens.`)
+          }
+          if (result.metadata.stopReason !== 'abort') {
+            const parsed = JSON.parse(result.response) as { name: string; arguments: unknown }
+            functionCalls = [{ name: parsed.name, params: parsed.arguments }]
+          }
+        } else if (params.jsonSchema) {
+          const grammar = await engine.createGrammarForJsonSchema(params.jsonSchema as never)
+          result = await chat.generateResponse(history, { ...common, grammar })
+        } else if (params.functions?.length) {
+          const functions: ChatModelFunctions = Object.fromEntries(
+            params.functions.map((f) => [f.name, { ...(f.description ? { description: f.description } : {}), ...(f.params ? { params: f.params as never } : {}) }])
+          )
+          result = await chat.generateResponse(history, { ...common, functions, documentFunctionParams: true })
+          if (result.functionCalls?.length) functionCalls = result.functionCalls.map((c) => ({ name: c.functionName, params: c.params }))
+        } else {
+          result = await chat.generateResponse(history, common)
+        }
+      } finally {
+        chat.dispose({ disposeSequence: false })
+        flush()
+      }
+      const meter = sequence.tokenMeter.diff(meterBefore)
+      const prompt = promptTokens ?? Math.max(0, sequence.contextTokens.length - outputTokens)
+      const done: ChatDone = {
+        stopReason: functionCalls ? 'functionCalls' : result.metadata.stopReason,
+        text: result.response,
+        promptTokens: prompt,
+        cachedPromptTokens: Math.max(0, prompt - meter.usedInputTokens),
+        outputTokens
+      }
+      if (functionCalls) done.functionCalls = functionCalls
+      if (firstAt !== undefined) done.ttftMs = firstAt - received
+      if (firstAt !== undefined && lastAt !== undefined && lastAt > firstAt && outputTokens > 1) done.tokensPerSecond = (outputTokens - 1) / ((lastAt - firstAt) / 1000)
+      return done
+    })()
+    entry.running.add(run)
     try {
-      return await serial(entry, async () => {
-        const { LlamaChat } = await import('node-llama-cpp')
-        const engine = await llama()
-        const chat = new LlamaChat({ contextSequence: entry.sequence, chatWrapper: entry.chatWrapper, autoDisposeSequence: false })
-        const meterBefore = entry.sequence.tokenMeter.getState()
-        let firstAt: number | undefined
-        let lastAt: number | undefined
-        let outputTokens = 0
-        let promptTokens: number | undefined
-        const onToken = (tokens: Token[]): void => {
-          const now = performance.now()
-          if (firstAt === undefined) {
-            firstAt = now
-            promptTokens = Math.max(0, entry.sequence.contextTokens.length - tokens.length)
-          }
-          lastAt = now
-          outputTokens += tokens.length
-        }
-        // The first chunk goes at once (time to first token); later ones of the same kind are
-        // joined for up to COALESCE_MS, so a fast model does not pay one IPC message per token.
-        let pending: { kind: 'text' | 'reasoning'; text: string } | undefined
-        let lastSent = 0
-        let timer: ReturnType<typeof setTimeout> | undefined
-        const flush = (): void => {
-          if (timer) clearTimeout(timer)
-          timer = undefined
-          if (!pending) return
-          port.send({ id, type: 'chunk', chunk: pending })
-          pending = undefined
-          lastSent = performance.now()
-        }
-        const push = (kind: 'text' | 'reasoning', text: string): void => {
-          if (pending && pending.kind !== kind) flush()
-          pending = pending ? { kind, text: pending.text + text } : { kind, text }
-          const wait = lastSent + COALESCE_MS - performance.now()
-          if (wait <= 0) flush()
-          else timer ??= setTimeout(flush, wait)
-        }
-        const onResponseChunk = (chunk: LlamaChatResponseChunk): void => {
-          if (!chunk.text) return
-          if (chunk.type === 'segment') {
-            if (chunk.segmentType === 'thought') push('reasoning', chunk.text)
-            return
-          }
-          push('text', chunk.text)
-        }
-        const common = {
-          // Without a limit a model that never emits its end token would generate forever
-          // (the engine shifts its context): one context's worth is the most a reply may take.
-          maxTokens: params.maxTokens ?? entry.context.contextSize,
-          temperature: params.temperature,
-          topP: params.topP,
-          signal: controller.signal,
-          stopOnAbortSignal: true,
-          onToken,
-          onResponseChunk
-        }
-        const history = params.history as ChatHistoryItem[]
-        let result: Awaited<ReturnType<typeof chat.generateResponse>>
-        let functionCalls: ChatDone['functionCalls']
-        try {
-          if (params.forceFunctionCall && params.functions?.length) {
-            // A forced call (tool_choice required or named): the grammar admits only
-            // {"name": <one of the tools>, "arguments": <its parameters>}.
-            const candidates = params.functions.filter((f) => params.forceFunctionCall === true || f.name === params.forceFunctionCall)
-            if (!candidates.length) throw new HostError('bad-request', `No tool named ${String(params.forceFunctionCall)}.`)
-            const schema = {
-              oneOf: candidates.map((f) => ({
-                type: 'object',
-                properties: { name: { const: f.name }, arguments: f.params ?? { type: 'object', properties: {} } },
-                required: ['name', 'arguments']
-              }))
-            }
-            const grammar = await engine.createGrammarForJsonSchema(schema as never)
-            result = await chat.generateResponse(history, { ...common, onResponseChunk: undefined, grammar })
-            if (result.metadata.stopReason === 'maxTokens') {
-              throw new HostError('failed', `The tool call was cut off by the token limit (${params.maxTokens ?? '?'} tokens) before its arguments were complete; allow more tokens.`)
-            }
-            if (result.metadata.stopReason !== 'abort') {
-              const parsed = JSON.parse(result.response) as { name: string; arguments: unknown }
-              functionCalls = [{ name: parsed.name, params: parsed.arguments }]
-            }
-          } else if (params.jsonSchema) {
-            const grammar = await engine.createGrammarForJsonSchema(params.jsonSchema as never)
-            result = await chat.generateResponse(history, { ...common, grammar })
-          } else if (params.functions?.length) {
-            const functions: ChatModelFunctions = Object.fromEntries(
-              params.functions.map((f) => [f.name, { ...(f.description ? { description: f.description } : {}), ...(f.params ? { params: f.params as never } : {}) }])
-            )
-            result = await chat.generateResponse(history, { ...common, functions, documentFunctionParams: true })
-            if (result.functionCalls?.length) functionCalls = result.functionCalls.map((c) => ({ name: c.functionName, params: c.params }))
-          } else {
-            result = await chat.generateResponse(history, common)
-          }
-        } finally {
-          chat.dispose({ disposeSequence: false })
-          flush()
-        }
-        const meter = entry.sequence.tokenMeter.diff(meterBefore)
-        const prompt = promptTokens ?? Math.max(0, entry.sequence.contextTokens.length - outputTokens)
-        const done: ChatDone = {
-          stopReason: functionCalls ? 'functionCalls' : result.metadata.stopReason,
-          text: result.response,
-          promptTokens: prompt,
-          cachedPromptTokens: Math.max(0, prompt - meter.usedInputTokens),
-          outputTokens
-        }
-        if (functionCalls) done.functionCalls = functionCalls
-        if (firstAt !== undefined) done.ttftMs = firstAt - received
-        if (firstAt !== undefined && lastAt !== undefined && lastAt > firstAt && outputTokens > 1) done.tokensPerSecond = (outputTokens - 1) / ((lastAt - firstAt) / 1000)
-        return done
-      })
+      return await run
     } finally {
+      entry.running.delete(run)
+      release(entry, sequence)
       aborts.delete(id)
     }
   }

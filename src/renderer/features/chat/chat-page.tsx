@@ -32,6 +32,7 @@ import { MessageUndoToast } from './message-undo-toast'
 import { QueuedMessages } from './queued-messages'
 import { useStableContextWindow } from './use-stable-context-window'
 import { KeyStorageNote } from '../providers/key-storage-note'
+import { RecommendedModels } from '../local-models/recommended-models'
 
 // Dialogs the page opens on demand load their code the first time they open.
 const ApiKeyDialog = lazy(() => import('./api-key-dialog').then((m) => ({ default: m.ApiKeyDialog })))
@@ -79,6 +80,8 @@ export function ChatPage() {
         : undefined
   // With no provider set up, the models the built-in engine found on disk are the way to start.
   const offline = picker.find((g) => g.provider.id === 'builtin')?.models.filter((m) => m.enabled) ?? []
+  // No key and no model chosen: the first screen offers an offline chat (models on disk first, then the recommended ones).
+  const firstRun = !current && providersLoaded && picker.every((g) => g.provider.id === 'builtin')
   const model = picker.flatMap((g) => g.models).find((m) => m.providerId === current?.providerId && m.id === current?.modelId)
   // The counter keeps one form while the picker's lists refresh.
   const contextWindow = useStableContextWindow(current, model?.contextWindowTokens)
@@ -186,26 +189,32 @@ export function ChatPage() {
           </div>
         </header>
         {path.length === 0 ? (
-          <div className="grid flex-1 place-items-center p-8 text-center">
-            <div className="max-w-md space-y-2">
+          <div className="grid flex-1 place-items-center overflow-y-auto p-8 text-center">
+            <div className={firstRun ? 'max-w-xl space-y-2' : 'max-w-md space-y-2'}>
               <MessageSquare aria-hidden className="mx-auto size-10 text-accent" strokeWidth={1.6} />
-              {!current && offline.length > 0 && picker.every((g) => g.provider.id === 'builtin') ? (
+              {firstRun ? (
                 <div className="space-y-2" data-testid="chat-offline">
                   <p className="text-sm font-medium">{t('chat.offlineTitle')}</p>
-                  <p className="text-xs text-zinc-500">{t('chat.offlineBody')}</p>
-                  <ul className="space-y-1">
-                    {offline.map((m) => (
-                      <li key={m.id}>
-                        <button
-                          onClick={() => void chatActions.setModel('builtin', m.id)}
-                          data-testid={`chat-offline-${m.id}`}
-                          className="rounded-md border border-zinc-300 px-3 py-1 font-mono text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-                        >
-                          {m.displayName ?? m.id}
-                        </button>
-                      </li>
-                    ))}
-                  </ul>
+                  {offline.length > 0 && (
+                    <>
+                      <p className="text-xs text-zinc-500">{t('chat.offlineBody')}</p>
+                      <ul className="space-y-1">
+                        {offline.map((m) => (
+                          <li key={m.id}>
+                            <button
+                              onClick={() => void chatActions.setModel('builtin', m.id)}
+                              data-testid={`chat-offline-${m.id}`}
+                              className="rounded-md border border-zinc-300 px-3 py-1 font-mono text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+                            >
+                              {m.displayName ?? m.id}
+                            </button>
+                          </li>
+                        ))}
+                      </ul>
+                    </>
+                  )}
+                  <p className="text-xs text-zinc-500">{offline.length > 0 ? t('chat.offlineOrDownload') : t('chat.offlineDownload')}</p>
+                  <RecommendedModels onChat={(id) => chatActions.setModel('builtin', id)} />
                 </div>
               ) : (
                 <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="chat-empty-hint">{current ? t('pages.chatEmpty') : t('chat.pickModelFirst')}</p>

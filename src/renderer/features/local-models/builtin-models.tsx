@@ -105,7 +105,7 @@ export function BuiltinModels() {
                   <td className={`${td} text-right tabular-nums`}>{formatBytes(m.sizeBytes)}</td>
                   <td className={`${td} text-zinc-600 dark:text-zinc-400`}>
                     {loaded
-                      ? `${t('local.builtin.loaded')} · ${t('local.builtin.contextLine', { context: loaded.contextSize.toLocaleString(i18n.language), reason: t(`local.builtin.reason.${loaded.contextReason}`) })}`
+                      ? `${t('local.builtin.loaded')} · ${t('local.builtin.contextLine', { context: loaded.contextSize.toLocaleString(i18n.language), reason: t(`local.builtin.reason.${loaded.contextReason}`) })}${loaded.slots ? ` · ${t('local.builtin.slots', { count: loaded.slots })}` : ''}`
                       : '—'}
                   </td>
                   <td className={`${td} space-x-1 text-right`}>

@@ -248,6 +248,8 @@ export function ContextEditor({ model, status, onSaved }: { model: string; statu
           : plan
             ? [
                 t('local.builtin.context.estimate', { needed: formatBytes(plan.neededBytes), weights: formatBytes(plan.weightsBytes), context: formatBytes(plan.contextBytes), tokens: n(plan.contextSize), budget: formatBytes(plan.budgetBytes) }),
+                // The memory holds every slot's context: say how many there are.
+                plan.slots && plan.slots > 1 ? `(${t('local.builtin.slots', { count: plan.slots })}.)` : '',
                 field.value && plan.trainedContextSize && field.value > plan.trainedContextSize ? t('local.builtin.context.trained', { trained: n(plan.trainedContextSize) }) : '',
                 over ? t('local.builtin.context.over') : '',
                 loaded ? t('local.builtin.context.nextLoad') : ''

@@ -24,7 +24,8 @@ interface LibraryState {
   search(query: string): Promise<void>
   openRepo(repo: string, contextTokens?: number): Promise<void>
   closeRepo(): void
-  download(ref: string, force?: boolean): Promise<void>
+  /** Starts a download (or joins the one running for it); the download's id, or undefined when refused (the error is in `error`). */
+  download(ref: string, force?: boolean): Promise<string | undefined>
   pause(id: string): Promise<void>
   resume(id: string): Promise<void>
   cancel(id: string): Promise<void>
@@ -76,11 +77,15 @@ export const useLibrary = create<LibraryState>()((set, get) => ({
   },
   async download(ref, force) {
     const result = await bridge().call('models.download.start', { ref, ...(force ? { force } : {}) })
-    if (!result.ok) return set({ error: result.error })
+    if (!result.ok) {
+      set({ error: result.error })
+      return undefined
+    }
     set({ error: undefined })
     const { taskId, ...snap } = result.value
     put(snap)
     follow(taskId)
+    return snap.id
   },
   async pause(id) {
     await bridge().call('models.download.pause', { id })

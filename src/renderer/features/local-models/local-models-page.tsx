@@ -9,6 +9,7 @@ import { PullPanel } from './pull-panel'
 import { onPullFinished, usePulls } from './pulls-store'
 import { RunningModelsTable } from './running-models-table'
 import { ServerStatusList } from './server-status-list'
+import { RecommendedModels } from './recommended-models'
 
 /** While the page is open the servers are checked again this often, and on window focus. */
 const RECHECK_MS = 30_000
@@ -67,6 +68,11 @@ export function LocalModelsPage() {
             {actionError.message}
           </p>
         )}
+        <Section title={t('recommended.title')}>
+          <p className="text-xs text-zinc-500">{t('recommended.intro')}</p>
+          {/* Downloaded here, a model waits on the chat's first screen with the others on disk; the page does not jump away on its own. */}
+          <RecommendedModels autoOpen={false} onChat={() => void (location.hash = '#/chat')} />
+        </Section>
         <Section title={t('library.title')}>
           <ModelLibrarySection />
         </Section>

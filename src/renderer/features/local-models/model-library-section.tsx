@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { formatBytes, formatDuration, formatRate, percent } from '../../../shared/local/format'
-import { isFinalDownloadPhase, type DownloadSnapshot, type LibraryEntry, type LibraryFile } from '../../../shared/models-library/types'
+import { isFinalDownloadPhase, type DownloadSnapshot, type FitFigures, type LibraryEntry } from '../../../shared/models-library/types'
 import { useLibrary } from './library-store'
 import { ProgressBar } from '../../components/progress-bar'
 
@@ -39,14 +39,15 @@ function EntryRow({ entry }: { entry: LibraryEntry }) {
   )
 }
 
-function FitBadge({ file }: { file: LibraryFile }) {
+/** The fit estimate's word and figure for this machine, with its terms on hover. */
+export function FitBadge({ fit }: { fit: FitFigures | undefined }) {
   const { t } = useTranslation()
-  if (!file.fit) return <span className="text-xs text-zinc-400">—</span>
-  const colour = file.fit.verdict === 'fits' ? 'text-emerald-700 dark:text-emerald-400' : file.fit.verdict === 'tight' ? 'text-amber-700 dark:text-amber-400' : 'text-red-700 dark:text-red-400'
+  if (!fit) return <span className="text-xs text-zinc-400">—</span>
+  const colour = fit.verdict === 'fits' ? 'text-emerald-700 dark:text-emerald-400' : fit.verdict === 'tight' ? 'text-amber-700 dark:text-amber-400' : 'text-red-700 dark:text-red-400'
   return (
-    <span className={`text-xs ${colour}`} title={t('library.fitDetail', { weights: formatBytes(file.fit.weightsBytes), kv: formatBytes(file.fit.kvCacheBytes), overhead: formatBytes(file.fit.overheadBytes), free: formatBytes(file.fit.availableBytes) })}>
-      {t(`library.fit.${file.fit.verdict}`, { total: formatBytes(file.fit.totalBytes) })}
-      {file.fit.maxContextThatFits > 0 ? ` · ${t('library.maxContext', { tokens: file.fit.maxContextThatFits.toLocaleString() })}` : ''}
+    <span className={`text-xs ${colour}`} title={t('library.fitDetail', { weights: formatBytes(fit.weightsBytes), kv: formatBytes(fit.kvCacheBytes), overhead: formatBytes(fit.overheadBytes), free: formatBytes(fit.availableBytes) })}>
+      {t(`library.fit.${fit.verdict}`, { total: formatBytes(fit.totalBytes) })}
+      {fit.maxContextThatFits > 0 ? ` · ${t('library.maxContext', { tokens: fit.maxContextThatFits.toLocaleString() })}` : ''}
     </span>
   )
 }
@@ -95,7 +96,7 @@ function RepoPanel() {
                 {f.quant ?? '?'} {f.recommended && <span className="ml-1 rounded bg-emerald-100 px-1 text-emerald-800 dark:bg-emerald-900/40 dark:text-emerald-300">{t('library.recommended')}</span>}
               </td>
               <td className="text-xs tabular-nums">{formatBytes(f.sizeBytes)}</td>
-              <td>{f.projector ? <span className="text-xs text-zinc-500">{t('library.projector')}</span> : <FitBadge file={f} />}</td>
+              <td>{f.projector ? <span className="text-xs text-zinc-500">{t('library.projector')}</span> : <FitBadge fit={f.fit} />}</td>
               <td className="max-w-64 truncate font-mono text-xs text-zinc-500">
                 {f.path}
                 {f.parts > 1 ? ` ${t('library.parts', { count: f.parts })}` : ''}
@@ -118,7 +119,8 @@ function RepoPanel() {
   )
 }
 
-function DownloadCard({ d }: { d: DownloadSnapshot }) {
+/** One download: progress, speed, time left, pause / resume / cancel. */
+export function DownloadCard({ d }: { d: DownloadSnapshot }) {
   const { t } = useTranslation()
   const { pause, resume, cancel, dismiss } = useLibrary()
   const final = isFinalDownloadPhase(d.phase)

@@ -267,6 +267,8 @@ export const en = {
     pickModelFirst: 'Pick a model above to start chatting.',
     offlineTitle: 'Chat offline with a local model',
     offlineBody: 'No provider is set up. These models are on this computer and run in the app itself, with no key and no other program:',
+    offlineDownload: 'No provider is set up and no model is on this computer yet. Download a small one to chat offline; it runs in the app itself:',
+    offlineOrDownload: 'Or download a recommended one:',
     addKey: 'Add an API key in Settings → Providers',
     copy: 'Copy',
     copied: 'Copied',
@@ -587,6 +589,8 @@ export const en = {
       memory: 'Engine memory: {{rss}} in use (measured), budget {{budget}} of {{total}}, {{threads}} thread(s)',
       notRunning: 'The engine is not running; it starts when a model is first used.',
       contextLine: '{{context}} tokens ({{reason}})',
+      slots_one: 'one request at a time',
+      slots_other: '{{count}} requests at once (each with this context)',
       projectorUnused: 'Vision projector found, not used: the built-in engine reads text only.',
       reason: { user: 'your setting', trained: 'the model\'s own', 'capped-default': 'capped by default', 'capped-memory': 'reduced to fit memory' },
       source: { user: 'Added', library: 'App folder', ollama: 'Ollama', lmstudio: 'LM Studio' },
@@ -694,6 +698,21 @@ export const en = {
       unreachable: 'Not reachable.'
     },
     pulledMissing: '{{model}} is ready: send your message again.'
+  },
+  recommended: {
+    title: 'Recommended models',
+    intro: 'Small models that run in the app itself, with no key and no other program. Each says whether it fits this computer.',
+    loading: 'Reading the recommended models…',
+    noneFits: "None of these fits this computer's free memory ({{free}}): the smallest, {{name}}, needs about {{needs}}. Close other programs, or add an API key instead.",
+    chat: 'Chat',
+    downloadNamed: 'Download {{name}}',
+    goodAt: {
+      'qwen2.5-0.5b-instruct': "The fastest: short answers, rewording and quick questions on any machine; English and Chinese.",
+      'llama-3.2-1b-instruct': "Everyday chat and summaries in English, with a long context.",
+      'qwen2.5-1.5b-instruct': "Many languages (Chinese among them), structured answers and JSON, simple code.",
+      'smollm2-1.7b-instruct': "Fully open data and weights: English writing, rewriting and summaries.",
+      'llama-3.2-3b-instruct': "The best answers of this list: reasoning, longer writing and tool use, if the memory allows."
+    }
   },
   library: {
     title: 'Model library',

@@ -269,6 +269,8 @@ export const zhCN: Messages = {
     pickModelFirst: '请在上方选择一个模型开始对话。',
     offlineTitle: '使用本地模型离线聊天',
     offlineBody: '尚未设置任何服务商。以下模型就在这台电脑上，由应用自身运行，无需密钥或其他程序：',
+    offlineDownload: '尚未设置任何服务商，这台电脑上也还没有模型。下载一个小模型即可离线聊天，它由应用自身运行：',
+    offlineOrDownload: '或者下载一个推荐模型：',
     addKey: '在 设置 → 服务商 中添加 API Key',
     copy: '复制',
     copied: '已复制',
@@ -587,6 +589,8 @@ export const zhCN: Messages = {
       memory: '引擎内存：实测占用 {{rss}}，预算 {{budget}}（共 {{total}}），{{threads}} 个线程',
       notRunning: '引擎未运行；首次使用模型时启动。',
       contextLine: '{{context}} 个 token（{{reason}}）',
+      slots_one: '一次一个请求',
+      slots_other: '同时处理 {{count}} 个请求（各有此上下文）',
       projectorUnused: '已找到视觉投影器，但未使用：内置引擎只读取文本。',
       reason: { user: '你的设置', trained: '模型自带', 'capped-default': '默认上限', 'capped-memory': '为适应内存而缩小' },
       source: { user: '已添加', library: '应用文件夹', ollama: 'Ollama', lmstudio: 'LM Studio' },
@@ -694,6 +698,21 @@ export const zhCN: Messages = {
       unreachable: '无法连接。'
     },
     pulledMissing: '{{model}} 已就绪，请重新发送消息。'
+  },
+  recommended: {
+    title: '推荐模型',
+    intro: '在应用内运行的小模型，无需密钥或其他程序。每个都标明是否适合这台电脑。',
+    loading: '正在读取推荐模型…',
+    noneFits: '这些模型都超出了这台电脑的可用内存（{{free}}）：最小的 {{name}} 约需 {{needs}}。请关闭其他程序，或改为添加 API 密钥。',
+    chat: '聊天',
+    downloadNamed: '下载 {{name}}',
+    goodAt: {
+      'qwen2.5-0.5b-instruct': "最快：简短回答、改写与快速提问，任何电脑都能运行；支持中文和英文。",
+      'llama-3.2-1b-instruct': "英文日常聊天与摘要，上下文很长。",
+      'qwen2.5-1.5b-instruct': "多种语言（包括中文）、结构化回答与 JSON、简单代码。",
+      'smollm2-1.7b-instruct': "数据与权重完全开放：英文写作、改写与摘要。",
+      'llama-3.2-3b-instruct': "本列表中回答最好：推理、较长的写作与工具调用（内存允许时）。"
+    }
   },
   library: {
     title: '模型库',

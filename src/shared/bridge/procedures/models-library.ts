@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { call, stream } from '../define'
-import type { DownloadSnapshot, LibraryEntry, RepoDetails } from '../../models-library/types'
+import type { DownloadSnapshot, LibraryEntry, RecommendedList, RepoDetails } from '../../models-library/types'
 
 const downloadId = z.string().min(1).max(100)
 /** `hf:owner/repo[:QUANT|:file.gguf]` or `ollama:name[:tag]`. */
@@ -29,6 +29,8 @@ export const modelsLibraryProcedures = {
   /** Stops a download and removes its partial bytes. */
   'models.download.cancel': call<{ cancelled: boolean }>()(z.object({ id: downloadId }).strict()),
   'models.download.dismiss': call<{ dismissed: boolean }>()(z.object({ id: downloadId }).strict()),
+  /** The curated small instruction models for a first offline chat, with this machine's fit and whether each is downloaded. */
+  'models.recommended': call<RecommendedList>()(z.object({}).strict()),
   'models.onDisk': call<LibraryEntry[]>()(z.object({}).strict()),
   /** Deletes a model file; one of Ollama's or LM Studio's only with `confirmOtherApp`. */
   'models.remove': call<{ deleted: string }>()(z.object({ path: z.string().min(1).max(4_000), confirmOtherApp: z.boolean().optional() }).strict()),
