@@ -19,6 +19,7 @@ import { buildStandingServices, closeServices, closeStandingServices, featureHan
 import type { SyncTuning } from './sync/sync-service'
 import { updateHandlers, type UpdaterPort } from './bridge/handlers/updates'
 import { engineHandlers } from './engine/handlers'
+import { mayNameHostPaths } from './security/client-policy'
 
 export interface CoreOptions {
   /** Where the database, files and backups live. */
@@ -80,7 +81,8 @@ export function createCore(options: CoreOptions): Core {
   }
   // The services that need no store, built now so they answer in every start-up state; the
   // model library reads the keychain at each use, once start-up opened it.
-  const standing = buildStandingServices({ dataDir: options.dataDir, engine: options.engine, secrets: () => context.services.built()?.secrets })
+  // Who calls is fixed by the mode: a browser-mode core names no built-in model by a host path.
+  const standing = buildStandingServices({ dataDir: options.dataDir, engine: options.engine, hostPaths: mayNameHostPaths(context), secrets: () => context.services.built()?.secrets })
   context.services.stand(standing)
   const steps: InitStep[] = [
     {

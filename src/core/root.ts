@@ -83,10 +83,10 @@ export interface EngineOptions {
 }
 
 /** Builds the services that need no store. `secrets` is read at each use: the keychain opens later, in start-up. */
-export function buildStandingServices(input: { dataDir: string; engine?: EngineOptions | undefined; secrets: () => Secrets | undefined }): StandingServices {
+export function buildStandingServices(input: { dataDir: string; engine?: EngineOptions | undefined; hostPaths: boolean; secrets: () => Secrets | undefined }): StandingServices {
   const { dataDir } = input
   return {
-    engine: createEngineService({ dataDir, ...input.engine }),
+    engine: createEngineService({ dataDir, ...input.engine, hostPaths: input.hostPaths }),
     modelsLibrary: createModelsLibraryFeature({ dataDir, secrets: input.secrets })
   }
 }
