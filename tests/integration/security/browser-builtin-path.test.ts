@@ -14,7 +14,8 @@ import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 // library (<data>/models); elsewhere on the host lies a GGUF the owner never listed, a folder and a
 // file that are no models. Over the real server and socket the attacker names host paths as
 // built-in models wherever a model is taken (the Local models page's load and plan, a chat, a
-// competition): nothing loads, and no answer tells whether a path exists.
+// competition): nothing loads, and no answer tells whether a path exists. A loopback tab (token
+// mode) is held to the same rule, as it is for every other host path.
 const TOKEN = 'browser-builtin-path-token-0123456789'
 const PASSWORD = 'a long access password'
 type Answer = { ok: true; value: unknown } | { ok: false; error: { message: string; status: number; errorType?: string } }
@@ -81,10 +82,17 @@ beforeAll(async () => {
   outside = join(dir, 'outside', 'secret.gguf')
   writeTinyLlamaGguf(outside)
   writeFileSync(join(dir, 'outside', 'notes.gguf'), 'not a model')
+  mkdirSync(join(dir, 'renderer'))
+  writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html>')
+  await serve(PASSWORD)
+}, 60_000)
+
+/** The core and its browser server on the test's data folder; with a password, signed in with it (no token). */
+async function serve(password?: string): Promise<void> {
+  for (const c of cleanups.splice(0).reverse()) await c()
   const staticDir = join(dir, 'renderer')
-  mkdirSync(staticDir)
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html>')
-  core = createCore({ dataDir, mode: 'browser', secrets: { backend: new MemoryBackend() }, access: { password: PASSWORD, sessionKeys: new Set() } })
+  const dataDir = join(dir, 'data')
+  core = createCore({ dataDir, mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
   await core.context.init.start()
   const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, answerDelayMs: 1 })
   cleanups.push(async () => {
@@ -93,15 +101,16 @@ beforeAll(async () => {
   })
   const origin = new URL(server.url).origin
   // The password page: the attacker has no token, only the password.
-  const cookie = (await fetch(`${origin}/`)).headers.get('set-cookie')!.split(';')[0]!
+  const cookie = password ? (await fetch(`${origin}/`)).headers.get('set-cookie')!.split(';')[0]! : `switchboard_token=${TOKEN}`
   ws = new WebSocket(`${origin.replace('http', 'ws')}${appPathFor(TOKEN).slice(0, -1)}/bridge`, { headers: { Cookie: cookie, Origin: origin } })
   await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
   cleanups.push(() => ws.close())
+  if (!password) return
   const id = next++
   const authed = waitFor(id, () => true)
-  ws.send(JSON.stringify({ t: 'auth', id, password: PASSWORD }))
+  ws.send(JSON.stringify({ t: 'auth', id, password }))
   expect(((await authed) as { result: { ok: boolean } }).result.ok).toBe(true)
-}, 60_000)
+}
 
 afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
@@ -162,4 +171,19 @@ describe('a password-mode browser client reaches only the listed built-in models
     expect(chat.errors).toEqual([])
     expect(await loaded()).toEqual([join(dir, 'data', 'models', 'tiny.gguf')])
   }, 120_000)
+})
+
+describe('a loopback browser tab (token mode) names no host path either, as for every other host path', () => {
+  beforeAll(() => serve(), 60_000)
+
+  it('plans and loads the listed model by name, and answers a host path as a name the lists lack', async () => {
+    expect(await call('engine.plan', { model: 'tiny' })).toMatchObject({ ok: true, value: { modelId: 'tiny' } })
+    const missingPath = join(dir, 'outside', 'nothing-here.gguf')
+    for (const proc of ['engine.load', 'engine.plan']) {
+      const missing = await call(proc, { model: missingPath })
+      expect(!missing.ok && missing.error.status).toBe(404)
+      expect(without(await call(proc, { model: outside }), outside)).toEqual(without(missing, missingPath))
+    }
+    expect(await loaded()).not.toContain(outside)
+  }, 60_000)
 })
