@@ -59,7 +59,7 @@ export default async function gatewayBench(): Promise<void> {
       `const key = newApiKey()\n` +
       `const runtime = createProviderRuntime('openai', { apiKey: ${JSON.stringify(KEY)}, baseURL: ${JSON.stringify(upstream.line)} })\n` +
       `const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })\n` +
-      `const backend = createAppGatewayBackend({ caller, providers: { list: async () => ({ providers: [], picker: [] }), models: async () => [], runtime: async () => runtime, price: async () => undefined }, usage: { add() {}, spentByKey: () => ({ usd: 0, calls: 0 }) } })\n` +
+      `const backend = createAppGatewayBackend({ caller, providers: { list: async () => ({ providers: [], picker: [] }), models: async () => [], runtime: async () => runtime, price: async () => undefined }, usage: { add() {}, spentByKey: () => ({ usd: 0, calls: 0 }) }, builtin: { listed: async () => undefined } })\n` +
       `const server = await startGatewayServer({ host: '127.0.0.1', port: 0, backend, config: () => ({ keys: [{ id: 'b', name: 'bench', prefix: key.prefix, hash: key.hash, createdAt: 0 }], aliases: {}, allowedOrigins: [], allowedHosts: [] }) })\n` +
       `console.log(JSON.stringify({ url: server.url, secret: key.secret }))\n` +
       `process.stdin.on('end', () => process.exit(0)); process.stdin.resume()\n`

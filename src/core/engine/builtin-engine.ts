@@ -87,6 +87,11 @@ export interface BuiltinEngineOptions {
   now?: () => number
   /** Where to say what is loaded for a CLI command on the same data folder (the app's engine only). */
   stateFile?: string
+  /**
+   * Whether a name may be a .gguf path on the host (`builtin/<path>`): for the person at the host
+   * (the desktop, the CLI). False in browser mode (`mayNameHostPaths`): listed models by name only.
+   */
+  hostPaths?: boolean
 }
 
 interface LoadedEntry {
@@ -119,6 +124,8 @@ export class BuiltinEngine {
   private discovered: { at: number; result: Promise<{ models: DiscoveredModel[]; problems: DiscoveryProblem[] }> } | undefined
   private readonly now: () => number
   private uses = 0
+  /** The one fresh look at the disk that misses of the moment share (a burst of unknown names walks it once). */
+  private lookingAgain: ReturnType<BuiltinEngine['discover']> | undefined
 
   constructor(private readonly options: BuiltinEngineOptions) {
     this.client = new EngineClient(options.spawner)
@@ -193,11 +200,22 @@ export class BuiltinEngine {
   }
 
   /**
-   * A model by the name `builtin/<name>` gives: an id from discovery, or an absolute .gguf path
-   * (run in place; its id is the path).
+   * The listed model of this name (the library, the folders added on the Local models page, Ollama's
+   * and LM Studio's), looked for once more on the disk when the list of the last 5 s lacks it: a
+   * model added a moment ago is found. Never a path: the one check of "is this name listed".
+   */
+  async listed(name: string): Promise<DiscoveredModel | undefined> {
+    const find = ({ models }: { models: DiscoveredModel[] }) => models.find((m) => m.id === name)
+    return find(await this.discover()) ?? find(await (this.lookingAgain ??= this.discover(true).finally(() => (this.lookingAgain = undefined))))
+  }
+
+  /**
+   * A model by the name `builtin/<name>` gives: a listed id, or (for the person at the host) an
+   * absolute .gguf path, run in place; its id is the path.
    */
   async resolve(name: string): Promise<{ id: string; path: string; name: string }> {
-    const asPath = name.startsWith('/') || isAbsolute(name) ? name : /\.gguf$/i.test(name) && isAbsolute(`/${name}`) ? `/${name}` : undefined
+    const paths = this.options.hostPaths !== false
+    const asPath = !paths ? undefined : name.startsWith('/') || isAbsolute(name) ? name : /\.gguf$/i.test(name) && isAbsolute(`/${name}`) ? `/${name}` : undefined
     if (asPath && /\.gguf$/i.test(asPath)) {
       try {
         await stat(asPath)
@@ -206,12 +224,12 @@ export class BuiltinEngine {
       }
       return { id: asPath, path: asPath, name: basename(asPath).replace(/\.gguf$/i, '') }
     }
-    const { models } = await this.discover()
-    const found = models.find((m) => m.id === name) ?? (await this.discover(true)).models.find((m) => m.id === name)
+    const found = await this.listed(name)
     if (!found) {
-      const known = models.map((m) => m.id).slice(0, 8)
+      // The same answer for every name the lists lack, whatever is at that path on the disk.
+      const known = (await this.discover()).models.map((m) => m.id).slice(0, 8)
       throw new ModelFileError(
-        `The built-in engine has no model "${name}". ${known.length ? `Models found: ${known.join(', ')}.` : 'No models were found on disk.'} Add a .gguf file in Local models, or run a file directly with builtin/<absolute path>.gguf.`,
+        `The built-in engine has no model "${name}". ${known.length ? `Models found: ${known.join(', ')}.` : 'No models were found on disk.'} ${paths ? 'Add a .gguf file in Local models, or run a file directly with builtin/<absolute path>.gguf.' : 'Choose one of the models on the Local models page by its name.'}`,
         'unknown-model'
       )
     }
@@ -241,7 +259,9 @@ export class BuiltinEngine {
     const budget = this.budgetBytes
     const memory = { ...this.memory, budgetBytes: budget }
     const trained = header.contextLength
-    const user = opts.contextSize ?? this.settings.get().contextSizes[model.id]
+    const sizes = this.settings.get().contextSizes
+    // Own entries only: a model named `constructor` has no context size on Object.prototype.
+    const user = opts.contextSize ?? (Object.hasOwn(sizes, model.id) ? sizes[model.id] : undefined)
     let contextSize: number
     let slots: number
     let contextReason: LoadPlan['contextReason']

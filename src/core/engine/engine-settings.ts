@@ -31,7 +31,8 @@ export class EngineSettings {
       if (typeof parsed.threads === 'number' && parsed.threads > 0) this.data.threads = Math.floor(parsed.threads)
       if (Array.isArray(parsed.modelPaths)) this.data.modelPaths = parsed.modelPaths.filter((p): p is string => typeof p === 'string')
       if (parsed.contextSizes && typeof parsed.contextSizes === 'object') {
-        for (const [k, v] of Object.entries(parsed.contextSizes)) if (typeof v === 'number' && v > 0) this.data.contextSizes[k] = Math.floor(v)
+        // From entries, never assigned by key: a model may be named `__proto__`.
+        this.data.contextSizes = Object.fromEntries(Object.entries(parsed.contextSizes).flatMap(([k, v]) => (typeof v === 'number' && v > 0 ? [[k, Math.floor(v)]] : [])))
       }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn('engine', `reading ${file} failed; using the default engine settings`, error)

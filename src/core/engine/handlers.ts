@@ -88,10 +88,10 @@ export function engineHandlers(caller: CallerEnv, builtinEngine: () => BuiltinEn
       if (memoryBudgetBytes !== undefined) patch.memoryBudgetBytes = memoryBudgetBytes ?? undefined
       if (threads !== undefined) patch.threads = threads ?? undefined
       if (contextSize) {
-        const sizes = { ...engine.settings.get().contextSizes }
-        if (contextSize.size === null) delete sizes[contextSize.model]
-        else sizes[contextSize.model] = contextSize.size
-        patch.contextSizes = sizes
+        // Built from entries, never assigned by key: a model may be named `__proto__`.
+        const sizes = Object.entries(engine.settings.get().contextSizes).filter(([model]) => model !== contextSize.model)
+        if (contextSize.size !== null) sizes.push([contextSize.model, contextSize.size])
+        patch.contextSizes = Object.fromEntries(sizes)
       }
       engine.updateSettings(patch)
       return status(engine)

@@ -32,6 +32,8 @@ export interface EngineServiceOptions {
   utilityProcess?: UtilityProcessSpawner | undefined
   /** The built host entry; default the one beside the running bundle (engineHostEntry). */
   hostEntry?: string
+  /** Whether a model may be named by a host path (the client policy's `mayNameHostPaths`). */
+  hostPaths: boolean
 }
 
 /**
@@ -45,7 +47,7 @@ export function createEngineService(options: EngineServiceOptions): BuiltinEngin
     return unavailable(`its process entry ${entry} was not found; build the app first (npx electron-vite build), or set SWITCHBOARD_ENGINE_HOST to the built engine-host.js`)
   }
   // The app's engine says what it has loaded, so `switchboard builtin ps` on this data folder can show it.
-  return new BuiltinEngine({ spawner: options.spawner ?? engineSpawner({ entry, utilityProcess: options.utilityProcess }), dataDir: options.dataDir, stateFile: join(options.dataDir, ENGINE_STATE_FILE) })
+  return new BuiltinEngine({ spawner: options.spawner ?? engineSpawner({ entry, utilityProcess: options.utilityProcess }), dataDir: options.dataDir, stateFile: join(options.dataDir, ENGINE_STATE_FILE), hostPaths: options.hostPaths })
 }
 
 /** Set by a CLI command before first use; a later call replaces an engine that has not started. */

@@ -42,9 +42,10 @@ export function checkJsonSchema(value: unknown, schema: unknown, path = '$'): st
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>
     const props = (s.properties ?? {}) as Record<string, unknown>
-    for (const key of Array.isArray(s.required) ? (s.required as string[]) : []) if (!(key in obj)) problems.push(`${path}: missing "${key}"`)
+    for (const key of Array.isArray(s.required) ? (s.required as string[]) : []) if (!Object.hasOwn(obj, key)) problems.push(`${path}: missing "${key}"`)
     for (const [key, v] of Object.entries(obj)) {
-      if (key in props) problems.push(...checkJsonSchema(v, props[key], `${path}.${key}`))
+      // Own keys only: a reply's `constructor` is no property the schema declared.
+      if (Object.hasOwn(props, key)) problems.push(...checkJsonSchema(v, props[key], `${path}.${key}`))
       else if (s.additionalProperties === false) problems.push(`${path}: "${key}" is not allowed`)
       else if (s.additionalProperties && typeof s.additionalProperties === 'object') problems.push(...checkJsonSchema(v, s.additionalProperties, `${path}.${key}`))
     }

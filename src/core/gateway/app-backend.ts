@@ -9,6 +9,7 @@ import type { ChatRequest, ProviderRuntime } from '../runtime/types'
 import type { CallEvent, CallInput } from '../caller/model-caller'
 import type { GatewayBackend, GatewayModel } from './backend'
 import { GatewayError } from './gateway-error'
+import { isUnavailable, type Unavailable } from '../unavailable'
 import { hasBatches, type EventBatches } from '../runtime/stream/event-batches'
 
 /** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */
@@ -21,6 +22,8 @@ export interface AppBackendDeps {
     price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined>
   }
   usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number } }
+  /** The built-in engine's own check of a listed name (`BuiltinEngine.listed`), or why there is no engine. */
+  builtin: { listed(name: string): Promise<unknown> } | Unavailable
 }
 
 /** The built-in engine's provider id (its spec, `runtime/providers/builtin`). */
@@ -124,10 +127,9 @@ export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
       if (target.providerId !== BUILTIN) return
       // The engine would also run any .gguf by its path (the CLI's `chat builtin/<path>`) and say
       // whether the path exists; a client of the local API gets neither: the one answer for any
-      // name the lists do not hold, with no look at the disk beyond them.
-      const runtime = await deps.providers.runtime(BUILTIN)
-      const listed = (await runtime.models?.())?.models ?? []
-      if (listed.some((m) => m.id === target.modelId)) return
+      // name the lists do not hold, with no look at the disk beyond them. With no engine nothing
+      // loads: the call itself answers why.
+      if (isUnavailable(deps.builtin) || (await deps.builtin.listed(target.modelId))) return
       throw new GatewayError(
         'not_found',
         `The built-in engine has no model ${JSON.stringify(target.modelId)}: the local API reaches the models on the Local models page (the library and the folders added there) by name; GET /v1/models lists them.`,

@@ -4,6 +4,8 @@ import type { AccessPolicy } from '../bridge/session'
 import type { ProviderService } from '../providers/provider-service'
 import type { ModelCaller } from '../caller/model-caller'
 import { clientReach } from '../security/client-policy'
+import type { BuiltinEngine } from '../engine'
+import type { Unavailable } from '../unavailable'
 import { GatewayService } from './gateway-service'
 import { createAppGatewayBackend } from './app-backend'
 import { localApiHandlers } from './handlers'
@@ -13,14 +15,15 @@ interface Deps {
   store: Store
   providers: ProviderService
   caller: ModelCaller
+  engine: BuiltinEngine | Unavailable
 }
 
 /** The local API: every model to other programs, through the one caller. */
 export const gatewayFeature: Feature<Deps, { gateway: GatewayService }, ProceduresOf<'localApi'>> = {
-  create: ({ env, store, providers, caller }) => ({
+  create: ({ env, store, providers, caller, engine }) => ({
     gateway: new GatewayService({
       settings: store.settings,
-      backend: createAppGatewayBackend({ caller, providers, usage: store.usage }),
+      backend: createAppGatewayBackend({ caller, providers, usage: store.usage, builtin: engine }),
       // A remote browser-mode client may use the app, never widen what the host serves.
       mayChange: () => clientReach(env) !== 'remote',
       ...(env.localApi ? { listen: env.localApi } : {})

@@ -33,6 +33,13 @@ export const PROGRAMS_REFUSED =
 export const PRIVATE_ADDRESSES_REFUSED =
   'With an access password, browser mode cannot let tools read private or local addresses of the host’s network: turn this on from the desktop app or a loopback browser session.'
 
+/**
+ * Whether a built-in model may be named by its .gguf path on the host (`builtin/<path>`): the
+ * desktop and the CLI only; everyone else reaches the listed models by name, whatever procedure
+ * takes the model (the engine applies it where it resolves every name).
+ */
+export const mayNameHostPaths = (ctx: CallerEnv): boolean => clientReach(ctx) === 'host'
+
 /** Paths on the host (import and export files, knowledge folders): the desktop and the CLI only. */
 export function refuseHostPaths(ctx: CallerEnv): void {
   if (clientReach(ctx) !== 'host') throw refused(HOST_PATHS_REFUSED, 400)

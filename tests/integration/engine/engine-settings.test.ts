@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
+import { EngineSettings } from '../../../src/core/engine/engine-settings'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Result } from '../../../src/shared/errors/app-error'
@@ -101,4 +102,21 @@ describe('the engine settings over the bridge', () => {
     expect(kept.loaded.map((m) => m.modelId)).toEqual(['tiny'])
     expect(kept.loaded[0]?.expiresAt).toBeUndefined()
   }, 60_000)
+
+  it('a model named after an object member (constructor, __proto__, toString) has no context size but its own', async () => {
+    for (const name of ['constructor', '__proto__', 'toString']) writeTinyLlamaGguf(join(dataDir, 'models', `${name}.gguf`))
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      expect(ok(await client.call('engine.plan', { model: name })), name).toMatchObject({ modelId: name, contextSize: 2048, contextReason: 'trained' })
+      const set = ok(await client.call('engine.setSettings', { contextSize: { model: name, size: 1024 } }))
+      expect(Object.hasOwn(set.settings.contextSizes, name), name).toBe(true)
+      expect(ok(await client.call('engine.plan', { model: name })), name).toMatchObject({ contextSize: 1024, contextReason: 'user' })
+    }
+    // Kept in the settings file as written, and read back as the same own entries.
+    const file = JSON.parse(readFileSync(join(dataDir, 'engine-settings.json'), 'utf8')) as { contextSizes: Record<string, number> }
+    expect(Object.entries(file.contextSizes)).toEqual(expect.arrayContaining([['constructor', 1024], ['__proto__', 1024], ['toString', 1024]]))
+    expect(Object.entries(new EngineSettings(join(dataDir, 'engine-settings.json')).get().contextSizes)).toEqual(expect.arrayContaining([['__proto__', 1024]]))
+    const cleared = ok(await client.call('engine.setSettings', { contextSize: { model: '__proto__', size: null } }))
+    expect(Object.hasOwn(cleared.settings.contextSizes, '__proto__')).toBe(false)
+    expect(ok(await client.call('engine.plan', { model: '__proto__' }))).toMatchObject({ contextSize: 2048, contextReason: 'trained' })
+  })
 })

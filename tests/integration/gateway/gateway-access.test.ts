@@ -48,7 +48,7 @@ beforeAll(async () => {
   addKey('mini-only', { allowedModels: ['openai/gpt-4o-mini'] })
   addKey('slow', { rateLimitPerMinute: 2 })
   addKey('capped', { spendCapUsd: 0.5 })
-  const backend = createAppGatewayBackend({ caller: core.services().caller, providers: core.services().providers, usage: core.services().store.usage })
+  const backend = createAppGatewayBackend({ caller: core.services().caller, providers: core.services().providers, usage: core.services().store.usage, builtin: core.services().engine })
   gateway = await startGatewayServer({ host: '127.0.0.1', port: 0, backend, config: () => config, maxBodyBytes: 1024 * 1024 })
 })
 

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const k = newApiKey()
   config.keys.push({ id: 'main', name: 'main', prefix: k.prefix, hash: k.hash, createdAt: Date.now() })
   secret = k.secret
-  const backend = createAppGatewayBackend({ caller: core.services().caller, providers: core.services().providers, usage: core.services().store.usage })
+  const backend = createAppGatewayBackend({ caller: core.services().caller, providers: core.services().providers, usage: core.services().store.usage, builtin: core.services().engine })
   gateway = await startGatewayServer({ host: '127.0.0.1', port: 0, backend, config: () => config, maxBodyBytes: LIMIT })
 })
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
   const created = newApiKey()
   secret = created.secret
   keys.push({ id: 'k1', name: 'tests', prefix: created.prefix, hash: created.hash, createdAt: Date.now() })
-  const backend = createAppGatewayBackend({ caller: core.services().caller, providers: core.services().providers, usage: core.services().store.usage })
+  const backend = createAppGatewayBackend({ caller: core.services().caller, providers: core.services().providers, usage: core.services().store.usage, builtin: core.services().engine })
   gateway = await startGatewayServer({ host: '127.0.0.1', port: 0, backend, config: () => ({ keys, aliases: { fast: 'openai/gpt-4o-mini' }, allowedOrigins: [], allowedHosts: [] }) })
 })
 

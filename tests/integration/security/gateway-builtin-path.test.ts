@@ -95,6 +95,13 @@ describe('the local API reaches only the models the owner listed, by name', () =
     }
   })
 
+  it('a model the owner added a moment ago is reached at once, not after the list is next read', async () => {
+    // The list was just read (the calls above); a file dropped into the library now is listed by the next look at the disk.
+    expect((await sdk.models.list()).data.map((m) => m.id)).not.toContain('builtin/fresh')
+    writeTinyLlamaGguf(join(dir, 'data', 'models', 'fresh.gguf'))
+    expect((await chat('builtin/fresh')).choices[0]!.message.content).toEqual(expect.any(String))
+  }, 60_000)
+
   it('the next good call still chats', async () => {
     expect((await chat('builtin/tiny')).choices[0]!.message.content).toEqual(expect.any(String))
   }, 60_000)
