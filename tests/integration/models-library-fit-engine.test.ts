@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { estimateMemory, FIXED_OVERHEAD_BYTES } from '../../src/core/models-library/fit-estimate'
+import { estimateMemory, FIXED_OVERHEAD_BYTES } from '../../src/core/gguf/fit-estimate'
 import { modelShape, readGgufFile } from '../../src/core/gguf/gguf-header'
 import { engineHarness, type EngineHarness } from './engine/engine-harness'
 

@@ -7,7 +7,7 @@ import { EngineSettings, type EngineSettingsData } from './engine-settings'
 import { removeEngineState, writeEngineState } from './engine-state'
 import { GgufFormatError, readGgufHeader, type GgufHeader } from './gguf-header'
 import { formatBytes } from '../../shared/local/format'
-import { contextPlan, DEFAULT_CONTEXT_CAP, estimateMemory, FALLBACK_CONTEXT, slotsFor, wantedContext, type MemoryAvailable } from '../models-library/fit-estimate'
+import { contextPlan, DEFAULT_CONTEXT_CAP, estimateMemory, FALLBACK_CONTEXT, slotsFor, wantedContext, type MemoryAvailable } from '../gguf/fit-estimate'
 import { discoverModels, type DiscoveredModel, type DiscoveryOptions, type DiscoveryProblem } from './model-discovery'
 import type { ChatParams, EmbedResult, EngineStatus } from './protocol'
 

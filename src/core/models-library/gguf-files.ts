@@ -1,4 +1,4 @@
-import { QUANT_QUALITY } from './fit-estimate'
+import { QUANT_QUALITY } from '../gguf/fit-estimate'
 
 /** One GGUF file of a repository as the hub's tree lists it. */
 export interface RepoFile {

@@ -5,7 +5,7 @@ import type { Secrets } from '../secrets'
 import { ModelsLibrary } from './library-service'
 import type { StreamHub } from '../bridge/stream-hub'
 import { downloadTask } from './handlers'
-import type { MemoryAvailable } from './fit-estimate'
+import type { MemoryAvailable } from '../gguf/fit-estimate'
 
 
 /** The keychain entry of the Hugging Face token (never written to disk, never sent to the renderer). */

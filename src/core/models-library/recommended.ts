@@ -5,7 +5,7 @@ import curated from '../../../catalogue/recommended-models.json' with { type: 'j
 import type { RecommendedList, RecommendedModel } from '../../shared/models-library/types'
 import { libraryModelId } from '../engine/model-discovery'
 import type { ModelShape } from '../gguf/gguf-header'
-import { contextPlan, estimateMemory, type MemoryAvailable } from './fit-estimate'
+import { contextPlan, estimateMemory, type MemoryAvailable } from '../gguf/fit-estimate'
 
 const positive = z.number().int().positive()
 const schema = z

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { GgufFormatError, readGgufHeader } from '../../../src/core/engine/gguf-header'
-import { kvBytesPerToken } from '../../../src/core/models-library/fit-estimate'
+import { kvBytesPerToken } from '../../../src/core/gguf/fit-estimate'
 import { encodeGguf } from '../../fixtures/gguf/gguf-writer'
 import { tinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { estimateMemory, maxContext, recommendQuant } from '../../../src/core/models-library/fit-estimate'
+import { estimateMemory, maxContext, recommendQuant } from '../../../src/core/gguf/fit-estimate'
 import { modelShape, parseGgufHeader } from '../../../src/core/gguf/gguf-header'
 import { groupGgufFiles, quantOf } from '../../../src/core/models-library/gguf-files'
 import { knownHeader } from '../../fixtures/gguf-headers/write-gguf'

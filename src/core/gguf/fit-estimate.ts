@@ -1,5 +1,5 @@
 import type { FitFigures, FitVerdict } from '../../shared/models-library/types'
-import type { ModelShape } from '../gguf/gguf-header'
+import type { ModelShape } from './gguf-header'
 
 /**
  * Memory a GGUF model needs once loaded, from its header and its file size. The formula is
