@@ -62,7 +62,8 @@ export const apiCommand: CliCommand = {
       io.stderr.write(`${(error as { error?: { message?: string } }).error?.message ?? String(error)}\n`)
       return 1
     }
-    const core = createCore({ dataDir, mode: 'desktop', localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
+    // Provider keys from the environment when none is stored (`ANTHROPIC_API_KEY` …), as `serve` and `chat` read them.
+    const core = createCore({ dataDir, mode: 'desktop', keyEnv: io.env, localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
     const client = createInProcessClient(core.router).client
     try {
       const state = await core.context.init.start()

@@ -164,6 +164,26 @@ describe('OpenAI Chat Completions through the gateway', () => {
     expect((fake.requestsTo('/chat/completions').at(-1)!.body as { response_format: unknown }).response_format).toEqual(format)
   })
 
+  it('passes stop sequences through to the provider, one string or a list', async () => {
+    for (const stop of ['END', ['END', '###']]) {
+      fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['1 2 3']) })
+      await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'count' }], stop })
+      expect((fake.requestsTo('/chat/completions').at(-1)!.body as { stop?: unknown }).stop).toEqual(typeof stop === 'string' ? [stop] : stop)
+    }
+  })
+
+  it('a caching breakpoint (Anthropic’s) is not sent to an OpenAI-compatible upstream', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['ok']) })
+    await anthropic().messages.create({
+      model: 'openai/gpt-4o-mini',
+      max_tokens: 16,
+      system: [{ type: 'text', text: 'be brief', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      tools: [{ name: 'read', input_schema: { type: 'object', properties: {} }, cache_control: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }]
+    })
+    expect(JSON.stringify(fake.requestsTo('/chat/completions').at(-1)!.body)).not.toContain('cache_control')
+  })
+
   it('an upstream error before the first token is the API error with its status', async () => {
     fake.enqueue('/chat/completions', { kind: 'json', status: 404, body: errorBody('The model `gpt-x` does not exist', 'model_not_found') })
     const error = await openai()

@@ -51,6 +51,8 @@ export const chatCompletionSchema = z.object({
   tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]).optional(),
   response_format: responseFormatSchema.optional(),
   reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional(),
+  // OpenAI takes up to four stop sequences, as one string or a list.
+  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
   n: z.number().int().nullable().optional(),
   user: z.string().optional()
 })
@@ -75,6 +77,8 @@ export function chatCompletionToRequest(body: ChatCompletionBody, modelId: strin
   if (body.presence_penalty != null) request.presence_penalty = body.presence_penalty
   if (body.reasoning_effort) request.reasoning_effort = body.reasoning_effort
   if (body.user) request.user = body.user
+  const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? [])
+  if (stop.length > 0) request.stop = stop
   if (body.tools?.length && body.tool_choice !== 'none') request.tools = body.tools.map(toChatTool)
   if (body.tool_choice && body.tool_choice !== 'none' && request.tools) request.tool_choice = body.tool_choice
   if (body.response_format && body.response_format.type !== 'text') request.response_format = body.response_format
