@@ -19,7 +19,7 @@ export interface AppBackendDeps {
     runtime(providerId: string): Promise<ProviderRuntime>
     price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined>
   }
-  usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number } }
+  usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number; inputTokens?: number; cachedInputTokens?: number } }
 }
 
 const failure = (thrown: unknown, providerId: string): AppError =>

@@ -9,6 +9,7 @@ import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { startFakeHttpServer, type FakeServer } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, anthropicEvent } from '../../fixtures/fake-anthropic/anthropic-sse'
+import { apiCommand } from '../../../src/cli/commands/api'
 
 // The local API in front of an Anthropic upstream (a fake on loopback speaking the Messages
 // stream), reached through the app's real Anthropic runtime and SDK: what the upstream is sent
@@ -131,5 +132,22 @@ describe('an Anthropic upstream behind the local API', () => {
     const { secret } = ok(await api().call('localApi.createKey', { name: 'capped', spendCapUsd: cap }))
     await sdk(secret).messages.create({ model: `anthropic/${MODEL}`, max_tokens: 64, messages: [{ role: 'user', content: 'one' }] })
     await expect(sdk(secret).messages.create({ model: `anthropic/${MODEL}`, max_tokens: 64, messages: [{ role: 'user', content: 'two' }] })).rejects.toMatchObject({ status: 429 })
+  })
+
+  it('the cache hit rate per key is on the key (Local API page) and, per key and per model, in `switchboard api usage --json`', async () => {
+    const { key, secret } = ok(await api().call('localApi.createKey', { name: 'hits' }))
+    await sdk(secret).messages.create({ model: `anthropic/${MODEL}`, max_tokens: 64, messages: [{ role: 'user', content: 'again' }] })
+    const input = USAGE.input_tokens + USAGE.cache_read_input_tokens + USAGE.cache_creation_input_tokens
+    const listed = ok(await api().call('localApi.status', {})).keys.find((k) => k.id === key.id)!
+    expect(listed.cacheHitRate).toBeCloseTo(USAGE.cache_read_input_tokens / input, 6)
+    let out = ''
+    const io = { stdout: { write: (t: string) => ((out += t), true) }, stderr: { write: () => true }, env: {} }
+    const code = await apiCommand.run(['usage', '--json', '--data-dir', join(dir, 'data')], io as never)
+    expect(code).toBe(0)
+    const report = JSON.parse(out) as { keys: Array<{ id: string; name: string; cacheHitRate: number; calls: number }>; models: Array<{ model: string; cacheHitRate: number; calls: number }> }
+    expect(report.keys.find((k) => k.id === key.id)).toMatchObject({ name: 'hits', calls: 1 })
+    expect(report.keys.find((k) => k.id === key.id)!.cacheHitRate).toBeCloseTo(USAGE.cache_read_input_tokens / input, 6)
+    // Every call of this file reported the same usage: the model's rate is the same share.
+    expect(report.models.find((m) => m.model === MODEL)!.cacheHitRate).toBeCloseTo(USAGE.cache_read_input_tokens / input, 6)
   })
 })
