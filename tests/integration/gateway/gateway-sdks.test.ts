@@ -164,6 +164,19 @@ describe('OpenAI Chat Completions through the gateway', () => {
     expect((fake.requestsTo('/chat/completions').at(-1)!.body as { response_format: unknown }).response_format).toEqual(format)
   })
 
+  it('logprobs, top_logprobs and logit_bias are refused by name, not dropped; their off values are fine', async () => {
+    for (const [extra, param] of [[{ logprobs: true }, 'logprobs'], [{ top_logprobs: 2, logprobs: true }, 'logprobs'], [{ logit_bias: { '50256': -100 } }, 'logit_bias']] as const) {
+      const error = await openai()
+        .chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...extra })
+        .then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError)
+      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param)
+    }
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['ok']) })
+    const reply = await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], logprobs: false, logit_bias: {} })
+    expect(reply.choices[0]!.message.content).toBe('ok')
+  })
+
   it('passes stop sequences through to the provider, one string or a list', async () => {
     for (const stop of ['END', ['END', '###']]) {
       fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['1 2 3']) })
@@ -206,6 +219,21 @@ describe('OpenAI Chat Completions through the gateway', () => {
 })
 
 describe('embeddings and models', () => {
+  it('an empty input and token-id input are 400s that say why, as OpenAI refuses them', async () => {
+    for (const [input, message] of [
+      ['', /must not be empty/],
+      [['a', ''], /must not be empty/],
+      [[1, 2, 3], /token-id input is not offered/],
+      [[[1, 2], [3]], /token-id input is not offered/]
+    ] as const) {
+      const error = await openai()
+        .embeddings.create({ model: 'openai/text-embedding-3-small', input: input as string })
+        .then(() => undefined, (e: unknown) => e)
+      expect(error, JSON.stringify(input)).toBeInstanceOf(OpenAI.BadRequestError)
+      expect((error as Error).message).toMatch(message)
+    }
+  })
+
   it('the SDK gets float vectors back through its default base64 encoding', async () => {
     fake.enqueue('/embeddings', { kind: 'json', body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.5, -0.25, 0.125] }, { object: 'embedding', index: 1, embedding: [1, 0, -1] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 4, total_tokens: 4 } } })
     const result = await openai().embeddings.create({ model: 'openai/text-embedding-3-small', input: ['a', 'b'] })

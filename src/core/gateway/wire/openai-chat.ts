@@ -54,12 +54,18 @@ export const chatCompletionSchema = z.object({
   // OpenAI takes up to four stop sequences, as one string or a list.
   stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
   n: z.number().int().nullable().optional(),
+  logprobs: z.boolean().nullable().optional(),
+  top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
+  logit_bias: z.record(z.string(), z.number()).nullable().optional(),
   user: z.string().optional()
 })
 export type ChatCompletionBody = z.infer<typeof chatCompletionSchema>
 
 export function chatCompletionToRequest(body: ChatCompletionBody, modelId: string): ChatRequest {
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw GatewayError.invalid('Only n = 1 is supported.', 'n')
+  // The runtimes return no token log-probabilities and take no token biases: refused by name, never dropped.
+  if (body.logprobs || body.top_logprobs) throw GatewayError.invalid('logprobs and top_logprobs are not offered through Switchboard: its providers’ replies come back without token log-probabilities.', body.logprobs ? 'logprobs' : 'top_logprobs')
+  if (body.logit_bias && Object.keys(body.logit_bias).length > 0) throw GatewayError.invalid('logit_bias is not offered through Switchboard: token ids differ between the models behind it.', 'logit_bias')
   const messages: ChatMessage[] = body.messages.map((m) => {
     const message: ChatMessage = { role: m.role, content: m.content === undefined ? null : toParts(m.content) }
     if (m.name) message.name = m.name

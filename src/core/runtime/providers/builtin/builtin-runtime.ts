@@ -68,7 +68,7 @@ function transformer(provider: string, request: ChatRequest, report: (speed: Spe
       if (done.stopReason === 'abort') return // the runner reports the cancellation
       ended = true
       const format = request.response_format
-      const schema = format?.type === 'json_schema' ? format.json_schema.schema : undefined
+      const schema = format?.type === 'json_schema' ? format.json_schema.schema : format?.type === 'json_object' ? JSON_OBJECT : undefined
       if (schema && done.stopReason !== 'functionCalls') {
         let problems: string[]
         try {
@@ -99,6 +99,9 @@ async function* withCrash(source: AsyncIterable<ChatStreamItem>): AsyncGenerator
   }
 }
 
+/** JSON mode's grammar: an object whose keys and values may be anything JSON allows. */
+const JSON_OBJECT: Record<string, unknown> = { type: 'object', additionalProperties: true }
+
 export function chatParams(request: ChatRequest, provider: string): Omit<ChatParams, 'modelId'> {
   const params: Omit<ChatParams, 'modelId'> = { history: toEngineHistory(request.messages, provider) }
   if (request.max_tokens) params.maxTokens = request.max_tokens
@@ -115,6 +118,8 @@ export function chatParams(request: ChatRequest, provider: string): Omit<ChatPar
     else if (choice && typeof choice === 'object') params.forceFunctionCall = choice.function.name
   }
   if (request.response_format?.type === 'json_schema' && !params.forceFunctionCall) params.jsonSchema = request.response_format.json_schema.schema
+  // JSON mode: any object, through the same grammar a schema uses (an object of any keys and values).
+  else if (request.response_format?.type === 'json_object' && !params.forceFunctionCall) params.jsonSchema = JSON_OBJECT
   return params
 }
 
