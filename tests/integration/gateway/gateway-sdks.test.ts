@@ -334,6 +334,23 @@ describe('Anthropic Messages through the gateway', () => {
     expect(final.content[1]).toEqual({ type: 'text', text: '42' })
   })
 
+  it('count_tokens answers input_tokens for the request, as the SDK reads it', async () => {
+    const small = await anthropic().messages.countTokens({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+    const large = await anthropic().messages.countTokens({ model: 'openai/gpt-4o-mini', system: 'be brief', messages: [{ role: 'user', content: 'hello there, '.repeat(100) }] })
+    expect(small.input_tokens).toBeGreaterThan(0)
+    expect(large.input_tokens).toBeGreaterThan(small.input_tokens * 10)
+  })
+
+  it('a server tool the upstream lacks is left out with a warning header, and the call goes on', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['searched']) })
+    const { data, response } = await anthropic()
+      .messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 16, tools: [{ type: 'web_search_20250305', name: 'web_search' }], messages: [{ role: 'user', content: 'news?' }] })
+      .withResponse()
+    expect(data.content).toEqual([{ type: 'text', text: 'searched' }])
+    expect(response.headers.get('x-switchboard-warning')).toMatch(/web_search_20250305.*left out/)
+    expect((fake.requestsTo('/chat/completions').at(-1)!.body as { tools?: unknown }).tools).toBeUndefined()
+  })
+
   it('errors come in Anthropic’s shape with the right status', async () => {
     const error = await anthropic()
       .messages.create({ model: 'no-provider-here', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
