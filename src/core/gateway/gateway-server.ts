@@ -139,7 +139,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
         const request = anthropicToRequest(input, target.modelId, warnings)
         warn()
         const events = options.backend.chat(target, request, context('messages'))
-        const encoder = new AnthropicMessageEvents(`msg_${randomBytes(12).toString('hex')}`, input.model)
+        const encoder = new AnthropicMessageEvents(`msg_${randomBytes(12).toString('hex')}`, input.model, estimatePromptTokens(request))
         return input.stream ? streamAnthropic(res, events, encoder) : answerAnthropic(res, events, encoder)
       }
       case 'POST /v1/messages/count_tokens': {

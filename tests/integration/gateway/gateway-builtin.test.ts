@@ -82,4 +82,16 @@ describe('the local API over the built-in engine', () => {
     const text = reply.choices[0]!.message.content!
     expect(typeof JSON.parse(text)).toBe('object')
   }, 120_000)
+
+  it('the streamed message_start reports the prompt’s input tokens, and the end the engine’s own count', async () => {
+    const sdk = new Anthropic({ apiKey: secret, baseURL: url, maxRetries: 0 })
+    const stream = sdk.messages.stream({ model: 'builtin/tiny', max_tokens: 4, messages: [{ role: 'user', content: 'Tell me about the weather in Paris today.' }] })
+    let startInput: number | undefined
+    stream.on('streamEvent', (event) => {
+      if (event.type === 'message_start') startInput = event.message.usage.input_tokens
+    })
+    const final = await stream.finalMessage()
+    expect(startInput).toBeGreaterThan(0)
+    expect(final.usage.input_tokens).toBeGreaterThan(0)
+  }, 120_000)
 })

@@ -196,14 +196,19 @@ export class AnthropicMessageEvents {
 
   constructor(
     private readonly id: string,
-    private readonly model: string
+    private readonly model: string,
+    /**
+     * The prompt's size before the upstream has said it (it does at the end, in message_delta's
+     * usage): clients that budget their context read message_start's input_tokens.
+     */
+    private readonly inputEstimate = 0
   ) {}
 
   start(): AnthropicEvent[] {
     return [
       {
         type: 'message_start',
-        message: { id: this.id, type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } }
+        message: { id: this.id, type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: this.inputEstimate, output_tokens: 0 } }
       },
       { type: 'ping' }
     ]
