@@ -12,6 +12,7 @@ import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 import { startFakeHttpServer, type FakeServer, type RecordedRequest } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, anthropicEvent } from '../../fixtures/fake-anthropic/anthropic-sse'
 import { AGENT_VERSIONS, installAgents } from '../../fixtures/agents/install-agents'
+import { agentSetup } from '../../../src/shared/local-api/agent-setup'
 
 // The real coding agents from the npm registry (Claude Code and the Codex CLI, pinned) pointed at
 // the local API, as a user would set them up: their own first request, a one-turn answer and one
@@ -136,11 +137,10 @@ async function run(file: string, args: string[], env: Record<string, string>): P
 
 function claude(prompt: string, model: string, flags: string[] = [], env: Record<string, string> = {}): Promise<Run> {
   if (!install.ok) throw new Error('not installed')
+  // The variables the Local API page tells the user to set, exactly.
+  const shown = Object.fromEntries([...setupLines('claude-code', model).matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]))
   return run(install.agents.claude, ['-p', prompt, ...flags], {
-    ANTHROPIC_BASE_URL: url,
-    ANTHROPIC_API_KEY: secret,
-    ANTHROPIC_MODEL: model,
-    ANTHROPIC_SMALL_FAST_MODEL: model,
+    ...shown,
     ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
     CLAUDE_CONFIG_DIR: '$HOME/.claude',
     DISABLE_AUTOUPDATER: '1',
@@ -154,10 +154,8 @@ function claude(prompt: string, model: string, flags: string[] = [], env: Record
 function codex(prompt: string, model: string): Promise<Run & { last: string }> {
   if (!install.ok) throw new Error('not installed')
   const codexHome = mkdtempSync(join(dir, 'codex-'))
-  writeFileSync(
-    join(codexHome, 'config.toml'),
-    [`model = ${JSON.stringify(model)}`, 'model_provider = "switchboard"', '[model_providers.switchboard]', 'name = "Switchboard"', `base_url = ${JSON.stringify(`${url}/v1`)}`, 'env_key = "SWITCHBOARD_API_KEY"', 'wire_api = "responses"', ''].join('\n')
-  )
+  // The config.toml the Local API page shows, exactly.
+  writeFileSync(join(codexHome, 'config.toml'), setupLines('codex', model))
   const last = join(codexHome, 'last.txt')
   return run(process.execPath, [install.agents.codex, 'exec', '--skip-git-repo-check', '--ephemeral', '-o', last, prompt], { CODEX_HOME: codexHome, SWITCHBOARD_API_KEY: secret }).then((r) => {
     let text = ''
@@ -169,6 +167,8 @@ function codex(prompt: string, model: string): Promise<Run & { last: string }> {
     return { ...r, last: text }
   })
 }
+
+const setupLines = (id: 'claude-code' | 'codex', model: string): string => agentSetup(url, secret, model).find((e) => e.id === id)!.code
 
 const describeAgents = install.ok ? describe : describe.skip
 
