@@ -74,7 +74,22 @@ describe('the local API over the built-in engine', () => {
     expect(message.usage.output_tokens).toBe(8)
   }, 120_000)
 
-  it.todo('a prompt longer than the model’s context is a 400 before any token, streamed or not, because the engine (node-llama-cpp’s context shift) now cuts such a prompt and answers; the check belongs where the engine tokenizes (src/core/engine)')
+  it('a prompt longer than the model’s context is a 400 before any token, streamed or not, that says so', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    // Byte-level vocabulary: ~1 token a character, well past the 2,048-token context.
+    const long = 'word '.repeat(4_000)
+    for (const stream of [false, true]) {
+      const error = await sdk.chat.completions
+        .create({ model: 'builtin/tiny', max_tokens: 8, stream, messages: [{ role: 'system', content: long }, { role: 'user', content: 'hi' }] })
+        .then(
+          () => undefined,
+          (e: unknown) => e
+        )
+      expect(error, `stream: ${stream}`).toBeInstanceOf(OpenAI.APIError)
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400)
+      expect((error as Error).message).toMatch(/ExceededContextWindow.*longer than the model's context/)
+    }
+  }, 120_000)
 
   it('json_object mode gives a JSON object from the engine', async () => {
     const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })

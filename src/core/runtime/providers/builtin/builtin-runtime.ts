@@ -18,6 +18,11 @@ export function engineAppError(error: unknown, provider: string): AppError {
   if (error instanceof ModelTooLargeError) return runtimeError('ProviderBizError', error.message, provider, { reason: 'too-large', ...error.figures })
   if (error instanceof ModelFileError) return runtimeError(error.reason === 'unknown-model' ? 'ModelNotFound' : 'InvalidRequestFormat', error.message, provider, { reason: error.reason })
   if (error instanceof EngineCrashedError) return runtimeError('ProviderServiceUnavailable', error.message, provider, { exit: error.exit })
+  if (error instanceof EngineError && /compress chat history/i.test(error.message)) {
+    // llama.cpp's history does not fit the context even cut down: the prompt is too long, a 400
+    // of the request (it fails before any token), not a failing engine.
+    return runtimeError('ExceededContextWindow', `The prompt is longer than the model's context can hold, even with older turns dropped (the engine: ${error.message.trim()}). Shorten the system prompt or the last message, or raise the model's context length on the Local models page.`, provider)
+  }
   if (error instanceof EngineError) {
     return runtimeError(error.code === 'unsupported-architecture' ? 'CapabilityNotSupported' : error.code === 'not-loaded' ? 'ModelNotFound' : 'ProviderBizError', error.message, provider)
   }
