@@ -400,9 +400,14 @@ class SseWriter {
     return this.write(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`)
   }
 
+  /** The last bytes go with the end of the response: one socket write, not one for them and one for the chunked ending. */
   end(): void {
-    this.flush()
-    if (!this.res.destroyed) this.res.end()
+    this.scheduled = false
+    if (this.res.destroyed) return
+    const out = this.used > 0 ? this.buffer.subarray(0, this.used) : undefined
+    this.used = 0
+    if (out) this.res.end(out)
+    else this.res.end()
   }
 }
 
