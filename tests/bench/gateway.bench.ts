@@ -100,6 +100,35 @@ export default async function gatewayBench(): Promise<void> {
     )
     const [ttftBare, ttftOurs] = await alternatingMedianMs(first(direct, 'gpt-4o-mini'), first(through, 'openai/gpt-4o-mini'), 30, 5)
     console.log(`time to first token: gateway ${fmt(ttftOurs)} vs direct ${fmt(ttftBare)}: added ${fmt(ttftOurs - ttftBare)}   goal: ≤ 5 ms`)
+
+    // Eight clients at once (an editor and a few agents): each short call's whole time, through
+    // the gateway and direct, in alternating rounds; the added latency is the difference of the
+    // two distributions' percentiles.
+    const CONCURRENT = 8
+    const ROUNDS = 25
+    const timed = async (client: OpenAI, model: string): Promise<number> => {
+      const started = performance.now()
+      let text = ''
+      const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'short' }], stream: true })
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? ''
+      if (!text) throw new Error('no answer')
+      return performance.now() - started
+    }
+    const round = (client: OpenAI, model: string) => Promise.all(Array.from({ length: CONCURRENT }, () => timed(client, model)))
+    const times: [number[], number[]] = [[], []]
+    for (let i = 0; i < ROUNDS + 2; i++) {
+      const order = i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)
+      for (const side of order) {
+        const results = await round(side === 0 ? direct : through, side === 0 ? 'gpt-4o-mini' : 'openai/gpt-4o-mini')
+        if (i >= 2) times[side].push(...results) // the first two rounds warm both sides up
+      }
+    }
+    const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
+    const added = (p: number) => pct(times[1], p) - pct(times[0], p)
+    console.log(
+      `${CONCURRENT} concurrent requests (${times[0].length} each side): added latency p50 ${fmt(added(50))}, p95 ${fmt(added(95))}, p99 ${fmt(added(99))} ` +
+        `(gateway p50 ${fmt(pct(times[1], 50))} / p95 ${fmt(pct(times[1], 95))}; direct ${fmt(pct(times[0], 50))} / ${fmt(pct(times[0], 95))})   goal: p95 ≤ 10 ms`
+    )
   } finally {
     gateway.proc.stdin!.end()
     upstream.proc.stdin!.end()

@@ -12,6 +12,7 @@ const LIST_ACTIONS = ['list', 'add', 'remove']
 const USAGE = `switchboard api <command> [--data-dir DIR]
   api serve [--host HOST] [--port N]        runs the local API until Ctrl-C (whatever Settings says)
   api keys [--json]                          lists the keys (never the keys themselves)
+  api usage [--json]                         calls, cost and prompt-cache hit rate per key and per model
   api key-create NAME [--model ID]… [--rate-limit N] [--spend-cap USD]
                                              prints a new key once; --model limits it (provider/model, provider/*)
   api key-revoke ID
@@ -29,7 +30,7 @@ export const apiCommand: CliCommand = {
     const [sub, ...rest] = positionals
     const list = sub === 'origins' || sub === 'hosts' ? LISTS[sub] : undefined
     const listUsage = list && (!LIST_ACTIONS.includes(rest[0] ?? '') || (rest[0] !== 'list' && rest.length < 2))
-    if (!sub || !['serve', 'keys', 'key-create', 'key-revoke', 'origins', 'hosts'].includes(sub) || (!list && sub !== 'serve' && sub !== 'keys' && !rest[0]) || listUsage) {
+    if (!sub || !['serve', 'keys', 'usage', 'key-create', 'key-revoke', 'origins', 'hosts'].includes(sub) || (!list && sub !== 'serve' && sub !== 'keys' && sub !== 'usage' && !rest[0]) || listUsage) {
       io.stderr.write(`Usage: ${USAGE}\n`)
       return 2
     }
@@ -62,7 +63,8 @@ export const apiCommand: CliCommand = {
       io.stderr.write(`${(error as { error?: { message?: string } }).error?.message ?? String(error)}\n`)
       return 1
     }
-    const core = createCore({ dataDir, mode: 'desktop', engine: { utilityProcess: io.engineUtilityProcess }, localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
+    // Provider keys from the environment when none is stored (`ANTHROPIC_API_KEY` …), as `serve` and `chat` read them.
+    const core = createCore({ dataDir, mode: 'desktop', keyEnv: io.env, engine: { utilityProcess: io.engineUtilityProcess }, localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
     const client = createInProcessClient(core.router).client
     try {
       const state = await core.context.init.start()
@@ -78,6 +80,30 @@ export const apiCommand: CliCommand = {
         else
           for (const k of status.value.keys)
             io.stdout.write(`${k.id}  ${k.name}  ${k.prefix}…  ${k.revokedAt ? 'revoked' : 'active'}  ${k.calls} calls  $${k.spentUsd.toFixed(4)}${k.spendCapUsd !== undefined ? ` of $${k.spendCapUsd}` : ''}\n`)
+        return 0
+      }
+      if (sub === 'usage') {
+        const [status, byKey, byModel] = await Promise.all([
+          client.call('localApi.status', {}),
+          client.call('data.usage.summary', { group: 'apiKey', scene: 'Local API' }),
+          client.call('data.usage.summary', { group: 'model', scene: 'Local API' })
+        ])
+        for (const r of [status, byKey, byModel]) if (!r.ok) throw new Error(r.error.message)
+        if (!status.ok || !byKey.ok || !byModel.ok) return 1
+        const { cacheHitRate } = await import('../../shared/data/usage-log')
+        const names = new Map(status.value.keys.map((k) => [k.id, k.name]))
+        const row = (r: (typeof byKey.value)[number]) => ({ calls: r.calls, inputTokens: r.inputTokens, cachedInputTokens: r.cachedInputTokens, cacheHitRate: cacheHitRate(r) ?? null, costUsd: r.costUsd })
+        const keys = byKey.value.map((r) => ({ id: r.key, name: names.get(r.key) ?? '', ...row(r) }))
+        const models = byModel.value.map((r) => ({ model: r.key, ...row(r) }))
+        if (flags.get('json') === true) {
+          io.stdout.write(`${JSON.stringify({ keys, models })}
+`)
+          return 0
+        }
+        const rate = (r: { cacheHitRate: number | null }) => (r.cacheHitRate === null ? 'no input' : `${(r.cacheHitRate * 100).toFixed(1)}% cached`)
+        if (keys.length === 0) io.stdout.write(`No calls through the local API yet.\n`)
+        for (const k of keys) io.stdout.write(`key   ${k.name || k.id}  ${k.calls} calls  ${k.inputTokens} input tokens, ${rate(k)}  $${k.costUsd.toFixed(4)}\n`)
+        for (const m of models) io.stdout.write(`model ${m.model}  ${m.calls} calls  ${m.inputTokens} input tokens, ${rate(m)}  $${m.costUsd.toFixed(4)}\n`)
         return 0
       }
       if (sub === 'key-create') {

@@ -21,7 +21,7 @@ export interface AppBackendDeps {
     runtime(providerId: string): Promise<ProviderRuntime>
     price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined>
   }
-  usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number } }
+  usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number; inputTokens?: number; cachedInputTokens?: number } }
   /** The built-in engine's own check of a listed name (`BuiltinEngine.listed`), or why there is no engine. */
   builtin: { listed(name: string): Promise<unknown> } | Unavailable
 }

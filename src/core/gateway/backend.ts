@@ -36,6 +36,6 @@ export interface GatewayBackend {
   /** Events as every runtime emits them; never throws (errors are `error` events). Logs usage when it ends. */
   chat(target: GatewayTarget, request: ChatRequest, context: GatewayCallContext): AsyncIterable<StreamEvent>
   embed(target: GatewayTarget, input: string[], context: GatewayCallContext & { dimensions?: number }): Promise<EmbeddingsResult>
-  /** What a key has spent, in USD, and how many calls it made. */
-  spent(keyId: string): { usd: number; calls: number }
+  /** What a key has spent, in USD, how many calls it made, and its input tokens (all, and read from the prompt cache). */
+  spent(keyId: string): { usd: number; calls: number; inputTokens?: number; cachedInputTokens?: number }
 }

@@ -10,8 +10,9 @@ import { GatewayError, anthropicError, openAIError } from './gateway-error'
 import { RateLimiter, findKey, hostAllowed, modelAllowed, originAllowed, presentedKey, type StoredApiKey } from './access'
 import type { GatewayBackend, GatewayCallContext, GatewayTarget } from './backend'
 import { hasBatches } from '../runtime/stream/event-batches'
+import { estimatePromptTokens } from '../runtime/providers/ollama/ollama-num-ctx'
 import { ChatCompletionChunks, ChatCompletionCollector, chatCompletionSchema, chatCompletionToRequest } from './wire/openai-chat'
-import { AnthropicMessageEvents, anthropicMessagesSchema, anthropicToRequest, collectAnthropicMessage, type AnthropicEvent } from './wire/anthropic-messages'
+import { AnthropicMessageEvents, anthropicCountTokensSchema, anthropicMessagesSchema, anthropicToRequest, collectAnthropicMessage, type AnthropicEvent } from './wire/anthropic-messages'
 import { ResponsesEvents, responsesSchema, responsesToRequest } from './wire/openai-responses'
 import { embeddingsSchema, embeddingsResponse } from './wire/openai-embeddings'
 import { JsonDepthGuard } from './json-depth'
@@ -91,7 +92,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     }
     const url = new URL(req.url ?? '/', 'http://gateway.invalid')
     const route = `${req.method ?? 'GET'} ${url.pathname.replace(/\/+$/, '')}`
-    const known = ['GET /v1/models', 'POST /v1/chat/completions', 'POST /v1/embeddings', 'POST /v1/responses', 'POST /v1/messages']
+    const known = ['GET /v1/models', 'POST /v1/chat/completions', 'POST /v1/embeddings', 'POST /v1/responses', 'POST /v1/messages', 'POST /v1/messages/count_tokens']
     if (!known.includes(route)) throw new GatewayError('not_found', `There is no ${route} here. The local API serves ${known.join(', ')}.`)
     const key = findKey(config.keys, presentedKey(req.headers))
     limiter.take(key)
@@ -109,6 +110,13 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       if (!res.writableFinished) controller.abort()
     })
     const context = (kind: GatewayCallContext['api']): GatewayCallContext => ({ signal: controller.signal, keyId: key.id, api: kind })
+    // What was left out of a request (a tool the upstream lacks): said in a header and the log, not refused.
+    const warnings: string[] = []
+    const warn = (): void => {
+      if (warnings.length === 0) return
+      res.setHeader('x-switchboard-warning', warnings.map((w) => w.replace(/[^\x20-\x7e]/g, '?')).join(' | '))
+      logger.warn('local-api', `${route}: ${warnings.join(' ')}`)
+    }
     switch (route) {
       case 'POST /v1/chat/completions': {
         const input = parse(chatCompletionSchema, body)
@@ -120,16 +128,26 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       case 'POST /v1/responses': {
         const input = parse(responsesSchema, body)
         const target = await admitted(input.model, key, config)
-        const events = options.backend.chat(target, responsesToRequest(input, target.modelId), context('responses'))
+        const request = responsesToRequest(input, target.modelId, warnings)
+        warn()
+        const events = options.backend.chat(target, request, context('responses'))
         const encoder = new ResponsesEvents(`resp_${randomBytes(12).toString('hex')}`, input.model, Math.floor(Date.now() / 1000), input)
         return input.stream ? streamResponses(res, events, encoder) : answerResponses(res, events, encoder)
       }
       case 'POST /v1/messages': {
         const input = parse(anthropicMessagesSchema, body)
         const target = await admitted(input.model, key, config)
-        const events = options.backend.chat(target, anthropicToRequest(input, target.modelId), context('messages'))
-        const encoder = new AnthropicMessageEvents(`msg_${randomBytes(12).toString('hex')}`, input.model)
+        const request = anthropicToRequest(input, target.modelId, warnings)
+        warn()
+        const events = options.backend.chat(target, request, context('messages'))
+        const encoder = new AnthropicMessageEvents(`msg_${randomBytes(12).toString('hex')}`, input.model, estimatePromptTokens(request))
         return input.stream ? streamAnthropic(res, events, encoder) : answerAnthropic(res, events, encoder)
+      }
+      case 'POST /v1/messages/count_tokens': {
+        const input = parse(anthropicCountTokensSchema, body)
+        await admitted(input.model, key, config)
+        // An estimate (the one Ollama's context sizing uses): the upstreams have no common way to count.
+        return sendJson(res, 200, { input_tokens: estimatePromptTokens(anthropicToRequest(input, input.model)) })
       }
       case 'POST /v1/embeddings': {
         const input = parse(embeddingsSchema, body)
@@ -407,9 +425,14 @@ class SseWriter {
     return this.write(`event: ${name}\ndata: ${JSON.stringify(value)}\n\n`)
   }
 
+  /** The last bytes go with the end of the response: one socket write, not one for them and one for the chunked ending. */
   end(): void {
-    this.flush()
-    if (!this.res.destroyed) this.res.end()
+    this.scheduled = false
+    if (this.res.destroyed) return
+    const out = this.used > 0 ? this.buffer.subarray(0, this.used) : undefined
+    this.used = 0
+    if (out) this.res.end(out)
+    else this.res.end()
   }
 }
 

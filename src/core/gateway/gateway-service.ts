@@ -158,7 +158,8 @@ export class GatewayService {
       ...(key.rateLimitPerMinute ? { rateLimitPerMinute: key.rateLimitPerMinute } : {}),
       ...(key.spendCapUsd !== undefined ? { spendCapUsd: key.spendCapUsd } : {}),
       spentUsd: spent.usd,
-      calls: spent.calls
+      calls: spent.calls,
+      ...(spent.inputTokens ? { cacheHitRate: (spent.cachedInputTokens ?? 0) / spent.inputTokens } : {})
     }
   }
 

@@ -23,8 +23,14 @@ export type { StreamEvent, ToolCall }
 
 // ---------------------------------------------------------------- chat request (providers.md §3)
 
+/** A prompt-caching breakpoint as Anthropic's API takes it, kept where the client placed it. */
+export interface CacheControl {
+  type: 'ephemeral'
+  ttl?: '5m' | '1h'
+}
+
 export type ChatContentPart =
-  | { type: 'text'; text: string }
+  | { type: 'text'; text: string; cache_control?: CacheControl }
   | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } }
 
 export interface ChatMessage {
@@ -39,11 +45,15 @@ export interface ChatMessage {
   reasoning_content?: string
   /** Signed thinking of an earlier assistant turn: Anthropic needs it back for multi-turn thinking. */
   reasoning?: { content: string; signature?: string; redacted?: boolean }
+  /** A caching breakpoint on the block this turn ends with (a tool result), where the client put one. */
+  cache_control?: CacheControl
 }
 
 export interface ChatTool {
   type: 'function'
   function: { name: string; description?: string; parameters?: Record<string, unknown> }
+  /** A caching breakpoint the client put on this tool. */
+  cache_control?: CacheControl
 }
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high'
@@ -57,8 +67,10 @@ export interface ChatRequest {
   frequency_penalty?: number
   presence_penalty?: number
   tools?: ChatTool[]
-  /** Extended thinking: `enabled` with an optional token budget, or `disabled`. */
-  thinking?: { type: 'enabled' | 'disabled'; budget_tokens?: number }
+  /** Extended thinking: `enabled` with an optional token budget, `adaptive` (the model decides how much), or `disabled`. */
+  thinking?: { type: 'enabled' | 'adaptive' | 'disabled'; budget_tokens?: number }
+  /** Sequences that end the reply (OpenAI's stop, Anthropic's stop_sequences), where the provider takes them. */
+  stop?: string[]
   enabledContextCaching?: boolean
   enabledSearch?: boolean
   /** With enabledSearch: how many results a provider that takes a count should fetch (xAI: 1..30, default 15). */

@@ -74,4 +74,10 @@ export interface UsageSummaryRow {
   /** The same cost in USD (CNY at the pricing module's fixed rate, DEFAULT_USD_TO_CNY). */
   costUsd: number
   currency?: string
+  /** Input tokens of the calls, and how many of them were read from the provider's prompt cache. */
+  inputTokens: number
+  cachedInputTokens: number
 }
+
+/** The share of input tokens read from the prompt cache (0..1); undefined without input. */
+export const cacheHitRate = (row: { inputTokens: number; cachedInputTokens: number }): number | undefined => (row.inputTokens > 0 ? row.cachedInputTokens / row.inputTokens : undefined)

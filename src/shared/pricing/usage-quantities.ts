@@ -11,8 +11,9 @@ import type { PricingUnitName } from './types'
  * - `textInput` = cache-miss tokens (when reported; they already include unpriced modalities)
  *   minus modalities billed on their own, or else text tokens minus cached text; tool-use
  *   prompt tokens (search grounding) are always added.
- * - `textOutput` = text + reasoning output; image / audio output use their own unit when
- *   priced, otherwise count as text output.
+ * - `textOutput` = text + reasoning output (the total output less image / audio when only the
+ *   total is reported); image / audio output use their own unit when priced, otherwise count as
+ *   text output.
  * A unit whose inputs are all absent gets no quantity (it is left out of the breakdown);
  * an explicit 0 is a quantity.
  */
@@ -60,6 +61,10 @@ export function usageQuantities(usage: UsageRecord, priced: ReadonlySet<PricingU
   let textOutput: number | undefined
   if (u.outputTextTokens !== undefined || u.outputReasoningTokens !== undefined) {
     textOutput = (u.outputTextTokens ?? 0) + (u.outputReasoningTokens ?? 0)
+  } else if (u.totalOutputTokens !== undefined) {
+    // Only the total is known (Anthropic reports output as one count): it is text and reasoning
+    // but for the image / audio output counted below.
+    textOutput = u.totalOutputTokens - (u.outputImageTokens ?? 0) - (u.outputAudioTokens ?? 0)
   }
   for (const [unit, value] of [['imageOutput', u.outputImageTokens], ['audioOutput', u.outputAudioTokens]] as const) {
     if (value === undefined) continue

@@ -73,4 +73,40 @@ describe('the local API over the built-in engine', () => {
     expect(message.stop_reason).toBe('max_tokens')
     expect(message.usage.output_tokens).toBe(8)
   }, 120_000)
+
+  it('a prompt longer than the model’s context is a 400 before any token, streamed or not, that says so', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    // Byte-level vocabulary: ~1 token a character, well past the 2,048-token context.
+    const long = 'word '.repeat(4_000)
+    for (const stream of [false, true]) {
+      const error = await sdk.chat.completions
+        .create({ model: 'builtin/tiny', max_tokens: 8, stream, messages: [{ role: 'system', content: long }, { role: 'user', content: 'hi' }] })
+        .then(
+          () => undefined,
+          (e: unknown) => e
+        )
+      expect(error, `stream: ${stream}`).toBeInstanceOf(OpenAI.APIError)
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400)
+      expect((error as Error).message).toMatch(/ExceededContextWindow.*longer than the model's context/)
+    }
+  }, 120_000)
+
+  it('json_object mode gives a JSON object from the engine', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    const reply = await sdk.chat.completions.create({ model: 'builtin/tiny', max_tokens: 200, temperature: 0, response_format: { type: 'json_object' }, messages: [{ role: 'user', content: 'Give me JSON' }] })
+    const text = reply.choices[0]!.message.content!
+    expect(typeof JSON.parse(text)).toBe('object')
+  }, 120_000)
+
+  it('the streamed message_start reports the prompt’s input tokens, and the end the engine’s own count', async () => {
+    const sdk = new Anthropic({ apiKey: secret, baseURL: url, maxRetries: 0 })
+    const stream = sdk.messages.stream({ model: 'builtin/tiny', max_tokens: 4, messages: [{ role: 'user', content: 'Tell me about the weather in Paris today.' }] })
+    let startInput: number | undefined
+    stream.on('streamEvent', (event) => {
+      if (event.type === 'message_start') startInput = event.message.usage.input_tokens
+    })
+    const final = await stream.finalMessage()
+    expect(startInput).toBeGreaterThan(0)
+    expect(final.usage.input_tokens).toBeGreaterThan(0)
+  }, 120_000)
 })

@@ -4,6 +4,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import OpenAI from 'openai'
+import Anthropic from '@anthropic-ai/sdk'
+import { createCore } from '../../../src/core'
+import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { MemoryBackend } from '../../../src/core/secrets'
+import { startFakeHttpServer } from '../../fixtures/fake-anthropic/fake-http-server'
+import { SSE_HEADERS, anthropicTextReply } from '../../fixtures/fake-anthropic/anthropic-sse'
 
 // `switchboard api`: keys made on the command line, the API served headless over the app's data
 // folder (and its lock), stopped cleanly by Ctrl-C.
@@ -91,4 +97,32 @@ describe('switchboard api', () => {
     }
     expect(await exited).toBe(0)
   }, 180_000)
+
+  it('serves with a provider key from the environment (ANTHROPIC_API_KEY) when none is stored, as `serve` and `chat` do', async () => {
+    const upstream = await startFakeHttpServer(() => ({ headers: SSE_HEADERS, chunks: anthropicTextReply(['from env']) }))
+    const dataDir = mkdtempSync(join(tmpdir(), 'sb-api-cli-env-'))
+    // The upstream's address is set in the data folder; no key is stored anywhere.
+    const setup = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    await setup.context.init.start()
+    const client = createInProcessClient(setup.router).client
+    await client.call('providers.update', { providerId: 'anthropic', baseURL: upstream.url })
+    await client.call('providers.setModelEnabled', { providerId: 'anthropic', modelId: 'claude-sonnet-5', enabled: true })
+    await setup.close()
+    const secret = run(['api', 'key-create', 'env', '--data-dir', dataDir]).stdout.trim()
+    const server = spawn(process.execPath, [cli, 'api', 'serve', '--data-dir', dataDir, '--port', '0'], { env: { ...env, ANTHROPIC_API_KEY: 'sk-ant-from-env-0123456789' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    server.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)))
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toContain('Local API on')
+      const url = /Local API on (http:\/\/[^\s]+)\/v1/.exec(out)![1]!
+      const reply = await new Anthropic({ apiKey: secret, baseURL: url, maxRetries: 0 }).messages.create({ model: 'anthropic/claude-sonnet-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] })
+      expect(reply.content).toEqual([{ type: 'text', text: 'from env' }])
+      expect(upstream.requests.at(-1)!.headers['x-api-key']).toBe('sk-ant-from-env-0123456789')
+    } finally {
+      server.kill('SIGINT')
+      await upstream.close()
+    }
+    expect(await exited).toBe(0)
+  }, 60_000)
 })

@@ -164,6 +164,39 @@ describe('OpenAI Chat Completions through the gateway', () => {
     expect((fake.requestsTo('/chat/completions').at(-1)!.body as { response_format: unknown }).response_format).toEqual(format)
   })
 
+  it('logprobs, top_logprobs and logit_bias are refused by name, not dropped; their off values are fine', async () => {
+    for (const [extra, param] of [[{ logprobs: true }, 'logprobs'], [{ top_logprobs: 2, logprobs: true }, 'logprobs'], [{ logit_bias: { '50256': -100 } }, 'logit_bias']] as const) {
+      const error = await openai()
+        .chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...extra })
+        .then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError)
+      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param)
+    }
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['ok']) })
+    const reply = await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], logprobs: false, logit_bias: {} })
+    expect(reply.choices[0]!.message.content).toBe('ok')
+  })
+
+  it('passes stop sequences through to the provider, one string or a list', async () => {
+    for (const stop of ['END', ['END', '###']]) {
+      fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['1 2 3']) })
+      await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'count' }], stop })
+      expect((fake.requestsTo('/chat/completions').at(-1)!.body as { stop?: unknown }).stop).toEqual(typeof stop === 'string' ? [stop] : stop)
+    }
+  })
+
+  it('a caching breakpoint (Anthropic’s) is not sent to an OpenAI-compatible upstream', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['ok']) })
+    await anthropic().messages.create({
+      model: 'openai/gpt-4o-mini',
+      max_tokens: 16,
+      system: [{ type: 'text', text: 'be brief', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      tools: [{ name: 'read', input_schema: { type: 'object', properties: {} }, cache_control: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] }]
+    })
+    expect(JSON.stringify(fake.requestsTo('/chat/completions').at(-1)!.body)).not.toContain('cache_control')
+  })
+
   it('an upstream error before the first token is the API error with its status', async () => {
     fake.enqueue('/chat/completions', { kind: 'json', status: 404, body: errorBody('The model `gpt-x` does not exist', 'model_not_found') })
     const error = await openai()
@@ -186,6 +219,21 @@ describe('OpenAI Chat Completions through the gateway', () => {
 })
 
 describe('embeddings and models', () => {
+  it('an empty input and token-id input are 400s that say why, as OpenAI refuses them', async () => {
+    for (const [input, message] of [
+      ['', /must not be empty/],
+      [['a', ''], /must not be empty/],
+      [[1, 2, 3], /token-id input is not offered/],
+      [[[1, 2], [3]], /token-id input is not offered/]
+    ] as const) {
+      const error = await openai()
+        .embeddings.create({ model: 'openai/text-embedding-3-small', input: input as string })
+        .then(() => undefined, (e: unknown) => e)
+      expect(error, JSON.stringify(input)).toBeInstanceOf(OpenAI.BadRequestError)
+      expect((error as Error).message).toMatch(message)
+    }
+  })
+
   it('the SDK gets float vectors back through its default base64 encoding', async () => {
     fake.enqueue('/embeddings', { kind: 'json', body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.5, -0.25, 0.125] }, { object: 'embedding', index: 1, embedding: [1, 0, -1] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 4, total_tokens: 4 } } })
     const result = await openai().embeddings.create({ model: 'openai/text-embedding-3-small', input: ['a', 'b'] })
@@ -284,6 +332,23 @@ describe('Anthropic Messages through the gateway', () => {
       .finalMessage()
     expect(final.content[0]).toMatchObject({ type: 'thinking', thinking: 'Let me think.' })
     expect(final.content[1]).toEqual({ type: 'text', text: '42' })
+  })
+
+  it('count_tokens answers input_tokens for the request, as the SDK reads it', async () => {
+    const small = await anthropic().messages.countTokens({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })
+    const large = await anthropic().messages.countTokens({ model: 'openai/gpt-4o-mini', system: 'be brief', messages: [{ role: 'user', content: 'hello there, '.repeat(100) }] })
+    expect(small.input_tokens).toBeGreaterThan(0)
+    expect(large.input_tokens).toBeGreaterThan(small.input_tokens * 10)
+  })
+
+  it('a server tool the upstream lacks is left out with a warning header, and the call goes on', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['searched']) })
+    const { data, response } = await anthropic()
+      .messages.create({ model: 'openai/gpt-4o-mini', max_tokens: 16, tools: [{ type: 'web_search_20250305', name: 'web_search' }], messages: [{ role: 'user', content: 'news?' }] })
+      .withResponse()
+    expect(data.content).toEqual([{ type: 'text', text: 'searched' }])
+    expect(response.headers.get('x-switchboard-warning')).toMatch(/web_search_20250305.*left out/)
+    expect((fake.requestsTo('/chat/completions').at(-1)!.body as { tools?: unknown }).tools).toBeUndefined()
   })
 
   it('errors come in Anthropic’s shape with the right status', async () => {

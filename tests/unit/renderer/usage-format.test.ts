@@ -4,8 +4,8 @@ import { csvCell, formatUsageCost, usageCsv } from '../../../src/renderer/featur
 describe('usage CSV and cost text', () => {
   it('writes one line per row with the cost in its currency and in USD, quoting what needs it', () => {
     const csv = usageCsv('agent', [
-      { key: 'a', label: 'Writer, "pro"', calls: 2, totalTokens: 30, cost: 7.12, costUsd: 1, currency: 'CNY' },
-      { key: 'b', label: 'Coder', calls: 1, totalTokens: 5, cost: 0.25, costUsd: 0.25 }
+      { key: 'a', label: 'Writer, "pro"', calls: 2, totalTokens: 30, cost: 7.12, costUsd: 1, currency: 'CNY', inputTokens: 20, cachedInputTokens: 0 },
+      { key: 'b', label: 'Coder', calls: 1, totalTokens: 5, cost: 0.25, costUsd: 0.25, inputTokens: 4, cachedInputTokens: 0 }
     ])
     expect(csv).toBe('agent,calls,tokens,cost,currency,cost_usd\r\n"Writer, ""pro""",2,30,7.12,CNY,1\r\nCoder,1,5,0.25,USD,0.25\r\n')
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"')

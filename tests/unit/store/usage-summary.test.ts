@@ -31,8 +31,8 @@ describe('usage summary', () => {
     expect(byAgent.find((r) => r.key === '')).toMatchObject({ calls: 1, cost: 0.01 })
 
     // Filters: one agent's calls, one conversation's calls.
-    expect(usage.summary('model', { agentId: a.agent.id })).toEqual([{ key: 'm', calls: 2, totalTokens: 15, cost: 0.75, costUsd: 0.75, currency: 'USD' }])
-    expect(usage.summary('conversation', { conversationId: a2.id })).toEqual([{ key: a2.id, calls: 1, totalTokens: 5, cost: 0.25, costUsd: 0.25, currency: 'USD' }])
+    expect(usage.summary('model', { agentId: a.agent.id })).toEqual([{ key: 'm', calls: 2, totalTokens: 15, cost: 0.75, costUsd: 0.75, currency: 'USD', inputTokens: 0, cachedInputTokens: 0 }])
+    expect(usage.summary('conversation', { conversationId: a2.id })).toEqual([{ key: a2.id, calls: 1, totalTokens: 5, cost: 0.25, costUsd: 0.25, currency: 'USD', inputTokens: 0, cachedInputTokens: 0 }])
   })
 
   it('"day" is the user\'s calendar day when their UTC offset is given', () => {

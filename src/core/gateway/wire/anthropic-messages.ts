@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ChatContentPart, ChatMessage, ChatRequest } from '../../runtime/types'
+import type { CacheControl, ChatContentPart, ChatMessage, ChatRequest, ReasoningEffort } from '../../runtime/types'
 import type { StreamEvent, StopReason } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
 import { ToolCallAssembler, parseArguments } from './tool-call-assembler'
@@ -12,47 +12,99 @@ const imageSource = z.union([
   z.object({ type: z.literal('base64'), media_type: z.string(), data: z.string() }),
   z.object({ type: z.literal('url'), url: z.string() })
 ])
-const textBlock = z.object({ type: z.literal('text'), text: z.string() })
-const imageBlock = z.object({ type: z.literal('image'), source: imageSource })
-const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() })
+/** A prompt-caching breakpoint; kept exactly (type and lifetime) for an upstream that caches. */
+const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() })
+const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl.nullable().optional() })
+const imageBlock = z.object({ type: z.literal('image'), source: imageSource, cache_control: cacheControl.nullable().optional() })
+const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown(), cache_control: cacheControl.nullable().optional() })
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
   content: z.union([z.string(), z.array(z.union([textBlock, imageBlock]))]).optional(),
-  is_error: z.boolean().optional()
+  is_error: z.boolean().optional(),
+  cache_control: cacheControl.nullable().optional()
 })
 const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() })
 const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() })
 const block = z.union([textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock])
 
-export const anthropicMessagesSchema = z.object({
+const effort = z.enum(['minimal', 'low', 'medium', 'high', 'xhigh', 'max'])
+
+/** The request without max_tokens: what count_tokens takes. */
+const anthropicInputSchema = z.object({
   model: z.string().min(1),
-  max_tokens: z.number().int().positive(),
-  messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(block)]) })).min(1),
+  // Claude Code sends system turns mid-conversation (with per-turn settings); Anthropic's API takes them.
+  messages: z.array(z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.union([z.string(), z.array(block)]) })).min(1),
   system: z.union([z.string(), z.array(textBlock)]).optional(),
   stream: z.boolean().optional(),
   temperature: z.number().min(0).max(1).optional(),
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.number().int().optional(),
   stop_sequences: z.array(z.string()).optional(),
-  tools: z.array(z.object({ name: z.string().min(1).max(128), description: z.string().optional(), input_schema: z.record(z.string(), z.unknown()), type: z.string().optional() })).optional(),
+  // Client tools have an input_schema; server tools (web_search_…, bash_…) a type and their own fields.
+  tools: z
+    .array(
+      z.looseObject({
+        name: z.string().min(1).max(128),
+        description: z.string().optional(),
+        input_schema: z.record(z.string(), z.unknown()).optional(),
+        type: z.string().optional(),
+        cache_control: cacheControl.nullable().optional()
+      })
+    )
+    .optional(),
   tool_choice: z.object({ type: z.enum(['auto', 'any', 'tool', 'none']), name: z.string().optional() }).optional(),
-  thinking: z.union([z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().positive() }), z.object({ type: z.literal('disabled') })]).optional(),
+  thinking: z
+    .union([
+      z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().positive() }),
+      z.object({ type: z.literal('adaptive'), display: z.string().optional() }),
+      z.object({ type: z.literal('disabled') })
+    ])
+    .optional(),
+  output_config: z.object({ effort: effort.optional() }).loose().optional(),
   metadata: z.object({ user_id: z.string().optional() }).optional()
 })
+export const anthropicCountTokensSchema = anthropicInputSchema
+export const anthropicMessagesSchema = anthropicInputSchema.extend({ max_tokens: z.number().int().positive() })
 export type AnthropicMessagesBody = z.infer<typeof anthropicMessagesSchema>
+export type AnthropicCountTokensBody = z.infer<typeof anthropicCountTokensSchema>
 
 const imageUrl = (source: z.infer<typeof imageSource>): string => (source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url)
 
-export function anthropicToRequest(body: AnthropicMessagesBody, modelId: string): ChatRequest {
+type Cache = z.infer<typeof cacheControl> | null | undefined
+const cacheOf = (cache: Cache): { cache_control?: CacheControl } => (cache ? { cache_control: cache.ttl ? { type: cache.type, ttl: cache.ttl } : { type: cache.type } } : {})
+
+/**
+ * System text blocks: one string when no block has a breakpoint (what every runtime reads), the
+ * blocks themselves when one has (an Anthropic upstream caches at exactly those places).
+ */
+function systemContent(blocks: Array<z.infer<typeof textBlock>>): string | ChatContentPart[] {
+  if (!blocks.some((b) => b.cache_control)) return blocks.map((b) => b.text).join('\n\n')
+  return blocks.map((b) => ({ type: 'text', text: b.text, ...cacheOf(b.cache_control) }))
+}
+
+const EFFORT: Record<z.infer<typeof effort>, ReasoningEffort> = { minimal: 'minimal', low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' }
+
+/**
+ * The Anthropic request as the runtime's request. What an upstream may not have (server tools)
+ * is left out and named in `warnings`, so the agent keeps working; the gateway says so in a
+ * header and the log.
+ */
+export function anthropicToRequest(body: AnthropicMessagesBody | (AnthropicCountTokensBody & { max_tokens?: number }), modelId: string, warnings: string[] = []): ChatRequest {
   const messages: ChatMessage[] = []
   if (body.system !== undefined) {
-    const text = typeof body.system === 'string' ? body.system : body.system.map((b) => b.text).join('\n\n')
-    if (text) messages.push({ role: 'system', content: text })
+    const content = typeof body.system === 'string' ? body.system : systemContent(body.system)
+    if (content.length > 0) messages.push({ role: 'system', content })
   }
   for (const message of body.messages) {
     if (typeof message.content === 'string') {
       messages.push({ role: message.role, content: message.content })
+      continue
+    }
+    if (message.role === 'system') {
+      const texts = message.content.filter((b): b is z.infer<typeof textBlock> => b.type === 'text')
+      if (texts.length !== message.content.length) throw GatewayError.invalid('A system message holds text blocks only.', 'messages')
+      messages.push({ role: 'system', content: systemContent(texts) })
       continue
     }
     if (message.role === 'user') {
@@ -61,12 +113,13 @@ export function anthropicToRequest(body: AnthropicMessagesBody, modelId: string)
       for (const b of message.content) {
         if (b.type === 'tool_result') {
           const content = typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : '[image]')).join('\n')
-          messages.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error ? `Error: ${content}` : content })
-        } else if (b.type === 'text') parts.push({ type: 'text', text: b.text })
+          messages.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error ? `Error: ${content}` : content, ...cacheOf(b.cache_control) })
+        } else if (b.type === 'text') parts.push({ type: 'text', text: b.text, ...cacheOf(b.cache_control) })
         else if (b.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(b.source) } })
         else throw GatewayError.invalid(`A user message cannot hold a ${b.type} block.`, 'messages')
       }
-      if (parts.length > 0) messages.push({ role: 'user', content: parts.every((p) => p.type === 'text') ? parts.map((p) => (p as { text: string }).text).join('\n') : parts })
+      const plain = parts.every((p) => p.type === 'text' && !p.cache_control)
+      if (parts.length > 0) messages.push({ role: 'user', content: plain ? parts.map((p) => (p as { text: string }).text).join('\n') : parts })
       continue
     }
     const out: ChatMessage = { role: 'assistant', content: null }
@@ -81,17 +134,25 @@ export function anthropicToRequest(body: AnthropicMessagesBody, modelId: string)
     out.content = text || null
     messages.push(out)
   }
-  const request: ChatRequest = { model: modelId, messages, max_tokens: body.max_tokens, stream: true }
+  const request: ChatRequest = { model: modelId, messages, stream: true }
+  if (body.max_tokens !== undefined) request.max_tokens = body.max_tokens
   if (body.temperature !== undefined) request.temperature = body.temperature
   if (body.top_p !== undefined) request.top_p = body.top_p
+  if (body.stop_sequences?.length) request.stop = body.stop_sequences
   if (body.metadata?.user_id) request.user = body.metadata.user_id
-  if (body.thinking) request.thinking = body.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: body.thinking.budget_tokens } : { type: 'disabled' }
-  const tools = body.tools ?? []
-  for (const tool of tools) {
-    if (tool.type !== undefined && tool.type !== 'custom') throw GatewayError.invalid(`The server tool ${JSON.stringify(tool.type)} is not offered through Switchboard; define it as a client tool.`, 'tools')
-  }
+  if (body.thinking) request.thinking = body.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: body.thinking.budget_tokens } : { type: body.thinking.type }
+  if (body.output_config?.effort) request.reasoning_effort = EFFORT[body.output_config.effort]
+  const tools = (body.tools ?? []).filter((tool) => {
+    if (tool.type === undefined || tool.type === 'custom') return true
+    warnings.push(`The server tool ${JSON.stringify(tool.type)} (${tool.name}) is not offered through Switchboard and was left out.`)
+    return false
+  })
   if (tools.length > 0 && body.tool_choice?.type !== 'none') {
-    request.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.input_schema } }))
+    request.tools = tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.input_schema ?? { type: 'object', properties: {} } },
+      ...cacheOf(t.cache_control)
+    }))
     const choice = body.tool_choice
     if (choice?.type === 'any') request.tool_choice = 'required'
     else if (choice?.type === 'tool' && choice.name) request.tool_choice = { type: 'function', function: { name: choice.name } }
@@ -135,14 +196,19 @@ export class AnthropicMessageEvents {
 
   constructor(
     private readonly id: string,
-    private readonly model: string
+    private readonly model: string,
+    /**
+     * The prompt's size before the upstream has said it (it does at the end, in message_delta's
+     * usage): clients that budget their context read message_start's input_tokens.
+     */
+    private readonly inputEstimate = 0
   ) {}
 
   start(): AnthropicEvent[] {
     return [
       {
         type: 'message_start',
-        message: { id: this.id, type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } }
+        message: { id: this.id, type: 'message', role: 'assistant', model: this.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: this.inputEstimate, output_tokens: 0 } }
       },
       { type: 'ping' }
     ]

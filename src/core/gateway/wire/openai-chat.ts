@@ -51,13 +51,21 @@ export const chatCompletionSchema = z.object({
   tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })]).optional(),
   response_format: responseFormatSchema.optional(),
   reasoning_effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional(),
+  // OpenAI takes up to four stop sequences, as one string or a list.
+  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
   n: z.number().int().nullable().optional(),
+  logprobs: z.boolean().nullable().optional(),
+  top_logprobs: z.number().int().min(0).max(20).nullable().optional(),
+  logit_bias: z.record(z.string(), z.number()).nullable().optional(),
   user: z.string().optional()
 })
 export type ChatCompletionBody = z.infer<typeof chatCompletionSchema>
 
 export function chatCompletionToRequest(body: ChatCompletionBody, modelId: string): ChatRequest {
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw GatewayError.invalid('Only n = 1 is supported.', 'n')
+  // The runtimes return no token log-probabilities and take no token biases: refused by name, never dropped.
+  if (body.logprobs || body.top_logprobs) throw GatewayError.invalid('logprobs and top_logprobs are not offered through Switchboard: its providers’ replies come back without token log-probabilities.', body.logprobs ? 'logprobs' : 'top_logprobs')
+  if (body.logit_bias && Object.keys(body.logit_bias).length > 0) throw GatewayError.invalid('logit_bias is not offered through Switchboard: token ids differ between the models behind it.', 'logit_bias')
   const messages: ChatMessage[] = body.messages.map((m) => {
     const message: ChatMessage = { role: m.role, content: m.content === undefined ? null : toParts(m.content) }
     if (m.name) message.name = m.name
@@ -75,6 +83,8 @@ export function chatCompletionToRequest(body: ChatCompletionBody, modelId: strin
   if (body.presence_penalty != null) request.presence_penalty = body.presence_penalty
   if (body.reasoning_effort) request.reasoning_effort = body.reasoning_effort
   if (body.user) request.user = body.user
+  const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? [])
+  if (stop.length > 0) request.stop = stop
   if (body.tools?.length && body.tool_choice !== 'none') request.tools = body.tools.map(toChatTool)
   if (body.tool_choice && body.tool_choice !== 'none' && request.tools) request.tool_choice = body.tool_choice
   if (body.response_format && body.response_format.type !== 'text') request.response_format = body.response_format

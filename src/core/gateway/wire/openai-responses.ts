@@ -30,7 +30,10 @@ export const responsesSchema = z.object({
   max_output_tokens: z.number().int().positive().nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().min(0).max(1).nullable().optional(),
-  tools: z.array(z.object({ type: z.string(), name: z.string().optional(), description: z.string().nullable().optional(), parameters: z.record(z.string(), z.unknown()).nullable().optional(), strict: z.boolean().nullable().optional() })).optional(),
+  // Function tools, and built-in ones (web_search, namespace, …) with their own fields.
+  tools: z
+    .array(z.looseObject({ type: z.string(), name: z.string().optional(), description: z.string().nullable().optional(), parameters: z.record(z.string(), z.unknown()).nullable().optional(), strict: z.boolean().nullable().optional() }))
+    .optional(),
   tool_choice: z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), name: z.string() })]).optional(),
   reasoning: z.object({ effort: z.enum(['minimal', 'low', 'medium', 'high']).nullable().optional() }).nullable().optional(),
   text: z
@@ -57,7 +60,12 @@ const toParts = (content: string | Array<z.infer<typeof contentPart>>): string |
       ? content.map((p) => (p as { text: string }).text).join('\n')
       : content.map((p) => (p.type === 'input_image' ? { type: 'image_url', image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } } : { type: 'text', text: p.text }))
 
-export function responsesToRequest(body: ResponsesBody, modelId: string): ChatRequest {
+/**
+ * The Responses request as the runtime's request. Built-in tools (web_search, namespace, …) are
+ * left out and named in `warnings`: Codex sends them on every request beside its functions, and
+ * a refusal would stop the agent; the gateway says so in a header and the log.
+ */
+export function responsesToRequest(body: ResponsesBody, modelId: string, warnings: string[] = []): ChatRequest {
   if (body.previous_response_id) throw GatewayError.invalid('This server keeps no responses: send the whole conversation in `input` instead of previous_response_id.', 'previous_response_id')
   const messages: ChatMessage[] = []
   if (body.instructions) messages.push({ role: 'system', content: body.instructions })
@@ -84,8 +92,9 @@ export function responsesToRequest(body: ResponsesBody, modelId: string): ChatRe
   if (body.reasoning?.effort) request.reasoning_effort = body.reasoning.effort
   if (body.user) request.user = body.user
   const functions = (body.tools ?? []).filter((t) => {
-    if (t.type !== 'function') throw GatewayError.invalid(`The built-in tool ${JSON.stringify(t.type)} is not offered through Switchboard; use function tools.`, 'tools')
-    return true
+    if (t.type === 'function') return true
+    warnings.push(`The built-in tool ${JSON.stringify(t.type)}${t.name ? ` (${t.name})` : ''} is not offered through Switchboard and was left out.`)
+    return false
   })
   if (functions.length > 0 && body.tool_choice !== 'none') {
     request.tools = functions.map((t) => {

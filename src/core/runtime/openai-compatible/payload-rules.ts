@@ -47,7 +47,8 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
   }
   for (const m of messages) {
     if (m.role !== 'tool') flushImages()
-    let content: unknown = m.content
+    // A caching breakpoint is Anthropic's; Chat Completions servers would refuse the field.
+    let content: unknown = Array.isArray(m.content) && m.content.some((p) => p.type === 'text' && p.cache_control) ? m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : p)) : m.content
     if (m.role === 'tool' && Array.isArray(m.content)) {
       content = m.content.map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean).join('\n')
       for (const p of m.content) if (p.type === 'image_url') toolImages.push({ type: 'image_url', image_url: { url: p.image_url.url } })
@@ -72,11 +73,12 @@ export function baseChatBody(request: ChatRequest): ChatBody {
   if (defined(request.max_tokens)) body.max_tokens = request.max_tokens
   if (defined(request.frequency_penalty)) body.frequency_penalty = request.frequency_penalty
   if (defined(request.presence_penalty)) body.presence_penalty = request.presence_penalty
-  if (request.tools?.length) body.tools = request.tools
+  if (request.tools?.length) body.tools = request.tools.some((t) => t.cache_control) ? request.tools.map(({ cache_control: _cache, ...tool }) => tool) : request.tools
   if (request.tools?.length && request.tool_choice) body['tool_choice'] = request.tool_choice
   if (request.response_format) body['response_format'] = request.response_format
   if (request.reasoning_effort) body.reasoning_effort = request.reasoning_effort
   if (request.verbosity) body.verbosity = request.verbosity
+  if (request.stop?.length) body['stop'] = request.stop
   if (request.user) body.user = request.user
   return body
 }

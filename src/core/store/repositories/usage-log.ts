@@ -51,6 +51,14 @@ export interface UsageFilter {
 export const costInUsd = (cost: number, currency: string | undefined): number =>
   !currency || currency === 'USD' ? cost : currency === 'CNY' ? toUsd(cost, 'CNY', DEFAULT_USD_TO_CNY) : 0
 
+/** Adds a call's input and cache-read tokens (its usage JSON) to a running total: the cache hit rate's parts. */
+function addInput(total: { inputTokens: number; cachedInputTokens: number }, usage: string | null): void {
+  const record = fromJson<UsageRecord>(usage)
+  if (!record) return
+  total.inputTokens += record.totalInputTokens ?? 0
+  total.cachedInputTokens += record.inputCachedTokens ?? 0
+}
+
 /** Every model call the app made, by scene and operation (product.md §8). */
 export class UsageLogRepository {
   constructor(private readonly db: StoreDb) {}
@@ -99,11 +107,15 @@ export class UsageLogRepository {
   }
 
   /** What one local API key has spent (USD) and how many calls it made: its cap is checked against this. */
-  spentByKey(apiKeyId: string): { usd: number; calls: number } {
-    const rows = this.db.all(this.db.q.selectFrom('usage_log').select(['cost_total', 'currency']).where('api_key_id', '=', apiKeyId))
+  spentByKey(apiKeyId: string): { usd: number; calls: number; inputTokens: number; cachedInputTokens: number } {
+    const rows = this.db.all(this.db.q.selectFrom('usage_log').select(['cost_total', 'currency', 'usage']).where('api_key_id', '=', apiKeyId))
     let usd = 0
-    for (const row of rows) usd += costInUsd(row.cost_total ?? 0, row.currency ?? undefined)
-    return { usd, calls: rows.length }
+    const tokens = { inputTokens: 0, cachedInputTokens: 0 }
+    for (const row of rows) {
+      usd += costInUsd(row.cost_total ?? 0, row.currency ?? undefined)
+      addInput(tokens, row.usage)
+    }
+    return { usd, calls: rows.length, ...tokens }
   }
 
   /** Newest first. */
@@ -119,7 +131,7 @@ export class UsageLogRepository {
    */
   summary(group: UsageGroup, filter: UsageFilter = {}): UsageSummaryRow[] {
     const column = { kind: 'kind', scene: 'scene', operation: 'operation', provider: 'provider_id', model: 'model_id', day: 'at', conversation: 'conversation_id', apiKey: 'api_key_id' } as const
-    const rows = this.db.all(this.filtered(filter).select(['kind', 'scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens', 'conversation_id', 'api_key_id']))
+    const rows = this.db.all(this.filtered(filter).select(['kind', 'scene', 'operation', 'provider_id', 'model_id', 'at', 'cost_total', 'currency', 'total_tokens', 'conversation_id', 'api_key_id', 'usage']))
     const agentOf = new Map<string, string>()
     if (group === 'agent')
       for (const c of this.db.all(this.db.q.selectFrom('conversations').select(['id', 'agent_id']))) agentOf.set(c.id, c.agent_id)
@@ -134,7 +146,8 @@ export class UsageLogRepository {
             : String(row[column[group]] ?? '')
       const currency = row.currency ?? undefined
       const mapKey = `${key}\u0000${currency ?? ''}`
-      const total = totals.get(mapKey) ?? { key, calls: 0, totalTokens: 0, cost: 0, costUsd: 0, currency }
+      const total = totals.get(mapKey) ?? { key, calls: 0, totalTokens: 0, cost: 0, costUsd: 0, currency, inputTokens: 0, cachedInputTokens: 0 }
+      addInput(total, row.usage)
       total.calls++
       total.totalTokens += row.total_tokens ?? 0
       total.cost += row.cost_total ?? 0

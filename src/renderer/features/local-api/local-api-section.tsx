@@ -5,6 +5,7 @@ import type { LocalApiSettingsPatch, LocalApiStatus } from '../../../shared/brid
 import { bridge } from '../../stores/app-store'
 import { examples, parseAliases } from './local-api-text'
 import { AllowListEditor } from './allow-list-editor'
+import { CacheHit, LocalApiModelUsage } from './local-api-usage'
 import { checkHostName, checkOrigin } from '../../../shared/security/local-api-allow-lists'
 
 const input = 'mt-1 block w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700'
@@ -120,6 +121,7 @@ export function LocalApiSection() {
             <span className="font-medium">{k.name}</span>
             <code className="font-mono text-xs text-zinc-500">{k.prefix}…</code>
             <span className="text-zinc-500">{t('localApi.spent', { count: k.calls, usd: k.spentUsd.toFixed(4) })}{k.spendCapUsd !== undefined ? ` / $${k.spendCapUsd}` : ''}</span>
+            <CacheHit rate={k.cacheHitRate} />
             {k.allowedModels && <span className="truncate text-zinc-500">{k.allowedModels.join(', ')}</span>}
             <span className="flex-1" />
             {k.revokedAt ? (
@@ -132,6 +134,7 @@ export function LocalApiSection() {
           </li>
         ))}
       </ul>
+      <LocalApiModelUsage refresh={status} />
       {status.canChange && (
         <form
           className="grid gap-2 sm:grid-cols-2"

@@ -1,4 +1,5 @@
 // Pure text helpers of Settings → Local API (tested without a page).
+import { agentSetup } from '../../../shared/local-api/agent-setup'
 
 export function examples(base: string, key: string, model: string): Array<{ id: string; label: string; code: string }> {
   return [
@@ -17,6 +18,7 @@ export function examples(base: string, key: string, model: string): Array<{ id: 
       label: 'JavaScript (openai)',
       code: `import OpenAI from 'openai'\n\nconst client = new OpenAI({ baseURL: '${base}/v1', apiKey: '${key}' })\nconst reply = await client.chat.completions.create({ model: '${model}', messages: [{ role: 'user', content: 'Hello' }] })\nconsole.log(reply.choices[0].message.content)`
     },
+    ...agentSetup(base, key, model),
     {
       id: 'editor',
       label: 'Editor / Anthropic clients',

@@ -1216,6 +1216,8 @@ export const en = {
     copied: 'Copied',
     spent_one: '{{count}} call, ${{usd}}',
     spent_other: '{{count}} calls, ${{usd}}',
+    cacheHit: '{{percent}}% of input from the prompt cache',
+    byModel: 'Calls per model',
     revoked: 'Revoked',
     revoke: 'Revoke',
     revokeNamed: 'Revoke the key {{name}}',

@@ -1216,6 +1216,8 @@ export const zhCN: Messages = {
     copied: '已复制',
     spent_one: '{{count}} 次调用，${{usd}}',
     spent_other: '{{count}} 次调用，${{usd}}',
+    cacheHit: '{{percent}}% 的输入来自提示缓存',
+    byModel: '各模型的调用',
     revoked: '已吊销',
     revoke: '吊销',
     revokeNamed: '吊销密钥 {{name}}',

@@ -20,6 +20,8 @@ export interface LocalApiKey {
   spentUsd: number
   /** Calls made with it (from the usage log). */
   calls: number
+  /** The share of its input tokens read from a prompt cache (0..1), once it has sent input. */
+  cacheHitRate?: number
 }
 
 export interface LocalApiStatus {

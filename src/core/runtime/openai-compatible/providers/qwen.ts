@@ -29,7 +29,7 @@ export const qwen: OpenAICompatibleConfig = {
     if (qwenSupportsThinking(body.model)) {
       const thinking = request.thinking
       if (body.model.includes('-thinking')) body.enable_thinking = true
-      else if (thinking) body.enable_thinking = thinking.type === 'enabled'
+      else if (thinking) body.enable_thinking = thinking.type !== 'disabled'
       if (thinking?.type === 'enabled' && thinking.budget_tokens) body.thinking_budget = thinking.budget_tokens
     }
     return body

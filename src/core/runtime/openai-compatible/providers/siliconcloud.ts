@@ -17,7 +17,7 @@ export const siliconcloud: OpenAICompatibleConfig = {
     if (typeof body.max_tokens === 'number') body.max_tokens = clamp(Math.round(body.max_tokens), 1, 16384)
     const thinking = request.thinking
     if (thinking) {
-      body.enable_thinking = thinking.type === 'enabled'
+      body.enable_thinking = thinking.type !== 'disabled'
       if (thinking.type === 'enabled' && thinking.budget_tokens !== undefined) body.thinking_budget = siliconCloudThinkingBudget(thinking.budget_tokens)
     }
     return body

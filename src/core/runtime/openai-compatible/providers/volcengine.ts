@@ -10,7 +10,7 @@ export const volcengine: OpenAICompatibleConfig = {
   embeddings: true,
   useResponsesApi: (request) => request.apiMode === 'responses',
   chatPayload(body, request) {
-    if (request.thinking && volcengineSupportsThinking(body.model)) body.thinking = { type: request.thinking.type }
+    if (request.thinking && volcengineSupportsThinking(body.model)) body.thinking = { type: request.thinking.type === 'adaptive' ? 'auto' : request.thinking.type }
     return body
   }
 }

@@ -48,7 +48,9 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
         return nativeChatStream({ provider, options, mapError }, transformer, async (signal) => {
           // "The model's max" (providers.md §7): the catalogue first, the built-in table after.
           const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(logged(provider, 'reading the catalogue max output'))) ?? undefined
-          const body = { ...buildAnthropicPayload(request, maxOutput ? { ...settings, maxOutput } : settings), stream: true }
+          // Anthropic's own API takes system turns mid-conversation; a compatible proxy may not.
+          const systemInMessages = settings.systemInMessages ?? baseURL.replace(/\/+$/, '') === ANTHROPIC_DEFAULT_BASE_URL
+          const body = { ...buildAnthropicPayload(request, { ...settings, systemInMessages, ...(maxOutput ? { maxOutput } : {}) }), stream: true }
           const stream = await (await client(options)).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
           return stream as unknown as AsyncIterable<AnthropicStreamChunk>
         })

@@ -16,10 +16,15 @@ export interface AnthropicPayloadOptions {
   webSearchMaxUses?: number
   /** Overrides the built-in max-output table (e.g. from the catalogue). */
   maxOutput?: number
+  /**
+   * System turns after the first user or assistant turn stay where they are (Anthropic's own
+   * API takes them); otherwise they are folded into the system prompt.
+   */
+  systemInMessages?: boolean
 }
 
 type Block = Record<string, unknown>
-type Message = { role: 'user' | 'assistant'; content: Block[] }
+type Message = { role: 'user' | 'assistant' | 'system'; content: Block[] }
 
 function parseDataUrl(url: string): { media_type: string; data: string } | undefined {
   const match = /^data:([^;]+);base64,(.*)$/s.exec(url)
@@ -30,7 +35,7 @@ function contentBlocks(content: ChatMessage['content']): Block[] {
   if (content === null || content === undefined) return []
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : []
   return content.map((part: ChatContentPart): Block => {
-    if (part.type === 'text') return { type: 'text', text: part.text }
+    if (part.type === 'text') return { type: 'text', text: part.text, ...(part.cache_control ? { cache_control: { ...part.cache_control } } : {}) }
     const inline = parseDataUrl(part.image_url.url)
     return inline
       ? { type: 'image', source: { type: 'base64', ...inline } }
@@ -50,9 +55,20 @@ function parseArguments(args: string): unknown {
   }
 }
 
-/** OpenAI-shaped history → Anthropic messages; consecutive same-role turns are merged. */
-export function toAnthropicMessages(messages: AnthropicChatMessage[]): { system?: string; messages: Message[] } {
-  const system: string[] = []
+/** A request whose client placed its own caching breakpoints: they are kept, and none are added. */
+export function hasClientCacheControl(request: Pick<ChatRequest, 'messages' | 'tools'>): boolean {
+  return (
+    request.messages.some((m) => m.cache_control || (Array.isArray(m.content) && m.content.some((p) => p.type === 'text' && p.cache_control))) ||
+    (request.tools ?? []).some((t) => t.cache_control)
+  )
+}
+
+/**
+ * OpenAI-shaped history → Anthropic messages; consecutive same-role turns are merged. The
+ * system prompt stays a list of blocks (each with the breakpoint its client gave it).
+ */
+export function toAnthropicMessages(messages: AnthropicChatMessage[], options: Pick<AnthropicPayloadOptions, 'systemInMessages'> = {}): { system?: Block[]; messages: Message[] } {
+  const system: Block[] = []
   const out: Message[] = []
   const pushTurn = (role: Message['role'], content: Block[]) => {
     if (content.length === 0) return
@@ -63,13 +79,23 @@ export function toAnthropicMessages(messages: AnthropicChatMessage[]): { system?
   for (const m of messages) {
     switch (m.role) {
       case 'system':
-      case 'developer':
-        system.push(textOf(m.content))
+      case 'developer': {
+        const blocks = Array.isArray(m.content) ? contentBlocks(m.content).filter((b) => b.type === 'text') : contentBlocks(m.content)
+        if (options.systemInMessages && out.length > 0) pushTurn('system', blocks)
+        else system.push(...blocks)
         break
+      }
       case 'tool':
       case 'function':
         // A tool result may carry images (models with vision): Anthropic takes them inside the result.
-        pushTurn('user', [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? m.name ?? '', content: Array.isArray(m.content) ? contentBlocks(m.content) : textOf(m.content) }])
+        pushTurn('user', [
+          {
+            type: 'tool_result',
+            tool_use_id: m.tool_call_id ?? m.name ?? '',
+            content: Array.isArray(m.content) ? contentBlocks(m.content) : textOf(m.content),
+            ...(m.cache_control ? { cache_control: { ...m.cache_control } } : {})
+          }
+        ])
         break
       case 'assistant': {
         const blocks: Block[] = []
@@ -86,8 +112,8 @@ export function toAnthropicMessages(messages: AnthropicChatMessage[]): { system?
         pushTurn('user', contentBlocks(m.content))
     }
   }
-  const joined = system.filter(Boolean).join('\n\n')
-  return joined ? { system: joined, messages: out } : { messages: out }
+  const prompt = system.filter((b) => b.text)
+  return prompt.length ? { system: prompt, messages: out } : { messages: out }
 }
 
 /** Claude takes temperature in 0..1; our scale is OpenAI's 0..2 (providers.md §5). */
@@ -98,17 +124,28 @@ const halve = (t: number | undefined) => (t === undefined ? undefined : t / 2)
  * differs only in `anthropic_version` and the model living in the URL).
  */
 export function buildAnthropicPayload(request: ChatRequest & { messages: AnthropicChatMessage[] }, options: AnthropicPayloadOptions = {}) {
-  const { system, messages } = toAnthropicMessages(request.messages)
+  const { system, messages } = toAnthropicMessages(request.messages, options)
   const model = request.model
   const thinking = request.thinking?.type === 'enabled'
+  const adaptive = request.thinking?.type === 'adaptive'
   const modelMax = options.maxOutput ?? defaultClaudeMaxTokens(model)
   const maxTokens = request.max_tokens ?? (thinking ? Math.min(CLAUDE_THINKING_MAX_TOKENS, modelMax) : modelMax)
-  const caching = request.enabledContextCaching !== false
+  // A client that placed its own breakpoints (the local API) gets exactly those: Anthropic takes
+  // at most four, and their places and lifetimes are the client's choice.
+  const clientCache = hasClientCacheControl(request)
+  const caching = request.enabledContextCaching !== false && !clientCache
   const cacheControl = options.cacheControl ?? { type: 'ephemeral' as const }
 
   const body: Record<string, unknown> = { model, max_tokens: maxTokens, messages }
 
-  if (system) body.system = [{ type: 'text', text: system, ...(caching ? { cache_control: cacheControl } : {}) }]
+  if (system) {
+    if (clientCache) body.system = system
+    else {
+      // One block, as the app has always sent it: the whole prompt is one cache prefix.
+      const text = system.map((b) => b.text as string).join('\n\n')
+      body.system = [{ type: 'text', text, ...(caching ? { cache_control: cacheControl } : {}) }]
+    }
+  }
 
   // Prompt caching: mark the last block of the latest user turn so the whole prefix is cached.
   if (caching) {
@@ -120,7 +157,8 @@ export function buildAnthropicPayload(request: ChatRequest & { messages: Anthrop
   const tools: Block[] = (request.tools ?? []).map((t) => ({
     name: t.function.name,
     description: t.function.description ?? '',
-    input_schema: t.function.parameters ?? { type: 'object', properties: {} }
+    input_schema: t.function.parameters ?? { type: 'object', properties: {} },
+    ...(t.cache_control ? { cache_control: { ...t.cache_control } } : {})
   }))
   if (caching && tools.length) tools[tools.length - 1]!.cache_control = cacheControl
   if (request.enabledSearch) {
@@ -133,6 +171,9 @@ export function buildAnthropicPayload(request: ChatRequest & { messages: Anthrop
     // The budget must stay below max_tokens; Anthropic rejects temperature/top_p with thinking.
     const budget = Math.min(request.thinking?.budget_tokens ?? CLAUDE_DEFAULT_THINKING_BUDGET, maxTokens - 1)
     body.thinking = { type: 'enabled', budget_tokens: budget }
+  } else if (adaptive) {
+    // The model decides how much to think; sampling parameters are refused with thinking on.
+    body.thinking = { type: 'adaptive' }
   } else if (canonicalClaudeId(model).startsWith('claude-opus-4-1')) {
     // Opus 4.1 rejects temperature and top_p together: temperature wins when both are set.
     if (request.temperature !== undefined) body.temperature = halve(request.temperature)
@@ -142,6 +183,7 @@ export function buildAnthropicPayload(request: ChatRequest & { messages: Anthrop
     if (request.top_p !== undefined) body.top_p = request.top_p
   }
 
+  if (request.stop?.length) body.stop_sequences = request.stop
   if (request.user) body.metadata = { user_id: request.user }
   return body
 }

@@ -20,6 +20,11 @@ export function engineAppError(error: unknown, provider: string): AppError {
     return runtimeError(error.reason === 'unknown-model' || error.reason === 'missing' ? 'ModelNotFound' : 'ModelFileUnusable', error.message, provider, { reason: error.reason })
   }
   if (error instanceof EngineCrashedError) return runtimeError('ProviderServiceUnavailable', error.message, provider, { exit: error.exit })
+  if (error instanceof EngineError && /compress chat history/i.test(error.message)) {
+    // llama.cpp's history does not fit the context even cut down: the prompt is too long, a 400
+    // of the request (it fails before any token), not a failing engine.
+    return runtimeError('ExceededContextWindow', `The prompt is longer than the model's context can hold, even with older turns dropped (the engine: ${error.message.trim()}). Shorten the system prompt or the last message, or raise the model's context length on the Local models page.`, provider)
+  }
   if (error instanceof EngineError) {
     return runtimeError(error.code === 'unsupported-architecture' ? 'CapabilityNotSupported' : error.code === 'not-loaded' ? 'ModelNotFound' : 'ProviderBizError', error.message, provider)
   }
@@ -70,7 +75,7 @@ function transformer(provider: string, request: ChatRequest, report: (speed: Spe
       if (done.stopReason === 'abort') return // the runner reports the cancellation
       ended = true
       const format = request.response_format
-      const schema = format?.type === 'json_schema' ? format.json_schema.schema : undefined
+      const schema = format?.type === 'json_schema' ? format.json_schema.schema : format?.type === 'json_object' ? JSON_OBJECT : undefined
       if (schema && done.stopReason !== 'functionCalls') {
         let problems: string[]
         try {
@@ -101,6 +106,9 @@ async function* withCrash(source: AsyncIterable<ChatStreamItem>): AsyncGenerator
   }
 }
 
+/** JSON mode's grammar: an object whose keys and values may be anything JSON allows. */
+const JSON_OBJECT: Record<string, unknown> = { type: 'object', additionalProperties: true }
+
 export function chatParams(request: ChatRequest, provider: string): Omit<ChatParams, 'modelId'> {
   const params: Omit<ChatParams, 'modelId'> = { history: toEngineHistory(request.messages, provider) }
   if (request.max_tokens) params.maxTokens = request.max_tokens
@@ -117,6 +125,8 @@ export function chatParams(request: ChatRequest, provider: string): Omit<ChatPar
     else if (choice && typeof choice === 'object') params.forceFunctionCall = choice.function.name
   }
   if (request.response_format?.type === 'json_schema' && !params.forceFunctionCall) params.jsonSchema = request.response_format.json_schema.schema
+  // JSON mode: any object, through the same grammar a schema uses (an object of any keys and values).
+  else if (request.response_format?.type === 'json_object' && !params.forceFunctionCall) params.jsonSchema = JSON_OBJECT
   return params
 }
 

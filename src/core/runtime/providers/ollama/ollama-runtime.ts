@@ -112,7 +112,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
           }
           const tools = toOllamaTools(request.tools)
           if (tools) body.tools = tools
-          if (request.thinking) body.think = request.thinking.type === 'enabled'
+          if (request.thinking) body.think = request.thinking.type !== 'disabled'
           const chunks = await (await client(options, signal)).chat(body)
           return endQuietly(chunks as AsyncIterable<OllamaChatChunk>)
         })
