@@ -1,12 +1,8 @@
 import { AppErrorException, type AppError } from '../../shared/errors/app-error'
 import type { ProviderList, PickerModel } from '../../shared/bridge/procedures/providers'
 import type { StreamEvent } from '../../shared/stream/events'
-import type { UsageRecord } from '../../shared/stream/usage'
-import type { CostBreakdown } from '../../shared/data/cost'
-import type { UsageLogInput } from '../../shared/data/usage-log'
-import { logger } from '../log/logger'
-import type { ChatRequest, ProviderRuntime } from '../runtime/types'
-import type { CallEvent, CallInput } from '../caller/model-caller'
+import type { ChatRequest } from '../runtime/types'
+import type { CallEvent, CallInput, ModelCaller } from '../caller/model-caller'
 import type { GatewayBackend, GatewayModel } from './backend'
 import { GatewayError } from './gateway-error'
 import { isUnavailable, type Unavailable } from '../unavailable'
@@ -14,14 +10,12 @@ import { hasBatches, type EventBatches } from '../runtime/stream/event-batches'
 
 /** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */
 export interface AppBackendDeps {
-  caller: { run(input: CallInput): AsyncIterator<CallEvent, unknown> & AsyncIterable<CallEvent> }
+  caller: { run(input: CallInput): AsyncIterator<CallEvent, unknown> & AsyncIterable<CallEvent>; embed: ModelCaller['embed'] }
   providers: {
     list(options: { type?: 'chat' | 'image' }): Promise<ProviderList>
     models(providerId: string): Promise<PickerModel[]>
-    runtime(providerId: string): Promise<ProviderRuntime>
-    price(providerId: string, modelId: string, usage: UsageRecord): Promise<CostBreakdown | undefined>
   }
-  usage: { add(entry: UsageLogInput): unknown; spentByKey(apiKeyId: string): { usd: number; calls: number; inputTokens?: number; cachedInputTokens?: number } }
+  usage: { spentByKey(apiKeyId: string): { usd: number; calls: number; inputTokens?: number; cachedInputTokens?: number } }
   /** The built-in engine's own check of a listed name (`BuiltinEngine.listed`), or why there is no engine. */
   builtin: { listed(name: string): Promise<unknown> } | Unavailable
 }
@@ -142,22 +136,9 @@ export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
       return callEvents(() => deps.caller.run({ target, scene: 'Local API', messages, params, apiKeyId: context.keyId, estimateUsage: true, signal: context.signal }), target.providerId)
     },
 
-    async embed(target, input, context) {
-      const runtime = await deps.providers.runtime(target.providerId)
-      if (!runtime.embeddings) throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider: target.providerId, message: `${target.providerId} does not offer embeddings.` })
-      const started = Date.now()
-      const result = await runtime.embeddings({ model: target.modelId, input, ...(context.dimensions ? { dimensions: context.dimensions } : {}) }, { signal: context.signal })
-      // Embeddings are not chat: the caller does not run them, so their line is written here, the same way.
-      const tokens = result.usage?.promptTokens ?? result.usage?.totalTokens
-      const usage: UsageRecord | undefined = tokens ? { totalInputTokens: tokens, inputTextTokens: tokens, totalTokens: tokens } : undefined
-      const cost = usage ? await deps.providers.price(target.providerId, target.modelId, usage).catch(() => undefined) : undefined
-      try {
-        deps.usage.add({ scene: 'Local API', providerId: target.providerId, modelId: target.modelId, apiKeyId: context.keyId, durationMs: Date.now() - started, ...(usage ? { usage } : {}), ...(cost ? { cost } : {}) })
-      } catch (error) {
-        logger.warn('local-api', 'recording a usage entry failed', error)
-      }
-      return result
-    },
+    // Embeddings go through the same caller as chat, priced and logged as kind `embedding`.
+    embed: (target, input, context) =>
+      deps.caller.embed({ target, scene: 'Local API', apiKeyId: context.keyId, input, ...(context.dimensions ? { dimensions: context.dimensions } : {}), signal: context.signal }),
 
     spent: (keyId) => deps.usage.spentByKey(keyId)
   }

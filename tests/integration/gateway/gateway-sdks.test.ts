@@ -12,6 +12,7 @@ import { createAppGatewayBackend } from '../../../src/core/gateway/app-backend'
 import { startGatewayServer, type GatewayServer } from '../../../src/core/gateway/gateway-server'
 import { newApiKey, type StoredApiKey } from '../../../src/core/gateway/access'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { loadProviderModels } from '../../../src/shared/catalogue/loader'
 
 // The real `openai` and `@anthropic-ai/sdk` clients against the gateway, with a cloud provider
 // (the fake OpenAI server, reached through the app's real runtime and SDK) behind it.
@@ -242,6 +243,12 @@ describe('embeddings and models', () => {
       [1, 0, -1]
     ])
     expect(result.usage.prompt_tokens).toBe(4)
+    // The call went through the one caller: one line of kind embedding, the key's, priced from the catalogue.
+    const line = core.services().store.usage.list().find((e) => e.kind === 'embedding' && e.scene === 'Local API')
+    expect(line).toMatchObject({ providerId: 'openai', modelId: 'text-embedding-3-small', apiKeyId: 'k1' })
+    expect(line!.usage?.totalTokens).toBe(4)
+    const unit = (await loadProviderModels('openai')).find((m) => m.id === 'text-embedding-3-small')!.pricing!.units.find((u) => u.name === 'textInput')!
+    expect(line!.cost?.total).toBeCloseTo((4 * (unit as { rate: number }).rate) / 1_000_000, 12)
   })
 
   it('lists provider/model ids and the aliases', async () => {
