@@ -9,6 +9,7 @@ import type { DownloadSnapshot } from '../../src/shared/models-library/types'
 import { startFakeHfHub, sha256, type FakeHub, type FakeRepo } from '../fixtures/fake-hf-hub/server'
 import { startFakeOllamaRegistry, type FakeRegistry } from '../fixtures/fake-ollama-registry/server'
 import { knownHeader, paddedModel } from '../fixtures/gguf-headers/write-gguf'
+import { MIN_DEFAULT_CONTEXT } from '../../src/core/gguf/fit-estimate'
 
 const MB = 1024 * 1024
 const model = paddedModel(4 * MB, 7)
@@ -113,7 +114,8 @@ describe('model library: search and fit', () => {
     await lib.setSettings({ hubEndpoint: hub.url })
     await expect(lib.pull('hf:meta/Llama-3-8B-GGUF:Q4_K_M')).rejects.toThrow(/does not fit.*--force/)
     const details = await lib.repo('meta/Llama-3-8B-GGUF')
-    expect(details.files[0]!.fit).toMatchObject({ verdict: 'doesNotFit', contextTokens: 8192 })
+    // Judged at the smallest context the engine would give it: it does not fit even there.
+    expect(details.files[0]!.fit).toMatchObject({ verdict: 'doesNotFit', contextTokens: MIN_DEFAULT_CONTEXT })
     const forced = await lib.pull('hf:meta/Llama-3-8B-GGUF:Q4_K_M', { force: true })
     expect(forced.snapshot.ref).toBe('hf:meta/Llama-3-8B-GGUF:llama-3-8b-Q4_K_M.gguf')
     await lib.downloads.cancel(forced.snapshot.id)

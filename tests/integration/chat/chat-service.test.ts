@@ -244,8 +244,8 @@ describe('chat service', () => {
     expect(failed.status).toBe('error')
     const error = r.events.find((e) => e.type === 'error')?.data as { errorType: string; message: string } | undefined
     expect(error, JSON.stringify(r.events.map((e) => e.type))).toBeDefined()
-    expect(error!.message).toBe('nope-provider is not a built-in provider: it needs a base URL (and an API key).')
-    expect(error!.errorType).toBe('InvalidProviderAPIKey')
+    expect(error!.message).toMatch(/^Unknown provider id 'nope-provider'/)
+    expect(error!.errorType).toBe('UnknownProvider')
     expect(fake.requestsTo('/chat/completions').length).toBe(before)
   })
 
