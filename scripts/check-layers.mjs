@@ -21,7 +21,7 @@ const docFile = arg('--doc', join(repo, 'docs', 'architecture.md'))
  * import of a higher layer is an upward arrow. A file at the top of src/core is a node of its own.
  */
 export const LAYERS = [
-  ['version.ts', 'unavailable.ts', 'log', 'gguf', 'files', 'security'],
+  ['version.ts', 'unavailable.ts', 'log', 'gguf', 'files', 'security', 'progress'],
   ['bridge', 'feature.ts'],
   ['secrets', 'store', 'services'],
   ['engine'],

@@ -11,7 +11,8 @@ import { ollamaDiskSpace } from './disk-space'
 import { toRawPullEnding, toRawPullEvent } from '../runtime/providers/ollama/pull-events'
 import { IdleWatchdog } from '../runtime/stream/idle-watchdog'
 import { PullAggregator } from './pull-aggregator'
-import { TransferRate } from './transfer-rate'
+import { TransferRate } from '../progress/transfer-rate'
+import { ProgressFeed } from '../progress/progress-feed'
 import { createOllamaClient, maskUrl, normaliseOllamaBaseUrl } from '../runtime/providers/ollama/ollama-client'
 import { toOllamaError } from '../runtime/providers/ollama/ollama-errors'
 import { logged } from '../log/logger'
@@ -36,11 +37,6 @@ export interface StartPullInput {
   insecure?: boolean
 }
 
-interface Watcher {
-  pending?: PullSnapshot
-  wake?: () => void
-}
-
 interface PullJob {
   id: string
   key: string
@@ -51,7 +47,7 @@ interface PullJob {
   rate: TransferRate
   controller: AbortController
   idleFired: boolean
-  watchers: Set<Watcher>
+  feed: ProgressFeed<PullSnapshot>
   last: PullSnapshot
   lastPublishAt: number
   publishTimer?: NodeJS.Timeout
@@ -63,17 +59,6 @@ interface PullJob {
   /** Bytes already on disk at start are not part of this session's speed. */
   done: Promise<PullSnapshot>
 }
-
-const sleepUntilWake = (watcher: Watcher, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (watcher.pending || signal?.aborted) return resolve()
-    const onAbort = () => resolve()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    watcher.wake = () => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }
-  })
 
 /**
  * Model pulls owned by the core. A pull runs whether or not a window watches it (closing
@@ -127,7 +112,7 @@ export class PullService {
       rate: new TransferRate(),
       controller: new AbortController(),
       idleFired: false,
-      watchers: new Set(),
+      feed: new ProgressFeed(),
       last: undefined as unknown as PullSnapshot,
       lastPublishAt: 0,
       startedAt: now,
@@ -242,12 +227,7 @@ export class PullService {
     job.lastPublishAt = performance.now()
     job.rate.add(job.lastPublishAt, job.agg.completedBytes - job.agg.resumedBytes)
     job.last = this.snapshot(job)
-    for (const watcher of job.watchers) {
-      watcher.pending = job.last
-      const wake = watcher.wake
-      watcher.wake = undefined
-      wake?.()
-    }
+    job.feed.publish(job.last)
   }
 
   private snapshot(job: PullJob): PullSnapshot {
@@ -286,22 +266,7 @@ export class PullService {
   async *watch(id: string, signal?: AbortSignal): AsyncGenerator<PullSnapshot, PullSnapshot | undefined> {
     const job = this.jobs.get(id)
     if (!job) throw unknownPull(id)
-    const watcher: Watcher = { pending: job.last }
-    job.watchers.add(watcher)
-    try {
-      for (;;) {
-        await sleepUntilWake(watcher, signal)
-        const next = watcher.pending
-        watcher.pending = undefined
-        if (next) {
-          yield next
-          if (isFinalPullPhase(next.phase)) return next
-        }
-        if (signal?.aborted) return undefined
-      }
-    } finally {
-      job.watchers.delete(watcher)
-    }
+    return yield* job.feed.watch(job.last, (s) => isFinalPullPhase(s.phase), signal)
   }
 
   /** Resolves with the final state of a pull. */

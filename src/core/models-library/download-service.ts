@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, statfs, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { PullAggregator } from '../local/pull-aggregator'
-import { TransferRate } from '../local/transfer-rate'
+import { TransferRate } from '../progress/transfer-rate'
+import { ProgressFeed } from '../progress/progress-feed'
 import { logged } from '../log/logger'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { isFinalDownloadPhase, type DownloadPhase, type DownloadSnapshot, type ModelSource } from '../../shared/models-library/types'
@@ -39,11 +40,6 @@ export interface DownloadServiceOptions {
 
 class Paused extends Error {}
 
-interface Watcher {
-  pending?: DownloadSnapshot
-  wake?: () => void
-}
-
 interface Job {
   id: string
   plan: DownloadPlan
@@ -54,7 +50,7 @@ interface Job {
   notes: string[]
   controller?: AbortController
   running?: Promise<void>
-  watchers: Set<Watcher>
+  feed: ProgressFeed<DownloadSnapshot>
   last: DownloadSnapshot
   lastPublishAt: number
   publishedBytes: number
@@ -158,7 +154,7 @@ export class DownloadService {
       rate: new TransferRate(),
       resumedBytes: 0,
       notes: [],
-      watchers: new Set(),
+      feed: new ProgressFeed(),
       last: undefined as unknown as DownloadSnapshot,
       lastPublishAt: 0,
       publishedBytes: 0,
@@ -376,26 +372,7 @@ export class DownloadService {
   async *watch(id: string, signal?: AbortSignal): AsyncGenerator<DownloadSnapshot, DownloadSnapshot | undefined> {
     const job = this.jobs.get(id)
     if (!job) throw unknownDownload(id)
-    const watcher: Watcher = { pending: job.last }
-    job.watchers.add(watcher)
-    try {
-      for (;;) {
-        await new Promise<void>((resolve) => {
-          if (watcher.pending || signal?.aborted) return resolve()
-          signal?.addEventListener('abort', () => resolve(), { once: true })
-          watcher.wake = resolve
-        })
-        const next = watcher.pending
-        watcher.pending = undefined
-        if (next) {
-          yield next
-          if (isFinalDownloadPhase(next.phase) || next.phase === 'paused') return next
-        }
-        if (signal?.aborted) return undefined
-      }
-    } finally {
-      job.watchers.delete(watcher)
-    }
+    return yield* job.feed.watch(job.last, (s) => isFinalDownloadPhase(s.phase) || s.phase === 'paused', signal)
   }
 
   /**
@@ -512,12 +489,7 @@ export class DownloadService {
     job.publishedBytes = job.agg.completedBytes
     job.rate.add(job.lastPublishAt, Math.max(0, job.agg.completedBytes - job.resumedBytes))
     job.last = this.snapshot(job)
-    for (const watcher of job.watchers) {
-      watcher.pending = job.last
-      const wake = watcher.wake
-      watcher.wake = undefined
-      wake?.()
-    }
+    job.feed.publish(job.last)
   }
 
   private snapshot(job: Job): DownloadSnapshot {

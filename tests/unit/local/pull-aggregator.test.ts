@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PullAggregator } from '../../../src/core/local/pull-aggregator'
-import { TransferRate } from '../../../src/core/local/transfer-rate'
+import { TransferRate } from '../../../src/core/progress/transfer-rate'
 
 const layer = (digest: string, total: number, completed?: number) => ({
   status: `pulling ${digest.slice(0, 12)}`,
