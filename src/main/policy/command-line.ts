@@ -6,7 +6,7 @@ import { join, posix, win32 } from 'node:path'
  * there is no Node to hand cli.js to, and the deb already links /usr/bin/switchboard to the
  * executable. Without such an argument it opens the window, as `code` does.
  */
-export const CLI_COMMANDS = ['models', 'providers', 'pull', 'ps', 'rm', 'chat', 'embed', 'speak', 'transcribe', 'image', 'kb', 'api', 'builtin', 'sync', 'help'] as const
+export const CLI_COMMANDS = ['models', 'providers', 'pull', 'ps', 'rm', 'chat', 'embed', 'speak', 'transcribe', 'image', 'kb', 'api', 'builtin', 'sync', 'usage', 'help'] as const
 /** Forces the CLI (the installed shim passes it, so `switchboard --version` prints instead of opening the window). */
 export const CLI_FLAG = '--cli'
 
