@@ -22,7 +22,7 @@ test.afterAll(async () => hub.close())
 test('search the hub, check the fit, download with resume, see it on disk', async ({ page }) => {
   await openApp(page, '#/local-models')
   const library = page.getByTestId('model-library')
-  await library.getByText('Hub mirror, proxy and token').click()
+  await library.getByText('Hub mirror, Ollama registry, proxy and token').click()
   await page.getByLabel('Hugging Face address (mirror)').fill(hub.url)
   await library.getByRole('button', { name: 'Save' }).click()
   await expect(library.getByRole('status')).toHaveText('Saved')
