@@ -229,6 +229,16 @@ export function runEngineHost(port: HostPort): void {
         onResponseChunk
       }
       const history = params.history as ChatHistoryItem[]
+      // The context shift drops older turns to make room, and cuts the text of what is left when
+      // that is not enough: a last message over the context would be answered from a fragment.
+      // What cannot be dropped (the leading system turns and the last message) must fit whole.
+      // (The history ends with the model turn to fill, after the last user message.)
+      const firstOther = history.findIndex((item) => item.type !== 'system')
+      const lastUser = history.findLastIndex((item) => item.type === 'user')
+      const kept = firstOther === -1 || lastUser < firstOther ? history : [...history.slice(0, firstOther), ...history.slice(lastUser)]
+      const needed = entry.chatWrapper.generateContextState({ chatHistory: kept }).contextText.tokenize(entry.model.tokenizer).length
+      if (needed >= entry.context.contextSize)
+        throw new HostError('context-exceeded', `the system prompt and the last message are ${needed} tokens; the context holds ${entry.context.contextSize}`)
       let result: Awaited<ReturnType<typeof chat.generateResponse>>
       let functionCalls: ChatDone['functionCalls']
       try {
