@@ -3,7 +3,8 @@ import type { AgentTestResult, CodingAgent } from '../../shared/bridge/procedure
 const PROMPT = 'Reply with one short sentence: say hi.'
 /** Long enough for any answer's first words, short enough to cost next to nothing. */
 const MAX_TOKENS = 64
-const TIMEOUT_MS = 60_000
+// A first call may load a local model.
+const TIMEOUT_MS = 120_000
 const SHOWN_TEXT = 400
 
 interface Shaped {
@@ -125,6 +126,7 @@ export async function testAgent(base: string, key: string, agent: CodingAgent, m
       signal: AbortSignal.timeout(TIMEOUT_MS)
     })
   } catch (error) {
+    if ((error as Error).name === 'TimeoutError') return { ok: false, message: `No answer within ${TIMEOUT_MS / 1000} s.`, fix: 'The model may still be loading or the provider slow: test again, or try a smaller model.' }
     return { ok: false, message: `The local API did not answer: ${(error as Error).message}`, fix: 'Turn the local API on (above) and test again.' }
   }
   const warning = response.headers.get('x-switchboard-warning') ?? undefined
