@@ -36,10 +36,12 @@ export function AgentsSection(props: { base: string; secret: string | undefined;
       </label>
       {agentExamples(props.base, props.secret ?? '<your key>', model.trim() || '<model>').map((ex) => {
         const result = results[ex.id]
+        // Product names stay as they are; the generic entry is words, so it is translated.
+        const label = ex.id === 'openai' ? t('localApi.agentOpenAI') : ex.label
         return (
           <div key={ex.id} className="space-y-1" data-testid={`local-api-agent-${ex.id}`}>
             <div className="flex items-center gap-2">
-              <span className="flex-1 text-xs font-medium text-zinc-500">{ex.label}</span>
+              <span className="flex-1 text-xs font-medium text-zinc-500">{label}</span>
               <button type="button" className={button} onClick={() => props.copy(ex.id, ex.code)} data-testid={`local-api-copy-${ex.id}`}>
                 <Copy size={14} aria-hidden /> {props.copied === ex.id ? t('localApi.copied') : t('localApi.copy')}
               </button>
@@ -47,7 +49,7 @@ export function AgentsSection(props: { base: string; secret: string | undefined;
                 type="button"
                 className={button}
                 disabled={!props.canTest || busy !== undefined || !model.trim()}
-                aria-label={t('localApi.testNamed', { name: ex.label })}
+                aria-label={t('localApi.testNamed', { name: label })}
                 onClick={() => void test(ex.id)}
                 data-testid={`local-api-test-${ex.id}`}
               >

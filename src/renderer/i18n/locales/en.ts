@@ -1228,6 +1228,7 @@ export const en = {
     createKey: 'Create key',
     agents: 'Use with coding agents',
     agentsIntro: 'Claude Code, the Codex CLI and any OpenAI client: the lines below are for this address and your key. "Test" sends the agent’s own first request through the local API and shows the answer.',
+    agentOpenAI: 'Any OpenAI client',
     agentModel: 'Model for the agents',
     test: 'Test',
     testNamed: 'Test {{name}}',

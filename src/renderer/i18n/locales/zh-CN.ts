@@ -1228,6 +1228,7 @@ export const zhCN: Messages = {
     createKey: '创建密钥',
     agents: '与编程智能体一起使用',
     agentsIntro: 'Claude Code、Codex CLI 以及任意 OpenAI 客户端：下方配置已填入本地址和你的密钥。“测试”会按该智能体自己的首个请求格式经本地 API 发送一次，并显示回答。',
+    agentOpenAI: '任意 OpenAI 客户端',
     agentModel: '智能体使用的模型',
     test: '测试',
     testNamed: '测试 {{name}}',
