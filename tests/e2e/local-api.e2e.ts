@@ -125,3 +125,33 @@ test('allowed origins and host names are edited in Settings: a typo is named, an
   await page.getByTestId('local-api-enabled').uncheck()
   await expect(page.getByTestId('local-api-state')).toHaveText('Off')
 })
+
+test('"Use with coding agents": Test sends the agent’s first request through the local API and shows the answer', async ({ page }) => {
+  await configureProvider(page, 'openai', fake.url, 'sk-e2e-local-api-0123456789')
+  const port = await freePort()
+  await openApp(page, '#/settings')
+  const section = page.getByTestId('local-api-section')
+  await section.scrollIntoViewIfNeeded()
+  await section.getByTestId('local-api-port').fill(String(port))
+  await section.getByTestId('local-api-port').blur()
+  const agents = section.getByRole('region', { name: 'Use with coding agents' })
+  // Not running yet: nothing to test against.
+  await expect(agents.getByRole('button', { name: 'Test Any OpenAI client' })).toBeDisabled()
+  await section.getByTestId('local-api-enabled').check()
+  await expect(section.getByTestId('local-api-state')).toHaveText(`Running at http://127.0.0.1:${port}/v1`)
+
+  await agents.getByTestId('local-api-agent-model').fill('openai/gpt-4o-mini')
+  // Reached and pressed with the keyboard.
+  await agents.getByRole('button', { name: 'Test Any OpenAI client' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(agents.getByTestId('local-api-test-result-openai')).toContainText('from the gateway')
+
+  // A model the local API does not offer: the gateway's answer and what to do.
+  await agents.getByTestId('local-api-agent-model').fill('nope/no-such-model')
+  await agents.getByRole('button', { name: 'Test Claude Code' }).click()
+  await expect(agents.getByTestId('local-api-test-result-claude-code')).toContainText('Fix:')
+  await snap(page, 'settings-local-api-agents')
+
+  await section.getByTestId('local-api-enabled').uncheck()
+  await expect(section.getByTestId('local-api-state')).toHaveText('Off')
+})

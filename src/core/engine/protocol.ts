@@ -109,7 +109,7 @@ export interface EmbedResult {
 }
 
 export interface EngineErrorData {
-  code: 'not-loaded' | 'load-failed' | 'unsupported-architecture' | 'bad-request' | 'failed' | 'busy'
+  code: 'not-loaded' | 'load-failed' | 'unsupported-architecture' | 'bad-request' | 'failed' | 'busy' | 'context-exceeded'
   message: string
 }
 

@@ -2,11 +2,15 @@ import { checkHostName, checkOrigin, type AllowListEntry } from '../../shared/se
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { AppErrorException } from '../../shared/errors/app-error'
-import type { LocalApiKey, LocalApiKeyInput, LocalApiSettingsPatch, LocalApiStatus } from '../../shared/bridge/procedures/local-api'
+import type { AgentTestResult, CodingAgent, LocalApiKey, LocalApiKeyInput, LocalApiSettingsPatch, LocalApiStatus } from '../../shared/bridge/procedures/local-api'
 import { logger } from '../log/logger'
 import { isLoopbackHost, newApiKey, type StoredApiKey } from './access'
 import type { GatewayBackend } from './backend'
 import { startGatewayServer, type GatewayServer } from './gateway-server'
+import { testAgent } from './agent-test'
+
+/** The id the agent test's calls carry in the usage log. */
+export const AGENT_TEST_KEY_ID = 'agent-test'
 
 /** The settings row the local API keeps: its switch, address, keys (hashes only), aliases, origins. */
 export const LOCAL_API_SETTINGS_KEY = 'localApi'
@@ -66,6 +70,11 @@ export class GatewayService {
   private server: GatewayServer | undefined
   private error: string | undefined
   private starting: Promise<void> | undefined
+  /**
+   * The agent test's own key: in memory only, never shown, accepted by this process's server
+   * alone, so a test needs no key the user has to make, see or revoke.
+   */
+  private testKey: { secret: string; stored: StoredApiKey } | undefined
 
   constructor(private readonly deps: GatewayServiceDeps) {}
 
@@ -106,7 +115,7 @@ export class GatewayService {
           // Read per request: a revoked key or a new alias applies at once.
           config: () => {
             const now = this.config()
-            return { keys: now.keys, aliases: now.aliases, allowedOrigins: now.allowedOrigins, allowedHosts: now.allowedHosts }
+            return { keys: this.testKey ? [...now.keys, this.testKey.stored] : now.keys, aliases: now.aliases, allowedOrigins: now.allowedOrigins, allowedHosts: now.allowedHosts }
           }
         })
       } catch (error) {
@@ -213,6 +222,25 @@ export class GatewayService {
     if (!config.keys.some((k) => k.id === id)) throw new AppErrorException({ errorType: 'NotFound', status: 404, message: 'That key no longer exists.' })
     this.save({ ...config, keys: config.keys.map((k) => (k.id === id && k.revokedAt === undefined ? { ...k, revokedAt: Date.now() } : k)) })
     return this.status()
+  }
+
+  /**
+   * One request shaped like the agent's first, sent over HTTP to this running server, so it
+   * goes through every check and translation a real agent's does. It uses the owner's models
+   * and makes a key, so only a caller who may change the API may run it.
+   */
+  async testAgent(agent: CodingAgent, model: string): Promise<AgentTestResult> {
+    this.guard()
+    await this.settled()
+    if (!this.server) return { ok: false, message: this.error ?? 'The local API is not running.', fix: 'Turn the local API on above, then test again.' }
+    if (!this.testKey) {
+      const made = newApiKey()
+      // A rate limit keeps repeated clicks from running up a bill.
+      this.testKey = { secret: made.secret, stored: { id: AGENT_TEST_KEY_ID, name: 'Agent test', prefix: made.prefix, hash: made.hash, createdAt: Date.now(), rateLimitPerMinute: 20 } }
+    }
+    // A wildcard bind is reached through loopback from this machine.
+    const base = this.server.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1')
+    return testAgent(base, this.testKey.secret, agent, model)
   }
 
   async close(): Promise<void> {

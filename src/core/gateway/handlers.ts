@@ -9,6 +9,7 @@ export function localApiHandlers(gateway: () => GatewayService): LocalApiHandler
     'localApi.status': () => gateway().status(),
     'localApi.update': (input) => gateway().update(input),
     'localApi.createKey': (input) => gateway().createKey(input),
-    'localApi.revokeKey': ({ id }) => gateway().revokeKey(id)
+    'localApi.revokeKey': ({ id }) => gateway().revokeKey(id),
+    'localApi.testAgent': ({ agent, model }) => gateway().testAgent(agent, model)
   }
 }

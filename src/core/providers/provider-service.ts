@@ -15,7 +15,7 @@ import type { UsageRecord } from '../../shared/stream/usage'
 import type { DetectionService } from '../local/detection-service'
 import { credentialFieldsOf, envCredentialsOf, usesApiKey } from '../runtime/provider-specs'
 import { envKeyName } from '../runtime/key-source'
-import { createProviderRuntime, hasNativeAdapter } from '../runtime/registry'
+import { createProviderRuntime, hasNativeAdapter, resolveProviderFactory } from '../runtime/registry'
 import type { ProviderCredentials, ProviderFactory, ProviderRuntime, RemoteModelCard } from '../runtime/types'
 import { describeKey, type Secrets } from '../secrets'
 import type { Store } from '../store'
@@ -116,6 +116,8 @@ export class ProviderService {
    * each provider and field. Dropped on any set or delete of one of its entries, by anyone.
    */
   private readonly stored = new Map<string, Promise<StoredCredentials>>()
+  /** The last runtime made per cloud provider, with what it was made from. */
+  private readonly runtimes = new Map<string, { factory: ProviderFactory; signature: string; runtime: ProviderRuntime }>()
 
   constructor(
     private readonly store: Store,
@@ -388,7 +390,19 @@ export class ProviderService {
     // must not find Object.prototype's members, and an id nobody knows is UnknownProvider (404).
     const own = Object.hasOwn(this.factories, providerId) ? this.factories[providerId] : undefined
     if (!own && !isCatalogueProviderId(providerId) && !isCustomProviderId(providerId) && !hasNativeAdapter(providerId)) this.card(providerId)
-    return own ? own(await this.credentials(providerId), { providerId }) : createProviderRuntime(providerId, await this.credentials(providerId))
+    if (own) return own(await this.credentials(providerId), { providerId })
+    const credentials = await this.credentials(providerId)
+    // A local server's runtime remembers what it read from the server (context windows), so it
+    // is made per call; a cloud runtime holds only its key and address, and building it (its SDK
+    // client) cost each short call. A new key, address or adapter makes a new one.
+    if (isLocal(providerId)) return createProviderRuntime(providerId, credentials)
+    const factory = resolveProviderFactory(providerId)
+    const signature = JSON.stringify(credentials)
+    const kept = this.runtimes.get(providerId)
+    if (kept && kept.factory === factory && kept.signature === signature) return kept.runtime
+    const runtime = factory(credentials, { providerId })
+    this.runtimes.set(providerId, { factory, signature, runtime })
+    return runtime
   }
 
   async modelFacts(providerId: string, modelId: string): Promise<ModelFacts | undefined> {

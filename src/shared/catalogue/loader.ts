@@ -32,9 +32,21 @@ export function loadProviderModels(providerId: string): Promise<CatalogueModel[]
   return pending
 }
 
-/** One provider's builtin list as merged entries. */
-export async function loadMergedProviderModels(providerId: string): Promise<MergedModel[]> {
-  return (await loadProviderModels(providerId)).map((model) => toMergedModel(providerId, model))
+const mergedByProvider = new Map<string, Promise<readonly MergedModel[]>>()
+
+/**
+ * One provider's builtin list as merged entries, built once per loaded file (the built-in
+ * catalogue does not change while the app runs) and shared read-only: a model lookup runs on
+ * every call.
+ */
+export function loadMergedProviderModels(providerId: string): Promise<readonly MergedModel[]> {
+  let pending = mergedByProvider.get(providerId)
+  if (!pending) {
+    pending = loadProviderModels(providerId).then((models) => Object.freeze(models.map((model) => toMergedModel(providerId, model))))
+    pending.catch(() => mergedByProvider.delete(providerId))
+    mergedByProvider.set(providerId, pending)
+  }
+  return pending
 }
 
 let merged: Promise<readonly MergedModel[]> | undefined

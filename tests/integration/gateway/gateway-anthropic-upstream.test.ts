@@ -150,4 +150,24 @@ describe('an Anthropic upstream behind the local API', () => {
     // Every call of this file reported the same usage: the model's rate is the same share.
     expect(report.models.find((m) => m.model === MODEL)!.cacheHitRate).toBeCloseTo(USAGE.cache_read_input_tokens / input, 6)
   })
+
+  it('uses a changed provider key and address from the next call on (the runtime is kept only while they stay the same)', async () => {
+    const { secret } = ok(await api().call('localApi.createKey', { name: 'rotate' }))
+    const ask = () => sdk(secret).messages.create({ model: `anthropic/${MODEL}`, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] })
+    await ask()
+    expect(upstream.requests.at(-1)!.headers['x-api-key']).toBe('sk-ant-upstream-0123456789')
+    ok(await api().call('providers.setKey', { providerId: 'anthropic', apiKey: 'sk-ant-rotated-9876543210' }))
+    await ask()
+    expect(upstream.requests.at(-1)!.headers['x-api-key']).toBe('sk-ant-rotated-9876543210')
+    const other = await startFakeHttpServer(() => ({ headers: SSE_HEADERS, chunks: reply() }))
+    try {
+      ok(await api().call('providers.update', { providerId: 'anthropic', baseURL: other.url }))
+      await ask()
+      expect(other.requests).toHaveLength(1)
+    } finally {
+      ok(await api().call('providers.update', { providerId: 'anthropic', baseURL: upstream.url }))
+      ok(await api().call('providers.setKey', { providerId: 'anthropic', apiKey: 'sk-ant-upstream-0123456789' }))
+      await other.close()
+    }
+  })
 })

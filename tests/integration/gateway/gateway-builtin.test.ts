@@ -78,17 +78,25 @@ describe('the local API over the built-in engine', () => {
     const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
     // Byte-level vocabulary: ~1 token a character, well past the 2,048-token context.
     const long = 'word '.repeat(4_000)
-    for (const stream of [false, true]) {
+    const prompts: OpenAI.ChatCompletionMessageParam[][] = [
+      [{ role: 'system', content: long }, { role: 'user', content: 'hi' }],
+      // A single user message too: the engine would otherwise cut it and answer what was left.
+      [{ role: 'user', content: long }]
+    ]
+    for (const [stream, messages] of prompts.flatMap((m) => [false, true].map((s) => [s, m] as const))) {
       const error = await sdk.chat.completions
-        .create({ model: 'builtin/tiny', max_tokens: 8, stream, messages: [{ role: 'system', content: long }, { role: 'user', content: 'hi' }] })
+        .create({ model: 'builtin/tiny', max_tokens: 8, stream, messages })
         .then(
           () => undefined,
           (e: unknown) => e
         )
-      expect(error, `stream: ${stream}`).toBeInstanceOf(OpenAI.APIError)
+      expect(error, `stream: ${stream}, ${messages[0]!.role} long`).toBeInstanceOf(OpenAI.APIError)
       expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400)
       expect((error as Error).message).toMatch(/ExceededContextWindow.*longer than the model's context/)
     }
+    // Older turns over the context are still dropped to make room, as before.
+    const reply = await sdk.chat.completions.create({ model: 'builtin/tiny', max_tokens: 4, messages: [{ role: 'user', content: long }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'hi' }] })
+    expect(reply.choices[0]!.finish_reason).toBe('length')
   }, 120_000)
 
   it('json_object mode gives a JSON object from the engine', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { examples, parseAliases } from '../../../src/renderer/features/local-api/local-api-text'
+import { agentExamples, parseAliases } from '../../../src/renderer/features/local-api/local-api-text'
 
 describe('local API aliases as typed in Settings', () => {
   it('reads one alias per line and names a line that is not one', () => {
@@ -10,7 +10,7 @@ describe('local API aliases as typed in Settings', () => {
 })
 
 describe('the coding agents’ set-up lines', () => {
-  const byId = (id: string) => examples('http://127.0.0.1:4010', 'sb-KEY', 'anthropic/claude-sonnet-5').find((e) => e.id === id)!.code
+  const byId = (id: string) => agentExamples('http://127.0.0.1:4010', 'sb-KEY', 'anthropic/claude-sonnet-5').find((e) => e.id === id)!.code
 
   it('Claude Code: the Anthropic base URL at the root, the key and the model as environment variables', () => {
     const lines = byId('claude-code').split('\n')

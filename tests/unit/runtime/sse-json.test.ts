@@ -60,12 +60,22 @@ describe('sseJsonStream', () => {
     expect(error).toBeInstanceOf(SyntaxError)
   })
 
-  it('stops at [DONE] and cancels the rest of the body', async () => {
+  it('stops at [DONE] and cancels the rest of a body that does not end soon after', async () => {
     const { response, state } = body(['data: {"a":1}\n\ndata: [DONE]\n\ndata: {"b":2}\n\n'], { hold: true })
     const out: unknown[] = []
     for await (const value of sseJsonStream(response, { signal: new AbortController().signal, apiError: (e) => new ApiError(e) })) out.push(value)
     expect(out).toEqual([{ a: 1 }])
-    expect(state.cancelled).toBe(true)
+    await expect.poll(() => state.cancelled, { timeout: 3_000 }).toBe(true)
+  })
+
+  it('reads a body that ends right after [DONE] to its end rather than cancelling it (a cancelled body costs the connection its keep-alive)', async () => {
+    const { response, state } = body(['data: {"a":1}\n\ndata: [DONE]\n\n', '\n'])
+    const out: unknown[] = []
+    for await (const value of sseJsonStream(response, { signal: new AbortController().signal, apiError: (e) => new ApiError(e) })) out.push(value)
+    expect(out).toEqual([{ a: 1 }])
+    await expect.poll(() => state.pulled, { timeout: 1_000 }).toBe(2)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(state.cancelled).toBe(false)
   })
 
   it('a last message without the blank line after it still counts', async () => {

@@ -253,6 +253,7 @@ async function chat(state: HostState, id: number, params: ChatParams): Promise<C
 }
 
 async function chatOnSequence(state: HostState, id: number, params: ChatParams, entry: Loaded, sequence: LlamaContextSequence, signal: AbortSignal, received: number): Promise<ChatDone> {
+  fitsWhole(entry, params.history as ChatHistoryItem[])
   const { LlamaChat } = await import('node-llama-cpp')
   const engine = await state.llama()
   const llamaChat = new LlamaChat({ contextSequence: sequence, chatWrapper: entry.chatWrapper, autoDisposeSequence: false })
@@ -376,6 +377,21 @@ interface GenerateOptions {
   onResponseChunk: (chunk: LlamaChatResponseChunk) => void
 }
 type Generated = { result: Awaited<ReturnType<LlamaChat['generateResponse']>>; functionCalls?: ChatDone['functionCalls'] }
+
+/**
+ * The context shift drops older turns to make room, and cuts the text of what is left when that
+ * is not enough: a last message over the context would be answered from a fragment. What cannot
+ * be dropped (the leading system turns and the last message) must fit whole. (The history ends
+ * with the model turn to fill, after the last user message.)
+ */
+function fitsWhole(entry: Loaded, history: ChatHistoryItem[]): void {
+  const firstOther = history.findIndex((item) => item.type !== 'system')
+  const lastUser = history.findLastIndex((item) => item.type === 'user')
+  const kept = firstOther === -1 || lastUser < firstOther ? history : [...history.slice(0, firstOther), ...history.slice(lastUser)]
+  const needed = entry.chatWrapper.generateContextState({ chatHistory: kept }).contextText.tokenize(entry.model.tokenizer).length
+  if (needed >= entry.context.contextSize)
+    throw new HostError('context-exceeded', `the system prompt and the last message are ${needed} tokens; the context holds ${entry.context.contextSize}`)
+}
 
 /** One reply: a forced tool call, a JSON-schema reply, a reply that may call tools, or plain text. */
 async function generate(engine: Llama, llamaChat: LlamaChat, params: ChatParams, common: GenerateOptions): Promise<Generated> {

@@ -87,7 +87,30 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   const fail = (error: unknown, options: CallOptions): never => {
     throw new AppErrorException(mapError(error, options.signal?.aborted ?? false))
   }
-  const client = async (options: CallOptions, fetchImpl?: typeof fetch, sdkRetries = 0): Promise<OpenAI> =>
+  // One client per fetch, retry count and header set: the SDK's constructor and its header
+  // building were a measurable part of each short call. The key and address are this runtime's.
+  const clients = new Map<string, Promise<OpenAI>>()
+  const fetches = new WeakMap<typeof fetch, number>()
+  let fetchCount = 0
+  const fetchId = (f: typeof fetch): number => {
+    let n = fetches.get(f)
+    if (n === undefined) fetches.set(f, (n = ++fetchCount))
+    return n
+  }
+  const client = (options: CallOptions, fetchImpl?: typeof fetch, sdkRetries = 0): Promise<OpenAI> => {
+    // A per-call fetch (the Responses end marker) is never reused.
+    if (fetchImpl) return newClient(options, fetchImpl, sdkRetries)
+    const key = `${fetchId(options.fetch ?? globalThis.fetch)}|${sdkRetries}|${options.headers ? JSON.stringify(options.headers) : ''}`
+    let made = clients.get(key)
+    if (!made) {
+      if (clients.size >= 16) clients.clear()
+      made = newClient(options, undefined, sdkRetries)
+      made.catch(() => clients.delete(key))
+      clients.set(key, made)
+    }
+    return made
+  }
+  const newClient = async (options: CallOptions, fetchImpl: typeof fetch | undefined, sdkRetries: number): Promise<OpenAI> =>
     new (await loadOpenAI()).default({
       apiKey: apiKey ?? NO_KEY,
       baseURL,

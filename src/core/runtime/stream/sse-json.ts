@@ -29,6 +29,10 @@ export interface SseJsonOptions {
   watch?: { done: boolean; onBytes?: () => void }
 }
 
+/** How much more is read after `[DONE]`, and for how long, before the body is cancelled. */
+const DRAIN_BYTES = 16 * 1024
+const DRAIN_MS = 200
+
 const ENDED: IteratorResult<unknown> = Object.freeze({ done: true, value: undefined }) as IteratorResult<unknown>
 
 const isAbort = (error: unknown): boolean => error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError')
@@ -59,6 +63,8 @@ class SseJsonReader implements AsyncIterator<unknown>, ReadyChunks<unknown> {
   /** The body ended by itself (nothing to cancel). */
   private bodyDone = false
   private released = false
+  /** Ended by `[DONE]`: what follows is only the body's end. */
+  private sawDone = false
   private readonly parse: (data: string) => unknown
   private readonly onAbort = (): void => {
     this.over = true
@@ -224,6 +230,7 @@ class SseJsonReader implements AsyncIterator<unknown>, ReadyChunks<unknown> {
     this.data = undefined
     if (data === '[DONE]') {
       this.over = true
+      this.sawDone = true
       if (this.options.watch) this.options.watch.done = true
       return
     }
@@ -248,12 +255,42 @@ class SseJsonReader implements AsyncIterator<unknown>, ReadyChunks<unknown> {
     this.over = true
   }
 
-  /** Stops listening for the abort and cancels the body unless it ended (the rest is not wanted). */
+  /**
+   * Stops listening for the abort and cancels the body unless it ended (the rest is not wanted).
+   * After `[DONE]` the body's end is usually a read away: it is read to its end instead, so the
+   * connection goes back to the pool (a cancelled fetch closes its socket, and the next call
+   * pays a new connection), within a few KiB and 200 ms, else cancelled.
+   */
   private release(): void {
     if (this.released) return
     this.released = true
     this.options.signal.removeEventListener('abort', this.onAbort)
-    if (!this.bodyDone) this.reader!.cancel().catch(() => undefined)
+    if (this.bodyDone) return
+    if (this.sawDone && !this.options.signal.aborted) this.drain()
+    else this.reader!.cancel().catch(() => undefined)
+  }
+
+  private drain(): void {
+    const reader = this.reader!
+    let left = DRAIN_BYTES
+    const cancel = (): void => {
+      clearTimeout(timer)
+      reader.cancel().catch(() => undefined)
+    }
+    const timer = setTimeout(cancel, DRAIN_MS)
+    timer.unref?.()
+    const step = (): void => {
+      reader.read().then(
+        (read) => {
+          if (read.done) return clearTimeout(timer)
+          left -= read.value.byteLength
+          if (left < 0) cancel()
+          else step()
+        },
+        () => clearTimeout(timer)
+      )
+    }
+    step()
   }
 }
 

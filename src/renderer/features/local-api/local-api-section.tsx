@@ -6,6 +6,7 @@ import { bridge } from '../../stores/app-store'
 import { examples, parseAliases } from './local-api-text'
 import { AllowListEditor } from './allow-list-editor'
 import { CacheHit, LocalApiModelUsage } from './local-api-usage'
+import { AgentsSection } from './agents-section'
 import { checkHostName, checkOrigin } from '../../../shared/security/local-api-allow-lists'
 
 const input = 'mt-1 block w-full rounded-md border border-zinc-300 bg-transparent px-2 py-1.5 text-sm dark:border-zinc-700'
@@ -221,6 +222,8 @@ export function LocalApiSection() {
           <pre className="overflow-x-auto rounded-md bg-zinc-100 p-2 font-mono text-xs dark:bg-zinc-900">{ex.code}</pre>
         </div>
       ))}
+
+      <AgentsSection base={base} secret={secret} canTest={status.canChange && status.url !== undefined} copied={copied} copy={copy} />
     </section>
   )
 }

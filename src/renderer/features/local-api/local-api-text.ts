@@ -1,5 +1,6 @@
 // Pure text helpers of Settings → Local API (tested without a page).
 import { agentSetup } from '../../../shared/local-api/agent-setup'
+import type { CodingAgent } from '../../../shared/bridge/procedures/local-api'
 
 export function examples(base: string, key: string, model: string): Array<{ id: string; label: string; code: string }> {
   return [
@@ -18,12 +19,19 @@ export function examples(base: string, key: string, model: string): Array<{ id: 
       label: 'JavaScript (openai)',
       code: `import OpenAI from 'openai'\n\nconst client = new OpenAI({ baseURL: '${base}/v1', apiKey: '${key}' })\nconst reply = await client.chat.completions.create({ model: '${model}', messages: [{ role: 'user', content: 'Hello' }] })\nconsole.log(reply.choices[0].message.content)`
     },
-    ...agentSetup(base, key, model),
     {
       id: 'editor',
       label: 'Editor / Anthropic clients',
       code: `OpenAI-compatible: base URL ${base}/v1, API key ${key}, model ${model}\nAnthropic-compatible: ANTHROPIC_BASE_URL=${base} ANTHROPIC_API_KEY=${key}`
     }
+  ]
+}
+
+/** The lines per coding agent, in the order the page offers them with a "Test" button each. */
+export function agentExamples(base: string, key: string, model: string): Array<{ id: CodingAgent; label: string; code: string }> {
+  return [
+    ...agentSetup(base, key, model),
+    { id: 'openai', label: 'Any OpenAI client', code: `base URL: ${base}/v1\nAPI key:  ${key}\nmodel:    ${model}` }
   ]
 }
 

@@ -70,11 +70,22 @@ export const localApiKeyInputSchema = z.strictObject({
 })
 export type LocalApiKeyInput = z.infer<typeof localApiKeyInputSchema>
 
+/** The clients the Local API page sets up and tests, each by its own first request. */
+export const CODING_AGENTS = ['claude-code', 'codex', 'openai'] as const
+export type CodingAgent = (typeof CODING_AGENTS)[number]
+
+/** What an agent's first request through the running local API came back with. */
+export type AgentTestResult =
+  | { ok: true; text: string; ms: number; warning?: string }
+  | { ok: false; status?: number; message: string; fix: string; warning?: string }
+
 export const localApiProcedures = {
   'localApi.status': call<LocalApiStatus>()(z.object({}).strict()),
   /** Turns the API on or off and changes its address, aliases and allowed origins/hosts. */
   'localApi.update': call<LocalApiStatus>()(localApiSettingsSchema),
   /** A new key: the only time the key itself is shown (`secret`); only its hash is kept. */
   'localApi.createKey': call<{ key: LocalApiKey; secret: string }>()(localApiKeyInputSchema),
-  'localApi.revokeKey': call<LocalApiStatus>()(z.object({ id: z.string().min(1).max(100) }).strict())
+  'localApi.revokeKey': call<LocalApiStatus>()(z.object({ id: z.string().min(1).max(100) }).strict()),
+  /** Sends the agent's own first request through the running local API with a key made for the test. */
+  'localApi.testAgent': call<AgentTestResult>()(z.object({ agent: z.enum(CODING_AGENTS), model: modelPattern }).strict())
 }

@@ -20,7 +20,7 @@ export function engineAppError(error: unknown, provider: string): AppError {
     return runtimeError(error.reason === 'unknown-model' || error.reason === 'missing' ? 'ModelNotFound' : 'ModelFileUnusable', error.message, provider, { reason: error.reason })
   }
   if (error instanceof EngineCrashedError) return runtimeError('ProviderServiceUnavailable', error.message, provider, { exit: error.exit })
-  if (error instanceof EngineError && /compress chat history/i.test(error.message)) {
+  if (error instanceof EngineError && (error.code === 'context-exceeded' || /compress chat history/i.test(error.message))) {
     // llama.cpp's history does not fit the context even cut down: the prompt is too long, a 400
     // of the request (it fails before any token), not a failing engine.
     return runtimeError('ExceededContextWindow', `The prompt is longer than the model's context can hold, even with older turns dropped (the engine: ${error.message.trim()}). Shorten the system prompt or the last message, or raise the model's context length on the Local models page.`, provider)
