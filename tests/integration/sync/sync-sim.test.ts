@@ -123,7 +123,8 @@ async function simulate(seed: number, folder: string, template: string): Promise
     // A data folder as a first start leaves it (migrated), copied: opening is then a fraction of the cost.
     const dataDir = mkdtempSync(join(ROOT, `sb-sim-D${i}-`))
     cpSync(template, dataDir, { recursive: true })
-    const d = await openDevice(`D${i}`, { store: viewFor(i), dataDir })
+    // No round of its own after a write (a real timer, which a loaded machine would make fire at any step): the seed decides when each device syncs.
+    const d = await openDevice(`D${i}`, { store: viewFor(i), dataDir, timings: { debounceMs: 3_600_000 } })
     devices[i] = d
     dataDirs[i] = d.dataDir
     return d
