@@ -7,13 +7,17 @@ import type { SqliteDb } from './database'
  * then merged again and again. Filling the same index from one INSERT … SELECT costs ~10× less.
  *
  * `withMessageIndexDeferred` runs `write` in a transaction with the indexes of the messages it
- * adds deferred: the index triggers are set aside, rows that were there before keep theirs (as
+ * adds deferred (when the caller says it carries DEFER_FROM messages or more; fewer go through the
+ * triggers): the index triggers are set aside, rows that were there before keep theirs (as
  * temporary triggers limited to them), and the rows added are indexed in one pass before the
  * transaction ends. The result is the same index the triggers would have built, and it is never
  * seen half done (one transaction; a throw rolls the triggers back too). If the triggers are not
  * shaped as expected (a later migration changed them), `write` simply runs with them in place.
  */
-export function withMessageIndexDeferred<T>(db: SqliteDb, write: () => T): T {
+export function withMessageIndexDeferred<T>(db: SqliteDb, write: () => T, messages = Infinity): T {
+  // A few messages cost less through their triggers than setting them aside: dropping and
+  // creating triggers changes the schema, which makes SQLite prepare every statement again.
+  if (messages < DEFER_FROM) return db.transaction(write)()
   return db.transaction(() => {
     const plan = deferPlan(db)
     if (!plan) return write()
@@ -28,6 +32,9 @@ export function withMessageIndexDeferred<T>(db: SqliteDb, write: () => T): T {
     return result
   })()
 }
+
+/** Messages a write adds or changes from which deferring their indexes pays (`withMessageIndexDeferred`'s third argument). */
+export const DEFER_FROM = 32
 
 /** The six index triggers (all of them, or none are touched). */
 export const MESSAGE_INDEX_TRIGGERS = ['messages_fts_insert', 'messages_fts_delete', 'messages_fts_update', 'messages_trigram_insert', 'messages_trigram_delete', 'messages_trigram_update'] as const

@@ -430,7 +430,7 @@ export class ChangeLog {
   merge(changes: readonly Change[], scope: SyncScope, origin: Origin): MergeResult {
     const result: MergeResult = { applied: 0, conflicts: 0, recovered: 0, parked: 0 }
     this.stamp()
-    // Messages' full-text indexes are filled once for the whole batch, not row by row (a fresh
+    // Messages' full-text indexes are filled once for a large batch, not row by row (a fresh
     // device takes tens of thousands at once: most of the time went there).
     withMessageIndexDeferred(this.db, () => {
       this.sql('UPDATE sync_control SET applying = 1 WHERE id = 1').run()
@@ -456,7 +456,7 @@ export class ChangeLog {
       } finally {
         this.sql('UPDATE sync_control SET applying = 0 WHERE id = 1').run()
       }
-    })
+    }, changes.reduce((n, c) => (c.t === 'messages' ? n + 1 : n), 0))
     return result
   }
 

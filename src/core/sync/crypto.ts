@@ -101,7 +101,7 @@ const FORMATS = new Set([VERSION, IMAGE_FORMAT])
 
 export interface ObjectHeader {
   /** What the object is: a segment, a snapshot, a chunk of a snapshot's image, a blob or a device record. */
-  kind: 'segment' | 'snapshot' | 'image' | 'blob' | 'device'
+  kind: 'segment' | 'snapshot' | 'image' | 'blob' | 'device' | 'mark'
   device: string
   seq: number
   /** The key the object was written under: an object moved to another key fails to open. */

@@ -45,6 +45,17 @@ export const SNAPSHOT_BACKLOG = 4 * SEGMENT_CHANGES
  * uploads to every device, a version Nextcloud keeps, a billed request on S3.
  */
 export const DEVICE_RECORD_REFRESH_MS = 5 * 60_000
+/**
+ * How long a blob no row names stays marked before its marker deletes it: longer than a device
+ * may stay offline holding a row that names it (it re-uploads the blob and removes the mark when it
+ * sends that row, but only if the mark is still there to find).
+ */
+export const BLOB_GRACE_MS = 7 * 24 * 3_600_000
+/** How often a device looks for blobs no row names (it lists every blob and mark then). */
+export const SWEEP_EVERY_MS = 3_600_000
+/** A sweep mark: `sweep/<blob name>.json`, beside nothing else (a blob's key is `blobs/<name>`). */
+export const markKey = (blob: string) => `sweep/${blob.slice('blobs/'.length)}.json`
+const blobOfMark = (mark: string) => `blobs/${mark.slice('sweep/'.length, -'.json'.length)}`
 
 const pad = (seq: number) => String(seq).padStart(12, '0')
 export const segmentKey = (device: string, seq: number) => `segments/${device}/${pad(seq)}.seg`
@@ -64,6 +75,14 @@ export const isNews = (key: string, device: string) =>
 const forgottenKey = (device: string) => `forgotten/${device}.json`
 const idOf = (key: string) => /\/([A-Za-z0-9_-]+)\.json$/.exec(key)?.[1]
 
+/** The fields of a files row that say which blobs it names. */
+interface FileRowFields {
+  path?: string
+  sha256?: string
+  size?: number
+  name?: string
+  mime_type?: string
+}
 interface SegmentBody {
   changes: Change[]
 }
@@ -112,6 +131,12 @@ function addMerge(total: MergeResult, m: MergeResult): void {
   total.conflicts += m.conflicts
   total.recovered += m.recovered
   total.parked = m.parked
+}
+/** A blob one device found no row naming, and when: deleted by that device once BLOB_GRACE_MS has passed, unless the mark is gone. */
+interface MarkBody {
+  blob: string
+  by: string
+  at: number
 }
 interface DeviceBody {
   id: string
@@ -194,6 +219,10 @@ export interface EngineDeps {
   segmentBytes?: number
   /** Changes waiting from which they are sent as a snapshot (SNAPSHOT_BACKLOG; tests lower it). */
   snapshotBacklog?: number
+  /** How long a blob no row names stays marked before it is deleted (BLOB_GRACE_MS; tests lower it). */
+  blobGraceMs?: number
+  /** How often a device sweeps blobs (SWEEP_EVERY_MS; tests lower it). */
+  sweepEveryMs?: number
   /** Told which tables another device's changes touched (caches to drop). */
   applied?: (tables: Set<string>) => void
   /** Present when the user turned API keys on. */
@@ -230,6 +259,10 @@ export class SyncEngine {
   private readonly mergedPastGap = new Set<string>()
   /** A snapshot of this device's was written this round: its own segments the old one did not cover may be gone by right. */
   private wroteSnapshot = false
+  /** When this process last swept blobs (it sweeps at its first round that merged everything). */
+  private sweptAt = -Infinity
+  /** Sweep marks read, by key (a mark is created once and never written again). */
+  private readonly marks = new Map<string, MarkBody | null>()
 
   constructor(private readonly deps: EngineDeps) {
     this.log = new ChangeLog(deps.db, deps.clock)
@@ -420,6 +453,9 @@ export class SyncEngine {
     const registered = await this.register(records)
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
     const collected = registered.unreadable ? 0 : this.log.collect(registered.bodies)
+    // Blobs no row names go only after a round that merged every segment listed (nothing refused, no gap).
+    const mergedAll = [...byDevice].every(([device, list]) => device === deviceId || list.length === 0 || list[list.length - 1]!.seq <= (this.log.seen().get(device) ?? 0))
+    if (this.takesEverything() && mergedAll && tampered.length === 0 && missing.length === 0) await this.sweep(new Set(listed.map((o) => o.key)))
     // A snapshot written above is this round's.
     if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0, gone)
     // What the store would not touch (a planted link) is named, and stays named while it is there.
@@ -643,7 +679,10 @@ export class SyncEngine {
    * sha256 its bytes must have and its size.
    */
   private blobsOf(change: Change): Array<{ path: string | undefined; key: string; sha256?: string; size?: number }> {
-    const row = change.t === 'files' ? (change.f?.['*']?.[1] as { path?: string; sha256?: string; size?: number; name?: string; mime_type?: string } | undefined) : undefined
+    return this.blobsOfRow(change.t === 'files' ? (change.f?.['*']?.[1] as FileRowFields | undefined) : undefined)
+  }
+
+  private blobsOfRow(row: FileRowFields | undefined): Array<{ path: string | undefined; key: string; sha256?: string; size?: number }> {
     if (!row?.path || !row.sha256) return []
     const file = { path: this.filePath(row.path), key: `blobs/${blobName(this.deps.key, row.sha256)}`, sha256: row.sha256, ...(typeof row.size === 'number' ? { size: row.size } : {}) }
     if (fileKind(row.name ?? '', row.mime_type ?? '') === 'image') return [file]
@@ -654,14 +693,100 @@ export class SyncEngine {
   private async putBlobs(changes: Change[]): Promise<void> {
     // Listed once per segment, only when a file is in it: there is no cheaper "exists" on every store.
     let stored: Set<string> | undefined
+    let marked: Set<string> | undefined
     for (const change of changes)
       for (const { path, key } of this.blobsOf(change)) {
         if (!path || !existsSync(path)) continue
         stored ??= new Set((await this.deps.store.list('blobs/')).map((o) => o.key))
-        if (stored.has(key)) continue
+        marked ??= new Set((await this.deps.store.list('sweep/')).map((o) => o.key))
+        const mark = markKey(key)
+        if (stored.has(key) && !marked.has(mark)) continue
+        // Marked by a device that found no row naming it: the mark goes first, so its writer, which
+        // reads the mark again right before deleting, leaves the blob; then the blob is made sure of
+        // (that device may have deleted it meanwhile).
+        if (marked.has(mark)) {
+          await this.deps.store.delete(mark)
+          marked.delete(mark)
+        }
         await this.deps.store.create(key, this.seal('blob', key, 0, readFileSync(path)))
         stored.add(key)
       }
+  }
+
+  /** The blobs this device's rows name: its files, and those parked waiting for a parent. */
+  private namedBlobs(): Set<string> {
+    const named = new Set<string>()
+    for (const row of this.deps.db.prepare('SELECT path, sha256, size, name, mime_type FROM files').all() as FileRowFields[]) for (const { key } of this.blobsOfRow(row)) named.add(key)
+    for (const { change } of this.deps.db.prepare("SELECT change FROM sync_parked WHERE tbl = 'files'").all() as Array<{ change: string }>) for (const { key } of this.blobsOf(JSON.parse(change) as Change)) named.add(key)
+    return named
+  }
+
+  /** A sweep mark, read once; null when it does not open (not obeyed: only a device holding the key marks). */
+  private async mark(key: string): Promise<MarkBody | null | undefined> {
+    if (this.marks.has(key)) return this.marks.get(key)
+    let body: MarkBody | null
+    try {
+      const bytes = await this.get(key)
+      if (!bytes) return undefined
+      body = parse<MarkBody>(open(this.deps.key, key, bytes).plaintext)
+    } catch (error) {
+      if (!(error instanceof TamperedObject)) throw error
+      body = null
+    }
+    this.marks.set(key, body)
+    return body
+  }
+
+  /**
+   * Removes blobs no row names any more (decision 110). Run only after a round that merged every
+   * segment listed, refused none and met no gap, by a device that takes every kind: then a row it
+   * does not hold was written after the listing, or by a device that has not sent it yet. Such a
+   * blob is first marked (`sweep/<name>.json`: which blob, this device, when), and deleted by its
+   * marker only once BLOB_GRACE_MS has passed and the mark is still there when it looks again right
+   * before deleting, with no segment arrived since the round's listing. A device that sends a row
+   * naming a marked blob removes the mark and puts the blob back if it is gone; a device that finds
+   * a mark on a blob it names removes it.
+   */
+  private async sweep(listed: ReadonlySet<string>): Promise<void> {
+    const { store, deviceId } = this.deps
+    const now = this.deps.clock.now()
+    if (now - this.sweptAt < (this.deps.sweepEveryMs ?? SWEEP_EVERY_MS)) return
+    this.sweptAt = now
+    const grace = this.deps.blobGraceMs ?? BLOB_GRACE_MS
+    const named = this.namedBlobs()
+    const blobs = new Set((await store.list('blobs/')).map((o) => o.key))
+    const marks = (await store.list('sweep/')).map((o) => o.key)
+    const marked = new Set(marks)
+    const due: string[] = []
+    for (const blob of blobs) {
+      const key = markKey(blob)
+      if (named.has(blob)) {
+        if (marked.has(key)) await store.delete(key)
+        continue
+      }
+      if (!marked.has(key)) {
+        const body: MarkBody = { blob, by: deviceId, at: now }
+        if (await store.create(key, this.seal('mark', key, 0, json(body)))) this.marks.set(key, body)
+        continue
+      }
+      const body = await this.mark(key)
+      if (body && body.by === deviceId && body.blob === blob && now - body.at >= grace) due.push(blob)
+    }
+    // A mark whose blob is gone (a sweep stopped between its two deletes) stands for nothing.
+    for (const key of marks) if (!blobs.has(blobOfMark(key))) await store.delete(key)
+    if (due.length === 0) return
+    // A segment written since the round's listing may name them: they wait for the next sweep.
+    if ((await store.list('segments/')).some((o) => !listed.has(o.key) && !o.key.startsWith(`segments/${deviceId}/`))) return
+    for (const blob of due) {
+      const key = markKey(blob)
+      // Read again, not from memory: a device sending a row that names it removes the mark first.
+      this.marks.delete(key)
+      const body = await this.mark(key)
+      if (!body || body.by !== deviceId) continue
+      await store.delete(blob)
+      await store.delete(key)
+      this.marks.delete(key)
+    }
   }
 
   /**

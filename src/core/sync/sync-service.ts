@@ -34,7 +34,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'compactShare' | 'compactMaxSegments' | 'imageChunk' | 'segmentBytes' | 'snapshotBacklog' | 'restoreWaitMs'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'compactShare' | 'compactMaxSegments' | 'imageChunk' | 'segmentBytes' | 'snapshotBacklog' | 'restoreWaitMs' | 'blobGraceMs' | 'sweepEveryMs'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -77,6 +77,10 @@ export interface SyncServiceDeps {
   snapshotBacklog?: number
   /** How long a restore waits for the running round to end before it is refused (RESTORE_WAIT_MS, as for replies). */
   restoreWaitMs?: number
+  /** How long a blob no row names stays marked before it is deleted (engine BLOB_GRACE_MS). */
+  blobGraceMs?: number
+  /** How often a device sweeps blobs no row names (engine SWEEP_EVERY_MS). */
+  sweepEveryMs?: number
   /** scrypt cost, lower in tests. */
   kdf?: { N: number; r: number; p: number }
 }
@@ -416,6 +420,8 @@ export class SyncService {
       ...(this.deps.imageChunk ? { imageChunk: this.deps.imageChunk } : {}),
       ...(this.deps.segmentBytes ? { segmentBytes: this.deps.segmentBytes } : {}),
       ...(this.deps.snapshotBacklog ? { snapshotBacklog: this.deps.snapshotBacklog } : {}),
+      ...(this.deps.blobGraceMs !== undefined ? { blobGraceMs: this.deps.blobGraceMs } : {}),
+      ...(this.deps.sweepEveryMs !== undefined ? { sweepEveryMs: this.deps.sweepEveryMs } : {}),
       ...(apiKeys ? { apiKeys } : {}),
       progress: (n) => {
         this.syncing = (this.syncing ?? 0) + n
