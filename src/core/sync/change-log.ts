@@ -445,9 +445,29 @@ export class ChangeLog {
         })
         for (const c of all) for (const [h] of Object.values(c.f ?? {})) this.clock.observe(h)
         for (const c of all) if (c.d) this.clock.observe(c.d)
+        // One record may come twice in a batch (a parked copy and a newer change, or two segments):
+        // each merge into its meta judges it alive or dead from the stamps seen so far, so only the
+        // last verdict stands, applied once with every winning value and the newest field stamps.
+        const verdicts = new Map<string, { change: Merging; alive: boolean }>()
+        for (const change of all) {
+          const alive = this.mergeOne(change, result)
+          const id = `${change.t}\u0000${change.k}`
+          const before = verdicts.get(id)?.change
+          if (before) {
+            const m = change as Merging
+            m.winners = { ...before.winners, ...m.winners }
+            m.replaced = { ...before.replaced, ...m.replaced }
+            const fields = { ...before.f }
+            for (const [field, entry] of Object.entries(m.f ?? {})) if (!fields[field] || fields[field]![0] < entry[0]) fields[field] = entry
+            m.f = fields
+            const d = max(before.d, m.d)
+            if (d !== null && d !== m.d) Object.assign(m, { d, o: before.o })
+          }
+          verdicts.set(id, { change: change as Merging, alive })
+        }
         const live: Change[] = []
         const dead: Change[] = []
-        for (const change of all) (this.mergeOne(change, result) ? live : dead).push(change)
+        for (const { change, alive } of verdicts.values()) (alive ? live : dead).push(change)
         // Parents first when adding; children first when deleting.
         live.sort((a, b) => order.get(a.t)! - order.get(b.t)!)
         dead.sort((a, b) => order.get(b.t)! - order.get(a.t)!)

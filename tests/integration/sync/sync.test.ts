@@ -117,6 +117,37 @@ describe('sync through a folder store', () => {
     }
   })
 
+  it('a message parked here, then deleted, then brought back with its restored conversation is held (one merge meets two copies of it)', async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    // The records as another device made them (B, not synced): a conversation and a message in it.
+    const conv = svc(b).store.conversations.create({ agentId: agentOf(b), title: 'Deleted here' })
+    const message = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text('parked, deleted, back') })
+    const bdb = svc(b).store.db.sqlite
+    const convRow = bdb.prepare('SELECT * FROM conversations WHERE id = ?').get(conv.id) as Record<string, unknown>
+    const { seq: _seq, id: _id, ...messageRow } = bdb.prepare('SELECT * FROM messages WHERE id = ?').get(message.id) as Record<string, unknown>
+    void _seq
+    void _id
+    const db = svc(a).store.db.sqlite
+    const scope = svc(a).sync.status().scope
+    const log = new ChangeLog(db, new HybridClock(svc(a).sync.status().deviceId))
+    const now = Date.now()
+    const convFields = (at: string) => Object.fromEntries(Object.entries(convRow).filter(([k]) => k !== 'id').map(([k, v]) => [k, [at, v]])) as never
+    log.merge([{ t: 'conversations', k: conv.id, f: convFields(formatHlc(now - 10_000, 0, 'other')) }], scope, { other: 1 })
+    // Deleted here; the message written there meanwhile arrives and waits for its conversation.
+    svc(a).store.conversations.delete(conv.id)
+    log.merge([{ t: 'messages', k: message.id, f: { '*': [formatHlc(now - 5_000, 0, 'other'), messageRow] } as never }], scope, { other: 2 })
+    // Its writer deletes it (the deletion comes in a merge of its own).
+    log.merge([{ t: 'messages', k: message.id, d: formatHlc(now - 4_000, 0, 'other') }], scope, { other: 3 })
+    // A third device restored the conversation and stamped the message anew, later than both deletions.
+    const back = formatHlc(now + 1_000, 0, 'third')
+    log.merge([{ t: 'conversations', k: conv.id, f: convFields(back) }, { t: 'messages', k: message.id, f: { '*': [back, messageRow] } as never }], scope, { third: 1 })
+    expect(svc(a).store.conversations.get(conv.id)?.title).toBe('Deleted here')
+    // Its stamps say it is there: so must its row (the other devices hold it).
+    expect(svc(a).store.messages.get(message.id)?.content).toEqual(text('parked, deleted, back'))
+    expect(db.prepare('SELECT COUNT(*) AS n FROM sync_parked').get()).toEqual({ n: 0 })
+  })
+
   it('a conversation restored after a delete and then deleted again is deleted everywhere', async () => {
     const { list } = await devices(2)
     const [a, b] = list as [Device, Device]
