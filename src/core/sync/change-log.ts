@@ -634,15 +634,8 @@ export class ChangeLog {
       // up to the nearest message kept; stamped, it would come back.
       const stamps = meta ? Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>) : []
       if (meta?.deleted && stamps.every((h) => h <= meta.deleted!)) continue
-      const row = this.row(table, reply)!
-      const at = this.clock.tick()
-      const hlcs: Record<string, Hlc> = {}
-      const hashes: Record<string, string> = {}
-      for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
-        hlcs[field] = at
-        hashes[field] = hash(value)
-      }
-      this.writeMeta(table.name, reply, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
+      // Every field stamped now, as a restore does, so every device moves it the same way.
+      this.restore(table, reply)
     }
   }
 
