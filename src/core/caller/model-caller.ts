@@ -276,8 +276,11 @@ export class ModelCaller {
     return this.oneCall(spec, this.resolve(spec))
   }
 
-  /** Embeddings through the provider's runtime, priced per input token and logged. */
-  async embed(input: CallMeta & { target: ModelRef; input: string[]; dimensions?: number; signal?: AbortSignal; call?: OneCall<unknown>['call'] }): Promise<EmbeddingsResult> {
+  /**
+   * Embeddings through the provider's runtime, priced per input token and logged. `tokenIds`
+   * (the local API's integer inputs) go in place of `input` only to a runtime that takes them.
+   */
+  async embed(input: CallMeta & { target: ModelRef; input: string[]; tokenIds?: number[][]; dimensions?: number; signal?: AbortSignal; call?: OneCall<unknown>['call'] }): Promise<EmbeddingsResult> {
     const { result } = await this.call<EmbeddingsResult>({
       ...metaOf(input),
       kind: 'embedding',
@@ -288,7 +291,9 @@ export class ModelCaller {
         const provider = await runtime()
         if (!provider.embeddings)
           throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider: model.providerId, message: `${model.providerId} does not offer embeddings.` })
-        const request: EmbeddingsRequest = { model: model.modelId, input: input.input, ...(input.dimensions ? { dimensions: input.dimensions } : {}) }
+        if (input.tokenIds && !provider.embeddingsTakeTokenIds)
+          throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider: model.providerId, message: `${model.providerId} takes text for embeddings, not token ids: send the text itself.` })
+        const request: EmbeddingsRequest = { model: model.modelId, input: input.input, ...(input.tokenIds ? { tokenIds: input.tokenIds } : {}), ...(input.dimensions ? { dimensions: input.dimensions } : {}) }
         return provider.embeddings(request, options)
       },
       measure: (result) => {

@@ -413,7 +413,7 @@ export class BuiltinEngine {
     }
   }
 
-  async embed(name: string, inputs: string[]): Promise<EmbedResult> {
+  async embed(name: string, inputs: Array<string | number[]>): Promise<EmbedResult> {
     const plan = await this.load(name)
     const release = this.use(plan.modelId)
     try {

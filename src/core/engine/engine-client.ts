@@ -163,7 +163,7 @@ export class EngineClient {
     await this.request((id) => ({ id, type: 'unload', params: { modelId } }))
   }
 
-  embed(modelId: string, inputs: string[]): Promise<EmbedResult> {
+  embed(modelId: string, inputs: Array<string | number[]>): Promise<EmbedResult> {
     return this.request((id) => ({ id, type: 'embed', params: { modelId, inputs } }))
   }
 

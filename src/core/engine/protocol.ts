@@ -51,7 +51,8 @@ export interface ChatParams {
 
 export interface EmbedParams {
   modelId: string
-  inputs: string[]
+  /** Each input as text, or as the model's own token ids. */
+  inputs: Array<string | number[]>
 }
 
 export type EngineRequest =

@@ -138,7 +138,7 @@ export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
 
     // Embeddings go through the same caller as chat, priced and logged as kind `embedding`.
     embed: (target, input, context) =>
-      deps.caller.embed({ target, scene: 'Local API', apiKeyId: context.keyId, input, ...(context.dimensions ? { dimensions: context.dimensions } : {}), signal: context.signal }),
+      deps.caller.embed({ target, scene: 'Local API', apiKeyId: context.keyId, ...(Array.isArray(input) ? { input } : { input: [], tokenIds: input.tokenIds }), ...(context.dimensions ? { dimensions: context.dimensions } : {}), signal: context.signal }),
 
     spent: (keyId) => deps.usage.spentByKey(keyId)
   }

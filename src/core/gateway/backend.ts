@@ -35,7 +35,8 @@ export interface GatewayBackend {
   admit(target: GatewayTarget): Promise<void>
   /** Events as every runtime emits them; never throws (errors are `error` events). Logs usage when it ends. */
   chat(target: GatewayTarget, request: ChatRequest, context: GatewayCallContext): AsyncIterable<StreamEvent>
-  embed(target: GatewayTarget, input: string[], context: GatewayCallContext & { dimensions?: number }): Promise<EmbeddingsResult>
+  /** Texts, or token ids (one list per input) for a runtime that takes them (else a 400 naming the provider). */
+  embed(target: GatewayTarget, input: string[] | { tokenIds: number[][] }, context: GatewayCallContext & { dimensions?: number }): Promise<EmbeddingsResult>
   /** What a key has spent, in USD, how many calls it made, and its input tokens (all, and read from the prompt cache). */
   spent(keyId: string): { usd: number; calls: number; inputTokens?: number; cachedInputTokens?: number }
 }

@@ -14,7 +14,7 @@ import { estimatePromptTokens } from '../runtime/providers/ollama/ollama-num-ctx
 import { ChatCompletionChunks, ChatCompletionCollector, chatCompletionSchema, chatCompletionToRequest } from './wire/openai-chat'
 import { AnthropicMessageEvents, anthropicCountTokensSchema, anthropicMessagesSchema, anthropicToRequest, collectAnthropicMessage, type AnthropicEvent } from './wire/anthropic-messages'
 import { ResponsesEvents, responsesSchema, responsesToRequest } from './wire/openai-responses'
-import { embeddingsSchema, embeddingsResponse } from './wire/openai-embeddings'
+import { embeddingInputs, embeddingsSchema, embeddingsResponse } from './wire/openai-embeddings'
 import { JsonDepthGuard } from './json-depth'
 
 /** What the server reads on every request, so Settings changes apply without a restart. */
@@ -152,8 +152,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       case 'POST /v1/embeddings': {
         const input = parse(embeddingsSchema, body)
         const target = await admitted(input.model, key, config)
-        const texts = typeof input.input === 'string' ? [input.input] : input.input
-        const result = await options.backend.embed(target, texts, { ...context('embeddings'), ...(input.dimensions ? { dimensions: input.dimensions } : {}) })
+        const result = await options.backend.embed(target, embeddingInputs(input.input), { ...context('embeddings'), ...(input.dimensions ? { dimensions: input.dimensions } : {}) })
         return sendJson(res, 200, embeddingsResponse(result, input.model, input.encoding_format ?? 'float'))
       }
     }

@@ -168,6 +168,11 @@ export interface ModelsResult {
 export interface EmbeddingsRequest {
   model: string
   input: string | string[]
+  /**
+   * Token ids in place of text, one list per input (OpenAI's and llama.cpp's `input` given as
+   * integers); `input` is then empty. Only a runtime with `embeddingsTakeTokenIds` is given them.
+   */
+  tokenIds?: number[][]
   dimensions?: number
 }
 
@@ -257,6 +262,8 @@ export interface ProviderRuntime {
   chat?(request: ChatRequest, options?: CallOptions): AsyncIterable<StreamEvent>
   models?(options?: CallOptions): Promise<ModelsResult>
   embeddings?(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult>
+  /** `embeddings` takes `tokenIds` (the model's own token ids) as well as text. */
+  readonly embeddingsTakeTokenIds?: boolean
   textToSpeech?(request: TextToSpeechRequest, options?: CallOptions): Promise<TextToSpeechResult>
   speechToText?(request: SpeechToTextRequest, options?: CallOptions): Promise<SpeechToTextResult>
   createImage?(request: CreateImageRequest, options?: CallOptions): Promise<CreateImageResult>

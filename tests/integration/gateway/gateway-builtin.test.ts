@@ -117,4 +117,22 @@ describe('the local API over the built-in engine', () => {
     expect(startInput).toBeGreaterThan(0)
     expect(final.usage.input_tokens).toBeGreaterThan(0)
   }, 120_000)
+
+  it('embeds token ids as the model’s own tokens, and names an id outside its vocabulary', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    const text = await sdk.embeddings.create({ model: 'builtin/tiny', input: 'hello world', encoding_format: 'float' })
+    const ids = await sdk.embeddings.create({ model: 'builtin/tiny', input: [[40, 41, 42], [43, 44]], encoding_format: 'float' })
+    expect(ids.data).toHaveLength(2)
+    expect(ids.data[0]!.embedding).toHaveLength(text.data[0]!.embedding.length)
+    expect(ids.data[0]!.embedding).not.toEqual(ids.data[1]!.embedding)
+    // The engine counts the ids it was given.
+    expect(ids.usage.prompt_tokens).toBe(5)
+    const again = await sdk.embeddings.create({ model: 'builtin/tiny', input: [40, 41, 42], encoding_format: 'float' })
+    expect(again.data[0]!.embedding).toEqual(ids.data[0]!.embedding)
+    const error = await sdk.embeddings.create({ model: 'builtin/tiny', input: [40, 999_999] }).then(() => undefined, (e: unknown) => e)
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError)
+    expect((error as Error).message).toMatch(/token id 999999 is not in this model's vocabulary \(0 to \d+\)/)
+    // The engine is still there for the next call.
+    expect((await sdk.embeddings.create({ model: 'builtin/tiny', input: [40], encoding_format: 'float' })).data).toHaveLength(1)
+  })
 })

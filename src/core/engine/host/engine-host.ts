@@ -447,12 +447,31 @@ async function embed(state: HostState, params: EmbedParams): Promise<{ embedding
     const ctx = await entry.embedding
     const embeddings: number[][] = []
     let tokens = 0
+    const vocabulary = vocabularySize(entry)
     for (const input of params.inputs) {
-      tokens += entry.model.tokenize(input).length
-      embeddings.push([...(await ctx.getEmbeddingFor(input)).vector])
+      const ids = typeof input === 'string' ? entry.model.tokenize(input) : checkedTokenIds(input, vocabulary)
+      tokens += ids.length
+      embeddings.push([...(await ctx.getEmbeddingFor(ids)).vector])
     }
     return { embeddings, tokens }
   })
+}
+
+/** How many tokens the model's vocabulary has, from its file (undefined when the file does not say). */
+function vocabularySize(entry: Loaded): number | undefined {
+  const metadata = entry.model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown } } } | undefined
+  const tokens = metadata?.tokenizer?.ggml?.tokens
+  return Array.isArray(tokens) ? tokens.length : undefined
+}
+
+/**
+ * Token ids a client sent, checked before llama.cpp sees them: it refuses one outside the
+ * vocabulary only as "Eval has failed", which names nothing the client can fix.
+ */
+function checkedTokenIds(ids: number[], vocabulary: number | undefined): Token[] {
+  const bad = ids.find((id) => !Number.isInteger(id) || id < 0 || (vocabulary !== undefined && id >= vocabulary))
+  if (bad !== undefined) throw new HostError('bad-request', `The token id ${bad} is not in this model's vocabulary${vocabulary === undefined ? '' : ` (0 to ${vocabulary - 1})`}.`)
+  return ids as Token[]
 }
 
 // --- status ---

@@ -204,10 +204,12 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
   }
 
   if (config.embeddings) {
+    // The OpenAI API (and vLLM, llama.cpp's server) take token ids as `input` too; an upstream that does not says so.
+    Object.assign(runtime, { embeddingsTakeTokenIds: true })
     runtime.embeddings = async (request, options = {}) => {
       try {
         const result = await (await client(options, undefined, options.maxRetries ?? DEFAULT_MAX_RETRIES)).embeddings.create(
-          { model: request.model, input: request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
+          { model: request.model, input: request.tokenIds ?? request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
           { signal: options.signal }
         )
         const rows = [...result.data].sort((a, b) => a.index - b.index)

@@ -45,6 +45,8 @@ export const createAzureRuntime: ProviderFactory = (credentials, context) => {
 
   return {
     id: provider,
+    // Azure OpenAI's embeddings take token ids as OpenAI's do.
+    embeddingsTakeTokenIds: true,
     chat(request: ChatRequest, options?: CallOptions) {
       let deployment = request.model
       return openAIWireChat({
@@ -68,7 +70,7 @@ export const createAzureRuntime: ProviderFactory = (credentials, context) => {
       const deployment = await azureDeploymentName(request.model, provider)
       try {
         const result = await (await client(options)).embeddings.create(
-          { model: deployment, input: request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
+          { model: deployment, input: request.tokenIds ?? request.input, encoding_format: 'float', ...(request.dimensions ? { dimensions: request.dimensions } : {}) },
           { signal: options?.signal }
         )
         const rows = [...result.data].sort((a, b) => a.index - b.index)

@@ -20,6 +20,11 @@ export function engineAppError(error: unknown, provider: string): AppError {
     return runtimeError(error.reason === 'unknown-model' || error.reason === 'missing' ? 'ModelNotFound' : 'ModelFileUnusable', error.message, provider, { reason: error.reason })
   }
   if (error instanceof EngineCrashedError) return runtimeError('ProviderServiceUnavailable', error.message, provider, { exit: error.exit })
+  if (error instanceof EngineError && /longer than the usable context size/i.test(error.message)) {
+    return runtimeError('ExceededContextWindow', `An input is longer than the model's embedding context can hold (the engine: ${error.message.trim()}). Send shorter inputs, or raise the model's context length on the Local models page.`, provider)
+  }
+  // What the client sent is wrong (a token id outside the vocabulary, no such tool): a 400 naming it.
+  if (error instanceof EngineError && error.code === 'bad-request') return runtimeError('ValidationError', error.message, provider)
   if (error instanceof EngineError && (error.code === 'context-exceeded' || /compress chat history/i.test(error.message))) {
     // llama.cpp's history does not fit the context even cut down: the prompt is too long, a 400
     // of the request (it fails before any token), not a failing engine.
@@ -172,8 +177,11 @@ export function createBuiltinRuntimeWith(engineOf: () => BuiltinEngine = builtin
         return { models: models.map((m) => ({ id: m.id, displayName: m.name, type: 'chat', enabled: true, functionCall: true, ...(m.contextSize ? { contextWindowTokens: m.contextSize } : {}) })) }
       },
 
+      // llama.cpp embeds a model's own token ids as well as text.
+      embeddingsTakeTokenIds: true,
+
       async embeddings(request: EmbeddingsRequest): Promise<EmbeddingsResult> {
-        const inputs = Array.isArray(request.input) ? request.input : [request.input]
+        const inputs = request.tokenIds ?? (Array.isArray(request.input) ? request.input : [request.input])
         try {
           const result = await engineOf().embed(request.model, inputs)
           return { embeddings: result.embeddings, usage: { promptTokens: result.tokens, totalTokens: result.tokens } }
