@@ -42,6 +42,8 @@ export interface ChatParams {
   maxTokens?: number
   temperature?: number
   topP?: number
+  /** Texts that end the reply where they appear (OpenAI's `stop`, Anthropic's `stop_sequences`); not part of the reply. */
+  stop?: string[]
   functions?: EngineFunction[]
   /** Force one call of these functions (any of them when true), through a grammar. */
   forceFunctionCall?: boolean | string

@@ -135,4 +135,20 @@ describe('the local API over the built-in engine', () => {
     // The engine is still there for the next call.
     expect((await sdk.embeddings.create({ model: 'builtin/tiny', input: [40], encoding_format: 'float' })).data).toHaveLength(1)
   })
+
+  it('ends the reply at a stop sequence, which is not part of it, streamed or not', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    const ask = { model: 'builtin/tiny', max_tokens: 24, temperature: 0, seed: 1, messages: [{ role: 'user' as const, content: 'Say something long' }] }
+    const free = (await sdk.chat.completions.create(ask)).choices[0]!.message.content ?? ''
+    // A piece of the free reply past its start: the same reply with it as a stop ends just before it.
+    const at = [...free].findIndex((ch, i) => i >= 2 && ch.trim() !== '' && !free.slice(0, i).includes(ch))
+    expect(at, `a stop point in ${JSON.stringify(free)}`).toBeGreaterThan(0)
+    const stop = free[at]!
+    const stopped = (await sdk.chat.completions.create({ ...ask, stop: [stop] })).choices[0]!
+    expect(stopped.message.content).toBe(free.slice(0, at))
+    expect(stopped.finish_reason).toBe('stop')
+    let streamed = ''
+    for await (const chunk of await sdk.chat.completions.create({ ...ask, stop: [stop], stream: true })) streamed += chunk.choices[0]?.delta.content ?? ''
+    expect(streamed).toBe(free.slice(0, at))
+  })
 })

@@ -45,6 +45,9 @@ describe('Ollama runtime against the fake server (real SDK)', () => {
     expect(options.temperature).toBeCloseTo(0.7)
     expect(options.top_p).toBe(0.9)
     expect(options.num_predict).toBe(1000)
+    expect(options.stop).toBeUndefined()
+    await collect(runtime.chat!(ask('count', { stop: ['END', '###'] })))
+    expect(chatBody().options.stop).toEqual(['END', '###'])
     // 40,000 ASCII chars ≈ 10,004 tokens with the message overhead, + 1,000 output → rounded up to 11 × 1024
     expect(options.num_ctx).toBe(11 * 1024)
     expect(fake!.requests.filter((r) => r.path === '/api/show')).toHaveLength(1)

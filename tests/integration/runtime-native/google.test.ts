@@ -54,6 +54,12 @@ describe('google runtime against a fake Gemini API', () => {
     expect(body.tools[0].functionDeclarations[0].name).toBe('get_weather')
   })
 
+  it('sends stop sequences as generationConfig.stopSequences', async () => {
+    server.handle(() => ({ headers: SSE_HEADERS, chunks: geminiTextReply(['one']) }))
+    await chat({ stop: ['END', '###'] })
+    expect((server.requests.at(-1)!.json as any).generationConfig.stopSequences).toEqual(['END', '###'])
+  })
+
   it('reports a stream without finishReason as interrupted, keeping the text', async () => {
     server.handle(() => ({ headers: SSE_HEADERS, chunks: geminiTextReply(['one ', 'two', 'three']).slice(0, 2), cut: true }))
     const events = await chat()

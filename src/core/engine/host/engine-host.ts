@@ -266,6 +266,7 @@ async function chatOnSequence(state: HostState, id: number, params: ChatParams, 
     maxTokens: params.maxTokens ?? entry.context.contextSize,
     temperature: params.temperature,
     topP: params.topP,
+    ...(params.stop?.length ? { customStopTriggers: params.stop } : {}),
     signal,
     stopOnAbortSignal: true,
     onToken: timing.onToken,
@@ -371,6 +372,7 @@ interface GenerateOptions {
   maxTokens: number
   temperature: ChatParams['temperature']
   topP: ChatParams['topP']
+  customStopTriggers?: string[]
   signal: AbortSignal
   stopOnAbortSignal: boolean
   onToken: (tokens: Token[]) => void

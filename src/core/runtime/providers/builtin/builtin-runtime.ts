@@ -119,6 +119,7 @@ export function chatParams(request: ChatRequest, provider: string): Omit<ChatPar
   if (request.max_tokens) params.maxTokens = request.max_tokens
   if (request.temperature !== undefined) params.temperature = request.temperature
   if (request.top_p !== undefined) params.topP = request.top_p
+  if (request.stop?.length) params.stop = request.stop
   const choice = request.tool_choice
   if (request.tools?.length && choice !== 'none') {
     params.functions = request.tools.map((t) => ({

@@ -93,6 +93,7 @@ export function buildGoogleConfig(request: ChatRequest, systemInstruction?: stri
   if (systemInstruction) config.systemInstruction = systemInstruction
   if (request.temperature !== undefined) config.temperature = request.temperature
   if (request.top_p !== undefined) config.topP = request.top_p
+  if (request.stop?.length) config.stopSequences = request.stop
   if (request.max_tokens !== undefined) config.maxOutputTokens = request.max_tokens
 
   // Image-output models answer with text and images only when asked for both.

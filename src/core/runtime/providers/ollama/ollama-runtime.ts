@@ -105,6 +105,7 @@ export function createOllamaRuntimeWith(runtimeOptions: OllamaRuntimeOptions = {
               // Ollama's temperature runs 0..1 where others take 0..2 (providers.md §5).
               ...(request.temperature !== undefined ? { temperature: request.temperature / 2 } : {}),
               ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
+              ...(request.stop?.length ? { stop: request.stop } : {}),
               ...(request.max_tokens ? { num_predict: request.max_tokens } : {}),
               ...(request.frequency_penalty !== undefined ? { frequency_penalty: request.frequency_penalty } : {}),
               ...(request.presence_penalty !== undefined ? { presence_penalty: request.presence_penalty } : {})
