@@ -183,8 +183,10 @@ export interface RoundResult {
   tampered: string[]
   /** Gaps in other devices' segments that this round read past (what follows them was merged). */
   missing: MissingObject[]
-  /** This device's own records sent again this round: the store lost or another device refused a segment of it. */
+  /** This device's own records sent again this round: the store lost or another device refused a segment (or a blob) of it. */
   resent: number
+  /** Objects refused here before that opened this round (a blob written again by a device that has it): no longer named. */
+  fixed?: string[]
   devices: SyncDevice[]
   /** Tombstones forgotten this round: every device had seen them. */
   collected: number
@@ -249,7 +251,10 @@ export class SyncEngine {
   private readonly covers = new Map<string, Record<string, number> | null>()
   /** Compaction was due at the last round, which sent nothing and so left it to the device whose segment made it due (or this device's attempt failed). */
   private dueUnsent = false
-  /** Other devices' segments refused here, told in this device's record (seeded from the record in the store). */
+  /**
+   * Other devices' segments refused here, told in this device's record (seeded from the record in
+   * the store); and blobs a row here names that this device could not get (refused or missing).
+   */
   private readonly refusedSegments = new Set<string>()
   /** Own segments whose content was sent again, told in this device's record (seeded likewise). */
   private readonly healed = new Set<number>()
@@ -263,6 +268,16 @@ export class SyncEngine {
   private sweptAt = -Infinity
   /** Sweep marks read, by key (a mark is created once and never written again). */
   private readonly marks = new Map<string, MarkBody | null>()
+  /**
+   * Blobs a row here names that could not be fetched: missing from the store, or refused (a
+   * refused one is also in `refusedSegments`, so its writer reads of it in this device's record).
+   * With when first met and the device whose record named it; fetched again by `keepBlobs`.
+   */
+  private readonly unfetched = new Map<string, { since: number; device: string; refused: boolean }>()
+  /** Other devices' refusals of a blob this process wrote again (`<device> <blob>`): each is answered once. */
+  private readonly rewritten = new Set<string>()
+  /** When this process last checked the blobs its rows name against the store (`keepBlobs`). */
+  private keptAt = -Infinity
 
   constructor(private readonly deps: EngineDeps) {
     this.log = new ChangeLog(deps.db, deps.clock)
@@ -447,8 +462,12 @@ export class SyncEngine {
     if (long) pushed += await this.pushAsSnapshot(backlog.pending, snapshots, snapshotObjects, gone)
     pushed += await this.pushSegments(byDevice)
     // Self-healing: own segments the store lost or another device refused are sent again, in new segments.
-    const resent = await this.heal(byDevice, snapshots, records.bodies, tampered)
+    let resent = await this.heal(byDevice, snapshots, records.bodies, tampered)
     if (resent) pushed += await this.pushSegments(byDevice)
+    // Blobs likewise: written again where the store lost or another device refused one, fetched again here.
+    const blobs = await this.keepBlobs(records.bodies, tampered)
+    resent += blobs.written
+    missing.push(...blobs.missing.map((m) => ({ ...m, deviceName: records.bodies.find((b) => b.id === m.device)?.name ?? m.device })))
 
     const registered = await this.register(records)
     // A record that does not open might be a device that has not seen a deletion yet: keep them all then.
@@ -462,7 +481,7 @@ export class SyncEngine {
     const links = store.takeRefused?.() ?? []
     tampered.push(...links)
     const present = new Set([...[...listed, ...snapshotObjects].map((o) => o.key), ...links])
-    return { pushed, merge, tampered, missing, resent, devices: toDevices(registered.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
+    return { pushed, merge, tampered, missing, resent, ...(blobs.fixed.length ? { fixed: blobs.fixed } : {}), devices: toDevices(registered.bodies, deviceId, this.deps.clock.now()), collected, listed: { folders: ['segments/', 'snapshots/'], keys: present } }
   }
 
   /** The stamped changes (API keys first) as this device's next segments, blobs first. */
@@ -713,6 +732,11 @@ export class SyncEngine {
       }
   }
 
+  /** The blobs this device's files rows name, with where each file is here. */
+  private namedBlobRows(): Array<{ path: string | undefined; key: string; sha256?: string; size?: number }> {
+    return (this.deps.db.prepare('SELECT path, sha256, size, name, mime_type FROM files').all() as FileRowFields[]).flatMap((row) => this.blobsOfRow(row))
+  }
+
   /** The blobs this device's rows name: its files, and those parked waiting for a parent. */
   private namedBlobs(): Set<string> {
     const named = new Set<string>()
@@ -795,34 +819,112 @@ export class SyncEngine {
    * it) still merges, and the attachment shows as missing rather than holding sync at it.
    */
   private async fetchBlobs(changes: Change[], tampered: string[]): Promise<void> {
-    const wanted: Array<{ path: string; key: string; sha256?: string; size?: number }> = []
+    const wanted: Array<{ path: string; key: string; sha256?: string; size?: number; device: string }> = []
     const paths = new Set<string>()
     for (const change of changes)
       for (const blob of this.blobsOf(change)) {
         const { path } = blob
         if (!path || paths.has(path) || existsSync(path)) continue
         paths.add(path)
-        wanted.push({ ...blob, path })
+        // The stamp's last part is the device that wrote the row (hlc.ts): named if the blob cannot be had.
+        wanted.push({ ...blob, path, device: change.f?.['*']?.[0].split('-').slice(2).join('-') ?? '' })
       }
+    await this.fetchWanted(wanted, tampered)
+  }
+
+  /** Fetches blobs into the data folder; one missing or refused is remembered in `unfetched`. Returns the keys fetched. */
+  private async fetchWanted(wanted: Array<{ path: string; key: string; sha256?: string; size?: number; device: string }>, tampered: string[]): Promise<string[]> {
+    const got: string[] = []
+    const now = this.deps.clock.now()
     // A new device's history may name hundreds of images: a few on their way while one is written.
     const fetched = this.fetchAhead(wanted, BLOB_PREFETCH, BLOB_PREFETCH_BYTES)
-    for (const [i, { path, key, sha256 }] of wanted.entries()) {
+    for (const [i, { path, key, sha256, device }] of wanted.entries()) {
       let plaintext: Buffer
+      const met = this.unfetched.get(key)
       try {
         const bytes = await fetched(i)
-        if (!bytes) continue
+        if (!bytes) {
+          // The store lost it (or its writer has not sent it yet): asked for again, named while it lacks.
+          // (A file's extracted text is not always there: only the file itself is missed.)
+          // Told in this device's record like a refused one: a device that has the file writes it again.
+          if (sha256) {
+            this.unfetched.set(key, { since: met?.since ?? now, device: met?.device ?? device, refused: false })
+            this.refusedSegments.add(key)
+          }
+          continue
+        }
         plaintext = open(this.deps.key, key, bytes).plaintext
         if (sha256 && createHash('sha256').update(plaintext).digest('hex') !== sha256) throw new TamperedObject(key, false)
       } catch (error) {
         if (!(error instanceof TamperedObject)) throw error
-        // Half a blob is no better: blobs are created once and never written again.
+        // Half a blob is no better. Told in this device's record, so a device that has the file writes it again.
         tampered.push(key)
+        this.refusedSegments.add(key)
+        this.unfetched.set(key, { since: met?.since ?? now, device: met?.device ?? device, refused: true })
         continue
       }
       mkdirSync(dirname(path), { recursive: true })
       writeFileSync(`${path}.part`, plaintext)
       renameSync(`${path}.part`, path)
+      this.unfetched.delete(key)
+      got.push(key)
     }
+    return got
+  }
+
+  /**
+   * Blobs kept whole, from the listing of `blobs/` the sweep makes anyway (issue 51): a blob a row
+   * here names and whose file is here is written again when the store lost it or another device's
+   * record says it refused it (put over, once per refusal: the refused one is there, damaged); one
+   * whose file is not here is fetched again once the store holds it, and named while it does not.
+   * Runs at the sweep's pace, and at once while a blob is wanted here or refused elsewhere.
+   */
+  private async keepBlobs(bodies: DeviceBody[], tampered: string[]): Promise<{ written: number; fixed: string[]; missing: Array<Omit<MissingObject, 'deviceName'>> }> {
+    const { store, deviceId } = this.deps
+    const none = { written: 0, fixed: [], missing: [] }
+    if (!this.takesEverything()) return none
+    const now = this.deps.clock.now()
+    const refusals = bodies.filter((b) => b.id !== deviceId).flatMap((b) => (b.refused ?? []).filter((k) => k.startsWith('blobs/')).map((k) => ({ by: b.id, key: k })))
+    const open = refusals.filter((r) => !this.rewritten.has(`${r.by} ${r.key}`))
+    if (this.unfetched.size === 0 && open.length === 0 && now - this.keptAt < (this.deps.sweepEveryMs ?? SWEEP_EVERY_MS)) return none
+    this.keptAt = now
+    const stored = new Set((await store.list('blobs/')).map((o) => o.key))
+    let marked: Set<string> | undefined
+    let written = 0
+    const wanted: Array<{ path: string; key: string; sha256?: string; size?: number; device: string }> = []
+    const seen = new Set<string>()
+    for (const blob of this.namedBlobRows()) {
+      if (!blob.path || seen.has(blob.key)) continue
+      seen.add(blob.key)
+      if (existsSync(blob.path)) {
+        const refusedBy = open.filter((r) => r.key === blob.key)
+        if (stored.has(blob.key) && refusedBy.length === 0) continue
+        // A sweep mark goes first, as when a row names it anew (putBlobs).
+        marked ??= new Set((await store.list('sweep/')).map((o) => o.key))
+        if (marked.has(markKey(blob.key))) await store.delete(markKey(blob.key))
+        const sealed = this.seal('blob', blob.key, 0, readFileSync(blob.path))
+        if (stored.has(blob.key)) await store.put(blob.key, sealed)
+        else await store.create(blob.key, sealed)
+        for (const r of refusedBy) this.rewritten.add(`${r.by} ${r.key}`)
+        written++
+      } else if (stored.has(blob.key)) {
+        wanted.push({ ...blob, path: blob.path, device: this.unfetched.get(blob.key)?.device ?? '' })
+      } else if (blob.sha256) {
+        const met = this.unfetched.get(blob.key)
+        this.unfetched.set(blob.key, { since: met?.since ?? now, device: met?.device ?? '', refused: met?.refused ?? false })
+        this.refusedSegments.add(blob.key)
+      }
+    }
+    // Rows gone meanwhile want nothing.
+    for (const key of [...this.unfetched.keys()])
+      if (!seen.has(key)) {
+        this.unfetched.delete(key)
+        this.refusedSegments.delete(key)
+      }
+    const got = await this.fetchWanted(wanted, tampered)
+    const fixed = got.filter((key) => this.refusedSegments.delete(key))
+    const missing = [...this.unfetched].filter(([key, m]) => !m.refused && !stored.has(key)).map(([key, m]) => ({ key, count: 1, device: m.device, since: m.since }))
+    return { written, fixed, missing }
   }
 
   /**

@@ -521,6 +521,8 @@ export class SyncService {
       // What it sent left the outbox: the next change is new whatever the count then.
       this.outboxSeen = -1
       for (const key of result.tampered) this.tampered.add(key)
+      // A refused blob fetched whole since (a device that has it wrote it again): no longer named.
+      for (const key of result.fixed ?? []) this.tampered.delete(key)
       this.missing = result.missing
       await this.forgetDeleted(result.listed)
       this.devicesList = result.devices

@@ -5,7 +5,7 @@
  * is written again by the device that wrote it, and a gap in one device's segments neither hides
  * what follows it nor goes unsaid.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join as joinPath } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
@@ -170,6 +170,46 @@ for (const kind of Object.keys(places) as Array<keyof typeof places>) {
       const after = (await c.call('sync.status', {})) as SyncStatus
       expect(after.error).toBeUndefined()
       expect(after.missing).toBeUndefined()
+    })
+
+    it('an attachment whose blob the store lost: the other device names it, the writer sends it again, and the file arrives', { timeout: 90_000 }, async () => {
+      const { devices, raw } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      await b.sync()
+      const bytes = Buffer.from('lost and found\r\n', 'utf8')
+      const { file } = await svc(a).attachments.upload({ name: 'lost.txt', mimeType: 'text/plain', bytes })
+      await a.sync()
+      // Gone from the store before B fetched it.
+      const blobs = (await raw.list('blobs/')).map((o) => o.key)
+      expect(blobs.length).toBeGreaterThan(0)
+      for (const key of blobs) await raw.delete(key)
+      const said = (await b.sync()) as SyncStatus
+      expect(existsSync(joinPath(b.dataDir, file.path))).toBe(false)
+      expect(said.error).toMatchObject({ code: 'SyncMissing', message: expect.stringMatching(/Missing from the store: blobs\/\S+ from A since/) })
+      await converge([a, b])
+      expect(readFileSync(joinPath(b.dataDir, file.path)).equals(bytes)).toBe(true)
+      expect(((await b.call('sync.status', {})) as SyncStatus).error).toBeUndefined()
+      expect(((await a.call('sync.status', {})) as SyncStatus).error).toBeUndefined()
+    })
+
+    it('an attachment whose blob was damaged in the store: refused and named, written again by the device that has it, then the file arrives', { timeout: 90_000 }, async () => {
+      const { devices, raw } = await join(kind, ['A', 'B'])
+      const [a, b] = devices as [Device, Device]
+      await b.sync()
+      const bytes = Buffer.from('%PDF-ish body that must arrive whole', 'utf8')
+      const { file } = await svc(a).attachments.upload({ name: 'report.txt', mimeType: 'text/plain', bytes })
+      await a.sync()
+      for (const key of (await raw.list('blobs/')).map((o) => o.key)) {
+        const damaged = Buffer.from((await raw.get(key))!)
+        damaged[damaged.length - 5] = damaged[damaged.length - 5]! ^ 0xff
+        await raw.put(key, damaged)
+      }
+      const said = (await b.sync()) as SyncStatus
+      expect(said.error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('blobs/') })
+      expect(existsSync(joinPath(b.dataDir, file.path))).toBe(false)
+      await converge([a, b])
+      expect(readFileSync(joinPath(b.dataDir, file.path)).equals(bytes)).toBe(true)
+      expect(((await b.call('sync.status', {})) as SyncStatus).error).toBeUndefined()
     })
   })
 }
