@@ -370,6 +370,9 @@ export class SyncEngine {
     const seen = this.log.seen()
     const snapshotObjects = await store.list('snapshots/')
     const snapshots = snapshotObjects.filter((s) => s.key.endsWith('.snap')).sort((a, b) => (a.key < b.key ? -1 : 1))
+    // A refused snapshot gone from the store (its writer wrote another and pruned it) is no longer told.
+    const snapshotKeys = new Set(snapshotObjects.map((o) => o.key))
+    for (const key of [...this.refusedSegments]) if (key.startsWith('snapshots/') && !snapshotKeys.has(key)) this.refusedSegments.delete(key)
     const newest = await this.newestReadable(snapshots, tampered)
     // Behind a device whose segments were compacted away, where the newest snapshot covers them.
     // Only there: a gap it does not cover (a device's own snapshot covers its own, below; a segment
@@ -476,7 +479,7 @@ export class SyncEngine {
     const mergedAll = [...byDevice].every(([device, list]) => device === deviceId || list.length === 0 || list[list.length - 1]!.seq <= (this.log.seen().get(device) ?? 0))
     if (this.takesEverything() && mergedAll && tampered.length === 0 && missing.length === 0) await this.sweep(new Set(listed.map((o) => o.key)))
     // A snapshot written above is this round's.
-    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0, gone)
+    if (!long) await this.compact(byDevice, newest, snapshots, snapshotObjects, pushed > 0, gone, this.snapshotRefusals(records.bodies, snapshotObjects))
     // What the store would not touch (a planted link) is named, and stays named while it is there.
     const links = store.takeRefused?.() ?? []
     tampered.push(...links)
@@ -589,6 +592,8 @@ export class SyncEngine {
       if (!(error instanceof TamperedObject)) throw error
       if (error.truncated) return
       tampered.push(error.key)
+      // Told in this device's record: its writer writes another snapshot (decision 144).
+      this.refusedSegments.add(error.key)
       // Refused (its body or a chunk of its image): from the next round it no longer stands for
       // the newest, and a new device starts from the snapshot before it rather than from nothing.
       this.covers.set(key, null)
@@ -1033,9 +1038,17 @@ export class SyncEngine {
     snapshots: Array<{ key: string }>,
     snapshotObjects: Array<{ key: string; size: number }>,
     pushedNow: boolean,
-    forgotten: ReadonlyMap<string, readonly number[]>
+    forgotten: ReadonlyMap<string, readonly number[]>,
+    /** Other devices' refusals of this device's snapshots, not answered yet: a snapshot is written now. */
+    refusals: string[] = []
   ): Promise<void> {
     if (!this.takesEverything()) return
+    if (refusals.length) {
+      await this.snapshotAndPrune(snapshots, snapshotObjects, forgotten, new Set(refusals.map((r) => r.slice(r.indexOf(' ') + 1).replace(/\.img\.\d+$/, '.snap'))))
+      for (const r of refusals) this.rewritten.add(r)
+      this.dueUnsent = false
+      return
+    }
     // Only segments after what the newest snapshot covers count: a device that stopped syncing
     // leaves its old segments in the store, and they must not make every round write a snapshot.
     const covers = newest?.covers ?? {}
@@ -1070,6 +1083,20 @@ export class SyncEngine {
     this.dueUnsent = true
     await this.snapshotAndPrune(snapshots, snapshotObjects, forgotten)
     this.dueUnsent = false
+  }
+
+  /**
+   * Refusals, in other devices' records, of a snapshot of this device (its body or a chunk of its
+   * image) still in the store and not answered by this process (`<device> <key>`). A device that
+   * refused the newest starts from an older one or from nothing, and would catch up only when this
+   * device next compacts — with nothing more to send, never.
+   */
+  private snapshotRefusals(bodies: DeviceBody[], snapshotObjects: Array<{ key: string }>): string[] {
+    const listed = new Set(snapshotObjects.map((o) => o.key))
+    return bodies
+      .filter((b) => b.id !== this.deps.deviceId)
+      .flatMap((b) => (b.refused ?? []).filter((key) => key.startsWith('snapshots/') && listed.has(key) && writerOf(key.replace(/\.img\.\d+$/, '.snap')) === this.deps.deviceId).map((key) => `${b.id} ${key}`))
+      .filter((r) => !this.rewritten.has(r))
   }
 
   /**
@@ -1117,7 +1144,13 @@ export class SyncEngine {
    * image chunks) it makes unneeded, and what forgotten devices (with their listed segments) left
    * that it stands for. This device is never among them: its round stops first.
    */
-  private async snapshotAndPrune(snapshots: Array<{ key: string }>, snapshotObjects: Array<{ key: string }>, forgotten: ReadonlyMap<string, readonly number[]>): Promise<void> {
+  private async snapshotAndPrune(
+    snapshots: Array<{ key: string }>,
+    snapshotObjects: Array<{ key: string }>,
+    forgotten: ReadonlyMap<string, readonly number[]>,
+    /** This device's snapshots another device refused: they go too, once this one is written. */
+    refused: ReadonlySet<string> = new Set()
+  ): Promise<void> {
     const { store, deviceId } = this.deps
     const written = await this.writeSnapshot()
     this.wroteSnapshot = true
@@ -1139,6 +1172,12 @@ export class SyncEngine {
       await store.delete(key)
       kept.delete(key)
     }
+    // One another device refused is no use to it as the one before: this one replaces it.
+    for (const key of refused)
+      if (key !== written && writer(key) === deviceId && kept.has(key)) {
+        await store.delete(key)
+        kept.delete(key)
+      }
     // A forgotten device's snapshot goes once this one covers all it does (one that does not open or is gone goes too).
     for (const { key } of snapshots) {
       if (!forgotten.has(writer(key))) continue
@@ -1175,6 +1214,7 @@ export class SyncEngine {
       if (error.truncated) return undefined
       this.covers.set(snapshot, null)
       tampered.push(snapshot)
+      this.refusedSegments.add(snapshot)
       return null
     }
   }

@@ -202,6 +202,52 @@ describe('the newest snapshot\'s image damaged', () => {
   })
 })
 
+describe('a snapshot another device refused', () => {
+  it('its writer writes another at its next round, with nothing new to send, and the new device catches up', { timeout: 60_000 }, async () => {
+    const store = newFolderStore()
+    // Each history below goes out as a snapshot (a long backlog); nothing else makes one.
+    const a = await openDevice('A', { snapshotBacklog: 10, imageChunk: 64 * 1024 })
+    opened.push(a)
+    await a.setup(store)
+    const history = (title: string) => {
+      const conv = newConversation(a, title)
+      for (let i = 0; i < 20; i++) svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`${title} ${i}`) })
+      return conv
+    }
+    history('early')
+    await a.sync()
+    const later = history('later')
+    await a.sync()
+    const snapshots = readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
+    const chunk = join(store.path, 'snapshots', `${snapshots.at(-1)!.replace(/\.snap$/, '')}.img.0000`)
+    const bytes = readFileSync(chunk)
+    bytes[bytes.length - 40]! ^= 1
+    writeFileSync(chunk, bytes)
+
+    const c = await openDevice('C')
+    opened.push(c)
+    await c.setup(store)
+    expect((await c.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('.img.0000') })
+    // A has nothing new; it reads C's record and writes a snapshot again.
+    await a.sync()
+    await c.sync()
+    await c.sync()
+    expect(svc(c).store.messages.count(later.id)).toBe(20)
+    expect(contents(c).messages).toEqual(contents(a).messages)
+    // Answered once: further rounds of A write no more snapshots.
+    const count = () => readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).length
+    const before = count()
+    const names = () => readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).sort().join()
+    const was = names()
+    await a.sync()
+    await a.sync()
+    expect(count()).toBe(before)
+    expect(names()).toBe(was)
+    // The damaged snapshot is gone from the store: C no longer names it.
+    expect((await c.sync()).error).toBeUndefined()
+  })
+})
+
 describe('a key file replaced by someone without the passphrase', () => {
   it('one of gigabytes is not read: setting up says what happened and how to put it back, and changes nothing', async () => {
     const store = newFolderStore()
