@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
+import type { Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { ToolServerStatus } from '../../../src/shared/tools/types'
 import { startOAuthMcpServer, type OAuthMcpServer } from '../../fixtures/oauth-mcp'
 import { ok } from './helpers'
+import { readyTestCore } from '../test-core'
 
 // OAuth for a remote MCP server (issue 21) against a real authorization server made of the SDK's
 // own server-side pieces (metadata, dynamic client registration, authorize with PKCE, token,
@@ -20,10 +21,9 @@ const opened: string[] = []
 let core: Core | undefined
 
 async function start() {
-  core = createCore({ dataDir, mode: 'test', secrets: { backend }, openExternal: (url) => opened.push(url) })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  return createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-oauth-', { dataDir, secrets: { backend }, openExternal: (url) => opened.push(url) })
+  core = app.core
+  return app.client
 }
 
 async function until(read: () => Promise<ToolServerStatus>, done: (s: ToolServerStatus) => boolean): Promise<ToolServerStatus> {
