@@ -35,7 +35,7 @@ export interface TestCore {
 export interface TestCoreOptions extends Partial<Omit<CoreOptions, 'dataDir'>> {
   /** A data folder the test made (to reopen it, to lay files in first, or for a second core on it); default a fresh one. */
   dataDir?: string | undefined
-  /** false: the core is built but start-up is left to the test (to watch it, or to test what answers before it). */
+  /** false (with startTestCore): the core is built but start-up is left to the test (to watch it, or to test what answers before it). */
   start?: boolean
 }
 
