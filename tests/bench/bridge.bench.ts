@@ -2,13 +2,12 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket, { WebSocketServer } from 'ws'
-import { createCore } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
 import { createBridgeClient } from '../../src/shared/bridge/client'
 import type { Contract } from '../../src/shared/bridge/contract'
 import type { ClientMessage, MessagePort, ServerMessage } from '../../src/shared/bridge/protocol'
 import { startBrowserServer } from '../../src/server/server'
 import { report } from './util'
+import { startTestCore } from '../integration/test-core'
 
 const TOKEN = 'bench-token-0123456789abcdef'
 
@@ -48,8 +47,7 @@ export default async function bench() {
   const dir = mkdtempSync(join(tmpdir(), 'sb-bench-'))
   mkdirSync(join(dir, 'renderer'))
   writeFileSync(join(dir, 'renderer', 'index.html'), '<!doctype html>')
-  const core = createCore({ dataDir: join(dir, 'data'), mode: 'test' })
-  await core.context.init.start()
+  const { core, client: inProc } = await startTestCore('sb-bench-', { dataDir: join(dir, 'data') })
 
   // Raw ws baseline: an echo server, and a server that pushes N small messages.
   const raw = new WebSocketServer({ host: '127.0.0.1', port: 0 })
@@ -75,7 +73,6 @@ export default async function bench() {
     })
 
   // In-process.
-  const { client: inProc } = createInProcessClient(core.router)
   const inProcMs = await perCall(20_000, () => inProc.call('diag.echo', { value: 'ping' }))
   const directMs = await perCall(20_000, async () => ({ value: 'ping' }))
 

@@ -1,8 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
 import { isUnavailable } from '../../src/core/services-access'
 import { MemoryBackend } from '../../src/core/secrets'
 import type { ChatStreamEvent } from '../../src/shared/bridge/procedures/chat'
@@ -10,6 +8,7 @@ import type { Message } from '../../src/shared/data/message'
 import type { Result } from '../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../fixtures/gguf/tiny-llama'
 import { median } from './util'
+import { readyTestCore } from '../integration/test-core'
 
 /**
  * The built-in engine (issue 31's goals), on the tiny test model, same prompt, threads (1) and
@@ -36,10 +35,7 @@ export default async function engineBench(): Promise<void> {
   writeTinyLlamaGguf(modelPath)
   try {
     // ---- through the app
-    const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    const state = await core.context.init.start()
-    if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-    const client = createInProcessClient(core.router).client
+    const { core, client } = await readyTestCore('sb-bench-engine-', { dataDir, secrets: { backend: new MemoryBackend() } })
     const sidebar = await client.call('chat.sidebar', {})
     if (!sidebar.ok) throw new Error(sidebar.error.message)
     await client.call('data.agents.update', { id: sidebar.value.defaultAgentId, patch: { providerId: 'builtin', modelId: 'tiny', systemPrompt: '', parameters: { maxOutputTokens: TOKENS, temperature: 0 } } })

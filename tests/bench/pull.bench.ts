@@ -3,12 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { createCore } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
 import type { PullSnapshot } from '../../src/shared/local/pull-progress'
 import type { Result } from '../../src/shared/errors/app-error'
 import { Ollama } from 'ollama'
 import { fmt, report } from './util'
+import { startTestCore } from '../integration/test-core'
 
 // A fake Ollama (its own process, so its CPU is not counted) streams 50,000 progress lines
 // in 2 s. Through the pull service and the bridge, the subscriber must see at most 25
@@ -30,11 +29,9 @@ export default async function pullBench(): Promise<void> {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { url: string }))
   })
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-pull-bench-'))
-  const core = createCore({ dataDir, mode: 'test' })
-  const { client, close } = createInProcessClient(core.router)
+  // Start-up (database, catalogue…) finishes first so its work is not counted.
+  const { core, client } = await startTestCore('sb-pull-bench-', { dataDir })
   try {
-    // Let start-up (database, catalogue…) finish first so its work is not counted.
-    await core.context.init.start()
     // Reference: the SDK alone iterating the same kind of pull (fetch + NDJSON parsing), nothing else.
     const sdk0 = process.cpuUsage()
     let sdkLines = 0
@@ -83,7 +80,6 @@ export default async function pullBench(): Promise<void> {
     report('core CPU for the whole pull (parse+aggregate+bridge)', coreCpuMs, `SDK alone iterating ${sdkLines.toLocaleString('en')} lines`, sdkCpuMs, 'ms', 'close to the SDK alone')
     if (!okUpdates || !okBytes) process.exitCode = 1
   } finally {
-    close()
     await core.close()
     child.kill('SIGTERM')
     rmSync(dataDir, { recursive: true, force: true })

@@ -4,8 +4,7 @@ import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { createCore, type Core } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
+import type { Core } from '../../src/core'
 import { MemoryBackend } from '../../src/core/secrets'
 import * as crypto from '../../src/core/sync/crypto'
 import { openSyncStore } from '../../src/core/sync/stores'
@@ -15,6 +14,7 @@ import { withMessageIndexDeferred } from '../../src/core/store/message-index'
 import type { SyncStoreConfig } from '../../src/shared/bridge/procedures/sync'
 import { fmt, median, report } from './util'
 import { startPostgres, startWebdavServer } from '../support/sync-servers'
+import { startTestCore } from '../integration/test-core'
 
 // Sync, per store, against the same store used raw in the same run (each timing of 1 and 2 the
 // median of SYNC_BENCH_RUNS runs, 3 by default):
@@ -145,9 +145,7 @@ interface BenchDevice {
 
 async function device(name: string, timings: SyncTuning = {}): Promise<BenchDevice> {
   const dataDir = mkdtempSync(join(tmpdir(), `sb-sync-bench-${name}-`))
-  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, sync: { kdf: KDF, pollMs: 3_600_000, localCheckMs: 3_600_000, ...timings } })
-  await core.context.init.start()
-  const client = createInProcessClient(core.router).client
+  const { core, client } = await startTestCore(`sb-sync-bench-${name}-`, { dataDir, secrets: { backend: new MemoryBackend() }, sync: { kdf: KDF, pollMs: 3_600_000, localCheckMs: 3_600_000, ...timings } })
   return {
     core,
     dataDir,

@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createCore } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../src/core/secrets'
 import { ToolService } from '../../src/core/tools/tool-service'
 import { runToolStep } from '../../src/core/tools/tool-loop'
 import type { JsonValue } from '../../src/shared/data/json'
 import { fmt, median, medianMs, report } from './util'
+import { startTestCore } from '../integration/test-core'
 
 // Issue 21. (1) The tool loop's own overhead per call: one step of the loop (approval check,
 // argument parsing, the call through our connection, result conversion, events) against the
@@ -83,9 +83,7 @@ async function startUp(): Promise<void> {
     [empty, 0],
     [ten, 10]
   ] as const) {
-    const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    await core.context.init.start()
-    const client = createInProcessClient(core.router).client
+    const { core, client } = await startTestCore('sb-bench-tools-', { dataDir, secrets: { backend: new MemoryBackend() } })
     for (let i = 0; i < servers; i++) await client.call('tools.addServer', { name: `server-${i}`, transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] })
     // The default agent uses all ten: still nothing may connect before a reply needs them.
     const agent = await client.call('chat.sidebar', {})
@@ -94,6 +92,7 @@ async function startUp(): Promise<void> {
     await core.close()
   }
   const boot = (dataDir: string) => async () => {
+    // Built by hand, not through tests/integration/test-core.ts: this is the start-up being timed (no client, nothing else).
     const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
     const state = await core.context.init.start()
     if (state.phase !== 'ready') throw new Error(String(state.detail))

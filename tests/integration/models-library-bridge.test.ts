@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
+import type { Core } from '../../src/core'
 import { MemoryBackend } from '../../src/core/secrets'
 import type { BridgeClient } from '../../src/shared/bridge/client'
 import type { Contract } from '../../src/shared/bridge/contract'
@@ -12,6 +9,7 @@ import type { Result } from '../../src/shared/errors/app-error'
 import type { DownloadSnapshot } from '../../src/shared/models-library/types'
 import { startFakeHfHub, sha256, type FakeHub } from '../fixtures/fake-hf-hub/server'
 import { paddedModel } from '../fixtures/gguf-headers/write-gguf'
+import { startTestCore } from './test-core'
 
 const model = paddedModel(3 * 1024 * 1024, 31)
 let hub: FakeHub
@@ -23,9 +21,7 @@ beforeAll(async () => {
     { id: 'acme/Open-GGUF', downloads: 3, files: [{ path: 'open-Q4_K_M.gguf', content: model }] },
     { id: 'acme/Gated-GGUF', gated: 'manual', files: [{ path: 'gated-Q4_K_M.gguf', content: model }] }
   ])
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-lib-bridge-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  client = createInProcessClient(core.router).client
-  await core.context.init.start()
+  ;({ core, client } = await startTestCore('sb-lib-bridge-', { secrets: { backend: new MemoryBackend() } }))
 })
 afterAll(async () => {
   await core.close()

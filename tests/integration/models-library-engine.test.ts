@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
+import type { Core } from '../../src/core'
 import { MemoryBackend } from '../../src/core/secrets'
 import type { BridgeClient } from '../../src/shared/bridge/client'
 import type { Contract } from '../../src/shared/bridge/contract'
@@ -12,6 +11,7 @@ import type { Result } from '../../src/shared/errors/app-error'
 import { startFakeHfHub, type FakeHub } from '../fixtures/fake-hf-hub/server'
 import { encodeGguf } from '../fixtures/gguf/gguf-writer'
 import { tinyLlamaGguf } from '../fixtures/gguf/tiny-llama'
+import { readyTestCore } from './test-core'
 
 // Find, download (through a dropped connection), then chat with the model through the
 // built-in engine, all in one app: the library's download is a model the engine knows.
@@ -27,10 +27,9 @@ const ok = <T>(r: Result<T>): T => {
 beforeAll(async () => {
   hub = await startFakeHfHub([{ id: 'acme/tiny-GGUF', files: [{ path: 'tiny-Q8_0.gguf', content: encodeGguf(tinyLlamaGguf({ seed: 9 })) }] }], { faults: { dropAt: [0.5] } })
   dir = mkdtempSync(join(tmpdir(), 'sb-lib-engine-'))
-  core = createCore({ dataDir: join(dir, 'data'), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-lib-engine-', { dataDir: join(dir, 'data'), secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
 }, 60_000)
 
 afterAll(async () => {

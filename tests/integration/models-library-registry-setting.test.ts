@@ -1,12 +1,9 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core, type CoreOptions } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
+import type { CoreOptions } from '../../src/core'
 import { MemoryBackend } from '../../src/core/secrets'
 import { startFakeOllamaRegistry, type FakeRegistry } from '../fixtures/fake-ollama-registry/server'
 import { paddedModel } from '../fixtures/gguf-headers/write-gguf'
+import { startTestCore, type TestCore } from './test-core'
 
 // The Ollama registry's address is a library setting (the CLI's --registry for one run). A
 // password-mode browser client may not change where the host downloads from (a registry,
@@ -14,7 +11,7 @@ import { paddedModel } from '../fixtures/gguf-headers/write-gguf'
 
 const model = paddedModel(512 * 1024, 91)
 let registry: FakeRegistry | undefined
-const cores: Core[] = []
+const cores: TestCore[] = []
 afterEach(async () => {
   for (const c of cores.splice(0)) await c.close()
   await registry?.close()
@@ -22,10 +19,9 @@ afterEach(async () => {
 })
 
 async function start(extra: Partial<CoreOptions> = {}) {
-  const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-lib-registry-')), mode: 'test', secrets: { backend: new MemoryBackend() }, ...extra } as CoreOptions)
-  cores.push(core)
-  await core.context.init.start()
-  return { core, client: createInProcessClient(core.router).client }
+  const app = await startTestCore('sb-lib-registry-', { secrets: { backend: new MemoryBackend() }, ...extra })
+  cores.push(app)
+  return app
 }
 
 describe('the Ollama registry address setting', () => {

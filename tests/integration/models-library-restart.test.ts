@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../src/core'
-import { createInProcessClient } from '../../src/core/bridge/in-process'
+import type { Core } from '../../src/core'
 import { MemoryBackend } from '../../src/core/secrets'
 import type { Result } from '../../src/shared/errors/app-error'
 import type { DownloadSnapshot } from '../../src/shared/models-library/types'
 import { startFakeHfHub, sha256, type FakeHub } from '../fixtures/fake-hf-hub/server'
 import { paddedModel } from '../fixtures/gguf-headers/write-gguf'
+import { startTestCore } from './test-core'
 
 // The page follows downloads as tasks (kind `download`): after a restart, a download the
 // previous run left unfinished resumes in the background, and a page that opens then must find
@@ -27,10 +27,9 @@ afterEach(async () => {
 })
 
 async function start(dataDir: string) {
-  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  cores.push(core)
-  await core.context.init.start()
-  return { core, client: createInProcessClient(core.router).client }
+  const app = await startTestCore('sb-lib-restart-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  cores.push(app.core)
+  return app
 }
 
 describe('a download resumed after a restart shows its live progress', () => {

@@ -1,28 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
 import type { UpdaterPort } from '../../../src/core/bridge/handlers/updates'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { UpdateStatus } from '../../../src/shared/bridge/procedures/updates'
+import { startTestCore, type TestCore } from '../test-core'
 
 // app.update.* and app.commandLine.*: the core passes the shell's updater through; without one
 // (browser mode, the CLI) every procedure answers plainly that updates are not available here.
-const cores: Core[] = []
-const dirs: string[] = []
+const cores: TestCore[] = []
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((c) => c.close()))
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-function start(updater?: UpdaterPort) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sb-updates-'))
-  dirs.push(dataDir)
-  const core = createCore({ dataDir, mode: updater ? 'desktop' : 'browser', secrets: { backend: new MemoryBackend() }, ...(updater ? { updater } : {}) })
-  cores.push(core)
-  return createInProcessClient(core.router).client
+/** A core left unstarted: the update procedures answer without start-up. */
+async function start(updater?: UpdaterPort) {
+  const app = await startTestCore('sb-updates-', { start: false, mode: updater ? 'desktop' : 'browser', secrets: { backend: new MemoryBackend() }, ...(updater ? { updater } : {}) })
+  cores.push(app)
+  return app.client
 }
 
 /** A port that behaves like the shell's: check finds 0.2.0, download reports progress, then downloaded. */
@@ -52,7 +45,7 @@ function fakeUpdater() {
 
 describe('updates through the bridge', () => {
   it('browser mode: the status says not available, and every action refuses in words', async () => {
-    const client = start()
+    const client = await start()
     const events: UpdateStatus[] = []
     const ended = await new Promise((resolve) => client.stream('app.update.status', {}, { onEvent: (e) => events.push(e), onEnd: resolve }))
     expect(ended).toMatchObject({ ok: true })
@@ -67,7 +60,7 @@ describe('updates through the bridge', () => {
 
   it('desktop: the status streams check, download progress and downloaded; restart reaches the shell; the stream stops listening when cancelled', async () => {
     const { port, calls, listeners } = fakeUpdater()
-    const client = start(port)
+    const client = await start(port)
     const events: UpdateStatus[] = []
     const handle = client.stream('app.update.status', {}, { onEvent: (e) => events.push(e) })
     await expect.poll(() => events.length).toBe(1)

@@ -1,10 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are inspected loosely */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
@@ -18,6 +14,7 @@ import { chatChunks, startFakeOpenAI, type FakeOpenAI, type RecordedRequest as O
 import { startFakeHttpServer, type FakeServer } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS as ANTHROPIC_SSE, anthropicTextReply } from '../../fixtures/fake-anthropic/anthropic-sse'
 import { SSE_HEADERS as GEMINI_SSE, geminiEvent, geminiTextReply } from '../../fixtures/fake-google/gemini-sse'
+import { readyTestCore } from '../test-core'
 
 // Issue 15: what the chat asks for reaches the provider. The real core (SQLite in a temporary
 // folder, the bridge in-process) and the real SDKs against fake servers speaking each wire format:
@@ -38,10 +35,9 @@ beforeAll(async () => {
   openai = await startFakeOpenAI()
   anthropic = await startFakeHttpServer()
   google = await startFakeHttpServer()
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-controls-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-controls-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   for (const [providerId, url] of [
     ['openai', openai.url],
     ['qwen', openai.url],

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
@@ -13,6 +12,7 @@ import { applyStreamEvent, type LiveMessage } from '../../../src/shared/chat/app
 import { messageText, type Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { pngBytes, startFakeImages, type FakeImages } from '../../fixtures/fake-images/index'
+import { startTestCore } from '../test-core'
 
 // A chat-typed model that answers with an image (Gemini image output): the real Google runtime
 // against a fake Gemini SSE endpoint, a real SQLite database and data folder.
@@ -30,9 +30,9 @@ const ok = <T>(r: Result<T>) => {
 beforeAll(async () => {
   fake = await startFakeImages()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-chat-images-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-chat-images-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   ok(await client.call('providers.update', { providerId: 'google', baseURL: fake.origin }))
   ok(await client.call('providers.setKey', { providerId: 'google', apiKey: 'AIza-test-chat-images-0123456789' }))
   const { defaultAgentId } = ok(await client.call('chat.sidebar', {}))

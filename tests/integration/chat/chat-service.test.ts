@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
+import type { Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
@@ -12,6 +12,7 @@ import type { Message } from '../../../src/shared/data/message'
 import { messageText } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { readyTestCore } from '../test-core'
 
 // The chat service end to end in the core: the real openai SDK against a fake server that
 // speaks SSE, a real SQLite database in a temporary folder, the bridge in-process.
@@ -24,10 +25,9 @@ let dataDir: string
 beforeAll(async () => {
   fake = await startFakeOpenAI()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-chat-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-chat-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   const ok = <T>(r: Result<T>) => {
     if (!r.ok) throw new Error(r.error.message)
     return r.value

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
@@ -13,6 +12,7 @@ import { messageText, type Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../fixtures/fake-openai'
 import { startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
+import { readyTestCore } from '../test-core'
 
 // Chat Competition (issue 18) in the core: the real openai SDK against a fake server that answers
 // per model (one fast, one that keeps the stream open until stopped, one failing), real SQLite,
@@ -47,10 +47,9 @@ beforeAll(async () => {
   fake = await startFakeOpenAI()
   ollama = await startFakeOllama()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-competition-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-competition-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: KEY }))
   ok(await client.call('local.setBaseUrl', { kind: 'ollama', baseUrl: ollama.url }))

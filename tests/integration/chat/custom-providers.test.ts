@@ -3,8 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { chatCommand } from '../../../src/cli/commands/chat'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
@@ -14,6 +13,7 @@ import type { Message } from '../../../src/shared/data/message'
 import { messageText } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { readyTestCore, startTestCore } from '../test-core'
 
 // Custom OpenAI-compatible providers end to end in the core: added through the bridge, listed
 // with the catalogue's providers, chatted with through the same adapter (the real openai SDK
@@ -31,10 +31,9 @@ const ok = <T>(r: Result<T>): T => {
 beforeAll(async () => {
   fake = await startFakeOpenAI()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-custom-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-custom-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
 })
 afterAll(async () => {
   await core.close()
@@ -127,10 +126,9 @@ describe('custom OpenAI-compatible providers', () => {
     const streamed = <T>(start: (h: { onEvent(): void; onEnd(r: Result<T>): void }) => unknown) =>
       new Promise<Result<T>>((resolve) => start({ onEvent: () => undefined, onEnd: resolve }))
     ok(await streamed((h) => client.stream('data.exportFile', { path: file }, h as never)))
-    const other = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-custom-b-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
+    const other = await startTestCore('sb-custom-b-', { secrets: { backend: new MemoryBackend() } })
     try {
-      await other.context.init.start()
-      const otherClient = createInProcessClient(other.router).client
+      const otherClient = other.client
       ok(await streamed((h) => otherClient.stream('data.importFile', { path: file }, h as never)))
       const providers = ok(await otherClient.call('providers.list', {})).providers
       expect(providers.find((p) => p.id === 'custom-gateway')?.custom).toMatchObject({ name: 'My Gateway', baseUrl: fake.url, models: [{ id: 'house-model', vision: true }] })

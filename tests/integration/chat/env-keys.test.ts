@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import type { KeyringBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { startTestCore } from '../test-core'
 
 // Browser mode on a machine without a keychain: keys from <PROVIDER>_API_KEY as the CLI reads
 // them, and every provider summary carries why typed keys will not last.
@@ -30,9 +30,9 @@ const ok = <T>(r: Result<T>): T => {
 beforeAll(async () => {
   fake = await startFakeOpenAI()
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-envkeys-'))
-  core = createCore({ dataDir, mode: 'browser', keyEnv: { OPENAI_API_KEY: KEY }, secrets: { backend: noKeychain, keyFile: { path: join(dataDir, 'keys.enc') } } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-envkeys-', { dataDir, mode: 'browser', keyEnv: { OPENAI_API_KEY: KEY }, secrets: { backend: noKeychain, keyFile: { path: join(dataDir, 'keys.enc') } } })
+  core = app.core
+  client = app.client
 })
 afterAll(async () => {
   await core.close()

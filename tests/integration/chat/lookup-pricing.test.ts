@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { startTestCore } from '../test-core'
 
 // Lookup-priced units through the real chat path: before the fix every one of them cost 0
 // (Claude cache writes, Qwen Plus output), because no lookup parameter was ever passed.
@@ -25,9 +22,9 @@ const ok = <T>(r: Result<T>) => {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-lookup-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-lookup-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   ok(await client.call('providers.update', { providerId: 'qwen', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'qwen', apiKey: 'sk-qwen-test-0123456789' }))
   agentId = ok(await client.call('chat.sidebar', {})).defaultAgentId

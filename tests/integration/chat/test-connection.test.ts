@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import { describeError, ERROR_CATALOGUE } from '../../../src/shared/errors/catalogue'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { startTestCore } from '../test-core'
 
 // Settings → Test connection: the model is the user's choice, by default the first enabled
 // chat model; its messages do not send someone who is in Settings to Settings.
@@ -23,9 +20,9 @@ const ok = <T>(r: Result<T>) => {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-test-conn-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-test-conn-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-test-connection-0123456789' }))
 })

@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { scenePrompts } from '../../../src/core/chat/scenes'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
@@ -11,6 +7,7 @@ import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../fixtures/fake-openai'
+import { startTestCore } from '../test-core'
 
 // Background titles: the chat's own model unless Settings chose one, plain text of a bounded
 // length, and the first words of the first message when no model can make one.
@@ -27,9 +24,9 @@ const isTitle = (req: RecordedRequest) => (req.body as { messages: { content: st
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-titles-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-titles-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-titles-0001' }))
   const sidebar = ok(await client.call('chat.sidebar', {}))

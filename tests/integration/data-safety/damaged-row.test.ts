@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { databasePath, openStore } from '../../../src/core/store'
 import { streamResult } from '../stream-result'
+import { startTestCore } from '../test-core'
 
 let core: Core | undefined
 let dir: string | undefined
@@ -40,12 +40,13 @@ describe('one damaged row is isolated', () => {
     seeded.store.close() // checkpoints the WAL into the file
     flipByteInFile(databasePath(dir), SECRET_WORDS)
 
-    core = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    const ready = await core.context.init.start()
+    const app = await startTestCore('sb-damaged-', { dataDir: dir, secrets: { backend: new MemoryBackend() } })
+    core = app.core
+    const ready = app.state
     expect(ready.phase).toBe('ready')
     expect(ready.notices?.join(' ')).toMatch(/One message was damaged on disk/)
     expect(ready.notices?.join(' ')).not.toContain(SECRET_WORDS)
-    const { client } = createInProcessClient(core.router)
+    const { client } = app
 
     const messages = await client.call('chat.messages', { conversationId: conversation.id })
     if (!messages.ok) throw new Error(messages.error.message)

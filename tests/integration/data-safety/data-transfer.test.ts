@@ -2,8 +2,6 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { appPathFor, startBrowserServer } from '../../../src/server/server'
 import WebSocket from 'ws'
@@ -11,6 +9,7 @@ import type { StreamHandlers } from '../../../src/shared/bridge/client'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeBigExport } from './big-export'
 import type { TransferLimits } from '../../../src/server/data-transfer'
+import { startTestCore, type TestCore } from '../test-core'
 
 const TOKEN = 'transfer-test-token-0123456789'
 const cleanups: Array<() => Promise<void> | void> = []
@@ -29,8 +28,7 @@ async function start(password?: string, options: { transferLimits?: TransferLimi
   const staticDir = join(dir, 'renderer')
   mkdirSync(staticDir, { recursive: true })
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html>')
-  const core: Core = createCore({ dataDir: join(dir, 'data'), mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
-  await core.context.init.start()
+  const { core, client } = await startTestCore('sb-transfer-', { dataDir: join(dir, 'data'), mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
   const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, answerDelayMs: 1, ...(options.transferLimits ? { transferLimits: options.transferLimits } : {}) })
   cleanups.push(async () => {
     await server.close()
@@ -38,10 +36,10 @@ async function start(password?: string, options: { transferLimits?: TransferLimi
   })
   const origin = new URL(server.url).origin
   // Token mode serves the app (and so these routes) under a path derived from the token.
-  return { dir, core, origin, base: `${origin}${appPathFor(TOKEN).slice(0, -1)}`, client: createInProcessClient(core.router).client }
+  return { dir, core, origin, base: `${origin}${appPathFor(TOKEN).slice(0, -1)}`, client }
 }
 
-const runStream = <R>(client: ReturnType<typeof createInProcessClient>['client'], proc: string, input: object) =>
+const runStream = <R>(client: TestCore['client'], proc: string, input: object) =>
   new Promise<Result<R>>((resolve) => {
     const stream = client.stream as unknown as (p: string, i: object, h: StreamHandlers<unknown, unknown>) => void
     stream(proc, input, { onEnd: (r) => resolve(r as Result<R>), onRefused: (error) => resolve({ ok: false, error }) })

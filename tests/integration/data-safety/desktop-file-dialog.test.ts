@@ -2,13 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
 import type { FileDialog } from '../../../src/core/context'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { StreamHandlers } from '../../../src/shared/bridge/client'
 import type { DataTransferProgress } from '../../../src/shared/bridge/procedures/data'
 import type { Result } from '../../../src/shared/errors/app-error'
+import { startTestCore, type TestCore } from '../test-core'
 
 // Issue 13: the desktop imports and exports by streaming to and from a file the user picks in
 // the shell's dialog (data.choosePath), never one IPC message holding the whole file. The
@@ -23,13 +22,12 @@ afterEach(async () => {
 async function start(mode: 'desktop' | 'browser', fileDialog?: FileDialog) {
   const dir = mkdtempSync(join(tmpdir(), 'sb-desktop-dialog-'))
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  const core: Core = createCore({ dataDir: join(dir, 'data'), mode, secrets: { backend: new MemoryBackend() }, ...(fileDialog ? { fileDialog } : {}) })
-  await core.context.init.start()
+  const { core, client } = await startTestCore('sb-desktop-dialog-', { dataDir: join(dir, 'data'), mode, secrets: { backend: new MemoryBackend() }, ...(fileDialog ? { fileDialog } : {}) })
   cleanups.push(() => core.close())
-  return { dir, core, client: createInProcessClient(core.router).client }
+  return { dir, core, client }
 }
 
-const runStream = <R>(client: ReturnType<typeof createInProcessClient>['client'], proc: string, input: object) =>
+const runStream = <R>(client: TestCore['client'], proc: string, input: object) =>
   new Promise<{ end: Result<R>; progress: DataTransferProgress[] }>((resolve) => {
     const progress: DataTransferProgress[] = []
     const stream = client.stream as unknown as (p: string, i: object, h: StreamHandlers<unknown, unknown>) => void

@@ -24,6 +24,7 @@ process.on('unhandledRejection', (error) => {
 
 // 'starting': a keychain that never answers keeps start-up inside its store step (the slow probe).
 const hanging = { get: () => new Promise<null>(() => undefined), set: async () => undefined, delete: async () => false }
+// Built by hand, not through tests/integration/test-core.ts: this child process is the test subject (its start-up is driven and watched here).
 const core = createCore({
   dataDir,
   mode: 'test',

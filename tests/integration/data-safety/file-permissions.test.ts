@@ -2,9 +2,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, write
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
+import { startTestCore } from '../test-core'
 
 let core: Core | undefined
 let root: string | undefined
@@ -37,9 +37,10 @@ describe.runIf(process.platform !== 'win32')('files on disk are private (POSIX)'
     chmodSync(dataDir, 0o755)
     writeFileSync(join(dataDir, 'files', 'old-upload.txt'), 'old', { mode: 0o644 })
 
-    core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    expect((await core.context.init.start()).phase).toBe('ready')
-    const { client } = createInProcessClient(core.router)
+    const app = await startTestCore('sb-perms-', { dataDir, secrets: { backend: new MemoryBackend() } })
+    core = app.core
+    expect(app.state.phase).toBe('ready')
+    const { client } = app
     const agent = await client.call('data.agents.create', { name: 'Private' })
     if (!agent.ok) throw new Error(agent.error.message)
     await client.call('data.conversations.create', { agentId: agent.value.id, title: 'x' })
@@ -59,9 +60,10 @@ describe.runIf(process.platform !== 'win32')('files on disk are private (POSIX)'
   it('knowledge files (uploaded and added from a path) are 0600 in a 0700 knowledge folder', async () => {
     root = mkdtempSync(join(tmpdir(), 'sb-perms-kb-'))
     const dataDir = join(root, 'data')
-    core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    expect((await core.context.init.start()).phase).toBe('ready')
-    const { client } = createInProcessClient(core.router)
+    const app = await startTestCore('sb-perms-', { dataDir, secrets: { backend: new MemoryBackend() } })
+    core = app.core
+    expect(app.state.phase).toBe('ready')
+    const { client } = app
     const kb = await client.call('knowledge.create', { name: 'Private', providerId: 'openai', modelId: 'text-embedding-3-small' })
     if (!kb.ok) throw new Error(kb.error.message)
     const transfer = await client.call('files.transferCreate', {})

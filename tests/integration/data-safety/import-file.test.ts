@@ -3,13 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { openStore } from '../../../src/core/store'
 import type { Result } from '../../../src/shared/errors/app-error'
 import type { StreamHandlers } from '../../../src/shared/bridge/client'
 import { writeBigExport } from './big-export'
+import { startTestCore, type TestCore } from '../test-core'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -22,13 +21,13 @@ const temp = () => {
 }
 
 async function startCore(dataDir: string) {
-  const core: Core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
+  const { core, client, state } = await startTestCore('sb-import-', { dataDir, secrets: { backend: new MemoryBackend() } })
   cleanups.push(() => core.close())
-  expect((await core.context.init.start()).phase).toBe('ready')
-  return { core, client: createInProcessClient(core.router).client }
+  expect(state.phase).toBe('ready')
+  return { core, client }
 }
 
-function runStream<E, R>(client: ReturnType<typeof createInProcessClient>['client'], proc: 'data.importFile' | 'data.exportFile', input: object, onEvent?: (e: E, cancel: () => void) => void) {
+function runStream<E, R>(client: TestCore['client'], proc: 'data.importFile' | 'data.exportFile', input: object, onEvent?: (e: E, cancel: () => void) => void) {
   return new Promise<{ events: E[]; result: Result<R> }>((resolve) => {
     const events: E[] = []
     const start = client.stream as unknown as (proc: string, input: object, handlers: StreamHandlers<unknown, unknown>) => { cancel(): void }
@@ -92,10 +91,8 @@ describe('import and export files at real sizes', () => {
 
   it('browser mode does not read or write server paths', async () => {
     const dataDir = join(temp(), 'e')
-    const core: Core = createCore({ dataDir, mode: 'browser', secrets: { backend: new MemoryBackend() } })
+    const { core, client } = await startTestCore('sb-import-', { dataDir, mode: 'browser', secrets: { backend: new MemoryBackend() } })
     cleanups.push(() => core.close())
-    await core.context.init.start()
-    const { client } = createInProcessClient(core.router)
     const run = await runStream(client, 'data.importFile', { path: '/etc/passwd' })
     expect(!run.result.ok && run.result.error.message).toMatch(/upload the file/)
     const out = await runStream(client, 'data.exportFile', { path: join(dataDir, 'x.json') })

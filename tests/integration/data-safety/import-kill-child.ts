@@ -16,6 +16,7 @@ const say = (record: object) => {
     }
   }
 }
+// Built by hand, not through tests/integration/test-core.ts: this child process is the test subject (the parent kills it mid-import).
 const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
 await core.context.init.start()
 const { client } = createInProcessClient(core.router)

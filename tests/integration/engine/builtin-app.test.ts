@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { isUnavailable } from '../../../src/core/services-access'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
@@ -12,6 +11,7 @@ import type { ChatStreamEvent } from '../../../src/shared/bridge/procedures/chat
 import { messageText, type Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { readyTestCore } from '../test-core'
 
 // A reply from the built-in engine through the whole core: chat service, bridge, store.
 let dir: string
@@ -27,10 +27,9 @@ beforeAll(async () => {
   const dataDir = join(dir, 'data')
   mkdirSync(join(dataDir, 'models'), { recursive: true })
   writeTinyLlamaGguf(join(dataDir, 'models', 'tiny.gguf'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-engine-app-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   const sidebar = ok(await client.call('chat.sidebar', {}))
   ok(await client.call('data.agents.update', { id: sidebar.defaultAgentId, patch: { providerId: 'builtin', modelId: 'tiny', parameters: { maxOutputTokens: 24, temperature: 0 } } }))
 }, 60_000)

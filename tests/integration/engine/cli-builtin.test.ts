@@ -5,9 +5,8 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
-import { createCore } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
+import { startTestCore } from '../test-core'
 
 const run = promisify(execFile)
 
@@ -72,10 +71,9 @@ describe('switchboard chat builtin/… and switchboard builtin', () => {
   }, 30_000)
 
   it('with the app running on the data folder, builtin ps shows what the app\'s engine has loaded, and unload says it cannot act on it', async () => {
-    const core = createCore({ dataDir: env['SWITCHBOARD_DATA_DIR']!, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    const { core, client, state } = await startTestCore('sb-cli-engine-', { dataDir: env['SWITCHBOARD_DATA_DIR']!, secrets: { backend: new MemoryBackend() } })
     try {
-      expect((await core.context.init.start()).phase).toBe('ready')
-      const client = createInProcessClient(core.router).client
+      expect(state.phase).toBe('ready')
       expect((await client.call('engine.load', { model: 'tiny' })).ok).toBe(true)
       const ps = await cli('builtin', 'ps')
       expect(ps.stdout).toContain(`The app on this data folder (a test, process ${process.pid}) has loaded:`)

@@ -2,13 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { isUnavailable } from '../../../src/core/services-access'
 import { processRunning } from '../../../src/core/store/data-lock'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { readyTestCore, startTestCore, type TestCore, type TestCoreOptions } from '../test-core'
 
 // The engine and the model library are services of the composition root: built by it, reached by
 // the handlers through it, closed with it; an engine that cannot start is an Unavailable with its reason.
@@ -22,20 +21,16 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-async function started(name: string, options: Partial<Parameters<typeof createCore>[0]> = {}): Promise<Core> {
+async function started(name: string, options: TestCoreOptions = {}): Promise<TestCore> {
   const dataDir = join(dir, name)
   mkdirSync(join(dataDir, 'models'), { recursive: true })
   writeTinyLlamaGguf(join(dataDir, 'models', 'tiny.gguf'))
-  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, ...options })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  return core
+  return readyTestCore('sb-engine-root-', { dataDir, secrets: { backend: new MemoryBackend() }, ...options })
 }
 
 describe('the engine and the model library in the composition root', () => {
   it('the handlers use the root engine, and closing the core stops its process', async () => {
-    const core = await started('root')
-    const client = createInProcessClient(core.router).client
+    const { core, client } = await started('root')
     const engine = core.services().engine
     if (isUnavailable(engine)) throw new Error(engine.reason)
     expect(core.services().modelsLibrary.library).toBeDefined()
@@ -50,8 +45,7 @@ describe('the engine and the model library in the composition root', () => {
 
   it('an engine whose host cannot be found is unavailable with the reason, and the rest of the core works', async () => {
     const missing = join(dir, 'no-such-engine-host.js')
-    const core = await started('unavailable', { engine: { hostEntry: missing } })
-    const client = createInProcessClient(core.router).client
+    const { core, client } = await started('unavailable', { engine: { hostEntry: missing } })
     const engine = core.services().engine
     expect(isUnavailable(engine) && engine.reason).toContain(missing)
     const status = await client.call('engine.status', {})
@@ -67,10 +61,9 @@ describe('the engine and the model library in the composition root', () => {
     const { writeFileSync } = await import('node:fs')
     const notAFolder = join(dir, 'a-file')
     writeFileSync(notAFolder, 'not a folder')
-    const core = createCore({ dataDir: notAFolder, mode: 'test', secrets: { backend: new MemoryBackend() } })
+    const { core, client, state } = await startTestCore('sb-engine-root-', { dataDir: notAFolder, secrets: { backend: new MemoryBackend() } })
     try {
-      expect((await core.context.init.start()).phase).toBe('error')
-      const client = createInProcessClient(core.router).client
+      expect(state.phase).toBe('error')
       const status = ok(await client.call('engine.status', {}))
       expect(status.loaded).toEqual([])
       const chat = await client.call('chat.sidebar', {})

@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { EngineSettings } from '../../../src/core/engine/engine-settings'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { readyTestCore } from '../test-core'
 
 // The engine's settings as the Local models page sets them, over the bridge: each takes effect
 // in the engine (a model loads with the set context; keep-alive unloads after the idle time).
@@ -28,10 +28,9 @@ beforeAll(async () => {
   dataDir = join(dir, 'data')
   mkdirSync(join(dataDir, 'models'), { recursive: true })
   writeTinyLlamaGguf(join(dataDir, 'models', 'tiny.gguf'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-engine-settings-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
 }, 60_000)
 
 afterAll(async () => {

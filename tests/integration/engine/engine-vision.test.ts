@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { readyTestCore } from '../test-core'
 
 // A model with a vision projector (mmproj) beside it. node-llama-cpp 3.21.1 takes text only (its
 // user message is `{ type: 'user', text: string }` and its addon binds no mtmd/clip), so the
@@ -26,10 +26,9 @@ beforeAll(async () => {
   mkdirSync(join(dataDir, 'models', 'seeing'), { recursive: true })
   writeTinyLlamaGguf(join(dataDir, 'models', 'seeing', 'seeing.gguf'))
   writeTinyLlamaGguf(join(dataDir, 'models', 'seeing', 'mmproj-seeing-f16.gguf'), { seed: 9 })
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-engine-vision-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
 }, 60_000)
 
 afterAll(async () => {

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { toAppError } from '../../../src/core/bridge/to-app-error'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { AttachmentService } from '../../../src/core/attachments/attachment-service'
@@ -14,6 +13,7 @@ import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { minimalPdf } from '../../fixtures/minimal-pdf'
+import { readyTestCore } from '../test-core'
 
 // Attachments and embeddings through the bridge: files land in the data folder under their
 // hash, their text reaches the provider in the chat request, failures carry the spec's texts.
@@ -32,10 +32,9 @@ const b64 = (data: Uint8Array | string) => Buffer.from(data).toString('base64')
 beforeAll(async () => {
   fake = await startFakeOpenAI()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-files-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-files-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: KEY }))
 })

@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core, type CoreOptions } from '../../../src/core'
+import type { Core, CoreOptions } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
+import { readyTestCore, type TestCore, type TestCoreOptions } from '../test-core'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 import { startFakeHttpServer, type FakeServer } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, anthropicEvent } from '../../fixtures/fake-anthropic/anthropic-sse'
@@ -17,7 +18,7 @@ const MODEL = 'claude-sonnet-5'
 let dir: string
 let core: Core
 let upstream: FakeServer
-const cores: Core[] = []
+const cores: TestCore[] = []
 
 const ok = <T>(r: Result<T>): T => {
   if (!r.ok) throw new Error(`${r.error.errorType}: ${r.error.message}`)
@@ -34,15 +35,13 @@ const reply = (): string[] => [
   anthropicEvent({ type: 'message_stop' })
 ]
 
-async function start(extra: Partial<CoreOptions> = {}): Promise<Core> {
+async function start(extra: TestCoreOptions = {}): Promise<Core> {
   const dataDir = join(dir, `data-${cores.length}`)
   mkdirSync(join(dataDir, 'models'), { recursive: true })
   writeTinyLlamaGguf(join(dataDir, 'models', 'tiny.gguf'))
-  const made = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 }, ...extra })
+  const made = await readyTestCore('sb-agent-test-', { dataDir, secrets: { backend: new MemoryBackend() }, localApi: { port: 0 }, ...extra })
   cores.push(made)
-  const state = await made.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  return made
+  return made.core
 }
 
 beforeAll(async () => {

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
+import { readyTestCore } from '../test-core'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 import { startFakeHttpServer, type FakeServer, type RecordedRequest } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, anthropicEvent } from '../../fixtures/fake-anthropic/anthropic-sse'
@@ -93,10 +93,9 @@ beforeAll(async () => {
     }
     return { status: 404, body: 'no such route' }
   })
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  const client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-agents-', { dataDir, secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
+  core = app.core
+  const client = app.client
   for (const [providerId, modelId] of [['anthropic', 'claude-sonnet-5'], ['openai', 'gpt-4o-mini']] as const) {
     ok(await client.call('providers.update', { providerId, baseURL: providerId === 'openai' ? `${upstream.url}/v1` : upstream.url }))
     ok(await client.call('providers.setKey', { providerId, apiKey: `sk-${providerId}-upstream-0123456789` }))

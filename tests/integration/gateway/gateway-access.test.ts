@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs'
+import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { createAppGatewayBackend } from '../../../src/core/gateway/app-backend'
 import { startGatewayServer, type GatewayAccessConfig, type GatewayServer } from '../../../src/core/gateway/gateway-server'
 import { newApiKey, type StoredApiKey } from '../../../src/core/gateway/access'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { startTestCore, type TestCore } from '../test-core'
 
 // Who may call the local API, and what happens when a call goes wrong: every refusal is in the
 // caller's API shape with the right status, and nothing secret reaches the log.
 let fake: FakeOpenAI
+let app: TestCore
 let core: Core
 let gateway: GatewayServer
 let dataDir: string
@@ -37,10 +37,10 @@ const ok = <T>(r: Result<T>) => {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  dataDir = mkdtempSync(join(tmpdir(), 'sb-gateway-access-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  const client = createInProcessClient(core.router).client
+  app = await startTestCore('sb-gateway-access-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  dataDir = app.dataDir
+  const client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-upstream-SECRET-0123456789' }))
   addKey('main')
@@ -54,7 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close()
-  await core?.close()
+  await app?.close()
   await fake?.close()
 })
 

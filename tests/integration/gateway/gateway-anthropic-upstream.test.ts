@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Anthropic from '@anthropic-ai/sdk'
-import { createCore, type Core } from '../../../src/core'
+import type { Core } from '../../../src/core'
 import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { startFakeHttpServer, type FakeServer } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, anthropicEvent } from '../../fixtures/fake-anthropic/anthropic-sse'
 import { apiCommand } from '../../../src/cli/commands/api'
+import { readyTestCore } from '../test-core'
 
 // The local API in front of an Anthropic upstream (a fake on loopback speaking the Messages
 // stream), reached through the app's real Anthropic runtime and SDK: what the upstream is sent
@@ -58,9 +59,7 @@ const expectedCost = (): number =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-gateway-anthropic-'))
   upstream = await startFakeHttpServer(() => ({ headers: SSE_HEADERS, chunks: reply() }))
-  core = createCore({ dataDir: join(dir, 'data'), mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
+  core = (await readyTestCore('sb-gateway-anthropic-', { dataDir: join(dir, 'data'), secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })).core
   const client = api()
   ok(await client.call('providers.update', { providerId: 'anthropic', baseURL: upstream.url }))
   ok(await client.call('providers.setKey', { providerId: 'anthropic', apiKey: 'sk-ant-upstream-0123456789' }))

@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { readyTestCore } from '../test-core'
 
 // The local API in front of the built-in engine: a model on disk, loaded on the first request,
 // answered through the real `openai` and `@anthropic-ai/sdk` clients with the engine's own token
@@ -27,10 +27,9 @@ beforeAll(async () => {
   const dataDir = join(dir, 'data')
   mkdirSync(join(dataDir, 'models'), { recursive: true })
   writeTinyLlamaGguf(join(dataDir, 'models', 'tiny.gguf'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  const client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-gateway-builtin-', { dataDir, secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
+  core = app.core
+  const client = app.client
   secret = ok(await client.call('localApi.createKey', { name: 'engine' })).secret
   url = ok(await client.call('localApi.update', { enabled: true })).url!
 }, 60_000)

@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { createCore } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { startFakeHttpServer } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, anthropicTextReply } from '../../fixtures/fake-anthropic/anthropic-sse'
+import { startTestCore } from '../test-core'
 
 // `switchboard api`: keys made on the command line, the API served headless over the app's data
 // folder (and its lock), stopped cleanly by Ctrl-C.
@@ -102,9 +101,7 @@ describe('switchboard api', () => {
     const upstream = await startFakeHttpServer(() => ({ headers: SSE_HEADERS, chunks: anthropicTextReply(['from env']) }))
     const dataDir = mkdtempSync(join(tmpdir(), 'sb-api-cli-env-'))
     // The upstream's address is set in the data folder; no key is stored anywhere.
-    const setup = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    await setup.context.init.start()
-    const client = createInProcessClient(setup.router).client
+    const { core: setup, client } = await startTestCore('sb-api-cli-', { dataDir, secrets: { backend: new MemoryBackend() } })
     await client.call('providers.update', { providerId: 'anthropic', baseURL: upstream.url })
     await client.call('providers.setModelEnabled', { providerId: 'anthropic', modelId: 'claude-sonnet-5', enabled: true })
     await setup.close()

@@ -4,13 +4,13 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { encodeGguf } from '../../fixtures/gguf/gguf-writer'
 import { tinyLlamaGguf, writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 import { knownHeader } from '../../fixtures/gguf-headers/write-gguf'
+import { readyTestCore } from '../test-core'
 
 // Hostile model files in the owner's library, asked for through the local API: each is a bad
 // model file (400 or 422, the file named), never 401 `invalid_api_key`, which a client reads
@@ -50,10 +50,9 @@ beforeAll(async () => {
   mkdirSync(join(dataDir, 'models'), { recursive: true })
   writeTinyLlamaGguf(join(dataDir, 'models', 'tiny.gguf'))
   for (const [name, bytes] of Object.entries(HOSTILE)) writeFileSync(join(dataDir, 'models', `${name}.gguf`), bytes)
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  const client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-gateway-hostile-gguf-', { dataDir, secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
+  core = app.core
+  const client = app.client
   secret = ok(await client.call('localApi.createKey', { name: 'agent' })).secret
   url = ok(await client.call('localApi.update', { enabled: true })).url!
 }, 60_000)

@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { createAppGatewayBackend } from '../../../src/core/gateway/app-backend'
 import { startGatewayServer, type GatewayAccessConfig, type GatewayServer } from '../../../src/core/gateway/gateway-server'
 import { newApiKey, type StoredApiKey } from '../../../src/core/gateway/access'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { startTestCore } from '../test-core'
 
 // Input a hostile client sends with a valid key: ids that name Object.prototype's own members,
 // JSON nested deep enough to exhaust a recursive walk, and a body larger than the limit with no
@@ -31,9 +28,9 @@ const ok = <T>(r: Result<T>) => {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-gateway-hostile-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  const client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-gateway-hostile-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  const client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-upstream-SECRET-0123456789' }))
   const k = newApiKey()

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import OpenAI from 'openai'
 import Anthropic from '@anthropic-ai/sdk'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { createAppGatewayBackend } from '../../../src/core/gateway/app-backend'
@@ -13,6 +9,7 @@ import { startGatewayServer, type GatewayServer } from '../../../src/core/gatewa
 import { newApiKey, type StoredApiKey } from '../../../src/core/gateway/access'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
 import { loadProviderModels } from '../../../src/shared/catalogue/loader'
+import { startTestCore } from '../test-core'
 
 // The real `openai` and `@anthropic-ai/sdk` clients against the gateway, with a cloud provider
 // (the fake OpenAI server, reached through the app's real runtime and SDK) behind it.
@@ -39,9 +36,9 @@ const toolCallChunks = (name: string, args: string[]): unknown[] => {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI()
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-gateway-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  const client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-gateway-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  const client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-upstream-SECRET-0123456789' }))
   ok(await client.call('providers.setModelEnabled', { providerId: 'openai', modelId: 'gpt-4o-mini', enabled: true }))

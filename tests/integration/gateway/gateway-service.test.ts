@@ -1,28 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import OpenAI from 'openai'
-import { createCore, type Core, type CoreOptions } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { CoreOptions } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
-import type { BridgeClient } from '../../../src/shared/bridge/client'
-import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { startTestCore, type TestCore, type TestCoreOptions } from '../test-core'
 
 // The local API as a user turns it on in Settings: off by default, a key shown once, kept
 // hashed, revoked at once, a LAN address only with a key, a busy port said in words.
-const cores: Core[] = []
+const cores: TestCore[] = []
 const fakes: FakeOpenAI[] = []
 
-async function start(extra: Partial<CoreOptions> = {}): Promise<{ core: Core; client: BridgeClient<Contract>; dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'sb-local-api-'))
-  const core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 }, ...extra })
-  cores.push(core)
-  await core.context.init.start()
-  return { core, client: createInProcessClient(core.router).client, dataDir }
+async function start(extra: TestCoreOptions = {}): Promise<TestCore> {
+  const app = await startTestCore('sb-local-api-', { secrets: { backend: new MemoryBackend() }, localApi: { port: 0 }, ...extra })
+  cores.push(app)
+  return app
 }
 
 const ok = <T>(r: Result<T>) => {
@@ -31,7 +26,7 @@ const ok = <T>(r: Result<T>) => {
 }
 
 afterEach(async () => {
-  for (const core of cores.splice(0)) await core.close()
+  for (const app of cores.splice(0)) await app.close()
   for (const fake of fakes.splice(0)) await fake.close()
 })
 

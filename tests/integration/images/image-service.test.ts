@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { ImageService } from '../../../src/core/images/image-service'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
@@ -14,6 +13,7 @@ import type { Result } from '../../../src/shared/errors/app-error'
 import type { ImageTaskEvent } from '../../../src/shared/images/image-task'
 import { FAST_POLLING, pngBytes, startFakeImages, type FakeImages } from '../../fixtures/fake-images/index'
 import { KEY } from './helpers'
+import { readyTestCore } from '../test-core'
 
 // The image service end to end in the core: real runtimes against the fake image server,
 // a real SQLite database and data folder, the bridge in-process.
@@ -32,10 +32,9 @@ const ok = <T>(r: Result<T>): T => {
 beforeAll(async () => {
   fake = await startFakeImages()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-images-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-images-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   for (const [providerId, baseURL] of [['openai', `${fake.origin}/v1`], ['bfl', fake.origin], ['google', fake.origin]] as const) {
     ok(await client.call('providers.update', { providerId, baseURL }))
     ok(await client.call('providers.setKey', { providerId, apiKey: KEY }))

@@ -7,7 +7,7 @@ import { ok, readyTestCore, type TestCore as SharedTestCore } from '../test-core
 export { ok }
 
 /** A core of these tests: the shared shape without its own `close` (these tests close the core themselves). */
-export type TestCore = Omit<SharedTestCore, 'close' | 'state'>
+export type TestCore = Omit<SharedTestCore, 'close' | 'state' | 'reopen'>
 
 /** A real core on a temporary data folder, with OpenAI pointed at the fake embedding server. */
 export async function startCore(embeddingsUrl: string, dataDir = mkdtempSync(join(tmpdir(), 'sb-kb-'))): Promise<TestCore> {

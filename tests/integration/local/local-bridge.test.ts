@@ -4,14 +4,13 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { PullSnapshot } from '../../../src/shared/local/pull-progress'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { closedPortUrl, startFakeOllama, type FakeOllama } from '../../fixtures/fake-ollama'
-import { ok } from '../test-core'
+import { ok, startTestCore } from '../test-core'
 
 let fake: FakeOllama
 let core: Core
@@ -34,8 +33,8 @@ async function openAiLike(routes: Record<string, unknown>): Promise<string> {
 beforeAll(async () => {
   fake = await startFakeOllama({ pacing: { linesPerLayer: 60, totalMs: 800 } })
   dataDir = mkdtempSync(join(tmpdir(), 'sb-local-'))
-  core = createCore({ dataDir, mode: 'test' })
-  client = createInProcessClient(core.router).client
+  // Not started: the local-server procedures need no start-up (they are the root's standing stage).
+  ;({ core, client } = await startTestCore('sb-local-', { dataDir, start: false }))
   const set = await client.call('local.setBaseUrl', { kind: 'ollama', baseUrl: `${fake.url}/api` })
   expect(set.ok).toBe(true)
 })

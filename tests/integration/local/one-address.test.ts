@@ -1,22 +1,19 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import { closedPortUrl } from '../../fixtures/fake-ollama'
+import { startTestCore } from '../test-core'
 
 // One address per local server: the Local models page and Settings → Providers edit the same
 // one, so models are pulled from and chats sent to the same server.
 let core: Core
 let client: BridgeClient<Contract>
 beforeAll(async () => {
-  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-one-address-')), mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  client = createInProcessClient(core.router).client
+  const app = await startTestCore('sb-one-address-', { secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
 })
 afterAll(() => core.close())
 

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { appPathFor, startBrowserServer } from '../../../src/server/server'
 import { isUnavailable } from '../../../src/core/unavailable'
 import type { ServerMessage } from '../../../src/shared/bridge/protocol'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { startTestCore } from '../test-core'
 
 // An attacker knows the access password of a browser-mode Switchboard. The owner's models are the
 // library (<data>/models); elsewhere on the host lies a GGUF the owner never listed, a folder and a
@@ -92,8 +93,7 @@ async function serve(password?: string): Promise<void> {
   for (const c of cleanups.splice(0).reverse()) await c()
   const staticDir = join(dir, 'renderer')
   const dataDir = join(dir, 'data')
-  core = createCore({ dataDir, mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
-  await core.context.init.start()
+  core = (await startTestCore('sb-sec-browser-builtin-', { dataDir, mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })).core
   const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, answerDelayMs: 1 })
   cleanups.push(async () => {
     await server.close()

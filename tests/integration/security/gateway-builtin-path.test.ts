@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { readyTestCore } from '../test-core'
 
 // An attacker holds a gateway key. The owner's models are the library (<data>/models) and one
 // folder set on the Local models page; elsewhere on the host lies a GGUF the owner never listed,
@@ -39,10 +39,9 @@ beforeAll(async () => {
   outside = join(dir, 'outside', 'secret.gguf')
   writeTinyLlamaGguf(outside)
   writeFileSync(join(dir, 'outside', 'notes.gguf'), 'not a model')
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-sec-builtin-', { dataDir, secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
+  core = app.core
+  client = app.client
   ok(await client.call('engine.addPath', { path: join(dir, 'shelf') }))
   secret = ok(await client.call('localApi.createKey', { name: 'attacker' })).secret
   gateway = ok(await client.call('localApi.update', { enabled: true })).url!

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import OpenAI from 'openai'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { startFakeHttpServer, type FakeServer } from '../../fixtures/fake-anthropic/fake-http-server'
 import { SSE_HEADERS, workersAIReply } from '../../fixtures/fake-cloudflare/sse'
 import { geminiTextReply, SSE_HEADERS as GEMINI_SSE } from '../../fixtures/fake-google/gemini-sse'
+import { readyTestCore } from '../test-core'
 
 // An attacker holds a gateway key and nothing else. The owner has set a Cloudflare and a Google
 // key; each upstream is a loopback server that records every path it is asked for. A model id
@@ -33,10 +33,9 @@ const ok = <T>(r: Result<T>): T => {
 beforeAll(async () => {
   upstream = await startFakeHttpServer()
   dir = mkdtempSync(join(tmpdir(), 'sb-sec-model-id-'))
-  core = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  const client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-sec-model-id-', { dataDir: dir, secrets: { backend: new MemoryBackend() }, localApi: { port: 0 } })
+  core = app.core
+  const client = app.client
   ok(await client.call('providers.update', { providerId: 'cloudflare', baseURL: `${upstream.url}${CF_RUN.slice(0, -1)}` }))
   ok(await client.call('providers.setKey', { providerId: 'cloudflare', apiKey: CF_KEY }))
   ok(await client.call('providers.update', { providerId: 'google', baseURL: upstream.url }))

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { appPathFor, startBrowserServer } from '../../../src/server/server'
 import type { ServerMessage } from '../../../src/shared/bridge/protocol'
+import { startTestCore } from '../test-core'
 
 // Browser mode reached by someone else: with the password they may use the app, but nothing they
 // send (a procedure, an imported file) may start a program on the host, read a host file by path,
@@ -26,8 +27,7 @@ async function start(password?: string) {
   const staticDir = join(dir, 'renderer')
   mkdirSync(staticDir, { recursive: true })
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html>')
-  const core: Core = createCore({ dataDir: join(dir, 'data'), mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })
-  await core.context.init.start()
+  const core: Core = (await startTestCore('sb-exposed-', { dataDir: join(dir, 'data'), mode: 'browser', secrets: { backend: new MemoryBackend() }, access: password ? { password, sessionKeys: new Set() } : undefined })).core
   const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, answerDelayMs: 1 })
   cleanups.push(async () => {
     await server.close()

@@ -3,9 +3,9 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
-import { createCore, type Core } from '../../../src/core'
 import { startBrowserServer, type BrowserServerOptions } from '../../../src/server/server'
 import type { ServerMessage } from '../../../src/shared/bridge/protocol'
+import { startTestCore } from '../test-core'
 
 export const TOKEN = 'test-token-0123456789abcdef'
 export const PASSWORD = 'a-long-password'
@@ -23,7 +23,8 @@ export async function start(password?: string, extra: Partial<BrowserServerOptio
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Switchboard</title>')
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)')
   writeFileSync(join(dir, 'secret.txt'), 'do not serve')
-  const core: Core = createCore({ dataDir: join(dir, 'data'), mode: 'browser', access: password ? { password, sessionKeys: new Set() } : undefined })
+  // Left unstarted, as these tests always had it: they test the server, not start-up.
+  const { core } = await startTestCore('sb-server-', { dataDir: join(dir, 'data'), start: false, mode: 'browser', access: password ? { password, sessionKeys: new Set() } : undefined })
   const logs: string[] = []
   const server = await startBrowserServer({ core, staticDir, host: '127.0.0.1', port: 0, token: TOKEN, log: (l) => logs.push(l), ...extra })
   cleanups.push(async () => {

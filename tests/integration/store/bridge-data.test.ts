@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend, type KeyringBackend } from '../../../src/core/secrets'
 import { databasePath } from '../../../src/core/store'
 import { LATEST_SCHEMA_VERSION } from '../../../src/core/store/migrations'
 import type { ImportReport } from '../../../src/shared/data/export-file'
 import { streamResult } from '../stream-result'
+import { startTestCore } from '../test-core'
 
 let core: Core | undefined
 let dir: string | undefined
@@ -21,10 +21,9 @@ afterEach(async () => {
 
 async function start(backend: KeyringBackend = new MemoryBackend(), dataDir?: string) {
   dir = dataDir ?? mkdtempSync(join(tmpdir(), 'sb-core-'))
-  core = createCore({ dataDir: dir, mode: 'test', secrets: { backend } })
-  const ready = await core.context.init.start()
-  const { client } = createInProcessClient(core.router)
-  return { client, ready, core }
+  const app = await startTestCore('sb-core-', { dataDir: dir, secrets: { backend } })
+  core = app.core
+  return { client: app.client, ready: app.state, core }
 }
 
 describe('data and keys over the bridge', () => {
@@ -64,17 +63,17 @@ describe('data and keys over the bridge', () => {
   it('a database from a newer version stops start-up at error with the reason, and retry works once fixed', async () => {
     dir = mkdtempSync(join(tmpdir(), 'sb-core-'))
     // A header claiming schema 999: what a newer Switchboard would leave.
-    const first = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    await first.context.init.start()
+    const first = (await startTestCore('sb-core-', { dataDir: dir, secrets: { backend: new MemoryBackend() } })).core
     await first.close()
     const BetterSqlite3 = (await import('better-sqlite3')).default
     const raw = new BetterSqlite3(databasePath(dir))
     raw.pragma('user_version = 999')
     raw.close()
-    core = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-    const failed = await core.context.init.start()
+    const app = await startTestCore('sb-core-', { dataDir: dir, secrets: { backend: new MemoryBackend() } })
+    core = app.core
+    const failed = app.state
     expect(failed).toMatchObject({ phase: 'error', detail: expect.stringMatching(/newer version of Switchboard.*Upgrade/) })
-    const { client } = createInProcessClient(core.router)
+    const { client } = app
     expect(await client.call('data.agents.list', {})).toMatchObject({ ok: false, error: { errorType: 'DataNotReady', message: expect.stringMatching(/Retry/) } })
     const fix = new BetterSqlite3(databasePath(dir))
     // Back to the version the file really has (its tables are already the latest schema).

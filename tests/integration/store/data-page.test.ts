@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { listBackups } from '../../../src/core/store'
 import { exportSelection } from '../../../src/core/store/export-selection'
@@ -13,6 +12,7 @@ import { streamResult } from '../stream-result'
 import { chatChunks, startFakeOpenAI } from '../../fixtures/fake-openai'
 import type { Message } from '../../../src/shared/data/message'
 import type { Result } from '../../../src/shared/errors/app-error'
+import { startTestCore } from '../test-core'
 
 // Issue 16, Settings → Data: back up now, restore in place (after a copy), the data folder's space
 // and the clean-up of stored files nothing refers to, and exporting a selection.
@@ -27,9 +27,9 @@ afterEach(async () => {
 async function start() {
   const dir = mkdtempSync(join(tmpdir(), 'sb-data-page-'))
   dirs.push(dir)
-  core = createCore({ dataDir: dir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  await core.context.init.start()
-  const { client } = createInProcessClient(core.router)
+  const app = await startTestCore('sb-data-page-', { dataDir: dir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  const { client } = app
   return { client, dir, store: core.services().store }
 }
 

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AsyncEntry } from '@napi-rs/keyring'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createCore } from '../../../src/core'
 import { streamResult } from '../stream-result'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import { startTestCore } from '../test-core'
 
 const SERVICE = `switchboard-test-${randomBytes(4).toString('hex')}`
 // Distinctive enough that any copy of it, anywhere, is found.
@@ -50,10 +49,11 @@ describe('an API key never leaves the keychain', () => {
     const output = captureOutput()
     const replies: unknown[] = []
     try {
-      const core = createCore({ dataDir: dir, mode: 'test', secrets: { service: SERVICE } })
-      const ready = await core.context.init.start()
+      const app = await startTestCore('sb-leak-', { dataDir: dir, secrets: { service: SERVICE } })
+      const core = app.core
+      const ready = app.state
       expect(ready.phase).toBe('ready')
-      const { client } = createInProcessClient(core.router)
+      const { client } = app
       const call = async (proc: string, input: unknown) => {
         const result = await (client.call as (p: string, i: unknown) => Promise<unknown>)(proc, input)
         replies.push(result)

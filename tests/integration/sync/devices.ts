@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { SyncStoreError, type SyncStore } from '../../../src/core/sync/store'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
+import { startTestCore } from '../test-core'
 
 /** A cheap scrypt for tests (the real cost is a fraction of a second per set-up). */
 export const TEST_KDF = { N: 1024, r: 8, p: 1 }
@@ -94,15 +94,12 @@ export async function openDevice(name: string, options: { dataDir?: string; keyc
   const skew = { ms: options.skewMs ?? 0 }
   const fault: Fault = {}
   const keychain = options.keychain ?? new MemoryBackend()
-  const core = createCore({
+  const { core, client } = await startTestCore(`sb-sync-${name}-`, {
     dataDir,
-    mode: 'test',
     secrets: { backend: keychain },
     // Rounds are driven by the tests (sync.now); the timers stay out of the way.
     sync: { kdf: TEST_KDF, clock: () => Date.now() + skew.ms, pollMs: 3_600_000, localCheckMs: 3_600_000, retryMs: 3_600_000, compactAfter: options.compactAfter ?? 10_000, compactShare: options.compactShare ?? 0, ...(options.compactBytes ? { compactBytes: options.compactBytes } : {}), ...(options.compactMaxSegments ? { compactMaxSegments: options.compactMaxSegments } : {}), ...(options.imageChunk ? { imageChunk: options.imageChunk } : {}), ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}), ...(options.snapshotBacklog ? { snapshotBacklog: options.snapshotBacklog } : {}), wrapStore: (store) => faulty(options.store ? options.store() : store, fault), ...options.timings }
   })
-  await core.context.init.start()
-  const client = createInProcessClient(core.router).client
   const unwrap = async <T>(promise: Promise<{ ok: true; value: T } | { ok: false; error: { errorType: string; message: string } }>): Promise<T> => {
     const result = await promise
     if (!result.ok) throw Object.assign(new Error(`${result.error.errorType}: ${result.error.message}`), { errorType: result.error.errorType })

@@ -4,9 +4,8 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { syncCommand } from '../../../src/cli/commands/sync'
-import { createCore } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { TEST_KDF } from './devices'
+import { startTestCore } from '../test-core'
 
 // Runs inside with-keyring: the command line reads the sync key from the keychain, as the app does.
 async function cli(args: string[]) {
@@ -35,9 +34,9 @@ describe('switchboard sync', () => {
   it('status, now and devices on a data folder set up in the app', { timeout: 60_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sb-sync-cli-'))
     const folder = mkdtempSync(join(tmpdir(), 'sb-sync-cli-store-'))
-    const app = createCore({ dataDir, mode: 'desktop', sync: { kdf: TEST_KDF } })
-    await app.context.init.start()
-    const client = createInProcessClient(app.router).client
+    const started = await startTestCore('sb-sync-cli-off-', { dataDir, mode: 'desktop', sync: { kdf: TEST_KDF } })
+    const app = started.core
+    const client = started.client
     const set = await client.call('sync.setup', { store: { kind: 'folder', path: folder }, passphrase: 'correct horse battery', deviceName: 'Laptop' })
     expect(set.ok).toBe(true)
     app.services().store.conversations.create({ agentId: app.services().chat.defaultAgent().id, title: 'from the app' })

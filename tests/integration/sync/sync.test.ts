@@ -6,10 +6,9 @@ import { SyncStoreError } from '../../../src/core/sync/store'
 import { DEVICE_RECORD_REFRESH_MS } from '../../../src/core/sync/engine'
 import { ChangeLog } from '../../../src/core/sync/change-log'
 import { formatHlc, HybridClock } from '../../../src/core/sync/hlc'
-import { createCore } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { contents, converge, openDevice, text, type Device } from './devices'
+import { startTestCore } from '../test-core'
 
 const opened: Device[] = []
 afterEach(async () => {
@@ -407,9 +406,9 @@ describe('sync through a folder store', () => {
   })
 
   it('browser mode with a password: sync is read-only there (a store address is a host resource)', async () => {
-    const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'sb-sync-remote-')), mode: 'browser', access: { password: 'pw', sessionKeys: new Set<string>() }, secrets: { backend: new MemoryBackend() } })
-    await core.context.init.start()
-    const client = createInProcessClient(core.router).client
+    const app = await startTestCore('sb-sync-remote-', { mode: 'browser', access: { password: 'pw', sessionKeys: new Set<string>() }, secrets: { backend: new MemoryBackend() } })
+    const core = app.core
+    const client = app.client
     try {
       expect(await client.call('sync.status', {})).toMatchObject({ ok: true, value: { state: 'off', canChange: false } })
       const refused = await client.call('sync.setup', { store: { kind: 'folder', path: tmpdir() }, passphrase: 'correct horse battery' })

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { ToolServerStatus } from '../../../src/shared/tools/types'
 import { startOAuthMcpServer, type OAuthMcpServer } from '../../fixtures/oauth-mcp'
 import { ok } from './helpers'
+import { readyTestCore, type TestCore } from '../test-core'
 
 // OAuth for a remote MCP server (issue 21) against a real authorization server made of the SDK's
 // own server-side pieces (metadata, dynamic client registration, authorize with PKCE, token,
@@ -17,13 +16,11 @@ let server: OAuthMcpServer
 const backend = new MemoryBackend()
 const dataDir = mkdtempSync(join(tmpdir(), 'sb-oauth-'))
 const opened: string[] = []
-let core: Core | undefined
+let app: TestCore | undefined
 
 async function start() {
-  core = createCore({ dataDir, mode: 'test', secrets: { backend }, openExternal: (url) => opened.push(url) })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  return createInProcessClient(core.router).client
+  app = await readyTestCore('sb-oauth-', { dataDir, secrets: { backend }, openExternal: (url) => opened.push(url) })
+  return app.client
 }
 
 async function until(read: () => Promise<ToolServerStatus>, done: (s: ToolServerStatus) => boolean): Promise<ToolServerStatus> {
@@ -41,7 +38,7 @@ beforeAll(async () => {
   server = await startOAuthMcpServer()
 })
 afterAll(async () => {
-  await core?.close()
+  await app?.close()
   await server.close()
 })
 
@@ -78,7 +75,7 @@ describe('OAuth sign-in for a remote MCP server', () => {
     expect(server.provider.grants).toEqual(['authorization_code'])
 
     // The tool runs with the bearer token the server issued.
-    const tools = core!.services().tools
+    const tools = app!.core.services().tools
     const offered = (await tools.toolsFor({ servers: [id], builtins: [] }))[0]!
     const { result } = await tools.execute(offered, { id: 'c1', type: 'function', function: { name: offered.exposedName, arguments: '{"greeting":"hi"}' } }, { messageId: 'm', signal: new AbortController().signal })
     expect(result.content).toBe(`hi ${registered.client!.client_id}`)
@@ -97,7 +94,7 @@ describe('OAuth sign-in for a remote MCP server', () => {
   it('an expired access token is refreshed with the refresh token and the call goes through', async () => {
     const before = (await stored(id)).tokens!
     server.provider.expireAccessTokens()
-    const tools = core!.services().tools
+    const tools = app!.core.services().tools
     const offered = (await tools.toolsFor({ servers: [id], builtins: [] }))[0]!
     const { result } = await tools.execute(offered, { id: 'c2', type: 'function', function: { name: offered.exposedName, arguments: '{}' } }, { messageId: 'm', signal: new AbortController().signal })
     expect(result.outcome).toBe('ok')
@@ -108,9 +105,9 @@ describe('OAuth sign-in for a remote MCP server', () => {
   })
 
   it('after a restart the stored tokens connect without a new sign-in; removing the server forgets them', async () => {
-    await core!.close()
     opened.length = 0
-    const client = await start()
+    app = await app!.reopen()
+    const { client } = app
     const [status] = ok(await client.call('tools.connect', { ids: [id] }))
     expect(status!.state).toBe('ready')
     expect(opened).toEqual([])
@@ -120,7 +117,7 @@ describe('OAuth sign-in for a remote MCP server', () => {
   })
 
   it('a redirect with an unknown state is refused and changes nothing', async () => {
-    const client = createInProcessClient(core!.router).client
+    const { client } = app!
     const other = ok(await client.call('tools.addServer', { name: 'secured-2', transport: 'http', url: server.url }))
     const [status] = ok(await client.call('tools.connect', { ids: [other.id] }))
     const redirect = new URL(status!.authorizationUrl!).searchParams.get('redirect_uri')!

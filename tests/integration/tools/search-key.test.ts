@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { createCore, type Core } from '../../../src/core'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import { searchKeyName } from '../../../src/core/tools/tool-service'
+import { startTestCore } from '../test-core'
 
 let core: Core | undefined
 let dir = ''
@@ -16,8 +17,7 @@ afterEach(async () => {
 it('a web-search key goes to the keychain under the provider’s name and nowhere in the data folder', async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-search-key-'))
   const backend = new MemoryBackend()
-  core = createCore({ dataDir: dir, mode: 'test', secrets: { backend } })
-  await core.context.init.start()
+  core = (await startTestCore('sb-search-key-', { dataDir: dir, secrets: { backend } })).core
   const key = 'tvly-search-key-0123456789'
   const set = await core.router.call('tools.setSearchKey', { provider: 'tavily', apiKey: key })
   expect(set.ok).toBe(true)

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core } from '../../../src/core'
-import { createInProcessClient } from '../../../src/core/bridge/in-process'
+import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { BridgeClient } from '../../../src/shared/bridge/client'
 import type { Contract } from '../../../src/shared/bridge/contract'
 import type { Result } from '../../../src/shared/errors/app-error'
 import { errorBody, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai'
+import { readyTestCore } from '../test-core'
 
 // Read aloud and dictation through the bridge: the real core and openai SDK against a fake
 // server that returns binary MP3 and parses multipart uploads.
@@ -26,10 +26,9 @@ const ok = <T>(r: Result<T>): T => {
 beforeAll(async () => {
   fake = await startFakeOpenAI()
   dataDir = mkdtempSync(join(tmpdir(), 'sb-voice-'))
-  core = createCore({ dataDir, mode: 'test', secrets: { backend: new MemoryBackend() } })
-  const state = await core.context.init.start()
-  if (state.phase !== 'ready') throw new Error(`core did not start: ${state.detail}`)
-  client = createInProcessClient(core.router).client
+  const app = await readyTestCore('sb-voice-', { dataDir, secrets: { backend: new MemoryBackend() } })
+  core = app.core
+  client = app.client
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: KEY }))
 })
