@@ -5,7 +5,7 @@ import WebSocket, { WebSocketServer } from 'ws'
 import { createBridgeClient } from '../../src/shared/bridge/client'
 import type { Contract } from '../../src/shared/bridge/contract'
 import type { ClientMessage, MessagePort, ServerMessage } from '../../src/shared/bridge/protocol'
-import { startBrowserServer } from '../../src/server/server'
+import { appPathFor, startBrowserServer } from '../../src/server/server'
 import { report } from './util'
 import { startTestCore } from '../integration/test-core'
 
@@ -79,7 +79,8 @@ export default async function bench() {
   // WebSocket through the real browser-mode server.
   const server = await startBrowserServer({ core, staticDir: join(dir, 'renderer'), host: '127.0.0.1', port: 0, token: TOKEN })
   const base = new URL(server.url)
-  const { port, ws } = await wsPort(`ws://${base.host}/bridge?token=${TOKEN}`)
+  // The bridge lives under the app's own path, as the page reaches it (a path of its own per token).
+  const { port, ws } = await wsPort(`ws://${base.host}${appPathFor(TOKEN)}bridge?token=${TOKEN}`)
   const client = createBridgeClient<Contract>(port)
   const wsMs = await perCall(3_000, () => client.call('diag.echo', { value: 'ping' }))
   const rawMs = await perCall(3_000, rawEcho)
