@@ -358,6 +358,36 @@ describe('Anthropic Messages through the gateway', () => {
     expect((fake.requestsTo('/chat/completions').at(-1)!.body as { tools?: unknown }).tools).toBeUndefined()
   })
 
+  it('the server tool calls and results of an earlier turn are left out for an upstream without server tools, with a warning, not a 400', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['noted']) })
+    const { data, response } = await anthropic()
+      .messages.create({
+        model: 'openai/gpt-4o-mini',
+        max_tokens: 16,
+        messages: [
+          { role: 'user', content: 'news?' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'news' } },
+              { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://example.org', title: 'Ex', encrypted_content: 'abc' }] },
+              { type: 'text', text: 'Nothing new.' }
+            ]
+          },
+          { role: 'user', content: 'thanks' }
+        ]
+      })
+      .withResponse()
+    expect(data.content).toEqual([{ type: 'text', text: 'noted' }])
+    expect(response.headers.get('x-switchboard-warning')).toMatch(/server tool calls and results of earlier turns were left out/)
+    const sent = fake.requestsTo('/chat/completions').at(-1)!.body as { messages: Array<Record<string, unknown>> }
+    expect(sent.messages.map((m) => [m['role'], m['content']])).toEqual([
+      ['user', 'news?'],
+      ['assistant', 'Nothing new.'],
+      ['user', 'thanks']
+    ])
+  })
+
   it('errors come in Anthropic’s shape with the right status', async () => {
     const error = await anthropic()
       .messages.create({ model: 'no-provider-here', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
