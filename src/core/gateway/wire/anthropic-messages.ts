@@ -393,6 +393,7 @@ export function collectAnthropicMessage(events: readonly AnthropicEvent[]): Reco
       message['usage'] = event['usage']
     }
   }
-  for (const [index, text] of json) content[index]!['input'] = parseArguments(text)
+  // A block whose input came whole in its start (and only empty deltas after) keeps that input.
+  for (const [index, text] of json) if (text.trim()) content[index]!['input'] = parseArguments(text)
   return { ...message, content: content.filter(Boolean) }
 }
