@@ -132,7 +132,7 @@ export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
       )
     },
 
-    nativeApi: (target) => nativeApiOf(target.providerId),
+    nativeApi: (target) => nativeApiOf(target.providerId, target.modelId),
 
     chat(target, request: ChatRequest, context): AsyncIterable<StreamEvent> {
       const { model: _model, messages, ...params } = request

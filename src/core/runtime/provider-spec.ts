@@ -31,10 +31,11 @@ export interface ProviderSpec {
   /** What an unmatched HTTP failure becomes instead of the status buckets (Google: ProviderBizError). */
   errorFallback?: ErrorTypeName
   /**
-   * The API whose provider-run tools and blocks its runtime takes unchanged (a request's
-   * `nativeTools`): the local API passes a client's server tools on only to such a provider.
+   * The API whose provider-run tools and blocks its runtime takes unchanged for a model (a
+   * request's `nativeTools`): the local API passes a client's server tools on only to such a
+   * provider and model.
    */
-  nativeApi?: NativeApi
+  nativeApi?(model: string): NativeApi | undefined
   /** How its runtime is built: a native adapter, or the OpenAI-compatible one with this config. */
   runtime: { factory: ProviderFactory } | { compatible: OpenAICompatibleConfig }
 }

@@ -24,11 +24,11 @@ export function hasNativeAdapter(id: string): boolean {
 }
 
 /**
- * The API whose provider-run tools the id's runtime takes unchanged (its spec's `nativeApi`);
- * none for an adapter registered at run time, which is not the spec's runtime.
+ * The API whose provider-run tools the id's runtime takes unchanged for a model (its spec's
+ * `nativeApi`); none for an adapter registered at run time, which is not the spec's runtime.
  */
-export function nativeApiOf(id: string): NativeApi | undefined {
-  return registered.has(id) ? undefined : providerSpec(id)?.nativeApi
+export function nativeApiOf(id: string, model: string): NativeApi | undefined {
+  return registered.has(id) ? undefined : providerSpec(id)?.nativeApi?.(model)
 }
 
 /**

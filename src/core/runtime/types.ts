@@ -61,7 +61,8 @@ export interface ChatTool {
 /**
  * A wire format whose own tools and blocks a runtime can take unchanged: Anthropic's Messages
  * API (server tools such as `web_search_20250305`, and the `server_tool_use` / `*_tool_result`
- * blocks they answer with).
+ * blocks they answer with), OpenAI's Responses API (built-in tools such as `web_search`, and the
+ * `web_search_call` … output items they answer with).
  */
 export type NativeApi = NativeStreamEvent['api']
 

@@ -55,7 +55,7 @@ export interface RetryNotice {
 
 /** See the `native` stream event: the API it is in, and the event as that API streamed it. */
 export interface NativeStreamEvent {
-  api: 'anthropic-messages'
+  api: 'anthropic-messages' | 'openai-responses'
   event: Readonly<{ type: string; [field: string]: unknown }>
 }
 

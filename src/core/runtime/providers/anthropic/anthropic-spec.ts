@@ -6,6 +6,6 @@ import { anthropicErrorRules } from './anthropic-error-rule'
 export const anthropicSpec = nativeSpec({
   id: 'anthropic',
   factory: createAnthropicRuntime,
-  nativeApi: 'anthropic-messages',
+  nativeApi: () => 'anthropic-messages',
   ...anthropicErrorRules
 })
