@@ -363,6 +363,23 @@ describe('OpenAI built-in tools through the gateway', () => {
     expect(input[3]).toMatchObject({ role: 'user', content: 'So?' })
   })
 
+  it('an upstream that fails before any output is still an HTTP error, not a started stream', async () => {
+    fake.enqueue('/responses', {
+      kind: 'sse',
+      eventNames: true,
+      done: false,
+      chunks: [
+        { type: 'response.created', sequence_number: 0, response: { id: 'resp_up', status: 'in_progress' } },
+        { type: 'response.failed', sequence_number: 1, response: { id: 'resp_up', status: 'failed', error: { code: 'server_error', message: 'search backend down' } } }
+      ]
+    })
+    const error = await openai()
+      .responses.create({ ...ask, stream: true })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(OpenAI.APIError)
+    expect((error as Error).message).toMatch(/search backend down/)
+  })
+
   it('a model served by Chat Completions: the built-in tool and the items of earlier turns are left out with a warning, not a 400', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['No search here.']) })
     const { data, response } = await openai()
