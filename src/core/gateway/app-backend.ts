@@ -7,6 +7,7 @@ import type { GatewayBackend, GatewayModel } from './backend'
 import { GatewayError } from './gateway-error'
 import { isUnavailable, type Unavailable } from '../unavailable'
 import { hasBatches, type EventBatches } from '../runtime/stream/event-batches'
+import { nativeApiOf } from '../runtime/registry'
 
 /** What the gateway's backend uses of the app: the one model caller, the provider list and the usage ledger. */
 export interface AppBackendDeps {
@@ -130,6 +131,8 @@ export function createAppGatewayBackend(deps: AppBackendDeps): GatewayBackend {
         'model'
       )
     },
+
+    nativeApi: (target) => nativeApiOf(target.providerId, target.modelId),
 
     chat(target, request: ChatRequest, context): AsyncIterable<StreamEvent> {
       const { model: _model, messages, ...params } = request

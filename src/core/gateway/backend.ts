@@ -1,4 +1,4 @@
-import type { ChatRequest, EmbeddingsResult } from '../runtime/types'
+import type { ChatRequest, EmbeddingsResult, NativeApi } from '../runtime/types'
 import type { StreamEvent } from '../../shared/stream/events'
 
 export interface GatewayTarget {
@@ -33,6 +33,11 @@ export interface GatewayBackend {
    * built-in model is reached by the name the owner's lists give it, never by a host path.
    */
   admit(target: GatewayTarget): Promise<void>
+  /**
+   * The API whose own tools (Anthropic's server tools) the target's upstream takes unchanged, if
+   * any: a client's server tools go on to it as `nativeTools`; elsewhere they are left out with a warning.
+   */
+  nativeApi?(target: GatewayTarget): NativeApi | undefined
   /** Events as every runtime emits them; never throws (errors are `error` events). Logs usage when it ends. */
   chat(target: GatewayTarget, request: ChatRequest, context: GatewayCallContext): AsyncIterable<StreamEvent>
   /** Texts, or token ids (one list per input) for a runtime that takes them (else a 400 naming the provider). */

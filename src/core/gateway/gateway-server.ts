@@ -128,7 +128,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       case 'POST /v1/responses': {
         const input = parse(responsesSchema, body)
         const target = await admitted(input.model, key, config)
-        const request = responsesToRequest(input, target.modelId, warnings)
+        const request = responsesToRequest(input, target.modelId, warnings, { nativeApi: options.backend.nativeApi?.(target) })
         warn()
         const events = options.backend.chat(target, request, context('responses'))
         const encoder = new ResponsesEvents(`resp_${randomBytes(12).toString('hex')}`, input.model, Math.floor(Date.now() / 1000), input)
@@ -137,7 +137,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       case 'POST /v1/messages': {
         const input = parse(anthropicMessagesSchema, body)
         const target = await admitted(input.model, key, config)
-        const request = anthropicToRequest(input, target.modelId, warnings)
+        const request = anthropicToRequest(input, target.modelId, warnings, { nativeApi: options.backend.nativeApi?.(target) })
         warn()
         const events = options.backend.chat(target, request, context('messages'))
         const encoder = new AnthropicMessageEvents(`msg_${randomBytes(12).toString('hex')}`, input.model, estimatePromptTokens(request))

@@ -2,7 +2,7 @@ import type { CredentialField } from '../../shared/bridge/procedures/providers'
 import type { ErrorTypeName } from '../../shared/errors/catalogue'
 import type { ProviderErrorRule } from './errors/map-provider-error'
 import type { OpenAICompatibleConfig } from './openai-compatible/config'
-import type { ProviderCredentials, ProviderFactory } from './types'
+import type { NativeApi, ProviderCredentials, ProviderFactory } from './types'
 
 /** A credential beyond the API key (providers.md §5), and where the CLI finds it in the environment. */
 export interface CredentialFieldSpec extends Pick<CredentialField, 'name' | 'secret' | 'required'> {
@@ -30,6 +30,12 @@ export interface ProviderSpec {
   mapError?: ProviderErrorRule
   /** What an unmatched HTTP failure becomes instead of the status buckets (Google: ProviderBizError). */
   errorFallback?: ErrorTypeName
+  /**
+   * The API whose provider-run tools and blocks its runtime takes unchanged for a model (a
+   * request's `nativeTools`): the local API passes a client's server tools on only to such a
+   * provider and model.
+   */
+  nativeApi?(model: string): NativeApi | undefined
   /** How its runtime is built: a native adapter, or the OpenAI-compatible one with this config. */
   runtime: { factory: ProviderFactory } | { compatible: OpenAICompatibleConfig }
 }

@@ -18,7 +18,14 @@ const NATIVE_SPECS: readonly ProviderSpec[] = [anthropicSpec, azureSpec, bedrock
 
 /** An OpenAI-compatible config is the whole spec of its provider: a key, no extra fields, its mapError hook. */
 function compatibleSpec(config: OpenAICompatibleConfig): ProviderSpec {
-  return { id: config.id, usesApiKey: true, fields: [], ...(config.mapError ? { mapError: config.mapError } : {}), runtime: { compatible: config } }
+  return {
+    id: config.id,
+    usesApiKey: true,
+    fields: [],
+    ...(config.mapError ? { mapError: config.mapError } : {}),
+    ...(config.builtInTools ? { nativeApi: (model: string) => (config.builtInTools!(model) ? ('openai-responses' as const) : undefined) } : {}),
+    runtime: { compatible: config }
+  }
 }
 
 function buildSpecs(): Map<string, ProviderSpec> {

@@ -1,6 +1,6 @@
 import { createOpenAICompatibleRuntime } from './openai-compatible/create-runtime'
-import { nativeFactory } from './provider-specs'
-import type { ProviderCredentials, ProviderFactory, ProviderRuntime } from './types'
+import { nativeFactory, providerSpec } from './provider-specs'
+import type { NativeApi, ProviderCredentials, ProviderFactory, ProviderRuntime } from './types'
 
 /** Adapters registered at run time (tests, plugins); they win over the built-in table. */
 const registered = new Map<string, ProviderFactory>()
@@ -21,6 +21,14 @@ export function resolveProviderFactory(id: string): ProviderFactory {
 /** Whether the id has its own adapter (native) rather than the OpenAI-compatible fallback. */
 export function hasNativeAdapter(id: string): boolean {
   return registered.has(id) || nativeFactory(id) !== undefined
+}
+
+/**
+ * The API whose provider-run tools the id's runtime takes unchanged for a model (its spec's
+ * `nativeApi`); none for an adapter registered at run time, which is not the spec's runtime.
+ */
+export function nativeApiOf(id: string, model: string): NativeApi | undefined {
+  return registered.has(id) ? undefined : providerSpec(id)?.nativeApi?.(model)
 }
 
 /**

@@ -16,7 +16,7 @@
  * Unknown provider ids fall back to the generic OpenAI-compatible adapter (./registry).
  */
 import type { Pricing } from '../../shared/pricing/types'
-import type { StreamEvent, ToolCall } from '../../shared/stream/events'
+import type { NativeStreamEvent, StreamEvent, ToolCall } from '../../shared/stream/events'
 import type { ImagePollingOptions } from './images/polling'
 
 export type { StreamEvent, ToolCall }
@@ -47,6 +47,8 @@ export interface ChatMessage {
   reasoning?: { content: string; signature?: string; redacted?: boolean }
   /** A caching breakpoint on the block this turn ends with (a tool result), where the client put one. */
   cache_control?: CacheControl
+  /** Assistant turns of the local API that hold server-tool blocks: those blocks, for the runtime that speaks their API. */
+  native?: NativeContent
 }
 
 export interface ChatTool {
@@ -54,6 +56,34 @@ export interface ChatTool {
   function: { name: string; description?: string; parameters?: Record<string, unknown> }
   /** A caching breakpoint the client put on this tool. */
   cache_control?: CacheControl
+}
+
+/**
+ * A wire format whose own tools and blocks a runtime can take unchanged: Anthropic's Messages
+ * API (server tools such as `web_search_20250305`, and the `server_tool_use` / `*_tool_result`
+ * blocks they answer with), OpenAI's Responses API (built-in tools such as `web_search`, and the
+ * `web_search_call` … output items they answer with).
+ */
+export type NativeApi = NativeStreamEvent['api']
+
+/**
+ * Tools the provider runs itself, kept exactly as a client of the local API sent them. Opaque to
+ * the app: only a runtime that speaks `api` reads them; every other runtime ignores them (the
+ * local API leaves them out with a warning before it calls one).
+ */
+export interface NativeTools {
+  api: NativeApi
+  tools: ReadonlyArray<Readonly<Record<string, unknown>>>
+}
+
+/**
+ * An assistant turn's blocks exactly as the client sent them back (server tool calls and their
+ * results among text and tool calls, in order): the runtime that speaks `api` sends these instead
+ * of rebuilding the turn; every other runtime reads the turn's content and tool_calls.
+ */
+export interface NativeContent {
+  api: NativeApi
+  blocks: ReadonlyArray<Readonly<Record<string, unknown>>>
 }
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high'
@@ -67,6 +97,8 @@ export interface ChatRequest {
   frequency_penalty?: number
   presence_penalty?: number
   tools?: ChatTool[]
+  /** The local API's provider-run tools (Anthropic's server tools), for the runtime that speaks their API; the app's own chats send none. */
+  nativeTools?: NativeTools
   /** Extended thinking: `enabled` with an optional token budget, `adaptive` (the model decides how much), or `disabled`. */
   thinking?: { type: 'enabled' | 'adaptive' | 'disabled'; budget_tokens?: number }
   /** Sequences that end the reply (OpenAI's stop, Anthropic's stop_sequences), where the provider takes them. */

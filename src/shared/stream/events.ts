@@ -53,6 +53,12 @@ export interface RetryNotice {
   status?: number
 }
 
+/** See the `native` stream event: the API it is in, and the event as that API streamed it. */
+export interface NativeStreamEvent {
+  api: 'anthropic-messages' | 'openai-responses'
+  event: Readonly<{ type: string; [field: string]: unknown }>
+}
+
 export type StopReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'cancelled' | 'interrupted' | 'error' | string
 
 /** The one event type every provider stream is turned into (DESIGN §3). */
@@ -72,5 +78,12 @@ export type StreamEvent =
   | { type: 'base64_image'; data: { image: string; mimeType: string; id?: string } }
   /** A retry is scheduled (429 with Retry-After): visible to the caller, not silent. */
   | { type: 'retry'; data: RetryNotice }
+  /**
+   * A provider's own stream event, unchanged, beside the events above (never instead of them):
+   * only for a local-API request that carried the provider's own tools, so that the local API
+   * can give its client the blocks the app has no event for (Anthropic's server_tool_use and
+   * web_search_tool_result). Nothing else in the app reads it.
+   */
+  | { type: 'native'; data: NativeStreamEvent }
 
 export type StreamEventType = StreamEvent['type']

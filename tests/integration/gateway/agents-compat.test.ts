@@ -30,6 +30,7 @@ const ok = <T>(r: Result<T>): T => {
 const CLAUDE_MODEL = 'anthropic/claude-sonnet-5'
 const OPENAI_MODEL = 'openai/gpt-4o-mini'
 const NOTE = 'The note says: kiwi-42.'
+const SEARCH_URL = 'https://example.org/kiwi-77'
 
 let dir: string
 let work: string
@@ -59,6 +60,24 @@ function anthropicReply(blocks: Array<{ type: 'text'; text: string } | { type: '
   return events
 }
 
+/** What Anthropic's API streams for a web search (server_tool_use, web_search_tool_result, text). */
+function anthropicSearchReply(): string[] {
+  const id = 'srvtoolu_up1'
+  return [
+    anthropicEvent({ type: 'message_start', message: { id: 'msg_search', type: 'message', role: 'assistant', model: 'claude-sonnet-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } }),
+    anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id, name: 'web_search', input: {} } }),
+    anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":"kiwi news"}' } }),
+    anthropicEvent({ type: 'content_block_stop', index: 0 }),
+    anthropicEvent({ type: 'content_block_start', index: 1, content_block: { type: 'web_search_tool_result', tool_use_id: id, content: [{ type: 'web_search_result', url: SEARCH_URL, title: 'Kiwi-77 is out', encrypted_content: 'enc', page_age: null }] } }),
+    anthropicEvent({ type: 'content_block_stop', index: 1 }),
+    anthropicEvent({ type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } }),
+    anthropicEvent({ type: 'content_block_delta', index: 2, delta: { type: 'text_delta', text: 'Kiwi-77 is out.' } }),
+    anthropicEvent({ type: 'content_block_stop', index: 2 }),
+    anthropicEvent({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9, server_tool_use: { web_search_requests: 1 } } }),
+    anthropicEvent({ type: 'message_stop' })
+  ]
+}
+
 function chatReply(delta: Record<string, unknown>, finish: string): string[] {
   const base = { id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini' }
   return [
@@ -82,6 +101,9 @@ beforeAll(async () => {
   upstream = await startFakeHttpServer((request) => {
     const wantsTool = textOf(request).includes('read note.txt') && !hasToolResult(request)
     if (request.path.startsWith('/v1/messages')) {
+      // Claude Code's WebSearch: the model calls it, Claude Code asks again with the server tool.
+      if (textOf(request).includes('"web_search_20250305"')) return { headers: SSE_HEADERS, chunks: anthropicSearchReply() }
+      if (textOf(request).includes('search the web') && !hasToolResult(request)) return { headers: SSE_HEADERS, chunks: anthropicReply([{ type: 'tool_use', id: 'toolu_ws1', name: 'WebSearch', input: { query: 'kiwi news' } }]) }
       const chunks = wantsTool ? anthropicReply([{ type: 'tool_use', id: 'toolu_up1', name: 'Read', input: { file_path: join(work, 'note.txt') } }]) : anthropicReply([{ type: 'text', text: hasToolResult(request) ? 'It says kiwi-42.' : 'Hi from upstream.' }])
       return { headers: SSE_HEADERS, chunks }
     }
@@ -191,6 +213,18 @@ describeAgents(`Claude Code ${AGENT_VERSIONS.claudeCode} through the local API${
     const back = upstream.requests.slice(before).find(hasToolResult)
     expect(back?.body).toContain('toolu_up1')
     expect(back?.body).toContain(NOTE)
+  }, 120_000)
+
+  it('searches the web (WebSearch: Anthropic’s web_search server tool reaches the upstream, and its results reach Claude Code)', async () => {
+    const before = upstream.requests.length
+    const result = await claude('search the web for kiwi news', CLAUDE_MODEL, ['--allowedTools', 'WebSearch'])
+    expect(result.code, result.stderr.slice(-2000)).toBe(0)
+    const sent = upstream.requests.slice(before)
+    const search = sent.find((r) => r.body.includes('"web_search_20250305"'))
+    expect(search, 'Claude Code sent no request with the web_search server tool').toBeDefined()
+    // The search's results came back to Claude Code, which gave them to the model as the tool's result.
+    const back = sent.find((r) => hasToolResult(r) && r.body.includes('toolu_ws1'))
+    expect(back?.body).toContain(SEARCH_URL)
   }, 120_000)
 
   it('reaches the built-in engine and streams its answer back (the tiny model never stops, so Claude Code reports the length limit)', async () => {

@@ -288,6 +288,108 @@ describe('OpenAI Responses through the gateway', () => {
   })
 })
 
+describe('OpenAI built-in tools through the gateway', () => {
+  // gpt-5-codex is served by the Responses API only (the OpenAI runtime sends it there), whose
+  // built-in tools the upstream has; gpt-4o-mini goes by Chat Completions, which has none.
+  const WEB_SEARCH = { type: 'web_search', search_context_size: 'low' }
+  const LOOKUP = { type: 'function', name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: false }
+  const SEARCH_ITEM = { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'paris weather' } }
+  const ANNOTATION = { type: 'url_citation', start_index: 0, end_index: 4, url: 'https://example.org/news', title: 'News' }
+  /** What OpenAI's Responses API streams for a web search and its answer. */
+  const searchReply = () => ({
+    kind: 'sse' as const,
+    eventNames: true,
+    done: false,
+    chunks: [
+      { type: 'response.created', sequence_number: 0, response: { id: 'resp_up', status: 'in_progress' } },
+      { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { id: 'ws_1', type: 'web_search_call', status: 'in_progress' } },
+      { type: 'response.web_search_call.in_progress', sequence_number: 2, output_index: 0, item_id: 'ws_1' },
+      { type: 'response.web_search_call.searching', sequence_number: 3, output_index: 0, item_id: 'ws_1' },
+      { type: 'response.web_search_call.completed', sequence_number: 4, output_index: 0, item_id: 'ws_1' },
+      { type: 'response.output_item.done', sequence_number: 5, output_index: 0, item: SEARCH_ITEM },
+      { type: 'response.output_item.added', sequence_number: 6, output_index: 1, item: { id: 'msg_up', type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+      { type: 'response.content_part.added', sequence_number: 7, item_id: 'msg_up', output_index: 1, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+      { type: 'response.output_text.delta', sequence_number: 8, item_id: 'msg_up', output_index: 1, content_index: 0, delta: 'Rain' },
+      { type: 'response.output_text.annotation.added', sequence_number: 9, item_id: 'msg_up', output_index: 1, content_index: 0, annotation_index: 0, annotation: ANNOTATION },
+      { type: 'response.output_text.delta', sequence_number: 10, item_id: 'msg_up', output_index: 1, content_index: 0, delta: ' today.' },
+      { type: 'response.output_text.done', sequence_number: 11, item_id: 'msg_up', output_index: 1, content_index: 0, text: 'Rain today.' },
+      { type: 'response.output_item.done', sequence_number: 12, output_index: 1, item: { id: 'msg_up', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Rain today.', annotations: [ANNOTATION] }] } },
+      { type: 'response.completed', sequence_number: 13, response: { id: 'resp_up', status: 'completed', usage: { input_tokens: 20, output_tokens: 5, total_tokens: 25 } } }
+    ]
+  })
+  const ask = { model: 'openai/gpt-5-codex', input: 'Weather in Paris?', tools: [LOOKUP, WEB_SEARCH] as OpenAI.Responses.Tool[] }
+  const lastResponses = () => fake.requestsTo('/responses').at(-1)!.body as { tools: unknown[]; input: Array<Record<string, unknown>> }
+
+  it('streamed: a built-in tool reaches a Responses-API upstream as sent, and its output item and the citations come back', async () => {
+    fake.enqueue('/responses', searchReply())
+    const { data: stream, response } = await openai().responses.create({ ...ask, stream: true }).withResponse()
+    const types: string[] = []
+    let final: OpenAI.Responses.Response | undefined
+    for await (const event of stream) {
+      types.push(event.type)
+      if (event.type === 'response.completed') final = event.response
+    }
+    expect(response.headers.get('x-switchboard-warning')).toBeNull()
+    expect(lastResponses().tools).toEqual([expect.objectContaining({ type: 'function', name: 'lookup' }), WEB_SEARCH])
+    expect(types.filter((t) => t.startsWith('response.web_search_call.'))).toEqual(['response.web_search_call.in_progress', 'response.web_search_call.searching', 'response.web_search_call.completed'])
+    expect(final!.output[0]).toEqual(SEARCH_ITEM)
+    expect(final!.output[1]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: 'Rain today.', annotations: [ANNOTATION] }] })
+    expect(final!.output).toHaveLength(2)
+  })
+
+  it('not streamed: the same output, in order', async () => {
+    fake.enqueue('/responses', searchReply())
+    const reply = await openai().responses.create(ask)
+    expect(reply.output[0]).toEqual(SEARCH_ITEM)
+    expect(reply.output[1]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: 'Rain today.', annotations: [ANNOTATION] }] })
+    expect(reply.output_text).toBe('Rain today.')
+  })
+
+  it('the built-in tool’s item sent back in the next input reaches the upstream as it is, in its place', async () => {
+    fake.enqueue('/responses', searchReply())
+    const first = await openai().responses.create(ask)
+    fake.enqueue('/responses', { kind: 'sse', eventNames: true, done: false, chunks: [{ type: 'response.output_text.delta', delta: 'Take an umbrella.' }, { type: 'response.completed', response: { id: 'resp_2', status: 'completed' } }] })
+    const second = await openai().responses.create({ ...ask, input: [{ role: 'user', content: 'Weather in Paris?' }, ...(first.output as OpenAI.Responses.ResponseInputItem[]), { role: 'user', content: 'So?' }] })
+    expect(second.output_text).toBe('Take an umbrella.')
+    const input = lastResponses().input
+    expect(input[0]).toMatchObject({ role: 'user' })
+    expect(input[1]).toEqual(SEARCH_ITEM)
+    expect(input[2]).toMatchObject({ role: 'assistant' })
+    expect(input[3]).toMatchObject({ role: 'user', content: 'So?' })
+  })
+
+  it('an upstream that fails before any output is still an HTTP error, not a started stream', async () => {
+    fake.enqueue('/responses', {
+      kind: 'sse',
+      eventNames: true,
+      done: false,
+      chunks: [
+        { type: 'response.created', sequence_number: 0, response: { id: 'resp_up', status: 'in_progress' } },
+        { type: 'response.failed', sequence_number: 1, response: { id: 'resp_up', status: 'failed', error: { code: 'server_error', message: 'search backend down' } } }
+      ]
+    })
+    const error = await openai()
+      .responses.create({ ...ask, stream: true })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(OpenAI.APIError)
+    expect((error as Error).message).toMatch(/search backend down/)
+  })
+
+  it('a model served by Chat Completions: the built-in tool and the items of earlier turns are left out with a warning, not a 400', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['No search here.']) })
+    const { data, response } = await openai()
+      .responses.create({ model: 'openai/gpt-4o-mini', tools: [LOOKUP, WEB_SEARCH] as OpenAI.Responses.Tool[], input: [{ role: 'user', content: 'Weather?' }, SEARCH_ITEM as OpenAI.Responses.ResponseInputItem, { role: 'user', content: 'So?' }] })
+      .withResponse()
+    expect(data.output_text).toBe('No search here.')
+    const warning = response.headers.get('x-switchboard-warning') ?? ''
+    expect(warning).toMatch(/"web_search".*left out/)
+    expect(warning).toMatch(/built-in tool calls of earlier turns were left out/)
+    const sent = fake.requestsTo('/chat/completions').at(-1)!.body as { tools: Array<{ function: { name: string } }>; messages: Array<{ role: string }> }
+    expect(sent.tools.map((t) => t.function.name)).toEqual(['lookup'])
+    expect(sent.messages.map((m) => m.role)).toEqual(['user', 'user'])
+  })
+})
+
 describe('Anthropic Messages through the gateway', () => {
   it('streams text and the SDK assembles the final message with usage', async () => {
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['Hi', ' from', ' OpenAI'], { usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 } }) })
@@ -351,6 +453,36 @@ describe('Anthropic Messages through the gateway', () => {
     expect(data.content).toEqual([{ type: 'text', text: 'searched' }])
     expect(response.headers.get('x-switchboard-warning')).toMatch(/web_search_20250305.*left out/)
     expect((fake.requestsTo('/chat/completions').at(-1)!.body as { tools?: unknown }).tools).toBeUndefined()
+  })
+
+  it('the server tool calls and results of an earlier turn are left out for an upstream without server tools, with a warning, not a 400', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['noted']) })
+    const { data, response } = await anthropic()
+      .messages.create({
+        model: 'openai/gpt-4o-mini',
+        max_tokens: 16,
+        messages: [
+          { role: 'user', content: 'news?' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'news' } },
+              { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://example.org', title: 'Ex', encrypted_content: 'abc' }] },
+              { type: 'text', text: 'Nothing new.' }
+            ]
+          },
+          { role: 'user', content: 'thanks' }
+        ]
+      })
+      .withResponse()
+    expect(data.content).toEqual([{ type: 'text', text: 'noted' }])
+    expect(response.headers.get('x-switchboard-warning')).toMatch(/server tool calls and results of earlier turns were left out/)
+    const sent = fake.requestsTo('/chat/completions').at(-1)!.body as { messages: Array<Record<string, unknown>> }
+    expect(sent.messages.map((m) => [m['role'], m['content']])).toEqual([
+      ['user', 'news?'],
+      ['assistant', 'Nothing new.'],
+      ['user', 'thanks']
+    ])
   })
 
   it('errors come in Anthropic’s shape with the right status', async () => {

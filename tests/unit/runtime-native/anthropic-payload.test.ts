@@ -102,3 +102,51 @@ describe('Anthropic web search results', () => {
     expect(events).toEqual([{ type: 'grounding', data: { citations: [{ url: 'https://a.example', title: 'A' }], searchQueries: ['weather paris'] } }])
   })
 })
+
+describe('provider-native tools and blocks (the local API’s server tools)', () => {
+  const search = { type: 'web_search_20250305', name: 'web_search', max_uses: 2 }
+  const turn = [
+    { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } },
+    { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+    { type: 'text', text: 'found', citations: null }
+  ]
+  const request = {
+    ...base,
+    messages: [
+      { role: 'user' as const, content: 'search' },
+      { role: 'assistant' as const, content: 'found', native: { api: 'anthropic-messages' as const, blocks: turn } },
+      { role: 'user' as const, content: 'more' }
+    ],
+    nativeTools: { api: 'anthropic-messages' as const, tools: [search] }
+  }
+
+  it('Anthropic’s own runtime sends the server tools and the assistant turn’s blocks as given', () => {
+    const body = buildAnthropicPayload(request, { nativeBlocks: true }) as any
+    expect(body.tools).toEqual([search])
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: turn })
+  })
+
+  it('a runtime that has no server tools (Bedrock builds the same body) sends neither, only the turn’s text', () => {
+    const body = buildAnthropicPayload(request) as any
+    expect(body.tools).toBeUndefined()
+    expect(body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'found' }] })
+  })
+
+  it('the stream transformer passes the upstream’s block events on only when asked, before the events made of them', async () => {
+    const { createAnthropicStreamTransformer } = await import('../../../src/core/runtime/providers/anthropic/anthropic-stream-transformer')
+    const chunks = [
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } },
+      { type: 'content_block_stop', index: 0 }
+    ]
+    const plain = createAnthropicStreamTransformer()
+    expect(chunks.flatMap((c) => plain.push(c as never))).toEqual([{ type: 'text', data: 'hi' }])
+    const native = createAnthropicStreamTransformer({ native: true })
+    expect(chunks.flatMap((c) => native.push(c as never))).toEqual([
+      { type: 'native', data: { api: 'anthropic-messages', event: chunks[0] } },
+      { type: 'native', data: { api: 'anthropic-messages', event: chunks[1] } },
+      { type: 'text', data: 'hi' },
+      { type: 'native', data: { api: 'anthropic-messages', event: chunks[2] } }
+    ])
+  })
+})

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { CacheControl, ChatContentPart, ChatMessage, ChatRequest, ReasoningEffort } from '../../runtime/types'
-import type { StreamEvent, StopReason } from '../../../shared/stream/events'
+import type { CacheControl, ChatContentPart, ChatMessage, ChatRequest, NativeApi, ReasoningEffort } from '../../runtime/types'
+import type { NativeStreamEvent, StreamEvent, StopReason } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
 import { ToolCallAssembler, parseArguments } from './tool-call-assembler'
 import { GatewayError } from '../gateway-error'
@@ -14,9 +14,10 @@ const imageSource = z.union([
 ])
 /** A prompt-caching breakpoint; kept exactly (type and lifetime) for an upstream that caches. */
 const cacheControl = z.object({ type: z.literal('ephemeral'), ttl: z.enum(['5m', '1h']).optional() })
-const textBlock = z.object({ type: z.literal('text'), text: z.string(), cache_control: cacheControl.nullable().optional() })
+// Loose: an assistant turn sent back to an upstream that takes it as it is keeps every field (citations, caller).
+const textBlock = z.looseObject({ type: z.literal('text'), text: z.string(), cache_control: cacheControl.nullable().optional() })
 const imageBlock = z.object({ type: z.literal('image'), source: imageSource, cache_control: cacheControl.nullable().optional() })
-const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown(), cache_control: cacheControl.nullable().optional() })
+const toolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown(), cache_control: cacheControl.nullable().optional() })
 const toolResultBlock = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
@@ -24,9 +25,15 @@ const toolResultBlock = z.object({
   is_error: z.boolean().optional(),
   cache_control: cacheControl.nullable().optional()
 })
-const thinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() })
-const redactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() })
-const block = z.union([textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock])
+const thinkingBlock = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() })
+const redactedThinkingBlock = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() })
+/**
+ * A block a server tool left in an assistant turn (server_tool_use, web_search_tool_result,
+ * code_execution_tool_result …): its fields are Anthropic's, passed on as they are.
+ */
+export const isServerBlockType = (type: string): boolean => type === 'server_tool_use' || type === 'mcp_tool_use' || type === 'container_upload' || (type.endsWith('_tool_result') && type !== 'tool_result')
+const serverBlock = z.looseObject({ type: z.string().refine(isServerBlockType, 'Unknown content block type.') })
+const block = z.union([textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock, serverBlock])
 
 const effort = z.enum(['minimal', 'low', 'medium', 'high', 'xhigh', 'max'])
 
@@ -85,12 +92,31 @@ function systemContent(blocks: Array<z.infer<typeof textBlock>>): string | ChatC
 
 const EFFORT: Record<z.infer<typeof effort>, ReasoningEffort> = { minimal: 'minimal', low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' }
 
+/** A tool the client runs (a function with its schema) rather than one Anthropic defines and may run itself. */
+const isClientTool = (tool: { type?: string | undefined }): boolean => tool.type === undefined || tool.type === 'custom'
+
+export interface AnthropicRequestOptions {
+  /**
+   * The API whose own tools the upstream takes (`GatewayBackend.nativeApi`): with
+   * `anthropic-messages`, server tools and the server blocks of earlier turns go on unchanged.
+   */
+  nativeApi?: NativeApi | undefined
+}
+
 /**
- * The Anthropic request as the runtime's request. What an upstream may not have (server tools)
- * is left out and named in `warnings`, so the agent keeps working; the gateway says so in a
- * header and the log.
+ * The Anthropic request as the runtime's request. What an upstream may not have (server tools,
+ * the blocks they left in earlier turns) is left out and named in `warnings`, so the agent keeps
+ * working; the gateway says so in a header and the log. An upstream that has them is given them
+ * as they are (`nativeTools`, and `native` on the assistant turns that hold server blocks).
  */
-export function anthropicToRequest(body: AnthropicMessagesBody | (AnthropicCountTokensBody & { max_tokens?: number }), modelId: string, warnings: string[] = []): ChatRequest {
+export function anthropicToRequest(
+  body: AnthropicMessagesBody | (AnthropicCountTokensBody & { max_tokens?: number }),
+  modelId: string,
+  warnings: string[] = [],
+  options: AnthropicRequestOptions = {}
+): ChatRequest {
+  const native = options.nativeApi === 'anthropic-messages'
+  let serverBlocksLeftOut = false
   const messages: ChatMessage[] = []
   if (body.system !== undefined) {
     const content = typeof body.system === 'string' ? body.system : systemContent(body.system)
@@ -124,14 +150,18 @@ export function anthropicToRequest(body: AnthropicMessagesBody | (AnthropicCount
     }
     const out: ChatMessage = { role: 'assistant', content: null }
     let text = ''
+    let serverBlocks = false
     for (const b of message.content) {
       if (b.type === 'text') text += b.text
       else if (b.type === 'tool_use') (out.tool_calls ??= []).push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } })
       else if (b.type === 'thinking') out.reasoning = { content: b.thinking, ...(b.signature ? { signature: b.signature } : {}) }
       else if (b.type === 'redacted_thinking') out.reasoning = { content: '', signature: b.data, redacted: true }
+      else if (isServerBlockType(b.type)) serverBlocks = true
       else throw GatewayError.invalid(`An assistant message cannot hold a ${b.type} block.`, 'messages')
     }
     out.content = text || null
+    if (serverBlocks && native) out.native = { api: 'anthropic-messages', blocks: message.content as Array<Record<string, unknown>> }
+    else if (serverBlocks) serverBlocksLeftOut = true
     messages.push(out)
   }
   const request: ChatRequest = { model: modelId, messages, stream: true }
@@ -142,13 +172,17 @@ export function anthropicToRequest(body: AnthropicMessagesBody | (AnthropicCount
   if (body.metadata?.user_id) request.user = body.metadata.user_id
   if (body.thinking) request.thinking = body.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: body.thinking.budget_tokens } : { type: body.thinking.type }
   if (body.output_config?.effort) request.reasoning_effort = EFFORT[body.output_config.effort]
+  if (serverBlocksLeftOut) warnings.push('The server tool calls and results of earlier turns were left out: this upstream has no server tools.')
   const tools = (body.tools ?? []).filter((tool) => {
-    if (tool.type === undefined || tool.type === 'custom') return true
-    warnings.push(`The server tool ${JSON.stringify(tool.type)} (${tool.name}) is not offered through Switchboard and was left out.`)
+    if (isClientTool(tool) || native) return true
+    warnings.push(`The server tool ${JSON.stringify(tool.type)} (${tool.name}) is not offered by this upstream and was left out.`)
     return false
   })
-  if (tools.length > 0 && body.tool_choice?.type !== 'none') {
-    request.tools = tools.map((t) => ({
+  const serverTools = tools.filter((tool) => !isClientTool(tool))
+  const functions = tools.filter(isClientTool)
+  if (serverTools.length > 0 && body.tool_choice?.type !== 'none') request.nativeTools = { api: 'anthropic-messages', tools: serverTools }
+  if (functions.length > 0 && body.tool_choice?.type !== 'none') {
+    request.tools = functions.map((t) => ({
       type: 'function',
       function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.input_schema ?? { type: 'object', properties: {} } },
       ...cacheOf(t.cache_control)
@@ -160,7 +194,11 @@ export function anthropicToRequest(body: AnthropicMessagesBody | (AnthropicCount
   return request
 }
 
-export function anthropicStopReason(stop: StopReason | undefined, calledTools: boolean): 'end_turn' | 'max_tokens' | 'tool_use' | 'refusal' {
+/** Anthropic's own stop reasons, which an Anthropic upstream reports and its client is told as they are. */
+const ANTHROPIC_STOPS = new Set(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal', 'model_context_window_exceeded'])
+
+export function anthropicStopReason(stop: StopReason | undefined, calledTools: boolean): string {
+  if (stop && ANTHROPIC_STOPS.has(stop)) return stop
   if (stop === 'length') return 'max_tokens'
   if (stop === 'content_filter') return 'refusal'
   if (stop === 'tool_calls' || calledTools) return 'tool_use'
@@ -184,13 +222,24 @@ export interface AnthropicEvent {
   [field: string]: unknown
 }
 
-/** Turns runtime events into Anthropic's stream events (message_start … message_stop). */
+type BlockKind = 'text' | 'thinking' | 'tool_use' | 'native'
+
+/**
+ * Turns runtime events into Anthropic's stream events (message_start … message_stop). An
+ * Anthropic upstream given server tools also streams its own block events (`native`): from the
+ * first of them on, the blocks are those, renumbered in this message, and the events made of
+ * them (text, reasoning, tool calls) are not written twice.
+ */
 export class AnthropicMessageEvents {
   private readonly tools = new ToolCallAssembler()
   private next = 0
-  private current: { index: number; kind: 'text' | 'thinking' | 'tool_use' } | undefined
+  private current: { index: number; kind: BlockKind } | undefined
   private readonly toolBlocks = new Map<number, number>()
   private readonly open = new Set<number>()
+  /** The upstream's block index → this message's, for its own block events. */
+  private readonly nativeBlocks = new Map<number, number>()
+  private forwarding = false
+  private serverToolUse: unknown
   usage: UsageRecord | undefined
   stop: StopReason | undefined
 
@@ -214,7 +263,7 @@ export class AnthropicMessageEvents {
     ]
   }
 
-  private openBlock(kind: 'text' | 'thinking' | 'tool_use', contentBlock: Record<string, unknown>, out: AnthropicEvent[]): number {
+  private openBlock(kind: BlockKind, contentBlock: Record<string, unknown>, out: AnthropicEvent[]): number {
     if (this.current) this.closeBlock(this.current.index, out)
     const index = this.next++
     this.current = { index, kind }
@@ -229,9 +278,45 @@ export class AnthropicMessageEvents {
     if (this.current?.index === index) this.current = undefined
   }
 
+  /** One of the upstream's own events: its blocks as they are, with this message's index. */
+  private forward(native: NativeStreamEvent, out: AnthropicEvent[]): void {
+    if (native.api !== 'anthropic-messages') return
+    const event = native.event
+    const upstreamIndex = event['index'] as number
+    switch (event.type) {
+      case 'content_block_start':
+        this.forwarding = true
+        this.nativeBlocks.set(upstreamIndex, this.next)
+        this.openBlock('native', event['content_block'] as Record<string, unknown>, out)
+        break
+      case 'content_block_delta': {
+        const index = this.nativeBlocks.get(upstreamIndex)
+        if (index !== undefined && this.open.has(index)) out.push({ type: 'content_block_delta', index, delta: event['delta'] })
+        break
+      }
+      case 'content_block_stop': {
+        const index = this.nativeBlocks.get(upstreamIndex)
+        if (index !== undefined) this.closeBlock(index, out)
+        break
+      }
+      case 'message_delta': {
+        // What the server tools did (web_search_requests …): Anthropic reports it in the final usage.
+        const used = (event['usage'] as { server_tool_use?: unknown } | null | undefined)?.server_tool_use
+        if (used) this.serverToolUse = used
+        break
+      }
+      default:
+        break
+    }
+  }
+
   push(event: StreamEvent): AnthropicEvent[] {
     const out: AnthropicEvent[] = []
+    if (this.forwarding && (event.type === 'text' || event.type === 'reasoning' || event.type === 'tool_calls')) return out
     switch (event.type) {
+      case 'native':
+        this.forward(event.data, out)
+        break
       case 'text': {
         if (!event.data) break
         const index = this.current?.kind === 'text' ? this.current.index : this.openBlock('text', { type: 'text', text: '' }, out)
@@ -277,7 +362,7 @@ export class AnthropicMessageEvents {
   finish(): AnthropicEvent[] {
     const out: AnthropicEvent[] = []
     for (const index of [...this.open].sort((a, b) => a - b)) this.closeBlock(index, out)
-    const usage = anthropicUsage(this.usage)
+    const usage = { ...anthropicUsage(this.usage), ...(this.serverToolUse ? { server_tool_use: this.serverToolUse } : {}) }
     out.push({ type: 'message_delta', delta: { stop_reason: anthropicStopReason(this.stop, this.tools.size > 0), stop_sequence: null }, usage })
     out.push({ type: 'message_stop' })
     return out
@@ -297,6 +382,7 @@ export function collectAnthropicMessage(events: readonly AnthropicEvent[]): Reco
       const target = content[index]!
       const delta = event['delta'] as Record<string, string>
       if (delta['type'] === 'text_delta') target['text'] = `${target['text'] as string}${delta['text']}`
+      else if (delta['type'] === 'citations_delta') target['citations'] = [...((target['citations'] as unknown[] | null | undefined) ?? []), delta['citation']]
       else if (delta['type'] === 'thinking_delta') target['thinking'] = `${target['thinking'] as string}${delta['thinking']}`
       else if (delta['type'] === 'signature_delta') target['signature'] = delta['signature']
       else if (delta['type'] === 'input_json_delta') json.set(index, (json.get(index) ?? '') + delta['partial_json'])
@@ -307,6 +393,7 @@ export function collectAnthropicMessage(events: readonly AnthropicEvent[]): Reco
       message['usage'] = event['usage']
     }
   }
-  for (const [index, text] of json) content[index]!['input'] = parseArguments(text)
+  // A block whose input came whole in its start (and only empty deltas after) keeps that input.
+  for (const [index, text] of json) if (text.trim()) content[index]!['input'] = parseArguments(text)
   return { ...message, content: content.filter(Boolean) }
 }

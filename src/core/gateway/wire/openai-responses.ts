@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ChatContentPart, ChatMessage, ChatRequest } from '../../runtime/types'
-import type { StreamEvent, StopReason } from '../../../shared/stream/events'
+import type { ChatContentPart, ChatMessage, ChatRequest, NativeApi } from '../../runtime/types'
+import type { NativeStreamEvent, StreamEvent, StopReason } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
 import { ToolCallAssembler } from './tool-call-assembler'
 import { GatewayError } from '../gateway-error'
@@ -21,10 +21,14 @@ const messageItem = z.object({
 const functionCallItem = z.object({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string(), id: z.string().optional() })
 const functionOutputItem = z.object({ type: z.literal('function_call_output'), call_id: z.string(), output: z.union([z.string(), z.array(contentPart)]) })
 const reasoningItem = z.object({ type: z.literal('reasoning') }).loose()
+/** An item a built-in tool left in the conversation (web_search_call, file_search_call, code_interpreter_call …): OpenAI's fields, passed on as they are. */
+export const isBuiltInItemType = (type: string): boolean =>
+  (type.endsWith('_call') && type !== 'function_call') || (type.endsWith('_call_output') && type !== 'function_call_output') || type.startsWith('mcp_')
+const builtInItem = z.looseObject({ type: z.string().refine(isBuiltInItemType, 'Unknown input item type.') })
 
 export const responsesSchema = z.object({
   model: z.string().min(1),
-  input: z.union([z.string(), z.array(z.union([messageItem, functionCallItem, functionOutputItem, reasoningItem]))]),
+  input: z.union([z.string(), z.array(z.union([messageItem, functionCallItem, functionOutputItem, reasoningItem, builtInItem]))]),
   instructions: z.string().nullable().optional(),
   stream: z.boolean().nullable().optional(),
   max_output_tokens: z.number().int().positive().nullable().optional(),
@@ -60,19 +64,33 @@ const toParts = (content: string | Array<z.infer<typeof contentPart>>): string |
       ? content.map((p) => (p as { text: string }).text).join('\n')
       : content.map((p) => (p.type === 'input_image' ? { type: 'image_url', image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } } : { type: 'text', text: p.text }))
 
+export interface ResponsesRequestOptions {
+  /** The API whose own tools the upstream takes (`GatewayBackend.nativeApi`): with `openai-responses`, built-in tools and their items go on unchanged. */
+  nativeApi?: NativeApi | undefined
+}
+
 /**
- * The Responses request as the runtime's request. Built-in tools (web_search, namespace, …) are
- * left out and named in `warnings`: Codex sends them on every request beside its functions, and
- * a refusal would stop the agent; the gateway says so in a header and the log.
+ * The Responses request as the runtime's request. Built-in tools (web_search, namespace, …) go
+ * as they are to an upstream whose Responses API has them (`nativeTools`, and `native` turns for
+ * the items they left in the conversation); elsewhere they are left out and named in `warnings`:
+ * Codex sends them on every request beside its functions, and a refusal would stop the agent;
+ * the gateway says so in a header and the log.
  */
-export function responsesToRequest(body: ResponsesBody, modelId: string, warnings: string[] = []): ChatRequest {
+export function responsesToRequest(body: ResponsesBody, modelId: string, warnings: string[] = [], options: ResponsesRequestOptions = {}): ChatRequest {
   if (body.previous_response_id) throw GatewayError.invalid('This server keeps no responses: send the whole conversation in `input` instead of previous_response_id.', 'previous_response_id')
+  const native = options.nativeApi === 'openai-responses'
+  let itemsLeftOut = false
   const messages: ChatMessage[] = []
   if (body.instructions) messages.push({ role: 'system', content: body.instructions })
   if (typeof body.input === 'string') messages.push({ role: 'user', content: body.input })
   else {
     for (const item of body.input) {
       if (item.type === 'reasoning') continue
+      if (item.type !== undefined && isBuiltInItemType(item.type)) {
+        if (native) messages.push({ role: 'assistant', content: null, native: { api: 'openai-responses', blocks: [item as Record<string, unknown>] } })
+        else itemsLeftOut = true
+        continue
+      }
       if (item.type === 'function_call') {
         const last = messages[messages.length - 1]
         const call = { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }
@@ -91,11 +109,13 @@ export function responsesToRequest(body: ResponsesBody, modelId: string, warning
   if (body.top_p != null) request.top_p = body.top_p
   if (body.reasoning?.effort) request.reasoning_effort = body.reasoning.effort
   if (body.user) request.user = body.user
-  const functions = (body.tools ?? []).filter((t) => {
-    if (t.type === 'function') return true
-    warnings.push(`The built-in tool ${JSON.stringify(t.type)}${t.name ? ` (${t.name})` : ''} is not offered through Switchboard and was left out.`)
-    return false
-  })
+  if (itemsLeftOut) warnings.push('The built-in tool calls of earlier turns were left out: this upstream has no built-in tools.')
+  const builtIn = (body.tools ?? []).filter((t) => t.type !== 'function')
+  const functions = (body.tools ?? []).filter((t) => t.type === 'function')
+  if (native && builtIn.length > 0 && body.tool_choice !== 'none') request.nativeTools = { api: 'openai-responses', tools: builtIn }
+  else if (!native) {
+    for (const t of builtIn) warnings.push(`The built-in tool ${JSON.stringify(t.type)}${t.name ? ` (${t.name})` : ''} is not offered by this upstream and was left out.`)
+  }
   if (functions.length > 0 && body.tool_choice !== 'none') {
     request.tools = functions.map((t) => {
       if (!t.name) throw GatewayError.invalid('A function tool needs a name.', 'tools')
@@ -126,10 +146,15 @@ export function responsesUsage(usage: UsageRecord | undefined): Record<string, u
 type Item = Record<string, unknown> & { id: string; type: string }
 
 /** Turns runtime events into Responses API stream events; `response()` is the object they describe. */
+/** The output items the app's own events make; every other item is a built-in tool's, passed on as the upstream sent it. */
+const OWN_ITEMS = new Set(['message', 'function_call', 'reasoning'])
+
 export class ResponsesEvents {
   private sequence = 0
   private readonly output: Item[] = []
-  private message: { item: Item; index: number; text: string } | undefined
+  private message: { item: Item; index: number; text: string; annotations: unknown[] } | undefined
+  /** The upstream's output index of a built-in tool's item → this response's. */
+  private readonly builtInItems = new Map<number, number>()
   private readonly calls = new Map<number, { item: Item; index: number }>()
   private readonly tools = new ToolCallAssembler()
   private counter = 0
@@ -185,7 +210,7 @@ export class ResponsesEvents {
     const m = this.message
     if (!m) return
     this.message = undefined
-    const part = { type: 'output_text', text: m.text, annotations: [], logprobs: [] }
+    const part = { type: 'output_text', text: m.text, annotations: m.annotations, logprobs: [] }
     out.push(this.event('response.output_text.done', { item_id: m.item.id, output_index: m.index, content_index: 0, text: m.text, logprobs: [] }))
     out.push(this.event('response.content_part.done', { item_id: m.item.id, output_index: m.index, content_index: 0, part }))
     m.item['status'] = 'completed'
@@ -199,7 +224,7 @@ export class ResponsesEvents {
       if (!this.message) {
         const item: Item = { id: `msg_${this.id.slice(5)}_${this.counter++}`, type: 'message', status: 'in_progress', role: 'assistant', content: [] }
         const index = this.output.push(item) - 1
-        this.message = { item, index, text: '' }
+        this.message = { item, index, text: '', annotations: [] }
         out.push(this.event('response.output_item.added', { output_index: index, item: structuredClone(item) }))
         out.push(this.event('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }))
       }
@@ -220,9 +245,40 @@ export class ResponsesEvents {
           out.push(this.event('response.function_call_arguments.delta', { item_id: call.item.id, output_index: call.index, delta: d.argumentsDelta }))
         }
       }
-    } else if (event.type === 'usage') this.usage = event.data
+    } else if (event.type === 'native') this.forward(event.data, out)
+    else if (event.type === 'usage') this.usage = event.data
     else if (event.type === 'stop') this.stop = event.data
     return out
+  }
+
+  /**
+   * One of the upstream's own events: a built-in tool's output item (added, its progress, done)
+   * with this response's index, or an annotation (a url_citation) on the text being written.
+   */
+  private forward(native: NativeStreamEvent, out: Array<Record<string, unknown>>): void {
+    if (native.api !== 'openai-responses') return
+    const { type, sequence_number: _sequence, ...fields } = native.event as Record<string, unknown> & { type: string }
+    const upstreamIndex = fields['output_index'] as number
+    if (type === 'response.output_item.added') {
+      const item = fields['item'] as Item | undefined
+      if (!item || OWN_ITEMS.has(item.type)) return
+      this.closeMessage(out)
+      const index = this.output.push(structuredClone(item)) - 1
+      this.builtInItems.set(upstreamIndex, index)
+      out.push(this.event(type, { output_index: index, item: structuredClone(item) }))
+      return
+    }
+    if (type === 'response.output_text.annotation.added') {
+      const m = this.message
+      if (!m) return
+      m.annotations.push(fields['annotation'])
+      out.push(this.event(type, { item_id: m.item.id, output_index: m.index, content_index: 0, annotation_index: m.annotations.length - 1, annotation: fields['annotation'] }))
+      return
+    }
+    const index = this.builtInItems.get(upstreamIndex)
+    if (index === undefined) return
+    if (type === 'response.output_item.done' && fields['item']) this.output[index] = structuredClone(fields['item'] as Item)
+    out.push(this.event(type, { ...fields, output_index: index }))
   }
 
   /** Closes open items and ends with response.completed (or incomplete at the length limit). */

@@ -35,6 +35,12 @@ export interface OpenAICompatibleConfig {
   chatPayload?(body: ChatBody, request: ChatRequest, ctx: PayloadContext): ChatBody | Promise<ChatBody>
   /** Whether this request goes to the Responses API (store false). */
   useResponsesApi?(request: ChatRequest): boolean
+  /**
+   * Whether a model's requests go by the Responses API, whose built-in tools (web_search,
+   * file_search …) the runtime then passes on (a request's `nativeTools` of `openai-responses`).
+   * A model it serves by Chat Completions has none.
+   */
+  builtInTools?(model: string): boolean
   /** Provider-specific error rules, tried before the generic mapping. */
   mapError?(facts: ErrorFacts): { errorType: ErrorTypeName; message?: string } | undefined
   /** Replaces the default GET /models listing. */

@@ -135,6 +135,7 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
         ? (new ResponsesTransformer(id) as never)
         : (new ChatCompletionsTransformer({ provider: id, thinkTags: config.thinkTags }) as never)
       transformer.pricingContext = pricingContextOf(request)
+      if (useResponses && request.nativeTools?.api === 'openai-responses') (transformer as unknown as ResponsesTransformer).native = true
       const open = async (signal: AbortSignal): Promise<AsyncIterable<unknown>> => {
         // Known providers price usage with the catalogue; unknown ids would load every catalogue file for nothing.
         if (builtIn) transformer.pricing = await getModelProperty(request.model, 'pricing', id).catch(logged(id, 'reading the catalogue pricing'))

@@ -23,7 +23,16 @@ export function buildResponsesBody(request: ChatRequest): Record<string, unknown
     if (toolImages.length) input.push({ role: 'user', content: [{ type: 'input_text', text: 'The images the tool calls above returned:' }, ...toolImages] })
     toolImages = []
   }
+  const native = request.nativeTools?.api === 'openai-responses'
   for (const m of request.messages) {
+    if (native && m.native?.api === 'openai-responses') {
+      // Built-in tool calls a client sent back (web_search_call …): in their place, as they are.
+      flushImages()
+      if (m.content) input.push({ role: 'assistant', content: contentParts(m.content, 'assistant') })
+      for (const item of m.native.blocks) input.push({ ...item })
+      for (const call of m.tool_calls ?? []) input.push({ type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments })
+      continue
+    }
     if (m.role === 'tool') {
       const parts = Array.isArray(m.content) ? m.content : undefined
       for (const p of parts ?? []) if (p.type === 'image_url') toolImages.push({ type: 'input_image', image_url: p.image_url.url })
@@ -50,9 +59,9 @@ export function buildResponsesBody(request: ChatRequest): Record<string, unknown
   if (request.max_tokens !== undefined) body['max_output_tokens'] = request.max_tokens
   if (reasoningModel) body['reasoning'] = { ...(request.reasoning_effort ? { effort: request.reasoning_effort } : {}), summary: 'auto' }
   if (request.verbosity) body['text'] = { verbosity: request.verbosity }
-  if (request.tools?.length) {
-    body['tools'] = request.tools.map((t) => ({ type: 'function', name: t.function.name, description: t.function.description, parameters: t.function.parameters ?? { type: 'object', properties: {} } }))
-  }
+  const tools: Array<Record<string, unknown>> = (request.tools ?? []).map((t) => ({ type: 'function', name: t.function.name, description: t.function.description, parameters: t.function.parameters ?? { type: 'object', properties: {} } }))
+  if (native) tools.push(...request.nativeTools!.tools.map((t) => ({ ...t })))
+  if (tools.length) body['tools'] = tools
   if (request.user) body['user'] = request.user
   return body
 }

@@ -1,10 +1,21 @@
-import type { GroundingCitation, StreamEvent } from '../../../shared/stream/events'
+import type { GroundingCitation, NativeStreamEvent, StreamEvent } from '../../../shared/stream/events'
 import { convertOpenAIResponseUsage, type OpenAIResponsesUsage } from './openai-usage'
 import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
 import type { Pricing } from '../../../shared/pricing/types'
 import { runtimeError } from '../runtime-error'
 import { withCost } from '../usage-cost'
 import type { ChunkTransformer } from '../stream/run-chat-stream'
+
+/** The events of a reply's text, reasoning and function calls: the app's own events carry all of them. */
+const NOT_NATIVE = new Set(['response.output_text.delta', 'response.reasoning_summary_text.delta', 'response.reasoning_text.delta', 'response.function_call_arguments.delta'])
+
+/**
+ * The events of one output item (its adding, progress and end) and the annotations on a text,
+ * less the deltas the app's own events carry. Never the response's own events (created,
+ * completed, failed): the first of those would start the client's answer before a failure
+ * could still be answered with an HTTP error.
+ */
+const isNativeEvent = (event: ResponsesEvent): boolean => event.type === 'response.output_text.annotation.added' || (event.output_index !== undefined && !NOT_NATIVE.has(event.type))
 
 /** One Responses API stream event (only the fields we read). */
 export interface ResponsesEvent {
@@ -31,6 +42,12 @@ export class ResponsesTransformer implements ChunkTransformer<ResponsesEvent> {
   private citations: GroundingCitation[] = []
   private seenSummary = false
   finished = false
+  /**
+   * A local-API request with built-in tools: the events of output items and annotations are also
+   * passed on unchanged (`native`, see isNativeEvent), before the events made of them, so that
+   * the client is given the built-in tools' own output items and annotations.
+   */
+  native = false
 
   constructor(
     private readonly provider: string,
@@ -41,6 +58,7 @@ export class ResponsesTransformer implements ChunkTransformer<ResponsesEvent> {
   ) {}
 
   transform(event: ResponsesEvent, emit: (event: StreamEvent) => void): void {
+    if (this.native && isNativeEvent(event)) emit({ type: 'native', data: { api: 'openai-responses', event: event as unknown as NativeStreamEvent['event'] } })
     switch (event.type) {
       case 'response.output_text.delta':
         if (event.delta) emit({ type: 'text', data: event.delta })

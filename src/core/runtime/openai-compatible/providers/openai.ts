@@ -15,6 +15,8 @@ export const openai: OpenAICompatibleConfig = {
   textToSpeech: true,
   speechToText: true,
   useResponsesApi: (request) => request.apiMode === 'responses' || needsResponsesApi(request.model),
+  // Built-in tools exist only on the Responses API: for the models the runtime sends there.
+  builtInTools: needsResponsesApi,
   chatPayload(body) {
     applyOpenAIReasoningRules(body)
     return body

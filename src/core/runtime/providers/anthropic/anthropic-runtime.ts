@@ -44,13 +44,14 @@ export function createAnthropicRuntimeWith(settings: AnthropicRuntimeSettings = 
     return {
       id: provider,
       chat(request: ChatRequest & { messages: AnthropicChatMessage[] }, options?: CallOptions) {
-        const transformer = anthropicChunkTransformer()
+        // A local-API request with server tools: its client is given the upstream's own blocks.
+        const transformer = anthropicChunkTransformer({ native: request.nativeTools?.api === 'anthropic-messages' })
         return nativeChatStream({ provider, options, mapError }, transformer, async (signal) => {
           // "The model's max" (providers.md §7): the catalogue first, the built-in table after.
           const maxOutput = settings.maxOutput ?? (await getModelProperty(request.model, 'maxOutput', provider).catch(logged(provider, 'reading the catalogue max output'))) ?? undefined
           // Anthropic's own API takes system turns mid-conversation; a compatible proxy may not.
           const systemInMessages = settings.systemInMessages ?? baseURL.replace(/\/+$/, '') === ANTHROPIC_DEFAULT_BASE_URL
-          const body = { ...buildAnthropicPayload(request, { ...settings, systemInMessages, ...(maxOutput ? { maxOutput } : {}) }), stream: true }
+          const body = { ...buildAnthropicPayload(request, { ...settings, systemInMessages, nativeBlocks: true, ...(maxOutput ? { maxOutput } : {}) }), stream: true }
           const stream = await (await client(options)).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, { signal })
           return stream as unknown as AsyncIterable<AnthropicStreamChunk>
         })

@@ -1,4 +1,4 @@
-import type { StreamEvent, ToolCall } from '../../../../shared/stream/events'
+import type { NativeStreamEvent, StreamEvent, ToolCall } from '../../../../shared/stream/events'
 import type { UsageRecord } from '../../../../shared/stream/usage'
 import { convertAnthropicUsage, type AnthropicRawUsage } from './anthropic-usage'
 
@@ -40,11 +40,23 @@ export interface AnthropicStreamTransformer {
   readonly usage: UsageRecord | undefined
 }
 
+export interface AnthropicStreamOptions {
+  /**
+   * Also pass each content-block event and the closing message_delta on unchanged, as a
+   * `native` event before the events made of it: a local-API request with server tools, whose
+   * client is given the upstream's blocks as they are (server_tool_use, web_search_tool_result,
+   * citations), which the app's own events do not carry.
+   */
+  native?: boolean
+}
+
+const NATIVE_CHUNKS = new Set(['content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta'])
+
 /**
  * Anthropic stream events → {@link StreamEvent}s. Tool calls are numbered by their order
  * among tool_use blocks (not by content-block index) so the merger sees 0, 1, 2…
  */
-export function createAnthropicStreamTransformer(): AnthropicStreamTransformer {
+export function createAnthropicStreamTransformer(options: AnthropicStreamOptions = {}): AnthropicStreamTransformer {
   let usage: UsageRecord | undefined
   let stopped = false
   let finished = false
@@ -61,6 +73,11 @@ export function createAnthropicStreamTransformer(): AnthropicStreamTransformer {
   }
 
   const push = (chunk: AnthropicStreamChunk): StreamEvent[] => {
+    if (!options.native || !NATIVE_CHUNKS.has(chunk.type)) return events(chunk)
+    return [{ type: 'native', data: { api: 'anthropic-messages', event: chunk as unknown as NativeStreamEvent['event'] } }, ...events(chunk)]
+  }
+
+  const events = (chunk: AnthropicStreamChunk): StreamEvent[] => {
     switch (chunk.type) {
       case 'message_start':
         usage = convertAnthropicUsage(chunk, usage)

@@ -21,6 +21,11 @@ export interface AnthropicPayloadOptions {
    * API takes them); otherwise they are folded into the system prompt.
    */
   systemInMessages?: boolean
+  /**
+   * Anthropic's own runtime: a request's server tools (`nativeTools`) and an assistant turn's
+   * blocks as its client sent them (`native`) go unchanged. Off for Bedrock, which has neither.
+   */
+  nativeBlocks?: boolean
 }
 
 type Block = Record<string, unknown>
@@ -67,7 +72,7 @@ export function hasClientCacheControl(request: Pick<ChatRequest, 'messages' | 't
  * OpenAI-shaped history → Anthropic messages; consecutive same-role turns are merged. The
  * system prompt stays a list of blocks (each with the breakpoint its client gave it).
  */
-export function toAnthropicMessages(messages: AnthropicChatMessage[], options: Pick<AnthropicPayloadOptions, 'systemInMessages'> = {}): { system?: Block[]; messages: Message[] } {
+export function toAnthropicMessages(messages: AnthropicChatMessage[], options: Pick<AnthropicPayloadOptions, 'systemInMessages' | 'nativeBlocks'> = {}): { system?: Block[]; messages: Message[] } {
   const system: Block[] = []
   const out: Message[] = []
   const pushTurn = (role: Message['role'], content: Block[]) => {
@@ -98,6 +103,11 @@ export function toAnthropicMessages(messages: AnthropicChatMessage[], options: P
         ])
         break
       case 'assistant': {
+        if (options.nativeBlocks && m.native?.api === 'anthropic-messages') {
+          // Server tool calls and their results sit between text and tool calls: the turn goes as sent.
+          pushTurn('assistant', m.native.blocks.map((b) => ({ ...b })))
+          break
+        }
         const blocks: Block[] = []
         if (m.reasoning?.redacted && m.reasoning.signature) blocks.push({ type: 'redacted_thinking', data: m.reasoning.signature })
         else if (m.reasoning?.signature) blocks.push({ type: 'thinking', thinking: m.reasoning.content, signature: m.reasoning.signature })
@@ -165,6 +175,7 @@ export function buildAnthropicPayload(request: ChatRequest & { messages: Anthrop
     const maxUses = request.searchMaxUses ?? options.webSearchMaxUses
     tools.push({ type: 'web_search_20250305', name: 'web_search', ...(maxUses ? { max_uses: maxUses } : {}) })
   }
+  if (options.nativeBlocks && request.nativeTools?.api === 'anthropic-messages') tools.push(...request.nativeTools.tools.map((t) => ({ ...t })))
   if (tools.length) body.tools = tools
 
   if (thinking) {
