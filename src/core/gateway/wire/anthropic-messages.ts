@@ -32,7 +32,9 @@ const redactedThinkingBlock = z.looseObject({ type: z.literal('redacted_thinking
  * code_execution_tool_result …): its fields are Anthropic's, passed on as they are.
  */
 export const isServerBlockType = (type: string): boolean => type === 'server_tool_use' || type === 'mcp_tool_use' || type === 'container_upload' || (type.endsWith('_tool_result') && type !== 'tool_result')
-const serverBlock = z.looseObject({ type: z.string().refine(isServerBlockType, 'Unknown content block type.') })
+/** The types `isServerBlockType` takes, as the compiler sees them: so a check for `text` or `tool_result` narrows them away. */
+type ServerBlockType = 'server_tool_use' | 'mcp_tool_use' | 'container_upload' | `${string}_tool_result`
+const serverBlock = z.looseObject({ type: z.custom<ServerBlockType>((v) => typeof v === 'string' && isServerBlockType(v), 'Unknown content block type.') })
 const block = z.union([textBlock, imageBlock, toolUseBlock, toolResultBlock, thinkingBlock, redactedThinkingBlock, serverBlock])
 
 const effort = z.enum(['minimal', 'low', 'medium', 'high', 'xhigh', 'max'])

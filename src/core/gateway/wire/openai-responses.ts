@@ -24,7 +24,11 @@ const reasoningItem = z.object({ type: z.literal('reasoning') }).loose()
 /** An item a built-in tool left in the conversation (web_search_call, file_search_call, code_interpreter_call …): OpenAI's fields, passed on as they are. */
 export const isBuiltInItemType = (type: string): boolean =>
   (type.endsWith('_call') && type !== 'function_call') || (type.endsWith('_call_output') && type !== 'function_call_output') || type.startsWith('mcp_')
-const builtInItem = z.looseObject({ type: z.string().refine(isBuiltInItemType, 'Unknown input item type.') })
+// Branded, so the compiler tells these from the items whose types are literals (`isBuiltInItem`).
+const builtInItem = z.looseObject({ type: z.string().refine(isBuiltInItemType, 'Unknown input item type.').brand<'BuiltInItemType'>() })
+type InputItem = Exclude<z.infer<typeof responsesSchema>['input'], string>[number]
+const isBuiltInItem = (item: InputItem): item is z.infer<typeof builtInItem> => item.type !== undefined && isBuiltInItemType(item.type)
+const isMessageItem = (item: InputItem): item is z.infer<typeof messageItem> => item.type === undefined || item.type === 'message'
 
 export const responsesSchema = z.object({
   model: z.string().min(1),
@@ -86,7 +90,7 @@ export function responsesToRequest(body: ResponsesBody, modelId: string, warning
   else {
     for (const item of body.input) {
       if (item.type === 'reasoning') continue
-      if (item.type !== undefined && isBuiltInItemType(item.type)) {
+      if (isBuiltInItem(item)) {
         if (native) messages.push({ role: 'assistant', content: null, native: { api: 'openai-responses', blocks: [item as Record<string, unknown>] } })
         else itemsLeftOut = true
         continue
@@ -98,7 +102,7 @@ export function responsesToRequest(body: ResponsesBody, modelId: string, warning
         else messages.push({ role: 'assistant', content: null, tool_calls: [call] })
       } else if (item.type === 'function_call_output') {
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: typeof item.output === 'string' ? item.output : (toParts(item.output) as string) })
-      } else {
+      } else if (isMessageItem(item)) {
         messages.push({ role: item.role, content: toParts(item.content) })
       }
     }
