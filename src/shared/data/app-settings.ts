@@ -106,6 +106,13 @@ export interface FeatureSettings {
   tools?: Partial<ToolSettings>
 }
 
+/**
+ * The features' keys an export file may carry (Settings → Tools, checked by the import gate,
+ * core/security/imported-settings.ts). The local API's row never travels: it holds key hashes and
+ * the address the API listens on, which are this machine's.
+ */
+export const TRANSFERABLE_FEATURE_KEYS = ['toolServers', 'tools'] as const satisfies readonly (keyof FeatureSettings)[]
+
 /** Every key of the settings table, typed. */
 export type StoredSettings = AppSettings & FeatureSettings
 
