@@ -1,12 +1,13 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../../src/cli/main'
 import type { CliIO } from '../../../src/cli/command'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai/index'
 import { startFakeToolProvider, type FakeToolProvider } from '../../fixtures/fake-tool-provider'
+import { openStore } from '../../../src/core/store'
 import { FILESYSTEM } from '../tools/helpers'
 import { SECRET } from './helpers'
 
@@ -49,9 +50,11 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout: stdout.text, stderr: stderr.text }
 }
 
+/** A data folder the app has opened before (it has a database). */
 const fresh = () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-cli-usage-'))
   dirs.push(dir)
+  openStore({ dataDir: dir, dailyBackupMs: 0 }).store.close()
   return dir
 }
 
@@ -77,5 +80,13 @@ describe('a CLI chat writes its usage rows', () => {
     expect(r.stdout).toContain('Result: buy milk')
     expect(r.code).toBe(0)
     expect(await usageRows(dataDir, 'kind')).toMatchObject([{ key: 'chat', calls: 1 }])
+  })
+
+  it('a data folder without a database gets none made for the log', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'sb-cli-usage-none-')), 'data')
+    dirs.push(dirname(dataDir))
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['Hello']) })
+    expect((await cli(['chat', 'openai/gpt-4o-mini', '--base-url', fake.url, '--data-dir', dataDir, 'hi'])).code).toBe(0)
+    expect(existsSync(dataDir)).toBe(false)
   })
 })
