@@ -13,12 +13,10 @@ import { testAgent } from './agent-test'
 /** The id the agent test's calls carry in the usage log. */
 export const AGENT_TEST_KEY_ID = 'agent-test'
 
-/** The settings row the local API keeps: its switch, address, keys (hashes only), aliases, origins. Defined with every other key in shared/data/app-settings.ts. */
-export const LOCAL_API_SETTINGS_KEY = 'localApi'
-
-export { DEFAULT_LOCAL_API_PORT, type LocalApiConfig } from '../../shared/data/app-settings'
-
-/** The typed `localApi` row of the settings table (store.settings). */
+/**
+ * The typed `localApi` row of the settings table (store.settings): its switch, address, keys
+ * (hashes only), aliases, origins; defined with every other key in shared/data/app-settings.ts.
+ */
 export type GatewaySettingsStore = Pick<FeatureSettingsStore, 'features' | 'save'>
 
 /** No row, or one that did not match its definition (logged by name when read): the API off on loopback. */
