@@ -1,11 +1,12 @@
 import { createInterface } from 'node:readline/promises'
 import type { CliIO } from './command'
 import { ToolService } from '../core/tools/tool-service'
-import { ModelCaller } from '../core/caller/model-caller'
+import type { ModelCaller } from '../core/caller/model-caller'
+import { featureSettingsOver } from '../core/store/repositories/settings'
 import type { JsonValue } from '../shared/data/json'
 import { DEFAULT_STEP_LIMIT, type ElicitationAnswer, type ElicitationRequest, type ElicitationValue } from '../shared/tools/types'
 import { elicitationDefaults, fieldOptions, validateElicitation } from '../shared/tools/elicitation'
-import type { ChatRequest, ProviderRuntime, StreamEvent } from '../core/runtime/types'
+import type { ChatRequest, StreamEvent } from '../core/runtime/types'
 
 /** A tool server the user asked for could not start (and --tools-optional was not given). */
 export class ToolServerUnavailable extends Error {}
@@ -16,21 +17,22 @@ export class ToolServerUnavailable extends Error {}
  * is asked for on the terminal (y/N); with no terminal, calls are denied and the model told so.
  * A server that cannot start ends the run before the model is asked (the user asked for its
  * tools), unless --tools-optional says to go on without it. `onEvent` receives every event,
- * the tool loop's too, in the order they happen.
+ * the tool loop's too, in the order they happen. `caller` is the command's one model caller: the
+ * turns and a server's sampling requests are priced and logged like the app's.
  */
 export async function runToolChat(
-  runtime: ProviderRuntime,
+  caller: ModelCaller,
+  providerId: string,
   request: ChatRequest,
   servers: string[],
   options: { yes: boolean; json: boolean; signal: AbortSignal; idleTimeoutMs?: number; stepLimit?: number; toolsOptional?: boolean },
   io: CliIO,
   onEvent: (event: StreamEvent | { type: `tool_${string}`; data: unknown }) => void
 ): Promise<void> {
+  // Tool settings for this run only (the servers given on the command line), read through the table's definitions.
   const settings: Record<string, JsonValue | undefined> = {}
-  // The one model caller, with the one tool loop; the CLI keeps no usage log and prices nothing here.
-  const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })
   const service = new ToolService(
-    { get: () => settings, set: (patch) => Object.assign(settings, patch) },
+    featureSettingsOver({ get: () => settings, set: (patch) => Object.assign(settings, patch) }),
     { set: async () => undefined, delete: async () => undefined, readForRuntime: async () => undefined },
     {
       // A server's sampling request (once approved) is answered by the chat's model, like a turn.
@@ -60,7 +62,7 @@ export async function runToolChat(
     try {
       const { model, messages, ...params } = request
       const loop = caller.run({
-        target: { providerId: runtime.id, modelId: model },
+        target: { providerId, modelId: model },
         scene: 'Conversation',
         messages,
         params,

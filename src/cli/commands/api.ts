@@ -1,6 +1,7 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
 import { dataDirFrom } from '../data-dir'
+import { withCore } from '../open-core'
 
 /** `api origins …` and `api hosts …`: the two allow-lists of Settings → Local API (their checks load when used: `--help` stays small). */
 const LISTS = {
@@ -54,24 +55,9 @@ export const apiCommand: CliCommand = {
     }
     const host = typeof flags.get('host') === 'string' ? (flags.get('host') as string) : undefined
     const dataDir = dataDirFrom(flags, io.env)
-    const [{ createCore }, { acquireDataLock }, { createInProcessClient }] = await Promise.all([import('../../core'), import('../../core/store/data-lock'), import('../../core/bridge/in-process')])
-    // One owner per data folder, as for the app and browser mode.
-    let lock: { release(): void }
-    try {
-      lock = acquireDataLock(dataDir, 'the command line (switchboard api)')
-    } catch (error) {
-      io.stderr.write(`${(error as { error?: { message?: string } }).error?.message ?? String(error)}\n`)
-      return 1
-    }
     // Provider keys from the environment when none is stored (`ANTHROPIC_API_KEY` …), as `serve` and `chat` read them.
-    const core = createCore({ dataDir, mode: 'desktop', keyEnv: io.env, engine: { utilityProcess: io.engineUtilityProcess }, localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } })
-    const client = createInProcessClient(core.router).client
-    try {
-      const state = await core.context.init.start()
-      if (state.phase !== 'ready') {
-        io.stderr.write(`Switchboard could not open its data: ${state.detail ?? 'unknown reason'}\n`)
-        return 1
-      }
+    const coreOptions = { keyEnv: io.env, engine: { utilityProcess: io.engineUtilityProcess }, localApi: { ...(host ? { host } : {}), ...(port !== undefined ? { port } : {}), serve: sub === 'serve' } }
+    return withCore(io, { dataDir, command: 'api', core: coreOptions }, async (core, client) => {
       if (sub === 'keys') {
         const status = await client.call('localApi.status', {})
         if (!status.ok) throw new Error(status.error.message)
@@ -172,9 +158,6 @@ export const apiCommand: CliCommand = {
         process.once('SIGTERM', resolve)
       })
       return 0
-    } finally {
-      await core.close()
-      lock.release()
-    }
+    })
   }
 }

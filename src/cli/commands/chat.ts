@@ -117,10 +117,16 @@ export const chatCommand: CliCommand = {
         if (event.type === 'error') error = event
       }
       const idleTimeoutMs = idle === undefined ? undefined : idle * 1000
+      // The one model caller, made as the app makes it: priced, and each call written to the data folder's usage log.
+      const [{ createModelCaller }, { cliUsageLog }, { dataDirFrom }] = await Promise.all([import('../../core/caller/create-caller'), import('../usage-log'), import('../data-dir')])
+      const usage = await cliUsageLog(dataDirFrom(flags, io.env))
+      cleanup.push(async () => usage.close())
+      const caller = createModelCaller({ runtimeFor: async () => runtime, usage })
       // Tools: with --tool-server the reply runs through the tool loop.
       if (toolServers.length)
         await (await import('../tool-chat')).runToolChat(
-          runtime,
+          caller,
+          runtime.id,
           request,
           toolServers,
           { yes: flags.get('yes') === true, json, toolsOptional: flags.get('tools-optional') === true, signal: controller.signal, ...(idleTimeoutMs !== undefined ? { idleTimeoutMs } : {}) },
@@ -128,11 +134,9 @@ export const chatCommand: CliCommand = {
           onEvent
         )
       else {
-        // The one model caller (no usage log in the CLI): the same call path as the app's.
-        const { ModelCaller } = await import('../../core/caller/model-caller')
-        const caller = new ModelCaller({ runtimeFor: async () => runtime, price: async () => undefined })
         const { model, messages: sent, ...params } = request
-        const call = caller.run({ target: { providerId: target.providerId, modelId: model }, scene: 'Conversation', messages: sent, params, signal: controller.signal, call: { idleTimeoutMs } })
+        // The runtime's id is the app's provider id (custom:<id> on the command line is custom-<id>), as its usage rows carry it.
+        const call = caller.run({ target: { providerId: runtime.id, modelId: model }, scene: 'Conversation', messages: sent, params, signal: controller.signal, call: { idleTimeoutMs } })
         for await (const event of call) onEvent(event as StreamEvent)
       }
       lines.end()

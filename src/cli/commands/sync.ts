@@ -1,6 +1,7 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags } from '../command'
 import { dataDirFrom } from '../data-dir'
+import { withCore } from '../open-core'
 import type { SyncStatus } from '../../shared/bridge/procedures/sync'
 import { transferMegabytes } from '../../shared/sync/transfer'
 
@@ -45,44 +46,28 @@ export const syncCommand: CliCommand = {
     }
     const json = flags.get('json') === true
     const dataDir = dataDirFrom(flags, io.env)
-    const [{ createCore }, { acquireDataLock }, { createInProcessClient }] = await Promise.all([import('../../core'), import('../../core/store/data-lock'), import('../../core/bridge/in-process')])
-    let lock: { release(): void }
-    try {
-      lock = acquireDataLock(dataDir, 'the command line (switchboard sync)')
-    } catch (error) {
-      io.stderr.write(`${(error as { error?: { message?: string } }).error?.message ?? String(error)}\n`)
-      return 1
-    }
-    const core = createCore({ dataDir, mode: 'desktop' })
-    const client = createInProcessClient(core.router).client
-    try {
-      const state = await core.context.init.start()
-      if (state.phase !== 'ready') {
-        io.stderr.write(`Switchboard could not open its data: ${state.detail ?? 'unknown reason'}\n`)
+    return withCore(io, { dataDir, command: 'sync' }, async (core, client) => {
+      try {
+        await core.services().sync.ready()
+        if (sub === 'devices') {
+          const devices = await client.call('sync.devices', {})
+          if (!devices.ok) throw new Error(devices.error.message)
+          if (json) io.stdout.write(`${JSON.stringify(devices.value)}\n`)
+          else if (devices.value.length === 0) io.stdout.write('No devices: sync is not set up here, or the store has not been reached yet.\n')
+          else for (const d of devices.value) io.stdout.write(`${d.current ? '*' : ' '} ${d.name}  ${d.id}  last seen ${when(d.lastSeenAt)}\n`)
+          return 0
+        }
+        const result = sub === 'now' ? await client.call('sync.now', {}) : await client.call('sync.status', {})
+        if (!result.ok) {
+          io.stderr.write(`${result.error.message}\n`)
+          return 1
+        }
+        io.stdout.write(json ? `${JSON.stringify(result.value)}\n` : `${describe(result.value)}\n`)
+        return sub === 'now' && result.value.state !== 'idle' ? 1 : 0
+      } catch (error) {
+        io.stderr.write(`${(error as Error).message}\n`)
         return 1
       }
-      await core.services().sync.ready()
-      if (sub === 'devices') {
-        const devices = await client.call('sync.devices', {})
-        if (!devices.ok) throw new Error(devices.error.message)
-        if (json) io.stdout.write(`${JSON.stringify(devices.value)}\n`)
-        else if (devices.value.length === 0) io.stdout.write('No devices: sync is not set up here, or the store has not been reached yet.\n')
-        else for (const d of devices.value) io.stdout.write(`${d.current ? '*' : ' '} ${d.name}  ${d.id}  last seen ${when(d.lastSeenAt)}\n`)
-        return 0
-      }
-      const result = sub === 'now' ? await client.call('sync.now', {}) : await client.call('sync.status', {})
-      if (!result.ok) {
-        io.stderr.write(`${result.error.message}\n`)
-        return 1
-      }
-      io.stdout.write(json ? `${JSON.stringify(result.value)}\n` : `${describe(result.value)}\n`)
-      return sub === 'now' && result.value.state !== 'idle' ? 1 : 0
-    } catch (error) {
-      io.stderr.write(`${(error as Error).message}\n`)
-      return 1
-    } finally {
-      await core.close()
-      lock.release()
-    }
+    })
   }
 }

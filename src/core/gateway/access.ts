@@ -1,19 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { isIP } from 'node:net'
 import { GatewayError } from './gateway-error'
+import type { LocalApiConfig } from '../../shared/data/app-settings'
 
-/** A key as kept in the settings row: its sha256, never the key. */
-export interface StoredApiKey {
-  id: string
-  name: string
-  prefix: string
-  hash: string
-  createdAt: number
-  revokedAt?: number
-  allowedModels?: string[]
-  rateLimitPerMinute?: number
-  spendCapUsd?: number
-}
+/** A key as kept in the settings row (its definition: shared/data/app-settings.ts): its sha256, never the key. */
+export type StoredApiKey = LocalApiConfig['keys'][number]
 
 const KEY_PREFIX = 'sb-'
 

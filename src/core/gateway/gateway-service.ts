@@ -1,6 +1,7 @@
 import { checkHostName, checkOrigin, type AllowListEntry } from '../../shared/security/local-api-allow-lists'
 import { randomUUID } from 'node:crypto'
-import { z } from 'zod'
+import { localApiConfigSchema, type LocalApiConfig } from '../../shared/data/app-settings'
+import type { FeatureSettingsStore } from '../store/repositories/settings'
 import { AppErrorException } from '../../shared/errors/app-error'
 import type { AgentTestResult, CodingAgent, LocalApiKey, LocalApiKeyInput, LocalApiSettingsPatch, LocalApiStatus } from '../../shared/bridge/procedures/local-api'
 import { logger } from '../log/logger'
@@ -12,38 +13,14 @@ import { testAgent } from './agent-test'
 /** The id the agent test's calls carry in the usage log. */
 export const AGENT_TEST_KEY_ID = 'agent-test'
 
-/** The settings row the local API keeps: its switch, address, keys (hashes only), aliases, origins. */
-export const LOCAL_API_SETTINGS_KEY = 'localApi'
+/**
+ * The typed `localApi` row of the settings table (store.settings): its switch, address, keys
+ * (hashes only), aliases, origins; defined with every other key in shared/data/app-settings.ts.
+ */
+export type GatewaySettingsStore = Pick<FeatureSettingsStore, 'features' | 'save'>
 
-export const DEFAULT_LOCAL_API_PORT = 4315
-
-const storedKeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  hash: z.string().regex(/^[0-9a-f]{64}$/),
-  createdAt: z.number(),
-  revokedAt: z.number().optional(),
-  allowedModels: z.array(z.string()).optional(),
-  rateLimitPerMinute: z.number().optional(),
-  spendCapUsd: z.number().optional()
-})
-
-const storedSchema = z.object({
-  enabled: z.boolean().default(false),
-  host: z.string().default('127.0.0.1'),
-  port: z.number().int().min(0).max(65_535).default(DEFAULT_LOCAL_API_PORT),
-  keys: z.array(storedKeySchema).default([]),
-  aliases: z.record(z.string(), z.string()).default({}),
-  allowedOrigins: z.array(z.string()).default([]),
-  allowedHosts: z.array(z.string()).default([])
-})
-export type LocalApiConfig = z.infer<typeof storedSchema>
-
-export interface GatewaySettingsStore {
-  get(): Record<string, unknown>
-  set(patch: Record<string, unknown>): unknown
-}
+/** No row, or one that did not match its definition (logged by name when read): the API off on loopback. */
+const DEFAULT_CONFIG: LocalApiConfig = localApiConfigSchema.parse({})
 
 export interface GatewayServiceDeps {
   settings: GatewaySettingsStore
@@ -78,15 +55,13 @@ export class GatewayService {
 
   constructor(private readonly deps: GatewayServiceDeps) {}
 
+  /** Read per request: the table's typed view, parsed once per change (not on every call). */
   config(): LocalApiConfig {
-    const parsed = storedSchema.safeParse(this.deps.settings.get()[LOCAL_API_SETTINGS_KEY] ?? {})
-    if (parsed.success) return parsed.data
-    logger.warn('local-api', 'the stored local API settings are not valid; using the defaults (off)')
-    return storedSchema.parse({})
+    return this.deps.settings.features().localApi ?? DEFAULT_CONFIG
   }
 
   private save(config: LocalApiConfig): void {
-    this.deps.settings.set({ [LOCAL_API_SETTINGS_KEY]: config })
+    this.deps.settings.save({ localApi: config })
   }
 
   private address(config: LocalApiConfig): { host: string; port: number } {

@@ -5,7 +5,6 @@ import type { ProviderService } from '../providers/provider-service'
 import type { ModelCaller } from '../caller/model-caller'
 import type { EmbeddingService } from '../embeddings/embedding-service'
 import type { ToolService } from '../tools/tool-service'
-import type { JsonObject } from '../../shared/data/json'
 import { readWebPage } from '../tools/builtin/read-web-page'
 import { KnowledgeRepository } from '../store/repositories/knowledge'
 import { KnowledgeEvalsRepository } from '../store/repositories/knowledge-evals'
@@ -35,7 +34,7 @@ export const knowledgeFeature: Feature<Deps, { knowledge: KnowledgeService; know
       cancelStream: (id) => hub.cancel(id),
       rerankModels: {
         get: () => store.settings.app().knowledgeRerank ?? {},
-        set: (next) => store.settings.set({ knowledgeRerank: Object.keys(next).length ? (next as unknown as JsonObject) : null })
+        set: (next) => store.settings.save({ knowledgeRerank: Object.keys(next).length ? next : null })
       },
       // The address policy is the tools' one (Settings → Tools: private addresses off by default).
       readWebPage: (url, signal) => readWebPage({ url }, { allowPrivate: tools.toolSettings().allowPrivateAddresses, ...(signal ? { signal } : {}) }),

@@ -1,9 +1,7 @@
 import { StreamHub } from '../bridge/stream-hub'
 import type { ProviderRuntime } from '../runtime/types'
 import { EmbeddingService } from '../embeddings/embedding-service'
-import { ModelCaller } from '../caller/model-caller'
-import { priceFromCatalogue } from '../providers/catalogue-price'
-import { logger } from '../log/logger'
+import { createModelCaller } from '../caller/create-caller'
 import type { Store } from '../store'
 import { KnowledgeEvalsRepository } from '../store/repositories/knowledge-evals'
 import { KnowledgeRepository } from '../store/repositories/knowledge'
@@ -22,17 +20,7 @@ export function headlessKnowledge(
   extra: Partial<Pick<KnowledgeServiceDeps, 'batchSize' | 'afterBatch' | 'scaleWaitMs'>> = {}
 ): { knowledge: KnowledgeService; evals: EvalService; hub: StreamHub } {
   const hub = new StreamHub({ retainMs: 1000 })
-  const caller = new ModelCaller({
-    runtimeFor,
-    price: priceFromCatalogue,
-    logUsage: (entry) => {
-      try {
-        store.usage.add(entry)
-      } catch (error) {
-        logger.warn('usage', 'recording a usage entry failed', error)
-      }
-    }
-  })
+  const caller = createModelCaller({ runtimeFor, usage: store.usage, settings: store.settings })
   const embeddings = new EmbeddingService({ caller })
   const knowledge = new KnowledgeService({
     repo: new KnowledgeRepository(store.db),

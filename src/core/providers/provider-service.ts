@@ -5,7 +5,6 @@ import { MODEL_TYPES, type CatalogueModel, type ProviderCard } from '../../share
 import type { CostBreakdown } from '../../shared/data/cost'
 import type { FetchedModel as StoredFetchedModel } from '../../shared/data/provider-settings'
 import { customProviderId, customProviderSchema, isCustomProviderId, type CustomProvider } from '../../shared/data/custom-provider'
-import type { JsonValue } from '../../shared/data/json'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { LOCAL_SERVER_KINDS, type LocalServerKind, type LocalServerStatus } from '../../shared/local/local-servers'
 import type { ChatPricingContext } from '../../shared/pricing/lookup-params'
@@ -184,7 +183,7 @@ export class ProviderService {
     if (options.create && at >= 0) throw new AppErrorException({ errorType: 'ValidationError', status: 409, message: `A custom provider with the id ${custom.slug} exists already: pick another name or id.` })
     if (!options.create && at < 0) this.card(customProviderId(custom.slug)) // throws the typed unknown-provider error
     const next = at >= 0 ? list.map((c, i) => (i === at ? custom : c)) : [...list, custom]
-    this.store.settings.set({ customProviders: next as unknown as JsonValue })
+    this.store.settings.save({ customProviders: next })
     const id = customProviderId(custom.slug)
     if (options.apiKey?.trim()) await this.secrets.set(id, options.apiKey.trim())
     if (options.create) this.store.providers.update(id, { enabled: true })
@@ -195,7 +194,7 @@ export class ProviderService {
   async removeCustom(providerId: string): Promise<void> {
     const custom = this.customOf(providerId)
     if (!custom) return void this.card(providerId)
-    this.store.settings.set({ customProviders: this.customProviders().filter((c) => c !== custom) as unknown as JsonValue })
+    this.store.settings.save({ customProviders: this.customProviders().filter((c) => c !== custom) })
     this.store.providers.delete(providerId)
     await this.secrets.delete(providerId)
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { appSettingsSchemas } from '../../shared/data/app-settings'
+import { appSettingsSchemas, TRANSFERABLE_FEATURE_KEYS } from '../../shared/data/app-settings'
 import type { JsonObject, JsonValue } from '../../shared/data/json'
 import type { RefusedSetting } from '../../shared/data/export-file'
 import type { ClientReach } from './client-policy'
@@ -8,7 +8,10 @@ import type { ClientReach } from './client-policy'
  * The one gate for settings rows that come from outside the procedures that own them (an import
  * file's `data.settings`): each key is checked with the schema of the procedure that writes it
  * (Settings, Settings → Tools) and under the same policy for this client (client-policy.ts).
- * What does not pass is left out and listed with why, never written as it came.
+ * What does not pass is left out and listed with why, never written as it came. It works on the
+ * raw rows (store.settings.get / set) because it must name each refused key; the keys
+ * themselves and their stored shapes are defined once in shared/data/app-settings.ts, and the
+ * tool schemas here are a file's tighter bounds on top of those (lengths, addresses, no extra fields).
  */
 
 const id = z.string().min(1).max(200)
@@ -54,8 +57,8 @@ const issueText = (error: z.ZodError) => {
 
 const SECRET_KEY = /api[-_]?key|secret|password/i
 
-/** Keys of the settings table an import may carry: the app's settings and the tools' two keys. */
-export const IMPORTABLE_SETTING_KEYS = [...Object.keys(appSettingsSchemas), 'toolServers', 'tools'] as const
+/** Keys of the settings table an import may carry: the app's settings and the tools' two keys (shared/data/app-settings.ts). */
+export const IMPORTABLE_SETTING_KEYS = [...Object.keys(appSettingsSchemas), ...TRANSFERABLE_FEATURE_KEYS] as const
 
 export function checkImportedSettings(settings: Readonly<JsonObject>, reach: ClientReach): { settings: JsonObject; refused: RefusedSetting[] } {
   const kept: JsonObject = {}

@@ -31,6 +31,7 @@ import {
   type ToolServerStatus,
   type ToolSettings
 } from '../../shared/tools/types'
+import { featureSettingsOver, type FeatureSettingsStore } from '../store/repositories/settings'
 import { McpConnection, type ServerRequestHandlers, type ServerSecrets } from './mcp-connection'
 import { McpOAuth, OAuthCallbackServer, oauthSecretName, type ToolSecretStore } from './mcp-oauth'
 import { parseMcpServersJson } from './import-mcp-servers'
@@ -40,11 +41,12 @@ import { convertResult } from './tool-result'
 import { readWebPage, readWebPageSchema } from './builtin/read-web-page'
 import { webSearch, webSearchSchema } from './builtin/web-search'
 
-/** Where tool settings live: the app settings table (no secrets; keys are refused there). */
-export interface ToolSettingsStore {
-  get(): Record<string, JsonValue | undefined>
-  set(patch: Record<string, JsonValue | undefined>): unknown
-}
+/**
+ * Where tool settings live: the app settings table's typed `toolServers` and `tools`
+ * (store.settings; no secrets, keys are refused there), or rows held for one run (a plain
+ * object behind get/set, read through the same definitions).
+ */
+export type ToolSettingsStore = FeatureSettingsStore | { get(): Readonly<Record<string, unknown>>; set(patch: Record<string, JsonValue | undefined>): unknown }
 
 export type { ToolSecretStore }
 
@@ -105,8 +107,6 @@ export interface ToolRunContext {
   conversationId?: string
 }
 
-const SERVERS_KEY = 'toolServers'
-const SETTINGS_KEY = 'tools'
 const secretName = (serverId: string) => `tool-server.${serverId}`
 export const searchKeyName = (provider: string) => `tools.search.${provider}`
 
@@ -131,32 +131,34 @@ export class ToolService {
   private readonly running = new Map<string, { ctx: ToolRunContext; callId: string }[]>()
   private readonly elicitations = new Map<string, { request: ElicitationRequest; resolve(answer: ElicitationAnswer): void }>()
 
+  private readonly settings: FeatureSettingsStore
+
   constructor(
-    private readonly settings: ToolSettingsStore,
+    settings: ToolSettingsStore,
     private readonly secrets: ToolSecretStore,
     private readonly options: ToolServiceOptions = {}
-  ) {}
+  ) {
+    this.settings = 'features' in settings ? settings : featureSettingsOver(settings)
+  }
 
   // ------------------------------------------------------------ configuration
 
   configs(): ToolServerConfig[] {
-    const saved = this.settings.get()[SERVERS_KEY]
-    const list = Array.isArray(saved) ? (saved as unknown as ToolServerConfig[]) : []
-    return [...list, ...[...this.ephemeral.values()].map((e) => e.config)]
+    // Checked when read (shared/data/app-settings): a malformed server is left out and logged by its place.
+    return [...(this.settings.features().toolServers ?? []), ...[...this.ephemeral.values()].map((e) => e.config)]
   }
 
   private saveConfigs(list: ToolServerConfig[]): void {
-    this.settings.set({ [SERVERS_KEY]: list.filter((c) => !this.ephemeral.has(c.id)) as unknown as JsonValue })
+    this.settings.save({ toolServers: list.filter((c) => !this.ephemeral.has(c.id)) })
   }
 
   toolSettings(): ToolSettings {
-    const saved = this.settings.get()[SETTINGS_KEY] as Partial<ToolSettings> | undefined
-    return { ...defaultToolSettings(), ...(saved && typeof saved === 'object' ? saved : {}) }
+    return { ...defaultToolSettings(), ...this.settings.features().tools }
   }
 
   updateToolSettings(patch: Partial<ToolSettings>): ToolSettings {
     const next = { ...this.toolSettings(), ...patch }
-    this.settings.set({ [SETTINGS_KEY]: next as unknown as JsonValue })
+    this.settings.save({ tools: next })
     return next
   }
 

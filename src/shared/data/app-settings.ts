@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import type { VoiceSettings } from '../bridge/procedures/speech'
+import type { ToolServerConfig, ToolSettings } from '../tools/types'
 import { customProvidersSchema, type CustomProvider } from './custom-provider'
+import type { JsonValue } from './json'
 
 /**
  * App-wide preferences kept in the database's settings table: exactly these keys. Theme and
@@ -86,3 +88,146 @@ export function readAppSettings(stored: Readonly<Record<string, unknown>>): AppS
   }
   return settings as AppSettings
 }
+
+// ------------------------------------------------------------ the features' own keys
+
+/**
+ * The rest of the settings table: keys a feature writes for itself and that Settings
+ * (data.settings.get / set) neither shows nor changes. They are defined here with the Settings
+ * keys, so that the table has one typed definition, and read through the same cache
+ * (SettingsRepository.features()).
+ */
+export interface FeatureSettings {
+  /** The local API (src/core/gateway): its switch, address, keys (hashes only), aliases, origins. */
+  localApi?: LocalApiConfig
+  /** The configured tool servers (Settings → Tools): names of secrets only, the values are in the keychain. */
+  toolServers?: ToolServerConfig[]
+  /** The tools' choices (step limit, approvals, per-agent tools, search provider); absent parts are their defaults. */
+  tools?: Partial<ToolSettings>
+}
+
+/**
+ * The features' keys an export file may carry (Settings → Tools, checked by the import gate,
+ * core/security/imported-settings.ts). The local API's row never travels: it holds key hashes and
+ * the address the API listens on, which are this machine's.
+ */
+export const TRANSFERABLE_FEATURE_KEYS = ['toolServers', 'tools'] as const satisfies readonly (keyof FeatureSettings)[]
+
+/** Every key of the settings table, typed. */
+export type StoredSettings = AppSettings & FeatureSettings
+
+/** A typed change to the table: each key as its definition types it; `null` removes the key. */
+export type SettingsChange = { [K in keyof StoredSettings]?: StoredSettings[K] | null }
+
+export const DEFAULT_LOCAL_API_PORT = 4315
+
+const storedApiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.number(),
+  revokedAt: z.number().optional(),
+  allowedModels: z.array(z.string()).optional(),
+  rateLimitPerMinute: z.number().optional(),
+  spendCapUsd: z.number().optional()
+})
+
+/** The local API's row; every part has its default, so an absent row is the API off on loopback. */
+export const localApiConfigSchema = z.object({
+  enabled: z.boolean().default(false),
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65_535).default(DEFAULT_LOCAL_API_PORT),
+  keys: z.array(storedApiKeySchema).default([]),
+  aliases: z.record(z.string(), z.string()).default({}),
+  allowedOrigins: z.array(z.string()).default([]),
+  allowedHosts: z.array(z.string()).default([])
+})
+export type LocalApiConfig = z.infer<typeof localApiConfigSchema>
+
+/**
+ * One stored tool server, by shape: what ToolService writes (its own input checks, and
+ * `tools.import` of an `mcpServers` file, bound the values). The import gate
+ * (core/security/imported-settings.ts) holds a file's servers to tighter bounds on top.
+ */
+export const storedToolServerSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  transport: z.enum(['stdio', 'http', 'sse']),
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  cwd: z.string().optional(),
+  url: z.string().optional(),
+  secretEnv: z.array(z.string()).optional(),
+  secretHeaders: z.array(z.string()).optional(),
+  enabled: z.boolean(),
+  timeoutMs: z.number().int().positive().optional(),
+  roots: z.array(z.string()).optional()
+}) satisfies z.ZodType<ToolServerConfig>
+
+/** Each part of the stored tool settings, as tools.updateSettings / setApproval / setAgentTools write it. */
+export const storedToolSettingsSchemas = {
+  stepLimit: z.number().int().min(1).max(100),
+  approvals: z.record(z.string(), z.enum(['ask', 'allow', 'never'])),
+  agents: z.record(z.string(), z.object({ servers: z.array(z.string()), builtins: z.array(z.enum(['web_search', 'read_web_page'])) })),
+  search: z.object({ provider: z.enum(['searxng', 'tavily', 'brave', 'exa', 'jina', 'google']), url: z.string().optional(), googleCx: z.string().optional() }),
+  allowPrivateAddresses: z.boolean()
+} satisfies { [K in keyof ToolSettings]: z.ZodType<ToolSettings[K]> }
+
+/** A stored value that did not match its definition, by where it stands (`localApi`, `toolServers.2`, `tools.agents`). */
+export interface RefusedStoredSetting {
+  key: string
+  reason: string
+}
+
+const firstIssue = (error: z.ZodError): string => {
+  const issue = error.issues[0]
+  if (!issue) return 'not valid'
+  return `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`
+}
+
+/**
+ * The features' keys from what the table holds, each checked against its definition. What does
+ * not match is left out and named in `refused`: a whole `localApi` row (it reads as the defaults),
+ * one server of `toolServers` (the others stay usable), one part of `tools` (the others stay as
+ * chosen). Nothing malformed reaches a feature as something it is not.
+ */
+export function readFeatureSettings(stored: Readonly<Record<string, unknown>>): { settings: FeatureSettings; refused: RefusedStoredSetting[] } {
+  const settings: FeatureSettings = {}
+  const refused: RefusedStoredSetting[] = []
+  if (stored['localApi'] !== undefined) {
+    const parsed = localApiConfigSchema.safeParse(stored['localApi'])
+    if (parsed.success) settings.localApi = parsed.data
+    else refused.push({ key: 'localApi', reason: firstIssue(parsed.error) })
+  }
+  const servers = stored['toolServers']
+  if (servers !== undefined) {
+    if (!Array.isArray(servers)) refused.push({ key: 'toolServers', reason: 'not a list of tool servers' })
+    else
+      settings.toolServers = servers.flatMap((server, index) => {
+        const parsed = storedToolServerSchema.safeParse(server)
+        if (parsed.success) return [parsed.data]
+        refused.push({ key: `toolServers.${index}`, reason: firstIssue(parsed.error) })
+        return []
+      })
+  }
+  const tools = stored['tools']
+  if (tools !== undefined) {
+    if (!tools || typeof tools !== 'object' || Array.isArray(tools)) refused.push({ key: 'tools', reason: 'not an object of tool settings' })
+    else {
+      const kept: Record<string, unknown> = {}
+      for (const [part, schema] of Object.entries(storedToolSettingsSchemas)) {
+        const value = (tools as Record<string, unknown>)[part]
+        if (value === undefined) continue
+        const parsed = (schema as z.ZodType).safeParse(value)
+        if (parsed.success) kept[part] = parsed.data
+        else refused.push({ key: `tools.${part}`, reason: firstIssue(parsed.error) })
+      }
+      settings.tools = kept as Partial<ToolSettings>
+    }
+  }
+  return { settings, refused }
+}
+
+/** A typed change as the table's rows take it (the values are plain JSON by their definitions). */
+export const settingsRows = (change: SettingsChange): Record<string, JsonValue | undefined> => change as unknown as Record<string, JsonValue | undefined>
