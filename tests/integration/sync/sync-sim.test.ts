@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SyncStoreError } from '../../../src/core/sync/store'
+import type * as idsModule from '../../../src/core/store/ids'
 import { contents, openDevice, text, type Device } from './devices'
 import { MemoryStore } from './memory-store'
 
@@ -30,7 +31,7 @@ import { MemoryStore } from './memory-store'
  */
 const ids = vi.hoisted(() => ({ next: undefined as undefined | (() => string) }))
 vi.mock('../../../src/core/store/ids', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/core/store/ids')>()
+  const real = await importOriginal<typeof idsModule>()
   return { ...real, newId: () => ids.next?.() ?? real.newId() }
 })
 
