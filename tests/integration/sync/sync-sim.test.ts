@@ -156,6 +156,7 @@ async function simulate(seed: number, folder: string, template: string): Promise
         throw new SyncStoreError('SyncStoreUnreachable', 'upload dropped')
       }
       await put(key, body)
+      if (process.env.SYNC_SIM_DEBUG && !key.startsWith('blobs/')) console.log('PUT', step, `D${i}`, key, f.loseAnswer && key.startsWith('segments/') ? '(answer lost)' : '')
       if (f.duplicateNext) {
         f.duplicateNext = false
         replays.push({ at: step + 1 + rng.int(5), key, body: new Uint8Array(body) })
@@ -196,7 +197,10 @@ async function simulate(seed: number, folder: string, template: string): Promise
 
     for (step = 0; step < STEPS; step++) {
       vi.setSystemTime(T0 + (step + 1) * STEP_MS)
-      for (const r of replays.filter((r) => r.at === step)) store.objects.set(r.key, r.body)
+      for (const r of replays.filter((r) => r.at === step)) {
+        store.objects.set(r.key, r.body)
+        if (process.env.SYNC_SIM_DEBUG) console.log('STEP', step, 'stores again', r.key)
+      }
       const i = rng.int(count)
       const d = devices[i]!
       const held = svc(d).store.conversations.list()
@@ -204,6 +208,7 @@ async function simulate(seed: number, folder: string, template: string): Promise
       if (roll < 14) {
         const conv = svc(d).store.conversations.create({ agentId: svc(d).chat.defaultAgent().id, title: `c${step}` })
         model.conversations.set(conv.id, { deleted: false })
+        if (process.env.SYNC_SIM_DEBUG) console.log('STEP', step, d.name, 'creates conversation', conv.id)
       } else if (roll < 38) {
         const conv = rng.pick(held)
         if (conv) {
@@ -216,6 +221,7 @@ async function simulate(seed: number, folder: string, template: string): Promise
       } else if (roll < 46) {
         const conv = rng.pick(held)
         if (conv) svc(d).store.conversations.update(conv.id, { title: `renamed ${step}` })
+        if (conv && process.env.SYNC_SIM_DEBUG) console.log('STEP', step, d.name, 'renames', conv.id)
       } else if (roll < 53) {
         const conv = rng.pick(held)
         const m = conv && rng.pick(svc(d).store.messages.list(conv.id))
@@ -254,6 +260,7 @@ async function simulate(seed: number, folder: string, template: string): Promise
             body[rng.int(body.length)]! ^= 0x40
             store.objects.set(segment, body)
           } else if (segment) store.objects.delete(segment)
+          if (process.env.SYNC_SIM_DEBUG) console.log('STEP', step, kind === 4 ? 'damages' : 'deletes', segment)
         } else if (kind === 6) d.skew.ms = rng.chance(0.5) ? 600_000 : -600_000
         else f.offline = 3 + rng.int(8)
       }
@@ -271,6 +278,7 @@ async function simulate(seed: number, folder: string, template: string): Promise
       console.log('STORE', [...store.objects.keys()].join(' '))
       for (const d of devices) {
         const st = d.core.services().sync.status()
+        for (const row of d.core.services().store.db.sqlite.prepare("SELECT m.key, m.hlcs, m.deleted, c.title FROM sync_meta m LEFT JOIN conversations c ON c.id = m.key WHERE m.tbl = 'conversations'").all()) console.log('CONV', d.name, JSON.stringify(row))
         console.log('DEV', d.name, st.deviceId, st.state, st.error?.message, svc(d).store.conversations.list().length, JSON.stringify(d.core.services().store.db.sqlite.prepare('SELECT * FROM sync_seen').all()), JSON.stringify(d.core.services().store.db.sqlite.prepare('SELECT next_seq FROM sync_control').get()))
       }
     }
