@@ -280,6 +280,7 @@ export class ChangeLog {
         const meta = this.meta(tbl, key)
         const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
         const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
+        this.after(hlcs, meta?.deleted)
         if (!row) {
           // Alive until now (its newest field newer than any tombstone: never deleted, or back after a delete).
           const newest = Object.values(hlcs).reduce<Hlc | null>((a, b) => max(a, b), null)
@@ -682,14 +683,27 @@ export class ChangeLog {
     for (const { key } of this.sql(select).all(parent) as Array<{ key: string }>) {
       const meta = this.meta(table.name, key)
       if (meta?.deleted) continue
-      this.writeMeta(table.name, key, meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false, origin ? JSON.stringify(origin) : null)
+      const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
+      this.after(hlcs, null)
+      this.writeMeta(table.name, key, hlcs, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false, origin ? JSON.stringify(origin) : null)
     }
+  }
+
+  /**
+   * The clock moves past a record's stamps before it stamps a change of it (decision 141): the
+   * change then wins over what it replaces even where the clock forgot them (it starts from zero
+   * when the app starts) and the wall clock runs behind the one that made them.
+   */
+  private after(hlcs: Record<string, Hlc>, deleted: Hlc | null | undefined): void {
+    for (const h of Object.values(hlcs)) this.clock.observe(h)
+    if (deleted) this.clock.observe(deleted)
   }
 
   /** Brings a deleted record back with every field stamped now, so every device restores it. */
   private restore(table: SyncedTable, key: string): void {
     const row = this.row(table, key)!
     const meta = this.meta(table.name, key)
+    if (meta) this.after(JSON.parse(meta.hlcs) as Record<string, Hlc>, meta.deleted)
     const at = this.clock.tick()
     const hlcs: Record<string, Hlc> = {}
     const hashes: Record<string, string> = {}

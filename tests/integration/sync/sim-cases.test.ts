@@ -6,8 +6,7 @@ import { SyncStoreError, type SyncStore } from '../../../src/core/sync/store'
 import { converge, openDevice, type Device } from './devices'
 import { MemoryStore } from './memory-store'
 
-// Faults the sync simulation (sync-sim.test.ts) found, each alone: a store call whose answer is
-// lost, and what the store does with the object meanwhile.
+// Divergences the sync simulation (sync-sim.test.ts) found, each alone, with the seed that found it.
 
 const opened: Device[] = []
 afterEach(async () => {
@@ -43,7 +42,7 @@ async function devices(names: string[]) {
   return { store, lose, list }
 }
 
-describe('sync with lost answers', () => {
+describe('sync: cases the simulation found', () => {
   it('a segment stored with its answer lost, read by another device and then lost by the store: its number is not written again (seed 189)', async () => {
     const { store, lose, list } = await devices(['A', 'B'])
     const [a, b] = list as [Device, Device]
@@ -59,5 +58,34 @@ describe('sync with lost answers', () => {
     svc(a).store.conversations.update(conv.id, { title: 'second' })
     await converge(list)
     expect(svc(b).store.conversations.get(conv.id)?.title).toBe('second')
+  })
+
+  it('an edit made after a restart on a clock running behind is stamped after what it replaces (seed 121)', async () => {
+    const { list } = await devices(['A', 'B'])
+    let [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'first' })
+    await converge([a, b])
+    // Opened again, A's clock no longer knows the stamps it issued; then its wall clock goes back 10 minutes.
+    a = await a.reopen()
+    opened.push(a)
+    a.skew.ms = -600_000
+    svc(a).store.conversations.update(conv.id, { title: 'second' })
+    await converge([a, b])
+    expect(svc(a).store.conversations.get(conv.id)?.title).toBe('second')
+    expect(svc(b).store.conversations.get(conv.id)?.title).toBe('second')
+  })
+
+  it('a deletion made after a restart on a clock running behind is stamped after the record it deletes', async () => {
+    const { list } = await devices(['A', 'B'])
+    let [a, b] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'first' })
+    await converge([a, b])
+    a = await a.reopen()
+    opened.push(a)
+    a.skew.ms = -600_000
+    svc(a).store.conversations.delete(conv.id)
+    await converge([a, b])
+    expect(svc(a).store.conversations.get(conv.id)).toBeUndefined()
+    expect(svc(b).store.conversations.get(conv.id)).toBeUndefined()
   })
 })
