@@ -342,12 +342,18 @@ describe('sync simulation', () => {
 
   it(`${ONLY === undefined ? `${SEEDS} seeds` : `seed ${ONLY}`}: devices with faults between any two steps end the same, nothing lost, every message shown`, { timeout: 600_000 }, async () => {
     const seeds = ONLY === undefined ? Array.from({ length: SEEDS }, (_, n) => n + 1).filter((n) => !(n in KNOWN)) : [ONLY]
+    // Every seed runs: a failure names them all, the first with its message.
+    const failed: Array<{ seed: number; error: Error }> = []
     for (const seed of seeds) {
       try {
         await simulate(seed, folder, template)
       } catch (error) {
-        throw new Error(`sync simulation failed at seed ${seed} (replay: SYNC_SIM_SEED=${seed} npx vitest run tests/integration/sync/sync-sim.test.ts): ${(error as Error).message}`, { cause: error })
+        failed.push({ seed, error: error as Error })
       }
+    }
+    if (failed.length) {
+      const { seed, error } = failed[0]!
+      throw new Error(`sync simulation failed at seed${failed.length > 1 ? 's' : ''} ${failed.map((f) => f.seed).join(', ')} (replay: SYNC_SIM_SEED=${seed} npx vitest run tests/integration/sync/sync-sim.test.ts): seed ${seed}: ${error.message}`, { cause: error })
     }
   })
 
