@@ -472,6 +472,7 @@ export class ChangeLog {
         // Parents first when adding; children first when deleting.
         live.sort((a, b) => order.get(a.t)! - order.get(b.t)!)
         dead.sort((a, b) => order.get(b.t)! - order.get(a.t)!)
+        for (const change of this.deletedParents(live, verdicts)) this.upsert(change, result)
         for (const change of live) this.upsert(change, result)
         for (const change of dead) this.remove(change, result)
       } finally {
@@ -534,6 +535,29 @@ export class ChangeLog {
     if (basesChanged) this.writeBases(change.t, change.k, bases)
     Object.assign(change as Merging, { winners, replaced })
     return alive
+  }
+
+  /**
+   * Records deleted (in this batch, or here before it) that a live record of the batch hangs
+   * off, not held here, whose change the batch carries whole: they are put back as it carries
+   * them before their children, so `remove` weighs the deletion as it does any (decision 142): a
+   * child its deleter never saw brings the parent back, stamped anew. Otherwise a device that
+   * read the deletion before the child would keep the child parked and the parent gone, while
+   * one that read them the other way round restores the parent, a round later than the others.
+   */
+  private deletedParents(live: readonly Merging[], verdicts: ReadonlyMap<string, { change: Merging; alive: boolean }>): Merging[] {
+    const parents: Merging[] = []
+    for (const change of live) {
+      const table = tableByName.get(change.t as SyncedTable['name'])!
+      if (!table.parent) continue
+      const carried = table.mode === 'row' ? (change.f?.['*']?.[1] as Row | undefined)?.[table.parent.column] : (change.f?.[table.parent.column]?.[1] as Value | undefined)
+      const parentId = carried ?? this.row(table, change.k)?.[table.parent.column]
+      if (parentId === null || parentId === undefined) continue
+      const parent = verdicts.get(`${table.parent.table}\u0000${String(parentId)}`)
+      if (!parent || parent.alive || !parent.change.f || parents.includes(parent.change)) continue
+      if (!this.row(tableByName.get(table.parent.table)!, String(parentId))) parents.push(parent.change)
+    }
+    return parents
   }
 
   private upsert(change: Merging, result: MergeResult): void {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SyncStoreError, type SyncStore } from '../../../src/core/sync/store'
-import { converge, openDevice, type Device } from './devices'
+import { converge, later, openDevice, text, type Device } from './devices'
 import { MemoryStore } from './memory-store'
 
 // Divergences the sync simulation (sync-sim.test.ts) found, each alone, with the seed that found it.
@@ -87,5 +87,24 @@ describe('sync: cases the simulation found', () => {
     await converge([a, b])
     expect(svc(a).store.conversations.get(conv.id)).toBeUndefined()
     expect(svc(b).store.conversations.get(conv.id)).toBeUndefined()
+  })
+
+  it('a message written in a conversation another device deleted unseen brings it back on every device that reads both, in either order (seed 219)', async () => {
+    const { list } = await devices(['A', 'B', 'C'])
+    const [a, b, c] = list as [Device, Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'kept' })
+    await converge(list)
+    const m = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('written unseen') })
+    await a.sync()
+    // C deletes it later, not having read A's message yet; its round reads the message after its own deletion.
+    await later()
+    svc(c).store.conversations.delete(conv.id)
+    await c.sync()
+    // B reads A's segment and C's, in the order of their device ids.
+    await b.sync()
+    for (const d of list) {
+      expect(svc(d).store.conversations.get(conv.id)?.title, `${d.name} keeps the conversation`).toBe('kept')
+      expect(svc(d).store.messages.get(m.id), `${d.name} holds the message`).toBeDefined()
+    }
   })
 })
