@@ -589,6 +589,8 @@ export class ChangeLog {
       }
     }
     if (table.name === 'messages' && row.topic_id && !this.sql('SELECT 1 FROM topics WHERE id = ?').get(row.topic_id)) row.topic_id = null
+    const moved = table.name === 'messages' && this.underDeleted(row)
+    if (moved) row.parent_id = null
     const values = cols.map((c) => row[c] ?? null)
     const shape = `${table.name} ${cols.join(',')}`
     let statement = this.upsertStatements.get(shape)
@@ -599,7 +601,25 @@ export class ChangeLog {
     }
     statement.run(...values)
     result.applied++
+    // Stamped anew as `reattachReplies` stamps a reply it moves, so every device moves it the same way.
+    if (moved) this.restore(table, change.k)
     if (current && table.mode === 'fields') this.keepReplaced(table, change.k, current, winners, change.replaced ?? {})
+  }
+
+  /**
+   * A reply that comes after the message it answers was deleted here (decision 143): the replies
+   * held when a deletion comes move to the deleted message's parent (`reattachReplies`); one that
+   * comes later would hang off a message that is gone, kept but never shown. Its parent's parent
+   * is not known here any more, so it starts a branch of its own at the top, as a reply does
+   * whose grandparent is not held.
+   */
+  private underDeleted(row: Row): boolean {
+    const parent = row.parent_id
+    if (parent === null || parent === undefined || this.sql('SELECT 1 FROM messages WHERE id = ?').get(parent)) return false
+    const meta = this.meta('messages', String(parent))
+    if (!meta?.deleted) return false
+    const newest = Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>).reduce<Hlc | null>((a, b) => max(a, b), null)
+    return newest === null || newest <= meta.deleted
   }
 
   /**

@@ -62,7 +62,8 @@ describe('sync: cases the simulation found', () => {
 
   it('an edit made after a restart on a clock running behind is stamped after what it replaces (seed 121)', async () => {
     const { list } = await devices(['A', 'B'])
-    let [a, b] = list as [Device, Device]
+    const b = list[1]!
+    let a = list[0]!
     const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'first' })
     await converge([a, b])
     // Opened again, A's clock no longer knows the stamps it issued; then its wall clock goes back 10 minutes.
@@ -77,7 +78,8 @@ describe('sync: cases the simulation found', () => {
 
   it('a deletion made after a restart on a clock running behind is stamped after the record it deletes', async () => {
     const { list } = await devices(['A', 'B'])
-    let [a, b] = list as [Device, Device]
+    const b = list[1]!
+    let a = list[0]!
     const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'first' })
     await converge([a, b])
     a = await a.reopen()
@@ -105,6 +107,28 @@ describe('sync: cases the simulation found', () => {
     for (const d of list) {
       expect(svc(d).store.conversations.get(conv.id)?.title, `${d.name} keeps the conversation`).toBe('kept')
       expect(svc(d).store.messages.get(m.id), `${d.name} holds the message`).toBeDefined()
+    }
+  })
+
+  it('a reply that comes after the message it answers was deleted here moves up and is shown, as one held at the deletion does (seed 495)', async () => {
+    const { list } = await devices(['A', 'B', 'C'])
+    const [a, b, c] = list as [Device, Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'talk' })
+    const first = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('first') })
+    const answered = svc(a).store.messages.create({ conversationId: conv.id, role: 'assistant', content: text('answered'), parentId: first.id })
+    await converge(list)
+    const reply = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('reply'), parentId: answered.id })
+    await a.sync()
+    // C deletes the message answered before it reads the reply.
+    svc(c).chat.deleteMessage(answered.id)
+    await c.sync()
+    await b.sync()
+    await a.sync()
+    for (const d of list) {
+      const messages = svc(d).store.messages.list(conv.id)
+      const ids = new Set(messages.map((m) => m.id))
+      expect(ids.has(reply.id), `${d.name} holds the reply`).toBe(true)
+      expect(messages.filter((m) => m.parentId !== undefined && !ids.has(m.parentId)).map((m) => m.id), `${d.name}: messages not shown`).toEqual([])
     }
   })
 })
