@@ -80,6 +80,7 @@ const STEP_MS = 1_000
  * migration 007), which the fake Date does not reach: this device's database reads the fake one.
  */
 function simulatedSqlClock(device: Device): Device {
+  device.core.services().store.backups?.stop()
   device.core.services().store.db.sqlite.function('julianday', (when: unknown) => {
     if (when !== 'now') throw new Error(`the simulation's julianday takes only 'now', not ${String(when)}`)
     return Date.now() / 86_400_000 + 2_440_587.5
