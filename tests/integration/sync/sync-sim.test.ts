@@ -11,10 +11,21 @@
  * may be missing, every message must hang off its conversation's first message (the conversation
  * view reaches it), and every file must be there byte for byte.
  *
- * SYNC_SIM_SEEDS sets how many seeds run (CI: the default, 60, while the seeds in KNOWN are open; 200 run in 45–150 s on two busy cores, 0.23–0.75 s a seed); a
- * failure names its seed, and SYNC_SIM_SEED=<n> runs that one alone (SYNC_SIM_DEBUG=1 prints
- * its steps). The seed fixes every choice and fault; record ids and wall-clock stamps are the
- * app's own, so a replay takes the same steps, not byte for byte the same stamps.
+ * SYNC_SIM_SEEDS sets how many seeds run (CI: the default, 300). Measured on this machine's two
+ * cores with others' tests running (load 9–12): 300 seeds in 135 s (0.45 s a seed, 53 s of it CPU
+ * time); 400 in 166 s; TIMING_TBD. Every seed runs; a failure names all that failed and how to
+ * replay the first: SYNC_SIM_SEED=<n> runs that one alone (SYNC_SIM_DEBUG=1 prints its steps and
+ * what each device ends with).
+ *
+ * A replay is exact (the last test checks it: the same rows, stamps and store keys twice). The
+ * seed draws everything that orders records or stamps them, from streams of its own so the steps
+ * stay those the seed always took: the device ids (the sync engine's `newDeviceId`, a test-only
+ * option), the record ids (`newId`, mocked here), and time — Date is faked (T0, then STEP_MS a
+ * step), each device's wall clock is it plus the device's skew, and the capture triggers' SQLite
+ * clock (julianday('now'), migration 007) reads the fake Date too (`simulatedSqlClock`). Only the
+ * encryption's salts and nonces stay random (they name blobs and fill ciphertext, never order
+ * anything). SYNC_SIM_IDS=<n> draws other ids, and SYNC_SIM_STEP_MS=<ms> another step length, for
+ * the same steps: a divergence that depends on the ids' order or on the clocks shows under some.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,12 +46,14 @@ vi.mock('../../../src/core/store/ids', async (importOriginal) => {
   return { ...real, newId: () => ids.next?.() ?? real.newId() }
 })
 
-const SEEDS = Number(process.env.SYNC_SIM_SEEDS ?? 60)
+const SEEDS = Number(process.env.SYNC_SIM_SEEDS ?? 300)
 /**
  * Seeds that find a divergence not fixed yet: left out of the run (each is an it.todo below) so
  * the others keep guarding; SYNC_SIM_SEED=<n> still replays one.
  */
 const KNOWN: Record<number, string> = {}
+/** Draws other ids for the same steps (SYNC_SIM_IDS=<n>): ids order segments and records, so a divergence that depends on that order shows under some. */
+const IDS = Number(process.env.SYNC_SIM_IDS ?? 0)
 const ONLY = process.env.SYNC_SIM_SEED === undefined ? undefined : Number(process.env.SYNC_SIM_SEED)
 const STEPS = 40
 /**
@@ -73,7 +86,7 @@ const idFrom = (rng: ReturnType<typeof random>) => Array.from({ length: 16 }, ()
 
 /** The simulated time a seed starts at, and how far it moves each step (every device's wall clock is it plus the device's skew). */
 const T0 = Date.UTC(2026, 0, 1)
-const STEP_MS = 1_000
+const STEP_MS = Number(process.env.SYNC_SIM_STEP_MS ?? 1_000)
 
 /**
  * The capture triggers note when a row changed from SQLite's own clock (julianday('now'), see
@@ -121,8 +134,8 @@ interface Model {
 async function simulate(seed: number, folder: string, template: string): Promise<string> {
   const rng = random(seed)
   // Streams of their own, so drawing ids leaves the seed's steps and faults as they were.
-  const idRng = random(seed ^ 0x5eed1d5)
-  const deviceRng = random(seed ^ 0xde71ce)
+  const idRng = random(seed ^ 0x5eed1d5 ^ (IDS << 8))
+  const deviceRng = random(seed ^ 0xde71ce ^ (IDS << 8))
   ids.next = () => idFrom(idRng)
   vi.useFakeTimers({ toFake: ['Date'], now: T0 })
   const store = new MemoryStore()
