@@ -12,8 +12,8 @@
  * view reaches it), and every file must be there byte for byte.
  *
  * SYNC_SIM_SEEDS sets how many seeds run (CI: the default, 300). Measured on this machine's two
- * cores with others' tests running (load 9–12): 300 seeds in 135 s (0.45 s a seed, 53 s of it CPU
- * time); 400 in 166 s; TIMING_TBD. Every seed runs; a failure names all that failed and how to
+ * cores with others' tests running: the whole file in 91 s at load 5 (the 300 seeds 72 s, ~60 s of
+ * CPU), in 142 s at load 10 (135 s; 0.45 s a seed); 400 seeds took 166 s at load 10. Every seed runs; a failure names all that failed and how to
  * replay the first: SYNC_SIM_SEED=<n> runs that one alone (SYNC_SIM_DEBUG=1 prints its steps and
  * what each device ends with).
  *
