@@ -280,6 +280,7 @@ export class ChangeLog {
         const meta = this.meta(tbl, key)
         const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
         const hashes = meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}
+        this.after(hlcs, meta?.deleted)
         if (!row) {
           // Alive until now (its newest field newer than any tombstone: never deleted, or back after a delete).
           const newest = Object.values(hlcs).reduce<Hlc | null>((a, b) => max(a, b), null)
@@ -471,6 +472,7 @@ export class ChangeLog {
         // Parents first when adding; children first when deleting.
         live.sort((a, b) => order.get(a.t)! - order.get(b.t)!)
         dead.sort((a, b) => order.get(b.t)! - order.get(a.t)!)
+        for (const change of this.deletedParents(live, verdicts)) this.upsert(change, result)
         for (const change of live) this.upsert(change, result)
         for (const change of dead) this.remove(change, result)
       } finally {
@@ -535,6 +537,29 @@ export class ChangeLog {
     return alive
   }
 
+  /**
+   * Records deleted (in this batch, or here before it) that a live record of the batch hangs
+   * off, not held here, whose change the batch carries whole: they are put back as it carries
+   * them before their children, so `remove` weighs the deletion as it does any (decision 142): a
+   * child its deleter never saw brings the parent back, stamped anew. Otherwise a device that
+   * read the deletion before the child would keep the child parked and the parent gone, while
+   * one that read them the other way round restores the parent, a round later than the others.
+   */
+  private deletedParents(live: readonly Merging[], verdicts: ReadonlyMap<string, { change: Merging; alive: boolean }>): Merging[] {
+    const parents: Merging[] = []
+    for (const change of live) {
+      const table = tableByName.get(change.t as SyncedTable['name'])!
+      if (!table.parent) continue
+      const carried = table.mode === 'row' ? (change.f?.['*']?.[1] as Row | undefined)?.[table.parent.column] : (change.f?.[table.parent.column]?.[1] as Value | undefined)
+      const parentId = carried ?? this.row(table, change.k)?.[table.parent.column]
+      if (parentId === null || parentId === undefined) continue
+      const parent = verdicts.get(`${table.parent.table}\u0000${String(parentId)}`)
+      if (!parent || parent.alive || !parent.change.f || parents.includes(parent.change)) continue
+      if (!this.row(tableByName.get(table.parent.table)!, String(parentId))) parents.push(parent.change)
+    }
+    return parents
+  }
+
   private upsert(change: Merging, result: MergeResult): void {
     const table = tableByName.get(change.t as SyncedTable['name'])!
     const winners = change.winners ?? {}
@@ -564,6 +589,8 @@ export class ChangeLog {
       }
     }
     if (table.name === 'messages' && row.topic_id && !this.sql('SELECT 1 FROM topics WHERE id = ?').get(row.topic_id)) row.topic_id = null
+    const moved = table.name === 'messages' && this.underDeleted(row)
+    if (moved) row.parent_id = null
     const values = cols.map((c) => row[c] ?? null)
     const shape = `${table.name} ${cols.join(',')}`
     let statement = this.upsertStatements.get(shape)
@@ -574,7 +601,25 @@ export class ChangeLog {
     }
     statement.run(...values)
     result.applied++
+    // Stamped anew as `reattachReplies` stamps a reply it moves, so every device moves it the same way.
+    if (moved) this.restore(table, change.k)
     if (current && table.mode === 'fields') this.keepReplaced(table, change.k, current, winners, change.replaced ?? {})
+  }
+
+  /**
+   * A reply that comes after the message it answers was deleted here (decision 143): the replies
+   * held when a deletion comes move to the deleted message's parent (`reattachReplies`); one that
+   * comes later would hang off a message that is gone, kept but never shown. Its parent's parent
+   * is not known here any more, so it starts a branch of its own at the top, as a reply does
+   * whose grandparent is not held.
+   */
+  private underDeleted(row: Row): boolean {
+    const parent = row.parent_id
+    if (parent === null || parent === undefined || this.sql('SELECT 1 FROM messages WHERE id = ?').get(parent)) return false
+    const meta = this.meta('messages', String(parent))
+    if (!meta?.deleted) return false
+    const newest = Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>).reduce<Hlc | null>((a, b) => max(a, b), null)
+    return newest === null || newest <= meta.deleted
   }
 
   /**
@@ -682,14 +727,27 @@ export class ChangeLog {
     for (const { key } of this.sql(select).all(parent) as Array<{ key: string }>) {
       const meta = this.meta(table.name, key)
       if (meta?.deleted) continue
-      this.writeMeta(table.name, key, meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false, origin ? JSON.stringify(origin) : null)
+      const hlcs = meta ? (JSON.parse(meta.hlcs) as Record<string, Hlc>) : {}
+      this.after(hlcs, null)
+      this.writeMeta(table.name, key, hlcs, meta ? (JSON.parse(meta.hashes) as Record<string, string>) : {}, this.clock.tick(), false, origin ? JSON.stringify(origin) : null)
     }
+  }
+
+  /**
+   * The clock moves past a record's stamps before it stamps a change of it (decision 141): the
+   * change then wins over what it replaces even where the clock forgot them (it starts from zero
+   * when the app starts) and the wall clock runs behind the one that made them.
+   */
+  private after(hlcs: Record<string, Hlc>, deleted: Hlc | null | undefined): void {
+    for (const h of Object.values(hlcs)) this.clock.observe(h)
+    if (deleted) this.clock.observe(deleted)
   }
 
   /** Brings a deleted record back with every field stamped now, so every device restores it. */
   private restore(table: SyncedTable, key: string): void {
     const row = this.row(table, key)!
     const meta = this.meta(table.name, key)
+    if (meta) this.after(JSON.parse(meta.hlcs) as Record<string, Hlc>, meta.deleted)
     const at = this.clock.tick()
     const hlcs: Record<string, Hlc> = {}
     const hashes: Record<string, string> = {}

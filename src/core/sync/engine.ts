@@ -365,6 +365,7 @@ export class SyncEngine {
       this.log.sent(changes, { [deviceId]: seq })
       this.setNextSeq(seq + 1)
     }
+    this.skipNumbersRead(records.bodies)
 
     // Pull first: what others wrote is merged before ours is sent, so a conflict is settled here once.
     const seen = this.log.seen()
@@ -547,6 +548,23 @@ export class SyncEngine {
     const resent = this.log.resend(deviceId)
     for (const seq of lost) this.healed.add(seq)
     return Math.max(resent, 1)
+  }
+
+  /**
+   * Another device's record says it read a segment of ours numbered at or past the next one this
+   * device would write: a put whose answer was lost (or one written after the backup this data
+   * came from), which the store no longer holds. A segment written again under that number would
+   * never be read there (decision 140), so numbering goes on after it; what was in it is sent
+   * again (a lost answer left it pending anyway) and the numbers count as healed.
+   */
+  private skipNumbersRead(bodies: DeviceBody[]): void {
+    const { deviceId } = this.deps
+    const read = Math.max(0, ...bodies.filter((b) => b.id !== deviceId).map((b) => b.seen?.[deviceId] ?? 0))
+    const next = this.nextSeq()
+    if (read < next) return
+    for (let seq = next; seq <= read; seq++) this.healed.add(seq)
+    this.log.resend(deviceId)
+    this.setNextSeq(read + 1)
   }
 
   /** Takes what this device's record in the store says it refused and healed (a restart keeps them so). */

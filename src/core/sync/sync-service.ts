@@ -34,7 +34,7 @@ export interface SyncSecrets {
 export type OpenStore = (config: SyncStoreConfig, secret?: string) => Promise<SyncStore>
 
 /** What a test (or a build) may tune: timings, the wall clock, the KDF cost, a wrapper around each store opened. */
-export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'compactShare' | 'compactMaxSegments' | 'imageChunk' | 'segmentBytes' | 'snapshotBacklog' | 'restoreWaitMs' | 'blobGraceMs' | 'sweepEveryMs'>> & {
+export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'newDeviceId' | 'debounceMs' | 'pollMs' | 'localCheckMs' | 'retryMs' | 'maxRetryMs' | 'kdf' | 'compactAfter' | 'compactBytes' | 'compactShare' | 'compactMaxSegments' | 'imageChunk' | 'segmentBytes' | 'snapshotBacklog' | 'restoreWaitMs' | 'blobGraceMs' | 'sweepEveryMs'>> & {
   wrapStore?: (store: SyncStore) => SyncStore
 }
 
@@ -50,6 +50,8 @@ export interface SyncServiceDeps {
   /** Which keychain entries are API keys (synced when the scope says so; never sync's own or a tool server's). */
   apiKeys?: { names(): string[]; isKey(name: string): boolean }
   clock?: WallClock
+  /** A new device id (tests only: the simulation draws them from its seed, since they order segments); 16 random hex digits by default. */
+  newDeviceId?: () => string
   /** Quiet time after a local change before sending it (ms; by default 0.5 s where the store pushes, 1.5 s where it is polled). */
   debounceMs?: number
   /** How often the store is asked for other devices' changes when it cannot push them (ms). */
@@ -218,6 +220,10 @@ export class SyncService {
 
   private control(): { device_id: string | null; device_name: string | null; config: string | null; next_seq: number } {
     return this.deps.db.prepare('SELECT device_id, device_name, config, next_seq FROM sync_control WHERE id = 1').get() as { device_id: string | null; device_name: string | null; config: string | null; next_seq: number }
+  }
+
+  private freshDeviceId(): string {
+    return this.deps.newDeviceId?.() ?? randomBytes(8).toString('hex')
   }
 
   private deviceId(): string {
@@ -673,7 +679,7 @@ export class SyncService {
     const old = control.device_id
     // A store that does not hold this device's history as it left it (another store, or a first
     // set-up) gets a new device id and everything this device holds, with the stamps it has.
-    const deviceId = continuing && old ? old : randomBytes(8).toString('hex')
+    const deviceId = continuing && old ? old : this.freshDeviceId()
     if (deviceId !== old) this.log.restartHistory()
     this.deps.db.prepare('UPDATE sync_control SET device_id = ?, device_name = ? WHERE id = 1').run(deviceId, input.deviceName ?? control.device_name ?? hostname())
     if (secret !== undefined) await this.deps.secrets.set(syncSecretName(deviceId), secret)
@@ -910,7 +916,7 @@ export class SyncService {
    */
   private async newDeviceId(reset: () => void): Promise<void> {
     const old = this.deviceId()
-    const id = randomBytes(8).toString('hex')
+    const id = this.freshDeviceId()
     const secret = await this.deps.secrets.readForRuntime(syncSecretName(old)).catch(() => undefined)
     if (secret !== undefined) await this.deps.secrets.set(syncSecretName(id), secret)
     await this.deps.secrets.set(syncKeyName(id), this.key!.toString('base64'))

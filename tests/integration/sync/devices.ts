@@ -89,7 +89,7 @@ export function faulty(store: SyncStore, fault: Fault): SyncStore {
 }
 
 /** A device: its own data folder and core (real store, real sync), a keychain in memory, a movable clock. */
-export async function openDevice(name: string, options: { dataDir?: string; keychain?: MemoryBackend; skewMs?: number; compactAfter?: number; compactBytes?: number; compactShare?: number; compactMaxSegments?: number; imageChunk?: number; segmentBytes?: number; snapshotBacklog?: number; timings?: { pollMs?: number; localCheckMs?: number; debounceMs?: number; restoreWaitMs?: number }; /** Stands in for the store the config names (a store in memory). */ store?: () => SyncStore } = {}): Promise<Device> {
+export async function openDevice(name: string, options: { dataDir?: string; keychain?: MemoryBackend; skewMs?: number; compactAfter?: number; compactBytes?: number; compactShare?: number; compactMaxSegments?: number; imageChunk?: number; segmentBytes?: number; snapshotBacklog?: number; timings?: { pollMs?: number; localCheckMs?: number; debounceMs?: number; restoreWaitMs?: number }; /** Stands in for the store the config names (a store in memory). */ store?: () => SyncStore; /** Draws the device ids sync gives this device (the simulation: from its seed). */ newDeviceId?: () => string } = {}): Promise<Device> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `sb-sync-${name}-`))
   const skew = { ms: options.skewMs ?? 0 }
   const fault: Fault = {}
@@ -98,7 +98,7 @@ export async function openDevice(name: string, options: { dataDir?: string; keyc
     dataDir,
     secrets: { backend: keychain },
     // Rounds are driven by the tests (sync.now); the timers stay out of the way.
-    sync: { kdf: TEST_KDF, clock: () => Date.now() + skew.ms, pollMs: 3_600_000, localCheckMs: 3_600_000, retryMs: 3_600_000, compactAfter: options.compactAfter ?? 10_000, compactShare: options.compactShare ?? 0, ...(options.compactBytes ? { compactBytes: options.compactBytes } : {}), ...(options.compactMaxSegments ? { compactMaxSegments: options.compactMaxSegments } : {}), ...(options.imageChunk ? { imageChunk: options.imageChunk } : {}), ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}), ...(options.snapshotBacklog ? { snapshotBacklog: options.snapshotBacklog } : {}), wrapStore: (store) => faulty(options.store ? options.store() : store, fault), ...options.timings }
+    sync: { kdf: TEST_KDF, clock: () => Date.now() + skew.ms, pollMs: 3_600_000, localCheckMs: 3_600_000, retryMs: 3_600_000, compactAfter: options.compactAfter ?? 10_000, compactShare: options.compactShare ?? 0, ...(options.compactBytes ? { compactBytes: options.compactBytes } : {}), ...(options.compactMaxSegments ? { compactMaxSegments: options.compactMaxSegments } : {}), ...(options.imageChunk ? { imageChunk: options.imageChunk } : {}), ...(options.segmentBytes ? { segmentBytes: options.segmentBytes } : {}), ...(options.snapshotBacklog ? { snapshotBacklog: options.snapshotBacklog } : {}), wrapStore: (store) => faulty(options.store ? options.store() : store, fault), ...(options.newDeviceId ? { newDeviceId: options.newDeviceId } : {}), ...options.timings }
   })
   const unwrap = async <T>(promise: Promise<{ ok: true; value: T } | { ok: false; error: { errorType: string; message: string } }>): Promise<T> => {
     const result = await promise

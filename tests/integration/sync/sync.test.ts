@@ -165,18 +165,20 @@ describe('sync through a folder store', () => {
     expect(contents(a)).toEqual(contents(b))
   })
 
-  it('a message that arrives before its restored conversation waits for it and is then applied, not lost', async () => {
+  it('a message that arrives after its conversation was deleted here brings it back at once, not lost', async () => {
     const { list } = await devices(2)
     const [a, b] = list as [Device, Device]
     const conv = svc(a).store.conversations.create({ agentId: agentOf(a), title: 'Doomed' })
     await converge(list)
-    // B's message reaches the store first; A deletes the conversation before it reads it, so the
-    // message waits on A (its conversation is gone there) until B's restore of it arrives.
+    // B's message reaches the store first; A deletes the conversation before it reads it. The
+    // message comes with the conversation's whole state, so A puts it back and weighs its own
+    // deletion against the message it never saw (decision 142): restored, as on B.
     const added = svc(b).store.messages.create({ conversationId: conv.id, role: 'user', content: text('added on B') })
     await b.sync()
     svc(a).store.conversations.delete(conv.id)
     await a.sync()
-    expect(svc(a).store.messages.get(added.id)).toBeUndefined()
+    expect(svc(a).store.conversations.get(conv.id)?.title).toBe('Doomed')
+    expect(svc(a).store.messages.get(added.id)?.content).toEqual(text('added on B'))
     await b.sync()
     await converge(list)
     expect(contents(a)).toEqual(contents(b))
