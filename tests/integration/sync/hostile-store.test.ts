@@ -165,6 +165,13 @@ describe('a segment planted under a device no one has, numbered as if after a ga
   })
 })
 
+/** Writes a conversation of 20 messages on `d` under `title`. */
+const historyOn = (d: Device) => (title: string) => {
+  const conv = newConversation(d, title)
+  for (let i = 0; i < 20; i++) svc(d).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`${title} ${i}`) })
+  return conv
+}
+
 describe('the newest snapshot\'s image damaged', () => {
   it('a new device starts from the snapshot before it, and catches up when the next one is written', { timeout: 60_000 }, async () => {
     const store = newFolderStore()
@@ -172,11 +179,7 @@ describe('the newest snapshot\'s image damaged', () => {
     const a = await openDevice('A', { compactBytes: 1, imageChunk: 64 * 1024 })
     opened.push(a)
     await a.setup(store)
-    const history = (title: string) => {
-      const conv = newConversation(a, title)
-      for (let i = 0; i < 20; i++) svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`${title} ${i}`) })
-      return conv
-    }
+    const history = historyOn(a)
     const early = history('early')
     await a.sync()
     history('later')
@@ -209,11 +212,7 @@ describe('a snapshot another device refused', () => {
     const a = await openDevice('A', { snapshotBacklog: 10, imageChunk: 64 * 1024 })
     opened.push(a)
     await a.setup(store)
-    const history = (title: string) => {
-      const conv = newConversation(a, title)
-      for (let i = 0; i < 20; i++) svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text(`${title} ${i}`) })
-      return conv
-    }
+    const history = historyOn(a)
     history('early')
     await a.sync()
     const later = history('later')

@@ -6,45 +6,15 @@
  * The hard cases run through each store too: clocks an hour apart, a killed upload, the store gone
  * for a while, a fresh device from a snapshot image in many chunks, a tampered segment.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
+import { afterEach, describe, expect, it } from 'vitest'
 import { openSyncStore } from '../../../src/core/sync/stores'
 import { SyncStoreError } from '../../../src/core/sync/store'
-import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
+import { useStorePlaces } from './store-places'
 import { contents, converge, openDevice, text, type Device } from './devices'
 import { describeSyncStoreContract } from './store-contract'
 
-let s3: S3Server
-let dav: WebdavServer
-let pgServer: PostgresServer
-let fresh = 0
-
-beforeAll(async () => {
-  ;[s3, dav, pgServer] = await Promise.all([startS3Server(), startWebdavServer(), startPostgres()])
-}, 90_000)
-afterAll(async () => {
-  await Promise.all([s3?.stop(), dav?.stop(), pgServer?.stop()])
-})
-
-/** An empty place in each store, with its secret, as a user would configure it. */
-const places: Record<'s3' | 'webdav' | 'postgres', () => Promise<{ config: SyncStoreConfig; secret: string }>> = {
-  s3: async () => ({
-    config: { kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: `place-${++fresh}`, accessKeyId: s3.accessKeyId, forcePathStyle: true },
-    secret: s3.secretAccessKey
-  }),
-  webdav: async () => {
-    // Made over WebDAV as a user's client would (rclone's directory cache does not see folders made on its disk).
-    const folder = `place-${++fresh}`
-    const made = await fetch(`${dav.url}${folder}/`, { method: 'MKCOL', headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` } })
-    if (made.status !== 201) throw new Error(`MKCOL ${folder}: ${made.status}`)
-    return { config: { kind: 'webdav', url: `${dav.url}${folder}/`, username: dav.username }, secret: dav.password }
-  },
-  postgres: async () => {
-    const schema = `place_${++fresh}`
-    await pgServer.admin(`CREATE SCHEMA ${schema} AUTHORIZATION ${pgServer.user}`)
-    return { config: { kind: 'postgres', host: pgServer.host, port: pgServer.port, database: pgServer.database, user: pgServer.user, schema }, secret: pgServer.password }
-  }
-}
+// The server stores only: a folder has its own tests.
+const { folder: _folder, ...places } = useStorePlaces('place')
 
 for (const [kind, place] of Object.entries(places)) {
   describeSyncStoreContract(kind, async () => {

@@ -7,43 +7,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join as joinPath } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { SyncStatus, SyncStoreConfig } from '../../../src/shared/bridge/procedures/sync'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SyncStatus } from '../../../src/shared/bridge/procedures/sync'
 import { openSyncStore } from '../../../src/core/sync/stores'
 import type { SyncStore } from '../../../src/core/sync/store'
-import { startPostgres, startS3Server, startWebdavServer, type PostgresServer, type S3Server, type WebdavServer } from '../../support/sync-servers'
-import { contents, converge, newFolderStore, openDevice, text, type Device } from './devices'
+import { useStorePlaces } from './store-places'
+import { contents, converge, openDevice, text, type Device } from './devices'
 
-let s3: S3Server
-let dav: WebdavServer
-let pgServer: PostgresServer
-let fresh = 0
-
-beforeAll(async () => {
-  ;[s3, dav, pgServer] = await Promise.all([startS3Server(), startWebdavServer(), startPostgres()])
-}, 90_000)
-afterAll(async () => {
-  await Promise.all([s3?.stop(), dav?.stop(), pgServer?.stop()])
-})
-
-const places: Record<'folder' | 's3' | 'webdav' | 'postgres', () => Promise<{ config: SyncStoreConfig; secret?: string }>> = {
-  folder: async () => ({ config: newFolderStore() }),
-  s3: async () => ({
-    config: { kind: 's3', endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, prefix: `trust-${++fresh}`, accessKeyId: s3.accessKeyId, forcePathStyle: true },
-    secret: s3.secretAccessKey
-  }),
-  webdav: async () => {
-    const folder = `trust-${++fresh}`
-    const made = await fetch(`${dav.url}${folder}/`, { method: 'MKCOL', headers: { authorization: `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}` } })
-    if (made.status !== 201) throw new Error(`MKCOL ${folder}: ${made.status}`)
-    return { config: { kind: 'webdav', url: `${dav.url}${folder}/`, username: dav.username }, secret: dav.password }
-  },
-  postgres: async () => {
-    const schema = `trust_${++fresh}`
-    await pgServer.admin(`CREATE SCHEMA ${schema} AUTHORIZATION ${pgServer.user}`)
-    return { config: { kind: 'postgres', host: pgServer.host, port: pgServer.port, database: pgServer.database, user: pgServer.user, schema }, secret: pgServer.password }
-  }
-}
+const all = useStorePlaces('trust')
+/** A new, empty store of each kind, and the secret it takes. */
+const places = all
 
 const opened: Device[] = []
 const raws: SyncStore[] = []
