@@ -89,6 +89,16 @@ export class StoreDb {
     return changes
   }
 
+  /**
+   * A write that is no change of the user's data (sync's own stamps, outbox, segment numbers, and
+   * its merges, which run with capture paused): no watcher is told, so sync bookkeeping neither
+   * counts towards a backup nor makes sync look for changes of its own to send.
+   */
+  runUnwatched(query: Compilable): number {
+    const compiled = query.compile()
+    return this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
+  }
+
   /** Calls `watcher` after every statement run here that changed rows; returns how to stop. */
   watchWrites(watcher: () => void): () => void {
     this.writeWatchers.add(watcher)

@@ -187,6 +187,75 @@ export interface KbAttachmentsTable {
   kb_id: string
 }
 
+// Sync (migrations 007, 008, 010). Its capture triggers (on the synced tables above) are DDL in
+// the migration; core/sync reaches these tables through kysely like the repositories do.
+/** The one row (id 1) of this device's sync state. */
+export interface SyncControlTable {
+  id: Generated<number>
+  /** Capture is on (0/1): the triggers note changes only then. */
+  enabled: Generated<number>
+  /** Sync is merging another device's changes (0/1): the triggers keep out (no echo). */
+  applying: Generated<number>
+  device_id: string | null
+  device_name: string | null
+  /** The saved sync settings (JSON). */
+  config: string | null
+  /** The number of this device's next segment. */
+  next_seq: Generated<number>
+}
+
+/** A changed row's key, noted by the capture triggers (and for API keys by the sync service). */
+export interface SyncOutboxTable {
+  tbl: string
+  key: string
+  /** This device's wall clock (ms) at the change. */
+  changed_at: number
+}
+
+/** Each synced record's clock stamps, per field. */
+export interface SyncMetaTable {
+  tbl: string
+  key: string
+  /** JSON: field → stamp. */
+  hlcs: Generated<string>
+  /** JSON: field → hash of its value. */
+  hashes: Generated<string>
+  /** The tombstone's stamp. */
+  deleted: string | null
+  /** Not yet in the store (0/1). */
+  dirty: Generated<number>
+  /** Migration 8: where the tombstone was first published (JSON). */
+  gone_after: string | null
+  /** Migration 10: per field edited here since last sent, the stamp it replaced (JSON). */
+  bases: string | null
+}
+
+/** The newest segment merged from each device. */
+export interface SyncSeenTable {
+  device: string
+  seq: number
+}
+
+/** A change that waits for its parent record (JSON). */
+export interface SyncParkedTable {
+  tbl: string
+  key: string
+  change: string
+}
+
+/** Migration 10: an edit of this device's that a later one from another device replaced (the newest 100). */
+export interface SyncReplacedTable {
+  id: Generated<number>
+  tbl: string
+  key: string
+  field: string
+  /** JSON values. */
+  replaced: string
+  kept: string
+  kept_by: string
+  at: number
+}
+
 export interface Database {
   agents: AgentsTable
   conversations: ConversationsTable
@@ -201,6 +270,12 @@ export interface Database {
   kb_files: KbFilesTable
   kb_chunks: KbChunksTable
   kb_attachments: KbAttachmentsTable
+  sync_control: SyncControlTable
+  sync_outbox: SyncOutboxTable
+  sync_meta: SyncMetaTable
+  sync_seen: SyncSeenTable
+  sync_parked: SyncParkedTable
+  sync_replaced: SyncReplacedTable
 }
 
 export type AgentRow = Selectable<AgentsTable>
@@ -213,3 +288,5 @@ export type FileRow = Selectable<FilesTable>
 export type ImageGenerationRow = Selectable<ImageGenerationsTable>
 export type ProviderSettingsRow = Selectable<ProviderSettingsTable>
 export type UsageLogRow = Selectable<UsageLogTable>
+export type SyncMetaRow = Selectable<SyncMetaTable>
+export type SyncReplacedRow = Selectable<SyncReplacedTable>
