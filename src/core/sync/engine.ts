@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, normalize, sep } from 'node:path'
 import type { SyncDevice, SyncScope } from '../../shared/bridge/procedures/sync'
-import type { SqliteDb } from '../store/database'
+import type { StoreDb } from '../store/database'
 import { ChangeLog, type Change, type MergeResult, type Origin } from './change-log'
 import type { ApiKeySync } from './api-keys'
 import { blobName, IMAGE_FORMAT, open, seal, TamperedObject, type ObjectHeader } from './crypto'
@@ -193,7 +193,7 @@ export interface RoundResult {
 }
 
 export interface EngineDeps {
-  db: SqliteDb
+  db: StoreDb
   store: SyncStore
   key: Buffer
   deviceId: string
@@ -265,7 +265,7 @@ export class SyncEngine {
   private readonly marks = new Map<string, MarkBody | null>()
 
   constructor(private readonly deps: EngineDeps) {
-    this.log = new ChangeLog(deps.db, deps.clock)
+    this.log = new ChangeLog(deps.db.sqlite, deps.clock)
     // Image files of an earlier run that stopped half way (they are rebuilt or downloaded again).
     try {
       for (const name of readdirSync(deps.dataDir)) if (IMAGE_FILE.test(name)) rmSync(join(deps.dataDir, name), { force: true })

@@ -417,7 +417,7 @@ export class SyncService {
     const control = this.control()
     const apiKeys = this.apiKeySync(saved)
     return new SyncEngine({
-      db: this.deps.db.sqlite,
+      db: this.deps.db,
       store,
       key: this.key!,
       deviceId: control.device_id!,
