@@ -30,6 +30,21 @@ export function openSqlite(file: string, options: { readonly?: boolean; fileMust
   return sqlite
 }
 
+/** Where a value of a `prepared` query goes: filled at each run from the value of its name. */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** A query of `StoreDb.prepared`, run with the values of its slots. */
+export interface PreparedQuery<P, R> {
+  all(values: P): R[]
+  first(values: P): R | undefined
+  /** Row by row, for a result too large to hold at once. */
+  iterate(values: P): IterableIterator<R>
+  /** A write of sync's bookkeeping (see `runUnwatched`): no watcher is told. */
+  runUnwatched(values: P): number
+}
+
 /**
  * The store's one connection. Queries are built with kysely (typed by `Database`) and run
  * synchronously on better-sqlite3: one writer, no await between a read and its write, and
@@ -87,6 +102,25 @@ export class StoreDb {
     const changes = this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
     if (changes > 0) for (const watcher of this.writeWatchers) watcher()
     return changes
+  }
+
+  /**
+   * A query built once with kysely and prepared once, for a hot path (one statement per record
+   * of a sync round): `build` receives named slots where values go and each run fills them, so a
+   * run costs what a hand-written prepared statement costs, not a query build and compile
+   * (measured: an upsert 55–75 µs that way against 7–8 µs prepared).
+   */
+  prepared<P extends Record<string, unknown>, Q extends Compilable>(build: (slots: P) => Q): PreparedQuery<P, InferResult<Q>[number]> {
+    const slots = new Proxy({} as P, { get: (_, name) => new Slot(String(name)) })
+    const compiled = build(slots).compile()
+    const statement = this.sqlite.prepare(compiled.sql)
+    const fill = (values: P) => compiled.parameters.map((p) => (p instanceof Slot ? values[p.name] : p))
+    return {
+      all: (values) => this.guard(() => statement.all(...fill(values))) as InferResult<Q>,
+      first: (values) => this.guard(() => statement.get(...fill(values))) as InferResult<Q>[number] | undefined,
+      iterate: (values) => statement.iterate(...fill(values)) as IterableIterator<InferResult<Q>[number]>,
+      runUnwatched: (values) => this.guard(() => statement.run(...fill(values)).changes)
+    }
   }
 
   /**

@@ -265,7 +265,7 @@ export class SyncEngine {
   private readonly marks = new Map<string, MarkBody | null>()
 
   constructor(private readonly deps: EngineDeps) {
-    this.log = new ChangeLog(deps.db.sqlite, deps.clock)
+    this.log = new ChangeLog(deps.db, deps.clock)
     // Image files of an earlier run that stopped half way (they are rebuilt or downloaded again).
     try {
       for (const name of readdirSync(deps.dataDir)) if (IMAGE_FILE.test(name)) rmSync(join(deps.dataDir, name), { force: true })

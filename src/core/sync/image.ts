@@ -47,7 +47,7 @@ export interface ImageInfo {
 
 const SCHEMA = 'sync_image'
 /** The image's two tables, as kysely reaches them while the image is attached (its indexes' shadow tables are named at run time: raw SQL). */
-interface ImageTables {
+type ImageTables = {
   'sync_image.messages': MessagesTable
   /** sync_meta's columns for messages. */
   'sync_image.meta': { key: string; hlcs: string; hashes: string; deleted: string | null }
@@ -237,7 +237,7 @@ export function adoptImage(store: StoreDb, file: string, goneAfter: string): num
   return attached(db, file, () => {
     const held = store.first(
       image.selectNoFrom((eb) =>
-        eb(eb.selectFrom('messages').select(eb.fn.countAll<number>().as('n')), '+', eb.selectFrom('sync_meta').select(eb.fn.countAll<number>().as('n')).where('tbl', '=', 'messages')).as('n')
+        eb(eb.selectFrom('messages').select(eb.fn.countAll<number>().as('n')), '+', eb.selectFrom('sync_meta').select(eb.fn.countAll<number>().as('n')).where('tbl', '=', 'messages')).$notNull().as('n')
       )
     )!
     if (held.n > 0) return undefined

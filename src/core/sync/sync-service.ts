@@ -117,7 +117,9 @@ const readyToSend = (db: StoreDb) =>
         .select(eb.fn.countAll<number>().as('n'))
         .where('m.status', '=', 'streaming')
         .where(({ exists, selectFrom }) => exists(selectFrom('sync_outbox as o').select(sql.lit(1).as('one')).where('o.tbl', '=', 'messages').whereRef('o.key', '=', 'm.id')))
-    ).as('n')
+    )
+      .$notNull()
+      .as('n')
   )
 
 export const DEFAULT_SCOPE: SyncScope = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
@@ -190,7 +192,7 @@ export class SyncService {
 
   constructor(private readonly deps: SyncServiceDeps) {
     this.clock = new HybridClock(this.deviceId() || 'unset', deps.clock ?? Date.now)
-    this.log = new ChangeLog(deps.db.sqlite, this.clock)
+    this.log = new ChangeLog(deps.db, this.clock)
     deps.secrets.onChange?.((name) => this.keyChanged(name))
   }
 
