@@ -187,6 +187,56 @@ export interface KbAttachmentsTable {
   kb_id: string
 }
 
+// The knowledge evals (migration 003): datasets of questions and the runs over them.
+export interface KbDatasetsTable {
+  id: Generated<number>
+  name: string
+  description: Generated<string>
+  created_at: number
+}
+
+export interface KbDatasetRecordsTable {
+  id: Generated<number>
+  dataset_id: number
+  question: string
+  ideal: string | null
+  /** JSON: file names. */
+  reference_files: Generated<string>
+}
+
+export interface KbEvalsTable {
+  id: string
+  kb_id: string
+  dataset_id: number
+  name: string
+  description: Generated<string>
+  k: number
+  status: string
+  done: Generated<number>
+  total: Generated<number>
+  recall: number | null
+  mrr: number | null
+  error: string | null
+  /** JSON: { correctness }. */
+  settings: Generated<string>
+  created_at: number
+  updated_at: number
+}
+
+export interface KbEvalRecordsTable {
+  eval_id: string
+  record_id: number
+  question: string
+  /** JSON: the chunks retrieved. */
+  retrieved: string
+  hit_rank: number | null
+  recall: number
+  reciprocal_rank: number
+  answer: string | null
+  /** 0/1; null: not judged. */
+  correct: number | null
+}
+
 // Sync (migrations 007, 008, 010). Its capture triggers (on the synced tables above) are DDL in
 // the migration; core/sync reaches these tables through kysely like the repositories do.
 /** The one row (id 1) of this device's sync state. */
@@ -270,6 +320,10 @@ export interface Database {
   kb_files: KbFilesTable
   kb_chunks: KbChunksTable
   kb_attachments: KbAttachmentsTable
+  kb_datasets: KbDatasetsTable
+  kb_dataset_records: KbDatasetRecordsTable
+  kb_evals: KbEvalsTable
+  kb_eval_records: KbEvalRecordsTable
   sync_control: SyncControlTable
   sync_outbox: SyncOutboxTable
   sync_meta: SyncMetaTable
@@ -290,3 +344,4 @@ export type ProviderSettingsRow = Selectable<ProviderSettingsTable>
 export type UsageLogRow = Selectable<UsageLogTable>
 export type SyncMetaRow = Selectable<SyncMetaTable>
 export type SyncReplacedRow = Selectable<SyncReplacedTable>
+export type KbEvalRow = Selectable<KbEvalsTable>
