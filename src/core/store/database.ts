@@ -114,12 +114,38 @@ export class StoreDb {
     const slots = new Proxy({} as P, { get: (_, name) => new Slot(String(name)) })
     const compiled = build(slots).compile()
     const statement = this.sqlite.prepare(compiled.sql)
-    const fill = (values: P) => compiled.parameters.map((p) => (p instanceof Slot ? values[p.name] : p))
+    const given = compiled.parameters
+    const names = given.map((p) => (p instanceof Slot ? p.name : undefined))
+    // A plain loop and one array (bound as the statement's values): this runs for every record.
+    const fill = (values: P) => {
+      const bound = new Array<unknown>(names.length)
+      for (let i = 0; i < names.length; i++) bound[i] = names[i] === undefined ? given[i] : values[names[i]!]
+      return bound
+    }
+    const { mapError } = this
     return {
-      all: (values) => this.guard(() => statement.all(...fill(values))) as InferResult<Q>,
-      first: (values) => this.guard(() => statement.get(...fill(values))) as InferResult<Q>[number] | undefined,
-      iterate: (values) => statement.iterate(...fill(values)) as IterableIterator<InferResult<Q>[number]>,
-      runUnwatched: (values) => this.guard(() => statement.run(...fill(values)).changes)
+      all(values) {
+        try {
+          return statement.all(fill(values)) as InferResult<Q>
+        } catch (error) {
+          throw mapError(error)
+        }
+      },
+      first(values) {
+        try {
+          return statement.get(fill(values)) as InferResult<Q>[number] | undefined
+        } catch (error) {
+          throw mapError(error)
+        }
+      },
+      iterate: (values) => statement.iterate(fill(values)) as IterableIterator<InferResult<Q>[number]>,
+      runUnwatched(values) {
+        try {
+          return statement.run(fill(values)).changes
+        } catch (error) {
+          throw mapError(error)
+        }
+      }
     }
   }
 
