@@ -30,6 +30,21 @@ export function openSqlite(file: string, options: { readonly?: boolean; fileMust
   return sqlite
 }
 
+/** Where a value of a `prepared` query goes: filled at each run from the value of its name. */
+class Slot {
+  constructor(readonly name: string) {}
+}
+
+/** A query of `StoreDb.prepared`, run with the values of its slots. */
+export interface PreparedQuery<P, R> {
+  all(values: P): R[]
+  first(values: P): R | undefined
+  /** Row by row, for a result too large to hold at once. */
+  iterate(values: P): IterableIterator<R>
+  /** A write of sync's bookkeeping (see `runUnwatched`): no watcher is told. */
+  runUnwatched(values: P): number
+}
+
 /**
  * The store's one connection. Queries are built with kysely (typed by `Database`) and run
  * synchronously on better-sqlite3: one writer, no await between a read and its write, and
@@ -87,6 +102,61 @@ export class StoreDb {
     const changes = this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
     if (changes > 0) for (const watcher of this.writeWatchers) watcher()
     return changes
+  }
+
+  /**
+   * A query built once with kysely and prepared once, for a hot path (one statement per record
+   * of a sync round): `build` receives named slots where values go and each run fills them, so a
+   * run costs what a hand-written prepared statement costs, not a query build and compile
+   * (measured: an upsert 55–75 µs that way against 7–8 µs prepared).
+   */
+  prepared<P extends Record<string, unknown>, Q extends Compilable>(build: (slots: P) => Q): PreparedQuery<P, InferResult<Q>[number]> {
+    const slots = new Proxy({} as P, { get: (_, name) => new Slot(String(name)) })
+    const compiled = build(slots).compile()
+    const statement = this.sqlite.prepare(compiled.sql)
+    const given = compiled.parameters
+    const names = given.map((p) => (p instanceof Slot ? p.name : undefined))
+    // A plain loop and one array (bound as the statement's values): this runs for every record.
+    const fill = (values: P) => {
+      const bound = new Array<unknown>(names.length)
+      for (let i = 0; i < names.length; i++) bound[i] = names[i] === undefined ? given[i] : values[names[i]!]
+      return bound
+    }
+    const { mapError } = this
+    return {
+      all(values) {
+        try {
+          return statement.all(fill(values)) as InferResult<Q>
+        } catch (error) {
+          throw mapError(error)
+        }
+      },
+      first(values) {
+        try {
+          return statement.get(fill(values)) as InferResult<Q>[number] | undefined
+        } catch (error) {
+          throw mapError(error)
+        }
+      },
+      iterate: (values) => statement.iterate(fill(values)) as IterableIterator<InferResult<Q>[number]>,
+      runUnwatched(values) {
+        try {
+          return statement.run(fill(values)).changes
+        } catch (error) {
+          throw mapError(error)
+        }
+      }
+    }
+  }
+
+  /**
+   * A write that is no change of the user's data (sync's own stamps, outbox, segment numbers, and
+   * its merges, which run with capture paused): no watcher is told, so sync bookkeeping neither
+   * counts towards a backup nor makes sync look for changes of its own to send.
+   */
+  runUnwatched(query: Compilable): number {
+    const compiled = query.compile()
+    return this.guard(() => this.prepare(compiled.sql).run(...(compiled.parameters as unknown[])).changes)
   }
 
   /** Calls `watcher` after every statement run here that changed rows; returns how to stop. */

@@ -187,6 +187,125 @@ export interface KbAttachmentsTable {
   kb_id: string
 }
 
+// The knowledge evals (migration 003): datasets of questions and the runs over them.
+export interface KbDatasetsTable {
+  id: Generated<number>
+  name: string
+  description: Generated<string>
+  created_at: number
+}
+
+export interface KbDatasetRecordsTable {
+  id: Generated<number>
+  dataset_id: number
+  question: string
+  ideal: string | null
+  /** JSON: file names. */
+  reference_files: Generated<string>
+}
+
+export interface KbEvalsTable {
+  id: string
+  kb_id: string
+  dataset_id: number
+  name: string
+  description: Generated<string>
+  k: number
+  status: string
+  done: Generated<number>
+  total: Generated<number>
+  recall: number | null
+  mrr: number | null
+  error: string | null
+  /** JSON: { correctness }. */
+  settings: Generated<string>
+  created_at: number
+  updated_at: number
+}
+
+export interface KbEvalRecordsTable {
+  eval_id: string
+  record_id: number
+  question: string
+  /** JSON: the chunks retrieved. */
+  retrieved: string
+  hit_rank: number | null
+  recall: number
+  reciprocal_rank: number
+  answer: string | null
+  /** 0/1; null: not judged. */
+  correct: number | null
+}
+
+// Sync (migrations 007, 008, 010). Its capture triggers (on the synced tables above) are DDL in
+// the migration; core/sync reaches these tables through kysely like the repositories do.
+/** The one row (id 1) of this device's sync state. */
+export interface SyncControlTable {
+  id: Generated<number>
+  /** Capture is on (0/1): the triggers note changes only then. */
+  enabled: Generated<number>
+  /** Sync is merging another device's changes (0/1): the triggers keep out (no echo). */
+  applying: Generated<number>
+  device_id: string | null
+  device_name: string | null
+  /** The saved sync settings (JSON). */
+  config: string | null
+  /** The number of this device's next segment. */
+  next_seq: Generated<number>
+}
+
+/** A changed row's key, noted by the capture triggers (and for API keys by the sync service). */
+export interface SyncOutboxTable {
+  tbl: string
+  key: string
+  /** This device's wall clock (ms) at the change. */
+  changed_at: number
+}
+
+/** Each synced record's clock stamps, per field. */
+export interface SyncMetaTable {
+  tbl: string
+  key: string
+  /** JSON: field → stamp. */
+  hlcs: Generated<string>
+  /** JSON: field → hash of its value. */
+  hashes: Generated<string>
+  /** The tombstone's stamp. */
+  deleted: string | null
+  /** Not yet in the store (0/1). */
+  dirty: Generated<number>
+  /** Migration 8: where the tombstone was first published (JSON). */
+  gone_after: string | null
+  /** Migration 10: per field edited here since last sent, the stamp it replaced (JSON). */
+  bases: string | null
+}
+
+/** The newest segment merged from each device. */
+export interface SyncSeenTable {
+  device: string
+  seq: number
+}
+
+/** A change that waits for its parent record (JSON). */
+export interface SyncParkedTable {
+  tbl: string
+  key: string
+  change: string
+}
+
+/** Migration 10: an edit of this device's that a later one from another device replaced (the newest 100). */
+export interface SyncReplacedTable {
+  id: Generated<number>
+  tbl: string
+  key: string
+  field: string
+  /** JSON values. */
+  replaced: string
+  kept: string
+  kept_by: string
+  at: number
+}
+
 export interface Database {
   agents: AgentsTable
   conversations: ConversationsTable
@@ -201,6 +320,16 @@ export interface Database {
   kb_files: KbFilesTable
   kb_chunks: KbChunksTable
   kb_attachments: KbAttachmentsTable
+  kb_datasets: KbDatasetsTable
+  kb_dataset_records: KbDatasetRecordsTable
+  kb_evals: KbEvalsTable
+  kb_eval_records: KbEvalRecordsTable
+  sync_control: SyncControlTable
+  sync_outbox: SyncOutboxTable
+  sync_meta: SyncMetaTable
+  sync_seen: SyncSeenTable
+  sync_parked: SyncParkedTable
+  sync_replaced: SyncReplacedTable
 }
 
 export type AgentRow = Selectable<AgentsTable>
@@ -213,3 +342,6 @@ export type FileRow = Selectable<FilesTable>
 export type ImageGenerationRow = Selectable<ImageGenerationsTable>
 export type ProviderSettingsRow = Selectable<ProviderSettingsTable>
 export type UsageLogRow = Selectable<UsageLogTable>
+export type SyncMetaRow = Selectable<SyncMetaTable>
+export type SyncReplacedRow = Selectable<SyncReplacedTable>
+export type KbEvalRow = Selectable<KbEvalsTable>

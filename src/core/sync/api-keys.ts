@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import type { SqliteDb } from '../store/database'
+import type { StoreDb } from '../store/database'
 import { max, type Change, type ChangeLog, type MetaRow, type Origin } from './change-log'
 import type { Hlc, HybridClock } from './hlc'
 
@@ -17,15 +17,20 @@ export interface ApiKeySource {
 }
 
 /** Notes a key change for the next round (the keychain's stand-in for a capture trigger). */
-export function noteKey(db: SqliteDb, name: string): void {
-  db.prepare('INSERT INTO sync_outbox (tbl, key, changed_at) VALUES (?, ?, ?) ON CONFLICT (tbl, key) DO UPDATE SET changed_at = excluded.changed_at').run(API_KEYS, name, Date.now())
+export function noteKey(db: StoreDb, name: string): void {
+  db.runUnwatched(
+    db.q
+      .insertInto('sync_outbox')
+      .values({ tbl: API_KEYS, key: name, changed_at: Date.now() })
+      .onConflict((oc) => oc.columns(['tbl', 'key']).doUpdateSet((eb) => ({ changed_at: eb.ref('excluded.changed_at') })))
+  )
 }
 
 /** Notes every provider key there may be (API keys turned on: the next push carries those that exist). */
-export function noteAllKeys(db: SqliteDb, names: readonly string[]): void {
+export function noteAllKeys(db: StoreDb, names: readonly string[]): void {
   db.transaction(() => {
     for (const name of names) noteKey(db, name)
-  })()
+  })
 }
 
 
@@ -38,7 +43,7 @@ export function noteAllKeys(db: SqliteDb, names: readonly string[]): void {
  */
 export class ApiKeySync {
   constructor(
-    private readonly db: SqliteDb,
+    private readonly db: StoreDb,
     private readonly log: ChangeLog,
     private readonly clock: HybridClock,
     private readonly keys: ApiKeySource,
@@ -61,7 +66,7 @@ export class ApiKeySync {
 
   /** Gives each noted key change its stamp (a key read from the keychain that differs from the last one stamped). */
   async stamp(): Promise<void> {
-    const noted = this.db.prepare('SELECT key, changed_at FROM sync_outbox WHERE tbl = ?').all(API_KEYS) as Array<{ key: string; changed_at: number }>
+    const noted = this.db.all(this.db.q.selectFrom('sync_outbox').select(['key', 'changed_at']).where('tbl', '=', API_KEYS))
     const offset = this.clock.now() - Date.now()
     for (const { key: name, changed_at } of noted) {
       const value = this.keys.isKey(name) ? await this.keys.read(name) : undefined
@@ -75,7 +80,7 @@ export class ApiKeySync {
         const h = this.hash(value)
         if (!alive || h !== hash) this.write(name, this.clock.tick(changed_at + offset), h, meta?.deleted ?? null, true, meta?.gone_after ?? null)
       }
-      this.db.prepare('DELETE FROM sync_outbox WHERE tbl = ? AND key = ? AND changed_at = ?').run(API_KEYS, name, changed_at)
+      this.db.runUnwatched(this.db.q.deleteFrom('sync_outbox').where('tbl', '=', API_KEYS).where('key', '=', name).where('changed_at', '=', changed_at))
     }
   }
 
@@ -91,13 +96,13 @@ export class ApiKeySync {
 
   /** Stamped key changes not yet in the store, with their values read from the keychain. */
   async outgoing(): Promise<Change[]> {
-    const metas = this.db.prepare('SELECT * FROM sync_meta WHERE tbl = ? AND dirty = 1').all(API_KEYS) as MetaRow[]
+    const metas = this.db.all(this.db.q.selectFrom('sync_meta').selectAll().where('tbl', '=', API_KEYS).where('dirty', '=', 1))
     return Promise.all(metas.map((m) => this.state(m.key, m)))
   }
 
   /** Every key's state, for a snapshot. */
   async everything(): Promise<Change[]> {
-    const metas = this.db.prepare('SELECT * FROM sync_meta WHERE tbl = ?').all(API_KEYS) as MetaRow[]
+    const metas = this.db.all(this.db.q.selectFrom('sync_meta').selectAll().where('tbl', '=', API_KEYS))
     return Promise.all(metas.map((m) => this.state(m.key, m)))
   }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, normalize, sep } from 'node:path'
 import type { SyncDevice, SyncScope } from '../../shared/bridge/procedures/sync'
-import type { SqliteDb } from '../store/database'
+import type { StoreDb } from '../store/database'
 import { ChangeLog, type Change, type MergeResult, type Origin } from './change-log'
 import type { ApiKeySync } from './api-keys'
 import { blobName, IMAGE_FORMAT, open, seal, TamperedObject, type ObjectHeader } from './crypto'
@@ -195,7 +195,7 @@ export interface RoundResult {
 }
 
 export interface EngineDeps {
-  db: SqliteDb
+  db: StoreDb
   store: SyncStore
   key: Buffer
   deviceId: string
@@ -290,11 +290,11 @@ export class SyncEngine {
   }
 
   private nextSeq(): number {
-    return (this.deps.db.prepare('SELECT next_seq FROM sync_control WHERE id = 1').get() as { next_seq: number }).next_seq
+    return this.deps.db.first(this.deps.db.q.selectFrom('sync_control').select('next_seq').where('id', '=', 1))!.next_seq
   }
 
   private setNextSeq(seq: number): void {
-    this.deps.db.prepare('UPDATE sync_control SET next_seq = ? WHERE id = 1').run(seq)
+    this.deps.db.runUnwatched(this.deps.db.q.updateTable('sync_control').set({ next_seq: seq }).where('id', '=', 1))
   }
 
   private seal(kind: ObjectHeader['kind'], key: string, seq: number, body: Uint8Array, format?: number): Buffer {
@@ -757,14 +757,14 @@ export class SyncEngine {
 
   /** The blobs this device's files rows name, with where each file is here. */
   private namedBlobRows(): Array<{ path: string | undefined; key: string; sha256?: string; size?: number }> {
-    return (this.deps.db.prepare('SELECT path, sha256, size, name, mime_type FROM files').all() as FileRowFields[]).flatMap((row) => this.blobsOfRow(row))
+    return this.deps.db.all(this.deps.db.q.selectFrom('files').select(['path', 'sha256', 'size', 'name', 'mime_type'])).flatMap((row) => this.blobsOfRow(row))
   }
 
   /** The blobs this device's rows name: its files, and those parked waiting for a parent. */
   private namedBlobs(): Set<string> {
     const named = new Set<string>()
-    for (const row of this.deps.db.prepare('SELECT path, sha256, size, name, mime_type FROM files').all() as FileRowFields[]) for (const { key } of this.blobsOfRow(row)) named.add(key)
-    for (const { change } of this.deps.db.prepare("SELECT change FROM sync_parked WHERE tbl = 'files'").all() as Array<{ change: string }>) for (const { key } of this.blobsOf(JSON.parse(change) as Change)) named.add(key)
+    for (const row of this.deps.db.all(this.deps.db.q.selectFrom('files').select(['path', 'sha256', 'size', 'name', 'mime_type']))) for (const { key } of this.blobsOfRow(row)) named.add(key)
+    for (const { change } of this.deps.db.all(this.deps.db.q.selectFrom('sync_parked').select('change').where('tbl', '=', 'files'))) for (const { key } of this.blobsOf(JSON.parse(change) as Change)) named.add(key)
     return named
   }
 

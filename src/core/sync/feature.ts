@@ -22,7 +22,7 @@ export const syncFeature: Feature<Deps, { sync: SyncService }, ProceduresOf<'syn
     const { wrapStore, ...tuning } = env.sync ?? {}
     const sync = new SyncService({
         ...tuning,
-        db: store.db.sqlite,
+        db: store.db,
         watchWrites: (watcher) => store.db.watchWrites(watcher),
         dataDir: env.dataDir,
         secrets,

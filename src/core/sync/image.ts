@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
 import { closeSync, openSync, readSync, rmSync, statSync, write } from 'node:fs'
-import type { SqliteDb } from '../store/database'
+import { sql } from 'kysely'
+import type { SqliteDb, StoreDb } from '../store/database'
+import type { MessagesTable } from '../store/schema'
 import type { Change } from './change-log'
 import type { Hlc } from './hlc'
 
@@ -44,6 +46,13 @@ export interface ImageInfo {
 }
 
 const SCHEMA = 'sync_image'
+/** The image's two tables, as kysely reaches them while the image is attached (its indexes' shadow tables are named at run time: raw SQL). */
+type ImageTables = {
+  'sync_image.messages': MessagesTable
+  /** sync_meta's columns for messages. */
+  'sync_image.meta': { key: string; hlcs: string; hashes: string; deleted: string | null }
+}
+const withImage = (db: StoreDb) => db.q.withTables<ImageTables>()
 /** The full-text indexes of messages copied with the image (their shadow tables, as FTS5 names them). */
 const INDEXES = ['messages_fts', 'messages_trigram'] as const
 /** An FTS5 table's shadow tables, as they exist in `schema` (which depend on the table's options). */
@@ -76,12 +85,14 @@ function attached<T>(db: SqliteDb, file: string, work: () => T): T {
  * number of rows and records and the newest stamp. Synchronous and consistent (one read
  * transaction); the caller seals and uploads the file.
  */
-export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks' | 'bytes' | 'sha256'> {
+export function writeImage(store: StoreDb, file: string): Omit<ImageInfo, 'chunks' | 'bytes' | 'sha256'> {
+  const db = store.sqlite
+  const image = withImage(store)
   rmSync(file, { force: true })
   const pageSize = db.pragma('page_size', { simple: true }) as number
   return attached(db, file, () => {
     db.exec(`PRAGMA ${SCHEMA}.page_size = ${pageSize}; PRAGMA ${SCHEMA}.journal_mode = OFF; PRAGMA ${SCHEMA}.synchronous = OFF;`)
-    return db.transaction(() => {
+    return store.transaction(() => {
       // The table and its indexes as they are here, without its references (the image holds no
       // conversations): the same shape on both sides is what lets SQLite copy rows and index
       // entries as they are, in order (its transfer optimisation), here and when a device adopts it.
@@ -91,14 +102,23 @@ export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks'
       db.exec(table)
       for (const index of secondaryIndexes(db, 'main')) db.exec(index.sql.replace(/^CREATE (UNIQUE )?INDEX "?(\w+)"?/, `CREATE $1INDEX ${SCHEMA}.$2`))
       db.exec(`CREATE TABLE ${SCHEMA}.meta (key TEXT PRIMARY KEY, hlcs TEXT NOT NULL, hashes TEXT NOT NULL, deleted TEXT) WITHOUT ROWID`)
-      db.exec(`INSERT INTO ${SCHEMA}.meta SELECT key, hlcs, hashes, deleted FROM main.sync_meta WHERE tbl = 'messages'`)
+      store.runUnwatched(
+        image
+          .insertInto('sync_image.meta')
+          .columns(['key', 'hlcs', 'hashes', 'deleted'])
+          .expression(image.selectFrom('sync_meta').select(['key', 'hlcs', 'hashes', 'deleted']).where('tbl', '=', 'messages'))
+      )
       // Every row, copied as it is (no WHERE: a condition would make SQLite decode and re-encode each one)…
       db.exec(`INSERT INTO ${SCHEMA}.messages SELECT * FROM main.messages`)
       // …then the few without stamps (a reply still streaming) taken out again, found through the ids' index.
-      const unstamped = db.prepare(`SELECT * FROM main.messages WHERE seq IN (SELECT seq FROM main.messages WHERE id NOT IN (SELECT key FROM ${SCHEMA}.meta))`).all() as Array<Record<string, unknown>>
-      const drop = db.prepare(`DELETE FROM ${SCHEMA}.messages WHERE seq = ?`)
-      for (const row of unstamped) drop.run(row.seq)
-      const messages = (db.prepare(`SELECT COUNT(*) AS n FROM ${SCHEMA}.messages`).get() as { n: number }).n
+      const unstamped: Array<Record<string, unknown>> = store.all(
+        image
+          .selectFrom('messages')
+          .selectAll()
+          .where('seq', 'in', (eb) => eb.selectFrom('messages').select('seq').where('id', 'not in', (eb) => eb.selectFrom('sync_image.meta').select('key')))
+      )
+      for (const row of unstamped) store.runUnwatched(image.deleteFrom('sync_image.messages').where('seq', '=', row.seq as number))
+      const messages = store.first(image.selectFrom('sync_image.messages').select((eb) => eb.fn.countAll<number>().as('n')))!.n
       for (const index of INDEXES) {
         const create = sqlOf(db, 'main', index)
         if (!create) continue
@@ -116,10 +136,10 @@ export function writeImage(db: SqliteDb, file: string): Omit<ImageInfo, 'chunks'
         const forget = db.prepare(`INSERT INTO ${SCHEMA}.${index}(${index}, rowid, ${cols.join(', ')}) VALUES ('delete', ?, ${cols.map(() => '?').join(', ')})`)
         for (const row of unstamped) forget.run(row.seq, ...cols.map((c) => row[c]))
       }
-      const records = (db.prepare(`SELECT COUNT(*) AS n FROM ${SCHEMA}.meta`).get() as { n: number }).n
+      const records = store.first(image.selectFrom('sync_image.meta').select((eb) => eb.fn.countAll<number>().as('n')))!.n
       const newest = (db.prepare(`SELECT MAX(max(COALESCE(deleted, ''), COALESCE((SELECT MAX(value) FROM json_each(hlcs)), ''))) AS h FROM ${SCHEMA}.meta`).get() as { h: string | null }).h
       return { messages, records, newest: newest || null }
-    })()
+    })
   })
 }
 
@@ -211,16 +231,28 @@ function writeAll(fd: number, chunk: Buffer, position: number, done: (error: Err
  * merged record by record (`imageChanges`). `goneAfter`: where its tombstones were published
  * (the snapshot's covers), as a merge from the snapshot would record.
  */
-export function adoptImage(db: SqliteDb, file: string, goneAfter: string): number | undefined {
+export function adoptImage(store: StoreDb, file: string, goneAfter: string): number | undefined {
+  const db = store.sqlite
+  const image = withImage(store)
   return attached(db, file, () => {
-    const held = db.prepare(`SELECT (SELECT COUNT(*) FROM main.messages) + (SELECT COUNT(*) FROM main.sync_meta WHERE tbl = 'messages') AS n`).get() as { n: number }
+    const held = store.first(
+      image.selectNoFrom((eb) =>
+        eb(eb.selectFrom('messages').select(eb.fn.countAll<number>().as('n')), '+', eb.selectFrom('sync_meta').select(eb.fn.countAll<number>().as('n')).where('tbl', '=', 'messages')).$notNull().as('n')
+      )
+    )!
     if (held.n > 0) return undefined
     const columns = columnsOf(db, 'main', 'messages')
     if (columns.join() !== columnsOf(db, SCHEMA, 'messages').join()) return undefined
     const strip = (sql: string | undefined, name: string) => sql?.replace(new RegExp(`^CREATE VIRTUAL TABLE "?(${SCHEMA}\\.)?${name}"?`), '')
     if (INDEXES.some((index) => strip(sqlOf(db, 'main', index), index) !== strip(sqlOf(db, SCHEMA, index), index) || shadowsOf(db, 'main', index).join() !== shadowsOf(db, SCHEMA, index).join())) return undefined
     // Every message's conversation is here (the snapshot's records came first): read from the image's own index on them.
-    const orphans = db.prepare(`SELECT 1 FROM (SELECT DISTINCT conversation_id AS c FROM ${SCHEMA}.messages) WHERE c NOT IN (SELECT id FROM main.conversations) LIMIT 1`).get()
+    const orphans = store.first(
+      image
+        .selectFrom((eb) => eb.selectFrom('sync_image.messages').select('conversation_id as c').distinct().as('used'))
+        .select(sql.lit(1).as('one'))
+        .where('c', 'not in', (eb) => eb.selectFrom('conversations').select('id'))
+        .limit(1)
+    )
     if (orphans) return undefined
     // Written once into the database file rather than into the write-ahead log and again at its
     // checkpoint: a rollback journal for this one transaction (the pages it adds need none; a
@@ -232,7 +264,7 @@ export function adoptImage(db: SqliteDb, file: string, goneAfter: string): numbe
     const keys = db.pragma('foreign_keys', { simple: true }) === 1
     if (keys) db.pragma('foreign_keys = OFF')
     try {
-      return db.transaction(() => {
+      return store.transaction(() => {
         // The table's triggers (index upkeep, change capture) stay out of a copy: the indexes come built, and what is adopted is not captured.
         const triggers = db.prepare(`SELECT name, sql FROM main.sqlite_master WHERE type = 'trigger' AND tbl_name = 'messages'`).all() as Array<{ name: string; sql: string }>
         for (const t of triggers) db.exec(`DROP TRIGGER main.${t.name}`)
@@ -241,14 +273,35 @@ export function adoptImage(db: SqliteDb, file: string, goneAfter: string): numbe
         const theirs = new Set(secondaryIndexes(db, SCHEMA).map((i) => unqualified(i.sql)))
         const rebuilt = secondaryIndexes(db, 'main').filter((i) => !theirs.has(unqualified(i.sql)))
         for (const i of rebuilt) db.exec(`DROP INDEX main.${i.name}`)
-        const adopted = db.prepare(`INSERT INTO main.messages SELECT * FROM ${SCHEMA}.messages`).run().changes
+        // No columns named, no condition: the form SQLite copies rows and index entries as they are.
+        const adopted = store.runUnwatched(image.insertInto('messages').expression(image.selectFrom('sync_image.messages').selectAll()))
         // A topic this device does not hold is left out, as a merge leaves it out.
-        db.exec(`UPDATE main.messages SET topic_id = NULL WHERE topic_id IS NOT NULL AND topic_id NOT IN (SELECT id FROM main.topics)`)
+        store.runUnwatched(
+          image
+            .updateTable('messages')
+            .set({ topic_id: null })
+            .where('topic_id', 'is not', null)
+            .where('topic_id', 'not in', (eb) => eb.selectFrom('topics').select('id'))
+        )
         for (const i of rebuilt) db.exec(i.sql)
-        db.prepare(
-          `INSERT INTO main.sync_meta (tbl, key, hlcs, hashes, deleted, dirty, gone_after)
-           SELECT 'messages', key, hlcs, hashes, deleted, 0, CASE WHEN deleted IS NULL THEN NULL ELSE ? END FROM ${SCHEMA}.meta`
-        ).run(goneAfter)
+        store.runUnwatched(
+          image
+            .insertInto('sync_meta')
+            .columns(['tbl', 'key', 'hlcs', 'hashes', 'deleted', 'dirty', 'gone_after'])
+            .expression((eb) =>
+              eb
+                .selectFrom('sync_image.meta')
+                .select((eb) => [
+                  sql.lit('messages').as('tbl'),
+                  'key',
+                  'hlcs',
+                  'hashes',
+                  'deleted',
+                  sql.lit(0).as('dirty'),
+                  eb.case().when('deleted', 'is', null).then(sql<string | null>`NULL`).else(goneAfter).end().as('gone_after')
+                ])
+            )
+        )
         for (const index of INDEXES)
           for (const shadow of shadowsOf(db, 'main', index)) {
             db.exec(`DELETE FROM main.${shadow}`)
@@ -256,7 +309,7 @@ export function adoptImage(db: SqliteDb, file: string, goneAfter: string): numbe
           }
         for (const t of triggers) db.exec(t.sql)
         return adopted
-      })()
+      })
     } finally {
       if (keys) db.pragma('foreign_keys = ON')
       if (journal) switchJournal(db, 'wal')
@@ -280,7 +333,8 @@ function switchJournal(db: SqliteDb, mode: 'delete' | 'wal'): boolean {
  * The image's records as record states (what a snapshot body would have carried), in batches,
  * for a device that cannot adopt it whole. Only the columns this device knows travel.
  */
-export function* imageChanges(db: SqliteDb, file: string, batch: number): Generator<Change[]> {
+export function* imageChanges(store: StoreDb, file: string, batch: number): Generator<Change[]> {
+  const db = store.sqlite
   const columns = columnsOf(db, 'main', 'messages').filter((c) => c !== 'seq')
   db.prepare(`ATTACH ? AS ${SCHEMA}`).run(file)
   try {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
+import { sql } from 'kysely'
 import type { SyncDevice, SyncError, SyncReplacedEdit, SyncScope, SyncSetup, SyncStatus, SyncStoreConfig } from '../../shared/bridge/procedures/sync'
 import { AppErrorException } from '../../shared/errors/app-error'
 import { ERROR_CATALOGUE, type ErrorTypeName } from '../../shared/errors/catalogue'
 import { settledWithin } from '../../shared/utils/settled-within'
-import type { SqliteDb } from '../store/database'
+import type { StoreDb } from '../store/database'
 import { RESTORE_WAIT_MS } from '../store/store'
 import { toStoreError } from '../store/errors'
 import { logger } from '../log/logger'
@@ -39,7 +40,7 @@ export type SyncTuning = Partial<Pick<SyncServiceDeps, 'clock' | 'newDeviceId' |
 }
 
 export interface SyncServiceDeps {
-  db: SqliteDb
+  db: StoreDb
   dataDir: string
   secrets: SyncSecrets
   openStore: OpenStore
@@ -108,7 +109,20 @@ interface Saved {
  * finished). Counted as all minus those, through the index of streaming replies: a per-row check
  * took 100 ms at 100,000 waiting changes, after every write.
  */
-const READY_TO_SEND = `SELECT (SELECT COUNT(*) FROM sync_outbox) - (SELECT COUNT(*) FROM messages m WHERE m.status = 'streaming' AND EXISTS (SELECT 1 FROM sync_outbox o WHERE o.tbl = 'messages' AND o.key = m.id)) AS n`
+const readyToSend = (db: StoreDb) =>
+  db.q.selectNoFrom((eb) =>
+    eb(
+      eb.selectFrom('sync_outbox').select(eb.fn.countAll<number>().as('n')),
+      '-',
+      eb
+        .selectFrom('messages as m')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('m.status', '=', 'streaming')
+        .where(({ exists, selectFrom }) => exists(selectFrom('sync_outbox as o').select(sql.lit(1).as('one')).where('o.tbl', '=', 'messages').whereRef('o.key', '=', 'm.id')))
+    )
+      .$notNull()
+      .as('n')
+  )
 
 export const DEFAULT_SCOPE: SyncScope = { conversations: true, agents: true, settings: true, images: true, apiKeys: false }
 
@@ -187,7 +201,7 @@ export class SyncService {
   /** The keychain has no trigger: a provider key set or removed here is noted for the next round. */
   private keyChanged(name: string): void {
     if (this.applyingKeys.has(name) || !this.saved()?.scope.apiKeys || !this.deps.apiKeys?.isKey(name)) return
-    if ((this.deps.db.prepare('SELECT enabled FROM sync_control WHERE id = 1').get() as { enabled: number }).enabled !== 1) return
+    if (this.deps.db.first(this.deps.db.q.selectFrom('sync_control').select('enabled').where('id', '=', 1))?.enabled !== 1) return
     noteKey(this.deps.db, name)
   }
 
@@ -219,7 +233,7 @@ export class SyncService {
   // ---- persisted, device-local configuration (the sync_control row; never synced)
 
   private control(): { device_id: string | null; device_name: string | null; config: string | null; next_seq: number } {
-    return this.deps.db.prepare('SELECT device_id, device_name, config, next_seq FROM sync_control WHERE id = 1').get() as { device_id: string | null; device_name: string | null; config: string | null; next_seq: number }
+    return this.deps.db.first(this.deps.db.q.selectFrom('sync_control').select(['device_id', 'device_name', 'config', 'next_seq']).where('id', '=', 1))!
   }
 
   private freshDeviceId(): string {
@@ -236,7 +250,7 @@ export class SyncService {
   }
 
   private save(saved: Saved | undefined): void {
-    this.deps.db.prepare('UPDATE sync_control SET config = ? WHERE id = 1').run(saved ? JSON.stringify(saved) : null)
+    this.deps.db.runUnwatched(this.deps.db.q.updateTable('sync_control').set({ config: saved ? JSON.stringify(saved) : null }).where('id', '=', 1))
   }
 
   // ---- status
@@ -452,7 +466,7 @@ export class SyncService {
     const check = () => {
       if (this.closed || !this.engine || this.state === 'offline' || this.state === 'error') return
       // A reply still streaming is not sent yet: it counts once it is finished.
-      const count = (this.deps.db.prepare(READY_TO_SEND).get() as { n: number }).n
+      const count = this.deps.db.first(readyToSend(this.deps.db))!.n
       if (count > 0 && count !== this.outboxSeen) {
         this.outboxSeen = count
         this.schedule(this.debounce())
@@ -681,7 +695,7 @@ export class SyncService {
     // set-up) gets a new device id and everything this device holds, with the stamps it has.
     const deviceId = continuing && old ? old : this.freshDeviceId()
     if (deviceId !== old) this.log.restartHistory()
-    this.deps.db.prepare('UPDATE sync_control SET device_id = ?, device_name = ? WHERE id = 1').run(deviceId, input.deviceName ?? control.device_name ?? hostname())
+    this.deps.db.runUnwatched(this.deps.db.q.updateTable('sync_control').set({ device_id: deviceId, device_name: input.deviceName ?? control.device_name ?? hostname() }).where('id', '=', 1))
     if (secret !== undefined) await this.deps.secrets.set(syncSecretName(deviceId), secret)
     await this.deps.secrets.set(syncKeyName(deviceId), key.toString('base64'))
     if (old && old !== deviceId) {
@@ -772,7 +786,7 @@ export class SyncService {
     if (input.scope) this.refuseRemote()
     // What follows connects again, pauses or stays locked: a connection still under way gives up (its config is the old one).
     this.generation++
-    if (input.deviceName) this.deps.db.prepare('UPDATE sync_control SET device_name = ? WHERE id = 1').run(input.deviceName)
+    if (input.deviceName) this.deps.db.runUnwatched(this.deps.db.q.updateTable('sync_control').set({ device_name: input.deviceName }).where('id', '=', 1))
     const next: Saved = { ...saved, scope: { ...saved.scope, ...input.scope }, paused: input.paused ?? saved.paused }
     // A kind turned on again: what other devices sent while this one was not taking it was read
     // and passed over, so the history is read again once (merging is idempotent: what is held
@@ -782,9 +796,9 @@ export class SyncService {
       await this.disconnectStore()
       // API keys live in the keychain, not in a captured table: this device's are noted to go out.
       if (next.scope.apiKeys && !saved.scope.apiKeys && this.deps.apiKeys) noteAllKeys(this.deps.db, this.deps.apiKeys.names())
-      this.deps.db.prepare('DELETE FROM sync_seen').run()
+      this.deps.db.runUnwatched(this.deps.db.q.deleteFrom('sync_seen'))
     }
-    if (!next.scope.apiKeys && saved.scope.apiKeys) this.deps.db.prepare('DELETE FROM sync_outbox WHERE tbl = ?').run(API_KEYS)
+    if (!next.scope.apiKeys && saved.scope.apiKeys) this.deps.db.runUnwatched(this.deps.db.q.deleteFrom('sync_outbox').where('tbl', '=', API_KEYS))
     this.save(next)
     if (this.state === 'locked') return this.status()
     if (next.paused) {
@@ -922,8 +936,8 @@ export class SyncService {
     await this.deps.secrets.set(syncKeyName(id), this.key!.toString('base64'))
     this.deps.db.transaction(() => {
       reset()
-      this.deps.db.prepare('UPDATE sync_control SET device_id = ? WHERE id = 1').run(id)
-    })()
+      this.deps.db.runUnwatched(this.deps.db.q.updateTable('sync_control').set({ device_id: id }).where('id', '=', 1))
+    })
     this.clock.device = id
     await this.deps.secrets.delete(syncKeyName(old)).catch(() => undefined)
     await this.deps.secrets.delete(syncSecretName(old)).catch(() => undefined)
@@ -942,7 +956,7 @@ export class SyncService {
     if (!saved) throw appError('SyncNotSetUp', 'Sync is not set up on this device.')
     if (!this.key) throw appError('SyncNotSetUp', 'Type the sync passphrase on this device first (Settings → Sync).')
     await this.disconnectStore()
-    await this.newDeviceId(() => this.deps.db.prepare('UPDATE sync_control SET next_seq = 1 WHERE id = 1').run())
+    await this.newDeviceId(() => this.deps.db.runUnwatched(this.deps.db.q.updateTable('sync_control').set({ next_seq: 1 }).where('id', '=', 1)))
     this.setState('idle')
     await this.connect(saved)
     return this.status()

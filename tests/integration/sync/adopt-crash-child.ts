@@ -13,7 +13,7 @@ sqlite.pragma('cache_size = 16')
 const prepare = sqlite.prepare.bind(sqlite)
 sqlite.prepare = ((source: string) => {
   // Adoption's next step after the rows: their stamps. The process dies here, mid-transaction.
-  if (/INSERT INTO main\.sync_meta/.test(source) && /sync_image\.meta/.test(source)) {
+  if (/^insert into "sync_meta"/i.test(source) && /"sync_image"\."meta"/.test(source)) {
     writeSync(1, `adopting ${(prepare('SELECT COUNT(*) AS n FROM main.messages').get() as { n: number }).n}\n`)
     process.kill(process.pid, 'SIGKILL')
     // Nothing else runs until the signal lands.

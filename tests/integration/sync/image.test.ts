@@ -181,7 +181,7 @@ describe('sync: a snapshot carries its messages as a database image', () => {
     const { a, convs, topic, inTopic, streaming } = await historyOnA()
     const dir = mkdtempSync(join(tmpdir(), 'sb-sync-image-shape-'))
     const current = join(dir, 'current.db')
-    writeImage(sql(a), current)
+    writeImage(svc(a).store.db, current)
     // The shape images had before this version: ids indexed by a separate index, no other index.
     const earlier = join(dir, 'earlier.db')
     writeFileSync(earlier, readFileSync(current))
@@ -201,7 +201,7 @@ describe('sync: a snapshot carries its messages as a database image', () => {
       // What a snapshot's records bring first: the conversations (not the topic, as if deleted meanwhile).
       sql(d).prepare('ATTACH ? AS a').run(join(a.dataDir, 'switchboard.db'))
       sql(d).exec('INSERT INTO main.conversations SELECT * FROM a.conversations; DETACH a')
-      expect(adoptImage(sql(d), image, '{}')).toBe(expected.length)
+      expect(adoptImage(svc(d).store.db, image, '{}')).toBe(expected.length)
       expect(sql(d).pragma('foreign_keys', { simple: true })).toBe(1)
       expect(sql(d).pragma('journal_mode', { simple: true })).toBe('wal')
       expect(sql(d).pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }])

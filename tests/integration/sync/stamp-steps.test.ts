@@ -22,7 +22,7 @@ async function setUp() {
   const ids = ['z-first', 'm-second', 'a-third'].map((title) => store.conversations.create({ agentId: chat.defaultAgent().id, title }).id)
   ids.forEach((id, i) => db.prepare('UPDATE sync_outbox SET changed_at = ? WHERE key = ?').run(1_700_000_000_000 + i * 1_000, id))
   const stampOf = (id: string) => JSON.parse((db.prepare("SELECT hlcs FROM sync_meta WHERE tbl = 'conversations' AND key = ?").get(id) as MetaRow).hlcs).title as string
-  return { d, db, store, ids, stampOf, log: new ChangeLog(db, new HybridClock('dev')) }
+  return { d, db, store, ids, stampOf, log: new ChangeLog(store.db, new HybridClock('dev')) }
 }
 
 describe('stamping in steps', () => {

@@ -85,7 +85,7 @@ describe('sync through a folder store', () => {
     const db = svc(b).store.db.sqlite
     const at = formatHlc(Date.now(), 0, 'other')
     const fields = { agent_id: agentOf(b), title: 'merged', provider_id: null, model_id: null, parameters: null, pinned: 0, created_at: 1, updated_at: 1 }
-    const merged = new ChangeLog(db, new HybridClock('other')).merge([{ t: 'conversations', k: 'merged-conv', f: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, [at, v]])) }], svc(b).sync.status().scope, { other: 1 })
+    const merged = new ChangeLog(svc(b).store.db, new HybridClock('other')).merge([{ t: 'conversations', k: 'merged-conv', f: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, [at, v]])) }], svc(b).sync.status().scope, { other: 1 })
     expect(merged.applied).toBe(1)
     expect(svc(b).store.conversations.get('merged-conv')?.title).toBe('merged')
     expect(db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get()).toEqual({ n: 0 })
@@ -129,7 +129,7 @@ describe('sync through a folder store', () => {
     void _id
     const db = svc(a).store.db.sqlite
     const scope = svc(a).sync.status().scope
-    const log = new ChangeLog(db, new HybridClock(svc(a).sync.status().deviceId))
+    const log = new ChangeLog(svc(a).store.db, new HybridClock(svc(a).sync.status().deviceId))
     const now = Date.now()
     const convFields = (at: string) => Object.fromEntries(Object.entries(convRow).filter(([k]) => k !== 'id').map(([k, v]) => [k, [at, v]])) as never
     log.merge([{ t: 'conversations', k: conv.id, f: convFields(formatHlc(now - 10_000, 0, 'other')) }], scope, { other: 1 })
