@@ -180,7 +180,7 @@ describe('OpenAI Chat Completions through the gateway', () => {
   })
 
   it('a logit_bias that is not token id → −100..100 is a 400 naming it', async () => {
-    for (const bias of [{ abc: 1 }, { '12': 101 }, { '12': -100.5 }]) {
+    for (const bias of [{ abc: 1 }, { '12': 101 }, { '12': -100.5 }] as Array<Record<string, number>>) {
       const error = await openai()
         .chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], logit_bias: bias })
         .then(() => undefined, (e: unknown) => e)
