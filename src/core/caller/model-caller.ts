@@ -340,6 +340,7 @@ export class ModelCaller {
     const model = this.resolve(input)
     const runtime = await this.deps.runtimeFor(model.providerId)
     if (!runtime.chat) throw new AppErrorException({ errorType: 'ProviderBizError', status: 471, message: `${model.providerId} does not offer chat.` })
+    refuseUntakenOptions(input.params, runtime, model.providerId)
     const base: ChatRequest = { stream: true, ...input.params, model: model.modelId, messages: [...input.messages] }
     const options: CallOptions = { ...input.call, ...(input.signal ? { signal: input.signal } : {}) }
     return { input, model, chat: runtime.chat.bind(runtime), base, options, tally: new Tally(input.estimateUsage === true) }
@@ -427,4 +428,17 @@ function addUsage(total: UsageRecord | undefined, next: UsageRecord): UsageRecor
     sum[key] = typeof value === 'number' && typeof before === 'number' ? before + value : value
   }
   return sum as unknown as UsageRecord
+}
+
+/**
+ * Token biases and log-probabilities are refused by name where the runtime cannot honour them,
+ * before anything is sent: dropping them would answer a different question than was asked.
+ */
+function refuseUntakenOptions(params: CallInput['params'], runtime: ProviderRuntime, provider: string): void {
+  const takes = runtime.chatTakes ?? {}
+  const refuse = (option: string, why: string): never => {
+    throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider, message: `${provider} does not take ${option}: ${why}`, detail: { param: option } })
+  }
+  if (params?.logit_bias && Object.keys(params.logit_bias).length > 0 && !takes.logitBias) refuse('logit_bias', 'its API has no token biases. Send the request without it.')
+  if ((params?.logprobs || params?.top_logprobs) && !takes.logprobs) refuse(params.logprobs ? 'logprobs' : 'top_logprobs', 'its replies come back without token log-probabilities. Send the request without it.')
 }

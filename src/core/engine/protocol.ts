@@ -49,6 +49,8 @@ export interface ChatParams {
   forceFunctionCall?: boolean | string
   /** Constrain the reply to this JSON schema. */
   jsonSchema?: Record<string, unknown>
+  /** OpenAI's logit_bias: token id (as a string) → −100..100 added to its logit; −100 bans the token. */
+  logitBias?: Record<string, number>
 }
 
 export interface EmbedParams {

@@ -65,7 +65,9 @@ export class GatewayError extends Error {
                   ? 'overloaded'
                   : 'api'
     const provider = error.provider ? ` (${error.provider})` : ''
-    return new GatewayError(kind, `${error.errorType}${provider}: ${error.message}`, undefined, http)
+    // A refusal that names the request field it is about (logit_bias on a provider without it) says so as OpenAI's `param`.
+    const param = (error.detail as { param?: unknown } | undefined)?.param
+    return new GatewayError(kind, `${error.errorType}${provider}: ${error.message}`, typeof param === 'string' ? param : undefined, http)
   }
 }
 

@@ -123,6 +123,12 @@ export interface ChatRequest {
   tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } }
   /** Structured output: JSON mode or a JSON schema (OpenAI's response_format), where the provider takes it. */
   response_format?: ResponseFormat
+  /** OpenAI's logit_bias: token id (as a string) → −100..100 added to its logit, −100 bans it. Only to a runtime whose `chatTakes.logitBias` is set. */
+  logit_bias?: Record<string, number>
+  /** Return the output tokens' log-probabilities (`logprobs` events). Only to a runtime whose `chatTakes.logprobs` is set. */
+  logprobs?: boolean
+  /** With logprobs: how many of the most likely alternatives each token comes with (0..20). */
+  top_logprobs?: number
 }
 
 export type ResponseFormat =
@@ -296,6 +302,11 @@ export interface ProviderRuntime {
   embeddings?(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResult>
   /** `embeddings` takes `tokenIds` (the model's own token ids) as well as text. */
   readonly embeddingsTakeTokenIds?: boolean
+  /**
+   * The chat options only some backends honour (token ids and probabilities are the model's own).
+   * A request with one the runtime does not take is refused by name before it starts (model-caller).
+   */
+  readonly chatTakes?: { readonly logitBias?: boolean; readonly logprobs?: boolean }
   textToSpeech?(request: TextToSpeechRequest, options?: CallOptions): Promise<TextToSpeechResult>
   speechToText?(request: SpeechToTextRequest, options?: CallOptions): Promise<SpeechToTextResult>
   createImage?(request: CreateImageRequest, options?: CallOptions): Promise<CreateImageResult>

@@ -59,6 +59,15 @@ export interface NativeStreamEvent {
   event: Readonly<{ type: string; [field: string]: unknown }>
 }
 
+/** One output token's log-probability, with the most likely alternatives where asked for (OpenAI's `logprobs.content[]`). */
+export interface TokenLogprob {
+  token: string
+  logprob: number
+  /** The token's UTF-8 bytes (a token may be part of a character); null where the provider gives none. */
+  bytes: number[] | null
+  top_logprobs: Array<{ token: string; logprob: number; bytes: number[] | null }>
+}
+
 export type StopReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'cancelled' | 'interrupted' | 'error' | string
 
 /** The one event type every provider stream is turned into (DESIGN §3). */
@@ -85,5 +94,11 @@ export type StreamEvent =
    * web_search_tool_result). Nothing else in the app reads it.
    */
   | { type: 'native'; data: NativeStreamEvent }
+  /**
+   * The log-probabilities of the output tokens of the text event that follows it (only when the
+   * request asked for `logprobs`, from a provider that returns them): for the local API's
+   * client. The chat, its persistence and the renderer ignore it.
+   */
+  | { type: 'logprobs'; data: TokenLogprob[] }
 
 export type StreamEventType = StreamEvent['type']

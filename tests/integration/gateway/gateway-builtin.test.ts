@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import type { Core } from '../../../src/core'
 import { MemoryBackend } from '../../../src/core/secrets'
 import type { Result } from '../../../src/shared/errors/app-error'
-import { writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
+import { tinyVocab, writeTinyLlamaGguf } from '../../fixtures/gguf/tiny-llama'
 import { readyTestCore } from '../test-core'
 
 // The local API in front of the built-in engine: a model on disk, loaded on the first request,
@@ -150,4 +150,35 @@ describe('the local API over the built-in engine', () => {
     for await (const chunk of await sdk.chat.completions.create({ ...ask, stop: [stop], stream: true })) streamed += chunk.choices[0]?.delta.content ?? ''
     expect(streamed).toBe(free.slice(0, at))
   })
+  it('logit_bias −100 bans a token: the tokens that could begin the reply at temperature 0 banned, it begins otherwise', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    const ask = { model: 'builtin/tiny', max_tokens: 8, temperature: 0, messages: [{ role: 'user' as const, content: 'Hello' }] }
+    const free = (await sdk.chat.completions.create(ask)).choices[0]!.message.content ?? ''
+    expect(free.length).toBeGreaterThan(0)
+    // Every piece of the vocabulary that starts with the reply's first character (its first token is one of them).
+    const pieceText = (t: string): string => {
+      const byte = /^<0x([0-9A-F]{2})>$/.exec(t)
+      return byte ? String.fromCharCode(parseInt(byte[1]!, 16)) : t.replace(/▁/g, ' ')
+    }
+    const first = free[0]!
+    const banned = Object.fromEntries(tinyVocab().tokens.flatMap((t, id) => (pieceText(t).startsWith(first) ? [[String(id), -100]] : [])))
+    expect(Object.keys(banned).length).toBeGreaterThan(0)
+    const biased = (await sdk.chat.completions.create({ ...ask, logit_bias: banned })).choices[0]!.message.content ?? ''
+    expect(biased.length).toBeGreaterThan(0)
+    expect(biased[0]).not.toBe(first)
+  }, 120_000)
+
+  it('a logit_bias token id outside the vocabulary is a 400 naming it; logprobs are refused by name', async () => {
+    const sdk = new OpenAI({ apiKey: secret, baseURL: `${url}/v1`, maxRetries: 0 })
+    for (const stream of [false, true]) {
+      const error = await sdk.chat.completions.create({ model: 'builtin/tiny', max_tokens: 4, stream, logit_bias: { '999999': 5 }, messages: [{ role: 'user', content: 'Hi' }] }).then(() => undefined, (e: unknown) => e)
+      expect(error, `stream: ${stream}`).toBeInstanceOf(OpenAI.BadRequestError)
+      expect((error as Error).message).toMatch(/token id 999999 is not in this model's vocabulary \(0 to \d+\)/)
+    }
+    const error = await sdk.chat.completions.create({ model: 'builtin/tiny', max_tokens: 4, logprobs: true, messages: [{ role: 'user', content: 'Hi' }] }).then(() => undefined, (e: unknown) => e)
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError)
+    expect((error as Error).message).toMatch(/builtin.*logprobs/)
+    // The engine is still there for the next call.
+    expect((await sdk.chat.completions.create({ model: 'builtin/tiny', max_tokens: 2, messages: [{ role: 'user', content: 'Hi' }] })).choices[0]!.finish_reason).toBe('length')
+  }, 120_000)
 })

@@ -42,6 +42,10 @@ beforeAll(async () => {
   ok(await client.call('providers.update', { providerId: 'openai', baseURL: fake.url }))
   ok(await client.call('providers.setKey', { providerId: 'openai', apiKey: 'sk-upstream-SECRET-0123456789' }))
   ok(await client.call('providers.setModelEnabled', { providerId: 'openai', modelId: 'gpt-4o-mini', enabled: true }))
+  // Upstreams without token biases or log-probabilities: they refuse those before any request, so their addresses go nowhere.
+  ok(await client.call('providers.update', { providerId: 'anthropic', baseURL: fake.url }))
+  ok(await client.call('providers.setKey', { providerId: 'anthropic', apiKey: 'sk-ant-upstream-0123456789' }))
+  ok(await client.call('providers.update', { providerId: 'ollama', baseURL: fake.url }))
   const created = newApiKey()
   secret = created.secret
   keys.push({ id: 'k1', name: 'tests', prefix: created.prefix, hash: created.hash, createdAt: Date.now() })
@@ -162,17 +166,81 @@ describe('OpenAI Chat Completions through the gateway', () => {
     expect((fake.requestsTo('/chat/completions').at(-1)!.body as { response_format: unknown }).response_format).toEqual(format)
   })
 
-  it('logprobs, top_logprobs and logit_bias are refused by name, not dropped; their off values are fine', async () => {
-    for (const [extra, param] of [[{ logprobs: true }, 'logprobs'], [{ top_logprobs: 2, logprobs: true }, 'logprobs'], [{ logit_bias: { '50256': -100 } }, 'logit_bias']] as const) {
-      const error = await openai()
-        .chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], ...extra })
-        .then(() => undefined, (e: unknown) => e)
-      expect(error).toBeInstanceOf(OpenAI.BadRequestError)
-      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe(param)
-    }
+  it('logit_bias reaches an OpenAI-API upstream as sent; off values of logprobs and logit_bias send nothing', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['ok']) })
+    await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], logit_bias: { '50256': -100, '1234': 5 } })
+    expect((fake.requestsTo('/chat/completions').at(-1)!.body as { logit_bias?: unknown }).logit_bias).toEqual({ '50256': -100, '1234': 5 })
     fake.enqueue('/chat/completions', { kind: 'sse', chunks: chatChunks(['ok']) })
     const reply = await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], logprobs: false, logit_bias: {} })
     expect(reply.choices[0]!.message.content).toBe('ok')
+    expect(reply.choices[0]!.logprobs).toBeNull()
+    const sent = fake.requestsTo('/chat/completions').at(-1)!.body as Record<string, unknown>
+    expect(sent).not.toHaveProperty('logit_bias')
+    expect(sent).not.toHaveProperty('logprobs')
+  })
+
+  it('a logit_bias that is not token id → −100..100 is a 400 naming it', async () => {
+    for (const bias of [{ abc: 1 }, { '12': 101 }, { '12': -100.5 }] as Array<Record<string, number>>) {
+      const error = await openai()
+        .chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], logit_bias: bias })
+        .then(() => undefined, (e: unknown) => e)
+      expect(error, JSON.stringify(bias)).toBeInstanceOf(OpenAI.BadRequestError)
+      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('logit_bias')
+    }
+  })
+
+  const tokenLogprobs = (pieces: string[]) =>
+    pieces.map((p, i) => ({ token: p, logprob: -0.25 * (i + 1), bytes: [...Buffer.from(p)], top_logprobs: [{ token: p, logprob: -0.25 * (i + 1), bytes: [...Buffer.from(p)] }, { token: 'x', logprob: -3, bytes: [120] }] }))
+  /** chatChunks with each text chunk's `logprobs.content`, as OpenAI sends them when asked. */
+  const chunksWithLogprobs = (pieces: string[]) => {
+    const lp = tokenLogprobs(pieces)
+    let n = 0
+    return (chatChunks(pieces, { usage: { prompt_tokens: 2, completion_tokens: pieces.length, total_tokens: 2 + pieces.length } }) as Array<{ choices: Array<{ delta: { content?: string }; logprobs?: unknown }> }>).map((chunk) => {
+      const choice = chunk.choices[0]
+      if (choice?.delta.content) return { ...chunk, choices: [{ ...choice, logprobs: { content: [lp[n++]], refusal: null } }] }
+      return chunk
+    })
+  }
+
+  it('logprobs and top_logprobs reach the upstream, and its per-token log-probabilities come back streamed', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chunksWithLogprobs(['Hel', 'lo']) })
+    const stream = await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], logprobs: true, top_logprobs: 2, stream: true })
+    let text = ''
+    const content: OpenAI.ChatCompletionTokenLogprob[] = []
+    for await (const chunk of stream) {
+      const choice = chunk.choices[0]
+      text += choice?.delta.content ?? ''
+      if (choice?.delta.content) expect(choice.logprobs?.content?.map((c) => c.token).join('')).toBe(choice.delta.content)
+      content.push(...(choice?.logprobs?.content ?? []))
+    }
+    expect(text).toBe('Hello')
+    expect(content).toEqual(tokenLogprobs(['Hel', 'lo']))
+    expect(fake.requestsTo('/chat/completions').at(-1)!.body).toMatchObject({ logprobs: true, top_logprobs: 2 })
+  })
+
+  it('logprobs come back in a non-streamed answer as choices[0].logprobs.content', async () => {
+    fake.enqueue('/chat/completions', { kind: 'sse', chunks: chunksWithLogprobs(['Four', '!']) })
+    const reply = await openai().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: '2+2?' }], logprobs: true, top_logprobs: 2 })
+    expect(reply.choices[0]!.message.content).toBe('Four!')
+    expect(reply.choices[0]!.logprobs?.content).toEqual(tokenLogprobs(['Four', '!']))
+  })
+
+  it('an upstream that cannot honour logprobs or logit_bias (Anthropic, Ollama) refuses it by name, before any request to it', async () => {
+    const cases = [
+      ['anthropic/claude-3-5-haiku-latest', { logprobs: true }, 'logprobs'],
+      ['anthropic/claude-3-5-haiku-latest', { logit_bias: { '12': 1 } }, 'logit_bias'],
+      ['ollama/llama3.2', { logprobs: true, top_logprobs: 3 }, 'logprobs'],
+      ['ollama/llama3.2', { logit_bias: { '12': -100 } }, 'logit_bias']
+    ] as const
+    for (const [model, extra, option] of cases) {
+      const error = await openai()
+        .chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], ...extra })
+        .then(() => undefined, (e: unknown) => e)
+      expect(error, `${model} ${option}`).toBeInstanceOf(OpenAI.BadRequestError)
+      const message = (error as Error).message
+      expect(message).toContain(model.split('/')[0]!)
+      expect(message).toContain(option)
+    }
   })
 
   it('passes stop sequences through to the provider, one string or a list', async () => {

@@ -21,6 +21,7 @@ const EVENTS: StreamEvent[] = [
   { type: 'tool_calls', data: [{ id: '', type: '', index: 0, function: { name: '', arguments: '"cats"}' } }] },
   { type: 'tool_calls', data: [{ id: 'call_2', type: 'function', index: 1, function: { name: 'open', arguments: '{}' } }] },
   { type: 'base64_image', data: { image: 'iVBORw0KGgo=', mimeType: 'image/png' } },
+  { type: 'logprobs', data: [{ token: ' 42.', logprob: -0.1, bytes: [32, 52, 50, 46], top_logprobs: [] }] },
   { type: 'text', data: ' 42.' },
   { type: 'usage', data: { totalInputTokens: 3, totalOutputTokens: 4, totalTokens: 7 } },
   { type: 'speed', data: { tps: 12, ttft: 100 } },

@@ -9,7 +9,8 @@ import type {
   LlamaEmbeddingContext,
   LlamaModel,
   LlamaChatResponseChunk,
-  Token
+  Token,
+  TokenBias
 } from 'node-llama-cpp'
 import type { ChatDone, ChatParams, EmbedParams, EngineErrorData, EngineReply, EngineRequest, EngineStatus, LoadParams } from '../protocol'
 import { engineSystemError } from '../system-check'
@@ -254,6 +255,7 @@ async function chat(state: HostState, id: number, params: ChatParams): Promise<C
 
 async function chatOnSequence(state: HostState, id: number, params: ChatParams, entry: Loaded, sequence: LlamaContextSequence, signal: AbortSignal, received: number): Promise<ChatDone> {
   fitsWhole(entry, params.history as ChatHistoryItem[])
+  const tokenBias = params.logitBias ? await logitBias(entry, params.logitBias) : undefined
   const { LlamaChat } = await import('node-llama-cpp')
   const engine = await state.llama()
   const llamaChat = new LlamaChat({ contextSequence: sequence, chatWrapper: entry.chatWrapper, autoDisposeSequence: false })
@@ -267,6 +269,7 @@ async function chatOnSequence(state: HostState, id: number, params: ChatParams, 
     temperature: params.temperature,
     topP: params.topP,
     ...(params.stop?.length ? { customStopTriggers: params.stop } : {}),
+    ...(tokenBias ? { tokenBias } : {}),
     signal,
     stopOnAbortSignal: true,
     onToken: timing.onToken,
@@ -373,6 +376,7 @@ interface GenerateOptions {
   temperature: ChatParams['temperature']
   topP: ChatParams['topP']
   customStopTriggers?: string[]
+  tokenBias?: TokenBias
   signal: AbortSignal
   stopOnAbortSignal: boolean
   onToken: (tokens: Token[]) => void
@@ -457,6 +461,19 @@ async function embed(state: HostState, params: EmbedParams): Promise<{ embedding
     }
     return { embeddings, tokens }
   })
+}
+
+/**
+ * OpenAI's logit_bias as node-llama-cpp's token bias: −100 bans the token ('never'), any other
+ * value is added to its logit. Ids outside the vocabulary are refused by name before any token.
+ */
+async function logitBias(entry: Loaded, bias: Record<string, number>): Promise<TokenBias> {
+  const { TokenBias } = await import('node-llama-cpp')
+  const entries = Object.entries(bias)
+  const ids = checkedTokenIds(entries.map(([id]) => Number(id)), vocabularySize(entry))
+  const tokenBias = new TokenBias(entry.model.tokenizer)
+  entries.forEach(([, value], i) => tokenBias.set(ids[i]!, value <= -100 ? 'never' : { logit: value }))
+  return tokenBias
 }
 
 /** How many tokens the model's vocabulary has, from its file (undefined when the file does not say). */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ChatContentPart, ChatMessage, ChatRequest, ChatTool } from '../../runtime/types'
-import type { StreamEvent, StopReason } from '../../../shared/stream/events'
+import type { StreamEvent, StopReason, TokenLogprob } from '../../../shared/stream/events'
 import type { UsageRecord } from '../../../shared/stream/usage'
 import { ToolCallAssembler } from './tool-call-assembler'
 import { GatewayError } from '../gateway-error'
@@ -63,9 +63,10 @@ export type ChatCompletionBody = z.infer<typeof chatCompletionSchema>
 
 export function chatCompletionToRequest(body: ChatCompletionBody, modelId: string): ChatRequest {
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw GatewayError.invalid('Only n = 1 is supported.', 'n')
-  // The runtimes return no token log-probabilities and take no token biases: refused by name, never dropped.
-  if (body.logprobs || body.top_logprobs) throw GatewayError.invalid('logprobs and top_logprobs are not offered through Switchboard: its providers’ replies come back without token log-probabilities.', body.logprobs ? 'logprobs' : 'top_logprobs')
-  if (body.logit_bias && Object.keys(body.logit_bias).length > 0) throw GatewayError.invalid('logit_bias is not offered through Switchboard: token ids differ between the models behind it.', 'logit_bias')
+  // Token biases and log-probabilities go to the runtime, which refuses them by name where its
+  // backend cannot honour them (model-caller); only their shape is checked here.
+  const bias = body.logit_bias && Object.keys(body.logit_bias).length > 0 ? checkedLogitBias(body.logit_bias) : undefined
+  if (body.top_logprobs && !body.logprobs) throw GatewayError.invalid('top_logprobs needs logprobs: true.', 'top_logprobs')
   const messages: ChatMessage[] = body.messages.map((m) => {
     const message: ChatMessage = { role: m.role, content: m.content === undefined ? null : toParts(m.content) }
     if (m.name) message.name = m.name
@@ -88,7 +89,19 @@ export function chatCompletionToRequest(body: ChatCompletionBody, modelId: strin
   if (body.tools?.length && body.tool_choice !== 'none') request.tools = body.tools.map(toChatTool)
   if (body.tool_choice && body.tool_choice !== 'none' && request.tools) request.tool_choice = body.tool_choice
   if (body.response_format && body.response_format.type !== 'text') request.response_format = body.response_format
+  if (bias) request.logit_bias = bias
+  if (body.logprobs) request.logprobs = true
+  if (body.logprobs && body.top_logprobs) request.top_logprobs = body.top_logprobs
   return request
+}
+
+/** OpenAI's logit_bias: token ids (integer keys) → a bias from −100 to 100. */
+function checkedLogitBias(bias: Record<string, number>): Record<string, number> {
+  for (const [token, value] of Object.entries(bias)) {
+    if (!/^\d+$/.test(token)) throw GatewayError.invalid(`logit_bias keys are token ids (non-negative integers); ${JSON.stringify(token)} is not one.`, 'logit_bias')
+    if (!(value >= -100 && value <= 100)) throw GatewayError.invalid(`logit_bias values go from -100 to 100; the bias of token ${token} is ${value}.`, 'logit_bias')
+  }
+  return bias
 }
 
 function toParts(content: string | Array<z.infer<typeof textPart> | z.infer<typeof imagePart>> | null): string | ChatContentPart[] | null {
@@ -136,6 +149,8 @@ export class ChatCompletionChunks {
   readonly textClose: Uint8Array
   usage: UsageRecord | undefined
   stop: StopReason | undefined
+  /** Log-probabilities of the text event to come (a runtime sends them just before it): written in its chunk. */
+  private logprobs: TokenLogprob[] | undefined
 
   constructor(
     private readonly id: string,
@@ -151,8 +166,20 @@ export class ChatCompletionChunks {
     this.textClose = Buffer.from(`}${this.textSuffix}\n\n`)
   }
 
-  private chunk(delta: Record<string, unknown>, finish: string | null = null): string {
-    return `${this.head}{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}${this.end}`
+  private chunk(delta: Record<string, unknown>, finish: string | null = null, logprobs?: TokenLogprob[]): string {
+    const probabilities = logprobs ? JSON.stringify({ content: logprobs, refusal: null }) : 'null'
+    return `${this.head}{"index":0,"delta":${JSON.stringify(delta)},"logprobs":${probabilities},"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}${this.end}`
+  }
+
+  /** Log-probabilities no text event took (the text went to reasoning, or none came): in a chunk of their own. */
+  private pendingLogprobs(out: string[]): void {
+    if (!this.logprobs) return
+    if (!this.started) {
+      this.started = true
+      out.push(this.chunk({ role: 'assistant', content: '' }))
+    }
+    out.push(this.chunk({}, null, this.logprobs))
+    this.logprobs = undefined
   }
 
   /**
@@ -162,7 +189,7 @@ export class ChatCompletionChunks {
    * a string per chunk.
    */
   textJson(event: StreamEvent): string | undefined {
-    if (event.type !== 'text' || !this.started || !event.data) return undefined
+    if (event.type !== 'text' || !this.started || !event.data || this.logprobs) return undefined
     return JSON.stringify(event.data)
   }
 
@@ -174,6 +201,17 @@ export class ChatCompletionChunks {
       this.started = true
       out.push(this.chunk({ role: 'assistant', content: '' }))
     }
+    if (event.type === 'logprobs') {
+      this.logprobs = this.logprobs ? [...this.logprobs, ...event.data] : event.data
+      return out
+    }
+    if (event.type === 'text' && event.data && this.logprobs) {
+      open()
+      out.push(this.chunk({ content: event.data }, null, this.logprobs))
+      this.logprobs = undefined
+      return out
+    }
+    if (event.type !== 'usage' && event.type !== 'stop') this.pendingLogprobs(out)
     switch (event.type) {
       case 'text':
         if (!event.data) break
@@ -216,6 +254,7 @@ export class ChatCompletionChunks {
     const includeUsage = this.includeUsage
     const out: string[] = []
     if (!this.started) out.push(this.chunk({ role: 'assistant', content: '' }))
+    this.pendingLogprobs(out)
     const reason = this.tools.size > 0 && (this.stop === undefined || this.stop === 'stop' || this.stop === 'tool_calls') ? 'tool_calls' : finishReason(this.stop)
     out.push(this.chunk({}, reason))
     if (includeUsage) out.push(`${this.head}],"usage":${JSON.stringify(openAIUsage(this.usage))}}`)
@@ -228,11 +267,13 @@ export class ChatCompletionCollector {
   private text = ''
   private reasoning = ''
   private readonly tools = new ToolCallAssembler()
+  private logprobs: TokenLogprob[] | undefined
   usage: UsageRecord | undefined
   stop: StopReason | undefined
 
   push(event: StreamEvent): void {
     if (event.type === 'text') this.text += event.data
+    else if (event.type === 'logprobs') (this.logprobs ??= []).push(...event.data)
     else if (event.type === 'reasoning') this.reasoning += event.data
     else if (event.type === 'tool_calls') this.tools.add(event.data)
     else if (event.type === 'usage') this.usage = event.data
@@ -251,7 +292,7 @@ export class ChatCompletionCollector {
       created,
       model,
       system_fingerprint: null,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: reason }],
+      choices: [{ index: 0, message, logprobs: this.logprobs ? { content: this.logprobs, refusal: null } : null, finish_reason: reason }],
       usage: openAIUsage(this.usage)
     }
   }

@@ -1,4 +1,4 @@
-import type { GroundingCitation, StreamEvent } from '../../../shared/stream/events'
+import type { GroundingCitation, StreamEvent, TokenLogprob } from '../../../shared/stream/events'
 import { convertOpenAIUsage, type OpenAIChatUsage } from './openai-usage'
 import type { ChatPricingContext } from '../../../shared/pricing/lookup-params'
 import type { Pricing } from '../../../shared/pricing/types'
@@ -27,6 +27,8 @@ export interface OpenAIChatChunk {
       annotations?: Array<{ type?: string; url?: string; title?: string; url_citation?: { url?: string; title?: string } }>
     } | null
     finish_reason?: string | null
+    /** The output tokens' log-probabilities, when the request asked for them. */
+    logprobs?: { content?: TokenLogprob[] | null } | null
     /** MiniMax returns whole messages (with annotations) on the final chunk. */
     messages?: Array<{ role?: string; content?: string; annotations?: Array<{ url?: string; text?: string; title?: string }> }>
   }> | null
@@ -130,6 +132,9 @@ export class ChatCompletionsTransformer implements ChunkTransformer<OpenAIChatCh
           throw new ChunkParseError((error as Error).message, chunk)
         }
       }
+      // Before the text they belong to: the local API writes them in that text's chunk.
+      const logprobs = choice.logprobs?.content
+      if (Array.isArray(logprobs) && logprobs.length > 0) emit({ type: 'logprobs', data: logprobs })
       const content = delta.content
       if (typeof content === 'string') {
         if (content) this.text(content, emit)

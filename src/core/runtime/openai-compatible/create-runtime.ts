@@ -57,7 +57,9 @@ async function* singleChunk(completion: OpenAI.Chat.Completions.ChatCompletion):
   const choice = completion.choices?.[0]
   yield {
     id: completion.id,
-    choices: choice ? [{ index: 0, delta: choice.message as NonNullable<NonNullable<OpenAIChatChunk['choices']>[number]['delta']>, finish_reason: choice.finish_reason }] : [],
+    choices: choice
+      ? [{ index: 0, delta: choice.message as NonNullable<NonNullable<OpenAIChatChunk['choices']>[number]['delta']>, finish_reason: choice.finish_reason, logprobs: choice.logprobs as NonNullable<OpenAIChatChunk['choices']>[number]['logprobs'] }]
+      : [],
     usage: completion.usage ?? undefined
   }
 }
@@ -127,6 +129,8 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
 
   const runtime: ProviderRuntime = {
     id,
+    // The OpenAI API's own options, passed on as sent (an upstream without them answers its own 400).
+    chatTakes: { logitBias: true, logprobs: true },
     chat(request: ChatRequest, options: CallOptions = {}): AsyncIterable<StreamEvent> {
       // Returned directly (no wrapping generator): every layer of async iteration costs each event a hop.
       const watch: StreamWatch = { done: false }
@@ -143,6 +147,11 @@ export const createOpenAICompatibleRuntime: ProviderFactory = (credentials, cont
         // A chat completions stream is read by our decoder, which reports both itself.
         const sdk = await client(options, useResponses ? endMarkerFetch(options.fetch ?? globalThis.fetch, watch) : undefined)
         if (useResponses) {
+          if (request.logprobs || request.logit_bias) {
+            // The Responses API has neither in the shape a Chat Completions client asked for: refused before any request.
+            const option = request.logprobs ? 'logprobs' : 'logit_bias'
+            throw new AppErrorException({ errorType: 'CapabilityNotSupported', status: 400, provider: id, message: `${id} serves ${request.model} through the Responses API, which does not take ${option}. Send the request without it.`, detail: { param: option } })
+          }
           const body = buildResponsesBody(request)
           if (body['stream'] === false) {
             const response = (await sdk.responses.create(body as never, { signal })) as unknown as { id: string; output_text?: string; usage?: unknown }

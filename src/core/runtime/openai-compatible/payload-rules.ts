@@ -80,6 +80,10 @@ export function baseChatBody(request: ChatRequest): ChatBody {
   if (request.verbosity) body.verbosity = request.verbosity
   if (request.stop?.length) body['stop'] = request.stop
   if (request.user) body.user = request.user
+  // Only a runtime that takes them is given these (chatTakes); the model's own token ids, as sent.
+  if (request.logit_bias && Object.keys(request.logit_bias).length > 0) body['logit_bias'] = request.logit_bias
+  if (request.logprobs) body['logprobs'] = true
+  if (request.logprobs && request.top_logprobs) body['top_logprobs'] = request.top_logprobs
   return body
 }
 

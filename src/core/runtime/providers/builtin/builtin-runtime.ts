@@ -120,6 +120,7 @@ export function chatParams(request: ChatRequest, provider: string): Omit<ChatPar
   if (request.temperature !== undefined) params.temperature = request.temperature
   if (request.top_p !== undefined) params.topP = request.top_p
   if (request.stop?.length) params.stop = request.stop
+  if (request.logit_bias && Object.keys(request.logit_bias).length > 0) params.logitBias = request.logit_bias
   const choice = request.tool_choice
   if (request.tools?.length && choice !== 'none') {
     params.functions = request.tools.map((t) => ({
@@ -180,6 +181,8 @@ export function createBuiltinRuntimeWith(engineOf: () => BuiltinEngine = builtin
 
       // llama.cpp embeds a model's own token ids as well as text.
       embeddingsTakeTokenIds: true,
+      // Token biases are llama.cpp's own; LlamaChat gives no token probabilities back, so logprobs are refused.
+      chatTakes: { logitBias: true },
 
       async embeddings(request: EmbeddingsRequest): Promise<EmbeddingsResult> {
         const inputs = request.tokenIds ?? (Array.isArray(request.input) ? request.input : [request.input])
