@@ -4,7 +4,7 @@ import type { Secrets } from './secrets'
 import type { SyncTuning } from './sync/sync-service'
 import type { OpenedGraph } from './store/start-up'
 import { FeaturePlan, type FeatureEnv, type Use } from './feature'
-import { localFeature } from './local/feature'
+import { localFeature, localServersFeature } from './local/feature'
 import { engineFeature, type EngineOptions } from './engine/feature'
 import { modelsLibraryFeature } from './models-library/feature'
 import { providersFeature } from './providers/feature'
@@ -54,6 +54,7 @@ const plan = FeaturePlan.start<StandingBase>()
   .add(engineFeature)
   .add(modelsLibraryFeature)
   .opens<{ store: Store; secrets: Secrets }>()
+  .add(localServersFeature)
   .add(providersFeature)
   .add(callerFeature)
   .add(attachmentsFeature)

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { DetectionService } from '../../../src/core/local/detection-service'
 import { LocalSettings } from '../../../src/core/local/local-settings'
+import { featureSettingsOver } from '../../../src/core/store/repositories/settings'
 
 describe('DetectionService timeouts', () => {
   it('a server that accepts but never answers is reported as not running within the timeout', async () => {
@@ -10,6 +11,9 @@ describe('DetectionService timeouts', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()))
     const port = (silent.address() as AddressInfo).port
     const settings = new LocalSettings()
+    // The addresses live in the settings table (decision 158); here, rows held in memory.
+    const rows: Record<string, unknown> = {}
+    settings.attach(featureSettingsOver({ get: () => rows, set: (patch) => Object.assign(rows, patch) }))
     settings.set('xinference', `http://127.0.0.1:${port}`)
     const detection = new DetectionService(settings, { timeoutMs: 200 })
     const started = performance.now()
