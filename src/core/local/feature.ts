@@ -1,26 +1,32 @@
 import type { Feature } from '../feature'
 import type { Store } from '../store'
+import type { FeatureSettingsStore } from '../store/repositories/settings'
 import { createLocalFeature, type LocalFeature } from './index'
 import { localHandlers } from './handlers'
 import { migrateLocalServersFile } from './local-settings'
 
-/** Local model servers: detection, the Ollama manager, the pulls. Needs no store, so it stands (root.ts). */
-export const localFeature: Feature<{ env: { dataDir: string } }, { local: LocalFeature }, keyof ReturnType<typeof localHandlers>> = {
-  create: () => ({ local: createLocalFeature() }),
+/**
+ * Local model servers: detection, the Ollama manager, the pulls. Needs no store, so it stands
+ * (root.ts); the user-set addresses are read from the settings table at each use, once start-up
+ * opened it (`settings`).
+ */
+export const localFeature: Feature<
+  { env: { dataDir: string }; settings: () => FeatureSettingsStore | undefined },
+  { local: LocalFeature },
+  keyof ReturnType<typeof localHandlers>
+> = {
+  create: ({ settings }) => ({ local: createLocalFeature({ settings }) }),
   handlers: (use, _env, hub) => localHandlers(use('local', 'Local models')(), hub),
   close: ({ local }) => local.close()
 }
 
 /**
- * The local servers' addresses, once start-up has opened the store: an old `local-servers.json`
- * is moved into the settings table, then the standing feature reads and writes them there
- * (decision 158). Closing the graph (a retried start-up, shutdown) detaches them again.
+ * Once start-up has opened the store, an old `local-servers.json` is moved into the settings
+ * table (decision 158), before any feature built after it can ask for an address.
  */
-export const localServersFeature: Feature<{ env: { dataDir: string }; local: LocalFeature; store: Store }, { localServers: { detach(): void } }> = {
-  create: ({ env, local, store }) => {
+export const localServersFeature: Feature<{ env: { dataDir: string }; store: Store }, object> = {
+  create: ({ env, store }) => {
     migrateLocalServersFile(env.dataDir, store.settings)
-    local.settings.attach(store.settings)
-    return { localServers: { detach: () => local.settings.detach() } }
-  },
-  close: ({ localServers }) => localServers.detach()
+    return {}
+  }
 }

@@ -9,31 +9,23 @@ import { logger } from '../log/logger'
 /**
  * User-set base URLs of the local servers, kept in the settings table under `ollama`,
  * `lmstudio`, `vllm`, `xinference` (device-local: sync/tables.ts; decision 158). The local
- * feature stands before the store opens (root.ts), so the table is attached when start-up has
- * opened it: until then every server is looked for at its default address, and setting one is
- * refused as not ready (there is nowhere to keep it).
+ * feature stands before the store opens (root.ts), so the table is read at each use, as the
+ * model library reads the keychain: until start-up has built the graph on the store, every
+ * server is looked for at its default address, and setting one answers not ready (there is
+ * nowhere to keep it yet).
  */
 export class LocalSettings {
-  private store?: FeatureSettingsStore | undefined
-
-  /** Start-up opened the store: the addresses are read from and written to its settings. */
-  attach(store: FeatureSettingsStore): void {
-    this.store = store
-  }
-
-  /** The store closes (a retried start-up, shutdown): back to the defaults until it opens again. */
-  detach(): void {
-    this.store = undefined
-  }
+  constructor(private readonly store: () => FeatureSettingsStore | undefined = () => undefined) {}
 
   get(kind: LocalServerKind): string | undefined {
-    return this.store?.features()[kind]
+    return this.store()?.features()[kind]
   }
 
   set(kind: LocalServerKind, baseUrl: string | undefined): void {
-    if (!this.store)
+    const store = this.store()
+    if (!store)
       throw new AppErrorException({ errorType: 'DataNotReady', status: 503, message: 'The local server addresses are kept with your data, which is still opening; try again in a moment.' })
-    this.store.save({ [kind]: baseUrl ?? null })
+    store.save({ [kind]: baseUrl ?? null })
   }
 }
 

@@ -10,10 +10,10 @@ describe('DetectionService timeouts', () => {
     const silent = createServer((socket) => sockets.push(socket))
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()))
     const port = (silent.address() as AddressInfo).port
-    const settings = new LocalSettings()
     // The addresses live in the settings table (decision 158); here, rows held in memory.
     const rows: Record<string, unknown> = {}
-    settings.attach(featureSettingsOver({ get: () => rows, set: (patch) => Object.assign(rows, patch) }))
+    const table = featureSettingsOver({ get: () => rows, set: (patch) => Object.assign(rows, patch) })
+    const settings = new LocalSettings(() => table)
     settings.set('xinference', `http://127.0.0.1:${port}`)
     const detection = new DetectionService(settings, { timeoutMs: 200 })
     const started = performance.now()
