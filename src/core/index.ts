@@ -76,9 +76,9 @@ export function createCore(options: CoreOptions): Core {
     services: new ServiceAccess(() => context.init)
   }
   // The root's standing stage (local model servers, the engine, the model library), built now so
-  // it answers in every start-up state; the model library reads the keychain at each use, once
-  // start-up opened it.
-  const standing = buildStandingServices({ env: context, hub, keychain: () => context.services.built()?.secrets })
+  // it answers in every start-up state; the model library reads the keychain and the local
+  // servers their addresses (the settings table) at each use, once start-up opened them.
+  const standing = buildStandingServices({ env: context, hub, keychain: () => context.services.built()?.secrets, settings: () => context.services.built()?.store.settings })
   context.services.stand(standing)
   const steps: InitStep[] = [
     {

@@ -1,10 +1,11 @@
 import type { StreamHub } from './bridge/stream-hub'
 import type { Store } from './store'
 import type { Secrets } from './secrets'
+import type { FeatureSettingsStore } from './store/repositories/settings'
 import type { SyncTuning } from './sync/sync-service'
 import type { OpenedGraph } from './store/start-up'
 import { FeaturePlan, type FeatureEnv, type Use } from './feature'
-import { localFeature } from './local/feature'
+import { localFeature, localServersFeature } from './local/feature'
 import { engineFeature, type EngineOptions } from './engine/feature'
 import { modelsLibraryFeature } from './models-library/feature'
 import { providersFeature } from './providers/feature'
@@ -38,6 +39,8 @@ interface StandingBase {
   hub: StreamHub
   /** Read at each use: the keychain opens later, in start-up (the model library's Hugging Face token). */
   keychain: () => Secrets | undefined
+  /** Read at each use: the settings table, once start-up built the graph on the store (the local servers' addresses). */
+  settings: () => FeatureSettingsStore | undefined
 }
 
 /**
@@ -54,6 +57,7 @@ const plan = FeaturePlan.start<StandingBase>()
   .add(engineFeature)
   .add(modelsLibraryFeature)
   .opens<{ store: Store; secrets: Secrets }>()
+  .add(localServersFeature)
   .add(providersFeature)
   .add(callerFeature)
   .add(attachmentsFeature)
@@ -78,14 +82,14 @@ export type FeatureHandlers = ReturnType<typeof plan.handlers>
  * (before the store opens, `ServiceAccess` answers not-ready). A part that may fail on its own
  * (a native engine) is typed `Service | Unavailable` here, never left undefined.
  */
-export type Services = Omit<Built, 'env' | 'hub' | 'keychain'>
+export type Services = Omit<Built, 'env' | 'hub' | 'keychain' | 'settings'>
 
 /** The services of the standing stage: built when the core is made, so they answer in every start-up state. */
-export type StandingServices = Omit<Standing, 'env' | 'hub' | 'keychain'>
+export type StandingServices = Omit<Standing, 'env' | 'hub' | 'keychain' | 'settings'>
 
 /** Builds the standing stage. */
 export function buildStandingServices(base: StandingBase): StandingServices {
-  const { env: _env, hub: _hub, keychain: _keychain, ...standing } = plan.stand(base)
+  const { env: _env, hub: _hub, keychain: _keychain, settings: _settings, ...standing } = plan.stand(base)
   return standing
 }
 
@@ -97,7 +101,10 @@ export async function closeStandingServices(standing: StandingServices): Promise
 /** Builds every feature after the standing stage, in the plan's order, on the opened store and keychain. */
 export function buildServices(input: { env: RootEnv; hub: StreamHub; standing: StandingServices; store: Store; secrets: Secrets }): Services {
   const { env, hub, standing, store, secrets } = input
-  const { env: _env, hub: _hub, keychain: _keychain, ...services } = plan.build({ env, hub, keychain: () => secrets, ...standing }, { store, secrets })
+  const { env: _env, hub: _hub, keychain: _keychain, settings: _settings, ...services } = plan.build(
+    { env, hub, keychain: () => secrets, settings: () => store.settings, ...standing },
+    { store, secrets }
+  )
   return services
 }
 

@@ -1,11 +1,12 @@
-import { join } from 'node:path'
 import { PullService, type PullServiceOptions } from './pull-service'
 import { DetectionService } from './detection-service'
 import { LocalSettings } from './local-settings'
 import { OllamaManager } from './ollama-manager'
+import type { FeatureSettingsStore } from '../store/repositories/settings'
 
 /** The local-models feature as the core holds it: detection, the Ollama manager, the pulls. */
 export interface LocalFeature {
+  /** The user-set addresses, in the settings table once start-up opened it (decision 158). */
   settings: LocalSettings
   detection: DetectionService
   ollama: OllamaManager
@@ -13,8 +14,10 @@ export interface LocalFeature {
   close(): Promise<void>
 }
 
-export function createLocalFeature(dataDir: string | undefined, options: { fetch?: typeof fetch; pull?: PullServiceOptions } = {}): LocalFeature {
-  const settings = new LocalSettings(dataDir ? join(dataDir, 'local-servers.json') : undefined)
+export function createLocalFeature(
+  options: { settings?: () => FeatureSettingsStore | undefined; fetch?: typeof fetch; pull?: PullServiceOptions } = {}
+): LocalFeature {
+  const settings = new LocalSettings(options.settings)
   const detection = new DetectionService(settings, { fetch: options.fetch })
   const ollamaBaseUrl = () => detection.baseUrl('ollama')
   const ollama = new OllamaManager(ollamaBaseUrl, options.fetch)
@@ -24,4 +27,4 @@ export function createLocalFeature(dataDir: string | undefined, options: { fetch
 
 export { DetectionService, normaliseServerUrl } from './detection-service'
 export { OllamaManager } from './ollama-manager'
-export { LocalSettings } from './local-settings'
+export { LocalSettings, migrateLocalServersFile } from './local-settings'

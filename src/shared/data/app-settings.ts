@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { VoiceSettings } from '../bridge/procedures/speech'
+import { LOCAL_SERVER_KINDS, type LocalServerKind } from '../local/local-servers'
 import type { ToolServerConfig, ToolSettings } from '../tools/types'
 import { customProvidersSchema, type CustomProvider } from './custom-provider'
 import type { JsonValue } from './json'
@@ -104,6 +105,11 @@ export interface FeatureSettings {
   toolServers?: ToolServerConfig[]
   /** The tools' choices (step limit, approvals, per-agent tools, search provider); absent parts are their defaults. */
   tools?: Partial<ToolSettings>
+  /** A local server's base URL set by the user (Settings → Local models); absent → its default port. */
+  ollama?: string
+  lmstudio?: string
+  vllm?: string
+  xinference?: string
 }
 
 /**
@@ -174,6 +180,12 @@ export const storedToolSettingsSchemas = {
   allowPrivateAddresses: z.boolean()
 } satisfies { [K in keyof ToolSettings]: z.ZodType<ToolSettings[K]> }
 
+/**
+ * A local server's stored base URL: a non-empty string, as `local-servers.json` was read before
+ * (decision 158). The address is normalised when it is set (local.setBaseUrl), not when read.
+ */
+export const localServerUrlSchema = z.string().min(1)
+
 /** A stored value that did not match its definition, by where it stands (`localApi`, `toolServers.2`, `tools.agents`). */
 export interface RefusedStoredSetting {
   key: string
@@ -226,7 +238,15 @@ export function readFeatureSettings(stored: Readonly<Record<string, unknown>>): 
       settings.tools = kept as Partial<ToolSettings>
     }
   }
+  for (const kind of LOCAL_SERVER_KINDS) readLocalServerUrl(stored, kind, settings, refused)
   return { settings, refused }
+}
+
+function readLocalServerUrl(stored: Readonly<Record<string, unknown>>, kind: LocalServerKind, settings: FeatureSettings, refused: RefusedStoredSetting[]): void {
+  if (stored[kind] === undefined) return
+  const parsed = localServerUrlSchema.safeParse(stored[kind])
+  if (parsed.success) settings[kind] = parsed.data
+  else refused.push({ key: kind, reason: firstIssue(parsed.error) })
 }
 
 /** A typed change as the table's rows take it (the values are plain JSON by their definitions). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -33,8 +33,9 @@ async function openAiLike(routes: Record<string, unknown>): Promise<string> {
 beforeAll(async () => {
   fake = await startFakeOllama({ pacing: { linesPerLayer: 60, totalMs: 800 } })
   dataDir = mkdtempSync(join(tmpdir(), 'sb-local-'))
-  // Not started: the local-server procedures need no start-up (they are the root's standing stage).
-  ;({ core, client } = await startTestCore('sb-local-', { dataDir, start: false }))
+  // Started: the procedures stand before start-up, but a user-set address is kept in the
+  // settings table, which start-up opens (decision 158).
+  ;({ core, client } = await startTestCore('sb-local-', { dataDir }))
   const set = await client.call('local.setBaseUrl', { kind: 'ollama', baseUrl: `${fake.url}/api` })
   expect(set.ok).toBe(true)
 })
@@ -50,7 +51,10 @@ describe('local models over the bridge', () => {
   it('detects the fake Ollama at the user-set base URL with its version, and remembers the URL', async () => {
     const [ollama] = ok(await client.call('local.detect', { kinds: ['ollama'] }))
     expect(ollama).toMatchObject({ kind: 'ollama', running: true, version: '0.12.3', custom: true, baseUrl: fake.url, modelCount: 2 })
-    expect(JSON.parse(readFileSync(join(dataDir, 'local-servers.json'), 'utf8'))).toEqual({ baseUrls: { ollama: fake.url } })
+    // Remembered in the settings table (decision 158), and no longer in a file of its own.
+    expect(core.services().store.settings.features().ollama).toBe(fake.url)
+    expect(core.services().local.detection.endpoints().ollama).toEqual({ baseUrl: fake.url, custom: true })
+    expect(existsSync(join(dataDir, 'local-servers.json'))).toBe(false)
   })
 
   it('detects vLLM, Xinference and LM Studio by their own endpoints, and says why one is not running', async () => {

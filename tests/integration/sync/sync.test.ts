@@ -333,6 +333,20 @@ describe('sync through a folder store', () => {
     expect(svc(b).store.settings.get().toolServers).toBeUndefined()
   })
 
+  it("the local servers' addresses (decision 158) never leave the device; the other device keeps its own", async () => {
+    const { list } = await devices(2)
+    const [a, b] = list as [Device, Device]
+    for (const kind of ['ollama', 'lmstudio', 'vllm', 'xinference'] as const) svc(a).local.settings.set(kind, `http://a-only-${kind}:1`)
+    svc(b).local.settings.set('ollama', 'http://b-only:11434')
+    svc(a).store.settings.set({ searchMaxUses: 3 })
+    await converge(list)
+    // The synced setting beside them arrived, so the addresses were not merely late.
+    expect(svc(b).store.settings.app().searchMaxUses).toBe(3)
+    const onB = svc(b).store.settings.get()
+    expect([onB['ollama'], onB['lmstudio'], onB['vllm'], onB['xinference']]).toEqual(['http://b-only:11434', undefined, undefined, undefined])
+    expect(svc(a).store.settings.get()['ollama']).toBe('http://a-only-ollama:1')
+  })
+
   it('a fresh device starts from a snapshot; compacted segments are gone from the store', async () => {
     const { list, folder, store } = await devices(2, { compactAfter: 4 })
     const [a, b] = list as [Device, Device]

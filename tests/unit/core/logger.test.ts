@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { addLogSecret, closeLogFile, configureLogFile, logged, logger } from '../../../src/core/log/logger'
-import { LocalSettings } from '../../../src/core/local/local-settings'
+import { migrateLocalServersFile } from '../../../src/core/local/local-settings'
+import { featureSettingsOver } from '../../../src/core/store/repositories/settings'
 import { logError } from '../../../src/shared/errors/log'
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'sb-log-'))
@@ -57,15 +58,15 @@ describe('core logger', () => {
     expect(text).toMatch(/ERROR \[shared\] Failed to convert the image x to base64: Error: bad image/)
   })
 
-  it('a failure that used to vanish is logged: an unreadable local-settings file (a missing one is not a failure)', () => {
+  it('a failure that used to vanish is logged: an old local-servers.json that is not JSON (a missing one is not a failure)', () => {
     const dir = fresh()
     const path = configureLogFile(dir, { console: false })!
-    const broken = join(dir, 'local-settings.json')
-    writeFileSync(broken, '{ not json')
-    new LocalSettings(broken)
-    new LocalSettings(join(dir, 'missing.json'))
+    writeFileSync(join(dir, 'local-servers.json'), '{ not json')
+    const rows: Record<string, unknown> = {}
+    migrateLocalServersFile(dir, featureSettingsOver({ get: () => rows, set: (patch) => Object.assign(rows, patch) }))
+    migrateLocalServersFile(join(dir, 'missing'), featureSettingsOver({ get: () => rows, set: (patch) => Object.assign(rows, patch) }))
     const text = readFileSync(path, 'utf8')
-    expect(text).toMatch(/WARN \[local\] reading .*local-settings\.json failed; using the default server addresses: SyntaxError/)
-    expect(text).not.toContain('missing.json')
+    expect(text).toMatch(/WARN \[local\] .*local-servers\.json is not JSON; its server addresses are left out: SyntaxError/)
+    expect(text).not.toContain('missing')
   })
 })

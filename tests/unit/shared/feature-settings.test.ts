@@ -23,6 +23,18 @@ describe('readFeatureSettings', () => {
     expect(settings).toEqual({ toolServers: [{ id: 's', name: 'S', transport: 'http', url: 'http://x', enabled: true }], tools: { allowPrivateAddresses: true } })
   })
 
+  it("reads the local servers' addresses as the old local-servers.json was read: a non-empty string each, the rest named", () => {
+    const { settings, refused } = readFeatureSettings({ ollama: 'http://127.0.0.1:11500', lmstudio: '', vllm: { url: 'x' }, xinference: 'http://gpu:9997' })
+    expect(settings).toEqual({ ollama: 'http://127.0.0.1:11500', xinference: 'http://gpu:9997' })
+    expect(refused.map((r) => r.key)).toEqual(['lmstudio', 'vllm'])
+  })
+
+  it("keeps the local servers' addresses out of an import file (they are this machine's, and device-local in sync)", () => {
+    const { settings, refused } = checkImportedSettings({ ollama: 'http://127.0.0.1:11500' }, 'host')
+    expect(settings).toEqual({})
+    expect(refused.map((r) => r.key)).toEqual(['ollama'])
+  })
+
   it('reads nothing for absent rows: the features take their defaults', () => {
     expect(readFeatureSettings({})).toEqual({ settings: {}, refused: [] })
   })
