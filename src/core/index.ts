@@ -4,6 +4,7 @@ import { Router, type Implementation } from './bridge/router'
 import { appHandlers } from './bridge/handlers/app'
 import { taskHandlers } from './bridge/handlers/tasks'
 import { StreamHub } from './bridge/stream-hub'
+import { notReady } from './bridge/not-ready'
 import { storeInitStep } from './store/start-up'
 import type { OpenSecretsOptions } from './secrets'
 import type { AccessPolicy } from './bridge/session'
@@ -78,7 +79,7 @@ export function createCore(options: CoreOptions): Core {
   // The root's standing stage (local model servers, the engine, the model library), built now so
   // it answers in every start-up state; the model library reads the keychain and the local
   // servers their addresses (the settings table) at each use, once start-up opened them.
-  const standing = buildStandingServices({ env: context, hub, keychain: () => context.services.built()?.secrets, settings: () => context.services.built()?.store.settings })
+  const standing = buildStandingServices({ env: context, hub, keychain: () => context.services.built()?.secrets, settings: () => context.services.built()?.store.settings, unavailable: (what) => notReady(context, what) })
   context.services.stand(standing)
   const steps: InitStep[] = [
     {

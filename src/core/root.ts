@@ -41,6 +41,8 @@ interface StandingBase {
   keychain: () => Secrets | undefined
   /** Read at each use: the settings table, once start-up built the graph on the store (the local servers' addresses). */
   settings: () => FeatureSettingsStore | undefined
+  /** Why a part the store holds is not there now: start-up is running (at which step) or failed (and why). */
+  unavailable: (what: string) => Error
 }
 
 /**

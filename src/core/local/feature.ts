@@ -11,11 +11,12 @@ import { migrateLocalServersFile } from './local-settings'
  * opened it (`settings`).
  */
 export const localFeature: Feature<
-  { env: { dataDir: string }; settings: () => FeatureSettingsStore | undefined },
+  { env: { dataDir: string }; settings: () => FeatureSettingsStore | undefined; unavailable: (what: string) => Error },
   { local: LocalFeature },
   keyof ReturnType<typeof localHandlers>
 > = {
-  create: ({ settings }) => ({ local: createLocalFeature({ settings }) }),
+  // Saving an address before the store is open says why it is not (still starting, or start-up failed and why).
+  create: ({ settings, unavailable }) => ({ local: createLocalFeature({ settings, unavailable: () => unavailable('Saving a local server address') }) }),
   handlers: (use, _env, hub) => localHandlers(use('local', 'Local models')(), hub),
   close: ({ local }) => local.close()
 }

@@ -15,9 +15,9 @@ export interface LocalFeature {
 }
 
 export function createLocalFeature(
-  options: { settings?: () => FeatureSettingsStore | undefined; fetch?: typeof fetch; pull?: PullServiceOptions } = {}
+  options: { settings?: () => FeatureSettingsStore | undefined; unavailable?: () => Error; fetch?: typeof fetch; pull?: PullServiceOptions } = {}
 ): LocalFeature {
-  const settings = new LocalSettings(options.settings)
+  const settings = new LocalSettings(options.settings, options.unavailable)
   const detection = new DetectionService(settings, { fetch: options.fetch })
   const ollamaBaseUrl = () => detection.baseUrl('ollama')
   const ollama = new OllamaManager(ollamaBaseUrl, options.fetch)

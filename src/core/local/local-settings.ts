@@ -15,7 +15,12 @@ import { logger } from '../log/logger'
  * nowhere to keep it yet).
  */
 export class LocalSettings {
-  constructor(private readonly store: () => FeatureSettingsStore | undefined = () => undefined) {}
+  constructor(
+    private readonly store: () => FeatureSettingsStore | undefined = () => undefined,
+    /** Why there is nowhere to keep an address now (the core's own words: still starting, or why start-up failed). */
+    private readonly unavailable: () => Error = () =>
+      new AppErrorException({ errorType: 'DataNotReady', status: 503, message: 'The local server addresses are kept with your data, which is still opening; try again in a moment.' })
+  ) {}
 
   get(kind: LocalServerKind): string | undefined {
     return this.store()?.features()[kind]
@@ -23,8 +28,7 @@ export class LocalSettings {
 
   set(kind: LocalServerKind, baseUrl: string | undefined): void {
     const store = this.store()
-    if (!store)
-      throw new AppErrorException({ errorType: 'DataNotReady', status: 503, message: 'The local server addresses are kept with your data, which is still opening; try again in a moment.' })
+    if (!store) throw this.unavailable()
     store.save({ [kind]: baseUrl ?? null })
   }
 }

@@ -59,6 +59,14 @@ const SECRET_KEY = /api[-_]?key|secret|password/i
 
 /** Keys of the settings table an import may carry: the app's settings and the tools' two keys (shared/data/app-settings.ts). */
 export const IMPORTABLE_SETTING_KEYS = [...Object.keys(appSettingsSchemas), ...TRANSFERABLE_FEATURE_KEYS] as const
+const importable = new Set<string>(IMPORTABLE_SETTING_KEYS)
+
+/**
+ * Whether an export carries a settings row: only what an import takes. The rest belongs to this
+ * device (its local servers' addresses, which may hold a user and password; its local API's
+ * settings with its keys' hashes; sync's and the window's own) and would be refused there anyway.
+ */
+export const isExportedSetting = (key: string): boolean => importable.has(key)
 
 export function checkImportedSettings(settings: Readonly<JsonObject>, reach: ClientReach): { settings: JsonObject; refused: RefusedSetting[] } {
   const kept: JsonObject = {}

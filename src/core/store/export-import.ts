@@ -17,7 +17,7 @@ import { agentFromRow, agentToRow } from './repositories/agents'
 import { conversationFromRow, conversationToRow, topicFromRow } from './repositories/conversations'
 import { messageFromRow, messageToRow } from './repositories/message-rows'
 import { importedEndpoints, providerRowFromImport, providerToExport } from './provider-rows'
-import { checkImportedSettings } from '../security/imported-settings'
+import { checkImportedSettings, isExportedSetting } from '../security/imported-settings'
 import type { ClientReach } from '../security/client-policy'
 import { duplicateIds } from './import-checks'
 
@@ -52,6 +52,7 @@ export function exportData(db: StoreDb, appVersion: string, now = Date.now(), da
   return db.transaction(() => {
     const settings: JsonObject = {}
     for (const row of db.all(db.q.selectFrom('settings').selectAll().orderBy('key'))) {
+      if (!isExportedSetting(row.key)) continue
       try {
         settings[row.key] = JSON.parse(row.value)
       } catch {

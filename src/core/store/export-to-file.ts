@@ -8,6 +8,7 @@ import { agentFromRow } from './repositories/agents'
 import { conversationFromRow, topicFromRow } from './repositories/conversations'
 import { messageFromRow } from './repositories/message-rows'
 import type { AgentRow, ConversationRow, MessageRow, TopicRow } from './schema'
+import { isExportedSetting } from '../security/imported-settings'
 import { providerToExport } from './provider-rows'
 import { PRIVATE_FILE_MODE } from '../files/private-files'
 
@@ -90,6 +91,7 @@ export async function exportToFile(
     await section<MessageRow>('messages', 'messages', 'SELECT * FROM messages ORDER BY seq', (r) => r.id, messageFromRow)
     const settings: Record<string, unknown> = {}
     for (const row of sqlite.prepare('SELECT key, value FROM settings ORDER BY key').all() as Array<{ key: string; value: string }>) {
+      if (!isExportedSetting(row.key)) continue
       try {
         settings[row.key] = JSON.parse(row.value)
       } catch {
