@@ -1,7 +1,7 @@
 import type { CliCommand, CliIO } from '../command'
 import { parseFlags, readStdin } from '../command'
 
-const USAGE = 'switchboard embed <provider>/<model> [--base-url URL] [--api-key-env VAR] [--dimensions N] [--json] [TEXT… | -]'
+const USAGE = 'switchboard embed <provider>/<model> [--base-url URL] [--api-key-env VAR] [--dimensions N] [--data-dir DIR] [--json] [TEXT… | -]'
 
 /**
  * `switchboard embed`: one JSON vector per input line on stdout and their count and dimensions on
@@ -12,7 +12,7 @@ export const embedCommand: CliCommand = {
   summary: 'Create embeddings (one vector per input)',
   usage: USAGE,
   async run(args: string[], io: CliIO): Promise<number> {
-    const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'dimensions'] })
+    const { flags, positionals } = parseFlags(args, { booleans: ['json'], strings: ['base-url', 'api-key-env', 'dimensions', 'data-dir'] })
     const [{ parseTarget, runtimeForCli }, { embeddingsOutput }] = await Promise.all([import('../../core/runtime/key-source'), import('../../core/embeddings/embedding-service')])
     const target = parseTarget(positionals[0])
     if (!target) {
@@ -33,7 +33,16 @@ export const embedCommand: CliCommand = {
       io.stderr.write(`${target.providerId} does not offer embeddings.\n`)
       return 2
     }
-    const raw = await runtime.embeddings({ model: target.model, input: inputs, ...(typeof dimensions === 'string' ? { dimensions: Number(dimensions) } : {}) })
+    // Through the one model caller, as the app embeds: priced, and written to the data folder's usage log.
+    const [{ createModelCaller }, { cliUsageLog }, { dataDirFrom }] = await Promise.all([import('../../core/caller/create-caller'), import('../usage-log'), import('../data-dir')])
+    const usage = await cliUsageLog(dataDirFrom(flags, io.env))
+    let raw: Awaited<ReturnType<NonNullable<typeof runtime.embeddings>>>
+    try {
+      const caller = createModelCaller({ runtimeFor: async () => runtime, usage })
+      raw = await caller.embed({ target: { providerId: runtime.id, modelId: target.model }, scene: 'Command Line', input: inputs, ...(typeof dimensions === 'string' ? { dimensions: Number(dimensions) } : {}) })
+    } finally {
+      usage.close()
+    }
     const result = embeddingsOutput(raw.embeddings, inputs.length, target.providerId, raw.usage)
     if (flags.get('json') === true) io.stdout.write(`${JSON.stringify(result)}\n`)
     else {

@@ -3,6 +3,8 @@ import type { CostBreakdown } from './cost'
 
 /** Trace and usage categories of product.md §8. */
 export const USAGE_SCENES = [
+  /** A call `switchboard` made that is not a chat (a chat is a Conversation there too): `embed`. */
+  'Command Line',
   'Connectivity Checker',
   'Conversation',
   'Emoji Picker',

@@ -82,6 +82,16 @@ describe('a CLI chat writes its usage rows', () => {
     expect(await usageRows(dataDir, 'kind')).toMatchObject([{ key: 'chat', calls: 1 }])
   })
 
+  it('switchboard embed: one row of kind embedding, priced by its tokens', async () => {
+    const dataDir = fresh()
+    fake.enqueue('/embeddings', { kind: 'json', body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.5, -0.5] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 3, total_tokens: 3 } } })
+    const r = await cli(['embed', 'openai/text-embedding-3-small', '--base-url', fake.url, '--data-dir', dataDir, 'hello there'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('[0.5,-0.5]\n')
+    expect(await usageRows(dataDir, 'kind')).toMatchObject([{ key: 'embedding', calls: 1, totalTokens: 3 }])
+    expect(await usageRows(dataDir, 'scene')).toMatchObject([{ key: 'Command Line', calls: 1 }])
+  })
+
   it('a data folder without a database gets none made for the log', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'sb-cli-usage-none-')), 'data')
     dirs.push(dirname(dataDir))
