@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import type { SqliteDb, StoreDb } from '../store/database'
 import { withMessageIndexDeferred } from '../store/message-index'
 import type { SyncScope } from '../../shared/bridge/procedures/sync'
-import { installStamp, isInstallStamp, type Hlc, type HybridClock } from './hlc'
+import { formatHlc, installStamp, isInstallStamp, parseHlc, type Hlc, type HybridClock } from './hlc'
 import { isDeviceLocalSetting, SYNCED_TABLES, tableByName, type SyncedTable } from './tables'
 
 type Value = string | number | null
@@ -661,8 +661,8 @@ export class ChangeLog {
     }
     statement.run(...values)
     result.applied++
-    // Stamped anew as `reattachReplies` stamps a reply it moves, so every device moves it the same way.
-    if (moved) this.restore(table, change.k)
+    // Stamped as `reattachReplies` stamps a reply it moves, so every device moves it the same way.
+    if (moved) this.stampMove(table, change.k)
     if (current && table.mode === 'fields') this.keepReplaced(table, change.k, current, winners, change.replaced ?? {})
   }
 
@@ -739,8 +739,8 @@ export class ChangeLog {
       // up to the nearest message kept; stamped, it would come back.
       const stamps = meta ? Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>) : []
       if (meta?.deleted && stamps.every((h) => h <= meta.deleted!)) continue
-      // Every field stamped now, as a restore does, so every device moves it the same way.
-      this.restore(table, reply)
+      // Every field stamped just past its own newest stamp, so every device moves it the same way.
+      this.stampMove(table, reply)
     }
   }
 
@@ -801,6 +801,32 @@ export class ChangeLog {
   private after(hlcs: Record<string, Hlc>, deleted: Hlc | null | undefined): void {
     for (const h of Object.values(hlcs)) this.clock.observe(h)
     if (deleted) this.clock.observe(deleted)
+  }
+
+  /**
+   * A reply moved off a deleted message (decision 143): every field stamped just past the
+   * record's own newest stamp, not now. Every device that moves it computes the same stamp, so all
+   * agree; and a deletion of the reply made after it was written (on a device this one has not
+   * heard from yet) stays newer than the move and wins. Stamped now, the move — no one's edit —
+   * beat that deletion and brought the reply back everywhere (simulation seed 858).
+   */
+  private stampMove(table: SyncedTable, key: string): void {
+    const row = this.row(table, key)!
+    const meta = this.meta(table.name, key)
+    const stamps = meta ? Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>) : []
+    const newest = stamps.reduce<Hlc | null>((a, b) => max(a, b), null)
+    if (!newest) return this.restore(table, key)
+    const { ms, counter, device } = parseHlc(newest)
+    // The next stamp after it (the counter has five digits: past them, the next millisecond).
+    const at = counter < 99_999 ? formatHlc(ms, counter + 1, device) : formatHlc(ms + 1, 0, device)
+    this.clock.observe(at)
+    const hlcs: Record<string, Hlc> = {}
+    const hashes: Record<string, string> = {}
+    for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
+      hlcs[field] = at
+      hashes[field] = hash(value)
+    }
+    this.writeMeta(table.name, key, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
   }
 
   /** Brings a deleted record back with every field stamped now, so every device restores it. */

@@ -110,6 +110,27 @@ describe('sync: cases the simulation found', () => {
     }
   })
 
+  it('a reply its writer deleted stays deleted, though a device that had not seen the deletion moved it up when it came (seed 858)', async () => {
+    const { list } = await devices(['A', 'C'])
+    const [a, c] = list as [Device, Device]
+    const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'talk' })
+    const first = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('first') })
+    const answered = svc(a).store.messages.create({ conversationId: conv.id, role: 'assistant', content: text('answered'), parentId: first.id })
+    await converge(list)
+    // A writes a reply and sends it; C deletes the message it answers before it reads the reply.
+    const reply = svc(a).store.messages.create({ conversationId: conv.id, role: 'user', content: text('reply'), parentId: answered.id })
+    await a.sync()
+    svc(c).chat.deleteMessage(answered.id)
+    await later()
+    // A deletes its reply later, before it hears from C.
+    svc(a).chat.deleteMessage(reply.id)
+    // C reads the reply after its parent is gone there, and moves it up; then each hears the other.
+    await c.sync()
+    await a.sync()
+    await converge(list)
+    for (const d of list) expect(svc(d).store.messages.get(reply.id), `${d.name}: the reply A deleted`).toBeUndefined()
+  })
+
   it('a reply that comes after the message it answers was deleted here moves up and is shown, as one held at the deletion does (seed 495)', async () => {
     const { list } = await devices(['A', 'B', 'C'])
     const [a, b, c] = list as [Device, Device, Device]
