@@ -811,7 +811,6 @@ export class ChangeLog {
    * beat that deletion and brought the reply back everywhere (simulation seed 858).
    */
   private stampMove(table: SyncedTable, key: string): void {
-    const row = this.row(table, key)!
     const meta = this.meta(table.name, key)
     const stamps = meta ? Object.values(JSON.parse(meta.hlcs) as Record<string, Hlc>) : []
     const newest = stamps.reduce<Hlc | null>((a, b) => max(a, b), null)
@@ -820,21 +819,19 @@ export class ChangeLog {
     // The next stamp after it (the counter has five digits: past them, the next millisecond).
     const at = counter < 99_999 ? formatHlc(ms, counter + 1, device) : formatHlc(ms + 1, 0, device)
     this.clock.observe(at)
-    const hlcs: Record<string, Hlc> = {}
-    const hashes: Record<string, string> = {}
-    for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
-      hlcs[field] = at
-      hashes[field] = hash(value)
-    }
-    this.writeMeta(table.name, key, hlcs, hashes, meta?.deleted ?? null, true, meta?.gone_after ?? null)
+    this.stampEveryField(table, key, meta, at)
   }
 
   /** Brings a deleted record back with every field stamped now, so every device restores it. */
   private restore(table: SyncedTable, key: string): void {
-    const row = this.row(table, key)!
     const meta = this.meta(table.name, key)
     if (meta) this.after(JSON.parse(meta.hlcs) as Record<string, Hlc>, meta.deleted)
-    const at = this.clock.tick()
+    this.stampEveryField(table, key, meta, this.clock.tick())
+  }
+
+  /** Every field of a record held here stamped `at` (waiting to be sent), its tombstone and origin kept. */
+  private stampEveryField(table: SyncedTable, key: string, meta: ReturnType<ChangeLog['meta']>, at: Hlc): void {
+    const row = this.row(table, key)!
     const hlcs: Record<string, Hlc> = {}
     const hashes: Record<string, string> = {}
     for (const [field, value] of Object.entries(this.fieldsOf(table, row))) {
