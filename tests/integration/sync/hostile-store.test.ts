@@ -165,6 +165,26 @@ describe('a segment planted under a device no one has, numbered as if after a ga
   })
 })
 
+/** The snapshots in a folder store, oldest first. */
+const snapshotsIn = (store: { path: string }) => readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
+
+/** Flips one byte in the first image chunk of a snapshot in a folder store. */
+function damageImage(store: { path: string }, snapshot: string): void {
+  const chunk = join(store.path, 'snapshots', `${snapshot.replace(/\.snap$/, '')}.img.0000`)
+  const bytes = readFileSync(chunk)
+  bytes[bytes.length - 40]! ^= 1
+  writeFileSync(chunk, bytes)
+}
+
+/** A new device set up on the store, whose first round refuses the damaged image by name. */
+async function newDeviceRefusingImage(store: ReturnType<typeof newFolderStore>): Promise<Device> {
+  const c = await openDevice('C')
+  opened.push(c)
+  await c.setup(store)
+  expect((await c.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('.img.0000') })
+  return c
+}
+
 /** Writes a conversation of 20 messages on `d` under `title`. */
 const historyOn = (d: Device) => (title: string) => {
   const conv = newConversation(d, title)
@@ -184,17 +204,11 @@ describe('the newest snapshot\'s image damaged', () => {
     await a.sync()
     history('later')
     await a.sync()
-    const snapshots = readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
+    const snapshots = snapshotsIn(store)
     expect(snapshots).toHaveLength(2)
-    const chunk = join(store.path, 'snapshots', `${snapshots[1]!.replace(/\.snap$/, '')}.img.0000`)
-    const bytes = readFileSync(chunk)
-    bytes[bytes.length - 40]! ^= 1
-    writeFileSync(chunk, bytes)
+    damageImage(store, snapshots[1]!)
 
-    const c = await openDevice('C')
-    opened.push(c)
-    await c.setup(store)
-    expect((await c.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('.img.0000') })
+    const c = await newDeviceRefusingImage(store)
     await c.sync()
     expect(svc(c).store.messages.count(early.id)).toBe(20)
     // The next snapshot brings the rest.
@@ -217,16 +231,9 @@ describe('a snapshot another device refused', () => {
     await a.sync()
     const later = history('later')
     await a.sync()
-    const snapshots = readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).sort()
-    const chunk = join(store.path, 'snapshots', `${snapshots.at(-1)!.replace(/\.snap$/, '')}.img.0000`)
-    const bytes = readFileSync(chunk)
-    bytes[bytes.length - 40]! ^= 1
-    writeFileSync(chunk, bytes)
+    damageImage(store, snapshotsIn(store).at(-1)!)
 
-    const c = await openDevice('C')
-    opened.push(c)
-    await c.setup(store)
-    expect((await c.sync()).error).toMatchObject({ code: 'SyncTampered', message: expect.stringContaining('.img.0000') })
+    const c = await newDeviceRefusingImage(store)
     // A has nothing new; it reads C's record and writes a snapshot again.
     await a.sync()
     await c.sync()
@@ -234,14 +241,11 @@ describe('a snapshot another device refused', () => {
     expect(svc(c).store.messages.count(later.id)).toBe(20)
     expect(contents(c).messages).toEqual(contents(a).messages)
     // Answered once: further rounds of A write no more snapshots.
-    const count = () => readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).length
-    const before = count()
-    const names = () => readdirSync(join(store.path, 'snapshots')).filter((n) => n.endsWith('.snap')).sort().join()
-    const was = names()
+    const was = snapshotsIn(store)
     await a.sync()
     await a.sync()
-    expect(count()).toBe(before)
-    expect(names()).toBe(was)
+    expect(snapshotsIn(store).length).toBe(was.length)
+    expect(snapshotsIn(store)).toEqual(was)
     // The damaged snapshot is gone from the store: C no longer names it.
     expect((await c.sync()).error).toBeUndefined()
   })
