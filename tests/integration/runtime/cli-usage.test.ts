@@ -1,15 +1,12 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { Readable, Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../../src/cli/main'
-import type { CliIO } from '../../../src/cli/command'
 import { chatChunks, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai/index'
 import { startFakeToolProvider, type FakeToolProvider } from '../../fixtures/fake-tool-provider'
 import { openStore } from '../../../src/core/store'
 import { FILESYSTEM } from '../tools/helpers'
-import { SECRET } from './helpers'
+import { cli } from './cli-run'
 
 // Issue 52: the CLI's model calls go through the caller the app makes (createModelCaller), so
 // each one is priced and written to the data folder's usage log: `switchboard usage` shows them.
@@ -32,23 +29,6 @@ afterAll(async () => {
 })
 let folder = ''
 
-class Capture extends Writable {
-  text = ''
-  isTTY = false
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void) {
-    this.text += chunk.toString()
-    done()
-  }
-}
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Capture()
-  const stderr = new Capture()
-  const stdin = Object.assign(Readable.from([]), { isTTY: true })
-  const io: CliIO = { stdout, stderr, stdin, env: { OPENAI_API_KEY: SECRET } }
-  const code = await main(args, io)
-  return { code, stdout: stdout.text, stderr: stderr.text }
-}
 
 /** A data folder the app has opened before (it has a database). */
 const fresh = () => {

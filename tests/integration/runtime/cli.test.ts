@@ -2,13 +2,11 @@ import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable, Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { main } from '../../../src/cli/main'
-import type { CliIO } from '../../../src/cli/command'
 import { resolveProviderKey } from '../../../src/core/runtime/key-source'
 import { chatChunks, errorBody, startFakeOpenAI, type FakeOpenAI } from '../../fixtures/fake-openai/index'
+import { cli } from './cli-run'
 import { SECRET } from './helpers'
 
 /** The chat / embed / speak / transcribe commands against the fake server, in-process and as a real child process. */
@@ -21,24 +19,6 @@ afterAll(async () => {
 })
 beforeEach(() => fake.reset())
 
-class Capture extends Writable {
-  text = ''
-  isTTY = false
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void) {
-    this.text += chunk.toString()
-    done()
-  }
-}
-
-async function cli(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Capture()
-  const stderr = new Capture()
-  const input = Object.assign(Readable.from(stdin ? [Buffer.from(stdin)] : []), { isTTY: stdin ? false : true })
-  // HOME-less env: no keychain is reachable, so a missing key stays missing.
-  const io: CliIO = { stdout, stderr, stdin: input, env: { OPENAI_API_KEY: SECRET, ...env } }
-  const code = await main(args, io)
-  return { code, stdout: stdout.text, stderr: stderr.text }
-}
 
 describe('switchboard chat', () => {
   it('streams text to stdout and reasoning to stderr; exit 0', async () => {
