@@ -42,6 +42,14 @@ async function devices(names: string[]) {
   return { store, lose, list }
 }
 
+/** `d` opened again, so its clock no longer knows the stamps it issued, with its wall clock 10 minutes behind. */
+async function restartedBehind(d: Device): Promise<Device> {
+  const again = await d.reopen()
+  opened.push(again)
+  again.skew.ms = -600_000
+  return again
+}
+
 describe('sync: cases the simulation found', () => {
   it('a segment stored with its answer lost, read by another device and then lost by the store: its number is not written again (seed 189)', async () => {
     const { store, lose, list } = await devices(['A', 'B'])
@@ -66,10 +74,7 @@ describe('sync: cases the simulation found', () => {
     let a = list[0]!
     const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'first' })
     await converge([a, b])
-    // Opened again, A's clock no longer knows the stamps it issued; then its wall clock goes back 10 minutes.
-    a = await a.reopen()
-    opened.push(a)
-    a.skew.ms = -600_000
+    a = await restartedBehind(a)
     svc(a).store.conversations.update(conv.id, { title: 'second' })
     await converge([a, b])
     expect(svc(a).store.conversations.get(conv.id)?.title).toBe('second')
@@ -82,9 +87,7 @@ describe('sync: cases the simulation found', () => {
     let a = list[0]!
     const conv = svc(a).store.conversations.create({ agentId: svc(a).chat.defaultAgent().id, title: 'first' })
     await converge([a, b])
-    a = await a.reopen()
-    opened.push(a)
-    a.skew.ms = -600_000
+    a = await restartedBehind(a)
     svc(a).store.conversations.delete(conv.id)
     await converge([a, b])
     expect(svc(a).store.conversations.get(conv.id)).toBeUndefined()
