@@ -763,7 +763,7 @@ export class SyncEngine {
   /** The blobs this device's rows name: its files, and those parked waiting for a parent. */
   private namedBlobs(): Set<string> {
     const named = new Set<string>()
-    for (const row of this.deps.db.all(this.deps.db.q.selectFrom('files').select(['path', 'sha256', 'size', 'name', 'mime_type']))) for (const { key } of this.blobsOfRow(row)) named.add(key)
+    for (const { key } of this.namedBlobRows()) named.add(key)
     for (const { change } of this.deps.db.all(this.deps.db.q.selectFrom('sync_parked').select('change').where('tbl', '=', 'files'))) for (const { key } of this.blobsOf(JSON.parse(change) as Change)) named.add(key)
     return named
   }
